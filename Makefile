@@ -1,0 +1,61 @@
+# floe: the two commands a user needs are `make run` and `make test`; the rest serve developers.
+# Build folders: build/release (make run, benchmarks, interop and e2e tests) and build/asan
+# (unit tests under AddressSanitizer + UndefinedBehaviorSanitizer).
+
+JOBS ?= $(shell nproc)
+CMAKE_FLAGS ?=
+RELEASE_DIR := build/release
+DEBUG_DIR := build/debug
+ASAN_DIR := build/asan
+FLOE := $(RELEASE_DIR)/floe
+CTEST_FLAGS ?= --output-on-failure
+
+.PHONY: run test build debug asan test-unit test-asan bench format lint clean deps chaos fuzz
+
+deps:
+	@scripts/install-deps
+
+$(RELEASE_DIR)/build.ninja:
+	cmake -S . -B $(RELEASE_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+
+$(DEBUG_DIR)/build.ninja:
+	cmake -S . -B $(DEBUG_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug $(CMAKE_FLAGS)
+
+$(ASAN_DIR)/build.ninja:
+	cmake -S . -B $(ASAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLOE_SANITIZE=ON $(CMAKE_FLAGS)
+
+build: deps $(RELEASE_DIR)/build.ninja
+	ninja -C $(RELEASE_DIR) -j $(JOBS)
+
+debug: deps $(DEBUG_DIR)/build.ninja
+	ninja -C $(DEBUG_DIR) -j $(JOBS)
+
+# Starts the whole pipeline on the embedded defaults (data under ./floe-data).
+run: build
+	$(FLOE) up
+
+# Every test: unit tests under ASan+UBSan, then every test (unit, cli, interop, e2e) on the
+# release build. ctest prints its summary last.
+test: deps test-asan
+	$(MAKE) --no-print-directory build
+	cd $(RELEASE_DIR) && ctest $(CTEST_FLAGS) -j $(JOBS)
+
+test-asan: deps $(ASAN_DIR)/build.ninja
+	ninja -C $(ASAN_DIR) -j $(JOBS) unit-tests
+	cd $(ASAN_DIR) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest $(CTEST_FLAGS) -j $(JOBS) -L unit
+
+test-unit: build
+	cd $(RELEASE_DIR) && ctest $(CTEST_FLAGS) -j $(JOBS) -L unit
+
+bench: build
+	scripts/run-bench $(RELEASE_DIR)
+
+format:
+	find src tests bench -name '*.h' -o -name '*.cc' | xargs clang-format -i
+
+lint: $(RELEASE_DIR)/build.ninja
+	find src -name '*.cc' | xargs clang-tidy -p $(RELEASE_DIR) --quiet
+
+clean:
+	rm -rf build

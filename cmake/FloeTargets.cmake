@@ -1,0 +1,56 @@
+# Helpers that give every floe target the same flags, and collect targets for the binary and
+# for the test runners.
+
+set(FLOE_WARNINGS -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers)
+if(FLOE_WERROR)
+  list(APPEND FLOE_WARNINGS -Werror)
+endif()
+
+# floe_add_library(NAME SOURCES a.cc ... DEPS floe_base fmt::fmt ...)
+# A static library of one area; its headers are included as "area/file.h" from src/.
+function(floe_add_library name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  add_library(${name} STATIC ${ARG_SOURCES})
+  target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR}/src)
+  target_compile_options(${name} PRIVATE ${FLOE_WARNINGS})
+  target_link_libraries(${name} PUBLIC ${ARG_DEPS})
+  set_property(GLOBAL APPEND PROPERTY FLOE_LIBRARIES ${name})
+endfunction()
+
+# floe_add_test(NAME SOURCES a_test.cc ... DEPS floe_x ... [LABELS unit|interop|e2e] [TIMEOUT s])
+# A googletest binary run by ctest. Unit tests are also collected into the `unit-tests` target,
+# which the sanitizer build runs.
+function(floe_add_test name)
+  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;DEPS;LABELS" ${ARGN})
+  if(NOT ARG_LABELS)
+    set(ARG_LABELS unit)
+  endif()
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 300)
+  endif()
+  add_executable(${name} ${ARG_SOURCES})
+  target_compile_options(${name} PRIVATE ${FLOE_WARNINGS})
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gmock GTest::gtest_main)
+  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests)
+  add_test(NAME ${name} COMMAND ${name} --gtest_brief=1)
+  set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT}
+    ENVIRONMENT "FLOE_BIN=${PROJECT_BINARY_DIR}/floe;FLOE_SOURCE_DIR=${PROJECT_SOURCE_DIR};FLOE_SHARED_DIR=${PROJECT_SOURCE_DIR}/../shared")
+  if("unit" IN_LIST ARG_LABELS)
+    set_property(GLOBAL APPEND PROPERTY FLOE_UNIT_TESTS ${name})
+  endif()
+endfunction()
+
+# floe_add_node_test(NAME FILE path/to/x.test.mjs [LABELS interop] [TIMEOUT s] [DEPENDS target...])
+# A Node.js test (node --test) driving a foreign client from tests/interop/node_modules.
+function(floe_add_node_test name)
+  cmake_parse_arguments(ARG "" "FILE;TIMEOUT" "LABELS" ${ARGN})
+  if(NOT ARG_LABELS)
+    set(ARG_LABELS interop)
+  endif()
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 300)
+  endif()
+  add_test(NAME ${name} COMMAND node --test --test-reporter=spec ${ARG_FILE})
+  set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT}
+    ENVIRONMENT "FLOE_BIN=${PROJECT_BINARY_DIR}/floe;FLOE_BUILD_DIR=${PROJECT_BINARY_DIR};FLOE_SOURCE_DIR=${PROJECT_SOURCE_DIR};FLOE_SHARED_DIR=${PROJECT_SOURCE_DIR}/../shared;NODE_PATH=${PROJECT_SOURCE_DIR}/tests/interop/node_modules")
+endfunction()

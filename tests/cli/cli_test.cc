@@ -1,0 +1,72 @@
+// The command surface of DESIGN.md is a contract: every subcommand exists, documents its flags,
+// and either works or says plainly that it has not been built.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "support/run_process.h"
+
+namespace floe::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(Cli, HelpListsEverySubcommand) {
+  auto r = RunProcess({FloeBinary(), "--help"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  for (const char* sub : {"up", "broker", "catalog", "stream", "query", "sql", "produce", "table", "parquet", "avro",
+                          "topic"}) {
+    EXPECT_THAT(r.out, HasSubstr(std::string("\n  ") + sub + " ")) << "missing subcommand " << sub;
+  }
+}
+
+TEST(Cli, EverySubcommandHasHelpDocumentingItsFlags) {
+  struct Case {
+    std::vector<std::string> args;
+    const char* flag;
+  };
+  const Case cases[] = {
+      {{"up"}, "--traffic"},          {{"broker"}, "--advertise"},        {{"catalog"}, "--backend"},
+      {{"stream"}, "--trigger"},      {{"query"}, "--pg-listen"},         {{"sql"}, "--format"},
+      {{"produce"}, "--rate"},        {{"table", "create"}, "--partition"}, {{"parquet", "write"}, "--compression"},
+      {{"avro", "cat"}, "Avro object container file"},      {{"topic", "create"}, "--partitions"},
+  };
+  for (const auto& c : cases) {
+    std::vector<std::string> argv = {FloeBinary()};
+    argv.insert(argv.end(), c.args.begin(), c.args.end());
+    argv.push_back("--help");
+    auto r = RunProcess(argv);
+    EXPECT_EQ(r.exit_code, 0) << c.args[0] << ": " << r.err;
+    EXPECT_THAT(r.out, HasSubstr(c.flag)) << c.args[0];
+  }
+}
+
+TEST(Cli, UnknownSubcommandAndFlagAreUsageErrors) {
+  auto r = RunProcess({FloeBinary(), "frobnicate"});
+  EXPECT_EQ(r.exit_code, 2);
+  r = RunProcess({FloeBinary(), "broker", "--no-such-flag"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("no-such-flag"));
+}
+
+TEST(Cli, BadConfigFileIsAClearUsageError) {
+  auto r = RunProcess({FloeBinary(), "--config", "/nonexistent/floe.toml", "up"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("/nonexistent/floe.toml"));
+  r = RunProcess({FloeBinary(), "up"}, {"FLOE_LOG_LEVEL=loud"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("log level 'loud'"));
+}
+
+TEST(Cli, UpReportsEveryRoleAndFlagsComeFromTheEnvironment) {
+  auto r = RunProcess({FloeBinary(), "up"}, {"FLOE_UP_DATA=/tmp/floe-env-data"});
+  EXPECT_THAT(r.out, HasSubstr("data under /tmp/floe-env-data"));
+  for (const char* role : {"broker", "catalog", "stream job", "query server", "generator"}) {
+    EXPECT_THAT(r.out, HasSubstr(role));
+  }
+  // A flag beats the environment.
+  r = RunProcess({FloeBinary(), "up", "--data", "/tmp/flag-data"}, {"FLOE_UP_DATA=/tmp/floe-env-data"});
+  EXPECT_THAT(r.out, HasSubstr("data under /tmp/flag-data"));
+}
+
+}  // namespace
+}  // namespace floe::testing
