@@ -10,32 +10,12 @@
 #include <gtest/gtest.h>
 
 #include "io/object_store_conformance.h"
+#include "io/test_folder.h"
 
 namespace floe::io {
 namespace {
 
-// Removes the folders FreshFolder made once every test has run.
-class FolderCleanup : public ::testing::Environment {
- public:
-  static std::vector<std::string>& folders() {
-    static std::vector<std::string> list;
-    return list;
-  }
-  void TearDown() override {
-    for (const std::string& f : folders()) std::filesystem::remove_all(f);
-  }
-};
-const auto* const kCleanup = ::testing::AddGlobalTestEnvironment(new FolderCleanup);
-
-// A fresh folder under the test temp dir.
-std::string FreshFolder() {
-  std::string templ = ::testing::TempDir() + "floe-io-XXXXXX";
-  char* made = ::mkdtemp(templ.data());
-  EXPECT_NE(made, nullptr);
-  FolderCleanup::folders().push_back(templ);
-  return templ;
-}
-
+using testing::FreshFolder;
 using testing::ObjectStoreConformance;
 
 INSTANTIATE_TEST_SUITE_P(Local, ObjectStoreConformance,
