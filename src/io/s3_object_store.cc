@@ -245,6 +245,10 @@ std::string S3ObjectStore::UriOfFullKey(std::string_view object_key) const {
   return fmt::format("s3://{}/{}", options_.bucket, object_key);
 }
 
+std::string S3ObjectStore::ObjectUrl(std::string_view key) const {
+  return fmt::format("{}{}/{}", scheme_host_, path_base_, net::PercentEncode(FullKey(key), /*keep_slash=*/true));
+}
+
 std::string S3ObjectStore::Uri(std::string_view key) const { return UriOfFullKey(FullKey(key)); }
 
 Result<net::HttpResponse> S3ObjectStore::Send(const Call& call, int* attempts) {

@@ -62,6 +62,8 @@ class S3ObjectStore final : public ObjectStore {
   std::string Uri(std::string_view key) const override;
 
   const S3Options& options() const { return options_; }
+  // The HTTP URL of `key`, as requests address it (virtual-host or path-style).
+  std::string ObjectUrl(std::string_view key) const;
 
   // One S3 request; `object_key` is the full key in the bucket ("" for bucket-level calls).
   struct Call {
