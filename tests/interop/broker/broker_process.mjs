@@ -24,6 +24,11 @@ export async function startBroker(extraArgs = [], dataDir = null) {
     dir,
     address: `127.0.0.1:${ports.port}`,
     stderr: () => stderr,
+    async kill9() {
+      const exited = new Promise((resolve) => child.on('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+    },
     async stop({ keepData = false } = {}) {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.on('exit', resolve));
