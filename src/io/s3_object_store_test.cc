@@ -201,6 +201,18 @@ TEST(S3ObjectStore, RangedReadsCheckWhatTheServerSent) {
   EXPECT_EQ(fake.Store()->GetRange("k", 2, 4).value(), "2345");
   fake.SetScript([](HttpRequest&, int) { return HttpResponse{.status = 200, .body = "0123456789"}; });
   EXPECT_EQ(fake.Store()->GetRange("k", 2, 4).value(), "2345");  // Range ignored: sliced here.
+  fake.SetScript([](HttpRequest&, int) {
+    HttpResponse resp{.status = 206, .body = "23456789"};  // More than asked, from our offset.
+    resp.headers.Set("Content-Range", "bytes 2-9/10");
+    return resp;
+  });
+  EXPECT_EQ(fake.Store()->GetRange("k", 2, 4).value(), "2345");
+  fake.SetScript([](HttpRequest&, int) {
+    HttpResponse resp{.status = 206, .body = "01234567"};  // More than asked, from elsewhere.
+    resp.headers.Set("Content-Range", "bytes 0-7/10");
+    return resp;
+  });
+  EXPECT_EQ(fake.Store()->GetRange("k", 2, 4).error().kind(), ErrorKind::kCorruption);
   fake.SetScript([](HttpRequest&, int) { return HttpResponse{.status = 206, .body = "23"}; });
   EXPECT_EQ(fake.Store()->GetRange("k", 2, 4).error().kind(), ErrorKind::kInvalidArgument);  // Short: past the end.
   fake.SetScript([](HttpRequest&, int) { return S3Error(416, "InvalidRange", "not satisfiable"); });
