@@ -263,6 +263,20 @@ TEST_P(ObjectStoreConformance, UriNamesTheStoreAndKey) {
   EXPECT_TRUE(uri.ends_with("/db/t/metadata/v1.json")) << uri;
 }
 
+TEST_P(ObjectStoreConformance, KeyForUriInvertsUri) {
+  EXPECT_EQ(store_->KeyForUri(store_->Uri("db/t/data/f.parquet")).value_or("?"), "db/t/data/f.parquet");
+  EXPECT_FALSE(store_->KeyForUri(store_->Uri("")));
+  EXPECT_FALSE(store_->KeyForUri("gs://elsewhere/x"));
+  EXPECT_FALSE(store_->KeyForUri(store_->Uri("a") + "/../../../etc/passwd"));
+  std::string uri = store_->Uri("k");
+  if (uri.starts_with("file:///")) {
+    EXPECT_EQ(store_->KeyForUri("file:" + uri.substr(7)).value_or("?"), "k");  // file:/abs
+    EXPECT_EQ(store_->KeyForUri(uri.substr(7)).value_or("?"), "k");           // /abs
+  } else if (uri.starts_with("s3://")) {
+    EXPECT_EQ(store_->KeyForUri("s3a://" + uri.substr(5)).value_or("?"), "k");
+  }
+}
+
 TEST_P(ObjectStoreConformance, ConcurrentWritersOfDistinctKeys) {
   std::vector<std::thread> threads;
   std::atomic<int> failures{0};
