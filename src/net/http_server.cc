@@ -49,6 +49,11 @@ class HttpServer::Impl {
 
   ~Impl() {
     Stop(std::chrono::milliseconds(0));
+    {
+      // Connections hold strands of io_: they must go before it does.
+      std::lock_guard lock(mu_);
+      connections_.clear();
+    }
     acceptor_.reset();
     accept_strand_.reset();
     io_.reset();  // Destroys the frames of sessions that never finished.
