@@ -99,3 +99,13 @@ half=$(awk -v n="$n" -v s="$produce_s" 'BEGIN { printf "%d", n / s / 2 }')
 "$tool" latency "$brokers" latency "$half" 5 "$size" all > "$work/latencyall"
 echo "latency acks=1 at $half msg/s:   p50 $(awk '$1=="latency_p50"{print $2}' "$work/latency1") ms, p99 $(awk '$1=="latency_p99"{print $2}' "$work/latency1") ms   (target p99 < 10 ms)"
 echo "latency acks=all at $half msg/s: p50 $(awk '$1=="latency_p50"{print $2}' "$work/latencyall") ms, p99 $(awk '$1=="latency_p99"{print $2}' "$work/latencyall") ms"
+
+# 5. Soak: kcat round-trips 100k keyed messages with headers byte-exact (the interop test at
+#    bench size; `make test` runs it with 5k).
+if FLOE_BROKER_TEST_MESSAGES=100000 FLOE_BIN="$floe" node --test --test-name-pattern='byte-exact' \
+    "$(dirname "$0")/../tests/interop/broker/kcat.test.mjs" > "$work/soak.log" 2>&1; then
+  echo "soak: kcat 100000 keyed messages with headers byte-exact: ok"
+else
+  echo "soak: kcat 100000 keyed messages with headers byte-exact: FAILED"
+  tail -20 "$work/soak.log"
+fi

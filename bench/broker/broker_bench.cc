@@ -141,8 +141,13 @@ std::string ReadFrame(int fd) {
   if (!ReadExactly(fd, size_bytes, 4)) std::exit(1);
   floe::ByteReader r(size_bytes, 4);
   auto size = static_cast<size_t>(*r.ReadBig<int32_t>("size"));
-  std::string body(size, '\0');
-  if (!ReadExactly(fd, body.data(), size)) std::exit(1);
+  std::string body;
+  bool ok = true;
+  body.resize_and_overwrite(size, [&](char* data, size_t n) {
+    ok = ReadExactly(fd, data, n);
+    return n;
+  });
+  if (!ok) std::exit(1);
   return body;
 }
 
