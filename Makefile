@@ -55,7 +55,7 @@ format:
 	find src tests bench -name '*.h' -o -name '*.cc' | xargs clang-format -i
 
 lint: $(RELEASE_DIR)/build.ninja
-	find src -name '*.cc' | xargs clang-tidy -p $(RELEASE_DIR) --quiet
+	find src -name '*.cc' | xargs clang-tidy-19 -p $(RELEASE_DIR) --quiet
 
 clean:
 	rm -rf build

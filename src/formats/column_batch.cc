@@ -1,0 +1,144 @@
+#include "formats/column_batch.h"
+
+namespace floe::formats {
+
+int32_t DataType::FixedWidth() const {
+  switch (id) {
+    case TypeId::kBoolean: return 1;
+    case TypeId::kInt32:
+    case TypeId::kFloat:
+    case TypeId::kDate: return 4;
+    case TypeId::kInt64:
+    case TypeId::kDouble:
+    case TypeId::kTime:
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampTz: return 8;
+    case TypeId::kDecimal:
+    case TypeId::kUuid: return 16;
+    case TypeId::kFixed: return width;
+    default: return 0;
+  }
+}
+
+DataType Primitive(TypeId id) {
+  DataType t;
+  t.id = id;
+  return t;
+}
+
+DataType DecimalType(int32_t precision, int32_t scale) {
+  DataType t = Primitive(TypeId::kDecimal);
+  t.precision = precision;
+  t.scale = scale;
+  return t;
+}
+
+DataType FixedType(int32_t width) {
+  DataType t = Primitive(TypeId::kFixed);
+  t.width = width;
+  return t;
+}
+
+DataType StructType(std::vector<Field> fields) {
+  DataType t = Primitive(TypeId::kStruct);
+  t.children = std::move(fields);
+  return t;
+}
+
+DataType ListType(Field element) {
+  DataType t = Primitive(TypeId::kList);
+  t.children.push_back(std::move(element));
+  return t;
+}
+
+DataType MapType(Field key, Field value) {
+  DataType t = Primitive(TypeId::kMap);
+  t.children.push_back(std::move(key));
+  t.children.push_back(std::move(value));
+  return t;
+}
+
+int64_t ColumnVector::NullCount() const {
+  if (validity.empty()) return 0;
+  int64_t n = 0;
+  for (uint8_t v : validity) n += v == 0;
+  return n;
+}
+
+void ColumnVector::AppendNull() {
+  if (validity.empty()) validity.assign(static_cast<size_t>(length), 1);
+  validity.push_back(0);
+  if (type_.HasOffsets()) {
+    if (offsets.empty()) offsets.push_back(0);
+    offsets.push_back(offsets.back());
+  } else if (type_.id == TypeId::kStruct) {
+    for (ColumnVector& c : children) c.AppendNull();
+  } else {
+    size_t w = static_cast<size_t>(type_.FixedWidth());
+    size_t at = values.size();
+    values.Resize(at + w);
+    std::memset(values.data() + at, 0, w);
+  }
+  ++length;
+}
+
+void ColumnVector::AppendString(std::string_view s) {
+  MarkValid();
+  if (offsets.empty()) offsets.push_back(0);
+  values.Append(s.data(), s.size());
+  offsets.push_back(static_cast<int32_t>(values.size()));
+  ++length;
+}
+
+void ColumnVector::AppendListEnd(bool valid) {
+  if (!valid) {
+    AppendNull();
+    return;
+  }
+  MarkValid();
+  if (offsets.empty()) offsets.push_back(0);
+  offsets.push_back(static_cast<int32_t>(children[0].length));
+  ++length;
+}
+
+void ColumnVector::AppendStructSlot(bool valid) {
+  if (!valid) {
+    // The caller did not append to the children for a null struct; AppendNull does.
+    AppendNull();
+    return;
+  }
+  MarkValid();
+  ++length;
+}
+
+ColumnBatch MakeEmptyBatch(const std::vector<Field>& fields) {
+  ColumnBatch batch;
+  batch.fields = fields;
+  for (const Field& f : fields) batch.columns.emplace_back(f.type);
+  return batch;
+}
+
+std::string_view TypeIdName(TypeId id) {
+  switch (id) {
+    case TypeId::kBoolean: return "boolean";
+    case TypeId::kInt32: return "int";
+    case TypeId::kInt64: return "long";
+    case TypeId::kFloat: return "float";
+    case TypeId::kDouble: return "double";
+    case TypeId::kDecimal: return "decimal";
+    case TypeId::kDate: return "date";
+    case TypeId::kTime: return "time";
+    case TypeId::kTimestamp: return "timestamp";
+    case TypeId::kTimestampTz: return "timestamptz";
+    case TypeId::kString: return "string";
+    case TypeId::kBinary: return "binary";
+    case TypeId::kFixed: return "fixed";
+    case TypeId::kUuid: return "uuid";
+    case TypeId::kStruct: return "struct";
+    case TypeId::kList: return "list";
+    case TypeId::kMap: return "map";
+  }
+  return "unknown";
+}
+
+}  // namespace floe::formats

@@ -1,0 +1,206 @@
+// ColumnBatch: rows held column by column in contiguous typed buffers, the currency between
+// the Parquet codec, the JSON event decoder, the stream job and the SQL engine.
+//
+// A ColumnVector is one column of `length` slots: `validity` (one byte per slot, 1 = present;
+// empty means every slot is present), `values` (fixed-width slots back to back, or the bytes of
+// every string), `offsets` (length + 1 entries for strings, binary, lists and maps) and
+// `children` (struct fields, a list's element, a map's keys and values). There are no per-value
+// objects. The value of a null slot is unspecified (readers write zeros).
+// A batch owns its vectors; it is not thread-safe, but an unchanged batch may be read by any
+// number of threads.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace floe::formats {
+
+// The column types: Iceberg's types, which every producer and consumer of a batch shares.
+enum class TypeId : uint8_t {
+  kBoolean,      // 1 byte per slot (0 or 1)
+  kInt32,        // int32_t
+  kInt64,        // int64_t
+  kFloat,        // float
+  kDouble,       // double
+  kDecimal,      // __int128 unscaled value, with precision and scale on the type
+  kDate,         // int32_t days since 1970-01-01
+  kTime,         // int64_t microseconds since midnight
+  kTimestamp,    // int64_t microseconds since the epoch, no time zone
+  kTimestampTz,  // int64_t microseconds since the epoch, UTC
+  kString,       // offsets + UTF-8 bytes
+  kBinary,       // offsets + bytes
+  kFixed,        // `width` bytes per slot
+  kUuid,         // 16 bytes per slot, big-endian (RFC 4122 byte order)
+  kStruct,       // children, one per field, each `length` slots
+  kList,         // offsets into children[0] (the elements)
+  kMap,          // offsets into children[0] (keys) and children[1] (values)
+};
+
+struct Field;
+
+struct DataType {
+  TypeId id = TypeId::kInt64;
+  int32_t precision = 0;  // kDecimal
+  int32_t scale = 0;      // kDecimal
+  int32_t width = 0;      // kFixed: bytes per value
+  // kStruct: the fields; kList: one field (the element); kMap: key then value.
+  std::vector<Field> children;
+
+  bool IsNested() const { return id == TypeId::kStruct || id == TypeId::kList || id == TypeId::kMap; }
+  bool HasOffsets() const {
+    return id == TypeId::kString || id == TypeId::kBinary || id == TypeId::kList || id == TypeId::kMap;
+  }
+  // Bytes per slot in `values` for fixed-width types, 0 for the others.
+  int32_t FixedWidth() const;
+};
+
+struct Field {
+  std::string name;
+  int32_t id = -1;  // The Iceberg field id, -1 when unknown.
+  bool nullable = true;
+  DataType type;
+};
+
+DataType Primitive(TypeId id);
+DataType DecimalType(int32_t precision, int32_t scale);
+DataType FixedType(int32_t width);
+DataType StructType(std::vector<Field> fields);
+DataType ListType(Field element);
+DataType MapType(Field key, Field value);
+
+// A contiguous, growable byte buffer that does not initialise what it grows into.
+class Buffer {
+ public:
+  Buffer() = default;
+  Buffer(Buffer&&) noexcept = default;
+  Buffer& operator=(Buffer&&) noexcept = default;
+  Buffer(const Buffer& other) { Append(other.data(), other.size()); }
+  Buffer& operator=(const Buffer& other) {
+    if (this != &other) {
+      size_ = 0;
+      Append(other.data(), other.size());
+    }
+    return *this;
+  }
+
+  uint8_t* data() { return data_.get(); }
+  const uint8_t* data() const { return data_.get(); }
+  size_t size() const { return size_; }
+  size_t capacity() const { return capacity_; }
+  template <typename T>
+  T* As() { return reinterpret_cast<T*>(data_.get()); }
+  template <typename T>
+  const T* As() const { return reinterpret_cast<const T*>(data_.get()); }
+
+  void Reserve(size_t n) {
+    if (n <= capacity_) return;
+    size_t cap = capacity_ < 64 ? 64 : capacity_;
+    while (cap < n) cap += cap / 2 + 64;
+    std::unique_ptr<uint8_t[]> grown(new uint8_t[cap]);
+    if (size_ > 0) std::memcpy(grown.get(), data_.get(), size_);
+    data_ = std::move(grown);
+    capacity_ = cap;
+  }
+  // Grows or shrinks to n bytes; new bytes are uninitialised.
+  void Resize(size_t n) {
+    Reserve(n);
+    size_ = n;
+  }
+  void Clear() { size_ = 0; }
+  void Append(const void* p, size_t n) {
+    if (n == 0) return;
+    Reserve(size_ + n);
+    std::memcpy(data_.get() + size_, p, n);
+    size_ += n;
+  }
+  template <typename T>
+  void Push(T v) {
+    Reserve(size_ + sizeof(T));
+    std::memcpy(data_.get() + size_, &v, sizeof(T));
+    size_ += sizeof(T);
+  }
+
+ private:
+  std::unique_ptr<uint8_t[]> data_;
+  size_t size_ = 0;
+  size_t capacity_ = 0;
+};
+
+class ColumnVector {
+ public:
+  ColumnVector() = default;
+  explicit ColumnVector(DataType type) : type_(std::move(type)) {
+    for (const Field& f : type_.children) children.emplace_back(f.type);
+    if (type_.HasOffsets()) offsets.push_back(0);
+  }
+
+  const DataType& type() const { return type_; }
+  int64_t length = 0;
+  std::vector<uint8_t> validity;  // Empty: no nulls.
+  Buffer values;
+  std::vector<int32_t> offsets;   // length + 1 entries (starting at 0) when type().HasOffsets().
+  std::vector<ColumnVector> children;
+
+  bool IsValid(int64_t i) const { return validity.empty() || validity[static_cast<size_t>(i)] != 0; }
+  int64_t NullCount() const;
+
+  template <typename T>
+  const T* Data() const { return values.As<T>(); }
+  template <typename T>
+  T* MutableData() { return values.As<T>(); }
+  // The bytes of slot i of a string or binary vector.
+  std::string_view StringAt(int64_t i) const {
+    auto b = static_cast<size_t>(offsets[static_cast<size_t>(i)]);
+    auto e = static_cast<size_t>(offsets[static_cast<size_t>(i) + 1]);
+    return {reinterpret_cast<const char*>(values.data()) + b, e - b};
+  }
+  std::string_view FixedAt(int64_t i) const {
+    auto w = static_cast<size_t>(type_.FixedWidth());
+    return {reinterpret_cast<const char*>(values.data()) + static_cast<size_t>(i) * w, w};
+  }
+
+  // Appenders for building vectors by hand (tests, small producers); bulk producers write the
+  // buffers directly.
+  void AppendNull();
+  template <typename T>
+  void Append(T v) {
+    MarkValid();
+    values.Push(v);
+    ++length;
+  }
+  void AppendString(std::string_view s);
+  // Fixed-width binary slots (fixed, uuid): appends exactly FixedWidth() bytes.
+  void MarkAndAppendFixed(std::string_view bytes) {
+    MarkValid();
+    values.Append(bytes.data(), bytes.size());
+    ++length;
+  }
+  // Lists and maps: closes a slot whose elements were appended to the children.
+  void AppendListEnd(bool valid = true);
+  // Structs: marks a slot whose fields were appended to the children.
+  void AppendStructSlot(bool valid = true);
+
+ private:
+  void MarkValid() {
+    if (!validity.empty()) validity.push_back(1);
+  }
+
+  DataType type_;
+};
+
+struct ColumnBatch {
+  std::vector<Field> fields;
+  std::vector<ColumnVector> columns;  // One per field.
+  int64_t num_rows = 0;
+};
+
+// A batch with empty vectors of the fields' types.
+ColumnBatch MakeEmptyBatch(const std::vector<Field>& fields);
+
+std::string_view TypeIdName(TypeId id);
+
+}  // namespace floe::formats

@@ -1,0 +1,303 @@
+#include "net/http_server.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <future>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "net/http_client.h"
+#include "support/run_process.h"
+
+namespace floe::net {
+namespace {
+
+// A raw TCP client, for bytes no well-behaved client would send.
+class RawConnection {
+ public:
+  explicit RawConnection(uint16_t port) {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(port);
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    connected_ = ::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
+  }
+  ~RawConnection() { ::close(fd_); }
+  bool connected() const { return connected_; }
+  void Send(std::string_view bytes) {
+    while (!bytes.empty()) {
+      ssize_t n = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+      if (n <= 0) return;
+      bytes.remove_prefix(static_cast<size_t>(n));
+    }
+  }
+  void ShutdownWrite() { ::shutdown(fd_, SHUT_WR); }
+  // Reads until the peer closes.
+  std::string ReadAll() {
+    std::string out;
+    char buf[4096];
+    while (true) {
+      ssize_t n = ::recv(fd_, buf, sizeof(buf), 0);
+      if (n <= 0) return out;
+      out.append(buf, static_cast<size_t>(n));
+    }
+  }
+  // Reads until `count` responses' worth of "\r\n\r\n"+body have arrived (bodies are "ok").
+  std::string ReadUntil(std::string_view marker, int count) {
+    std::string out;
+    char buf[4096];
+    auto occurrences = [&] {
+      int c = 0;
+      for (size_t p = out.find(marker); p != std::string::npos; p = out.find(marker, p + 1)) c++;
+      return c;
+    };
+    while (occurrences() < count) {
+      ssize_t n = ::recv(fd_, buf, sizeof(buf), 0);
+      if (n <= 0) break;
+      out.append(buf, static_cast<size_t>(n));
+    }
+    return out;
+  }
+
+ private:
+  int fd_ = -1;
+  bool connected_ = false;
+};
+
+HttpRouter TestRouter() {
+  HttpRouter router;
+  (void)router.Add("GET", "/hello/{name}", [](HttpRequest& r) {
+    return HttpResponse::Text(200, fmt::format("hello {}", r.Param("name")));
+  });
+  (void)router.Add("POST", "/echo", [](HttpRequest& r) {
+    HttpResponse resp = HttpResponse::Text(200, r.body);
+    resp.headers.Set("X-Query", r.Query("q").value_or(""));
+    resp.headers.Set("X-Header", r.headers.Get("X-Test").value_or(""));
+    return resp;
+  });
+  (void)router.Add("PUT", "/echo", [](HttpRequest& r) { return HttpResponse::Text(201, r.body); });
+  (void)router.Add("DELETE", "/thing", [](HttpRequest&) { return HttpResponse{.status = 204}; });
+  (void)router.Add("GET", "/ok", [](HttpRequest&) { return HttpResponse::Text(200, "ok"); });
+  (void)router.Add("GET", "/throws", [](HttpRequest&) -> HttpResponse { throw std::runtime_error("boom"); });
+  (void)router.Add("GET", "/big", [](HttpRequest&) { return HttpResponse::Text(200, std::string(100000, 'b')); });
+  return router;
+}
+
+class HttpServerTest : public ::testing::Test {
+ protected:
+  void SetUp() override { StartWith(TestRouter()); }
+  void StartWith(HttpRouter router, HttpServerOptions options = {}) {
+    if (server_) server_->Stop();
+    options.max_body_bytes = 1 << 20;
+    options.max_header_bytes = 8 << 10;
+    server_ = std::make_unique<HttpServer>(options, std::move(router));
+    Status st = server_->Start();
+    ASSERT_TRUE(st) << st.error().ToString();
+    ASSERT_NE(server_->port(), 0);
+    base_ = fmt::format("http://127.0.0.1:{}", server_->port());
+  }
+  Result<HttpResponse> Send(std::string method, std::string path, std::string_view body = {}) {
+    return client_.Send({.method = std::move(method), .url = base_ + path, .body = body});
+  }
+  std::unique_ptr<HttpServer> server_;
+  HttpClient client_;
+  std::string base_;
+};
+
+TEST_F(HttpServerTest, RoutesMethodsAndCarriesBodiesHeadersAndQueries) {
+  auto hello = Send("GET", "/hello/w%20orld");
+  ASSERT_TRUE(hello) << hello.error().ToString();
+  EXPECT_EQ(hello->status, 200);
+  EXPECT_EQ(hello->body, "hello w orld");
+  EXPECT_EQ(hello->headers.Get("Server").value(), "floe");
+
+  HttpClientRequest post{.method = "POST", .url = base_ + "/echo?q=a%26b", .body = "payload"};
+  post.headers.Set("X-Test", "yes");
+  auto echo = client_.Send(post);
+  ASSERT_TRUE(echo);
+  EXPECT_EQ(echo->body, "payload");
+  EXPECT_EQ(echo->headers.Get("X-Query").value(), "a&b");
+  EXPECT_EQ(echo->headers.Get("x-header").value(), "yes");
+
+  std::string large(700000, 'z');
+  auto put = Send("PUT", "/echo", large);
+  ASSERT_TRUE(put);
+  EXPECT_EQ(put->status, 201);
+  EXPECT_EQ(put->body.size(), large.size());
+
+  EXPECT_EQ(Send("DELETE", "/thing")->status, 204);
+  EXPECT_EQ(Send("GET", "/nope")->status, 404);
+  EXPECT_EQ(Send("PATCH", "/echo")->status, 405);
+  EXPECT_EQ(Send("GET", "/throws")->status, 500);
+  auto head = Send("HEAD", "/big");
+  ASSERT_TRUE(head);
+  EXPECT_EQ(head->status, 200);
+  EXPECT_EQ(head->headers.Get("Content-Length").value(), "100000");
+  EXPECT_TRUE(head->body.empty());
+}
+
+TEST_F(HttpServerTest, KeepsConnectionsAliveAcrossRequests) {
+  RawConnection conn(server_->port());
+  ASSERT_TRUE(conn.connected());
+  conn.Send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\nGET /ok HTTP/1.1\r\nHost: x\r\n\r\n");
+  std::string replies = conn.ReadUntil("\r\n\r\nok", 2);
+  EXPECT_EQ(replies.find("HTTP/1.1 200 OK"), 0u);
+  EXPECT_NE(replies.find("HTTP/1.1 200 OK", 10), std::string::npos);
+  conn.Send("GET /ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  std::string last = conn.ReadAll();  // The server closes after answering.
+  EXPECT_NE(last.find("200 OK"), std::string::npos);
+}
+
+TEST_F(HttpServerTest, OversizeBodyGets413AndOversizeHeaders431) {
+  RawConnection body(server_->port());
+  body.Send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n");
+  EXPECT_EQ(body.ReadAll().substr(0, 12), "HTTP/1.1 413");
+
+  RawConnection chunked(server_->port());
+  chunked.Send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n");
+  std::string chunk = fmt::format("{:x}\r\n{}\r\n", 600000, std::string(600000, 'c'));
+  chunked.Send(chunk);
+  chunked.Send(chunk);
+  EXPECT_EQ(chunked.ReadAll().substr(0, 12), "HTTP/1.1 413");
+
+  RawConnection headers(server_->port());
+  headers.Send("GET /ok HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(20000, 'h') + "\r\n\r\n");
+  EXPECT_EQ(headers.ReadAll().substr(0, 12), "HTTP/1.1 431");
+
+  EXPECT_EQ(Send("GET", "/ok")->status, 200);  // The server is unharmed.
+}
+
+TEST_F(HttpServerTest, GarbageAndTruncatedRequestsCloseOnlyTheirConnection) {
+  std::vector<std::string> garbage = {
+      "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03 TLS hello\r\n\r\n",
+      "NOT HTTP AT ALL\r\n\r\n",
+      "GET /ok HTTP/9.9\r\n\r\n",
+      "GET /ok HTTP/1.1\r\nBad Header Line\r\n\r\n",
+      "GET /ok HTTP/1.1\r\nContent-Length: -5\r\n\r\n",
+      "GET /ok HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n",
+      "POST /echo HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+      std::string("GET /o\0k HTTP/1.1\r\n\r\n", 22),
+      "GET ok HTTP/1.1\r\nHost: x\r\n\r\n",
+  };
+  for (const std::string& bytes : garbage) {
+    RawConnection conn(server_->port());
+    conn.Send(bytes);
+    conn.ShutdownWrite();
+    std::string reply = conn.ReadAll();
+    EXPECT_TRUE(reply.empty() || reply.starts_with("HTTP/1.1 400")) << bytes << " -> " << reply;
+  }
+  // Truncated: a request cut off anywhere, then the connection closed.
+  std::string full = "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n0123456789";
+  for (size_t cut = 1; cut < full.size(); cut += 3) {
+    RawConnection conn(server_->port());
+    conn.Send(full.substr(0, cut));
+    conn.ShutdownWrite();
+    std::string reply = conn.ReadAll();
+    EXPECT_FALSE(reply.starts_with("HTTP/1.1 200")) << cut;
+  }
+  auto ok = Send("GET", "/ok");
+  ASSERT_TRUE(ok);
+  EXPECT_EQ(ok->status, 200);
+}
+
+TEST_F(HttpServerTest, AForeignClientTalksToIt) {
+  auto out = testing::RunProcess({"/usr/bin/curl", "-sS", "-X", "POST", "--data-binary", "from curl",
+                                  base_ + "/echo?q=1", "-D", "-"});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_NE(out.out.find("HTTP/1.1 200"), std::string::npos) << out.out;
+  EXPECT_NE(out.out.find("from curl"), std::string::npos) << out.out;
+}
+
+TEST_F(HttpServerTest, GracefulStopFinishesRequestsInFlight) {
+  std::promise<void> entered, release;
+  std::shared_future<void> release_future = release.get_future().share();
+  HttpRouter router;
+  (void)router.Add("GET", "/slow", [&](HttpRequest&) {
+    entered.set_value();
+    release_future.wait();
+    return HttpResponse::Text(200, "finished");
+  });
+  StartWith(std::move(router));
+  RawConnection idle(server_->port());  // An idle kept-alive connection must not hold up Stop.
+  ASSERT_TRUE(idle.connected());
+  auto response = std::async(std::launch::async, [&] { return Send("GET", "/slow"); });
+  entered.get_future().wait();
+  std::thread stopper([&] { server_->Stop(std::chrono::milliseconds(30000)); });
+  // Release the handler only once the server has stopped accepting, so it answers while stopping.
+  for (int i = 0; i < 10000 && RawConnection(server_->port()).connected(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  release.set_value();
+  auto r = response.get();
+  stopper.join();
+  ASSERT_TRUE(r) << r.error().ToString();
+  EXPECT_EQ(r->body, "finished");
+  EXPECT_EQ(r->headers.Get("Connection").value_or(""), "close");
+  EXPECT_EQ(idle.ReadAll(), "");
+  auto after = Send("GET", "/slow");
+  ASSERT_FALSE(after);
+  EXPECT_EQ(after.error().kind(), ErrorKind::kUnavailable);
+}
+
+TEST_F(HttpServerTest, PortInUseIsAClearError) {
+  HttpServer second({.port = server_->port()}, HttpRouter());
+  Status st = second.Start();
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.error().message().find(std::to_string(server_->port())), std::string::npos);
+}
+
+TEST(HttpClient, RefusedConnectionIsUnavailable) {
+  uint16_t port;
+  {
+    HttpServer probe({}, HttpRouter());
+    ASSERT_TRUE(probe.Start());
+    port = probe.port();
+  }
+  HttpClient client;
+  auto r = client.Send({.url = fmt::format("http://127.0.0.1:{}/", port)});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind(), ErrorKind::kUnavailable);
+  EXPECT_NE(r.error().message().find(std::to_string(port)), std::string::npos);
+}
+
+TEST(HttpClient, StalledResponseTimesOut) {
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  HttpRouter router;
+  (void)router.Add("GET", "/stall", [&](HttpRequest&) {
+    released.wait();
+    return HttpResponse::Text(200, "late");
+  });
+  HttpServer server({}, std::move(router));
+  ASSERT_TRUE(server.Start());
+  HttpClient client({.read_timeout = std::chrono::milliseconds(1000)});
+  auto r = client.Send({.url = fmt::format("http://127.0.0.1:{}/stall", server.port())});
+  release.set_value();
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind(), ErrorKind::kUnavailable);
+}
+
+TEST(HttpClient, OversizeResponseIsRefused) {
+  HttpServer server({}, TestRouter());
+  ASSERT_TRUE(server.Start());
+  HttpClient client({.max_response_bytes = 1000});
+  auto r = client.Send({.url = fmt::format("http://127.0.0.1:{}/big", server.port())});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind(), ErrorKind::kResourceExhausted);
+  EXPECT_TRUE(client.Send({.url = fmt::format("http://127.0.0.1:{}/ok", server.port())}));
+}
+
+TEST(HttpClient, MalformedUrlIsInvalid) {
+  HttpClient client;
+  auto r = client.Send({.url = "nope://x"});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind(), ErrorKind::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace floe::net
