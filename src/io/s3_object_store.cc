@@ -371,6 +371,16 @@ Result<std::string> S3ObjectStore::ReadRange(const std::string& object_key, uint
     }
     return body.substr(offset, length);
   }
+  if (body.size() > length) {
+    // Some servers answer "bytes=0-0" with more than one byte; keep what was asked for if the
+    // answer starts at our offset.
+    std::string_view range = response->headers.Get("Content-Range").value_or("");
+    if (!range.starts_with(fmt::format("bytes {}-{}/", offset, offset + body.size() - 1))) {
+      return Corruption("read {}: asked for [{}, {}) but got {} bytes (Content-Range '{}')", uri, offset,
+                        offset + length, body.size(), range);
+    }
+    body.resize(length);
+  }
   if (body.size() != length) {
     // S3 shortens a range that runs past the end of the object.
     return InvalidArgument("read {}: range [{}, {}) is past the end of the object (got {} bytes)", uri, offset,

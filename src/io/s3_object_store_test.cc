@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "net/http_server.h"
+#include "support/run_process.h"
 
 namespace floe::io {
 namespace {
@@ -201,6 +202,18 @@ TEST(S3ObjectStore, RangedReadsCheckWhatTheServerSent) {
   EXPECT_EQ(fake.Store()->GetRange("k", 2, 4).value(), "2345");
   fake.SetScript([](HttpRequest&, int) { return HttpResponse{.status = 200, .body = "0123456789"}; });
   EXPECT_EQ(fake.Store()->GetRange("k", 2, 4).value(), "2345");  // Range ignored: sliced here.
+  fake.SetScript([](HttpRequest&, int) {
+    HttpResponse resp{.status = 206, .body = "23456789"};  // More than asked, from our offset.
+    resp.headers.Set("Content-Range", "bytes 2-9/10");
+    return resp;
+  });
+  EXPECT_EQ(fake.Store()->GetRange("k", 2, 4).value(), "2345");
+  fake.SetScript([](HttpRequest&, int) {
+    HttpResponse resp{.status = 206, .body = "01234567"};  // More than asked, from elsewhere.
+    resp.headers.Set("Content-Range", "bytes 0-7/10");
+    return resp;
+  });
+  EXPECT_EQ(fake.Store()->GetRange("k", 2, 4).error().kind(), ErrorKind::kCorruption);
   fake.SetScript([](HttpRequest&, int) { return HttpResponse{.status = 206, .body = "23"}; });
   EXPECT_EQ(fake.Store()->GetRange("k", 2, 4).error().kind(), ErrorKind::kInvalidArgument);  // Short: past the end.
   fake.SetScript([](HttpRequest&, int) { return S3Error(416, "InvalidRange", "not satisfiable"); });
@@ -317,6 +330,48 @@ TEST(S3Options, ReadsTheStandardVariables) {
   for (std::string_view bad : {"s3://", "s3:///x", "gs://b", "s3://b/../x", "s3://user@b/x"}) {
     EXPECT_FALSE(S3Options::FromUri(bad, lookup)) << bad;
   }
+}
+
+}  // namespace
+}  // namespace floe::io
+
+namespace floe::io {
+namespace {
+
+// A foreign signer: curl's --aws-sigv4 signs a request to the fake server, and floe's signer,
+// given the same method, path, query, headers and date, must produce the same signature.
+TEST(SigV4AgainstCurl, SameRequestSameSignature) {
+  FakeS3 fake;
+  fake.SetScript([](HttpRequest&, int) { return HttpResponse{.status = 200, .body = "x"}; });
+  auto store = fake.Store();
+  std::string url = store->ObjectUrl("dir/a b.txt") + "?partNumber=2&uploadId=x%2By";
+  auto out = floe::testing::RunProcess(
+      {"/usr/bin/curl", "-sS", "-f", "--aws-sigv4", "aws:amz:eu-west-1:s3", "--user", "AKIDCURL:curl/secret+key",
+       "-H", "x-amz-content-sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", url});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  auto requests = fake.requests();
+  ASSERT_EQ(requests.size(), 1u);
+  const HttpRequest& r = requests[0];
+  std::string auth(r.headers.Get("Authorization").value_or(""));
+  size_t signed_at = auth.find("SignedHeaders=");
+  size_t sig_at = auth.find("Signature=");
+  ASSERT_NE(signed_at, std::string::npos) << auth;
+  ASSERT_NE(sig_at, std::string::npos) << auth;
+  std::string signed_list = auth.substr(signed_at + 14, auth.find(',', signed_at) - signed_at - 14);
+  SigV4Request mine{.method = "GET", .canonical_uri = r.path, .payload_hash = std::string(r.headers.Get("x-amz-content-sha256").value())};
+  mine.query = net::ParseQuery(r.query_string).value();
+  size_t start = 0;
+  while (start <= signed_list.size()) {
+    size_t end = signed_list.find(';', start);
+    std::string name = signed_list.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    mine.headers.emplace_back(name, std::string(r.headers.Get(name).value()));
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  std::string amz_date(r.headers.Get("x-amz-date").value());
+  SigV4Result result = SignV4(mine, {"AKIDCURL", "curl/secret+key", ""}, "eu-west-1", "s3", amz_date);
+  EXPECT_EQ(auth.substr(sig_at + 10), result.signature) << "curl: " << auth << "\nfloe canonical request:\n"
+                                                        << result.canonical_request;
 }
 
 }  // namespace

@@ -66,6 +66,15 @@ class ChunkDecoder {
   ChunkDecoder(const LeafColumn& leaf, const ColumnMetaData& meta, const ReaderOptions& options, DecodedChunk* out)
       : leaf_(leaf), meta_(meta), options_(options), out_(out), width_(FixedPhysicalWidth(leaf)) {
     ba_offsets_.push_back(0);
+    // Size the outputs once from the chunk's value count (capped: the count is unchecked).
+    auto expect = static_cast<size_t>(std::clamp<int64_t>(meta.num_values, 0, int64_t{1} << 24));
+    if (width_ > 0) phys_.Reserve(expect * static_cast<size_t>(width_));
+    if (leaf.physical == PhysicalType::kByteArray) {
+      ba_offsets_.reserve(expect + 1);
+      ba_data_.Reserve(static_cast<size_t>(std::clamp<int64_t>(meta.total_uncompressed_size, 0, int64_t{1} << 28)));
+    }
+    if (leaf.max_def > 0) out->def.reserve(expect);
+    if (leaf.max_rep > 0) out->rep.reserve(expect);
   }
 
   Status Run(std::string_view bytes) {
@@ -113,9 +122,9 @@ class ChunkDecoder {
       *out = body;
       return OkStatus();
     }
-    scratch_.resize(static_cast<size_t>(size));
-    FLOE_RETURN_IF_ERROR(Decompress(meta_.codec, body, reinterpret_cast<uint8_t*>(scratch_.data()), scratch_.size()));
-    *out = scratch_;
+    scratch_.Resize(static_cast<size_t>(size));
+    FLOE_RETURN_IF_ERROR(Decompress(meta_.codec, body, scratch_.data(), scratch_.size()));
+    *out = std::string_view(reinterpret_cast<const char*>(scratch_.data()), scratch_.size());
     return OkStatus();
   }
 
@@ -199,9 +208,20 @@ class ChunkDecoder {
     if (!header.data_page_header) return Corruption("data page without its header");
     const DataPageHeader& h = *header.data_page_header;
     FLOE_RETURN_IF_ERROR(CheckPageValues(h.num_values));
+    int64_t n = h.num_values;
+    if (leaf_.max_def == 0 && leaf_.max_rep == 0 && h.encoding == Encoding::kPlain && width_ > 0 &&
+        leaf_.physical != PhysicalType::kBoolean && meta_.codec != Codec::kUncompressed &&
+        static_cast<int64_t>(header.uncompressed_page_size) == n * width_) {
+      // The page is nothing but the values: decompress straight into the output.
+      size_t at = phys_.size();
+      phys_.Resize(at + static_cast<size_t>(header.uncompressed_page_size));
+      FLOE_RETURN_IF_ERROR(Decompress(meta_.codec, body, phys_.data() + at, static_cast<size_t>(header.uncompressed_page_size)));
+      out_->num_levels += n;
+      out_->num_values += n;
+      return OkStatus();
+    }
     std::string_view data;
     FLOE_RETURN_IF_ERROR(Decompressed(body, header.uncompressed_page_size, &data));
-    int64_t n = h.num_values;
     if (leaf_.max_rep > 0) FLOE_RETURN_IF_ERROR(DecodeLevels(h.repetition_level_encoding, &data, leaf_.max_rep, n, true, 0, &out_->rep));
     if (leaf_.max_def > 0) FLOE_RETURN_IF_ERROR(DecodeLevels(h.definition_level_encoding, &data, leaf_.max_def, n, true, 0, &out_->def));
     out_->num_levels += n;
@@ -526,7 +546,7 @@ class ChunkDecoder {
   const ReaderOptions& options_;
   DecodedChunk* out_;
   int width_;
-  std::string scratch_;
+  Buffer scratch_;
   Buffer phys_;
   Buffer ba_data_;
   std::vector<int32_t> ba_offsets_;
