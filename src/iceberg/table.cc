@@ -595,4 +595,22 @@ Status Table::RemoveRef(const std::string& name) {
   });
 }
 
+Status Table::RemoveSnapshots(const std::set<int64_t>& ids) {
+  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<TableMetadata> {
+    for (const auto& [name, ref] : base.refs) {
+      if (ids.contains(ref.snapshot_id)) return Conflict("ref '{}' points at snapshot {} being expired", name, ref.snapshot_id);
+    }
+    TableMetadata m = base;
+    std::erase_if(m.snapshots, [&](const Snapshot& s) { return ids.contains(s.snapshot_id); });
+    // The spec: drop log entries up to the last one naming an expired snapshot.
+    size_t cut = 0;
+    for (size_t i = 0; i < m.snapshot_log.size(); ++i) {
+      if (ids.contains(m.snapshot_log[i].snapshot_id)) cut = i + 1;
+    }
+    m.snapshot_log.erase(m.snapshot_log.begin(), m.snapshot_log.begin() + static_cast<std::ptrdiff_t>(cut));
+    // Children keep their parent ids: readers treat a missing parent as the end of history.
+    return m;
+  });
+}
+
 }  // namespace floe::iceberg

@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -75,6 +76,9 @@ class Table {
   Status Rollback(int64_t snapshot_id);  // Must be an ancestor of the current snapshot.
   Status SetRef(const std::string& name, const SnapshotRef& ref);  // Create or replace a branch/tag.
   Status RemoveRef(const std::string& name);
+  // Removes snapshots from the metadata (and the snapshot log entries before them); refs must
+  // not point at them. Used by ExpireSnapshots, which picks them and deletes their files.
+  Status RemoveSnapshots(const std::set<int64_t>& snapshot_ids);
 
   // Every live data file of a snapshot (the current one by default), with inherited numbers.
   Result<std::vector<ManifestEntry>> LiveEntries(std::optional<int64_t> snapshot_id = std::nullopt);
