@@ -5,6 +5,7 @@
 #include "formats/parquet/file_reader.h"
 #include "formats/parquet/file_writer.h"
 #include "iceberg/batch_conversion.h"
+#include "iceberg/schema_json.h"
 
 namespace floe::iceberg {
 namespace {
@@ -149,7 +150,10 @@ Result<std::vector<DataFile>> WriteDataFiles(Table& table, const std::vector<Col
         f.partition = partition;
         FLOE_ASSIGN_OR_RETURN(std::string key, table.ops().KeyForLocation(f.location));
         FLOE_ASSIGN_OR_RETURN(auto stream, table.ops().store().OpenOutput(key));
-        FLOE_ASSIGN_OR_RETURN(f.writer, parquet::FileWriter::Open(std::move(stream), fields));
+        parquet::WriterOptions writer_options;
+        // Readers (Java, icebird) take column ids and names from this key when present.
+        writer_options.key_value_metadata.push_back(parquet::KeyValue{"iceberg.schema", SchemaToJson(schema)});
+        FLOE_ASSIGN_OR_RETURN(f.writer, parquet::FileWriter::Open(std::move(stream), fields, writer_options));
         f.pending = formats::MakeEmptyBatch(fields);
         it = open.emplace(path, std::move(f)).first;
       }
