@@ -219,9 +219,9 @@ Status Decompress(Codec codec, std::string_view input, uint8_t* out, size_t out_
       return OkStatus();
     }
     case Codec::kLzo:
-      break;
+      return NotImplemented("the LZO codec is not supported");
   }
-  return NotImplemented("codec {}", CodecName(codec));
+  return Corruption("unknown codec {}", static_cast<int>(codec));
 }
 
 Result<Codec> ParseCodec(std::string_view name) {
