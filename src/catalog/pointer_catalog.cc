@@ -5,11 +5,14 @@
 
 #include <fmt/format.h>
 
+#include "iceberg/table_metadata.h"
+
 namespace floe::catalog {
 namespace {
 
 // Lost swaps redone before giving up with Conflict; each redo means another writer progressed.
 constexpr int kMaxCommitAttempts = 64;
+constexpr size_t kMaxMetadataBytes = size_t{1} << 30;
 
 int64_t NowMillis() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
@@ -107,6 +110,10 @@ Status PointerCatalog::RequireNamespace(const Namespace& ns) {
 
 Result<nlohmann::json> PointerCatalog::ReadMetadata(const std::string& location) {
   FLOE_ASSIGN_OR_RETURN_CTX(std::string text, files_->Read(location), fmt::format("reading metadata {}", location));
+  if (text.size() >= 2 && static_cast<unsigned char>(text[0]) == 0x1f && static_cast<unsigned char>(text[1]) == 0x8b) {
+    // "*.gz.metadata.json", as Spark writes with write.metadata.compression-codec=gzip.
+    FLOE_ASSIGN_OR_RETURN_CTX(text, iceberg::GzipDecompress(text, kMaxMetadataBytes), location);
+  }
   nlohmann::json metadata = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (!metadata.is_object() || !metadata.contains("format-version")) {
     return Corruption("metadata {} is not an Iceberg table metadata object", location);
@@ -149,6 +156,9 @@ Result<LoadedTable> PointerCatalog::CreateTable(const TableIdentifier& id, const
     resolved.location.pop_back();
   }
   FLOE_ASSIGN_OR_RETURN(nlohmann::json metadata, NewTableMetadata(resolved, NowMillis()));
+  if (auto parsed = iceberg::TableMetadataFromJsonValue(metadata); !parsed) {
+    return InvalidArgument("the create request produces invalid metadata: {}", parsed.error().message());
+  }
   if (stage) {
     return LoadedTable{"", std::move(metadata), {}};
   }
@@ -253,6 +263,11 @@ Result<std::vector<LoadedTable>> PointerCatalog::CommitAll(const std::vector<Tab
         FLOE_RETURN_IF_ERROR_CTX(editor.Apply(update), IdentifierToString(commit.id));
       }
       FLOE_ASSIGN_OR_RETURN_CTX(nlohmann::json metadata, editor.Finish(), IdentifierToString(commit.id));
+      // Never write metadata floe's own model cannot read back.
+      if (auto parsed = iceberg::TableMetadataFromJsonValue(metadata); !parsed) {
+        return InvalidArgument("{}: the updates produce invalid metadata: {}", IdentifierToString(commit.id),
+                               parsed.error().message());
+      }
       std::string location = NextMetadataLocation(metadata.value("location", ""), pointer.value_or(""));
       swaps.push_back({commit.id, pointer, location});
       results.push_back({location, std::move(metadata), {}});

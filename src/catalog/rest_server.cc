@@ -1,5 +1,7 @@
 #include "catalog/rest_server.h"
 
+#include <chrono>
+
 #include <nlohmann/json.hpp>
 
 #include "catalog/rest_error.h"
@@ -192,8 +194,23 @@ Result<net::HttpRouter> MakeRestCatalogRouter(Catalog& catalog, const RestServer
   Catalog* c = &catalog;
 
   Json endpoints = Json::array();
+  MetricsRegistry* metrics = options.metrics;
   auto add = [&](std::string_view method, const std::string& path, net::HttpHandler handler) -> Status {
     endpoints.push_back(fmt::format("{} /v1/{{prefix}}{}", method, path));
+    if (metrics != nullptr) {
+      std::string route = fmt::format("{} /v1/{{prefix}}{}", method, path);
+      Histogram* latency = &metrics->GetHistogram("floe_catalog_request_seconds", "REST catalog request latency",
+                                                  {{"route", route}});
+      handler = [metrics, route, latency, inner = std::move(handler)](HttpRequest& request) {
+        auto start = std::chrono::steady_clock::now();
+        HttpResponse response = inner(request);
+        latency->Observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        metrics->GetCounter("floe_catalog_requests_total", "REST catalog requests by route and status",
+                            {{"route", route}, {"status", std::to_string(response.status)}})
+            .Increment();
+        return response;
+      };
+    }
     FLOE_RETURN_IF_ERROR(router.Add(method, "/v1" + path, handler));
     return router.Add(method, "/v1/{prefix}" + path, std::move(handler));
   };
@@ -399,6 +416,13 @@ Result<net::HttpRouter> MakeRestCatalogRouter(Catalog& catalog, const RestServer
     config["defaults"]["warehouse"] = options.warehouse;
   }
   FLOE_RETURN_IF_ERROR(router.Add("GET", "/v1/config", [config](HttpRequest&) { return Ok(config); }));
+  if (metrics != nullptr) {
+    FLOE_RETURN_IF_ERROR(router.Add("GET", "/metrics", [metrics](HttpRequest&) {
+      HttpResponse response = HttpResponse::Text(200, metrics->RenderPrometheusText());
+      response.headers.Set("Content-Type", "text/plain; version=0.0.4");
+      return response;
+    }));
+  }
   return router;
 }
 

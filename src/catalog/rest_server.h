@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "base/metrics.h"
 #include "base/result.h"
 #include "catalog/catalog.h"
 #include "net/http_router.h"
@@ -21,6 +22,8 @@ struct RestServerOptions {
   uint16_t port = 8181;
   int threads = 8;  // Handlers block on the database and the store.
   std::string warehouse;  // Reported in /v1/config defaults.
+  // Request counts and latencies go here and are served at GET /metrics; null: neither.
+  MetricsRegistry* metrics = nullptr;
 };
 
 // The router alone, for tests and for roles that mount the catalog beside other routes.
