@@ -3,6 +3,10 @@
 # (unit tests under AddressSanitizer + UndefinedBehaviorSanitizer).
 
 JOBS ?= $(shell nproc)
+# ccache shares objects between clones and build folders: paths are hashed relative to the
+# clone, and the build folder is left out of the hash (debug info may name another folder).
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := true
 CMAKE_FLAGS ?=
 RELEASE_DIR := build/release
 DEBUG_DIR := build/debug
