@@ -35,7 +35,7 @@ LedgerTotals ReadLedger(const std::string& path) {
   std::smatch m;
   LedgerTotals totals;
   std::regex total(
-      R"("total":\{"acked":\d+,"acked_valid":(\d+),"acked_malformed":(\d+),"failed":\d+,"value_hash_sum":"[0-9a-f]+","event_id_hash_sum":"([0-9a-f]+)")");
+      R"re("total":\{"acked":\d+,"acked_valid":(\d+),"acked_malformed":(\d+),"failed":\d+,"value_hash_sum":"[0-9a-f]+","event_id_hash_sum":"([0-9a-f]+)")re");
   if (std::regex_search(s, m, total)) {
     totals.acked_valid = std::stoull(m[1]);
     totals.acked_malformed = std::stoull(m[2]);

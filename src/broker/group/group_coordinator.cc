@@ -356,6 +356,17 @@ void GroupCoordinator::Tick() {
   int64_t now = clock_.NowMillis();
   for (auto& [id, group] : groups_) {
     if (group->state == GroupState::kPreparingRebalance) {
+      // A member that has not rejoined and whose session expired is dead (killed, say): it
+      // must not hold the rebalance until the rebalance timeout (max.poll.interval.ms, often
+      // five minutes), as Kafka's coordinator also drops it on its session timeout.
+      std::vector<std::string> dead;
+      for (const auto& m : group->members) {
+        if (!m->join_done && now - m->last_heard_ms > m->session_timeout_ms) dead.push_back(m->id);
+      }
+      for (const auto& member_id : dead) {
+        Logger("broker")->info("group {}: member {} session expired during a rebalance", id, member_id);
+        RemoveMember(*group, member_id, ErrorCode::kUnknownMemberId);
+      }
       if (now >= group->rebalance_deadline_ms && now >= group->initial_delay_until_ms) {
         CompleteJoin(*group);
       } else {

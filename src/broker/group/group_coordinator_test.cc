@@ -116,14 +116,32 @@ TEST_F(GroupCoordinatorTest, RebalanceTimeoutRemovesMembersThatDoNotRejoin) {
   Sync(id_a, 1, {});
   auto b = Join(Request(""));
   EXPECT_FALSE(b->has_value());
-  clock_.AdvanceMillis(29000);
-  groups_->Tick();
+  // A stays alive (heartbeats) but never rejoins: only the rebalance timeout removes it.
+  for (int i = 0; i < 29; ++i) {
+    clock_.AdvanceMillis(1000);
+    groups_->Heartbeat("g", 1, id_a);
+    groups_->Tick();
+  }
   EXPECT_FALSE(b->has_value());
   clock_.AdvanceMillis(2000);
   groups_->Tick();
   ASSERT_TRUE(b->has_value());
   EXPECT_EQ((*b)->members.size(), 1u);  // A did not rejoin: B leads alone.
   EXPECT_EQ((*b)->leader, (*b)->member_id);
+}
+
+TEST_F(GroupCoordinatorTest, ADeadMemberDoesNotHoldARebalanceBeyondItsSession) {
+  auto a = Join(Request(""));
+  std::string id_a = (*a)->member_id;
+  Sync(id_a, 1, {});
+  auto b = Join(Request(""));  // A was killed: no heartbeat, no rejoin.
+  EXPECT_FALSE(b->has_value());
+  for (int i = 0; i < 12 && !b->has_value(); ++i) {
+    clock_.AdvanceMillis(1000);
+    groups_->Tick();
+  }
+  ASSERT_TRUE(b->has_value()) << "the join waited past A's session timeout";
+  EXPECT_EQ((*b)->members.size(), 1u);
 }
 
 TEST_F(GroupCoordinatorTest, LeaveAndProtocolMismatch) {
