@@ -91,6 +91,8 @@ int Jsonl(const std::string& path, int64_t rows) {
 }
 
 // Sums every column: numbers by value, strings by byte length; nulls add nothing.
+constexpr int64_t kBatchRows = 8192;
+
 struct Sums {
   double total = 0;
   int64_t rows = 0;
@@ -100,10 +102,14 @@ Result<Sums> Scan(const std::string& path) {
   FLOE_ASSIGN_OR_RETURN(auto file, parquet::LocalInputFile::Open(path));
   FLOE_ASSIGN_OR_RETURN(auto reader, parquet::FileReader::Open(std::move(file)));
   Sums sums;
-  std::vector<int64_t> isum(16, 0);
+  std::vector<__int128> isum(16, 0);
   std::vector<double> dsum(16, 0);
   for (int g = 0; g < reader->num_row_groups(); ++g) {
-    FLOE_ASSIGN_OR_RETURN(formats::ColumnBatch batch, reader->ReadRowGroup(g));
+   FLOE_ASSIGN_OR_RETURN(auto row_group, reader->OpenRowGroup(g));
+   while (true) {
+    FLOE_ASSIGN_OR_RETURN(std::optional<formats::ColumnBatch> next, row_group->Next(kBatchRows));
+    if (!next) break;
+    const formats::ColumnBatch& batch = *next;
     sums.rows += batch.num_rows;
     for (size_t c = 0; c < batch.columns.size(); ++c) {
       const formats::ColumnVector& v = batch.columns[c];
@@ -112,7 +118,7 @@ Result<Sums> Scan(const std::string& path) {
         case formats::TypeId::kString:
         case formats::TypeId::kBinary: {
           // Byte length of the present values: the offsets say it all.
-          int64_t s = 0;
+          __int128 s = 0;
           const int32_t* o = v.offsets.data();
           for (int64_t i = 0; i < v.length; ++i) s += o[i + 1] - o[i];
           isum[c] += s;
@@ -121,7 +127,7 @@ Result<Sums> Scan(const std::string& path) {
         case formats::TypeId::kInt32:
         case formats::TypeId::kDate: {
           const int32_t* d = v.Data<int32_t>();
-          int64_t s = 0;
+          __int128 s = 0;
           if (nulls) {
             for (int64_t i = 0; i < v.length; ++i) s += v.validity[static_cast<size_t>(i)] ? d[i] : 0;
           } else {
@@ -139,7 +145,7 @@ Result<Sums> Scan(const std::string& path) {
         }
         default: {
           const int64_t* d = v.Data<int64_t>();
-          int64_t s = 0;
+          __int128 s = 0;
           if (nulls) {
             for (int64_t i = 0; i < v.length; ++i) s += v.validity[static_cast<size_t>(i)] ? d[i] : 0;
           } else {
@@ -150,6 +156,7 @@ Result<Sums> Scan(const std::string& path) {
         }
       }
     }
+   }
   }
   for (size_t c = 0; c < isum.size(); ++c) sums.total += static_cast<double>(isum[c]) + dsum[c];
   return sums;

@@ -223,8 +223,7 @@ Result<int64_t> WriteJsonLines(const std::string& input, formats::JsonEventDecod
       if (complete == 0 && size > (256u << 20)) return InvalidArgument("{}: line {} is longer than 256 MiB", input, line);
     }
     std::string_view text(buffer.data(), complete);
-    decoder.DecodeLines(text, line);
-    for (const char* p = text.data(); (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(text.data() + text.size() - p)))); ++p) ++line;
+    line += decoder.DecodeLines(text, line);
     for (const auto& e : decoder.errors()) fmt::print(stderr, "{}:{}: {}\n", input, e.line, e.message);
     failed += static_cast<int64_t>(decoder.errors().size());
     decoder.ClearErrors();

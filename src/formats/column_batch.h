@@ -15,6 +15,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace floe::formats {
@@ -76,8 +77,15 @@ DataType MapType(Field key, Field value);
 class Buffer {
  public:
   Buffer() = default;
-  Buffer(Buffer&&) noexcept = default;
-  Buffer& operator=(Buffer&&) noexcept = default;
+  // A moved-from buffer is empty (no bytes, no capacity).
+  Buffer(Buffer&& other) noexcept
+      : data_(std::move(other.data_)), size_(std::exchange(other.size_, 0)), capacity_(std::exchange(other.capacity_, 0)) {}
+  Buffer& operator=(Buffer&& other) noexcept {
+    data_ = std::move(other.data_);
+    size_ = std::exchange(other.size_, 0);
+    capacity_ = std::exchange(other.capacity_, 0);
+    return *this;
+  }
   Buffer(const Buffer& other) { Append(other.data(), other.size()); }
   Buffer& operator=(const Buffer& other) {
     if (this != &other) {

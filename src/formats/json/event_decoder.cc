@@ -54,6 +54,24 @@ void Truncate(ColumnVector& v, int64_t length) {
   v.length = length;
 }
 
+// Key comparison without a library call: keys are short and usually match on the first try.
+inline bool SameKey(const std::string& name, std::string_view key) {
+  if (name.size() != key.size()) return false;
+  const char* a = name.data();
+  const char* b = key.data();
+  size_t n = key.size(), i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a + i, 8);
+    std::memcpy(&y, b + i, 8);
+    if (x != y) return false;
+  }
+  for (; i < n; ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
 std::unexpected<Error> Bad(const Field& f, std::string_view what) {
   return InvalidArgument("field '{}': {}", f.name, what);
 }
@@ -305,7 +323,7 @@ struct JsonEventDecoder::Impl {
       size_t match = n;
       for (size_t k = 0; k < n; ++k) {
         size_t i = hint + k < n ? hint + k : hint + k - n;
-        if (node.children[i].field->name == key) {
+        if (SameKey(node.children[i].field->name, key)) {
           match = i;
           break;
         }
@@ -362,7 +380,7 @@ Result<std::unique_ptr<JsonEventDecoder>> JsonEventDecoder::Make(std::vector<Fie
 
 const std::vector<Field>& JsonEventDecoder::fields() const { return impl_->fields; }
 
-void JsonEventDecoder::DecodeLines(std::string_view text, int64_t first_line) {
+int64_t JsonEventDecoder::DecodeLines(std::string_view text, int64_t first_line) {
   const char* p = text.data();
   const char* end = p + text.size();
   int64_t line = first_line;
@@ -380,6 +398,7 @@ void JsonEventDecoder::DecodeLines(std::string_view text, int64_t first_line) {
     ++line;
     p = nl ? nl + 1 : end;
   }
+  return line - first_line;
 }
 
 Status JsonEventDecoder::DecodeOne(std::string_view json) {

@@ -35,7 +35,8 @@ class JsonEventDecoder {
   // Decodes the complete lines of `text` (a final line without '\n' counts too). `text` must be
   // followed by at least kPadding readable bytes (simdjson reads ahead); `first_line` numbers
   // the first line. Blank lines are skipped. Bad lines go to errors(), never stop decoding.
-  void DecodeLines(std::string_view text, int64_t first_line);
+  // Returns how many lines `text` held.
+  int64_t DecodeLines(std::string_view text, int64_t first_line);
   // Decodes one event (no padding needed: it is copied).
   Status DecodeOne(std::string_view json);
 

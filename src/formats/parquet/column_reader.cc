@@ -63,9 +63,11 @@ float HalfToFloat(uint16_t h) {
 
 class ChunkDecoder {
  public:
-  ChunkDecoder(const LeafColumn& leaf, const ColumnMetaData& meta, const ReaderOptions& options, DecodedChunk* out)
+  ChunkDecoder(const LeafColumn& leaf, const ColumnMetaData& meta, const ReaderOptions& options, DecodedChunk* out,
+               bool whole_chunk = true)
       : leaf_(leaf), meta_(meta), options_(options), out_(out), width_(FixedPhysicalWidth(leaf)) {
     ba_offsets_.push_back(0);
+    if (!whole_chunk) return;
     // Size the outputs once from the chunk's value count (capped: the count is unchecked).
     auto expect = static_cast<size_t>(std::clamp<int64_t>(meta.num_values, 0, int64_t{1} << 24));
     if (width_ > 0) phys_.Reserve(expect * static_cast<size_t>(width_));
@@ -75,6 +77,33 @@ class ChunkDecoder {
     }
     if (leaf.max_def > 0) out->def.reserve(expect);
     if (leaf.max_rep > 0) out->rep.reserve(expect);
+  }
+
+  // Page mode: decodes the next data page (and any dictionary page before it) into `out`,
+  // replacing what it held. False when the chunk has no more pages.
+  Result<bool> NextDataPage(std::string_view bytes) {
+    out_->def.clear();
+    out_->rep.clear();
+    out_->num_levels = out_->num_values = 0;
+    out_->offsets.clear();
+    phys_.Resize(0);
+    ba_data_.Resize(0);
+    ba_offsets_.assign(1, 0);
+    while (pos_ < bytes.size() && out_->num_levels == 0) {
+      if (total_levels_ >= meta_.num_values) break;
+      FLOE_RETURN_IF_ERROR_CTX(DecodePage(bytes, &pos_), fmt::format("page {}", page_));
+      ++page_;
+    }
+    if (out_->num_levels == 0) {
+      if (total_levels_ != meta_.num_values) {
+        return Corruption("chunk holds {} values, its metadata says {}", total_levels_, meta_.num_values);
+      }
+      return false;
+    }
+    total_levels_ += out_->num_levels;
+    if (total_levels_ > meta_.num_values) return Corruption("pages hold more values than the chunk's {}", meta_.num_values);
+    FLOE_RETURN_IF_ERROR(Finish());
+    return true;
   }
 
   Status Run(std::string_view bytes) {
@@ -200,7 +229,7 @@ class ChunkDecoder {
 
   Status CheckPageValues(int32_t n) const {
     if (n < 0 || n > options_.max_values_per_page) return Corruption("page of {} values", n);
-    if (out_->num_levels + n > meta_.num_values) return Corruption("pages hold more values than the chunk's {}", meta_.num_values);
+    if (total_levels_ + out_->num_levels + n > meta_.num_values) return Corruption("pages hold more values than the chunk's {}", meta_.num_values);
     return OkStatus();
   }
 
@@ -388,12 +417,12 @@ class ChunkDecoder {
     if (data.empty()) return Corruption("dictionary indices missing");
     int width = static_cast<uint8_t>(data[0]);
     if (width > 32) return Corruption("dictionary index width {}", width);
-    indices_.resize(static_cast<size_t>(n));
+    indices_.Resize(static_cast<size_t>(n) * 4);
     RleDecoder dec(reinterpret_cast<const uint8_t*>(data.data()) + 1, data.size() - 1, width);
     uint32_t max_seen = 0;
-    FLOE_RETURN_IF_ERROR_CTX(dec.DecodeIndices(indices_.data(), n, &max_seen), "dictionary indices");
+    FLOE_RETURN_IF_ERROR_CTX(dec.DecodeIndices(indices_.As<uint32_t>(), n, &max_seen), "dictionary indices");
     if (max_seen >= static_cast<uint64_t>(dict_count_)) return Corruption("dictionary index {} of {} entries", max_seen, dict_count_);
-    const uint32_t* idx = indices_.data();
+    const uint32_t* idx = indices_.As<uint32_t>();
     if (width_ > 0) {
       size_t at = phys_.size();
       phys_.Resize(at + static_cast<size_t>(n) * static_cast<size_t>(width_));
@@ -451,8 +480,9 @@ class ChunkDecoder {
         }
         return OkStatus();
       }
-      out_->values = std::move(ba_data_);
-      out_->offsets = std::move(ba_offsets_);
+      // Swap rather than move: in page mode the previous page's buffers come back for reuse.
+      std::swap(out_->values, ba_data_);
+      std::swap(out_->offsets, ba_offsets_);
       return OkStatus();
     }
     if (static_cast<int64_t>(phys_.size()) != n * width_) return Corruption("value count mismatch");
@@ -537,7 +567,7 @@ class ChunkDecoder {
       default:
         break;
     }
-    out_->values = std::move(phys_);
+    std::swap(out_->values, phys_);
     return OkStatus();
   }
 
@@ -546,6 +576,9 @@ class ChunkDecoder {
   const ReaderOptions& options_;
   DecodedChunk* out_;
   int width_;
+  size_t pos_ = 0;  // Page mode: the next page's offset.
+  int page_ = 0;
+  int64_t total_levels_ = 0;
   Buffer scratch_;
   Buffer phys_;
   Buffer ba_data_;
@@ -555,10 +588,71 @@ class ChunkDecoder {
   Buffer dict_fixed_;
   Buffer dict_data_;
   std::vector<int32_t> dict_offsets_;
-  std::vector<uint32_t> indices_;
+  Buffer indices_;
 };
 
 }  // namespace
+
+struct ColumnChunkStream::State {
+  State(const LeafColumn& leaf, const ColumnMetaData& meta, std::string bytes, const ReaderOptions& options)
+      : bytes(std::move(bytes)), options(options), decoder(leaf, meta, this->options, &page, false) {}
+  std::string bytes;
+  ReaderOptions options;
+  DecodedChunk page;
+  ChunkDecoder decoder;
+  int64_t level_pos = 0, value_pos = 0;
+};
+
+ColumnChunkStream::ColumnChunkStream(const LeafColumn& leaf, const ColumnMetaData& meta, std::string bytes,
+                                     const ReaderOptions& options)
+    : leaf_(leaf), state_(std::make_unique<State>(leaf, meta, std::move(bytes), options)) {}
+ColumnChunkStream::~ColumnChunkStream() = default;
+
+Status ColumnChunkStream::Read(int64_t rows, DecodedChunk* out) {
+  State& s = *state_;
+  const bool bytes_type = leaf_.node->type.HasOffsets();
+  const auto width = static_cast<size_t>(leaf_.node->type.FixedWidth());
+  if (bytes_type && out->offsets.empty()) out->offsets.push_back(0);
+  if (bytes_type) {
+    out->offsets.reserve(out->offsets.size() + static_cast<size_t>(rows));
+  } else {
+    out->values.Reserve(out->values.size() + static_cast<size_t>(rows) * width);
+  }
+  if (leaf_.max_def > 0) out->def.reserve(out->def.size() + static_cast<size_t>(rows));
+  while (rows > 0) {
+    if (s.level_pos == s.page.num_levels) {
+      FLOE_ASSIGN_OR_RETURN(bool more, s.decoder.NextDataPage(s.bytes));
+      if (!more) return Corruption("column ends {} rows early", rows);
+      s.level_pos = s.value_pos = 0;
+    }
+    int64_t m = std::min(rows, s.page.num_levels - s.level_pos);
+    int64_t v = m;
+    if (leaf_.max_def > 0) {
+      const int16_t* d = s.page.def.data() + s.level_pos;
+      out->def.insert(out->def.end(), d, d + m);
+      v = 0;
+      for (int64_t i = 0; i < m; ++i) v += d[i] == leaf_.max_def;
+    }
+    if (bytes_type) {
+      const int32_t* o = s.page.offsets.data() + s.value_pos;
+      int32_t base = o[0];
+      auto dest_base = static_cast<int32_t>(out->values.size());
+      out->values.Append(s.page.values.data() + base, static_cast<size_t>(o[v] - base));
+      size_t at = out->offsets.size();
+      out->offsets.resize(at + static_cast<size_t>(v));
+      int32_t* dst = out->offsets.data() + at;
+      for (int64_t i = 0; i < v; ++i) dst[i] = dest_base + o[i + 1] - base;
+    } else {
+      out->values.Append(s.page.values.data() + static_cast<size_t>(s.value_pos) * width, static_cast<size_t>(v) * width);
+    }
+    out->num_levels += m;
+    out->num_values += v;
+    s.level_pos += m;
+    s.value_pos += v;
+    rows -= m;
+  }
+  return OkStatus();
+}
 
 Status DecodeColumnChunk(const LeafColumn& leaf, const ColumnMetaData& meta, std::string_view bytes, int64_t expected_rows,
                          const ReaderOptions& options, DecodedChunk* out) {

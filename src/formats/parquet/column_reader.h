@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,22 @@ struct DecodedChunk {
   int64_t num_values = 0;         // Non-null values in `values`.
   formats::Buffer values;         // Dense batch-typed values (bytes for strings/binary).
   std::vector<int32_t> offsets;   // Strings/binary: num_values + 1 entries.
+};
+
+// Reads a flat (unrepeated) column chunk a few rows at a time, decoding one page at a time,
+// so a scan touches a page's worth of memory instead of a row group's. Owns the chunk bytes.
+// One thread.
+class ColumnChunkStream {
+ public:
+  ColumnChunkStream(const LeafColumn& leaf, const ColumnMetaData& meta, std::string bytes, const ReaderOptions& options);
+  ~ColumnChunkStream();
+  // Appends the next `rows` rows (levels and dense values) to `out`.
+  Status Read(int64_t rows, DecodedChunk* out);
+
+ private:
+  struct State;
+  const LeafColumn& leaf_;
+  std::unique_ptr<State> state_;
 };
 
 // Decodes the chunk whose bytes (starting at its first page) are `bytes`.

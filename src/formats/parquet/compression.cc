@@ -97,13 +97,21 @@ Status Gunzip(std::string_view input, uint8_t* out, size_t out_size) {
   size_t produced = 0;
   size_t consumed = 0;
   // Concatenated gzip members decode one after another into the same output.
+  uint8_t spare[1];
   while (consumed < input.size()) {
     z_stream z{};
     if (inflateInit2(&z, 15 + 32) != Z_OK) return Internal("gzip: inflateInit2 failed");
+    if (produced == out_size) {
+      // No room left: inflate into a spare byte so an empty member still reaches its end.
+      z.next_out = spare;
+      z.avail_out = 1;
+    }
     z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(input.data() + consumed));
     z.avail_in = static_cast<uInt>(input.size() - consumed);
-    z.next_out = out + produced;
-    z.avail_out = static_cast<uInt>(out_size - produced);
+    if (produced < out_size) {
+      z.next_out = out + produced;
+      z.avail_out = static_cast<uInt>(out_size - produced);
+    }
     int rc = inflate(&z, Z_FINISH);
     size_t in_used = z.total_in, out_used = z.total_out;
     inflateEnd(&z);
@@ -171,6 +179,9 @@ bool TryLz4Frame(std::string_view input, uint8_t* out, size_t out_size) {
 }  // namespace
 
 Status Decompress(Codec codec, std::string_view input, uint8_t* out, size_t out_size) {
+  // An empty page (all nulls) may come with no output buffer; codecs still want one.
+  uint8_t empty[1];
+  if (out == nullptr) out = empty;
   switch (codec) {
     case Codec::kUncompressed:
       if (input.size() != out_size) return Corruption("uncompressed page of {} bytes declares {}", input.size(), out_size);

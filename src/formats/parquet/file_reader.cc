@@ -82,6 +82,87 @@ Result<std::vector<int>> FileReader::ResolveColumns(const std::vector<std::strin
   return out;
 }
 
+Result<std::string> FileReader::ReadChunk(int row_group, size_t l, std::string* where) const {
+  const LeafColumn& leaf = schema_.leaves()[l];
+  const ColumnMetaData& m = *metadata_.row_groups[static_cast<size_t>(row_group)].columns[l].meta_data;
+  *where = fmt::format("{}: column '{}': row group {}", location(), fmt::join(leaf.path, "."), row_group);
+  int64_t start = m.data_page_offset;
+  if (m.dictionary_page_offset && *m.dictionary_page_offset > 0 && *m.dictionary_page_offset < start) {
+    start = *m.dictionary_page_offset;
+  }
+  if (static_cast<uint64_t>(start) > file_->Size() ||
+      static_cast<uint64_t>(m.total_compressed_size) > file_->Size() - static_cast<uint64_t>(start)) {
+    return Corruption("{}: chunk at {} of {} bytes runs past the file", *where, start, m.total_compressed_size);
+  }
+  FLOE_ASSIGN_OR_RETURN_CTX(std::string bytes, file_->ReadAt(static_cast<uint64_t>(start), static_cast<uint64_t>(m.total_compressed_size)),
+                            *where);
+  return bytes;
+}
+
+formats::Field FileReader::BatchField(int f) const {
+  const SchemaNode& node = schema_.fields()[static_cast<size_t>(f)];
+  formats::Field field;
+  field.name = node.name;
+  field.id = node.field_id;
+  field.nullable = node.nullable;
+  field.type = node.type;
+  return field;
+}
+
+Result<std::unique_ptr<RowGroupReader>> FileReader::OpenRowGroup(int row_group, const std::vector<int>& fields) const {
+  if (row_group < 0 || row_group >= num_row_groups()) return InvalidArgument("row group {} of {}", row_group, num_row_groups());
+  std::unique_ptr<RowGroupReader> r(new RowGroupReader());
+  r->file_ = this;
+  r->row_group_ = row_group;
+  r->rows_ = metadata_.row_groups[static_cast<size_t>(row_group)].num_rows;
+  r->fields_ = fields;
+  if (r->fields_.empty()) {
+    for (size_t i = 0; i < schema_.fields().size(); ++i) r->fields_.push_back(static_cast<int>(i));
+  }
+  for (int f : r->fields_) {
+    if (f < 0 || static_cast<size_t>(f) >= schema_.fields().size()) return InvalidArgument("no field {}", f);
+    if (schema_.fields()[static_cast<size_t>(f)].kind != SchemaNode::Kind::kPrimitive) r->whole_ = true;
+  }
+  if (r->whole_) return r;
+  r->streams_.resize(schema_.leaves().size());
+  for (int f : r->fields_) {
+    size_t l = static_cast<size_t>(schema_.fields()[static_cast<size_t>(f)].leaf);
+    const ColumnMetaData& m = *metadata_.row_groups[static_cast<size_t>(row_group)].columns[l].meta_data;
+    if (m.num_values != r->rows_) return Corruption("{}: column {}: {} values for {} rows", location(), l, m.num_values, r->rows_);
+    std::string where;
+    FLOE_ASSIGN_OR_RETURN(std::string bytes, ReadChunk(row_group, l, &where));
+    r->streams_[l] = std::make_unique<ColumnChunkStream>(schema_.leaves()[l], m, std::move(bytes), options_);
+  }
+  return r;
+}
+
+RowGroupReader::~RowGroupReader() = default;
+
+Result<std::optional<formats::ColumnBatch>> RowGroupReader::Next(int64_t max_rows) {
+  if (done_ >= rows_ && !(rows_ == 0 && done_ == 0 && whole_)) return std::optional<formats::ColumnBatch>();
+  if (whole_) {
+    done_ = rows_ + 1;
+    FLOE_ASSIGN_OR_RETURN(formats::ColumnBatch b, file_->ReadRowGroup(row_group_, fields_));
+    return std::optional<formats::ColumnBatch>(std::move(b));
+  }
+  int64_t n = std::min(std::max<int64_t>(max_rows, 1), rows_ - done_);
+  const Schema& schema = file_->schema();
+  formats::ColumnBatch batch;
+  batch.num_rows = n;
+  std::vector<DecodedChunk> chunks(schema.leaves().size());
+  for (int f : fields_) {
+    size_t l = static_cast<size_t>(schema.fields()[static_cast<size_t>(f)].leaf);
+    const LeafColumn& leaf = schema.leaves()[l];
+    std::string where = fmt::format("{}: column '{}': row group {}", file_->location(), fmt::join(leaf.path, "."), row_group_);
+    FLOE_RETURN_IF_ERROR_CTX(streams_[l]->Read(n, &chunks[l]), where);
+    FLOE_ASSIGN_OR_RETURN_CTX(formats::ColumnVector column, AssembleField(schema, f, chunks, n), where);
+    batch.fields.push_back(file_->BatchField(f));
+    batch.columns.push_back(std::move(column));
+  }
+  done_ += n;
+  return std::optional<formats::ColumnBatch>(std::move(batch));
+}
+
 Result<formats::ColumnBatch> FileReader::ReadRowGroup(int row_group, const std::vector<int>& fields_in) const {
   if (row_group < 0 || row_group >= num_row_groups()) return InvalidArgument("row group {} of {}", row_group, num_row_groups());
   std::vector<int> fields = fields_in;
@@ -98,28 +179,13 @@ Result<formats::ColumnBatch> FileReader::ReadRowGroup(int row_group, const std::
       const LeafColumn& leaf = schema_.leaves()[l];
       if (leaf.top_field != f) continue;
       const ColumnMetaData& m = *rg.columns[l].meta_data;
-      std::string where = fmt::format("{}: column '{}': row group {}", location(), fmt::join(leaf.path, "."), row_group);
-      int64_t start = m.data_page_offset;
-      if (m.dictionary_page_offset && *m.dictionary_page_offset > 0 && *m.dictionary_page_offset < start) {
-        start = *m.dictionary_page_offset;
-      }
-      if (static_cast<uint64_t>(start) > file_->Size() ||
-          static_cast<uint64_t>(m.total_compressed_size) > file_->Size() - static_cast<uint64_t>(start)) {
-        return Corruption("{}: chunk at {} of {} bytes runs past the file", where, start, m.total_compressed_size);
-      }
-      FLOE_ASSIGN_OR_RETURN_CTX(std::string bytes, file_->ReadAt(static_cast<uint64_t>(start), static_cast<uint64_t>(m.total_compressed_size)),
-                                where);
+      std::string where;
+      FLOE_ASSIGN_OR_RETURN(std::string bytes, ReadChunk(row_group, l, &where));
       FLOE_RETURN_IF_ERROR_CTX(DecodeColumnChunk(leaf, m, bytes, rg.num_rows, options_, &chunks[l]), where);
     }
     FLOE_ASSIGN_OR_RETURN_CTX(formats::ColumnVector column, AssembleField(schema_, f, chunks, rg.num_rows),
                               fmt::format("{}: row group {}", location(), row_group));
-    const SchemaNode& node = schema_.fields()[static_cast<size_t>(f)];
-    formats::Field field;
-    field.name = node.name;
-    field.id = node.field_id;
-    field.nullable = node.nullable;
-    field.type = node.type;
-    batch.fields.push_back(std::move(field));
+    batch.fields.push_back(BatchField(f));
     batch.columns.push_back(std::move(column));
   }
   return batch;

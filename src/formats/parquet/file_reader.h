@@ -33,6 +33,29 @@ struct ColumnPredicate {
   std::variant<int64_t, double, std::string> value;
 };
 
+class FileReader;
+
+// Reads one row group as a series of batches. Flat columns stream page by page, so memory
+// stays near one page per column; a projection with a nested column comes back as a single
+// batch of the whole row group. Created by FileReader::OpenRowGroup; one thread.
+class RowGroupReader {
+ public:
+  ~RowGroupReader();
+  // The next batch of at most `max_rows` rows, or nullopt after the last.
+  Result<std::optional<formats::ColumnBatch>> Next(int64_t max_rows);
+
+ private:
+  friend class FileReader;
+  RowGroupReader() = default;
+  const FileReader* file_ = nullptr;
+  int row_group_ = 0;
+  int64_t rows_ = 0, done_ = 0;
+  std::vector<int> fields_;
+  bool whole_ = false;
+  std::vector<std::unique_ptr<ColumnChunkStream>> streams_;  // Per leaf (flat projections).
+  std::string where_;
+};
+
 class FileReader {
  public:
   static Result<std::unique_ptr<FileReader>> Open(std::unique_ptr<io::InputFile> file, ReaderOptions options = {});
@@ -47,6 +70,8 @@ class FileReader {
   Result<std::vector<int>> ResolveColumns(const std::vector<std::string>& names) const;
   // Reads row group `row_group`, projected to top-level `fields` (all when empty).
   Result<formats::ColumnBatch> ReadRowGroup(int row_group, const std::vector<int>& fields = {}) const;
+  // Streams row group `row_group` projected to `fields` (all when empty) in batches.
+  Result<std::unique_ptr<RowGroupReader>> OpenRowGroup(int row_group, const std::vector<int>& fields = {}) const;
   // Row groups whose statistics allow rows matching all `predicates`.
   std::vector<int> SelectRowGroups(const std::vector<ColumnPredicate>& predicates) const;
 
@@ -54,6 +79,9 @@ class FileReader {
   FileReader(std::unique_ptr<io::InputFile> file, ReaderOptions options) : file_(std::move(file)), options_(options) {}
   Status Init();
   bool MayMatch(int row_group, const ColumnPredicate& p) const;
+  friend class RowGroupReader;
+  Result<std::string> ReadChunk(int row_group, size_t leaf, std::string* where) const;
+  formats::Field BatchField(int field) const;
 
   std::unique_ptr<io::InputFile> file_;
   ReaderOptions options_;

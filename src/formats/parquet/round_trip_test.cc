@@ -434,3 +434,58 @@ TEST(HostileFiles, FooterLengthAndMagic) {
 
 }  // namespace
 }  // namespace floe::parquet
+
+namespace floe::parquet {
+namespace {
+
+// Streaming a row group in batches of any size gives the rows ReadRowGroup gives, for flat
+// projections (page by page), nested ones (one batch) and every page layout.
+TEST(RowGroupStreaming, BatchesMatchWholeRowGroups) {
+  auto fields = AllTypes();
+  std::vector<ColumnBatch> batches{MakeBatch(fields, 3000, 21, 25, 40), MakeBatch(fields, 1700, 22, 0, 0)};
+  for (bool v2 : {false, true}) {
+    WriterOptions o;
+    o.page_bytes = 700;
+    o.row_group_bytes = 40 << 10;
+    o.data_page_v2 = v2;
+    o.dictionary_bytes = 4096;
+    std::string bytes = WriteFile(fields, batches, o);
+    auto reader = FileReader::Open(std::make_unique<MemoryInputFile>(bytes));
+    ASSERT_TRUE(reader.has_value()) << reader.error().ToString();
+    ASSERT_GT((*reader)->num_row_groups(), 1);
+    auto flat = (*reader)->ResolveColumns({"b", "i", "l", "f", "d", "dec38", "ts", "s", "bin", "u"});
+    ASSERT_TRUE(flat.has_value());
+    for (const std::vector<int>& projection : {*flat, std::vector<int>{12, 18}}) {
+      for (int64_t batch_rows : {int64_t{1}, int64_t{7}, int64_t{1000}}) {
+        int64_t total = 0;
+        for (int g = 0; g < (*reader)->num_row_groups(); ++g) {
+          auto whole = (*reader)->ReadRowGroup(g, projection);
+          ASSERT_TRUE(whole.has_value()) << whole.error().ToString();
+          auto stream = (*reader)->OpenRowGroup(g, projection);
+          ASSERT_TRUE(stream.has_value()) << stream.error().ToString();
+          int64_t row = 0;
+          while (true) {
+            auto next = (*stream)->Next(batch_rows);
+            ASSERT_TRUE(next.has_value()) << next.error().ToString();
+            if (!*next) break;
+            const ColumnBatch& part = **next;
+            ASSERT_EQ(part.columns.size(), projection.size());
+            for (int64_t r = 0; r < part.num_rows; ++r) {
+              for (size_t c = 0; c < part.columns.size(); ++c) {
+                auto eq = SlotEqual(whole->columns[c], row + r, part.columns[c], r, part.fields[c].name);
+                ASSERT_TRUE(eq) << "row group " << g << " row " << row + r << " batch " << batch_rows;
+              }
+            }
+            row += part.num_rows;
+          }
+          EXPECT_EQ(row, whole->num_rows);
+          total += row;
+        }
+        EXPECT_EQ(total, 4700);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace floe::parquet
