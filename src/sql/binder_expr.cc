@@ -371,6 +371,11 @@ Result<BoundExprPtr> BinderImpl::BindExpr(const Expr& expr, ExprContext& context
       }
       if (arg->kind == BoundKind::kConstant && arg->type.kind() == TypeKind::kVarchar && !arg->value.is_null() &&
           target->kind() != TypeKind::kVarchar && !expr.try_cast) {
+        // TIMESTAMP '... UTC' (a zone in the text) is a timestamp with time zone, as in Trino.
+        if (target->kind() == TypeKind::kTimestamp && !ParseTimestamp(arg->value.as_string(), false) &&
+            ParseTimestamp(arg->value.as_string(), true)) {
+          target = SqlType::TimestampTz();
+        }
         auto converted = CastFromText(arg->value.as_string(), *target);
         if (!converted) {
           return ErrorAt(expr.args[0]->location >= 0 ? expr.args[0]->location : at,

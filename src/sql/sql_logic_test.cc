@@ -2,6 +2,7 @@
 // in-memory catalog. Every failure names its file and line.
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -103,6 +104,9 @@ void RunFile(const std::filesystem::path& path) {
         EXPECT_EQ(results.error().kind(), ErrorKind::kNotImplemented) << where(head_line) << ": " << results.error().ToString();
       }
     } else if (head == "query") {
+      if (std::getenv("FLOE_SLT_PRINT") != nullptr && results.has_value()) {
+        std::cout << "query\n" << sql << "----\n" << Render(*results) << "\n";  // For writing expectations.
+      }
       if (!results.has_value()) {
         ADD_FAILURE() << where(head_line) << ": " << results.error().ToString() << "\n" << sql;
       } else {
