@@ -73,8 +73,10 @@ Status InitLogging(const LogOptions& options) {
   std::lock_guard lock(logger_mutex);
   current_options = options;
   // Logs go to stderr so that commands printing data (parquet cat, sql) keep stdout clean.
-  auto root = spdlog::stderr_color_mt("floe");
-  Configure(*root);
+  // Idempotent: a second call (tests, `floe up` starting roles) reconfigures every logger.
+  auto root = spdlog::get("floe");
+  if (!root) root = spdlog::stderr_color_mt("floe");
+  spdlog::apply_all([](const std::shared_ptr<spdlog::logger>& logger) { Configure(*logger); });
   spdlog::set_default_logger(root);
   return OkStatus();
 }

@@ -1,22 +1,123 @@
 // `floe broker`: the Kafka-protocol broker (src/broker).
+#include <pthread.h>
+#include <signal.h>
+
+#include <thread>
+
+#include "base/logging.h"
+#include "broker/server/broker.h"
 #include "cli/command.h"
 
 namespace floe::cli {
+namespace {
+
+struct BrokerFlags {
+  std::string listen = "127.0.0.1:9092";
+  std::string advertise;
+  std::string data = "./floe-data/broker";
+  std::string metrics_listen = "127.0.0.1:9644";
+  int32_t partitions = 1;
+  bool auto_create = true;
+  std::string fsync = "batch";
+  int32_t fsync_interval_ms = 1000;
+  int64_t retention_ms = 7LL * 24 * 3600 * 1000;
+  int64_t retention_bytes = -1;
+  int64_t segment_bytes = 1LL << 30;
+  int32_t max_message_bytes = 1048588;
+  int32_t max_request_bytes = 100 * 1024 * 1024;
+  int32_t max_connections = 1000;
+  int32_t initial_rebalance_delay_ms = 0;
+};
+
+int RunBroker(const BrokerFlags& flags) {
+  broker::BrokerConfig config;
+  auto fail = [](const Error& error) {
+    fmt::print(stderr, "floe broker: {}\n", error.ToString());
+    return error.kind() == ErrorKind::kInvalidArgument ? kExitUsage : kExitFailure;
+  };
+  auto listen = broker::ParseHostPort(flags.listen);
+  if (!listen) return fail(listen.error());
+  config.listen = *listen;
+  if (!flags.advertise.empty()) {
+    auto advertise = broker::ParseHostPort(flags.advertise);
+    if (!advertise) return fail(advertise.error());
+    config.advertise = *advertise;
+  }
+  auto fsync = broker::ParseFsyncPolicy(flags.fsync);
+  if (!fsync) return fail(fsync.error());
+  config.fsync = *fsync;
+  config.data_dir = flags.data;
+  config.default_partitions = flags.partitions;
+  config.auto_create_topics = flags.auto_create;
+  config.fsync_interval_ms = flags.fsync_interval_ms;
+  config.log.retention_ms = flags.retention_ms;
+  config.log.retention_bytes = flags.retention_bytes;
+  config.log.segment_bytes = flags.segment_bytes;
+  config.log.max_message_bytes = flags.max_message_bytes;
+  config.max_request_bytes = flags.max_request_bytes;
+  config.max_connections = flags.max_connections;
+  config.groups.initial_rebalance_delay_ms = flags.initial_rebalance_delay_ms;
+
+  // Signals are taken by a dedicated thread (sigwait), so block them before any thread starts.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  auto opened = broker::Broker::Open(config);
+  if (!opened) return fail(opened.error());
+  std::unique_ptr<broker::Broker> server = std::move(*opened);
+  if (auto listening = server->Listen(flags.metrics_listen); !listening) return fail(listening.error());
+  // Tests and scripts read the bound ports from this line (port 0 picks free ones).
+  fmt::print("floe broker listening on {}:{} metrics {}\n", config.listen.host, server->bound_port(),
+             server->metrics_port());
+  std::fflush(stdout);
+  std::thread waiter([&] {
+    int signal = 0;
+    sigwait(&signals, &signal);
+    Logger("broker")->info("signal {}: stopping", signal);
+    server->Stop();
+  });
+  server->Run();
+  // Run returns only after Stop(); wake the waiter if it is still blocked.
+  pthread_kill(waiter.native_handle(), SIGTERM);
+  waiter.join();
+  server.reset();
+  return kExitOk;
+}
+
+}  // namespace
 
 void RegisterBrokerCommand(CLI::App& root, CommandRegistry& registry) {
-  struct Flags {
-    std::string listen = "127.0.0.1:9092";
-    std::string advertise;
-    std::string data = "./floe-data/broker";
-    std::string metrics_listen = "127.0.0.1:9644";
-  };
-  auto flags = std::make_shared<Flags>();
+  auto flags = std::make_shared<BrokerFlags>();
   CLI::App* app = registry.Add(root, "broker", "Run the Kafka-protocol broker: a durable partitioned log", "broker",
-                               [] { return NotBuiltYet("broker", "the Kafka-protocol broker", 7); });
-  app->add_option("--listen", flags->listen, "HOST:PORT to accept Kafka clients on")->capture_default_str();
+                               [flags] { return RunBroker(*flags); });
+  app->add_option("--listen", flags->listen, "HOST:PORT to accept Kafka clients on (port 0: any free port)")
+      ->capture_default_str();
   app->add_option("--advertise", flags->advertise, "HOST:PORT clients are told to connect to (default: --listen)");
   app->add_option("--data", flags->data, "Folder for partition logs, topic and group metadata")->capture_default_str();
-  app->add_option("--metrics-listen", flags->metrics_listen, "HOST:PORT serving Prometheus /metrics")
+  app->add_option("--metrics-listen", flags->metrics_listen, "HOST:PORT serving Prometheus /metrics (empty: off)")
+      ->capture_default_str();
+  app->add_option("--partitions", flags->partitions, "Partitions of auto-created topics")->capture_default_str();
+  app->add_option("--auto-create-topics", flags->auto_create, "Create unknown topics on first use")
+      ->capture_default_str();
+  app->add_option("--fsync", flags->fsync,
+                  "batch (acks=all waits for fsync, group commit), interval (flush every interval) or never")
+      ->check(CLI::IsMember({"batch", "interval", "never"}))
+      ->capture_default_str();
+  app->add_option("--fsync-interval-ms", flags->fsync_interval_ms, "Background flush interval")->capture_default_str();
+  app->add_option("--retention-ms", flags->retention_ms, "Default retention time (-1: forever)")->capture_default_str();
+  app->add_option("--retention-bytes", flags->retention_bytes, "Default retention size per partition (-1: unlimited)")
+      ->capture_default_str();
+  app->add_option("--segment-bytes", flags->segment_bytes, "Segment file size")->capture_default_str();
+  app->add_option("--max-message-bytes", flags->max_message_bytes, "Largest record batch accepted")
+      ->capture_default_str();
+  app->add_option("--max-request-bytes", flags->max_request_bytes, "Largest request frame accepted")
+      ->capture_default_str();
+  app->add_option("--max-connections", flags->max_connections, "Connections accepted at once")->capture_default_str();
+  app->add_option("--group-initial-rebalance-delay-ms", flags->initial_rebalance_delay_ms,
+                  "How long a new group's first rebalance waits for more members")
       ->capture_default_str();
 }
 

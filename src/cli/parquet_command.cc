@@ -1,28 +1,305 @@
 // `floe parquet`: inspect and write Parquet files (src/formats/parquet).
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include <nlohmann/json.hpp>
+
 #include "cli/command.h"
+#include "formats/json/event_decoder.h"
+#include "formats/json/iceberg_fields.h"
+#include "formats/parquet/compression.h"
+#include "formats/parquet/file_reader.h"
+#include "formats/parquet/file_writer.h"
+#include "formats/parquet/json_rows.h"
+#include "formats/parquet/local_file.h"
+#include "iceberg/schema_json.h"
 
 namespace floe::cli {
+namespace {
+
+using parquet::FileReader;
+
+Result<std::unique_ptr<FileReader>> OpenReader(const std::string& path) {
+  FLOE_ASSIGN_OR_RETURN(auto file, parquet::LocalInputFile::Open(path));
+  return FileReader::Open(std::move(file));
+}
+
+// A statistic's plain-encoded bound as JSON in the column's logical terms.
+nlohmann::json StatValue(const parquet::LeafColumn& leaf, const std::string& plain) {
+  using formats::TypeId;
+  auto fixed = [&](auto zero) -> nlohmann::json {
+    decltype(zero) v;
+    if (plain.size() != sizeof(v)) return nullptr;
+    std::memcpy(&v, plain.data(), sizeof(v));
+    return v;
+  };
+  TypeId id = leaf.node->type.id;
+  switch (leaf.physical) {
+    case parquet::PhysicalType::kBoolean: return plain.size() == 1 ? nlohmann::json(plain[0] != 0) : nlohmann::json(nullptr);
+    case parquet::PhysicalType::kInt32:
+      if (id == TypeId::kDate && plain.size() == 4) {
+        int32_t d;
+        std::memcpy(&d, plain.data(), 4);
+        return parquet::FormatDate(d);
+      }
+      return fixed(int32_t{});
+    case parquet::PhysicalType::kInt64:
+      if ((id == TypeId::kTimestamp || id == TypeId::kTimestampTz) && plain.size() == 8 &&
+          leaf.logical.unit == parquet::TimeUnit::kMicros) {
+        int64_t t;
+        std::memcpy(&t, plain.data(), 8);
+        return parquet::FormatTimestampMicros(t);
+      }
+      return fixed(int64_t{});
+    case parquet::PhysicalType::kFloat: return fixed(float{});
+    case parquet::PhysicalType::kDouble: return fixed(double{});
+    default:
+      break;
+  }
+  if (id == TypeId::kString) {
+    std::string s;
+    parquet::AppendJsonString(plain, &s);
+    return nlohmann::json::parse(s);
+  }
+  std::string hex;
+  for (unsigned char c : plain) hex += fmt::format("{:02x}", c);
+  return "0x" + hex;
+}
+
+std::string LogicalName(const parquet::LeafColumn& leaf) {
+  const formats::DataType& t = leaf.node->type;
+  if (t.id == formats::TypeId::kDecimal) return fmt::format("decimal({}, {})", t.precision, t.scale);
+  if (t.id == formats::TypeId::kFixed) return fmt::format("fixed[{}]", t.width);
+  return std::string(formats::TypeIdName(t.id));
+}
+
+int RunMeta(const std::string& path) {
+  auto reader = OpenReader(path);
+  if (!reader) {
+    fmt::print(stderr, "floe parquet meta: {}\n", reader.error().ToString());
+    return kExitFailure;
+  }
+  const auto& md = (*reader)->metadata();
+  const auto& schema = (*reader)->schema();
+  nlohmann::ordered_json out;
+  out["file"] = path;
+  out["version"] = md.version;
+  out["created_by"] = md.created_by;
+  out["num_rows"] = md.num_rows;
+  out["num_row_groups"] = md.row_groups.size();
+  nlohmann::ordered_json columns = nlohmann::json::array();
+  for (const auto& leaf : schema.leaves()) {
+    nlohmann::ordered_json c;
+    c["path"] = fmt::format("{}", fmt::join(leaf.path, "."));
+    c["field_id"] = leaf.node->field_id;
+    c["physical_type"] = parquet::PhysicalTypeName(leaf.physical);
+    if (leaf.physical == parquet::PhysicalType::kFixedLenByteArray) c["type_length"] = leaf.type_length;
+    c["type"] = LogicalName(leaf);
+    c["nullable"] = leaf.max_def > 0;
+    c["max_definition_level"] = leaf.max_def;
+    c["max_repetition_level"] = leaf.max_rep;
+    columns.push_back(c);
+  }
+  out["columns"] = columns;
+  nlohmann::ordered_json kv = nlohmann::json::object();
+  for (const auto& e : md.key_value_metadata) kv[e.key] = e.value ? nlohmann::json(*e.value) : nlohmann::json(nullptr);
+  out["key_value_metadata"] = kv;
+  nlohmann::ordered_json groups = nlohmann::json::array();
+  for (size_t g = 0; g < md.row_groups.size(); ++g) {
+    const auto& rg = md.row_groups[g];
+    nlohmann::ordered_json jg;
+    jg["index"] = g;
+    jg["num_rows"] = rg.num_rows;
+    jg["total_byte_size"] = rg.total_byte_size;
+    nlohmann::ordered_json chunks = nlohmann::json::array();
+    for (size_t c = 0; c < rg.columns.size(); ++c) {
+      const auto& m = *rg.columns[c].meta_data;
+      const auto& leaf = schema.leaves()[c];
+      nlohmann::ordered_json jc;
+      jc["path"] = fmt::format("{}", fmt::join(m.path_in_schema, "."));
+      jc["codec"] = parquet::CodecName(m.codec);
+      nlohmann::json encodings = nlohmann::json::array();
+      for (auto e : m.encodings) encodings.push_back(parquet::EncodingName(e));
+      jc["encodings"] = encodings;
+      jc["num_values"] = m.num_values;
+      jc["compressed_size"] = m.total_compressed_size;
+      jc["uncompressed_size"] = m.total_uncompressed_size;
+      jc["data_page_offset"] = m.data_page_offset;
+      if (m.dictionary_page_offset) jc["dictionary_page_offset"] = *m.dictionary_page_offset;
+      if (m.statistics) {
+        nlohmann::ordered_json s;
+        if (m.statistics->null_count) s["null_count"] = *m.statistics->null_count;
+        if (m.statistics->min_value) s["min"] = StatValue(leaf, *m.statistics->min_value);
+        if (m.statistics->max_value) s["max"] = StatValue(leaf, *m.statistics->max_value);
+        jc["statistics"] = s;
+      }
+      jc["page_index"] = rg.columns[c].column_index_offset.has_value() && rg.columns[c].offset_index_offset.has_value();
+      if (m.bloom_filter_offset) jc["bloom_filter_offset"] = *m.bloom_filter_offset;
+      chunks.push_back(jc);
+    }
+    jg["columns"] = chunks;
+    groups.push_back(jg);
+  }
+  out["row_groups"] = groups;
+  fmt::print("{}\n", out.dump(2));
+  return kExitOk;
+}
+
+int RunCat(const std::string& path, const std::string& columns, int64_t limit) {
+  auto reader = OpenReader(path);
+  if (!reader) {
+    fmt::print(stderr, "floe parquet cat: {}\n", reader.error().ToString());
+    return kExitFailure;
+  }
+  std::vector<int> fields;
+  if (!columns.empty()) {
+    std::vector<std::string> names;
+    size_t start = 0;
+    while (start <= columns.size()) {
+      size_t comma = columns.find(',', start);
+      if (comma == std::string::npos) comma = columns.size();
+      names.push_back(columns.substr(start, comma - start));
+      start = comma + 1;
+    }
+    auto resolved = (*reader)->ResolveColumns(names);
+    if (!resolved) {
+      fmt::print(stderr, "floe parquet cat: {}\n", resolved.error().ToString());
+      return kExitUsage;
+    }
+    fields = *resolved;
+  }
+  int64_t printed = 0;
+  std::string out;
+  for (int g = 0; g < (*reader)->num_row_groups() && (limit < 0 || printed < limit); ++g) {
+    auto batch = (*reader)->ReadRowGroup(g, fields);
+    if (!batch) {
+      std::fwrite(out.data(), 1, out.size(), stdout);
+      fmt::print(stderr, "floe parquet cat: {}\n", batch.error().ToString());
+      return kExitFailure;
+    }
+    for (int64_t r = 0; r < batch->num_rows && (limit < 0 || printed < limit); ++r, ++printed) {
+      parquet::AppendRowJson(*batch, r, &out);
+      out.push_back('\n');
+      if (out.size() > (1 << 16)) {
+        std::fwrite(out.data(), 1, out.size(), stdout);
+        out.clear();
+      }
+    }
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return kExitOk;
+}
+
+Result<std::string> ReadWholeFile(const std::string& path) {
+  FLOE_ASSIGN_OR_RETURN(auto file, parquet::LocalInputFile::Open(path));
+  return file->ReadAt(0, file->Size());
+}
+
+// Decodes JSON lines from `input` in blocks and writes the rows with the Parquet writer; bad
+// lines are reported on stderr with their line numbers and skipped. Returns how many failed.
+Result<int64_t> WriteJsonLines(const std::string& input, formats::JsonEventDecoder& decoder, parquet::FileWriter& writer) {
+  constexpr size_t kBlock = 8 << 20;
+  constexpr int64_t kBatchRows = 64 << 10;
+  FILE* in = std::fopen(input.c_str(), "rb");
+  if (in == nullptr) return ErrnoError(errno, "open", input);
+  std::unique_ptr<FILE, int (*)(FILE*)> closer(in, std::fclose);
+  std::string buffer;
+  size_t carried = 0;  // Bytes of an unfinished line kept from the previous block.
+  int64_t line = 1, failed = 0;
+  bool eof = false;
+  while (!eof) {
+    buffer.resize(carried + kBlock + formats::JsonEventDecoder::kPadding);
+    size_t got = std::fread(buffer.data() + carried, 1, kBlock, in);
+    if (got < kBlock) {
+      if (std::ferror(in)) return IoError("reading {}", input);
+      eof = true;
+    }
+    size_t size = carried + got;
+    size_t complete = size;
+    if (!eof) {
+      const void* nl = memrchr(buffer.data(), '\n', size);
+      complete = nl ? static_cast<size_t>(static_cast<const char*>(nl) - buffer.data()) + 1 : 0;
+      if (complete == 0 && size > (256u << 20)) return InvalidArgument("{}: line {} is longer than 256 MiB", input, line);
+    }
+    std::string_view text(buffer.data(), complete);
+    decoder.DecodeLines(text, line);
+    for (const char* p = text.data(); (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(text.data() + text.size() - p)))); ++p) ++line;
+    for (const auto& e : decoder.errors()) fmt::print(stderr, "{}:{}: {}\n", input, e.line, e.message);
+    failed += static_cast<int64_t>(decoder.errors().size());
+    decoder.ClearErrors();
+    if (decoder.buffered_rows() >= kBatchRows || eof) {
+      formats::ColumnBatch batch = decoder.TakeBatch();
+      FLOE_RETURN_IF_ERROR(writer.Write(batch));
+    }
+    carried = size - complete;
+    std::memmove(buffer.data(), buffer.data() + complete, carried);
+  }
+  return failed;
+}
+
+int RunWrite(const std::string& schema_path, const std::string& input, const std::string& output,
+             const std::string& compression, int level, const std::string& unit_text) {
+  auto fail = [](const Error& e, int code) {
+    fmt::print(stderr, "floe parquet write: {}\n", e.ToString());
+    return code;
+  };
+  auto schema_text = ReadWholeFile(schema_path);
+  if (!schema_text) return fail(schema_text.error(), kExitUsage);
+  auto schema = iceberg::SchemaFromJson(*schema_text);
+  if (!schema) return fail(schema.error().WithContext(schema_path), kExitUsage);
+  auto fields = formats::BatchFieldsFromSchema(*schema);
+  if (!fields) return fail(fields.error(), kExitUsage);
+  auto codec = parquet::ParseCodec(compression);
+  if (!codec) return fail(codec.error(), kExitUsage);
+  auto unit = formats::ParseEpochUnit(unit_text);
+  if (!unit) return fail(unit.error(), kExitUsage);
+  auto decoder = formats::JsonEventDecoder::Make(*fields, *unit);
+  if (!decoder) return fail(decoder.error(), kExitUsage);
+  auto out = parquet::LocalOutputStream::Open(output);
+  if (!out) return fail(out.error(), kExitFailure);
+  parquet::WriterOptions options;
+  options.codec = *codec;
+  if (level > 0) options.compression_level = level;
+  options.key_value_metadata.push_back({"iceberg.schema", iceberg::SchemaToJson(*schema)});
+  auto writer = parquet::FileWriter::Open(std::move(*out), *fields, options);
+  if (!writer) return fail(writer.error(), kExitFailure);
+  auto failed = WriteJsonLines(input, **decoder, **writer);
+  if (!failed) return fail(failed.error(), kExitFailure);
+  auto metrics = (*writer)->Close();
+  if (!metrics) return fail(metrics.error(), kExitFailure);
+  fmt::print(stderr, "floe parquet write: {} rows to {} ({} bytes){}\n", metrics->record_count, output,
+             metrics->file_size, *failed > 0 ? fmt::format(", {} bad lines skipped", *failed) : "");
+  return *failed > 0 ? kExitFailure : kExitOk;
+}
+
+}  // namespace
 
 void RegisterParquetCommand(CLI::App& root, CommandRegistry& registry) {
   struct Flags {
     std::string file, schema, input, output, columns, compression = "zstd", timestamp_unit = "us";
     int64_t limit = -1;
+    int level = 0;
   };
   auto flags = std::make_shared<Flags>();
   CLI::App* parquet = root.add_subcommand("parquet", "Inspect and write Parquet files");
   parquet->require_subcommand(1);
-  auto not_built = [] { return NotBuiltYet("parquet", "the Parquet codec", 3); };
-  CLI::App* meta = registry.Add(*parquet, "meta", "Print schema, row groups and column chunks", "parquet", not_built);
+  CLI::App* meta = registry.Add(*parquet, "meta", "Print schema, row groups and column chunks as JSON", "parquet",
+                                [flags] { return RunMeta(flags->file); });
   meta->add_option("file", flags->file, "Parquet file")->required();
-  CLI::App* cat = registry.Add(*parquet, "cat", "Print rows as JSON lines", "parquet", not_built);
+  CLI::App* cat = registry.Add(*parquet, "cat", "Print rows as JSON lines (docs/parquet.md gives the mapping)", "parquet",
+                               [flags] { return RunCat(flags->file, flags->columns, flags->limit); });
   cat->add_option("file", flags->file, "Parquet file")->required();
   cat->add_option("--columns", flags->columns, "Comma-separated columns to print");
   cat->add_option("--limit", flags->limit, "Print at most N rows");
-  CLI::App* write = registry.Add(*parquet, "write", "Write JSON lines as Parquet", "parquet", not_built);
+  CLI::App* write = registry.Add(*parquet, "write", "Write JSON lines (one event per line) as Parquet", "parquet", [flags] {
+    return RunWrite(flags->schema, flags->input, flags->output, flags->compression, flags->level, flags->timestamp_unit);
+  });
   write->add_option("--schema", flags->schema, "Iceberg schema JSON file")->required();
   write->add_option("input", flags->input, "IN.jsonl")->required();
   write->add_option("output", flags->output, "OUT.parquet")->required();
-  write->add_option("--compression", flags->compression, "none, snappy, zstd, gzip or lz4_raw")->capture_default_str();
+  write->add_option("--compression", flags->compression, "none, snappy, zstd, gzip, lz4_raw or brotli")->capture_default_str();
+  write->add_option("--compression-level", flags->level, "Codec level (zstd 1..22, gzip 1..9, brotli 0..11); 0 = the codec's default");
   write->add_option("--timestamp-unit", flags->timestamp_unit, "Unit of numeric timestamps: ms, us or ns")
       ->capture_default_str();
 }

@@ -1,22 +1,85 @@
 // `floe produce`: the order-events generator, a Kafka producer of realistic shop events.
+#include <csignal>
+
+#include <fmt/format.h>
+
+#include "base/clock.h"
+#include "base/logging.h"
 #include "cli/command.h"
+#include "generator/kafka_producer.h"
+#include "generator/order_event.h"
+#include "generator/produce_loop.h"
 
 namespace floe::cli {
+namespace {
+
+std::atomic<generator::ProduceLoop*> running_loop{nullptr};
+
+void StopOnSignal(int) {
+  if (auto* loop = running_loop.load()) loop->Stop();
+}
+
+}  // namespace
 
 void RegisterProduceCommand(CLI::App& root, CommandRegistry& registry) {
   struct Flags {
-    std::string brokers = "127.0.0.1:9092", topic = "orders";
-    double rate = 1000;
+    std::string brokers = "127.0.0.1:9092", topic = "orders", ledger, compression = "none", acks = "all";
+    double rate = 1000, malformed_rate = 0.0;
     int64_t count = 0;
+    uint64_t seed = 0;
+    bool print_schema = false;
   };
   auto flags = std::make_shared<Flags>();
-  CLI::App* app = registry.Add(root, "produce", "Generate order events into a topic", "produce",
-                               [] { return NotBuiltYet("produce", "the order-events generator", 11); });
-  app->add_option("--brokers", flags->brokers, "Bootstrap HOST:PORT")->capture_default_str();
+  CLI::App* app = registry.Add(root, "produce", "Generate order events into a topic", "produce", [flags] {
+    if (flags->print_schema) {
+      fmt::print("{}\n", generator::OrdersSchemaJson());
+      return kExitOk;
+    }
+    generator::Ledger ledger;
+    auto producer = generator::KafkaProducer::Create(
+        flags->brokers, {{"compression.type", flags->compression}, {"acks", flags->acks}},
+        [&ledger](const generator::DeliveryReport& report) { generator::ProduceLoop::OnDelivery(ledger, report); });
+    if (!producer) {
+      fmt::print(stderr, "floe produce: {}\n", producer.error().ToString());
+      return kExitUsage;
+    }
+    uint64_t seed = flags->seed != 0 ? flags->seed : static_cast<uint64_t>(Clock::System().MonotonicNanos());
+    generator::OrderEventGenerator events({.seed = seed, .malformed_rate = flags->malformed_rate},
+                                          Clock::System());
+    generator::ProduceLoop loop({.topic = flags->topic, .rate = flags->rate, .count = flags->count,
+                                 .ledger_path = flags->ledger},
+                                events, **producer, ledger);
+    running_loop.store(&loop);
+    std::signal(SIGINT, StopOnSignal);
+    std::signal(SIGTERM, StopOnSignal);
+    Status status = loop.Run();
+    running_loop.store(nullptr);
+    generator::PartitionLedger total = ledger.Total();
+    fmt::print(stderr, "floe produce: sent {}, acknowledged {} ({} valid, {} malformed), failed {}\n", loop.sent(),
+               total.acked, total.acked_valid, total.acked_malformed, total.failed);
+    if (!status) {
+      fmt::print(stderr, "floe produce: {}\n", status.error().ToString());
+      return kExitFailure;
+    }
+    return total.failed == 0 ? kExitOk : kExitFailure;
+  });
+  app->add_option("--brokers", flags->brokers, "Bootstrap HOST:PORT of any Kafka")->capture_default_str();
   app->add_option("--topic", flags->topic, "Topic to produce to")->capture_default_str();
-  app->add_option("--rate", flags->rate, "Events per second")->capture_default_str();
-  app->add_option("--count", flags->count, "Stop after this many events (0: run until stopped)")
+  app->add_option("--rate", flags->rate, "Events per second (0: as fast as possible)")->capture_default_str();
+  app->add_option("--count", flags->count, "Stop after this many events (0: run until SIGINT/SIGTERM)")
       ->capture_default_str();
+  app->add_option("--malformed-rate", flags->malformed_rate, "Share of deliberately malformed events, 0 to 1")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  app->add_option("--seed", flags->seed, "Random seed (default: from the clock); the same seed, the same events");
+  app->add_option("--ledger", flags->ledger,
+                  "Write what the broker acknowledged (count and checksums per partition) to this JSON file");
+  app->add_option("--compression", flags->compression, "none, gzip, snappy, lz4 or zstd")
+      ->check(CLI::IsMember({"none", "gzip", "snappy", "lz4", "zstd"}))
+      ->capture_default_str();
+  app->add_flag("--print-schema", flags->print_schema,
+                "Print the Iceberg schema of the events (shop.orders) and exit");
+  app->add_option("--acks", flags->acks, "0, 1 or all")->check(CLI::IsMember({"0", "1", "all"}))->capture_default_str();
 }
 
 }  // namespace floe::cli

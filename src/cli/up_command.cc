@@ -1,54 +1,110 @@
-// `floe up`: the whole pipeline in one process (or one child process per role).
+// `floe up`: the whole pipeline in one process (src/up).
+#include <pthread.h>
+#include <signal.h>
+
+#include <cstdio>
+
 #include <fmt/format.h>
 
+#include "broker/server/broker_config.h"
 #include "cli/command.h"
+#include "stream/stream_runner.h"
+#include "up/pipeline.h"
 
 namespace floe::cli {
 namespace {
 
-// A role `floe up` starts, and the issue that builds it while it is missing.
-struct Role {
-  const char* name;
-  const char* listens;
-  bool built;
-  int issue;
+struct UpFlags {
+  std::string data = "./floe-data", traffic = "200", trigger = "10s";
+  std::string broker_listen = "127.0.0.1:9092", broker_metrics_listen = "127.0.0.1:9644";
+  int partitions = 4;
+  int catalog_port = 8181;
+  double malformed_rate = 0.005;
+  bool processes = false;
 };
 
-constexpr Role kRoles[] = {
-    {"broker", "Kafka protocol on 127.0.0.1:9092", false, 7},
-    {"catalog", "Iceberg REST on 127.0.0.1:8181", false, 6},
-    {"stream job", "topic orders -> table shop.orders", false, 8},
-    {"query server", "Trino/HTTP/console on 127.0.0.1:8080, PostgreSQL wire on 127.0.0.1:5433", false, 10},
-    {"generator", "order events into topic orders", false, 11},
-};
+int RunUp(const UpFlags& flags) {
+  up::UpOptions options;
+  options.data = flags.data;
+  auto trigger = stream::ParseDurationMillis(flags.trigger);
+  if (!trigger) {
+    fmt::print(stderr, "floe up: --trigger: {}\n", trigger.error().ToString());
+    return kExitUsage;
+  }
+  options.trigger_millis = *trigger;
+  options.catalog_port = flags.catalog_port;
+  options.partitions = flags.partitions;
+  options.malformed_rate = flags.malformed_rate;
+  options.processes = flags.processes;
+  if (flags.traffic == "off") {
+    options.traffic = -1;
+  } else {
+    try {
+      options.traffic = std::stod(flags.traffic);
+    } catch (const std::exception&) {
+      fmt::print(stderr, "floe up: --traffic must be events per second or 'off', not '{}'\n", flags.traffic);
+      return kExitUsage;
+    }
+  }
+  auto broker_listen = broker::ParseHostPort(flags.broker_listen);
+  if (!broker_listen) {
+    fmt::print(stderr, "floe up: --broker-listen: {}\n", broker_listen.error().ToString());
+    return kExitUsage;
+  }
+  options.host = broker_listen->host;
+  options.broker_port = broker_listen->port;
+  if (flags.broker_metrics_listen.empty()) {
+    options.broker_metrics_port = -1;
+  } else {
+    auto metrics = broker::ParseHostPort(flags.broker_metrics_listen);
+    if (!metrics) {
+      fmt::print(stderr, "floe up: --broker-metrics-listen: {}\n", metrics.error().ToString());
+      return kExitUsage;
+    }
+    options.broker_metrics_port = metrics->port;
+  }
+
+  // Signals are taken with sigwait on this thread: block them before any role starts a thread.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  up::Pipeline pipeline(options);
+  if (auto status = pipeline.Start(); !status) {
+    fmt::print(stderr, "floe up: {}\n", status.error().ToString());
+    return kExitFailure;
+  }
+  fmt::print("{}", pipeline.StatusTable());
+  fmt::print("floe up: running; Ctrl-C stops every role cleanly.\n");
+  std::fflush(stdout);
+  int signal = 0;
+  sigwait(&signals, &signal);
+  fmt::print("floe up: stopping\n");
+  pipeline.Stop();
+  return kExitOk;
+}
 
 }  // namespace
 
 void RegisterUpCommand(CLI::App& root, CommandRegistry& registry) {
-  struct Flags {
-    std::string data = "./floe-data", traffic = "200", trigger = "10s";
-    bool processes = false;
-  };
-  auto flags = std::make_shared<Flags>();
+  auto flags = std::make_shared<UpFlags>();
   CLI::App* app = registry.Add(root, "up", "Start the whole pipeline: broker, catalog, stream job, query server, "
-                               "console and the order-events generator", "up", [flags] {
-    int missing = 0;
-    fmt::print("floe up: data under {}\n", flags->data);
-    for (const Role& role : kRoles) {
-      fmt::print("  {:<13} {:<75} {}\n", role.name, role.listens,
-                 role.built ? "ready" : fmt::format("not built yet (issue #{})", role.issue));
-      missing += role.built ? 0 : 1;
-    }
-    if (missing > 0) {
-      fmt::print(stderr, "floe up: {} of {} roles are not built yet; nothing was started.\n", missing,
-                 std::size(kRoles));
-      return kExitNotBuilt;
-    }
-    return kExitOk;
-  });
+                               "console and the order-events generator", "up", [flags] { return RunUp(*flags); });
   app->add_option("--data", flags->data, "Folder for the broker log, catalog and warehouse")->capture_default_str();
   app->add_option("--traffic", flags->traffic, "Generator rate in events per second, or 'off'")->capture_default_str();
   app->add_option("--trigger", flags->trigger, "Stream job micro-batch interval")->capture_default_str();
+  app->add_option("--broker-listen", flags->broker_listen, "HOST:PORT of the Kafka-protocol broker")
+      ->capture_default_str();
+  app->add_option("--broker-metrics-listen", flags->broker_metrics_listen,
+                  "HOST:PORT of the broker's Prometheus /metrics (empty: off)")
+      ->capture_default_str();
+  app->add_option("--catalog-port", flags->catalog_port, "Port of the Iceberg REST catalog (on the broker's host)")
+      ->capture_default_str();
+  app->add_option("--partitions", flags->partitions, "Partitions of the orders topic")->capture_default_str();
+  app->add_option("--malformed-rate", flags->malformed_rate, "Share of malformed generated events (dead letters)")
+      ->capture_default_str();
   app->add_flag("--processes", flags->processes, "Run each role as its own supervised child process");
 }
 

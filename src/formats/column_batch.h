@@ -173,6 +173,12 @@ class ColumnVector {
     ++length;
   }
   void AppendString(std::string_view s);
+  // Fixed-width binary slots (fixed, uuid): appends exactly FixedWidth() bytes.
+  void MarkAndAppendFixed(std::string_view bytes) {
+    MarkValid();
+    values.Append(bytes.data(), bytes.size());
+    ++length;
+  }
   // Lists and maps: closes a slot whose elements were appended to the children.
   void AppendListEnd(bool valid = true);
   // Structs: marks a slot whose fields were appended to the children.

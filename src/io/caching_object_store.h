@@ -54,6 +54,7 @@ class CachingObjectStore final : public ObjectStore {
   Result<ListResult> List(std::string_view prefix, std::string_view delimiter,
                           std::optional<std::string> continuation_token, int max_keys = 1000) override;
   std::string Uri(std::string_view key) const override;
+  std::optional<std::string> KeyForUri(std::string_view uri) const override { return inner_->KeyForUri(uri); }
 
   // Used by the InputFiles this store opens.
   Result<std::string> CachedRange(const std::string& key, uint64_t offset, uint64_t length,

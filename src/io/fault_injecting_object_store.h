@@ -84,6 +84,7 @@ class FaultInjectingObjectStore final : public ObjectStore {
   Result<ListResult> List(std::string_view prefix, std::string_view delimiter,
                           std::optional<std::string> continuation_token, int max_keys = 1000) override;
   std::string Uri(std::string_view key) const override;
+  std::optional<std::string> KeyForUri(std::string_view uri) const override { return inner_->KeyForUri(uri); }
 
   // What a call must do, decided by the faults. Public for the wrapped files and streams.
   struct Decision {

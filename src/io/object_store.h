@@ -80,7 +80,16 @@ class ObjectStore {
 
   // The URI of `key`: "file:///abs/root/key" or "s3://bucket/prefix/key".
   virtual std::string Uri(std::string_view key) const = 0;
+
+  // The inverse of Uri: the key of an absolute URI under this store's root, or nullopt when the
+  // URI is elsewhere. Iceberg metadata stores absolute locations, and other writers spell the
+  // same place differently, so "file:/abs", "/abs" and "s3a://" are accepted too.
+  virtual std::optional<std::string> KeyForUri(std::string_view uri) const;
 };
+
+// The canonical spelling of an object URI: "file:/x" and "/x" become "file:///x", "s3a://"
+// becomes "s3://". Other URIs are returned unchanged.
+std::string NormalizeObjectUri(std::string_view uri);
 
 // Opens the store for a warehouse or object URI: file:///abs/path or s3://bucket/prefix. The
 // store's root is the URI; keys are relative to it.

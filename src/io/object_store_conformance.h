@@ -22,6 +22,9 @@ struct StoreCase {
   std::function<std::unique_ptr<ObjectStore>()> make;
   // The URI prefix Uri("") starts with ("file:///", "s3://bucket/").
   std::string uri_prefix;
+  // False for servers whose listing only approximates S3's (s3rver: filesystem-walk order,
+  // missing rolled-up prefixes, max-keys not counting prefixes, failing continuation tokens).
+  bool exact_listing = true;
 };
 
 inline std::ostream& operator<<(std::ostream& out, const StoreCase& c) { return out << c.name; }

@@ -1,0 +1,58 @@
+// Committed consumer-group offsets, persisted in `<data>/groups/offsets.log`: an append-only
+// file of CRC-framed records (docs/kafka.md, "Group offsets"), replayed on start (a torn tail is
+// cut at the last valid record) and rewritten compacted when mostly superseded.
+//
+// Owned by the GroupCoordinator; I/O thread only.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "base/result.h"
+
+namespace floe::broker {
+
+struct CommittedOffset {
+  int64_t offset = -1;
+  std::optional<std::string> metadata;
+};
+
+class OffsetStore {
+ public:
+  // `sync` makes every commit fdatasync before it is acknowledged.
+  static Result<std::unique_ptr<OffsetStore>> Open(const std::string& data_dir, bool sync);
+  ~OffsetStore();
+
+  using Key = std::tuple<std::string, std::string, int32_t>;  // group, topic, partition
+
+  Status Commit(const std::string& group, const std::string& topic, int32_t partition, const CommittedOffset& value);
+  std::optional<CommittedOffset> Fetch(const std::string& group, const std::string& topic, int32_t partition) const;
+  // Every (topic, partition) -> offset the group has committed.
+  std::vector<std::pair<Key, CommittedOffset>> ForGroup(const std::string& group) const;
+  std::vector<std::string> Groups() const;
+  // Forgets a deleted topic's offsets.
+  Status RemoveTopic(const std::string& topic);
+
+ private:
+  OffsetStore(std::string path, bool sync) : path_(std::move(path)), sync_(sync) {}
+  Status Replay();
+  Status Compact();
+  Status AppendRecord(const Key& key, const CommittedOffset& value);
+
+  std::string path_;
+  bool sync_;
+  int fd_ = -1;
+  uint64_t records_in_file_ = 0;
+  std::map<Key, CommittedOffset> offsets_;
+};
+
+// Encodes and decodes one record body (exposed for the garbage and truncation tests).
+std::string EncodeOffsetRecord(const OffsetStore::Key& key, const CommittedOffset& value);
+Result<std::pair<OffsetStore::Key, CommittedOffset>> DecodeOffsetRecord(std::string_view body);
+
+}  // namespace floe::broker

@@ -1,0 +1,29 @@
+#include "broker/handlers/handler.h"
+
+namespace floe::broker {
+
+awaitable<Status> Dispatch(RequestContext& ctx, WireReader& in, WireWriter& out) {
+  switch (static_cast<ApiKey>(ctx.header.api_key)) {
+    case ApiKey::kProduce: co_return co_await HandleProduce(ctx, in, out);
+    case ApiKey::kFetch: co_return co_await HandleFetch(ctx, in, out);
+    case ApiKey::kJoinGroup: co_return co_await HandleJoinGroup(ctx, in, out);
+    case ApiKey::kSyncGroup: co_return co_await HandleSyncGroup(ctx, in, out);
+    case ApiKey::kApiVersions: co_return HandleApiVersions(ctx, in, out);
+    case ApiKey::kMetadata: co_return HandleMetadata(ctx, in, out);
+    case ApiKey::kListOffsets: co_return HandleListOffsets(ctx, in, out);
+    case ApiKey::kFindCoordinator: co_return HandleFindCoordinator(ctx, in, out);
+    case ApiKey::kHeartbeat: co_return HandleHeartbeat(ctx, in, out);
+    case ApiKey::kLeaveGroup: co_return HandleLeaveGroup(ctx, in, out);
+    case ApiKey::kOffsetCommit: co_return HandleOffsetCommit(ctx, in, out);
+    case ApiKey::kOffsetFetch: co_return HandleOffsetFetch(ctx, in, out);
+    case ApiKey::kDescribeGroups: co_return HandleDescribeGroups(ctx, in, out);
+    case ApiKey::kListGroups: co_return HandleListGroups(ctx, in, out);
+    case ApiKey::kCreateTopics: co_return HandleCreateTopics(ctx, in, out);
+    case ApiKey::kDeleteTopics: co_return HandleDeleteTopics(ctx, in, out);
+    case ApiKey::kInitProducerId: co_return HandleInitProducerId(ctx, in, out);
+    case ApiKey::kDescribeConfigs: co_return HandleDescribeConfigs(ctx, in, out);
+  }
+  co_return NotImplemented("API key {}", ctx.header.api_key);
+}
+
+}  // namespace floe::broker

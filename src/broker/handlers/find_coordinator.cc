@@ -1,0 +1,24 @@
+// FindCoordinator (key 10), v0-2: this broker coordinates every group. Transactions are not
+// implemented, so transaction coordinators are not available.
+#include "broker/handlers/handler.h"
+
+namespace floe::broker {
+
+Status HandleFindCoordinator(RequestContext& ctx, WireReader& in, WireWriter& out) {
+  const int16_t v = ctx.version();
+  FLOE_RETURN_IF_ERROR(in.String("key"));
+  int8_t key_type = 0;
+  if (v >= 1) {
+    FLOE_ASSIGN_OR_RETURN(key_type, in.Int8("key_type"));
+  }
+  ErrorCode error = key_type == 0 ? ErrorCode::kNone : ErrorCode::kCoordinatorNotAvailable;
+  if (v >= 1) out.Int32(0);
+  out.Int16(Wire(error));
+  if (v >= 1) out.NullableString(error == ErrorCode::kNone ? std::nullopt : std::optional<std::string_view>("transactions are not supported"));
+  out.Int32(error == ErrorCode::kNone ? ctx.broker.config().node_id : -1);
+  out.String(error == ErrorCode::kNone ? ctx.broker.advertised().host : "");
+  out.Int32(error == ErrorCode::kNone ? ctx.broker.advertised().port : -1);
+  return OkStatus();
+}
+
+}  // namespace floe::broker

@@ -1,0 +1,61 @@
+// The request handlers, one per Kafka API (handlers/<api>.cc), and what they are given.
+//
+// A handler decodes its request body with the version-aware WireReader and writes its response
+// body with WireWriter. A decoding error closes the connection (the frame cannot be trusted);
+// protocol-level problems (unknown topic, stale generation) are Kafka error codes in the
+// response. Handlers run on the I/O thread; those that wait (Produce for acks=all, Fetch long
+// polls, JoinGroup and SyncGroup barriers) are coroutines.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include <utility>  // Before Boost 1.74 awaitable.hpp, which uses std::exchange without it.
+#include <boost/asio/awaitable.hpp>
+
+#include "base/result.h"
+#include "broker/protocol/error_code.h"
+#include "broker/protocol/request_header.h"
+#include "broker/protocol/wire.h"
+#include "broker/server/broker.h"
+
+namespace floe::broker {
+
+struct RequestContext {
+  Broker& broker;
+  const RequestHeader& header;
+  std::string& frame;  // The request's bytes; Produce stamps offsets into them in place.
+  const std::string& client_host;
+  bool send_response = true;
+
+  int16_t version() const { return header.api_version; }
+  char* Mutable(std::string_view view) { return frame.data() + (view.data() - frame.data()); }
+};
+
+using boost::asio::awaitable;
+
+// Routes a parsed request to its handler.
+awaitable<Status> Dispatch(RequestContext& ctx, WireReader& in, WireWriter& out);
+// The ApiVersions answer in v0 format for a version the broker does not know (KIP-511).
+void WriteApiVersionsFallback(WireWriter& out);
+
+awaitable<Status> HandleProduce(RequestContext& ctx, WireReader& in, WireWriter& out);
+awaitable<Status> HandleFetch(RequestContext& ctx, WireReader& in, WireWriter& out);
+awaitable<Status> HandleJoinGroup(RequestContext& ctx, WireReader& in, WireWriter& out);
+awaitable<Status> HandleSyncGroup(RequestContext& ctx, WireReader& in, WireWriter& out);
+Status HandleApiVersions(RequestContext& ctx, WireReader& in, WireWriter& out);
+Status HandleMetadata(RequestContext& ctx, WireReader& in, WireWriter& out);
+Status HandleListOffsets(RequestContext& ctx, WireReader& in, WireWriter& out);
+Status HandleFindCoordinator(RequestContext& ctx, WireReader& in, WireWriter& out);
+Status HandleHeartbeat(RequestContext& ctx, WireReader& in, WireWriter& out);
+Status HandleLeaveGroup(RequestContext& ctx, WireReader& in, WireWriter& out);
+Status HandleOffsetCommit(RequestContext& ctx, WireReader& in, WireWriter& out);
+Status HandleOffsetFetch(RequestContext& ctx, WireReader& in, WireWriter& out);
+Status HandleDescribeGroups(RequestContext& ctx, WireReader& in, WireWriter& out);
+Status HandleListGroups(RequestContext& ctx, WireReader& in, WireWriter& out);
+Status HandleCreateTopics(RequestContext& ctx, WireReader& in, WireWriter& out);
+Status HandleDeleteTopics(RequestContext& ctx, WireReader& in, WireWriter& out);
+Status HandleInitProducerId(RequestContext& ctx, WireReader& in, WireWriter& out);
+Status HandleDescribeConfigs(RequestContext& ctx, WireReader& in, WireWriter& out);
+
+}  // namespace floe::broker

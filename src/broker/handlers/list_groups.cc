@@ -1,0 +1,19 @@
+// ListGroups (key 16), v0-2: every group with members or committed offsets.
+#include "broker/handlers/handler.h"
+
+namespace floe::broker {
+
+Status HandleListGroups(RequestContext& ctx, WireReader& in, WireWriter& out) {
+  const int16_t v = ctx.version();
+  auto groups = ctx.broker.groups().ListGroups();
+  if (v >= 1) out.Int32(0);
+  out.Int16(Wire(ErrorCode::kNone));
+  out.ArrayLength(groups.size());
+  for (const auto& [id, protocol_type] : groups) {
+    out.String(id);
+    out.String(protocol_type);
+  }
+  return OkStatus();
+}
+
+}  // namespace floe::broker

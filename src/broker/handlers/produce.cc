@@ -1,0 +1,134 @@
+// Produce (key 0), v3-7: validates each partition's RecordBatch v2 data, appends it verbatim
+// and answers after the append (acks=1), after an fsync covering it (acks=all under the batch
+// fsync policy, shared with concurrent producers by group commit), or not at all (acks=0).
+#include <memory>
+
+#include "broker/handlers/handler.h"
+#include "base/logging.h"
+#include "broker/server/wake_signal.h"
+
+namespace floe::broker {
+namespace {
+
+struct PartitionResult {
+  int32_t index = 0;
+  ErrorCode error = ErrorCode::kNone;
+  int64_t base_offset = -1;
+  int64_t log_start_offset = -1;
+};
+
+struct TopicResult {
+  std::string name;
+  std::vector<PartitionResult> partitions;
+};
+
+ErrorCode AppendPartition(Broker& broker, RequestContext& ctx, Topic* topic, PartitionResult& result,
+                          std::optional<std::string_view> records, std::vector<std::shared_ptr<PartitionLog>>& touched) {
+  if (!topic || result.index < 0 || static_cast<size_t>(result.index) >= topic->partitions.size()) {
+    return ErrorCode::kUnknownTopicOrPartition;
+  }
+  if (!records || records->empty()) return ErrorCode::kCorruptMessage;
+  auto& log = topic->partitions[static_cast<size_t>(result.index)];
+  auto batches = SplitBatches(*records, static_cast<size_t>(log->config().max_message_bytes));
+  if (!batches) {
+    return batches.error().kind() == ErrorKind::kResourceExhausted ? ErrorCode::kMessageTooLarge
+                                                                    : ErrorCode::kCorruptMessage;
+  }
+  for (const BatchView& b : *batches) {
+    if (b.header.transactional() || b.header.control()) return ErrorCode::kInvalidRequest;
+  }
+  auto appended = log->Append(ctx.Mutable(*records), *batches);
+  if (!appended) {
+    Logger("broker")->error("append to {}-{}: {}", topic->name, result.index, appended.error().ToString());
+    return ErrorCode::kUnknownServerError;
+  }
+  broker.metrics().records_batches_in += batches->size();
+  result.base_offset = appended->base_offset;
+  result.log_start_offset = log->log_start_offset();
+  if (appended->error == ErrorCode::kNone) touched.push_back(log);
+  return appended->error;
+}
+
+struct ProduceOutcome {
+  int16_t acks = 1;
+  std::vector<TopicResult> results;
+  std::vector<std::shared_ptr<PartitionLog>> touched;
+};
+
+// Decodes the request and appends each partition's batches as it goes.
+Result<ProduceOutcome> DecodeAndAppend(RequestContext& ctx, WireReader& in) {
+  Broker& broker = ctx.broker;
+  ProduceOutcome outcome;
+  auto& results = outcome.results;
+  auto& touched = outcome.touched;
+  FLOE_ASSIGN_OR_RETURN(auto transactional_id, in.NullableString("transactional_id"));
+  FLOE_ASSIGN_OR_RETURN(int16_t acks, in.Int16("acks"));
+  outcome.acks = acks;
+  FLOE_RETURN_IF_ERROR(in.Int32("timeout_ms"));
+  FLOE_ASSIGN_OR_RETURN(int32_t topic_count, in.ArrayLength("topic_data", 6));
+  for (int32_t t = 0; t < topic_count; ++t) {
+    TopicResult topic_result;
+    FLOE_ASSIGN_OR_RETURN(std::string_view name, in.String("topic name"));
+    topic_result.name = std::string(name);
+    Topic* topic = broker.topics().Find(name);
+    FLOE_ASSIGN_OR_RETURN(int32_t partition_count, in.ArrayLength("partition_data", 8));
+    for (int32_t p = 0; p < partition_count; ++p) {
+      PartitionResult result;
+      FLOE_ASSIGN_OR_RETURN(result.index, in.Int32("partition index"));
+      FLOE_ASSIGN_OR_RETURN(auto records, in.NullableBytes("records"));
+      if (transactional_id) {
+        result.error = ErrorCode::kInvalidRequest;
+      } else if (acks != 0 && acks != 1 && acks != -1) {
+        result.error = ErrorCode::kInvalidRequest;
+      } else {
+        result.error = AppendPartition(broker, ctx, topic, result, records, touched);
+      }
+      topic_result.partitions.push_back(result);
+    }
+    results.push_back(std::move(topic_result));
+  }
+  if (in.remaining() != 0) return Corruption("Produce request: {} trailing bytes", in.remaining());
+  return outcome;
+}
+
+}  // namespace
+
+awaitable<Status> HandleProduce(RequestContext& ctx, WireReader& in, WireWriter& out) {
+  const int16_t v = ctx.version();
+  Broker& broker = ctx.broker;
+  auto outcome = DecodeAndAppend(ctx, in);
+  if (!outcome) co_return std::unexpected(std::move(outcome).error());
+  const int16_t acks = outcome->acks;
+  const auto& results = outcome->results;
+  auto& touched = outcome->touched;
+  if (acks == 0) {
+    ctx.send_response = false;
+    co_return OkStatus();
+  }
+  if (acks == -1 && broker.config().fsync == FsyncPolicy::kBatch && !touched.empty()) {
+    auto signal = std::make_shared<WakeSignal>(broker.executor());
+    auto remaining = std::make_shared<size_t>(touched.size());
+    for (auto& log : touched) {
+      log->RequestFlush([signal, remaining] {
+        if (--*remaining == 0) signal->Notify();
+      });
+    }
+    co_await signal->Wait();
+  }
+  out.ArrayLength(results.size());
+  for (const TopicResult& t : results) {
+    out.String(t.name);
+    out.ArrayLength(t.partitions.size());
+    for (const PartitionResult& p : t.partitions) {
+      out.Int32(p.index);
+      out.Int16(Wire(p.error));
+      out.Int64(p.error == ErrorCode::kNone ? p.base_offset : -1);
+      out.Int64(-1);  // log_append_time_ms: CreateTime topics
+      if (v >= 5) out.Int64(p.log_start_offset);
+    }
+  }
+  out.Int32(0);  // throttle_time_ms
+  co_return OkStatus();
+}
+
+}  // namespace floe::broker

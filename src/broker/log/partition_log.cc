@@ -1,0 +1,190 @@
+#include "broker/log/partition_log.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <filesystem>
+
+#include "base/logging.h"
+
+namespace floe::broker {
+namespace {
+
+Status SyncDirectory(const std::string& dir) {
+  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return ErrnoError(errno, "open", dir);
+  int rc = ::fsync(fd);
+  int err = errno;
+  ::close(fd);
+  if (rc != 0) return ErrnoError(err, "fsync", dir);
+  return OkStatus();
+}
+
+}  // namespace
+
+Result<std::shared_ptr<PartitionLog>> PartitionLog::Open(std::string dir, LogConfig config, Clock& clock,
+                                                         Flusher* flusher) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return IoError("create {}: {}", dir, ec.message());
+  std::shared_ptr<PartitionLog> log(new PartitionLog(dir, config, clock, flusher));
+  std::vector<int64_t> bases;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    std::string name = entry.path().filename().string();
+    if (name.size() != 24 || !name.ends_with(".log")) continue;
+    int64_t base = 0;
+    bool digits = std::all_of(name.begin(), name.begin() + 20, [](char c) { return c >= '0' && c <= '9'; });
+    if (!digits) continue;
+    base = std::stoll(name.substr(0, 20));
+    bases.push_back(base);
+  }
+  if (ec) return IoError("list {}: {}", dir, ec.message());
+  std::sort(bases.begin(), bases.end());
+  for (size_t i = 0; i < bases.size(); ++i) {
+    bool last = i + 1 == bases.size();
+    FLOE_ASSIGN_OR_RETURN(auto segment, Segment::Open(dir, bases[i], config.index_interval_bytes, last));
+    if (segment->truncated_bytes() > 0) {
+      Logger("broker")->warn("{}: truncated a torn tail of {} bytes at offset {}", segment->log_path(),
+                             segment->truncated_bytes(), segment->next_offset());
+    }
+    log->segments_.emplace(bases[i], std::move(segment));
+  }
+  if (log->segments_.empty()) {
+    FLOE_ASSIGN_OR_RETURN(auto segment, Segment::Create(dir, 0, config.index_interval_bytes));
+    log->segments_.emplace(0, std::move(segment));
+    FLOE_RETURN_IF_ERROR(SyncDirectory(dir));
+  }
+  // Idempotent producers resume from what the active segment remembers.
+  FLOE_RETURN_IF_ERROR(log->active().ForEachBatch(
+      [&](const BatchHeader& header) { log->producers_.Record(header, header.base_offset); }));
+  log->durable_offset_ = log->high_watermark();
+  return log;
+}
+
+uint64_t PartitionLog::size_bytes() const {
+  uint64_t total = 0;
+  for (const auto& [base, segment] : segments_) total += segment->size();
+  return total;
+}
+
+Status PartitionLog::Roll() {
+  Segment& old = active();
+  if (flusher_) flusher_->Request(old.file(), nullptr);
+  int64_t base = old.next_offset();
+  FLOE_ASSIGN_OR_RETURN(auto segment, Segment::Create(dir_, base, config_.index_interval_bytes));
+  segment->set_created_ms(clock_.NowMillis());
+  segments_.emplace(base, std::move(segment));
+  return SyncDirectory(dir_);
+}
+
+Result<PartitionLog::AppendResult> PartitionLog::Append(char* records, const std::vector<BatchView>& batches) {
+  AppendResult result;
+  for (size_t i = 0; i < batches.size(); ++i) {
+    const BatchHeader& header = batches[i].header;
+    ProducerState::Verdict verdict = producers_.Check(header);
+    if (verdict.duplicate_of) {
+      if (i == 0) result.base_offset = *verdict.duplicate_of;
+      continue;
+    }
+    if (verdict.error != ErrorCode::kNone) {
+      result.error = verdict.error;
+      return result;
+    }
+    if (active().size() > 0 && active().size() + header.size() > static_cast<uint64_t>(config_.segment_bytes)) {
+      FLOE_RETURN_IF_ERROR(Roll());
+    }
+    int64_t offset = high_watermark();
+    char* batch = records + batches[i].position;
+    StampBaseOffset(batch, offset);
+    BatchHeader stamped = header;
+    stamped.base_offset = offset;
+    FLOE_RETURN_IF_ERROR(active().Append(std::string_view(batch, header.size()), stamped));
+    producers_.Record(stamped, offset);
+    if (result.base_offset < 0) result.base_offset = offset;
+  }
+  if (!append_waiters_.empty()) {
+    auto waiters = std::move(append_waiters_);
+    append_waiters_.clear();
+    for (auto& [id, wake] : waiters) wake();
+  }
+  return result;
+}
+
+Result<std::string> PartitionLog::Read(int64_t offset, uint64_t max_bytes) const {
+  if (offset >= high_watermark() || offset < log_start_offset()) return std::string();
+  auto it = segments_.upper_bound(offset);
+  --it;
+  for (; it != segments_.end(); ++it) {
+    FLOE_ASSIGN_OR_RETURN(uint64_t position, it->second->FindPosition(offset));
+    if (position < it->second->size()) return it->second->Read(position, max_bytes);
+  }
+  return std::string();
+}
+
+Result<std::optional<int64_t>> PartitionLog::OffsetForTimestamp(int64_t timestamp) const {
+  for (const auto& [base, segment] : segments_) {
+    FLOE_ASSIGN_OR_RETURN(auto offset, segment->FindOffsetForTimestamp(timestamp));
+    if (offset) return std::max(*offset, log_start_offset());
+  }
+  return std::optional<int64_t>();
+}
+
+void PartitionLog::RequestFlush(std::function<void()> done) {
+  int64_t target = high_watermark();
+  std::weak_ptr<PartitionLog> weak = weak_from_this();
+  auto on_synced = [weak, target, done = std::move(done)] {
+    if (auto self = weak.lock()) self->durable_offset_ = std::max(self->durable_offset_, target);
+    if (done) done();
+  };
+  if (flusher_ == nullptr) {
+    on_synced();
+    return;
+  }
+  flusher_->Request(active().file(), std::move(on_synced));
+}
+
+uint64_t PartitionLog::AddAppendWaiter(std::function<void()> wake) {
+  uint64_t id = next_waiter_id_++;
+  append_waiters_.emplace(id, std::move(wake));
+  return id;
+}
+
+void PartitionLog::RemoveAppendWaiter(uint64_t id) { append_waiters_.erase(id); }
+
+Status PartitionLog::ApplyRetention() {
+  int64_t now = clock_.NowMillis();
+  if (active().size() > 0 && now - active().created_ms() >= config_.segment_ms) FLOE_RETURN_IF_ERROR(Roll());
+  uint64_t total = size_bytes();
+  while (segments_.size() > 1) {
+    Segment& oldest = *segments_.begin()->second;
+    int64_t newest_ms = oldest.max_timestamp() >= 0 ? oldest.max_timestamp() : oldest.created_ms();
+    bool too_old = config_.retention_ms >= 0 && now - newest_ms > config_.retention_ms;
+    bool too_big = config_.retention_bytes >= 0 && total - oldest.size() >= static_cast<uint64_t>(config_.retention_bytes);
+    if (!too_old && !too_big) break;
+    total -= oldest.size();
+    Logger("broker")->info("{}: retention removes segment at offset {}", dir_, oldest.base_offset());
+    FLOE_RETURN_IF_ERROR(oldest.Remove());
+    segments_.erase(segments_.begin());
+  }
+  return OkStatus();
+}
+
+Status PartitionLog::SyncNow() {
+  if (::fdatasync(active().file()->fd()) != 0) return ErrnoError(errno, "fdatasync", active().log_path());
+  durable_offset_ = high_watermark();
+  return OkStatus();
+}
+
+Status PartitionLog::RemoveFiles() {
+  for (auto& [base, segment] : segments_) FLOE_RETURN_IF_ERROR(segment->Remove());
+  std::error_code ec;
+  std::filesystem::remove_all(dir_, ec);
+  if (ec) return IoError("remove {}: {}", dir_, ec.message());
+  return OkStatus();
+}
+
+}  // namespace floe::broker

@@ -1,0 +1,87 @@
+// The log of one topic partition: an ordered run of segments, the offsets clients see, the
+// idempotent-producer state, and the hooks that let produce and fetch requests wait for
+// durability or for new data.
+//
+// Owned (shared) by the TopicRegistry and by in-flight flush callbacks; every method runs on
+// the broker's I/O thread.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/clock.h"
+#include "base/result.h"
+#include "broker/log/flusher.h"
+#include "broker/log/log_config.h"
+#include "broker/log/producer_state.h"
+#include "broker/log/segment.h"
+#include "broker/protocol/error_code.h"
+#include "broker/protocol/record_batch.h"
+
+namespace floe::broker {
+
+class PartitionLog : public std::enable_shared_from_this<PartitionLog> {
+ public:
+  // Opens (or creates) the log in `dir`, recovering the active segment's tail.
+  static Result<std::shared_ptr<PartitionLog>> Open(std::string dir, LogConfig config, Clock& clock, Flusher* flusher);
+
+  struct AppendResult {
+    ErrorCode error = ErrorCode::kNone;
+    int64_t base_offset = -1;
+  };
+  // Validated batches inside `records` (which the log may modify: base offsets are stamped in
+  // place) are appended in order. A duplicate idempotent batch returns its original offset.
+  Result<AppendResult> Append(char* records, const std::vector<BatchView>& batches);
+
+  int64_t log_start_offset() const { return segments_.begin()->second->base_offset(); }
+  int64_t high_watermark() const { return active().next_offset(); }
+  uint64_t size_bytes() const;
+  const LogConfig& config() const { return config_; }
+  void set_config(const LogConfig& config) { config_ = config; }
+
+  // Whole batches starting with the one containing `offset`, at most `max_bytes` unless the
+  // first batch alone is larger. Empty at the high watermark. Callers check the range first.
+  Result<std::string> Read(int64_t offset, uint64_t max_bytes) const;
+  // The first offset whose batch has a timestamp >= `timestamp`, if any.
+  Result<std::optional<int64_t>> OffsetForTimestamp(int64_t timestamp) const;
+
+  // Asks the flusher to make everything appended so far durable; `done` runs (on the I/O
+  // thread) once it is. Without a flusher (FsyncPolicy::kNever) `done` is posted at once.
+  void RequestFlush(std::function<void()> done);
+  int64_t durable_offset() const { return durable_offset_; }
+
+  // Fetch long-polls register here to be woken by the next append.
+  uint64_t AddAppendWaiter(std::function<void()> wake);
+  void RemoveAppendWaiter(uint64_t id);
+
+  // Deletes closed segments past the retention time or size, and rolls an old active segment.
+  Status ApplyRetention();
+  // fdatasyncs the active segment on the calling thread (clean shutdown).
+  Status SyncNow();
+  // Removes every file of the log (topic deletion).
+  Status RemoveFiles();
+
+ private:
+  PartitionLog(std::string dir, LogConfig config, Clock& clock, Flusher* flusher)
+      : dir_(std::move(dir)), config_(config), clock_(clock), flusher_(flusher) {}
+
+  Segment& active() const { return *segments_.rbegin()->second; }
+  Status Roll();
+
+  std::string dir_;
+  LogConfig config_;
+  Clock& clock_;
+  Flusher* flusher_;
+  std::map<int64_t, std::unique_ptr<Segment>> segments_;  // By base offset; never empty.
+  ProducerState producers_;
+  int64_t durable_offset_ = 0;
+  uint64_t next_waiter_id_ = 1;
+  std::map<uint64_t, std::function<void()>> append_waiters_;
+};
+
+}  // namespace floe::broker

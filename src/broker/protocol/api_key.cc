@@ -1,0 +1,42 @@
+#include "broker/protocol/api_key.h"
+
+#include <array>
+
+namespace floe::broker {
+namespace {
+
+// Produce starts at 3 and Fetch at 4: older versions carry the v0/v1 message formats, which
+// floe does not store (every batch is RecordBatch v2).
+constexpr std::array<ApiSupport, 18> kApis = {{
+    {ApiKey::kProduce, "Produce", 3, 7, 9},
+    {ApiKey::kFetch, "Fetch", 4, 11, 12},
+    {ApiKey::kListOffsets, "ListOffsets", 0, 5, 6},
+    {ApiKey::kMetadata, "Metadata", 0, 8, 9},
+    {ApiKey::kOffsetCommit, "OffsetCommit", 0, 7, 8},
+    {ApiKey::kOffsetFetch, "OffsetFetch", 0, 5, 6},
+    {ApiKey::kFindCoordinator, "FindCoordinator", 0, 2, 3},
+    {ApiKey::kJoinGroup, "JoinGroup", 0, 5, 6},
+    {ApiKey::kHeartbeat, "Heartbeat", 0, 3, 4},
+    {ApiKey::kLeaveGroup, "LeaveGroup", 0, 3, 4},
+    {ApiKey::kSyncGroup, "SyncGroup", 0, 3, 4},
+    {ApiKey::kDescribeGroups, "DescribeGroups", 0, 4, 5},
+    {ApiKey::kListGroups, "ListGroups", 0, 2, 3},
+    {ApiKey::kApiVersions, "ApiVersions", 0, 3, 3},
+    {ApiKey::kCreateTopics, "CreateTopics", 0, 4, 5},
+    {ApiKey::kDeleteTopics, "DeleteTopics", 0, 3, 4},
+    {ApiKey::kInitProducerId, "InitProducerId", 0, 1, 2},
+    {ApiKey::kDescribeConfigs, "DescribeConfigs", 0, 3, 4},
+}};
+
+}  // namespace
+
+std::span<const ApiSupport> SupportedApis() { return kApis; }
+
+std::optional<ApiSupport> FindApi(int16_t key) {
+  for (const ApiSupport& api : kApis) {
+    if (static_cast<int16_t>(api.key) == key) return api;
+  }
+  return std::nullopt;
+}
+
+}  // namespace floe::broker

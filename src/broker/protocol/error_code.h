@@ -1,0 +1,46 @@
+// Kafka protocol error codes the broker returns (values from the Kafka protocol guide).
+#pragma once
+
+#include <cstdint>
+
+namespace floe::broker {
+
+enum class ErrorCode : int16_t {
+  kNone = 0,
+  kOffsetOutOfRange = 1,
+  kCorruptMessage = 2,
+  kUnknownTopicOrPartition = 3,
+  kInvalidFetchSize = 4,
+  kLeaderNotAvailable = 5,
+  kNotLeaderOrFollower = 6,
+  kRequestTimedOut = 7,
+  kMessageTooLarge = 10,
+  kCoordinatorNotAvailable = 15,
+  kNotCoordinator = 16,
+  kInvalidTopicException = 17,
+  kRecordListTooLarge = 18,
+  kIllegalGeneration = 22,
+  kInconsistentGroupProtocol = 23,
+  kInvalidGroupId = 24,
+  kUnknownMemberId = 25,
+  kInvalidSessionTimeout = 26,
+  kRebalanceInProgress = 27,
+  kUnsupportedVersion = 35,
+  kTopicAlreadyExists = 36,
+  kInvalidPartitions = 37,
+  kInvalidReplicationFactor = 38,
+  kInvalidRequest = 42,
+  kUnsupportedForMessageFormat = 43,
+  kOutOfOrderSequenceNumber = 45,
+  kDuplicateSequenceNumber = 46,
+  kInvalidProducerEpoch = 47,
+  kInvalidTransactionTimeout = 50,
+  kUnknownProducerId = 59,
+  kGroupIdNotFound = 69,
+  kInvalidConfig = 40,
+  kUnknownServerError = -1,
+};
+
+inline int16_t Wire(ErrorCode code) { return static_cast<int16_t>(code); }
+
+}  // namespace floe::broker

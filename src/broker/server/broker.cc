@@ -1,0 +1,256 @@
+#include "broker/server/broker.h"
+
+#include <chrono>
+
+#include <utility>  // Before Boost 1.74 awaitable.hpp, which uses std::exchange without it.
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/read_until.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/streambuf.hpp>
+#include <boost/asio/write.hpp>
+
+#include "base/logging.h"
+#include "broker/protocol/api_key.h"
+#include "broker/server/connection.h"
+
+namespace floe::broker {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+
+struct Broker::Io {
+  asio::io_context context{1};
+  std::unique_ptr<tcp::acceptor> acceptor;
+  std::unique_ptr<tcp::acceptor> metrics_acceptor;
+  std::atomic<bool> stopping{false};
+};
+
+Broker::Broker(BrokerConfig config, Clock& clock) : config_(std::move(config)), clock_(clock), io_(std::make_unique<Io>()) {}
+
+Broker::~Broker() {
+  if (flusher_) flusher_->Stop();
+  if (topics_ && config_.fsync != FsyncPolicy::kNever) {
+    for (auto& [name, topic] : topics_->topics()) {
+      for (auto& log : topic->partitions) {
+        if (Status s = log->SyncNow(); !s) Logger("broker")->error("final sync: {}", s.error().ToString());
+      }
+    }
+  }
+}
+
+asio::any_io_executor Broker::executor() { return io_->context.get_executor(); }
+
+Result<std::unique_ptr<Broker>> Broker::Open(BrokerConfig config, Clock& clock) {
+  if (config.default_partitions < 1) return InvalidArgument("default partition count must be at least 1");
+  std::unique_ptr<Broker> broker(new Broker(std::move(config), clock));
+  Broker* raw = broker.get();
+  if (broker->config_.fsync != FsyncPolicy::kNever) {
+    broker->flusher_ = std::make_unique<Flusher>(
+        [raw](Flusher::Callback done) { asio::post(raw->io_->context, std::move(done)); });
+  }
+  FLOE_ASSIGN_OR_RETURN(broker->topics_,
+                        TopicRegistry::Open(broker->config_.data_dir, broker->config_.log, clock, broker->flusher_.get()));
+  FLOE_ASSIGN_OR_RETURN(auto offsets,
+                        OffsetStore::Open(broker->config_.data_dir, broker->config_.fsync != FsyncPolicy::kNever));
+  broker->groups_ = std::make_unique<GroupCoordinator>(broker->config_.groups, clock, std::move(offsets));
+  // Producer ids stay unique across restarts without being persisted.
+  broker->next_producer_id_ = clock.NowMillis() << 12;
+  return broker;
+}
+
+Result<Topic*> Broker::AutoCreateTopic(const std::string& name) {
+  if (!config_.auto_create_topics) return NotFound("topic '{}' does not exist", name);
+  return topics_->Create(name, config_.default_partitions, {});
+}
+
+namespace {
+
+Result<std::unique_ptr<tcp::acceptor>> Bind(asio::io_context& context, const HostPort& where) {
+  boost::system::error_code ec;
+  tcp::resolver resolver(context);
+  auto results = resolver.resolve(where.host, std::to_string(where.port), tcp::resolver::passive, ec);
+  if (ec || results.empty()) return InvalidArgument("cannot resolve {}: {}", where.host, ec.message());
+  tcp::endpoint endpoint = results.begin()->endpoint();
+  auto acceptor = std::make_unique<tcp::acceptor>(context);
+  acceptor->open(endpoint.protocol(), ec);
+  if (!ec) acceptor->set_option(tcp::acceptor::reuse_address(true), ec);
+  if (!ec) acceptor->bind(endpoint, ec);
+  if (!ec) acceptor->listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) return IoError("listen on {}:{}: {}", where.host, where.port, ec.message());
+  return acceptor;
+}
+
+asio::awaitable<void> AcceptLoop(Broker& broker, tcp::acceptor& acceptor) {
+  for (;;) {
+    boost::system::error_code ec;
+    tcp::socket socket = co_await acceptor.async_accept(asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) {
+      if (ec == asio::error::operation_aborted || !acceptor.is_open()) co_return;
+      continue;
+    }
+    if (broker.metrics().connections_open >= broker.config().max_connections) {
+      ++broker.metrics().connections_rejected;
+      socket.close(ec);
+      continue;
+    }
+    ++broker.metrics().connections_accepted;
+    std::make_shared<Connection>(broker, std::move(socket))->Start();
+  }
+}
+
+asio::awaitable<void> ServeMetrics(Broker& broker, tcp::socket socket) {
+  boost::system::error_code ec;
+  asio::streambuf request(8192);
+  co_await asio::async_read_until(socket, request, "\r\n\r\n", asio::redirect_error(asio::use_awaitable, ec));
+  if (ec) co_return;
+  std::string head(asio::buffers_begin(request.data()), asio::buffers_end(request.data()));
+  bool ok = head.starts_with("GET /metrics ") || head.starts_with("GET /metrics?");
+  std::string body = ok ? broker.RenderMetrics() : "not found\n";
+  std::string response = fmt::format(
+      "HTTP/1.1 {}\r\nContent-Type: text/plain; version=0.0.4\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{}",
+      ok ? "200 OK" : "404 Not Found", body.size(), body);
+  co_await asio::async_write(socket, asio::buffer(response), asio::redirect_error(asio::use_awaitable, ec));
+  socket.shutdown(tcp::socket::shutdown_both, ec);
+}
+
+asio::awaitable<void> MetricsLoop(Broker& broker, tcp::acceptor& acceptor) {
+  for (;;) {
+    boost::system::error_code ec;
+    tcp::socket socket = co_await acceptor.async_accept(asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) {
+      if (ec == asio::error::operation_aborted || !acceptor.is_open()) co_return;
+      continue;
+    }
+    asio::co_spawn(acceptor.get_executor(), ServeMetrics(broker, std::move(socket)), asio::detached);
+  }
+}
+
+// Runs `tick` every `period` until the io_context stops.
+asio::awaitable<void> Every(std::chrono::milliseconds period, std::function<void()> tick) {
+  asio::steady_timer timer(co_await asio::this_coro::executor);
+  for (;;) {
+    timer.expires_after(period);
+    boost::system::error_code ec;
+    co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) co_return;
+    tick();
+  }
+}
+
+}  // namespace
+
+Status Broker::Listen(const std::string& metrics_listen) {
+  FLOE_ASSIGN_OR_RETURN(io_->acceptor, Bind(io_->context, config_.listen));
+  advertised_ = config_.advertise;
+  if (advertised_.host.empty()) advertised_.host = config_.listen.host == "0.0.0.0" ? "127.0.0.1" : config_.listen.host;
+  if (advertised_.port == 0) advertised_.port = bound_port();
+  asio::co_spawn(io_->context, AcceptLoop(*this, *io_->acceptor), asio::detached);
+  if (!metrics_listen.empty()) {
+    FLOE_ASSIGN_OR_RETURN(HostPort where, ParseHostPort(metrics_listen));
+    FLOE_ASSIGN_OR_RETURN(io_->metrics_acceptor, Bind(io_->context, where));
+    asio::co_spawn(io_->context, MetricsLoop(*this, *io_->metrics_acceptor), asio::detached);
+  }
+  asio::co_spawn(io_->context, Every(std::chrono::milliseconds(100), [this] { groups_->Tick(); }), asio::detached);
+  if (config_.fsync != FsyncPolicy::kNever) {
+    asio::co_spawn(io_->context, Every(std::chrono::milliseconds(std::max(1, config_.fsync_interval_ms)), [this] {
+      for (auto& [name, topic] : topics_->topics()) {
+        for (auto& log : topic->partitions) {
+          if (log->durable_offset() < log->high_watermark()) log->RequestFlush(nullptr);
+        }
+      }
+    }), asio::detached);
+  }
+  asio::co_spawn(io_->context, Every(std::chrono::milliseconds(std::max(100, config_.retention_check_interval_ms)),
+                                     [this] { topics_->ApplyRetention(); }),
+                 asio::detached);
+  Logger("broker")->info("listening on {}:{} (advertised {}:{}), data in {}, fsync {}", config_.listen.host,
+                         bound_port(), advertised_.host, advertised_.port, config_.data_dir,
+                         FsyncPolicyName(config_.fsync));
+  return OkStatus();
+}
+
+uint16_t Broker::bound_port() const {
+  boost::system::error_code ec;
+  return io_->acceptor ? io_->acceptor->local_endpoint(ec).port() : 0;
+}
+
+uint16_t Broker::metrics_port() const {
+  boost::system::error_code ec;
+  return io_->metrics_acceptor ? io_->metrics_acceptor->local_endpoint(ec).port() : 0;
+}
+
+void Broker::Run() {
+  auto guard = asio::make_work_guard(io_->context);
+  io_->context.run();
+}
+
+void Broker::TESTING_RunFor(std::chrono::milliseconds limit) {
+  io_->context.restart();
+  if (limit.count() == 0) {
+    io_->context.poll();
+  } else {
+    io_->context.run_for(limit);
+  }
+}
+
+void Broker::Stop() {
+  io_->stopping = true;
+  io_->context.stop();
+}
+
+std::string Broker::RenderMetrics() {
+  std::string out;
+  auto line = [&out](std::string_view text) {
+    out += text;
+    out += '\n';
+  };
+  line("# TYPE floe_broker_bytes_in_total counter");
+  line(fmt::format("floe_broker_bytes_in_total {}", metrics_.bytes_in));
+  line("# TYPE floe_broker_bytes_out_total counter");
+  line(fmt::format("floe_broker_bytes_out_total {}", metrics_.bytes_out));
+  line("# TYPE floe_broker_connections gauge");
+  line(fmt::format("floe_broker_connections {}", metrics_.connections_open));
+  line("# TYPE floe_broker_connections_rejected_total counter");
+  line(fmt::format("floe_broker_connections_rejected_total {}", metrics_.connections_rejected));
+  line("# TYPE floe_broker_frames_rejected_total counter");
+  line(fmt::format("floe_broker_frames_rejected_total {}", metrics_.frames_rejected));
+  line("# TYPE floe_broker_request_duration_seconds histogram");
+  for (const ApiSupport& api : SupportedApis()) {
+    auto slot = static_cast<size_t>(api.key);
+    if (metrics_.requests[slot] == 0) continue;
+    for (size_t i = 0; i < BrokerMetrics::kLatencyBuckets.size(); ++i) {
+      line(fmt::format("floe_broker_request_duration_seconds_bucket{{api=\"{}\",le=\"{}\"}} {}", api.name,
+                       BrokerMetrics::kLatencyBuckets[i], metrics_.latency_buckets[slot][i]));
+    }
+    line(fmt::format("floe_broker_request_duration_seconds_bucket{{api=\"{}\",le=\"+Inf\"}} {}", api.name,
+                     metrics_.requests[slot]));
+    line(fmt::format("floe_broker_request_duration_seconds_sum{{api=\"{}\"}} {}", api.name,
+                     metrics_.latency_seconds_sum[slot]));
+    line(fmt::format("floe_broker_request_duration_seconds_count{{api=\"{}\"}} {}", api.name, metrics_.requests[slot]));
+  }
+  line("# TYPE floe_broker_high_watermark gauge");
+  for (const auto& [name, topic] : topics_->topics()) {
+    for (size_t p = 0; p < topic->partitions.size(); ++p) {
+      line(fmt::format("floe_broker_high_watermark{{topic=\"{}\",partition=\"{}\"}} {}", name, p,
+                       topic->partitions[p]->high_watermark()));
+    }
+  }
+  line("# TYPE floe_broker_consumer_group_lag gauge");
+  for (const auto& [group, type] : groups_->ListGroups()) {
+    for (const auto& [key, committed] : groups_->offsets().ForGroup(group)) {
+      const auto& [g, topic_name, partition] = key;
+      Topic* topic = topics_->Find(topic_name);
+      if (!topic || partition < 0 || static_cast<size_t>(partition) >= topic->partitions.size()) continue;
+      int64_t lag = std::max<int64_t>(0, topic->partitions[static_cast<size_t>(partition)]->high_watermark() - committed.offset);
+      line(fmt::format("floe_broker_consumer_group_lag{{group=\"{}\",topic=\"{}\",partition=\"{}\"}} {}", group,
+                       topic_name, partition, lag));
+    }
+  }
+  return out;
+}
+
+}  // namespace floe::broker

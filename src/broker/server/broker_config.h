@@ -1,0 +1,41 @@
+// Everything `floe broker` can be told: where to listen and what to advertise, where the data
+// lives, and the limits and defaults of logs, groups and connections.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "base/result.h"
+#include "broker/group/group_coordinator.h"
+#include "broker/log/log_config.h"
+
+namespace floe::broker {
+
+struct HostPort {
+  std::string host;
+  uint16_t port = 0;
+};
+
+// Parses "host:port" (IPv6 as "[::1]:9092").
+Result<HostPort> ParseHostPort(std::string_view text);
+
+struct BrokerConfig {
+  HostPort listen{"127.0.0.1", 9092};
+  HostPort advertise;  // Empty host: the listen address (with the bound port).
+  std::string data_dir = "./floe-data/broker";
+  int32_t node_id = 0;
+  std::string cluster_id = "floe";
+  bool auto_create_topics = true;
+  int32_t default_partitions = 1;
+  int32_t max_connections = 1000;
+  int32_t max_request_bytes = 100 * 1024 * 1024;
+  // Requests a connection may have in flight before the broker stops reading from it.
+  int32_t max_in_flight_per_connection = 64;
+  FsyncPolicy fsync = FsyncPolicy::kBatch;
+  int32_t fsync_interval_ms = 1000;
+  int32_t retention_check_interval_ms = 60000;
+  LogConfig log;
+  GroupCoordinatorOptions groups;
+};
+
+}  // namespace floe::broker

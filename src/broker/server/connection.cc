@@ -1,0 +1,159 @@
+#include "broker/server/connection.h"
+
+#include <chrono>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/write.hpp>
+
+#include "base/logging.h"
+#include "broker/handlers/handler.h"
+
+namespace floe::broker {
+
+namespace asio = boost::asio;
+
+Connection::Connection(Broker& broker, asio::ip::tcp::socket socket)
+    : broker_(broker), socket_(std::move(socket)), writer_wake_(socket_.get_executor()), reader_wake_(socket_.get_executor()) {
+  boost::system::error_code ec;
+  auto endpoint = socket_.remote_endpoint(ec);
+  peer_ = ec ? "unknown" : endpoint.address().to_string();
+  socket_.set_option(asio::ip::tcp::no_delay(true), ec);
+  ++broker_.metrics().connections_open;
+}
+
+Connection::~Connection() { --broker_.metrics().connections_open; }
+
+void Connection::Start() {
+  auto self = shared_from_this();
+  asio::co_spawn(socket_.get_executor(), [self]() { return self->ReadLoop(); }, asio::detached);
+  asio::co_spawn(socket_.get_executor(), [self]() { return self->WriteLoop(); }, asio::detached);
+}
+
+void Connection::Close(std::string_view why) {
+  if (closed_) return;
+  closed_ = true;
+  if (!why.empty()) Logger("broker")->info("closing connection from {}: {}", peer_, why);
+  boost::system::error_code ec;
+  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ec);
+  socket_.close(ec);
+  writer_wake_.Notify();
+  reader_wake_.Notify();
+}
+
+asio::awaitable<void> Connection::ReadLoop() {
+  auto self = shared_from_this();
+  const auto max_in_flight = static_cast<size_t>(std::max(1, broker_.config().max_in_flight_per_connection));
+  while (!closed_) {
+    while (!closed_ && queue_.size() >= max_in_flight) {
+      reader_wake_.Reset();
+      co_await reader_wake_.Wait();
+    }
+    if (closed_) break;
+    unsigned char size_bytes[4];
+    boost::system::error_code ec;
+    co_await asio::async_read(socket_, asio::buffer(size_bytes), asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) {
+      Close("");
+      break;
+    }
+    int32_t size = static_cast<int32_t>((uint32_t{size_bytes[0]} << 24) | (uint32_t{size_bytes[1]} << 16) |
+                                        (uint32_t{size_bytes[2]} << 8) | uint32_t{size_bytes[3]});
+    if (size < 8 || size > broker_.config().max_request_bytes) {
+      ++broker_.metrics().frames_rejected;
+      Close(fmt::format("frame size {} outside [8, {}]", size, broker_.config().max_request_bytes));
+      break;
+    }
+    std::string frame(static_cast<size_t>(size), '\0');
+    co_await asio::async_read(socket_, asio::buffer(frame), asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) {
+      Close("");
+      break;
+    }
+    broker_.metrics().bytes_in += 4 + frame.size();
+    auto slot = std::make_shared<Slot>();
+    queue_.push_back(slot);
+    asio::co_spawn(socket_.get_executor(), Handle(self, slot, std::move(frame)), asio::detached);
+  }
+}
+
+asio::awaitable<void> Connection::Handle(std::shared_ptr<Connection> self, std::shared_ptr<Slot> slot, std::string frame) {
+  auto started = std::chrono::steady_clock::now();
+  WireReader reader(frame, false);
+  auto header = ParseRequestHeader(reader);
+  if (!header || !header->api || !header->version_supported) {
+    if (header && header->api && header->api->key == ApiKey::kApiVersions) {
+      // KIP-511: answer an unknown ApiVersions version in v0 format so the client can retry.
+      RequestHeader v0 = *header;
+      v0.flexible = false;
+      BeginResponse(&slot->response, v0);
+      WireWriter writer(&slot->response, false);
+      WriteApiVersionsFallback(writer);
+      FinishResponse(&slot->response);
+    } else {
+      ++broker_.metrics().frames_rejected;
+      slot->close = true;
+      Logger("broker")->info("closing connection from {}: {}", peer_,
+                             !header ? header.error().ToString()
+                                     : fmt::format("unsupported API key {} version {}", header->api_key, header->api_version));
+    }
+  } else {
+    RequestContext ctx{broker_, *header, frame, peer_};
+    BeginResponse(&slot->response, *header);
+    WireWriter writer(&slot->response, header->flexible);
+    Status status = co_await Dispatch(ctx, reader, writer);
+    if (!status) {
+      ++broker_.metrics().frames_rejected;
+      slot->close = true;
+      Logger("broker")->info("closing connection from {}: {} v{}: {}", peer_, header->api->name, header->api_version,
+                             status.error().ToString());
+    } else {
+      slot->respond = ctx.send_response;
+      FinishResponse(&slot->response);
+    }
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    broker_.metrics().RecordRequest(header->api_key, seconds);
+  }
+  slot->done = true;
+  writer_wake_.Notify();
+}
+
+asio::awaitable<void> Connection::WriteLoop() {
+  auto self = shared_from_this();
+  std::vector<asio::const_buffer> buffers;
+  std::vector<std::shared_ptr<Slot>> sending;
+  while (!closed_) {
+    if (queue_.empty() || !queue_.front()->done) {
+      writer_wake_.Reset();
+      co_await writer_wake_.Wait();
+      continue;
+    }
+    bool close_after = false;
+    buffers.clear();
+    sending.clear();
+    while (!queue_.empty() && queue_.front()->done && !close_after) {
+      auto slot = std::move(queue_.front());
+      queue_.pop_front();
+      if (slot->close) {
+        close_after = true;
+      } else if (slot->respond) {
+        buffers.push_back(asio::buffer(slot->response));
+        broker_.metrics().bytes_out += slot->response.size();
+      }
+      sending.push_back(std::move(slot));
+    }
+    reader_wake_.Notify();
+    if (!buffers.empty()) {
+      boost::system::error_code ec;
+      co_await asio::async_write(socket_, buffers, asio::redirect_error(asio::use_awaitable, ec));
+      if (ec) {
+        Close("");
+        break;
+      }
+    }
+    if (close_after) Close("");
+  }
+}
+
+}  // namespace floe::broker

@@ -1,0 +1,50 @@
+// One client connection: reads size-prefixed frames, runs each request's handler, and writes
+// responses strictly in request order (clients pipeline and match responses by order), with
+// none for acks=0 produces. A frame that cannot be parsed closes this connection only.
+//
+// Owned by its own coroutines through shared_ptr; I/O thread only.
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <string>
+
+#include <utility>  // Before Boost 1.74 awaitable.hpp, which uses std::exchange without it.
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/ip/tcp.hpp>
+
+#include "broker/server/broker.h"
+#include "broker/server/wake_signal.h"
+
+namespace floe::broker {
+
+class Connection : public std::enable_shared_from_this<Connection> {
+ public:
+  Connection(Broker& broker, boost::asio::ip::tcp::socket socket);
+  ~Connection();
+  void Start();
+
+ private:
+  struct Slot {
+    bool done = false;
+    bool respond = true;
+    bool close = false;
+    std::string response;
+  };
+
+  boost::asio::awaitable<void> ReadLoop();
+  boost::asio::awaitable<void> WriteLoop();
+  // `self` keeps the connection alive until the handler finishes.
+  boost::asio::awaitable<void> Handle(std::shared_ptr<Connection> self, std::shared_ptr<Slot> slot, std::string frame);
+  void Close(std::string_view why);
+
+  Broker& broker_;
+  boost::asio::ip::tcp::socket socket_;
+  std::string peer_;
+  std::deque<std::shared_ptr<Slot>> queue_;
+  WakeSignal writer_wake_;
+  WakeSignal reader_wake_;
+  bool closed_ = false;
+};
+
+}  // namespace floe::broker

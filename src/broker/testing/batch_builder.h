@@ -1,0 +1,64 @@
+// Builds valid RecordBatch v2 bytes for the broker's unit tests (uncompressed records with
+// keys and values), so log and codec tests start from correct input and corrupt it on purpose.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/bytes.h"
+#include "base/crc32c.h"
+#include <fmt/format.h>
+#include "broker/protocol/record_batch.h"
+
+namespace floe::broker::testing {
+
+struct BatchSpec {
+  int records = 1;
+  int64_t timestamp = 1000;
+  int64_t producer_id = -1;
+  int16_t producer_epoch = -1;
+  int32_t base_sequence = -1;
+  std::string value = "value";
+};
+
+inline std::string BuildBatch(const BatchSpec& spec) {
+  std::string records;
+  ByteWriter r(&records);
+  for (int i = 0; i < spec.records; ++i) {
+    std::string body;
+    ByteWriter b(&body);
+    b.AppendBig<int8_t>(0);          // attributes
+    b.AppendSignedVarint(0);         // timestamp delta
+    b.AppendSignedVarint(i);         // offset delta
+    std::string key = fmt::format("k{}", i);
+    b.AppendSignedVarint(static_cast<int64_t>(key.size()));
+    b.AppendBytes(key);
+    b.AppendSignedVarint(static_cast<int64_t>(spec.value.size()));
+    b.AppendBytes(spec.value);
+    b.AppendUnsignedVarint(0);       // headers
+    r.AppendSignedVarint(static_cast<int64_t>(body.size()));
+    r.AppendBytes(body);
+  }
+  std::string batch;
+  ByteWriter w(&batch);
+  w.AppendBig<int64_t>(0);
+  w.AppendBig<int32_t>(static_cast<int32_t>(kBatchHeaderSize - kBatchLogOverhead + records.size()));
+  w.AppendBig<int32_t>(0);
+  w.AppendBig<int8_t>(2);
+  w.AppendBig<uint32_t>(0);  // crc, patched below
+  w.AppendBig<int16_t>(0);
+  w.AppendBig<int32_t>(spec.records - 1);
+  w.AppendBig<int64_t>(spec.timestamp);
+  w.AppendBig<int64_t>(spec.timestamp);
+  w.AppendBig<int64_t>(spec.producer_id);
+  w.AppendBig<int16_t>(spec.producer_epoch);
+  w.AppendBig<int32_t>(spec.base_sequence);
+  w.AppendBig<int32_t>(spec.records);
+  w.AppendBytes(records);
+  uint32_t crc = crc32c::Value(batch.data() + kBatchAttributesAt, batch.size() - kBatchAttributesAt);
+  w.PatchBig<uint32_t>(kBatchCrcAt, crc);
+  return batch;
+}
+
+}  // namespace floe::broker::testing

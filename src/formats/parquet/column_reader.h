@@ -1,0 +1,37 @@
+// Decodes one column chunk (all its pages) into its levels and its non-null values in dense
+// form, already converted to the batch type (timestamps to microseconds, decimals to 128-bit,
+// INT96 to timestamps, ...). Reads bytes it was given, not the file; every size, count and
+// index from the file is checked before use. One thread per chunk.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+#include "formats/column_batch.h"
+#include "formats/parquet/metadata.h"
+#include "formats/parquet/schema.h"
+
+namespace floe::parquet {
+
+struct ReaderOptions {
+  int64_t max_page_bytes = 256 << 20;        // Refuse pages that claim to be larger.
+  int64_t max_values_per_page = 64 << 20;    // Refuse pages that claim more values.
+  bool verify_page_crc = true;
+};
+
+struct DecodedChunk {
+  std::vector<int16_t> def, rep;  // Empty when the leaf's max level is 0.
+  int64_t num_levels = 0;
+  int64_t num_values = 0;         // Non-null values in `values`.
+  formats::Buffer values;         // Dense batch-typed values (bytes for strings/binary).
+  std::vector<int32_t> offsets;   // Strings/binary: num_values + 1 entries.
+};
+
+// Decodes the chunk whose bytes (starting at its first page) are `bytes`.
+Status DecodeColumnChunk(const LeafColumn& leaf, const ColumnMetaData& meta, std::string_view bytes,
+                         int64_t expected_rows, const ReaderOptions& options, DecodedChunk* out);
+
+}  // namespace floe::parquet

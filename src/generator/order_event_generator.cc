@@ -1,0 +1,155 @@
+#include "generator/order_event_generator.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace floe::generator {
+namespace {
+
+struct Region {
+  std::string_view name;
+  std::string_view currency;
+  double weight;
+  double mean_item_price;  // In the region's currency.
+};
+
+constexpr Region kRegions[] = {
+    {"us-east", "USD", 0.30, 34.0}, {"us-west", "USD", 0.18, 36.0},   {"eu-west", "EUR", 0.22, 31.0},
+    {"eu-central", "EUR", 0.10, 29.0}, {"ap-south", "INR", 0.08, 2400.0}, {"ap-northeast", "JPY", 0.07, 4200.0},
+    {"sa-east", "BRL", 0.05, 150.0},
+};
+
+constexpr std::string_view kCoupons[] = {"WELCOME10", "SPRING15", "FREESHIP", "VIP20", "BUNDLE5"};
+
+}  // namespace
+
+OrderEventGenerator::OrderEventGenerator(GeneratorOptions options, const Clock& clock)
+    : options_(options), clock_(clock), rng_(options.seed) {
+  open_orders_.reserve(options_.max_open_orders);
+}
+
+std::string OrderEventGenerator::NewEventId() {
+  // 128 bits: 64 random bits plus a counter, so ids never repeat within one generator and two
+  // generators with different seeds collide only by chance.
+  uint64_t random = rng_();
+  uint64_t counter = ++event_counter_ ^ (options_.seed * 0x9E3779B97F4A7C15ull);
+  return fmt::format("{:016x}{:016x}", random, counter);
+}
+
+int64_t OrderEventGenerator::SkewedCustomer() {
+  // A power law: customer k is chosen with probability roughly proportional to 1/k^0.8, so
+  // "top customers" is a meaningful dashboard.
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  double u = unit(rng_);
+  double n = static_cast<double>(options_.customers);
+  constexpr double kExponent = 0.2;  // 1 - 0.8
+  double k = std::pow(u * (std::pow(n, kExponent) - 1.0) + 1.0, 1.0 / kExponent);
+  return std::clamp<int64_t>(static_cast<int64_t>(k), 1, options_.customers);
+}
+
+OrderEventGenerator::OpenOrder OrderEventGenerator::NewOrder() {
+  std::discrete_distribution<int> region_pick({kRegions[0].weight, kRegions[1].weight, kRegions[2].weight,
+                                               kRegions[3].weight, kRegions[4].weight, kRegions[5].weight,
+                                               kRegions[6].weight});
+  std::geometric_distribution<int> extra_items(0.45);
+  std::lognormal_distribution<double> price_factor(0.0, 0.6);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+
+  OpenOrder order{};
+  order.order_id = next_order_id_++;
+  order.customer_id = SkewedCustomer();
+  order.region_index = static_cast<uint8_t>(region_pick(rng_));
+  order.items = 1 + std::min(extra_items(rng_), 19);
+  double amount = order.items * kRegions[order.region_index].mean_item_price * price_factor(rng_);
+  order.coupon_index = -1;
+  if (unit(rng_) < 0.15) {
+    order.coupon_index = static_cast<int16_t>(rng_() % std::size(kCoupons));
+    amount *= 0.9;
+  }
+  order.amount = std::round(amount * 100.0) / 100.0;
+  order.last = OrderEventType::kCreated;
+  return order;
+}
+
+OrderEvent OrderEventGenerator::EventFor(const OpenOrder& order, OrderEventType type) {
+  const Region& region = kRegions[order.region_index];
+  OrderEvent event;
+  event.event_id = NewEventId();
+  event.ts_millis = clock_.NowMillis();
+  event.type = type;
+  event.order_id = order.order_id;
+  event.customer_id = order.customer_id;
+  event.region = region.name;
+  event.items = order.items;
+  event.amount = order.amount;
+  event.currency = region.currency;
+  if (order.coupon_index >= 0) event.coupon = kCoupons[order.coupon_index];
+  return event;
+}
+
+OrderEvent OrderEventGenerator::NextEvent() {
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  bool create = open_orders_.empty() || (open_orders_.size() < options_.max_open_orders && unit(rng_) < 0.4);
+  if (create) {
+    OpenOrder order = NewOrder();
+    open_orders_.push_back(order);
+    return EventFor(order, OrderEventType::kCreated);
+  }
+  size_t index = rng_() % open_orders_.size();
+  OpenOrder& order = open_orders_[index];
+  OrderEventType next;
+  double u = unit(rng_);
+  if (order.last == OrderEventType::kCreated) {
+    next = u < 0.88 ? OrderEventType::kPaid : OrderEventType::kCancelled;
+  } else {  // Paid.
+    next = u < 0.95 ? OrderEventType::kShipped : OrderEventType::kCancelled;
+  }
+  order.last = next;
+  OrderEvent event = EventFor(order, next);
+  if (next == OrderEventType::kShipped || next == OrderEventType::kCancelled) {
+    open_orders_[index] = open_orders_.back();  // The order's life is over.
+    open_orders_.pop_back();
+  }
+  return event;
+}
+
+std::string OrderEventGenerator::MalformedValue() {
+  OrderEvent event = NextEvent();
+  std::string json;
+  AppendOrderEventJson(event, &json);
+  switch (rng_() % 5) {
+    case 0: return json.substr(0, json.size() / 2);  // Truncated mid-object.
+    case 1: return "not json at all: " + event.event_id;
+    case 2: {  // A non-numeric amount.
+      auto at = json.find("\"amount\":");
+      return json.substr(0, at) + "\"amount\":\"lots\"" + json.substr(json.find(",\"currency\""));
+    }
+    case 3: {  // The required event_id missing.
+      return json.substr(0, 1) + json.substr(json.find("\"ts\""));
+    }
+    default: {  // A timestamp that is not a time.
+      auto at = json.find("\"ts\":");
+      return json.substr(0, at) + "\"ts\":\"yesterday\"" + json.substr(json.find(",\"type\""));
+    }
+  }
+}
+
+GeneratedMessage OrderEventGenerator::NextMessage() {
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  GeneratedMessage message;
+  if (options_.malformed_rate > 0 && unit(rng_) < options_.malformed_rate) {
+    message.value = MalformedValue();
+    message.valid = false;
+    message.key = fmt::format("malformed-{}", event_counter_);
+    return message;
+  }
+  OrderEvent event = NextEvent();
+  message.key = fmt::format("{}", event.order_id);
+  AppendOrderEventJson(event, &message.value);
+  message.event_id = std::move(event.event_id);
+  return message;
+}
+
+}  // namespace floe::generator

@@ -1,0 +1,70 @@
+// OrderEventGenerator: a deterministic stream of realistic order-service events.
+//
+// Orders live through consistent lifecycles (created -> paid -> shipped, or cancelled before
+// shipping); every event of one order repeats its customer, region, items, amount, currency and
+// coupon. Customers are skewed (a few buy a lot), regions weighted, amounts per region's
+// currency. A configurable share of the messages is malformed in assorted ways so that dead
+// letters are exercised. The same seed gives the same stream. Not thread-safe: one per producer.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "base/clock.h"
+#include "generator/order_event.h"
+
+namespace floe::generator {
+
+struct GeneratorOptions {
+  uint64_t seed = 1;
+  double malformed_rate = 0.0;  // Share of messages that are not valid events, in [0, 1].
+  int64_t customers = 100'000;
+  size_t max_open_orders = 10'000;
+};
+
+// One message to produce: the key (the order id, so an order's events stay in one partition
+// and in order) and the value. `valid` is false for deliberately malformed values.
+struct GeneratedMessage {
+  std::string key;
+  std::string value;
+  bool valid = true;
+  std::string event_id;  // Empty for malformed messages.
+};
+
+class OrderEventGenerator {
+ public:
+  OrderEventGenerator(GeneratorOptions options, const Clock& clock);
+
+  // The next event (also used by tests to check lifecycles).
+  OrderEvent NextEvent();
+  // The next message: a valid event's JSON, or (at malformed_rate) a malformed value.
+  GeneratedMessage NextMessage();
+
+ private:
+  struct OpenOrder {
+    int64_t order_id;
+    int64_t customer_id;
+    uint8_t region_index;
+    int32_t items;
+    double amount;
+    int16_t coupon_index;  // -1: none.
+    OrderEventType last;
+  };
+
+  std::string NewEventId();
+  OrderEvent EventFor(const OpenOrder& order, OrderEventType type);
+  OpenOrder NewOrder();
+  std::string MalformedValue();
+  int64_t SkewedCustomer();
+
+  GeneratorOptions options_;
+  const Clock& clock_;
+  std::mt19937_64 rng_;
+  std::vector<OpenOrder> open_orders_;
+  int64_t next_order_id_ = 1;
+  uint64_t event_counter_ = 0;
+};
+
+}  // namespace floe::generator

@@ -1,0 +1,117 @@
+#include "generator/order_event_generator.h"
+
+#include <map>
+#include <set>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace floe::generator {
+namespace {
+
+TEST(OrderEventGenerator, LifecyclesAreConsistent) {
+  ManualClock clock(1'700'000'000'000);
+  OrderEventGenerator generator({.seed = 7, .max_open_orders = 500}, clock);
+  std::map<int64_t, std::vector<OrderEvent>> orders;
+  std::set<std::string> ids;
+  for (int i = 0; i < 50'000; ++i) {
+    OrderEvent e = generator.NextEvent();
+    EXPECT_EQ(e.event_id.size(), 32u);
+    EXPECT_TRUE(ids.insert(e.event_id).second) << "duplicate event id " << e.event_id;
+    orders[e.order_id].push_back(e);
+  }
+  size_t shipped = 0, cancelled = 0;
+  for (const auto& [order_id, events] : orders) {
+    ASSERT_EQ(events.front().type, OrderEventType::kCreated) << order_id;
+    for (size_t i = 1; i < events.size(); ++i) {
+      const OrderEvent& prev = events[i - 1];
+      const OrderEvent& e = events[i];
+      EXPECT_EQ(e.customer_id, prev.customer_id);
+      EXPECT_EQ(e.region, prev.region);
+      EXPECT_EQ(e.amount, prev.amount);
+      EXPECT_EQ(e.items, prev.items);
+      EXPECT_EQ(e.coupon, prev.coupon);
+      bool allowed = (prev.type == OrderEventType::kCreated &&
+                      (e.type == OrderEventType::kPaid || e.type == OrderEventType::kCancelled)) ||
+                     (prev.type == OrderEventType::kPaid &&
+                      (e.type == OrderEventType::kShipped || e.type == OrderEventType::kCancelled));
+      EXPECT_TRUE(allowed) << OrderEventTypeName(prev.type) << " -> " << OrderEventTypeName(e.type);
+    }
+    shipped += events.back().type == OrderEventType::kShipped;
+    cancelled += events.back().type == OrderEventType::kCancelled;
+  }
+  EXPECT_GT(shipped, cancelled);  // Most orders that finish ship.
+  EXPECT_GT(cancelled, 0u);
+}
+
+TEST(OrderEventGenerator, CustomersAreSkewed) {
+  ManualClock clock(0);
+  OrderEventGenerator generator({.seed = 3, .customers = 10'000}, clock);
+  std::map<int64_t, int> created_by_customer;
+  int created = 0;
+  for (int i = 0; i < 100'000; ++i) {
+    OrderEvent e = generator.NextEvent();
+    if (e.type != OrderEventType::kCreated) continue;
+    ++created_by_customer[e.customer_id];
+    ++created;
+    EXPECT_GE(e.customer_id, 1);
+    EXPECT_LE(e.customer_id, 10'000);
+  }
+  // The busiest 1% of customers place far more than 1% of orders.
+  std::vector<int> counts;
+  for (const auto& [c, n] : created_by_customer) counts.push_back(n);
+  std::sort(counts.rbegin(), counts.rend());
+  int top = 0;
+  for (size_t i = 0; i < 100 && i < counts.size(); ++i) top += counts[i];
+  EXPECT_GT(top, created / 10);
+}
+
+TEST(OrderEventGenerator, SameSeedSameStream) {
+  ManualClock clock(5);
+  OrderEventGenerator a({.seed = 11, .malformed_rate = 0.1}, clock);
+  OrderEventGenerator b({.seed = 11, .malformed_rate = 0.1}, clock);
+  for (int i = 0; i < 1000; ++i) {
+    auto ma = a.NextMessage();
+    auto mb = b.NextMessage();
+    EXPECT_EQ(ma.key, mb.key);
+    EXPECT_EQ(ma.value, mb.value);
+  }
+}
+
+// A valid message is a JSON object with every field of the schema and the right JSON types.
+bool IsValidEvent(const std::string& value) {
+  auto j = nlohmann::json::parse(value, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) return false;
+  return j.contains("event_id") && j["event_id"].is_string() && j["ts"].is_number_integer() &&
+         j["type"].is_string() && j["order_id"].is_number_integer() && j["customer_id"].is_number_integer() &&
+         j["region"].is_string() && j["items"].is_number_integer() && j["amount"].is_number() &&
+         j["currency"].is_string() && (j["coupon"].is_null() || j["coupon"].is_string());
+}
+
+TEST(OrderEventGenerator, MalformedMessagesAreMalformedAndValidOnesValid) {
+  ManualClock clock(1'700'000'000'000);
+  OrderEventGenerator generator({.seed = 5, .malformed_rate = 0.2}, clock);
+  int malformed = 0;
+  for (int i = 0; i < 5000; ++i) {
+    GeneratedMessage m = generator.NextMessage();
+    EXPECT_EQ(IsValidEvent(m.value), m.valid) << m.value;
+    if (m.valid) {
+      EXPECT_EQ(EventIdOf(m.value), m.event_id);
+      EXPECT_EQ(m.key, std::to_string(nlohmann::json::parse(m.value)["order_id"].get<int64_t>()));
+    }
+    malformed += !m.valid;
+  }
+  EXPECT_GT(malformed, 800);
+  EXPECT_LT(malformed, 1200);
+}
+
+TEST(OrderEventGenerator, SchemaJsonNamesEveryField) {
+  auto schema = nlohmann::json::parse(OrdersSchemaJson());
+  std::vector<std::string> names;
+  for (const auto& f : schema["fields"]) names.push_back(f["name"]);
+  EXPECT_EQ(names, (std::vector<std::string>{"event_id", "ts", "type", "order_id", "customer_id", "region", "items",
+                                             "amount", "currency", "coupon"}));
+}
+
+}  // namespace
+}  // namespace floe::generator

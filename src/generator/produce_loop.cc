@@ -1,0 +1,68 @@
+#include "generator/produce_loop.h"
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include "base/clock.h"
+#include "base/logging.h"
+
+namespace floe::generator {
+
+char ProduceLoop::kValidMarker = 0;
+
+void ProduceLoop::OnDelivery(Ledger& ledger, const DeliveryReport& report) {
+  if (!report.delivered) {
+    ledger.RecordFailed(report.partition);
+    return;
+  }
+  bool valid = report.opaque == &kValidMarker;
+  ledger.RecordAcked(report.partition, report.value, valid, valid ? EventIdOf(report.value) : std::string_view());
+}
+
+ProduceLoop::ProduceLoop(ProduceOptions options, OrderEventGenerator& generator, KafkaProducer& producer,
+                         Ledger& ledger)
+    : options_(std::move(options)), generator_(generator), producer_(producer), ledger_(ledger),
+      rate_(options_.rate) {}
+
+Status ProduceLoop::Run() {
+  Clock& clock = Clock::System();
+  auto log = Logger("produce");
+  double tokens = 0;
+  int64_t last_nanos = clock.MonotonicNanos();
+  int64_t last_ledger_nanos = last_nanos;
+  while (!stop_.load() && (options_.count == 0 || sent_.load() < static_cast<uint64_t>(options_.count))) {
+    int64_t now = clock.MonotonicNanos();
+    double rate = rate_.load();
+    // Refill, capped at a tenth of a second of traffic so a pause does not become a burst.
+    tokens = std::min(tokens + rate * static_cast<double>(now - last_nanos) / 1e9, std::max(1.0, rate / 10));
+    last_nanos = now;
+    int64_t batch = burst_.exchange(0);
+    if (rate <= 0) {
+      batch += 1000;
+    } else {
+      batch += static_cast<int64_t>(tokens);
+      tokens -= static_cast<double>(static_cast<int64_t>(tokens));
+    }
+    if (options_.count > 0) batch = std::min<int64_t>(batch, options_.count - static_cast<int64_t>(sent_.load()));
+    for (int64_t i = 0; i < batch; ++i) {
+      GeneratedMessage message = generator_.NextMessage();
+      // The opaque tells the delivery report whether the value is a valid event.
+      void* kind = message.valid ? &kValidMarker : nullptr;
+      FLOE_RETURN_IF_ERROR(producer_.Produce(options_.topic, message.key, message.value, kind));
+      sent_.fetch_add(1);
+    }
+    producer_.Poll(batch > 0 ? 0 : 1);
+    if (!options_.ledger_path.empty() && now - last_ledger_nanos > 1'000'000'000) {
+      last_ledger_nanos = now;
+      if (auto status = ledger_.WriteFile(options_.ledger_path, options_.topic); !status) {
+        log->warn("writing ledger: {}", status.error().ToString());
+      }
+    }
+  }
+  Status flushed = producer_.Flush(30'000);
+  if (!options_.ledger_path.empty()) FLOE_RETURN_IF_ERROR(ledger_.WriteFile(options_.ledger_path, options_.topic));
+  return flushed;
+}
+
+}  // namespace floe::generator

@@ -1,0 +1,27 @@
+// Mapping between Iceberg types/values and Avro schemas/values (format/spec.md, Appendix A,
+// "Avro"): structs become records named "r<field id>", optional fields ["null", T] unions with
+// a null default, lists arrays with "element-id", maps with non-string keys arrays of
+// "k<key id>_v<value id>" records with logicalType "map", and every field carries "field-id".
+//
+// Stateless functions; any thread.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "formats/avro/avro_value.h"
+#include "iceberg/literal.h"
+#include "iceberg/schema.h"
+
+namespace floe::iceberg {
+
+// The Avro schema JSON of a struct type, as a record named `record_name`.
+nlohmann::json StructToAvroSchema(const Type& struct_type, const std::string& record_name);
+
+// A primitive Avro value (the non-null branch already chosen) as a literal of `type`; null for
+// an Avro null. Corruption when the Avro kind cannot hold that type.
+Result<Literal> AvroToLiteral(const Type& type, const avro::AvroValue& value);
+avro::AvroValue LiteralToAvro(const Type& type, const Literal& value);
+
+}  // namespace floe::iceberg

@@ -1,0 +1,169 @@
+#include "stream/kafka_source.h"
+
+#include <librdkafka/rdkafka.h>
+
+#include "base/logging.h"
+
+namespace floe::stream {
+
+Result<std::unique_ptr<KafkaSource>> KafkaSource::Create(SourceOptions options, OffsetProvider provider) {
+  std::unique_ptr<KafkaSource> source(new KafkaSource());
+  source->options_ = std::move(options);
+  source->provider_ = std::move(provider);
+  std::map<std::string, std::string> settings = {
+      {"bootstrap.servers", source->options_.brokers},
+      {"group.id", source->options_.group},
+      {"enable.auto.commit", "false"},
+      {"enable.auto.offset.store", "false"},
+      {"auto.offset.reset", "earliest"},
+      {"log_level", "3"},
+      {"fetch.wait.max.ms", "100"},
+      // Notice a topic created after the job started (the generator creates it) within seconds.
+      {"topic.metadata.refresh.interval.ms", "2000"},
+  };
+  for (const auto& [k, v] : source->options_.config) settings[k] = v;
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  char error[512];
+  for (const auto& [k, v] : settings) {
+    if (rd_kafka_conf_set(conf, k.c_str(), v.c_str(), error, sizeof(error)) != RD_KAFKA_CONF_OK) {
+      rd_kafka_conf_destroy(conf);
+      return InvalidArgument("Kafka consumer setting {}={}: {}", k, v, error);
+    }
+  }
+  rd_kafka_conf_set_opaque(conf, source.get());
+  rd_kafka_conf_set_rebalance_cb(conf, [](rd_kafka_t* kafka, rd_kafka_resp_err_t err,
+                                          rd_kafka_topic_partition_list_t* partitions, void* opaque) {
+    OnRebalance(kafka, err, partitions, opaque);
+  });
+  source->kafka_ = rd_kafka_new(RD_KAFKA_CONSUMER, conf, error, sizeof(error));
+  if (source->kafka_ == nullptr) {
+    rd_kafka_conf_destroy(conf);
+    return InvalidArgument("creating Kafka consumer for {}: {}", source->options_.brokers, error);
+  }
+  rd_kafka_poll_set_consumer(source->kafka_);
+  rd_kafka_topic_partition_list_t* topics = rd_kafka_topic_partition_list_new(1);
+  rd_kafka_topic_partition_list_add(topics, source->options_.topic.c_str(), RD_KAFKA_PARTITION_UA);
+  rd_kafka_resp_err_t err = rd_kafka_subscribe(source->kafka_, topics);
+  rd_kafka_topic_partition_list_destroy(topics);
+  if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    return Unavailable("subscribing to topic {}: {}", source->options_.topic, rd_kafka_err2str(err));
+  }
+  return source;
+}
+
+KafkaSource::~KafkaSource() {
+  Close();
+  if (kafka_ != nullptr) rd_kafka_destroy(kafka_);
+}
+
+void KafkaSource::OnRebalance(rd_kafka_s* kafka, int error, rd_kafka_topic_partition_list_s* partitions,
+                              void* opaque) {
+  auto* self = static_cast<KafkaSource*>(opaque);
+  self->rebalanced_ = true;
+  if (error == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
+    if (auto status = self->AssignFromProvider(partitions); !status) {
+      // Without the table's offsets the source must not read: it would not know where to start.
+      Logger("stream")->error("{}", status.error().ToString());
+      self->last_error_ = status;
+      rd_kafka_assign(kafka, nullptr);
+      self->assigned_.clear();
+    }
+  } else {
+    rd_kafka_assign(kafka, nullptr);
+    self->assigned_.clear();
+  }
+}
+
+Status KafkaSource::AssignFromProvider(rd_kafka_topic_partition_list_s* partitions) {
+  FLOE_ASSIGN_OR_RETURN_CTX(SourceOffsets offsets, provider_(), "loading the table's offsets");
+  assigned_.clear();
+  for (int i = 0; i < partitions->cnt; ++i) {
+    rd_kafka_topic_partition_t& p = partitions->elems[i];
+    auto it = offsets.find(p.partition);
+    p.offset = it != offsets.end() ? it->second : RD_KAFKA_OFFSET_BEGINNING;
+    assigned_.push_back(p.partition);
+  }
+  rd_kafka_resp_err_t err = rd_kafka_assign(kafka_, partitions);
+  if (err != RD_KAFKA_RESP_ERR_NO_ERROR) return Unavailable("assigning partitions: {}", rd_kafka_err2str(err));
+  Logger("stream")->info("assigned {} partition(s) of {} at the table's offsets {}", partitions->cnt,
+                         options_.topic, OffsetsToJson(offsets));
+  return OkStatus();
+}
+
+Status KafkaSource::Reseek() {
+  rd_kafka_topic_partition_list_t* current = nullptr;
+  rd_kafka_resp_err_t err = rd_kafka_assignment(kafka_, &current);
+  if (err != RD_KAFKA_RESP_ERR_NO_ERROR) return Unavailable("reading the assignment: {}", rd_kafka_err2str(err));
+  Status status = AssignFromProvider(current);
+  rd_kafka_topic_partition_list_destroy(current);
+  return status;
+}
+
+Result<size_t> KafkaSource::Poll(MicroBatch& batch, int timeout_ms, size_t max_records, bool* rebalanced) {
+  *rebalanced = false;
+  size_t added = 0;
+  int wait = timeout_ms;
+  while (added < max_records) {
+    rd_kafka_message_t* message = rd_kafka_consumer_poll(kafka_, wait);
+    if (rebalanced_) {
+      // Records polled before the rebalance may belong to partitions now owned elsewhere, and
+      // every owned partition was moved back to the table's offsets: start the batch afresh.
+      // A message returned by this same call comes from the new assignment, so it is kept.
+      rebalanced_ = false;
+      *rebalanced = true;
+      batch.Clear();
+      added = 0;
+    }
+    if (!last_error_) {
+      Status error = last_error_;
+      last_error_ = OkStatus();
+      if (message != nullptr) rd_kafka_message_destroy(message);
+      return std::unexpected(error.error());
+    }
+    if (message == nullptr) break;
+    wait = 0;  // Take what is already buffered, but do not wait again.
+    if (message->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+      if (message->err != RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+        Logger("stream")->warn("consumer: {}", rd_kafka_message_errstr(message));
+      }
+      rd_kafka_message_destroy(message);
+      continue;
+    }
+    rd_kafka_timestamp_type_t type;
+    int64_t timestamp = rd_kafka_message_timestamp(message, &type);
+    batch.Add(message->partition, message->offset, timestamp, message->payload, message->len);
+    rd_kafka_message_destroy(message);
+    ++added;
+  }
+  return added;
+}
+
+void KafkaSource::CommitGroupOffsets(const SourceOffsets& offsets) {
+  if (offsets.empty()) return;
+  rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(static_cast<int>(offsets.size()));
+  for (const auto& [partition, offset] : offsets) {
+    rd_kafka_topic_partition_list_add(list, options_.topic.c_str(), partition)->offset = offset;
+  }
+  rd_kafka_commit(kafka_, list, /*async=*/1);
+  rd_kafka_topic_partition_list_destroy(list);
+}
+
+Result<int64_t> KafkaSource::HighWatermark(int32_t partition) {
+  int64_t low = 0, high = 0;
+  rd_kafka_resp_err_t err =
+      rd_kafka_query_watermark_offsets(kafka_, options_.topic.c_str(), partition, &low, &high, 10'000);
+  if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    return Unavailable("end offset of {}[{}]: {}", options_.topic, partition, rd_kafka_err2str(err));
+  }
+  return high;
+}
+
+std::vector<int32_t> KafkaSource::AssignedPartitions() const { return assigned_; }
+
+void KafkaSource::Close() {
+  if (closed_ || kafka_ == nullptr) return;
+  closed_ = true;
+  rd_kafka_consumer_close(kafka_);
+}
+
+}  // namespace floe::stream

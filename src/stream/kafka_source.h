@@ -1,0 +1,79 @@
+// KafkaSource: the stream job's consumer, a member of a librdkafka consumer group, so several
+// `floe stream` workers split a topic's partitions and it runs against any Kafka.
+//
+// Positions come from the table, not the group: whenever partitions are assigned, the source
+// asks its OffsetProvider (the table's current snapshot summary) where to start, and reports
+// the rebalance so the job discards a half-built batch instead of committing records another
+// worker now owns. Group offsets are committed after each table commit, for monitoring only.
+// Not thread-safe: used from the job's loop thread (librdkafka calls the rebalance callback
+// from inside Poll, on that same thread).
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "base/result.h"
+#include "stream/micro_batch.h"
+#include "stream/source_offsets.h"
+
+struct rd_kafka_s;
+struct rd_kafka_topic_partition_list_s;
+
+namespace floe::stream {
+
+struct SourceOptions {
+  std::string brokers;
+  std::string topic;
+  std::string group;
+  std::map<std::string, std::string> config;  // Extra librdkafka settings.
+};
+
+class KafkaSource {
+ public:
+  // Where each partition starts: the table's committed offsets (partitions missing from the
+  // result start at the earliest retained offset).
+  using OffsetProvider = std::function<Result<SourceOffsets>()>;
+
+  static Result<std::unique_ptr<KafkaSource>> Create(SourceOptions options, OffsetProvider provider);
+  ~KafkaSource();
+  KafkaSource(const KafkaSource&) = delete;
+  KafkaSource& operator=(const KafkaSource&) = delete;
+
+  // Adds up to `max_records` records to `batch`, waiting at most `timeout_ms` for the first.
+  // Returns how many were added. When the assignment changed during the call, `batch` is
+  // cleared (its records may belong to partitions another worker now owns, and this source has
+  // moved every assigned partition back to the table's offsets) and *rebalanced is set.
+  Result<size_t> Poll(MicroBatch& batch, int timeout_ms, size_t max_records, bool* rebalanced);
+
+  // Moves every assigned partition back to the provider's offsets (after a lost commit race).
+  Status Reseek();
+
+  // Records progress in the consumer group (asynchronously) so lag tools see it.
+  void CommitGroupOffsets(const SourceOffsets& offsets);
+
+  // The log end offset of `partition` now (asks the broker).
+  Result<int64_t> HighWatermark(int32_t partition);
+
+  // The partitions this worker owns now.
+  std::vector<int32_t> AssignedPartitions() const;
+
+  // Leaves the group cleanly so the others take over at once.
+  void Close();
+
+ private:
+  KafkaSource() = default;
+  static void OnRebalance(rd_kafka_s* kafka, int error, rd_kafka_topic_partition_list_s* partitions, void* opaque);
+  Status AssignFromProvider(rd_kafka_topic_partition_list_s* partitions);
+
+  SourceOptions options_;
+  OffsetProvider provider_;
+  rd_kafka_s* kafka_ = nullptr;
+  bool rebalanced_ = false;
+  bool closed_ = false;
+  std::vector<int32_t> assigned_;
+  Status last_error_;
+};
+
+}  // namespace floe::stream

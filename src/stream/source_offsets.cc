@@ -1,0 +1,49 @@
+#include "stream/source_offsets.h"
+
+#include <charconv>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace floe::stream {
+
+std::string OffsetsSummaryKey(std::string_view topic) { return fmt::format("floe.offsets.{}", topic); }
+
+std::string OffsetsToJson(const SourceOffsets& offsets) {
+  std::string out = "{";
+  for (const auto& [partition, offset] : offsets) {
+    if (out.size() > 1) out += ',';
+    out += fmt::format("\"{}\":{}", partition, offset);
+  }
+  out += '}';
+  return out;
+}
+
+Result<SourceOffsets> OffsetsFromJson(std::string_view json) {
+  constexpr size_t kMaxLength = 1 << 20;  // ~50k partitions: far beyond any real topic.
+  if (json.size() > kMaxLength) return Corruption("offsets JSON of {} bytes exceeds {} bytes", json.size(), kMaxLength);
+  auto parsed = nlohmann::json::parse(json, nullptr, /*allow_exceptions=*/false);
+  if (parsed.is_discarded()) return Corruption("offsets are not valid JSON: {:.80}", json);
+  if (!parsed.is_object()) return Corruption("offsets must be a JSON object of partition to offset: {:.80}", json);
+  SourceOffsets offsets;
+  for (const auto& [key, value] : parsed.items()) {
+    int32_t partition = -1;
+    auto [end, error] = std::from_chars(key.data(), key.data() + key.size(), partition);
+    if (error != std::errc() || end != key.data() + key.size() || partition < 0) {
+      return Corruption("offsets: '{}' is not a partition number", key);
+    }
+    if (!value.is_number_integer() || value.get<int64_t>() < 0) {
+      return Corruption("offsets: partition {} has offset {}, not a non-negative integer", partition, value.dump());
+    }
+    offsets[partition] = value.get<int64_t>();
+  }
+  return offsets;
+}
+
+SourceOffsets MergeOffsets(const SourceOffsets& base, const SourceOffsets& update) {
+  SourceOffsets merged = base;
+  for (const auto& [partition, offset] : update) merged[partition] = offset;
+  return merged;
+}
+
+}  // namespace floe::stream

@@ -1,0 +1,28 @@
+// SourceOffsets: the next Kafka offset to read per partition of one topic, as the stream job
+// records it in each Iceberg snapshot's summary under `floe.offsets.<topic>` (a JSON object
+// {"0": 1200, "1": 1187}). It is the job's only checkpoint: on start and after a rebalance the
+// job seeks to the offsets of the table's current snapshot, so a batch is never committed twice.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "base/result.h"
+
+namespace floe::stream {
+
+using SourceOffsets = std::map<int32_t, int64_t>;  // partition -> next offset to read.
+
+// "floe.offsets.orders"
+std::string OffsetsSummaryKey(std::string_view topic);
+
+std::string OffsetsToJson(const SourceOffsets& offsets);
+// Strict: an object of partition numbers (as strings, >= 0) to offsets (integers >= 0).
+Result<SourceOffsets> OffsetsFromJson(std::string_view json);
+
+// `base` with every partition of `update` replaced by its value in `update`.
+SourceOffsets MergeOffsets(const SourceOffsets& base, const SourceOffsets& update);
+
+}  // namespace floe::stream

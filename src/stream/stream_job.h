@@ -1,0 +1,64 @@
+// StreamJob: the micro-batch loop of `floe stream`.
+//
+// Each batch collects records until the trigger interval passes or a record/byte limit is
+// reached, drops whatever the table already holds, and hands the rest to the BatchCommitter.
+// A rebalance or a lost commit race throws the half-built batch away and re-reads from the
+// table's offsets: work may be redone, never committed twice. Run() runs on the caller's
+// thread; Stop() may be called from any thread (signals).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+
+#include "base/metrics.h"
+#include "base/result.h"
+#include "stream/batch_committer.h"
+#include "stream/kafka_source.h"
+
+namespace floe::stream {
+
+struct TriggerOptions {
+  int64_t interval_millis = 1000;
+  size_t max_records = 1'000'000;
+  size_t max_bytes = 256u << 20;
+  // Stop after this many committed batches (0: run until stopped); for tests and backfills.
+  int64_t max_batches = 0;
+  // Spark's Trigger.AvailableNow: stop once the table holds everything that was in this
+  // worker's partitions when it first owned them (drain a backlog, then exit).
+  bool available_now = false;
+};
+
+class StreamJob {
+ public:
+  StreamJob(KafkaSource& source, BatchCommitter& committer, TriggerOptions trigger, MetricsRegistry& metrics);
+
+  Status Run();
+  void Stop() { stop_.store(true); }
+
+  int64_t batches_committed() const { return batches_committed_.load(); }
+  uint64_t rows_committed() const { return rows_committed_.load(); }
+
+ private:
+  // Fills `batch` for one trigger interval. Returns false if the job should stop.
+  Result<bool> Collect(MicroBatch& batch);
+  Status CommitBatch(MicroBatch& batch);
+  // With available_now: whether the table's offsets reached every assigned partition's end.
+  Result<bool> CaughtUp();
+
+  KafkaSource& source_;
+  BatchCommitter& committer_;
+  TriggerOptions trigger_;
+  std::atomic<bool> stop_{false};
+  std::map<int32_t, int64_t> end_targets_;  // available_now: partition -> end offset when first owned.
+  std::atomic<int64_t> batches_committed_{0};
+  std::atomic<uint64_t> rows_committed_{0};
+  Counter& records_in_;
+  Counter& rows_out_;
+  Counter& dead_letters_;
+  Counter& conflicts_;
+  Histogram& commit_seconds_;
+};
+
+}  // namespace floe::stream

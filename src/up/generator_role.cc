@@ -1,0 +1,45 @@
+#include "up/generator_role.h"
+
+#include <fmt/format.h>
+
+#include "base/clock.h"
+#include "base/logging.h"
+
+namespace floe::up {
+
+GeneratorRole::GeneratorRole(std::string brokers, generator::ProduceOptions options, double malformed_rate)
+    : brokers_(std::move(brokers)), options_(std::move(options)), malformed_rate_(malformed_rate) {}
+
+Status GeneratorRole::Start() {
+  FLOE_ASSIGN_OR_RETURN_CTX(
+      producer_,
+      generator::KafkaProducer::Create(brokers_, {},
+                                       [this](const generator::DeliveryReport& report) {
+                                         generator::ProduceLoop::OnDelivery(ledger_, report);
+                                       }),
+      "starting the generator");
+  auto seed = static_cast<uint64_t>(Clock::System().MonotonicNanos());
+  events_ = std::make_unique<generator::OrderEventGenerator>(
+      generator::GeneratorOptions{.seed = seed, .malformed_rate = malformed_rate_}, Clock::System());
+  loop_ = std::make_unique<generator::ProduceLoop>(options_, *events_, *producer_, ledger_);
+  thread_ = std::thread([this] {
+    if (auto status = loop_->Run(); !status) Logger("generator")->error("{}", status.error().ToString());
+  });
+  return OkStatus();
+}
+
+void GeneratorRole::Stop() {
+  if (!loop_) return;
+  loop_->Stop();
+  if (thread_.joinable()) thread_.join();
+  loop_.reset();
+  events_.reset();
+  producer_.reset();
+}
+
+std::string GeneratorRole::Describe() const {
+  return fmt::format("{} order events/s into topic {} (ledger: {})", options_.rate, options_.topic,
+                     options_.ledger_path);
+}
+
+}  // namespace floe::up
