@@ -1,7 +1,123 @@
-// `floe sql`: run SQL over Iceberg tables from the command line (src/sql).
+// `floe sql`: run SQL from the command line (src/sql). Parsing, binding, planning and EXPLAIN
+// work; statements that need table data or writes exit with kExitNotBuilt and one line.
+#include <unistd.h>
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
 #include "cli/command.h"
+#include "sql/memory_catalog.h"
+#include "sql/sql_session.h"
 
 namespace floe::cli {
+namespace {
+
+std::string CsvField(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"') out.push_back('"');
+    out.push_back(c);
+  }
+  out.push_back('"');
+  return out;
+}
+
+std::string JsonString(const std::string& text) {
+  std::string out = "\"";
+  for (unsigned char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          out += fmt::format("\\u{:04x}", c);
+        } else {
+          out.push_back(static_cast<char>(c));
+        }
+    }
+  }
+  return out + "\"";
+}
+
+void Print(const sql::StatementResult& result, const std::string& format) {
+  if (result.column_names.empty()) {
+    if (!result.message.empty()) std::cout << result.message << "\n";
+    return;
+  }
+  if (format == "csv") {
+    for (size_t i = 0; i < result.column_names.size(); ++i) std::cout << (i ? "," : "") << CsvField(result.column_names[i]);
+    std::cout << "\n";
+    for (const auto& row : result.rows) {
+      for (size_t i = 0; i < row.size(); ++i) std::cout << (i ? "," : "") << (row[i].is_null() ? "" : CsvField(row[i].ToText()));
+      std::cout << "\n";
+    }
+    return;
+  }
+  if (format == "json") {
+    for (const auto& row : result.rows) {
+      std::cout << "{";
+      for (size_t i = 0; i < row.size(); ++i) {
+        std::cout << (i ? "," : "") << JsonString(result.column_names[i]) << ":";
+        const sql::SqlType& type = result.column_types[i];
+        if (row[i].is_null()) {
+          std::cout << "null";
+        } else if (type.IsInteger() || type.kind() == sql::TypeKind::kDouble || type.kind() == sql::TypeKind::kReal ||
+                   type.kind() == sql::TypeKind::kBoolean) {
+          std::cout << row[i].ToText();
+        } else {
+          std::cout << JsonString(row[i].ToText());
+        }
+      }
+      std::cout << "}\n";
+    }
+    return;
+  }
+  // Aligned table; a single multi-line text column (EXPLAIN) prints as plain lines.
+  if (result.column_names.size() == 1 && result.rows.size() == 1 && result.rows[0][0].ToText().find('\n') != std::string::npos) {
+    std::cout << result.rows[0][0].ToText() << "\n";
+    return;
+  }
+  std::vector<size_t> widths;
+  for (const auto& name : result.column_names) widths.push_back(name.size());
+  std::vector<std::vector<std::string>> cells;
+  for (const auto& row : result.rows) {
+    std::vector<std::string> line;
+    for (size_t i = 0; i < row.size(); ++i) {
+      line.push_back(row[i].is_null() ? "NULL" : row[i].ToText());
+      widths[i] = std::max(widths[i], line.back().size());
+    }
+    cells.push_back(std::move(line));
+  }
+  auto print_line = [&](const std::vector<std::string>& line) {
+    for (size_t i = 0; i < line.size(); ++i) {
+      std::cout << (i ? " | " : " ") << line[i] << std::string(widths[i] - line[i].size(), ' ');
+    }
+    std::cout << "\n";
+  };
+  print_line(result.column_names);
+  for (size_t i = 0; i < widths.size(); ++i) std::cout << (i ? "-+-" : "-") << std::string(widths[i], '-');
+  std::cout << "\n";
+  for (const auto& line : cells) print_line(line);
+  std::cout << "(" << result.rows.size() << " row" << (result.rows.size() == 1 ? "" : "s") << ")\n";
+}
+
+// Runs `text`; returns the exit code. Errors print one line on stderr.
+int RunText(sql::SqlSession& session, const std::string& text, const std::string& format) {
+  auto results = session.Run(text);
+  if (!results.has_value()) {
+    std::cerr << "floe sql: " << results.error().message() << "\n";
+    return results.error().kind() == ErrorKind::kNotImplemented ? kExitNotBuilt : kExitFailure;
+  }
+  for (const auto& result : *results) Print(result, format);
+  return kExitOk;
+}
+
+}  // namespace
 
 void RegisterSqlCommand(CLI::App& root, CommandRegistry& registry) {
   struct Flags {
@@ -9,8 +125,42 @@ void RegisterSqlCommand(CLI::App& root, CommandRegistry& registry) {
     int threads = 0;
   };
   auto flags = std::make_shared<Flags>();
-  CLI::App* app = registry.Add(root, "sql", "Run SQL: -e SQL, -f FILE, or an interactive shell", "sql",
-                               [] { return NotBuiltYet("sql", "the SQL engine", 9); });
+  CLI::App* app = registry.Add(root, "sql", "Run SQL: -e SQL, -f FILE, or an interactive shell", "sql", [flags] {
+    if (!flags->catalog.empty() || !flags->warehouse.empty()) {
+      std::cerr << "floe sql: reading tables through --catalog/--warehouse is not built yet (issue #9); "
+                   "without them, SQL is planned against an empty catalog\n";
+      return kExitNotBuilt;
+    }
+    sql::MemoryCatalog catalog;
+    catalog.AddSchema("default");
+    sql::SqlSession session(catalog);
+    if (!flags->execute.empty()) return RunText(session, flags->execute, flags->format);
+    if (!flags->file.empty()) {
+      std::ifstream in(flags->file);
+      if (!in) {
+        std::cerr << "floe sql: cannot read " << flags->file << "\n";
+        return kExitFailure;
+      }
+      std::stringstream text;
+      text << in.rdbuf();
+      return RunText(session, text.str(), flags->format);
+    }
+    // A minimal shell: statements end with ';'. (History and editing come with the REPL work.)
+    std::string buffer, line;
+    int status = kExitOk;
+    bool interactive = isatty(0);
+    if (interactive) std::cout << "floe> " << std::flush;
+    while (std::getline(std::cin, line)) {
+      buffer += line + "\n";
+      if (line.find(';') != std::string::npos) {
+        status = RunText(session, buffer, flags->format);
+        buffer.clear();
+      }
+      if (interactive) std::cout << (buffer.empty() ? "floe> " : "   -> ") << std::flush;
+    }
+    if (buffer.find_first_not_of(" \t\n") != std::string::npos) status = RunText(session, buffer, flags->format);
+    return status;
+  });
   app->add_option("--catalog", flags->catalog, "sqlite:PATH, postgresql://... or http(s)://host:port");
   app->add_option("--warehouse", flags->warehouse, "file:///abs/path or s3://bucket/prefix");
   app->add_option("-e,--execute", flags->execute, "SQL to run");

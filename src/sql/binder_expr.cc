@@ -8,6 +8,7 @@
 #include "sql/sql_error.h"
 #include "sql/temporal.h"
 #include "sql/type_rules.h"
+#include "sql/value_cast.h"
 
 namespace floe::sql {
 namespace {
@@ -37,94 +38,6 @@ bool IsComparison(const std::string& name) {
          name == "is_distinct_from";
 }
 
-// Converts a varchar constant to `type` the way CAST does; empty when the text does not parse.
-std::optional<Value> CastText(const std::string& text, const SqlType& type) {
-  std::string trimmed = text;
-  while (!trimmed.empty() && std::isspace(static_cast<unsigned char>(trimmed.back()))) trimmed.pop_back();
-  while (!trimmed.empty() && std::isspace(static_cast<unsigned char>(trimmed.front()))) trimmed.erase(trimmed.begin());
-  switch (type.kind()) {
-    case TypeKind::kVarchar:
-      return Value::String(type, text);
-    case TypeKind::kDate: {
-      auto days = ParseDate(trimmed);
-      if (!days) return std::nullopt;
-      return Value::Int(type, *days);
-    }
-    case TypeKind::kTimestamp:
-    case TypeKind::kTimestampTz: {
-      auto micros = ParseTimestamp(trimmed, type.kind() == TypeKind::kTimestampTz);
-      if (!micros) return std::nullopt;
-      return Value::Int(type, *micros);
-    }
-    case TypeKind::kBoolean: {
-      std::string lower;
-      for (char c : trimmed) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-      if (lower == "true" || lower == "t" || lower == "1") return Value::Boolean(true);
-      if (lower == "false" || lower == "f" || lower == "0") return Value::Boolean(false);
-      return std::nullopt;
-    }
-    case TypeKind::kTinyint:
-    case TypeKind::kSmallint:
-    case TypeKind::kInteger:
-    case TypeKind::kBigint: {
-      if (trimmed.empty()) return std::nullopt;
-      errno = 0;
-      char* end = nullptr;
-      long long v = std::strtoll(trimmed.c_str(), &end, 10);
-      if (errno != 0 || end == nullptr || *end != '\0') return std::nullopt;
-      int64_t lo = type.kind() == TypeKind::kTinyint ? -128 : type.kind() == TypeKind::kSmallint ? -32768
-                 : type.kind() == TypeKind::kInteger ? INT32_MIN : INT64_MIN;
-      int64_t hi = type.kind() == TypeKind::kTinyint ? 127 : type.kind() == TypeKind::kSmallint ? 32767
-                 : type.kind() == TypeKind::kInteger ? INT32_MAX : INT64_MAX;
-      if (v < lo || v > hi) return std::nullopt;
-      return Value::Int(type, v);
-    }
-    case TypeKind::kReal:
-    case TypeKind::kDouble: {
-      if (trimmed.empty()) return std::nullopt;
-      char* end = nullptr;
-      double v = std::strtod(trimmed.c_str(), &end);
-      if (end == nullptr || *end != '\0') return std::nullopt;
-      return Value::Double(type, v);
-    }
-    case TypeKind::kDecimal: {
-      auto parsed = ParseDecimalLiteral(trimmed);
-      if (!parsed.has_value()) return std::nullopt;
-      int scale = parsed->type().scale();
-      Int128 v = parsed->as_decimal();
-      if (scale > type.scale()) {
-        Int128 divisor = PowerOfTen(scale - type.scale());
-        Int128 q = v / divisor, r = v % divisor;
-        if (r * 2 >= divisor) ++q;  // Round half up (away from zero for positives).
-        if (r * 2 <= -divisor) --q;
-        v = q;
-      } else {
-        v *= PowerOfTen(type.scale() - scale);
-      }
-      Int128 limit = PowerOfTen(type.precision());
-      if (v >= limit || v <= -limit) return std::nullopt;
-      return Value::Decimal(type, v);
-    }
-    case TypeKind::kUuid: {
-      if (trimmed.size() != 36) return std::nullopt;
-      for (size_t i = 0; i < trimmed.size(); ++i) {
-        bool dash = i == 8 || i == 13 || i == 18 || i == 23;
-        if (dash ? trimmed[i] != '-' : !std::isxdigit(static_cast<unsigned char>(trimmed[i]))) return std::nullopt;
-      }
-      std::string lower;
-      for (char c : trimmed) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-      return Value::String(type, lower);
-    }
-    case TypeKind::kIntervalDayTime:
-    case TypeKind::kIntervalYearMonth: {
-      // A plain number: the unit comes from the INTERVAL qualifier, applied by the caller.
-      return std::nullopt;
-    }
-    default:
-      return std::nullopt;
-  }
-}
-
 // Trino's INTERVAL 'n' unit: PostgreSQL's field mask bits.
 std::optional<Value> IntervalLiteral(const std::string& text, int fields) {
   char* end = nullptr;
@@ -151,7 +64,7 @@ std::optional<Value> BinderImpl::ConstantValue(const BoundExpr& expr) const {
   if (expr.kind == BoundKind::kCast && expr.args[0]->kind == BoundKind::kConstant) {
     const Value& v = expr.args[0]->value;
     if (v.is_null()) return Value::Null(expr.type);
-    if (v.type().kind() == TypeKind::kVarchar) return CastText(v.as_string(), expr.type);
+    if (v.type().kind() == TypeKind::kVarchar) return CastFromText(v.as_string(), expr.type);
     if (v.type().IsInteger() && expr.type.IsInteger()) return Value::Int(expr.type, v.as_int());
     if (v.type().IsInteger() && expr.type.kind() == TypeKind::kDecimal) {
       return Value::Decimal(expr.type, static_cast<Int128>(v.as_int()) * PowerOfTen(expr.type.scale()));
@@ -171,7 +84,7 @@ Result<BoundExprPtr> BinderImpl::Coerce(BoundExprPtr expr, const SqlType& type, 
   // A string literal next to a typed value takes that type (as PostgreSQL's untyped literals do).
   if (expr->kind == BoundKind::kConstant && expr->type.kind() == TypeKind::kVarchar && !expr->value.is_null() &&
       type.kind() != TypeKind::kVarchar) {
-    auto converted = CastText(expr->value.as_string(), type);
+    auto converted = CastFromText(expr->value.as_string(), type);
     if (!converted) {
       return ErrorAt(expr->location >= 0 ? expr->location : location,
                      fmt::format("Cannot cast '{}' to {}", expr->value.as_string(), type.ToString()));
@@ -458,7 +371,12 @@ Result<BoundExprPtr> BinderImpl::BindExpr(const Expr& expr, ExprContext& context
       }
       if (arg->kind == BoundKind::kConstant && arg->type.kind() == TypeKind::kVarchar && !arg->value.is_null() &&
           target->kind() != TypeKind::kVarchar && !expr.try_cast) {
-        auto converted = CastText(arg->value.as_string(), *target);
+        // TIMESTAMP '... UTC' (a zone in the text) is a timestamp with time zone, as in Trino.
+        if (target->kind() == TypeKind::kTimestamp && !ParseTimestamp(arg->value.as_string(), false) &&
+            ParseTimestamp(arg->value.as_string(), true)) {
+          target = SqlType::TimestampTz();
+        }
+        auto converted = CastFromText(arg->value.as_string(), *target);
         if (!converted) {
           return ErrorAt(expr.args[0]->location >= 0 ? expr.args[0]->location : at,
                          fmt::format("Value cannot be cast to {}: {}", target->ToString(), arg->value.as_string()));

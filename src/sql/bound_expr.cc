@@ -114,6 +114,7 @@ std::string BoundExpr::ToString() const {
         return fmt::format("({} {} {})", args[0]->ToString(), symbol, args[1]->ToString());
       }
       if (name == "negate" && args.size() == 1) return fmt::format("(-{})", args[0]->ToString());
+      if (name == "field_access" && args.size() == 2) return fmt::format("{}.{}", args[0]->ToString(), args[1]->value.ToText());
       return fmt::format("{}({})", name, JoinArgs(args));
     }
     case BoundKind::kCast:

@@ -103,7 +103,7 @@ std::string Describe(const LogicalOperator& op) {
     case LogicalKind::kAggregate: {
       std::string items;
       for (size_t i = 0; i < op.groups.size(); ++i) {
-        items += (i > 0 ? ", " : "") + op.groups[i]->ToString();
+        items += (i > 0 ? ", " : "") + OutputName(op.output[i]) + " := " + op.groups[i]->ToString();
       }
       std::string aggregates;
       for (size_t i = 0; i < op.aggregates.size(); ++i) {
