@@ -390,6 +390,31 @@ Status Table::FastAppend(const std::vector<DataFile>& files) {
   return st;
 }
 
+Status Table::AppendManifests(const std::vector<ManifestFile>& added) {
+  if (added.empty()) return OkStatus();
+  int64_t snapshot_id = NewSnapshotId();
+  std::map<std::string, std::string> delta;
+  int64_t files = 0, records = 0;
+  std::vector<ManifestFile> mine = added;
+  for (ManifestFile& m : mine) {
+    files += m.added_files_count.value_or(0);
+    records += m.added_rows_count.value_or(0);
+    m.added_snapshot_id = snapshot_id;
+    m.sequence_number = ManifestFile::kUnassigned;
+    m.min_sequence_number = ManifestFile::kUnassigned;
+  }
+  delta["added-data-files"] = std::to_string(files);
+  delta["added-records"] = std::to_string(records);
+  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<TableMetadata> {
+    std::vector<ManifestFile> manifests = mine;
+    if (const Snapshot* current = base.CurrentSnapshot()) {
+      FLOE_ASSIGN_OR_RETURN(auto existing, Manifests(*current));
+      manifests.insert(manifests.end(), existing.begin(), existing.end());
+    }
+    return AddSnapshot(base, snapshot_id, kOperationAppend, std::move(manifests), delta, written);
+  });
+}
+
 Status Table::OverwriteFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added) {
   return ReplaceFiles(deleted, added, added.empty() ? kOperationDelete : kOperationOverwrite);
 }

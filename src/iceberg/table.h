@@ -63,6 +63,9 @@ class Table {
 
   // Data changes. Files carry their partition tuple for the table's default spec.
   Status FastAppend(const std::vector<DataFile>& files);
+  // Appends manifests the caller already wrote (all entries ADDED, sequence numbers unassigned),
+  // in one snapshot: bulk loads and tools that write manifests in parallel.
+  Status AppendManifests(const std::vector<ManifestFile>& manifests);
   // Removes `deleted` (by path; each must be live in the base, else the commit fails with
   // Conflict) and adds `added`. Operation: delete (no adds), overwrite, or replace (rewrite).
   Status OverwriteFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added);
