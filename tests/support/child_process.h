@@ -1,38 +1,33 @@
-// ChildProcess: a long-running program a test starts (a broker, a catalog, `floe up`), waits
-// for, signals (SIGTERM for a clean stop, SIGKILL for crash tests) and reaps.
-//
-// The destructor kills and reaps a child still running, so a failing test leaves no server
-// behind. Output goes to a log file the test can print on failure. Owned by one test thread.
+// Test support for programs a test starts (a broker, a catalog, `floe up`): a Subprocess that
+// must start (the test fails otherwise), with its log at hand for failure messages; free
+// loopback ports; temporary folders.
 #pragma once
 
-#include <sys/types.h>
-
 #include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "base/subprocess.h"
 
 namespace floe::testing {
 
 class ChildProcess {
  public:
   // Starts argv (argv[0] a path) with `extra_env` added; stdout and stderr go to `log_path`.
+  // Throws if the program cannot be started at all (a broken test setup).
   ChildProcess(std::vector<std::string> argv, std::string log_path, std::vector<std::string> extra_env = {});
-  ~ChildProcess();
-  ChildProcess(const ChildProcess&) = delete;
-  ChildProcess& operator=(const ChildProcess&) = delete;
 
-  pid_t pid() const { return pid_; }
-  bool running();
-  // Sends `signal` and waits up to `timeout` for the exit; returns the exit code (128 + signal
-  // when killed), or -1 if it did not exit in time.
-  int Stop(int signal, std::chrono::milliseconds timeout = std::chrono::seconds(10));
-  // Waits for the child to exit by itself; -1 on timeout.
-  int Wait(std::chrono::milliseconds timeout);
+  pid_t pid() const { return process_->pid(); }
+  bool running() { return process_->Running(); }
+  int Stop(int signal, std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
+    return process_->Stop(signal, timeout);
+  }
+  int Wait(std::chrono::milliseconds timeout) { return process_->Wait(timeout); }
   std::string ReadLog() const;
 
  private:
-  pid_t pid_ = -1;
-  int exit_code_ = -1;
+  std::unique_ptr<Subprocess> process_;
   std::string log_path_;
 };
 
@@ -40,7 +35,9 @@ class ChildProcess {
 int FreeLoopbackPort();
 
 // Waits until something accepts TCP connections on 127.0.0.1:port; false on timeout.
-bool WaitForPort(int port, std::chrono::milliseconds timeout = std::chrono::seconds(20));
+inline bool WaitForPort(int port, std::chrono::milliseconds timeout = std::chrono::seconds(20)) {
+  return WaitForTcpPort("127.0.0.1", port, timeout);
+}
 
 // A fresh temporary folder under $TMPDIR, removed with its contents by the destructor.
 class TempFolder {
