@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "formats/json/event_decoder.h"
 #include "formats/parquet/local_file.h"
 #include "iceberg/batch_conversion.h"
 #include "iceberg/data_files.h"
@@ -113,8 +114,18 @@ int RunAppend(const Flags& f) {
       FLOE_ASSIGN_OR_RETURN(auto input, parquet::LocalInputFile::Open(f.file));
       FLOE_ASSIGN_OR_RETURN(batches, ReadParquetFile(std::move(input)));
     } else if (f.file.ends_with(".jsonl") || f.file.ends_with(".json")) {
-      return NotImplemented("appending JSON lines needs the JSON event decoder (not on main yet); "
-                            "convert with `floe parquet write` and append the .parquet file");
+      FLOE_ASSIGN_OR_RETURN(std::string text, ReadLocalFile(f.file));
+      FLOE_ASSIGN_OR_RETURN(auto fields, ToBatchFields(table->metadata().CurrentSchema()));
+      FLOE_ASSIGN_OR_RETURN(auto decoder, formats::JsonEventDecoder::Make(fields));
+      size_t length = text.size();
+      text.append(formats::JsonEventDecoder::kPadding, '\0');
+      decoder->DecodeLines(std::string_view(text.data(), length), 1);
+      if (!decoder->errors().empty()) {
+        const formats::LineError& e = decoder->errors().front();
+        return InvalidArgument("{} line {}: {} ({} bad lines; nothing appended)", f.file, e.line, e.message,
+                               decoder->errors().size());
+      }
+      batches.push_back(decoder->TakeBatch());
     } else {
       return InvalidArgument("{}: expected a .parquet or .jsonl file", f.file);
     }
