@@ -161,9 +161,11 @@ int RunScan(const Flags& f) {
     std::string out;
     for (const FileScanTask& task : plan.tasks) {
       if (f.limit >= 0 && printed >= f.limit) break;
-      Status st = ReadTask(*table, task, schema, [&](const formats::ColumnBatch& b, const std::vector<int>& cols) -> Status {
+      Status st = ReadTask(*table, task, schema, [&](const formats::ColumnBatch& b, const std::vector<int>& cols,
+                                                     const std::vector<uint8_t>& deleted) -> Status {
         for (int64_t row = 0; row < b.num_rows; ++row) {
           if (f.limit >= 0 && printed >= f.limit) return OkStatus();
+          if (!deleted.empty() && deleted[row]) continue;
           if (task.residual->op != ExprOp::kTrue) {
             bool keep = EvaluateRow(task.residual, [&](int32_t id) -> Literal {
               for (size_t i = 0; i < schema.fields().size(); ++i) {
@@ -380,7 +382,8 @@ int RunCompact(const Flags& f) {
       std::vector<formats::ColumnBatch> batches;
       for (const FileScanTask* t : tasks) {
         removed.push_back(t->file.file_path);
-        FLOE_RETURN_IF_ERROR(ReadTask(*table, *t, schema, [&](const formats::ColumnBatch& b, const std::vector<int>& cols) -> Status {
+        FLOE_RETURN_IF_ERROR(ReadTask(*table, *t, schema, [&](const formats::ColumnBatch& b, const std::vector<int>& cols,
+                                                                const std::vector<uint8_t>&) -> Status {
           formats::ColumnBatch out = formats::MakeEmptyBatch(fields);
           for (int64_t row = 0; row < b.num_rows; ++row) {
             for (size_t i = 0; i < cols.size(); ++i) {
@@ -411,6 +414,67 @@ int RunCompact(const Flags& f) {
   return st ? kExitOk : Fail("compact", st.error());
 }
 
+// Row-level delete (merge-on-read): position delete files for the rows matching --filter.
+int RunDelete(const Flags& f) {
+  auto run = [&]() -> Status {
+    if (f.filter.empty()) return InvalidArgument("delete needs --filter EXPR (use a filter of true to delete every row)");
+    FLOE_ASSIGN_OR_RETURN(auto table, LoadTable(f));
+    ScanOptions options;
+    FLOE_ASSIGN_OR_RETURN(options.filter, ParseFilter(f.filter));
+    FLOE_ASSIGN_OR_RETURN(ScanPlan plan, PlanScan(*table, options));
+    const Schema& schema = plan.schema;
+    // One delete file per partition of the default spec (deletes apply within a partition).
+    std::map<std::string, std::pair<std::vector<Literal>, std::map<std::string, std::vector<int64_t>>>> by_partition;
+    int64_t rows = 0;
+    for (const FileScanTask& task : plan.tasks) {
+      if (task.file.spec_id != table->metadata().default_spec_id) {
+        return NotImplemented("deleting rows of files written with an older partition spec");
+      }
+      int64_t base = 0;
+      std::vector<int64_t> hits;
+      FLOE_RETURN_IF_ERROR(ReadTask(*table, task, schema, [&](const formats::ColumnBatch& b, const std::vector<int>& cols,
+                                                              const std::vector<uint8_t>& deleted) -> Status {
+        for (int64_t row = 0; row < b.num_rows; ++row) {
+          if (!deleted.empty() && deleted[row]) continue;
+          bool match = EvaluateRow(task.residual, [&](int32_t id) -> Literal {
+            for (size_t i = 0; i < schema.fields().size(); ++i) {
+              if (schema.fields()[i].id == id) {
+                return cols[i] < 0 ? Literal() : LiteralAt(b.columns[cols[i]], row, *schema.fields()[i].type);
+              }
+            }
+            return Literal();
+          });
+          if (match) hits.push_back(base + row);
+        }
+        base += b.num_rows;
+        return OkStatus();
+      }));
+      if (hits.empty()) continue;
+      rows += static_cast<int64_t>(hits.size());
+      std::string key;
+      for (const Literal& l : task.file.partition) key += l.ToString() + "\x1f";
+      auto& slot = by_partition[key];
+      slot.first = task.file.partition;
+      slot.second[task.file.file_path] = std::move(hits);
+    }
+    if (rows == 0) {
+      fmt::print("no rows match\n");
+      return OkStatus();
+    }
+    std::vector<DataFile> deletes;
+    for (const auto& [key, slot] : by_partition) {
+      FLOE_ASSIGN_OR_RETURN(DataFile d, WritePositionDeletes(*table, slot.second, slot.first));
+      deletes.push_back(std::move(d));
+    }
+    FLOE_RETURN_IF_ERROR(table->AddDeleteFiles(deletes));
+    fmt::print("deleted {} rows with {} position delete files; snapshot {}\n", rows, deletes.size(),
+               table->metadata().current_snapshot_id.value_or(0));
+    return OkStatus();
+  };
+  Status st = run();
+  return st ? kExitOk : Fail("delete", st.error());
+}
+
 }  // namespace
 
 void RegisterTableCommand(CLI::App& root, CommandRegistry& registry) {
@@ -432,6 +496,7 @@ void RegisterTableCommand(CLI::App& root, CommandRegistry& registry) {
       {"expire", "Expire old snapshots and delete unreachable files", RunExpire},
       {"compact", "Rewrite small data files into larger ones", RunCompact},
       {"remove-orphans", "Delete files no snapshot references", RunRemoveOrphans},
+      {"delete", "Delete the rows matching --filter (position delete files)", RunDelete},
   };
   for (const Verb& verb : verbs) {
     auto fn = verb.run;
@@ -464,6 +529,7 @@ void RegisterTableCommand(CLI::App& root, CommandRegistry& registry) {
       app->add_flag("--dry-run", flags->dry_run, "List orphans without deleting them");
     }
     if (v == "compact") app->add_option("--target-size", flags->target_size, "Target data file size in bytes");
+    if (v == "delete") app->add_option("--filter", flags->filter, "Rows to delete, e.g. \"id < 10\"")->required();
   }
 }
 

@@ -290,10 +290,9 @@ Status Table::CommitWithRetry(const Attempt& attempt) {
 }
 
 Result<ManifestFile> Table::WriteNewManifest(const TableMetadata& base, int64_t snapshot_id,
-                                             const std::vector<ManifestEntry>& entries) {
+                                             const std::vector<ManifestEntry>& entries, ManifestContent content) {
   const PartitionSpec& spec = base.DefaultSpec();
-  ManifestWriteContext ctx{std::max(2, base.format_version), &base.CurrentSchema(), &spec, ManifestContent::kData,
-                           snapshot_id};
+  ManifestWriteContext ctx{std::max(2, base.format_version), &base.CurrentSchema(), &spec, content, snapshot_id};
   FLOE_ASSIGN_OR_RETURN(WrittenManifest written, WriteManifest(ctx, entries));
   std::string location = ops_->NewLocation(fmt::format("metadata/{}-m0.avro", NewUuid()));
   FLOE_RETURN_IF_ERROR(WriteLocation(location, written.bytes));
@@ -413,6 +412,50 @@ Status Table::AppendManifests(const std::vector<ManifestFile>& added) {
     }
     return AddSnapshot(base, snapshot_id, kOperationAppend, std::move(manifests), delta, written);
   });
+}
+
+Status Table::AddDeleteFiles(const std::vector<DataFile>& deletes) {
+  if (deletes.empty()) return OkStatus();
+  int64_t snapshot_id = NewSnapshotId();
+  std::vector<ManifestEntry> entries;
+  int64_t positions = 0, equalities = 0, bytes = 0;
+  for (const DataFile& f : deletes) {
+    if (f.content == FileContent::kData) return InvalidArgument("{} is a data file, not a delete file", f.file_path);
+    entries.push_back(ManifestEntry{EntryStatus::kAdded, std::nullopt, std::nullopt, std::nullopt, f});
+    (f.content == FileContent::kPositionDeletes ? positions : equalities) += f.record_count;
+    bytes += f.file_size_in_bytes;
+  }
+  FLOE_ASSIGN_OR_RETURN(ManifestFile manifest, WriteNewManifest(metadata(), snapshot_id, entries, ManifestContent::kDeletes));
+  std::map<std::string, std::string> delta = {{"added-delete-files", std::to_string(deletes.size())},
+                                              {"added-position-deletes", std::to_string(positions)},
+                                              {"added-equality-deletes", std::to_string(equalities)},
+                                              {"added-files-size", std::to_string(bytes)}};
+  Status st = CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<TableMetadata> {
+    std::vector<ManifestFile> manifests = {manifest};
+    if (const Snapshot* current = base.CurrentSnapshot()) {
+      FLOE_ASSIGN_OR_RETURN(auto existing, Manifests(*current));
+      manifests.insert(manifests.end(), existing.begin(), existing.end());
+    }
+    // Position deletes must still find their data files.
+    std::set<std::string> live;
+    for (const ManifestFile& mf : manifests) {
+      if (mf.content != ManifestContent::kData || &mf == &manifests[0]) continue;
+      FLOE_ASSIGN_OR_RETURN(auto es, ReadEntries(mf));
+      for (const ManifestEntry& e : es) {
+        if (e.status != EntryStatus::kDeleted) live.insert(e.data_file.file_path);
+      }
+    }
+    for (const DataFile& f : deletes) {
+      if (f.referenced_data_file && !live.contains(*f.referenced_data_file)) {
+        return Conflict("cannot delete rows of {}: a concurrent commit removed the file", *f.referenced_data_file);
+      }
+    }
+    return AddSnapshot(base, snapshot_id, kOperationDelete, std::move(manifests), delta, written);
+  });
+  if (!st && st.error().kind() == ErrorKind::kConflict) {
+    if (auto key = ops_->KeyForLocation(manifest.manifest_path)) (void)ops_->store().Delete(*key);
+  }
+  return st;
 }
 
 Status Table::OverwriteFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added) {

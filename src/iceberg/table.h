@@ -71,6 +71,8 @@ class Table {
   Status OverwriteFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added);
   Status DeleteFiles(const std::vector<std::string>& deleted) { return OverwriteFiles(deleted, {}); }
   Status RewriteFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added);
+  // Adds position or equality delete files (merge-on-read row deletes) in one snapshot.
+  Status AddDeleteFiles(const std::vector<DataFile>& deletes);
 
   // Metadata changes.
   Status UpdateSchema(const std::vector<SchemaChange>& changes);
@@ -105,7 +107,8 @@ class Table {
   Status CommitWithRetry(const Attempt& attempt);
   // Writes a manifest with `entries` for the default spec; returns its manifest-list record.
   Result<ManifestFile> WriteNewManifest(const TableMetadata& base, int64_t snapshot_id,
-                                        const std::vector<ManifestEntry>& entries);
+                                        const std::vector<ManifestEntry>& entries,
+                                        ManifestContent content = ManifestContent::kData);
   Status ReplaceFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added,
                       std::string_view operation);
   // Builds the next snapshot from `base` with `manifests` and `summary` additions.

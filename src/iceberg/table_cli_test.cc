@@ -116,6 +116,23 @@ TEST_F(TableCliTest, CreateAppendScanAndMaintain) {
   EXPECT_EQ(frows.size(), expected);
   for (const auto& r : frows) EXPECT_EQ(r["kind"], "k1");
 
+  // Row-level deletes: position delete files, applied on read.
+  auto del = Floe({"table", "delete", "db.events", "--warehouse", wh, "--filter", "id in (3, 5, 120) or id >= 148"});
+  ASSERT_EQ(del.exit_code, 0) << del.err;
+  EXPECT_NE(del.out.find("deleted 5 rows"), std::string::npos) << del.out;
+  auto remaining = Lines(Floe({"table", "scan", "db.events", "--warehouse", wh}).out);
+  EXPECT_EQ(remaining.size(), 145u);
+  for (const auto& r : remaining) {
+    int64_t id = r["id"];
+    EXPECT_TRUE(id != 3 && id != 5 && id != 120 && id < 148) << id;
+  }
+  auto snaps_del = nlohmann::json::parse(Floe({"table", "snapshots", "db.events", "--warehouse", wh, "--format", "json"}).out);
+  EXPECT_EQ(snaps_del.back()["operation"], "delete");
+  EXPECT_EQ(snaps_del.back()["summary"]["added-position-deletes"], "5");
+  // Back to before the delete for the checks below.
+  ASSERT_EQ(Floe({"table", "rollback", "db.events", "--warehouse", wh, "--snapshot",
+                  std::to_string(snaps_del[1]["snapshot-id"].get<int64_t>())}).exit_code, 0);
+
   // The table is also reachable by its folder path.
   auto by_path = Floe({"table", "scan", dir_.path() + "/wh/db/events", "--filter", "id = 7", "--format", "table"});
   ASSERT_EQ(by_path.exit_code, 0) << by_path.err;
@@ -124,7 +141,7 @@ TEST_F(TableCliTest, CreateAppendScanAndMaintain) {
   auto snaps = Floe({"table", "snapshots", "db.events", "--warehouse", wh, "--format", "json"});
   ASSERT_EQ(snaps.exit_code, 0) << snaps.err;
   auto list = nlohmann::json::parse(snaps.out);
-  ASSERT_EQ(list.size(), 3u);
+  ASSERT_EQ(list.size(), 4u);
   EXPECT_EQ(list[1]["summary"]["total-records"], "150");
   EXPECT_EQ(list[2]["summary"]["total-records"], "152");
   EXPECT_EQ(list[1]["operation"], "append");
