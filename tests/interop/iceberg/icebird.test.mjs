@@ -135,3 +135,15 @@ test('icebird reads a table after compaction, rollback and expiry', async () => 
   run('table', 'expire', table, '--warehouse', wh, '--older-than', '0ms');
   assertSameRows(await icebirdRows(table), floeRows(table));
 });
+
+test('icebird applies the position deletes floe writes', async () => {
+  const table = 'db.deleted';
+  const wh = `file://${dir}/wh`;
+  run('table', 'create', table, '--warehouse', wh, '--schema', join(dir, 'schema.json'), '--partition', 'bucket(4, id)');
+  run('table', 'append', table, '--warehouse', wh, join(dir, 'input.parquet'));
+  run('table', 'delete', table, '--warehouse', wh, '--filter', "id < 20 or name = 'name-3'");
+  const expected = floeRows(table);
+  assert.ok(expected.every(r => r.id >= 20 && r.name !== 'name-3'));
+  assert.ok(expected.length < 280 && expected.length > 200);
+  assertSameRows(await icebirdRows(table), expected);
+});
