@@ -350,6 +350,82 @@ Result<TableMetadata> Table::AddSnapshot(const TableMetadata& base, int64_t snap
 }
 
 Status Table::FastAppend(const std::vector<DataFile>& files) {
+  return Append(files, metadata().Property("commit.manifest-merge.enabled", "false") == "true");
+}
+
+Status Table::MergeAppend(const std::vector<DataFile>& files) { return Append(files, true); }
+
+Result<std::vector<ManifestFile>> Table::MergeManifests(const TableMetadata& base, int64_t snapshot_id,
+                                                        std::vector<ManifestFile> manifests,
+                                                        std::vector<std::string>* written) {
+  int64_t min_count = base.PropertyAsLong("commit.manifest.min-count-to-merge", 100);
+  int64_t target = base.PropertyAsLong("commit.manifest.target-size-bytes", int64_t{8} << 20);
+  int32_t spec_id = base.default_spec_id;
+  std::vector<ManifestFile> candidates, kept;
+  for (ManifestFile& m : manifests) {
+    bool mergeable = m.content == ManifestContent::kData && m.partition_spec_id == spec_id && m.manifest_length < target;
+    (mergeable ? candidates : kept).push_back(std::move(m));
+  }
+  if (static_cast<int64_t>(candidates.size()) < min_count) {
+    candidates.insert(candidates.end(), kept.begin(), kept.end());
+    return candidates;
+  }
+  // Bin-pack in order (the newest manifest first), each bin up to the target size.
+  std::vector<std::vector<ManifestFile>> bins(1);
+  int64_t bin_bytes = 0;
+  for (ManifestFile& m : candidates) {
+    if (bin_bytes + m.manifest_length > target && !bins.back().empty()) {
+      bins.emplace_back();
+      bin_bytes = 0;
+    }
+    bin_bytes += m.manifest_length;
+    bins.back().push_back(std::move(m));
+  }
+  std::vector<ManifestFile> out;
+  for (std::vector<ManifestFile>& bin : bins) {
+    if (bin.size() == 1) {
+      out.push_back(std::move(bin[0]));
+      continue;
+    }
+    std::vector<ManifestEntry> entries;
+    for (const ManifestFile& m : bin) {
+      bool ours = m.sequence_number == ManifestFile::kUnassigned;
+      if (ours) {
+        // This commit's manifest: its entries stay ADDED and inherit the new snapshot's numbers.
+        FLOE_ASSIGN_OR_RETURN(std::string bytes, ReadLocation(m.manifest_path));
+        ManifestFile unassigned = m;
+        unassigned.sequence_number = 0;
+        FLOE_ASSIGN_OR_RETURN(auto es, ReadManifest(std::move(bytes), unassigned, *base.SpecById(m.partition_spec_id),
+                                                    base.CurrentSchema(), m.manifest_path));
+        for (ManifestEntry& e : es) {
+          e.snapshot_id.reset();
+          e.sequence_number.reset();
+          e.file_sequence_number.reset();
+          entries.push_back(std::move(e));
+        }
+        continue;
+      }
+      FLOE_ASSIGN_OR_RETURN(auto es, ReadEntries(m));
+      for (ManifestEntry& e : es) {
+        if (e.status == EntryStatus::kDeleted) continue;
+        e.status = EntryStatus::kExisting;
+        entries.push_back(std::move(e));
+      }
+    }
+    const PartitionSpec* spec = base.SpecById(spec_id);
+    ManifestWriteContext ctx{2, &base.CurrentSchema(), spec, ManifestContent::kData, snapshot_id};
+    FLOE_ASSIGN_OR_RETURN(WrittenManifest w, WriteManifest(ctx, entries));
+    std::string location = ops_->NewLocation(fmt::format("metadata/{}-m{}.avro", NewUuid(), out.size()));
+    FLOE_RETURN_IF_ERROR(WriteLocation(location, w.bytes));
+    written->push_back(location);
+    w.record.manifest_path = location;
+    out.push_back(std::move(w.record));
+  }
+  out.insert(out.end(), kept.begin(), kept.end());
+  return out;
+}
+
+Status Table::Append(const std::vector<DataFile>& files, bool merge) {
   if (files.empty()) return OkStatus();
   int64_t snapshot_id = NewSnapshotId();
   std::vector<ManifestEntry> entries;
@@ -379,6 +455,9 @@ Status Table::FastAppend(const std::vector<DataFile>& files) {
     if (const Snapshot* current = base.CurrentSnapshot()) {
       FLOE_ASSIGN_OR_RETURN(auto existing, Manifests(*current));
       manifests.insert(manifests.end(), existing.begin(), existing.end());
+    }
+    if (merge) {
+      FLOE_ASSIGN_OR_RETURN(manifests, MergeManifests(base, snapshot_id, std::move(manifests), written));
     }
     return AddSnapshot(base, snapshot_id, kOperationAppend, std::move(manifests), delta, written);
   });
