@@ -28,6 +28,7 @@ using namespace floe::iceberg;
 struct Flags {
   std::string table, catalog, warehouse, schema, file, filter, format, older_than, ref;
   std::vector<std::string> partition, properties;
+  std::vector<std::string> add_columns, drop_columns, rename_columns, promote_columns, unset_properties;
   int64_t snapshot = 0;
   int64_t limit = -1;
   int retain_last = 1;
@@ -414,6 +415,49 @@ int RunCompact(const Flags& f) {
   return st ? kExitOk : Fail("compact", st.error());
 }
 
+// Schema evolution and properties: --add-column 'NAME TYPE', --drop-column NAME,
+// --rename-column OLD=NEW, --promote-column 'NAME TYPE', --property K=V, --unset-property K.
+int RunAlter(const Flags& f) {
+  auto run = [&]() -> Status {
+    FLOE_ASSIGN_OR_RETURN(auto table, LoadTable(f));
+    auto name_and_type = [](const std::string& text) -> Result<std::pair<std::string, TypePtr>> {
+      size_t space = text.find(' ');
+      if (space == std::string::npos) return InvalidArgument("'{}': expected 'NAME TYPE'", text);
+      FLOE_ASSIGN_OR_RETURN(TypePtr type, ParsePrimitiveType(text.substr(space + 1)));
+      return std::make_pair(text.substr(0, space), type);
+    };
+    std::vector<SchemaChange> changes;
+    for (const std::string& c : f.add_columns) {
+      FLOE_ASSIGN_OR_RETURN(auto nt, name_and_type(c));
+      changes.push_back(SchemaChange{SchemaChange::Kind::kAddColumn, nt.first, nt.second});
+    }
+    for (const std::string& c : f.rename_columns) {
+      size_t eq = c.find('=');
+      if (eq == std::string::npos) return InvalidArgument("--rename-column '{}': expected OLD=NEW", c);
+      changes.push_back(SchemaChange{SchemaChange::Kind::kRenameColumn, c.substr(0, eq), nullptr, c.substr(eq + 1)});
+    }
+    for (const std::string& c : f.promote_columns) {
+      FLOE_ASSIGN_OR_RETURN(auto nt, name_and_type(c));
+      changes.push_back(SchemaChange{SchemaChange::Kind::kPromoteType, nt.first, nt.second});
+    }
+    for (const std::string& c : f.drop_columns) changes.push_back(SchemaChange{SchemaChange::Kind::kDropColumn, c});
+    if (!changes.empty()) FLOE_RETURN_IF_ERROR(table->UpdateSchema(changes));
+    std::map<std::string, std::string> set;
+    for (const std::string& kv : f.properties) {
+      size_t eq = kv.find('=');
+      if (eq == std::string::npos) return InvalidArgument("--property '{}': expected KEY=VALUE", kv);
+      set[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    if (!set.empty() || !f.unset_properties.empty()) FLOE_RETURN_IF_ERROR(table->SetProperties(set, f.unset_properties));
+    if (changes.empty() && set.empty() && f.unset_properties.empty()) return InvalidArgument("alter: nothing to change");
+    fmt::print("schema {} ({} columns)\n", table->metadata().current_schema_id,
+               table->metadata().CurrentSchema().fields().size());
+    return OkStatus();
+  };
+  Status st = run();
+  return st ? kExitOk : Fail("alter", st.error());
+}
+
 // Row-level delete (merge-on-read): position delete files for the rows matching --filter.
 int RunDelete(const Flags& f) {
   auto run = [&]() -> Status {
@@ -497,6 +541,7 @@ void RegisterTableCommand(CLI::App& root, CommandRegistry& registry) {
       {"compact", "Rewrite small data files into larger ones", RunCompact},
       {"remove-orphans", "Delete files no snapshot references", RunRemoveOrphans},
       {"delete", "Delete the rows matching --filter (position delete files)", RunDelete},
+      {"alter", "Evolve the schema (add, drop, rename, promote columns) and set properties", RunAlter},
   };
   for (const Verb& verb : verbs) {
     auto fn = verb.run;
@@ -529,6 +574,14 @@ void RegisterTableCommand(CLI::App& root, CommandRegistry& registry) {
       app->add_flag("--dry-run", flags->dry_run, "List orphans without deleting them");
     }
     if (v == "compact") app->add_option("--target-size", flags->target_size, "Target data file size in bytes");
+    if (v == "alter") {
+      app->add_option("--add-column", flags->add_columns, "Add an optional column: 'NAME TYPE' (repeatable)");
+      app->add_option("--drop-column", flags->drop_columns, "Drop a column (repeatable)");
+      app->add_option("--rename-column", flags->rename_columns, "Rename a column: OLD=NEW (repeatable)");
+      app->add_option("--promote-column", flags->promote_columns, "Widen a column's type: 'NAME TYPE' (repeatable)");
+      app->add_option("--property", flags->properties, "Set a table property KEY=VALUE (repeatable)");
+      app->add_option("--unset-property", flags->unset_properties, "Remove a table property (repeatable)");
+    }
     if (v == "delete") app->add_option("--filter", flags->filter, "Rows to delete, e.g. \"id < 10\"")->required();
   }
 }
