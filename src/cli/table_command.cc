@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "formats/json/event_decoder.h"
 #include "formats/parquet/local_file.h"
 #include "iceberg/batch_conversion.h"
 #include "iceberg/data_files.h"
@@ -27,6 +28,7 @@ using namespace floe::iceberg;
 struct Flags {
   std::string table, catalog, warehouse, schema, file, filter, format, older_than, ref;
   std::vector<std::string> partition, properties;
+  std::vector<std::string> add_columns, drop_columns, rename_columns, promote_columns, unset_properties;
   int64_t snapshot = 0;
   int64_t limit = -1;
   int retain_last = 1;
@@ -113,8 +115,18 @@ int RunAppend(const Flags& f) {
       FLOE_ASSIGN_OR_RETURN(auto input, parquet::LocalInputFile::Open(f.file));
       FLOE_ASSIGN_OR_RETURN(batches, ReadParquetFile(std::move(input)));
     } else if (f.file.ends_with(".jsonl") || f.file.ends_with(".json")) {
-      return NotImplemented("appending JSON lines needs the JSON event decoder (not on main yet); "
-                            "convert with `floe parquet write` and append the .parquet file");
+      FLOE_ASSIGN_OR_RETURN(std::string text, ReadLocalFile(f.file));
+      FLOE_ASSIGN_OR_RETURN(auto fields, ToBatchFields(table->metadata().CurrentSchema()));
+      FLOE_ASSIGN_OR_RETURN(auto decoder, formats::JsonEventDecoder::Make(fields));
+      size_t length = text.size();
+      text.append(formats::JsonEventDecoder::kPadding, '\0');
+      decoder->DecodeLines(std::string_view(text.data(), length), 1);
+      if (!decoder->errors().empty()) {
+        const formats::LineError& e = decoder->errors().front();
+        return InvalidArgument("{} line {}: {} ({} bad lines; nothing appended)", f.file, e.line, e.message,
+                               decoder->errors().size());
+      }
+      batches.push_back(decoder->TakeBatch());
     } else {
       return InvalidArgument("{}: expected a .parquet or .jsonl file", f.file);
     }
@@ -150,9 +162,11 @@ int RunScan(const Flags& f) {
     std::string out;
     for (const FileScanTask& task : plan.tasks) {
       if (f.limit >= 0 && printed >= f.limit) break;
-      Status st = ReadTask(*table, task, schema, [&](const formats::ColumnBatch& b, const std::vector<int>& cols) -> Status {
+      Status st = ReadTask(*table, task, schema, [&](const formats::ColumnBatch& b, const std::vector<int>& cols,
+                                                     const std::vector<uint8_t>& deleted) -> Status {
         for (int64_t row = 0; row < b.num_rows; ++row) {
           if (f.limit >= 0 && printed >= f.limit) return OkStatus();
+          if (!deleted.empty() && deleted[row]) continue;
           if (task.residual->op != ExprOp::kTrue) {
             bool keep = EvaluateRow(task.residual, [&](int32_t id) -> Literal {
               for (size_t i = 0; i < schema.fields().size(); ++i) {
@@ -369,7 +383,8 @@ int RunCompact(const Flags& f) {
       std::vector<formats::ColumnBatch> batches;
       for (const FileScanTask* t : tasks) {
         removed.push_back(t->file.file_path);
-        FLOE_RETURN_IF_ERROR(ReadTask(*table, *t, schema, [&](const formats::ColumnBatch& b, const std::vector<int>& cols) -> Status {
+        FLOE_RETURN_IF_ERROR(ReadTask(*table, *t, schema, [&](const formats::ColumnBatch& b, const std::vector<int>& cols,
+                                                                const std::vector<uint8_t>&) -> Status {
           formats::ColumnBatch out = formats::MakeEmptyBatch(fields);
           for (int64_t row = 0; row < b.num_rows; ++row) {
             for (size_t i = 0; i < cols.size(); ++i) {
@@ -400,6 +415,110 @@ int RunCompact(const Flags& f) {
   return st ? kExitOk : Fail("compact", st.error());
 }
 
+// Schema evolution and properties: --add-column 'NAME TYPE', --drop-column NAME,
+// --rename-column OLD=NEW, --promote-column 'NAME TYPE', --property K=V, --unset-property K.
+int RunAlter(const Flags& f) {
+  auto run = [&]() -> Status {
+    FLOE_ASSIGN_OR_RETURN(auto table, LoadTable(f));
+    auto name_and_type = [](const std::string& text) -> Result<std::pair<std::string, TypePtr>> {
+      size_t space = text.find(' ');
+      if (space == std::string::npos) return InvalidArgument("'{}': expected 'NAME TYPE'", text);
+      FLOE_ASSIGN_OR_RETURN(TypePtr type, ParsePrimitiveType(text.substr(space + 1)));
+      return std::make_pair(text.substr(0, space), type);
+    };
+    std::vector<SchemaChange> changes;
+    for (const std::string& c : f.add_columns) {
+      FLOE_ASSIGN_OR_RETURN(auto nt, name_and_type(c));
+      changes.push_back(SchemaChange{SchemaChange::Kind::kAddColumn, nt.first, nt.second});
+    }
+    for (const std::string& c : f.rename_columns) {
+      size_t eq = c.find('=');
+      if (eq == std::string::npos) return InvalidArgument("--rename-column '{}': expected OLD=NEW", c);
+      changes.push_back(SchemaChange{SchemaChange::Kind::kRenameColumn, c.substr(0, eq), nullptr, c.substr(eq + 1)});
+    }
+    for (const std::string& c : f.promote_columns) {
+      FLOE_ASSIGN_OR_RETURN(auto nt, name_and_type(c));
+      changes.push_back(SchemaChange{SchemaChange::Kind::kPromoteType, nt.first, nt.second});
+    }
+    for (const std::string& c : f.drop_columns) changes.push_back(SchemaChange{SchemaChange::Kind::kDropColumn, c});
+    if (!changes.empty()) FLOE_RETURN_IF_ERROR(table->UpdateSchema(changes));
+    std::map<std::string, std::string> set;
+    for (const std::string& kv : f.properties) {
+      size_t eq = kv.find('=');
+      if (eq == std::string::npos) return InvalidArgument("--property '{}': expected KEY=VALUE", kv);
+      set[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    if (!set.empty() || !f.unset_properties.empty()) FLOE_RETURN_IF_ERROR(table->SetProperties(set, f.unset_properties));
+    if (changes.empty() && set.empty() && f.unset_properties.empty()) return InvalidArgument("alter: nothing to change");
+    fmt::print("schema {} ({} columns)\n", table->metadata().current_schema_id,
+               table->metadata().CurrentSchema().fields().size());
+    return OkStatus();
+  };
+  Status st = run();
+  return st ? kExitOk : Fail("alter", st.error());
+}
+
+// Row-level delete (merge-on-read): position delete files for the rows matching --filter.
+int RunDelete(const Flags& f) {
+  auto run = [&]() -> Status {
+    if (f.filter.empty()) return InvalidArgument("delete needs --filter EXPR (use a filter of true to delete every row)");
+    FLOE_ASSIGN_OR_RETURN(auto table, LoadTable(f));
+    ScanOptions options;
+    FLOE_ASSIGN_OR_RETURN(options.filter, ParseFilter(f.filter));
+    FLOE_ASSIGN_OR_RETURN(ScanPlan plan, PlanScan(*table, options));
+    const Schema& schema = plan.schema;
+    // One delete file per partition of the default spec (deletes apply within a partition).
+    std::map<std::string, std::pair<std::vector<Literal>, std::map<std::string, std::vector<int64_t>>>> by_partition;
+    int64_t rows = 0;
+    for (const FileScanTask& task : plan.tasks) {
+      if (task.file.spec_id != table->metadata().default_spec_id) {
+        return NotImplemented("deleting rows of files written with an older partition spec");
+      }
+      int64_t base = 0;
+      std::vector<int64_t> hits;
+      FLOE_RETURN_IF_ERROR(ReadTask(*table, task, schema, [&](const formats::ColumnBatch& b, const std::vector<int>& cols,
+                                                              const std::vector<uint8_t>& deleted) -> Status {
+        for (int64_t row = 0; row < b.num_rows; ++row) {
+          if (!deleted.empty() && deleted[row]) continue;
+          bool match = EvaluateRow(task.residual, [&](int32_t id) -> Literal {
+            for (size_t i = 0; i < schema.fields().size(); ++i) {
+              if (schema.fields()[i].id == id) {
+                return cols[i] < 0 ? Literal() : LiteralAt(b.columns[cols[i]], row, *schema.fields()[i].type);
+              }
+            }
+            return Literal();
+          });
+          if (match) hits.push_back(base + row);
+        }
+        base += b.num_rows;
+        return OkStatus();
+      }));
+      if (hits.empty()) continue;
+      rows += static_cast<int64_t>(hits.size());
+      std::string key;
+      for (const Literal& l : task.file.partition) key += l.ToString() + "\x1f";
+      auto& slot = by_partition[key];
+      slot.first = task.file.partition;
+      slot.second[task.file.file_path] = std::move(hits);
+    }
+    if (rows == 0) {
+      fmt::print("no rows match\n");
+      return OkStatus();
+    }
+    std::vector<DataFile> deletes;
+    for (const auto& [key, slot] : by_partition) {
+      FLOE_ASSIGN_OR_RETURN(DataFile d, WritePositionDeletes(*table, slot.second, slot.first));
+      deletes.push_back(std::move(d));
+    }
+    FLOE_RETURN_IF_ERROR(table->AddDeleteFiles(deletes));
+    fmt::print("deleted {} rows with {} position delete files; snapshot {}\n", rows, deletes.size(),
+               table->metadata().current_snapshot_id.value_or(0));
+    return OkStatus();
+  };
+  Status st = run();
+  return st ? kExitOk : Fail("delete", st.error());
+}
+
 }  // namespace
 
 void RegisterTableCommand(CLI::App& root, CommandRegistry& registry) {
@@ -421,6 +540,8 @@ void RegisterTableCommand(CLI::App& root, CommandRegistry& registry) {
       {"expire", "Expire old snapshots and delete unreachable files", RunExpire},
       {"compact", "Rewrite small data files into larger ones", RunCompact},
       {"remove-orphans", "Delete files no snapshot references", RunRemoveOrphans},
+      {"delete", "Delete the rows matching --filter (position delete files)", RunDelete},
+      {"alter", "Evolve the schema (add, drop, rename, promote columns) and set properties", RunAlter},
   };
   for (const Verb& verb : verbs) {
     auto fn = verb.run;
@@ -453,6 +574,15 @@ void RegisterTableCommand(CLI::App& root, CommandRegistry& registry) {
       app->add_flag("--dry-run", flags->dry_run, "List orphans without deleting them");
     }
     if (v == "compact") app->add_option("--target-size", flags->target_size, "Target data file size in bytes");
+    if (v == "alter") {
+      app->add_option("--add-column", flags->add_columns, "Add an optional column: 'NAME TYPE' (repeatable)");
+      app->add_option("--drop-column", flags->drop_columns, "Drop a column (repeatable)");
+      app->add_option("--rename-column", flags->rename_columns, "Rename a column: OLD=NEW (repeatable)");
+      app->add_option("--promote-column", flags->promote_columns, "Widen a column's type: 'NAME TYPE' (repeatable)");
+      app->add_option("--property", flags->properties, "Set a table property KEY=VALUE (repeatable)");
+      app->add_option("--unset-property", flags->unset_properties, "Remove a table property (repeatable)");
+    }
+    if (v == "delete") app->add_option("--filter", flags->filter, "Rows to delete, e.g. \"id < 10\"")->required();
   }
 }
 

@@ -1,6 +1,8 @@
 #include "iceberg/data_files.h"
 
+#include <algorithm>
 #include <map>
+#include <set>
 
 #include "formats/parquet/file_reader.h"
 #include "formats/parquet/file_writer.h"
@@ -183,17 +185,78 @@ Result<std::vector<DataFile>> WriteDataFiles(Table& table, const std::vector<Col
   return out;
 }
 
+namespace {
+
+// Deleted positions of `path` and equality-delete keys that apply to a task.
+struct TaskDeletes {
+  std::set<int64_t> positions;
+  struct Equality {
+    std::vector<int32_t> ids;
+    std::set<std::vector<Literal>> keys;
+  };
+  std::vector<Equality> equalities;
+};
+
+Result<TaskDeletes> LoadDeletes(Table& table, const FileScanTask& task, const Schema& schema) {
+  TaskDeletes out;
+  for (const DataFile& del : task.deletes) {
+    FLOE_ASSIGN_OR_RETURN(std::string key, table.ops().KeyForLocation(del.file_path));
+    FLOE_ASSIGN_OR_RETURN(auto input, table.ops().store().OpenInput(key));
+    FLOE_ASSIGN_OR_RETURN(auto batches, ReadParquetFile(std::move(input)));
+    if (del.content == FileContent::kPositionDeletes) {
+      for (const ColumnBatch& b : batches) {
+        int path_col = -1, pos_col = -1;
+        for (size_t i = 0; i < b.fields.size(); ++i) {
+          if (b.fields[i].id == kDeleteFilePathId || (b.fields[i].id < 0 && b.fields[i].name == "file_path")) path_col = static_cast<int>(i);
+          if (b.fields[i].id == kDeletePosId || (b.fields[i].id < 0 && b.fields[i].name == "pos")) pos_col = static_cast<int>(i);
+        }
+        if (path_col < 0 || pos_col < 0) return Corruption("{}: position delete file without file_path/pos", del.file_path);
+        for (int64_t r = 0; r < b.num_rows; ++r) {
+          if (b.columns[path_col].StringAt(r) == task.file.file_path) {
+            out.positions.insert(LiteralAt(b.columns[pos_col], r, *Type::Primitive(TypeId::kLong)).as_long());
+          }
+        }
+      }
+    } else {
+      TaskDeletes::Equality eq;
+      eq.ids = del.equality_ids;
+      if (eq.ids.empty()) return Corruption("{}: equality delete file without equality_ids", del.file_path);
+      for (const ColumnBatch& b : batches) {
+        std::vector<int> cols;
+        std::vector<const NestedField*> types;
+        for (int32_t id : eq.ids) {
+          int c = -1;
+          for (size_t i = 0; i < b.fields.size(); ++i) {
+            if (b.fields[i].id == id) c = static_cast<int>(i);
+          }
+          const NestedField* f = schema.FindField(id);
+          if (c < 0 || !f) return Corruption("{}: equality column {} is missing", del.file_path, id);
+          cols.push_back(c);
+          types.push_back(f);
+        }
+        for (int64_t r = 0; r < b.num_rows; ++r) {
+          std::vector<Literal> k;
+          for (size_t j = 0; j < cols.size(); ++j) k.push_back(LiteralAt(b.columns[cols[j]], r, *types[j]->type));
+          eq.keys.insert(std::move(k));
+        }
+      }
+      out.equalities.push_back(std::move(eq));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 Status ReadTask(Table& table, const FileScanTask& task, const Schema& schema, const TaskBatchFn& fn) {
   if (task.file.file_format != "PARQUET" && task.file.file_format != "parquet") {
     return NotImplemented("{}: {} data files are not supported", task.file.file_path, task.file.file_format);
   }
-  if (!task.deletes.empty()) {
-    return NotImplemented("{}: applying delete files on read is not supported yet", task.file.file_path);
-  }
+  FLOE_ASSIGN_OR_RETURN(TaskDeletes deletes, LoadDeletes(table, task, schema));
   FLOE_ASSIGN_OR_RETURN(std::string key, table.ops().KeyForLocation(task.file.file_path));
   FLOE_ASSIGN_OR_RETURN(auto input, table.ops().store().OpenInput(key));
   FLOE_ASSIGN_OR_RETURN(auto reader, parquet::FileReader::Open(std::move(input)));
-  // Project to the columns the schema has (by id).
+  // Project to the columns the schema has (by id), plus equality-delete columns.
   std::vector<formats::Field> file_fields = reader->schema().BatchFields();
   std::vector<int> file_columns = MatchColumns(file_fields, schema);
   std::vector<int> projection;
@@ -206,18 +269,86 @@ Status ReadTask(Table& table, const FileScanTask& task, const Schema& schema, co
     columns.push_back(static_cast<int>(projection.size()));
     projection.push_back(c);
   }
+  int64_t row_base = 0;
   for (int rg = 0; rg < reader->num_row_groups(); ++rg) {
+    ColumnBatch b;
     if (projection.empty()) {
-      // No known columns: rows of nulls.
-      ColumnBatch empty;
-      empty.num_rows = reader->metadata().row_groups[rg].num_rows;
-      FLOE_RETURN_IF_ERROR(fn(empty, columns));
-      continue;
+      b.num_rows = reader->metadata().row_groups[rg].num_rows;  // No known columns: rows of nulls.
+    } else {
+      FLOE_ASSIGN_OR_RETURN(b, reader->ReadRowGroup(rg, projection));
     }
-    FLOE_ASSIGN_OR_RETURN(ColumnBatch b, reader->ReadRowGroup(rg, projection));
-    FLOE_RETURN_IF_ERROR(fn(b, columns));
+    std::vector<uint8_t> deleted;
+    if (!deletes.positions.empty() || !deletes.equalities.empty()) {
+      deleted.assign(static_cast<size_t>(b.num_rows), 0);
+      for (auto it = deletes.positions.lower_bound(row_base); it != deletes.positions.end() && *it < row_base + b.num_rows; ++it) {
+        deleted[static_cast<size_t>(*it - row_base)] = 1;
+      }
+      for (const auto& eq : deletes.equalities) {
+        std::vector<int> cols;
+        std::vector<const Type*> types;
+        for (int32_t id : eq.ids) {
+          int c = -1;
+          for (size_t i = 0; i < schema.fields().size(); ++i) {
+            if (schema.fields()[i].id == id) c = columns[i];
+          }
+          cols.push_back(c);
+          const NestedField* f = schema.FindField(id);
+          types.push_back(f ? f->type.get() : nullptr);
+        }
+        for (int64_t r = 0; r < b.num_rows; ++r) {
+          std::vector<Literal> k;
+          for (size_t j = 0; j < cols.size(); ++j) {
+            k.push_back(cols[j] < 0 || !types[j] ? Literal() : LiteralAt(b.columns[cols[j]], r, *types[j]));
+          }
+          if (eq.keys.contains(k)) deleted[static_cast<size_t>(r)] = 1;
+        }
+      }
+    }
+    FLOE_RETURN_IF_ERROR(fn(b, columns, deleted));
+    row_base += b.num_rows;
   }
   return OkStatus();
+}
+
+Result<DataFile> WritePositionDeletes(Table& table, const std::map<std::string, std::vector<int64_t>>& positions,
+                                      const std::vector<Literal>& partition) {
+  std::vector<formats::Field> fields = {
+      {"file_path", kDeleteFilePathId, false, formats::Primitive(formats::TypeId::kString)},
+      {"pos", kDeletePosId, false, formats::Primitive(formats::TypeId::kInt64)},
+  };
+  ColumnBatch b = formats::MakeEmptyBatch(fields);
+  int64_t count = 0;
+  for (const auto& [path, list] : positions) {  // Sorted by path, then position.
+    std::vector<int64_t> sorted = list;
+    std::sort(sorted.begin(), sorted.end());
+    for (int64_t pos : sorted) {
+      b.columns[0].AppendString(path);
+      b.columns[1].Append<int64_t>(pos);
+      ++count;
+    }
+  }
+  b.num_rows = count;
+  std::string location = table.ops().NewLocation(fmt::format("data/{}-deletes.parquet", NewUuid()));
+  FLOE_ASSIGN_OR_RETURN(std::string key, table.ops().KeyForLocation(location));
+  FLOE_ASSIGN_OR_RETURN(auto stream, table.ops().store().OpenOutput(key));
+  FLOE_ASSIGN_OR_RETURN(auto writer, parquet::FileWriter::Open(std::move(stream), fields));
+  FLOE_RETURN_IF_ERROR(writer->Write(b));
+  FLOE_ASSIGN_OR_RETURN(parquet::FileMetrics metrics, writer->Close());
+  DataFile d;
+  d.content = FileContent::kPositionDeletes;
+  d.file_path = location;
+  d.spec_id = table.metadata().default_spec_id;
+  d.partition = partition;
+  d.record_count = metrics.record_count;
+  d.file_size_in_bytes = metrics.file_size;
+  for (const auto& [id, c] : metrics.columns) {
+    d.value_counts[id] = c.value_count;
+    d.null_value_counts[id] = c.null_value_count;
+    if (c.lower_bound) d.lower_bounds[id] = *c.lower_bound;
+    if (c.upper_bound) d.upper_bounds[id] = *c.upper_bound;
+  }
+  if (positions.size() == 1) d.referenced_data_file = positions.begin()->first;
+  return d;
 }
 
 }  // namespace floe::iceberg

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <vector>
 
 #include "formats/column_batch.h"
@@ -27,9 +28,20 @@ Result<std::vector<DataFile>> WriteDataFiles(Table& table, const std::vector<for
 // Reads every row group of a Parquet file.
 Result<std::vector<formats::ColumnBatch>> ReadParquetFile(std::unique_ptr<io::InputFile> file);
 
-// Reads a task's data file. `fn` gets each batch and, for each column of `schema`, the index of
-// the batch column holding it (-1 when the file predates the column: its values are null).
-using TaskBatchFn = std::function<Status(const formats::ColumnBatch& batch, const std::vector<int>& columns)>;
+// Reads a task's data file, applying its delete files. `fn` gets each batch, for each column of
+// `schema` the index of the batch column holding it (-1 when the file predates the column: its
+// values are null), and which rows are deleted (empty: none).
+using TaskBatchFn = std::function<Status(const formats::ColumnBatch& batch, const std::vector<int>& columns,
+                                         const std::vector<uint8_t>& deleted)>;
 Status ReadTask(Table& table, const FileScanTask& task, const Schema& schema, const TaskBatchFn& fn);
+
+// Field ids of position delete files' columns (format/spec.md, "Position Delete Files").
+inline constexpr int32_t kDeleteFilePathId = 2147483546;
+inline constexpr int32_t kDeletePosId = 2147483545;
+
+// Writes one position delete file for rows of data files (path -> positions) in the partition
+// `partition` of the default spec. The file is not committed (Table::AddDeleteFiles).
+Result<DataFile> WritePositionDeletes(Table& table, const std::map<std::string, std::vector<int64_t>>& positions,
+                                      const std::vector<Literal>& partition);
 
 }  // namespace floe::iceberg

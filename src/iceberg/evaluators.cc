@@ -23,6 +23,16 @@ ExprPtr ProjectPredicate(const Expression& p, const PartitionField& field, const
     return MakePredicate(op, field.field_id, field.name, result, std::move(lits));
   };
   auto apply = [&](const Literal& l) { return t.Apply(source, l); };
+  // For discrete types x < v is x <= v - 1 (and x > v is x >= v + 1), which projects tighter:
+  // ts < midnight must not select the day that starts at midnight.
+  auto step = [&](const Literal& l, int delta) -> std::optional<Literal> {
+    switch (l.kind()) {
+      case Literal::Kind::kInt: return Literal::Int(l.as_int() + delta);
+      case Literal::Kind::kLong: return Literal::Long(l.as_long() + delta);
+      case Literal::Kind::kDecimal: return Literal::Decimal(l.unscaled() + delta, l.scale());
+      default: return std::nullopt;
+    }
+  };
   Transform::Kind k = t.kind();
   if (k == Transform::Kind::kVoid || k == Transform::Kind::kUnknown) return True();
   switch (p.op) {
@@ -45,15 +55,25 @@ ExprPtr ProjectPredicate(const Expression& p, const PartitionField& field, const
       if (k == Transform::Kind::kIdentity) return pred(p.op, p.literals);
       return True();
     case ExprOp::kLt:
-    case ExprOp::kLtEq:
+    case ExprOp::kLtEq: {
       if (!t.PreservesOrder()) return True();
       if (k == Transform::Kind::kIdentity) return pred(p.op, p.literals);
-      return pred(ExprOp::kLtEq, {apply(p.literals[0])});
+      Literal bound = p.literals[0];
+      if (p.op == ExprOp::kLt) {
+        if (auto prev = step(bound, -1)) bound = *prev;
+      }
+      return pred(ExprOp::kLtEq, {apply(bound)});
+    }
     case ExprOp::kGt:
-    case ExprOp::kGtEq:
+    case ExprOp::kGtEq: {
       if (!t.PreservesOrder()) return True();
       if (k == Transform::Kind::kIdentity) return pred(p.op, p.literals);
-      return pred(ExprOp::kGtEq, {apply(p.literals[0])});
+      Literal bound = p.literals[0];
+      if (p.op == ExprOp::kGt) {
+        if (auto next = step(bound, 1)) bound = *next;
+      }
+      return pred(ExprOp::kGtEq, {apply(bound)});
+    }
     case ExprOp::kStartsWith:
       if (k == Transform::Kind::kIdentity) return pred(p.op, p.literals);
       if (k == Transform::Kind::kTruncate && source.id() == TypeId::kString) {

@@ -295,10 +295,9 @@ Status Table::CommitWithRetry(const Attempt& attempt) {
 }
 
 Result<ManifestFile> Table::WriteNewManifest(const TableMetadata& base, int64_t snapshot_id,
-                                             const std::vector<ManifestEntry>& entries) {
+                                             const std::vector<ManifestEntry>& entries, ManifestContent content) {
   const PartitionSpec& spec = base.DefaultSpec();
-  ManifestWriteContext ctx{std::max(2, base.format_version), &base.CurrentSchema(), &spec, ManifestContent::kData,
-                           snapshot_id};
+  ManifestWriteContext ctx{std::max(2, base.format_version), &base.CurrentSchema(), &spec, content, snapshot_id};
   FLOE_ASSIGN_OR_RETURN(WrittenManifest written, WriteManifest(ctx, entries));
   std::string location = ops_->NewLocation(fmt::format("metadata/{}-m0.avro", NewUuid()));
   FLOE_RETURN_IF_ERROR(WriteLocation(location, written.bytes));
@@ -360,6 +359,82 @@ Result<TableMetadata> Table::AddSnapshot(const TableMetadata& base, int64_t snap
 }
 
 Status Table::FastAppend(const std::vector<DataFile>& files) {
+  return Append(files, metadata().Property("commit.manifest-merge.enabled", "false") == "true");
+}
+
+Status Table::MergeAppend(const std::vector<DataFile>& files) { return Append(files, true); }
+
+Result<std::vector<ManifestFile>> Table::MergeManifests(const TableMetadata& base, int64_t snapshot_id,
+                                                        std::vector<ManifestFile> manifests,
+                                                        std::vector<std::string>* written) {
+  int64_t min_count = base.PropertyAsLong("commit.manifest.min-count-to-merge", 100);
+  int64_t target = base.PropertyAsLong("commit.manifest.target-size-bytes", int64_t{8} << 20);
+  int32_t spec_id = base.default_spec_id;
+  std::vector<ManifestFile> candidates, kept;
+  for (ManifestFile& m : manifests) {
+    bool mergeable = m.content == ManifestContent::kData && m.partition_spec_id == spec_id && m.manifest_length < target;
+    (mergeable ? candidates : kept).push_back(std::move(m));
+  }
+  if (static_cast<int64_t>(candidates.size()) < min_count) {
+    candidates.insert(candidates.end(), kept.begin(), kept.end());
+    return candidates;
+  }
+  // Bin-pack in order (the newest manifest first), each bin up to the target size.
+  std::vector<std::vector<ManifestFile>> bins(1);
+  int64_t bin_bytes = 0;
+  for (ManifestFile& m : candidates) {
+    if (bin_bytes + m.manifest_length > target && !bins.back().empty()) {
+      bins.emplace_back();
+      bin_bytes = 0;
+    }
+    bin_bytes += m.manifest_length;
+    bins.back().push_back(std::move(m));
+  }
+  std::vector<ManifestFile> out;
+  for (std::vector<ManifestFile>& bin : bins) {
+    if (bin.size() == 1) {
+      out.push_back(std::move(bin[0]));
+      continue;
+    }
+    std::vector<ManifestEntry> entries;
+    for (const ManifestFile& m : bin) {
+      bool ours = m.sequence_number == ManifestFile::kUnassigned;
+      if (ours) {
+        // This commit's manifest: its entries stay ADDED and inherit the new snapshot's numbers.
+        FLOE_ASSIGN_OR_RETURN(std::string bytes, ReadLocation(m.manifest_path));
+        ManifestFile unassigned = m;
+        unassigned.sequence_number = 0;
+        FLOE_ASSIGN_OR_RETURN(auto es, ReadManifest(std::move(bytes), unassigned, *base.SpecById(m.partition_spec_id),
+                                                    base.CurrentSchema(), m.manifest_path));
+        for (ManifestEntry& e : es) {
+          e.snapshot_id.reset();
+          e.sequence_number.reset();
+          e.file_sequence_number.reset();
+          entries.push_back(std::move(e));
+        }
+        continue;
+      }
+      FLOE_ASSIGN_OR_RETURN(auto es, ReadEntries(m));
+      for (ManifestEntry& e : es) {
+        if (e.status == EntryStatus::kDeleted) continue;
+        e.status = EntryStatus::kExisting;
+        entries.push_back(std::move(e));
+      }
+    }
+    const PartitionSpec* spec = base.SpecById(spec_id);
+    ManifestWriteContext ctx{2, &base.CurrentSchema(), spec, ManifestContent::kData, snapshot_id};
+    FLOE_ASSIGN_OR_RETURN(WrittenManifest w, WriteManifest(ctx, entries));
+    std::string location = ops_->NewLocation(fmt::format("metadata/{}-m{}.avro", NewUuid(), out.size()));
+    FLOE_RETURN_IF_ERROR(WriteLocation(location, w.bytes));
+    written->push_back(location);
+    w.record.manifest_path = location;
+    out.push_back(std::move(w.record));
+  }
+  out.insert(out.end(), kept.begin(), kept.end());
+  return out;
+}
+
+Status Table::Append(const std::vector<DataFile>& files, bool merge) {
   // No files and nothing to record: no snapshot. With summary entries (a stream batch made only
   // of dead letters still advances its offsets), an empty append commits a snapshot.
   if (files.empty() && !summary_fn_ && extra_summary_.empty()) return OkStatus();
@@ -396,11 +471,83 @@ Status Table::FastAppend(const std::vector<DataFile>& files) {
       FLOE_ASSIGN_OR_RETURN(auto existing, Manifests(*current));
       manifests.insert(manifests.end(), existing.begin(), existing.end());
     }
+    if (merge) {
+      FLOE_ASSIGN_OR_RETURN(manifests, MergeManifests(base, snapshot_id, std::move(manifests), written));
+    }
     return AddSnapshot(base, snapshot_id, kOperationAppend, std::move(manifests), delta, written);
   });
   if (!st && st.error().kind() == ErrorKind::kConflict && manifest) {
     // Definitely not committed: the manifest is garbage.
     if (auto key = ops_->KeyForLocation(manifest->manifest_path)) (void)ops_->store().Delete(*key);
+  }
+  return st;
+}
+
+Status Table::AppendManifests(const std::vector<ManifestFile>& added) {
+  if (added.empty()) return OkStatus();
+  int64_t snapshot_id = NewSnapshotId();
+  std::map<std::string, std::string> delta;
+  int64_t files = 0, records = 0;
+  std::vector<ManifestFile> mine = added;
+  for (ManifestFile& m : mine) {
+    files += m.added_files_count.value_or(0);
+    records += m.added_rows_count.value_or(0);
+    m.added_snapshot_id = snapshot_id;
+    m.sequence_number = ManifestFile::kUnassigned;
+    m.min_sequence_number = ManifestFile::kUnassigned;
+  }
+  delta["added-data-files"] = std::to_string(files);
+  delta["added-records"] = std::to_string(records);
+  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<TableMetadata> {
+    std::vector<ManifestFile> manifests = mine;
+    if (const Snapshot* current = base.CurrentSnapshot()) {
+      FLOE_ASSIGN_OR_RETURN(auto existing, Manifests(*current));
+      manifests.insert(manifests.end(), existing.begin(), existing.end());
+    }
+    return AddSnapshot(base, snapshot_id, kOperationAppend, std::move(manifests), delta, written);
+  });
+}
+
+Status Table::AddDeleteFiles(const std::vector<DataFile>& deletes) {
+  if (deletes.empty()) return OkStatus();
+  int64_t snapshot_id = NewSnapshotId();
+  std::vector<ManifestEntry> entries;
+  int64_t positions = 0, equalities = 0, bytes = 0;
+  for (const DataFile& f : deletes) {
+    if (f.content == FileContent::kData) return InvalidArgument("{} is a data file, not a delete file", f.file_path);
+    entries.push_back(ManifestEntry{EntryStatus::kAdded, std::nullopt, std::nullopt, std::nullopt, f});
+    (f.content == FileContent::kPositionDeletes ? positions : equalities) += f.record_count;
+    bytes += f.file_size_in_bytes;
+  }
+  FLOE_ASSIGN_OR_RETURN(ManifestFile manifest, WriteNewManifest(metadata(), snapshot_id, entries, ManifestContent::kDeletes));
+  std::map<std::string, std::string> delta = {{"added-delete-files", std::to_string(deletes.size())},
+                                              {"added-position-deletes", std::to_string(positions)},
+                                              {"added-equality-deletes", std::to_string(equalities)},
+                                              {"added-files-size", std::to_string(bytes)}};
+  Status st = CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<TableMetadata> {
+    std::vector<ManifestFile> manifests = {manifest};
+    if (const Snapshot* current = base.CurrentSnapshot()) {
+      FLOE_ASSIGN_OR_RETURN(auto existing, Manifests(*current));
+      manifests.insert(manifests.end(), existing.begin(), existing.end());
+    }
+    // Position deletes must still find their data files.
+    std::set<std::string> live;
+    for (const ManifestFile& mf : manifests) {
+      if (mf.content != ManifestContent::kData || &mf == &manifests[0]) continue;
+      FLOE_ASSIGN_OR_RETURN(auto es, ReadEntries(mf));
+      for (const ManifestEntry& e : es) {
+        if (e.status != EntryStatus::kDeleted) live.insert(e.data_file.file_path);
+      }
+    }
+    for (const DataFile& f : deletes) {
+      if (f.referenced_data_file && !live.contains(*f.referenced_data_file)) {
+        return Conflict("cannot delete rows of {}: a concurrent commit removed the file", *f.referenced_data_file);
+      }
+    }
+    return AddSnapshot(base, snapshot_id, kOperationDelete, std::move(manifests), delta, written);
+  });
+  if (!st && st.error().kind() == ErrorKind::kConflict) {
+    if (auto key = ops_->KeyForLocation(manifest.manifest_path)) (void)ops_->store().Delete(*key);
   }
   return st;
 }

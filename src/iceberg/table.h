@@ -68,11 +68,21 @@ class Table {
 
   // Data changes. Files carry their partition tuple for the table's default spec.
   Status FastAppend(const std::vector<DataFile>& files);
+  // As FastAppend, then merges the default spec's small data manifests once there are at least
+  // commit.manifest.min-count-to-merge (100) of them, bin-packing up to
+  // commit.manifest.target-size-bytes (8 MiB): planning reads fewer manifests. FastAppend does
+  // this too when commit.manifest-merge.enabled is "true".
+  Status MergeAppend(const std::vector<DataFile>& files);
+  // Appends manifests the caller already wrote (all entries ADDED, sequence numbers unassigned),
+  // in one snapshot: bulk loads and tools that write manifests in parallel.
+  Status AppendManifests(const std::vector<ManifestFile>& manifests);
   // Removes `deleted` (by path; each must be live in the base, else the commit fails with
   // Conflict) and adds `added`. Operation: delete (no adds), overwrite, or replace (rewrite).
   Status OverwriteFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added);
   Status DeleteFiles(const std::vector<std::string>& deleted) { return OverwriteFiles(deleted, {}); }
   Status RewriteFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added);
+  // Adds position or equality delete files (merge-on-read row deletes) in one snapshot.
+  Status AddDeleteFiles(const std::vector<DataFile>& deletes);
 
   // Metadata changes.
   Status UpdateSchema(const std::vector<SchemaChange>& changes);
@@ -107,7 +117,13 @@ class Table {
   Status CommitWithRetry(const Attempt& attempt);
   // Writes a manifest with `entries` for the default spec; returns its manifest-list record.
   Result<ManifestFile> WriteNewManifest(const TableMetadata& base, int64_t snapshot_id,
-                                        const std::vector<ManifestEntry>& entries);
+                                        const std::vector<ManifestEntry>& entries,
+                                        ManifestContent content = ManifestContent::kData);
+  Status Append(const std::vector<DataFile>& files, bool merge);
+  // Merges `manifests` (the new one first) per the merge properties; new files keep status
+  // ADDED, older ones become EXISTING, DELETED entries are dropped.
+  Result<std::vector<ManifestFile>> MergeManifests(const TableMetadata& base, int64_t snapshot_id,
+                                                   std::vector<ManifestFile> manifests, std::vector<std::string>* written);
   Status ReplaceFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added,
                       std::string_view operation);
   // Builds the next snapshot from `base` with `manifests` and `summary` additions.

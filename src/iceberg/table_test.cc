@@ -242,6 +242,27 @@ TEST_F(TableTest, SchemaEvolutionPropertiesRollbackAndRefs) {
   EXPECT_EQ((*loaded)->metadata().metadata_log.size(), static_cast<size_t>((*loaded)->current().version - 1));
 }
 
+TEST_F(TableTest, MergeAppendKeepsManifestCountBounded) {
+  ASSERT_TRUE(table_->SetProperties({{"commit.manifest.min-count-to-merge", "4"}}).has_value());
+  for (int i = 0; i < 10; ++i) {
+    ASSERT_TRUE(table_->MergeAppend({DayFile(*table_, i, i * 10, i * 10 + 9, fmt::format("m{}", i))}).has_value());
+  }
+  auto manifests = table_->Manifests(*table_->metadata().CurrentSnapshot());
+  ASSERT_TRUE(manifests.has_value());
+  EXPECT_LT(manifests->size(), 4u);
+  auto live = table_->LiveEntries();
+  ASSERT_TRUE(live.has_value()) << live.error().ToString();
+  EXPECT_EQ(live->size(), 10u);
+  // Sequence numbers survive merging: the first file still has the first commit's number.
+  std::map<std::string, int64_t> seq;
+  for (const auto& e : *live) seq[e.data_file.file_path.substr(e.data_file.file_path.rfind('/') + 1)] = *e.sequence_number;
+  EXPECT_EQ(seq["m0.parquet"], 1);  // Property changes add no snapshot.
+  EXPECT_EQ(seq["m9.parquet"], 10);
+  auto plan = Plan("ts >= '1970-01-10T00:00:00+00:00'");
+  ASSERT_TRUE(plan.has_value());
+  EXPECT_EQ(Paths(*plan), (std::vector<std::string>{"m9.parquet"}));
+}
+
 TEST_F(TableTest, PartitionEvolutionKeepsOldManifestsReadable) {
   ASSERT_TRUE(table_->FastAppend({DayFile(*table_, 1, 0, 9, "a")}).has_value());
   ASSERT_TRUE(table_->UpdatePartitionSpec({PartitionField{1, 0, "id_bucket", Transform::Bucket(4)}}).has_value());
