@@ -419,6 +419,11 @@ Result<std::unique_ptr<InputFile>> S3ObjectStore::OpenInput(std::string_view key
 
 Status S3ObjectStore::Put(std::string_view key, std::string_view bytes) {
   FLOE_RETURN_IF_ERROR(ValidateKey(key));
+  if (bytes.size() > options_.multipart_threshold) {
+    FLOE_ASSIGN_OR_RETURN(auto out, OpenOutput(key));
+    FLOE_RETURN_IF_ERROR(out->Append(bytes));
+    return out->Close();
+  }
   FLOE_RETURN_IF_ERROR(Send({.method = "PUT", .object_key = FullKey(key), .body = bytes}));
   return OkStatus();
 }

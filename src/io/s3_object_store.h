@@ -1,8 +1,8 @@
 // S3ObjectStore: the ObjectStore for s3://bucket/prefix URIs, speaking the S3 REST API to AWS
 // or any compatible server (MinIO, Ceph, R2, s3rver) with Signature Version 4.
 //
-// Whole-object writes are single PUTs (atomic on S3); streamed writes switch to a multipart
-// upload once they pass one part. PutIfAbsent is a PUT with "If-None-Match: *". Requests that
+// Whole-object writes are single PUTs up to multipart_threshold and multipart uploads above it
+// (both atomic on S3); streamed writes switch to a multipart upload once they pass one part. PutIfAbsent is a PUT with "If-None-Match: *". Requests that
 // fail with 5xx, throttling or a transport error are retried with exponential backoff and full
 // jitter. Errors name the s3:// URI and, for 403, say the credentials or signature were refused.
 // Thread-safe: calls share a pool of kept-alive connections. See docs/storage.md.
@@ -30,6 +30,8 @@ struct S3Options {
   AwsCredentials credentials;  // Empty access key: requests go unsigned (public buckets).
   bool conditional_put = true;  // The server honours If-None-Match: * on PUT.
   uint64_t part_size = 8 << 20;  // Multipart part size for streamed writes (S3 minimum 5 MiB).
+  // Put of a larger object goes through a multipart upload (parts retried on their own).
+  uint64_t multipart_threshold = 64 << 20;
   int max_attempts = 5;
   std::chrono::milliseconds base_backoff{100};
   std::chrono::milliseconds max_backoff{5000};

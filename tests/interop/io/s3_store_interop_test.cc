@@ -130,6 +130,21 @@ TEST(S3rverStore, KeysWithCharactersThatNeedEncoding) {
                                             "x=1&y=2/z", "ü/€"}));
 }
 
+TEST(S3rverStore, LargePutGoesMultipart) {
+  S3Options options = OptionsFor(FreshPrefix());
+  options.part_size = 5 << 20;
+  options.multipart_threshold = 6 << 20;
+  auto store = S3ObjectStore::Open(options).value();
+  std::string bytes(13 << 20, '\0');
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>(i * 7 + (i >> 20));
+  Status st = store->Put("big.bin", bytes);
+  ASSERT_TRUE(st) << st.error().ToString();
+  auto info = store->Head("big.bin");
+  ASSERT_TRUE(info);
+  EXPECT_EQ(info->size, bytes.size());
+  EXPECT_TRUE(store->Get("big.bin").value() == bytes);
+}
+
 TEST(S3rverStore, DeleteManyBeyondOneBatch) {
   auto store = S3ObjectStore::Open(OptionsFor(FreshPrefix())).value();
   std::vector<std::string> keys;
