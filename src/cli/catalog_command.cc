@@ -1,21 +1,96 @@
 // `floe catalog`: the Iceberg REST catalog server (src/catalog).
+#include <pthread.h>
+#include <signal.h>
+
+#include <filesystem>
+#include <thread>
+
+#include "base/logging.h"
+#include "base/metrics.h"
+#include "catalog/open_catalog.h"
+#include "catalog/rest_server.h"
 #include "cli/command.h"
 
 namespace floe::cli {
+namespace {
+
+struct CatalogFlags {
+  std::string listen = "127.0.0.1:8181";
+  std::string backend = "sqlite:./floe-data/catalog.db";
+  std::string warehouse;
+  std::string catalog_name = "default";
+  int threads = 8;
+};
+
+int RunCatalog(const CatalogFlags& flags) {
+  auto fail = [](const Error& error) {
+    fmt::print(stderr, "floe catalog: {}\n", error.ToString());
+    return error.kind() == ErrorKind::kInvalidArgument ? kExitUsage : kExitFailure;
+  };
+  size_t colon = flags.listen.rfind(':');
+  int port = -1;
+  if (colon != std::string::npos) {
+    try {
+      port = std::stoi(flags.listen.substr(colon + 1));
+    } catch (const std::exception&) {
+      port = -1;
+    }
+  }
+  if (port < 0 || port > 65535) {
+    return fail(Error(ErrorKind::kInvalidArgument, fmt::format("--listen '{}': expected HOST:PORT", flags.listen)));
+  }
+  std::string warehouse = flags.warehouse;
+  if (warehouse.empty()) {
+    std::error_code ignored;
+    warehouse = "file://" + std::filesystem::absolute("./floe-data/warehouse", ignored).lexically_normal().string();
+  }
+  if (flags.backend.starts_with("http://") || flags.backend.starts_with("https://")) {
+    return fail(Error(ErrorKind::kInvalidArgument, "--backend must be sqlite:PATH or postgresql://..."));
+  }
+
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  auto catalog = catalog::OpenCatalog({flags.backend, warehouse, flags.catalog_name});
+  if (!catalog) return fail(catalog.error());
+  MetricsRegistry metrics;
+  catalog::RestServerOptions options;
+  options.host = flags.listen.substr(0, colon);
+  options.port = static_cast<uint16_t>(port);
+  options.threads = flags.threads;
+  options.warehouse = warehouse;
+  options.metrics = &metrics;
+  catalog::RestCatalogServer server(**catalog, options);
+  if (auto started = server.Start(); !started) return fail(started.error());
+  // Tests and scripts read the bound port from this line (port 0 picks a free one).
+  fmt::print("floe catalog listening on {} backend {} warehouse {}\n", server.address(), flags.backend, warehouse);
+  std::fflush(stdout);
+  int signal = 0;
+  sigwait(&signals, &signal);
+  Logger("catalog")->info("signal {}: stopping", signal);
+  server.Stop();
+  return kExitOk;
+}
+
+}  // namespace
 
 void RegisterCatalogCommand(CLI::App& root, CommandRegistry& registry) {
-  struct Flags {
-    std::string listen = "127.0.0.1:8181";
-    std::string backend = "sqlite:./floe-data/catalog.db";
-    std::string warehouse;
-  };
-  auto flags = std::make_shared<Flags>();
+  auto flags = std::make_shared<CatalogFlags>();
   CLI::App* app = registry.Add(root, "catalog", "Run the Iceberg REST catalog server", "catalog",
-                               [] { return NotBuiltYet("catalog", "the Iceberg REST catalog", 6); });
-  app->add_option("--listen", flags->listen, "HOST:PORT to serve the REST API on")->capture_default_str();
+                               [flags] { return RunCatalog(*flags); });
+  app->add_option("--listen", flags->listen, "HOST:PORT to serve the REST API on (port 0: any free port)")
+      ->capture_default_str();
   app->add_option("--backend", flags->backend, "sqlite:PATH or postgresql://... holding the table pointers")
       ->capture_default_str();
-  app->add_option("--warehouse", flags->warehouse, "file:///abs/path or s3://bucket/prefix for new tables");
+  app->add_option("--warehouse", flags->warehouse,
+                  "file:///abs/path or s3://bucket/prefix for new tables (default: ./floe-data/warehouse)");
+  app->add_option("--catalog-name", flags->catalog_name, "The catalog_name the SQL tables are keyed by")
+      ->capture_default_str();
+  app->add_option("--threads", flags->threads, "Request threads (handlers block on the database and store)")
+      ->capture_default_str();
 }
 
 }  // namespace floe::cli

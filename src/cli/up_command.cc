@@ -22,12 +22,12 @@ struct UpFlags {
 };
 
 int RunUp(const UpFlags& flags) {
-  if (flags.processes) return NotBuiltYet("up --processes", "one supervised process per role", 11);
   up::UpOptions options;
   options.data = flags.data;
   options.trigger = flags.trigger;
   options.partitions = flags.partitions;
   options.malformed_rate = flags.malformed_rate;
+  options.processes = flags.processes;
   if (flags.traffic == "off") {
     options.traffic = -1;
   } else {

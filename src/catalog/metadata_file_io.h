@@ -1,0 +1,44 @@
+// MetadataFileIo: reads and writes files named by absolute location (metadata files, and the
+// table folders a purge removes), whichever store holds them: file:///abs/path, /abs/path and
+// s3://bucket/key. A catalog may hold locations written relative to somewhere else (PyIceberg's
+// corpus catalog says "data/persistent/t/metadata/..."); those are looked up under
+// `relative_root` by their longest suffix that exists there. Owns one ObjectStore per store
+// root; thread-safe.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+#include "base/result.h"
+#include "io/object_store.h"
+
+namespace floe::catalog {
+
+class MetadataFileIo {
+ public:
+  // `relative_root`: an absolute folder where relative locations are searched; may be empty.
+  explicit MetadataFileIo(std::string relative_root = "") : relative_root_(std::move(relative_root)) {}
+
+  Result<std::string> Read(std::string_view location);
+  Status Write(std::string_view location, std::string_view bytes);
+  Status Delete(std::string_view location);
+  // Deletes every object under the folder `location` ("file:///w/db/t" removes ".../t/...").
+  Status DeleteFolder(std::string_view location);
+
+ private:
+  struct Resolved {
+    io::ObjectStore* store;
+    std::string key;
+  };
+  Result<Resolved> Resolve(std::string_view location);
+  Result<io::ObjectStore*> StoreFor(const std::string& root);
+
+  std::string relative_root_;
+  std::mutex mu_;
+  std::map<std::string, std::unique_ptr<io::ObjectStore>> stores_;  // By root URI; guarded by mu_.
+};
+
+}  // namespace floe::catalog

@@ -1,0 +1,45 @@
+#include "catalog/open_catalog.h"
+
+#include <filesystem>
+
+#include "catalog/pointer_catalog.h"
+#include "catalog/rest_catalog.h"
+#include "catalog/sql_catalog.h"
+
+namespace floe::catalog {
+
+Result<std::unique_ptr<Catalog>> OpenCatalog(const CatalogOptions& options) {
+  const std::string& uri = options.uri;
+  if (uri.starts_with("http://") || uri.starts_with("https://")) {
+    FLOE_ASSIGN_OR_RETURN(auto rest, RestCatalog::Open(uri, options.warehouse));
+    return std::unique_ptr<Catalog>(std::move(rest));
+  }
+  SqlConnectionPool::Connect connect;
+  std::string relative_root;
+  if (uri.starts_with("sqlite:")) {
+    std::string path = uri.substr(7);
+    if (path.starts_with("//")) {
+      path = path.substr(2);  // sqlite:///abs/path
+    }
+    if (path.empty()) {
+      return InvalidArgument("catalog URI '{}': sqlite:PATH needs a path", uri);
+    }
+    std::error_code error;
+    std::filesystem::path absolute = std::filesystem::absolute(path, error);
+    if (absolute.has_parent_path()) {
+      std::filesystem::create_directories(absolute.parent_path(), error);
+    }
+    relative_root = absolute.parent_path().string();
+    connect = [path] { return OpenSqlite(path); };
+  } else if (uri.starts_with("postgresql://") || uri.starts_with("postgres://")) {
+    connect = [uri] { return OpenPostgres(uri); };
+  } else {
+    return InvalidArgument("catalog URI '{}': expected sqlite:PATH, postgresql://... or http(s)://host:port", uri);
+  }
+  FLOE_ASSIGN_OR_RETURN_CTX(auto sql, SqlCatalog::Open(std::move(connect), options.catalog_name),
+                            fmt::format("opening catalog {}", uri));
+  return std::unique_ptr<Catalog>(std::make_unique<PointerCatalog>(
+      std::move(sql), std::make_unique<MetadataFileIo>(relative_root), options.warehouse));
+}
+
+}  // namespace floe::catalog

@@ -1,0 +1,20 @@
+// OpenCatalog: the Catalog for a catalog URI, as every floe role spells it: sqlite:PATH,
+// postgresql://... (or postgres://...), or http(s)://host:port for a REST catalog.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "catalog/catalog.h"
+
+namespace floe::catalog {
+
+struct CatalogOptions {
+  std::string uri;                    // sqlite:PATH | postgresql://... | http(s)://...
+  std::string warehouse;              // Where new tables go (file:///abs or s3://bucket/prefix).
+  std::string catalog_name = "default";  // The SQL catalogs' catalog_name column.
+};
+
+Result<std::unique_ptr<Catalog>> OpenCatalog(const CatalogOptions& options);
+
+}  // namespace floe::catalog

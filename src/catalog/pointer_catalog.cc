@@ -1,0 +1,305 @@
+#include "catalog/pointer_catalog.h"
+
+#include <chrono>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "iceberg/table_metadata.h"
+
+namespace floe::catalog {
+namespace {
+
+// Lost swaps redone before giving up with Conflict; each redo means another writer progressed.
+constexpr int kMaxCommitAttempts = 64;
+constexpr size_t kMaxMetadataBytes = size_t{1} << 30;
+
+int64_t NowMillis() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+std::unexpected<Error> NoSuchTable(const TableIdentifier& id) {
+  return NotFound("no such table: {}", IdentifierToString(id));
+}
+
+bool HasAssertCreate(const TableCommit& commit) {
+  for (const TableRequirement& requirement : commit.requirements) {
+    if (requirement.kind == TableRequirement::Kind::kAssertCreate) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string NextMetadataLocation(std::string_view table_location, std::string_view previous) {
+  int64_t version = 0;
+  if (!previous.empty()) {
+    std::string_view name = previous.substr(previous.rfind('/') + 1);
+    size_t digits = 0;
+    while (digits < name.size() && std::isdigit(static_cast<unsigned char>(name[digits]))) {
+      ++digits;
+    }
+    if (digits > 0 && digits < 19 && digits < name.size() && name[digits] == '-') {
+      version = std::stoll(std::string(name.substr(0, digits))) + 1;
+    } else if (name.starts_with("v") && name.ends_with(".metadata.json")) {
+      // Hadoop-style "v3.metadata.json".
+      std::string_view number = name.substr(1, name.find('.') - 1);
+      try {
+        version = std::stoll(std::string(number)) + 1;
+      } catch (const std::exception&) {
+        version = 1;
+      }
+    } else {
+      version = 1;
+    }
+  }
+  std::string base(table_location);
+  while (base.ends_with('/')) {
+    base.pop_back();
+  }
+  return fmt::format("{}/metadata/{:05d}-{}.metadata.json", base, version, RandomUuid());
+}
+
+PointerCatalog::PointerCatalog(std::unique_ptr<MetadataPointerStore> pointers, std::unique_ptr<MetadataFileIo> files,
+                               std::string warehouse)
+    : pointers_(std::move(pointers)), files_(std::move(files)), warehouse_(std::move(warehouse)) {
+  while (warehouse_.ends_with('/')) {
+    warehouse_.pop_back();
+  }
+}
+
+Status PointerCatalog::CreateNamespace(const Namespace& ns, const Properties& properties) {
+  return pointers_->CreateNamespace(ns, properties);
+}
+Result<std::vector<Namespace>> PointerCatalog::ListNamespaces(const Namespace& parent) {
+  return pointers_->ListNamespaces(parent);
+}
+Result<bool> PointerCatalog::NamespaceExists(const Namespace& ns) { return pointers_->NamespaceExists(ns); }
+Result<Properties> PointerCatalog::LoadNamespaceProperties(const Namespace& ns) {
+  return pointers_->LoadNamespaceProperties(ns);
+}
+Result<PropertiesUpdate> PointerCatalog::UpdateNamespaceProperties(const Namespace& ns,
+                                                                   const std::vector<std::string>& removals,
+                                                                   const Properties& updates) {
+  return pointers_->UpdateNamespaceProperties(ns, removals, updates);
+}
+Status PointerCatalog::DropNamespace(const Namespace& ns) { return pointers_->DropNamespace(ns); }
+
+Result<std::vector<TableIdentifier>> PointerCatalog::ListTables(const Namespace& ns) {
+  return pointers_->ListTables(ns);
+}
+
+Result<bool> PointerCatalog::TableExists(const TableIdentifier& id) {
+  FLOE_ASSIGN_OR_RETURN(auto pointer, pointers_->GetPointer(id));
+  return pointer.has_value();
+}
+
+Status PointerCatalog::RequireNamespace(const Namespace& ns) {
+  if (ns.empty()) {
+    return InvalidArgument("a table needs a namespace");
+  }
+  FLOE_ASSIGN_OR_RETURN(bool exists, pointers_->NamespaceExists(ns));
+  if (!exists) {
+    return NotFound("no such namespace: {}", NamespaceToString(ns));
+  }
+  return OkStatus();
+}
+
+Result<nlohmann::json> PointerCatalog::ReadMetadata(const std::string& location) {
+  FLOE_ASSIGN_OR_RETURN_CTX(std::string text, files_->Read(location), fmt::format("reading metadata {}", location));
+  if (text.size() >= 2 && static_cast<unsigned char>(text[0]) == 0x1f && static_cast<unsigned char>(text[1]) == 0x8b) {
+    // "*.gz.metadata.json", as Spark writes with write.metadata.compression-codec=gzip.
+    FLOE_ASSIGN_OR_RETURN_CTX(text, iceberg::GzipDecompress(text, kMaxMetadataBytes), location);
+  }
+  nlohmann::json metadata = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!metadata.is_object() || !metadata.contains("format-version")) {
+    return Corruption("metadata {} is not an Iceberg table metadata object", location);
+  }
+  return metadata;
+}
+
+Result<LoadedTable> PointerCatalog::LoadTable(const TableIdentifier& id) {
+  FLOE_ASSIGN_OR_RETURN(auto pointer, pointers_->GetPointer(id));
+  if (!pointer) {
+    return NoSuchTable(id);
+  }
+  FLOE_ASSIGN_OR_RETURN(nlohmann::json metadata, ReadMetadata(*pointer));
+  return LoadedTable{*pointer, std::move(metadata), {}};
+}
+
+Result<std::string> PointerCatalog::DefaultLocation(const TableIdentifier& id) {
+  if (warehouse_.empty()) {
+    return InvalidArgument("table {} names no location and the catalog has no warehouse", IdentifierToString(id));
+  }
+  std::string location = warehouse_;
+  for (const std::string& level : id.ns) {
+    location += "/" + level;
+  }
+  return location + "/" + id.name;
+}
+
+Result<LoadedTable> PointerCatalog::CreateTable(const TableIdentifier& id, const TableCreation& creation, bool stage) {
+  FLOE_RETURN_IF_ERROR(ValidateTableName(id.name));
+  FLOE_RETURN_IF_ERROR(RequireNamespace(id.ns));
+  FLOE_ASSIGN_OR_RETURN(auto existing, pointers_->GetPointer(id));
+  if (existing) {
+    return AlreadyExists("table already exists: {}", IdentifierToString(id));
+  }
+  TableCreation resolved = creation;
+  if (resolved.location.empty()) {
+    FLOE_ASSIGN_OR_RETURN(resolved.location, DefaultLocation(id));
+  }
+  while (resolved.location.size() > 1 && resolved.location.ends_with('/')) {
+    resolved.location.pop_back();
+  }
+  FLOE_ASSIGN_OR_RETURN(nlohmann::json metadata, NewTableMetadata(resolved, NowMillis()));
+  if (auto parsed = iceberg::TableMetadataFromJsonValue(metadata); !parsed) {
+    return InvalidArgument("the create request produces invalid metadata: {}", parsed.error().message());
+  }
+  if (stage) {
+    return LoadedTable{"", std::move(metadata), {}};
+  }
+  std::string location = NextMetadataLocation(resolved.location, "");
+  FLOE_RETURN_IF_ERROR(files_->Write(location, metadata.dump()));
+  Status inserted = pointers_->SwapPointers({{id, std::nullopt, location}});
+  if (!inserted) {
+    if (inserted.error().kind() == ErrorKind::kAlreadyExists) {
+      (void)files_->Delete(location);
+    }
+    return std::unexpected(std::move(inserted).error());
+  }
+  return LoadedTable{location, std::move(metadata), {}};
+}
+
+Result<LoadedTable> PointerCatalog::RegisterTable(const TableIdentifier& id, std::string_view metadata_location,
+                                                  bool overwrite) {
+  FLOE_RETURN_IF_ERROR(ValidateTableName(id.name));
+  FLOE_RETURN_IF_ERROR(RequireNamespace(id.ns));
+  FLOE_ASSIGN_OR_RETURN(nlohmann::json metadata, ReadMetadata(std::string(metadata_location)));
+  FLOE_ASSIGN_OR_RETURN(auto existing, pointers_->GetPointer(id));
+  if (existing && !overwrite) {
+    return AlreadyExists("table already exists: {}", IdentifierToString(id));
+  }
+  FLOE_RETURN_IF_ERROR(pointers_->SwapPointers({{id, existing, std::string(metadata_location)}}));
+  return LoadedTable{std::string(metadata_location), std::move(metadata), {}};
+}
+
+Status PointerCatalog::RenameTable(const TableIdentifier& from, const TableIdentifier& to) {
+  FLOE_RETURN_IF_ERROR(ValidateTableName(to.name));
+  FLOE_ASSIGN_OR_RETURN(auto source, pointers_->GetPointer(from));
+  if (!source) {
+    return NoSuchTable(from);
+  }
+  FLOE_RETURN_IF_ERROR(RequireNamespace(to.ns));
+  return pointers_->RenameTable(from, to);
+}
+
+Status PointerCatalog::DropTable(const TableIdentifier& id, bool purge) {
+  FLOE_ASSIGN_OR_RETURN(auto pointer, pointers_->GetPointer(id));
+  if (!pointer) {
+    return NoSuchTable(id);
+  }
+  std::string table_location;
+  if (purge) {
+    auto metadata = ReadMetadata(*pointer);
+    if (metadata) {
+      table_location = metadata->value("location", "");
+    }
+  }
+  FLOE_RETURN_IF_ERROR(pointers_->DeletePointer(id));
+  if (!table_location.empty()) {
+    FLOE_RETURN_IF_ERROR_CTX(files_->DeleteFolder(table_location), fmt::format("purging {}", table_location));
+  }
+  return OkStatus();
+}
+
+Result<LoadedTable> PointerCatalog::CommitTable(const TableCommit& commit) {
+  FLOE_ASSIGN_OR_RETURN(auto tables, CommitAll({commit}));
+  return std::move(tables[0]);
+}
+
+Status PointerCatalog::CommitTransaction(const std::vector<TableCommit>& commits) {
+  std::set<TableIdentifier> seen;
+  for (const TableCommit& commit : commits) {
+    if (!seen.insert(commit.id).second) {
+      return InvalidArgument("table {} appears twice in one transaction", IdentifierToString(commit.id));
+    }
+  }
+  FLOE_ASSIGN_OR_RETURN(auto tables, CommitAll(commits));
+  return OkStatus();
+}
+
+Result<std::vector<LoadedTable>> PointerCatalog::CommitAll(const std::vector<TableCommit>& commits) {
+  if (commits.empty()) {
+    return InvalidArgument("a commit needs at least one table");
+  }
+  for (int attempt = 0; attempt < kMaxCommitAttempts; ++attempt) {
+    std::vector<PointerSwap> swaps;
+    std::vector<LoadedTable> results;
+    for (const TableCommit& commit : commits) {
+      FLOE_ASSIGN_OR_RETURN(auto pointer, pointers_->GetPointer(commit.id));
+      std::optional<nlohmann::json> base;
+      if (pointer) {
+        FLOE_ASSIGN_OR_RETURN(base, ReadMetadata(*pointer));
+      } else if (!HasAssertCreate(commit)) {
+        return NoSuchTable(commit.id);
+      } else {
+        FLOE_RETURN_IF_ERROR(RequireNamespace(commit.id.ns));
+      }
+      for (const TableRequirement& requirement : commit.requirements) {
+        FLOE_RETURN_IF_ERROR_CTX(requirement.Check(base ? &*base : nullptr), IdentifierToString(commit.id));
+      }
+      TableMetadataEditor editor(base ? &*base : nullptr, pointer.value_or(""), NowMillis());
+      if (!base) {
+        // A create through a commit: start at the default location unless an update moves it.
+        if (auto location = DefaultLocation(commit.id)) {
+          FLOE_RETURN_IF_ERROR(editor.Apply({"set-location", {{"action", "set-location"}, {"location", *location}}}));
+        }
+      }
+      for (const TableUpdate& update : commit.updates) {
+        FLOE_RETURN_IF_ERROR_CTX(editor.Apply(update), IdentifierToString(commit.id));
+      }
+      FLOE_ASSIGN_OR_RETURN_CTX(nlohmann::json metadata, editor.Finish(), IdentifierToString(commit.id));
+      // Never write metadata floe's own model cannot read back.
+      if (auto parsed = iceberg::TableMetadataFromJsonValue(metadata); !parsed) {
+        return InvalidArgument("{}: the updates produce invalid metadata: {}", IdentifierToString(commit.id),
+                               parsed.error().message());
+      }
+      std::string location = NextMetadataLocation(metadata.value("location", ""), pointer.value_or(""));
+      swaps.push_back({commit.id, pointer, location});
+      results.push_back({location, std::move(metadata), {}});
+    }
+    std::vector<std::string> written;
+    Status status = OkStatus();
+    for (const LoadedTable& table : results) {
+      status = files_->Write(table.metadata_location, table.metadata.dump());
+      if (!status) {
+        break;
+      }
+      written.push_back(table.metadata_location);
+    }
+    if (status) {
+      status = pointers_->SwapPointers(swaps);
+    }
+    if (status) {
+      return results;
+    }
+    ErrorKind kind = status.error().kind();
+    if (kind == ErrorKind::kConflict || kind == ErrorKind::kAlreadyExists || written.size() < results.size()) {
+      // The pointers were not changed: these files are referenced by nothing.
+      for (const std::string& location : written) {
+        (void)files_->Delete(location);
+      }
+    }
+    if (kind != ErrorKind::kConflict && kind != ErrorKind::kAlreadyExists) {
+      return std::unexpected(std::move(status).error());
+    }
+    // Lost a race: redo on the winner's metadata; requirements decide whether that is allowed.
+  }
+  return Conflict("commit gave up after {} lost races; retry", kMaxCommitAttempts);
+}
+
+}  // namespace floe::catalog

@@ -1,0 +1,69 @@
+// PointerCatalog: the Catalog over a MetadataPointerStore (the SQL catalog) and the metadata
+// files themselves. It is what `floe catalog` serves and what roles use for sqlite: and
+// postgresql: catalog URIs.
+//
+// A commit loads each table's current metadata, checks the requirements, applies the updates,
+// writes the next metadata file (<location>/metadata/<NNNNN>-<uuid>.metadata.json) and swaps
+// the pointers from the locations it loaded. When the swap loses a race but the requirements
+// still hold on the newer metadata, it redoes the commit on that metadata (the client asked for
+// its requirements, not for a particular base); a failed requirement is returned as Conflict
+// for the client to rebase. Files of a lost swap are deleted; files of a swap whose outcome is
+// unknown (the database did not answer) are kept, since the pointer may name them.
+// Thread-safe.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "catalog/catalog.h"
+#include "catalog/metadata_file_io.h"
+#include "catalog/metadata_pointer_store.h"
+
+namespace floe::catalog {
+
+class PointerCatalog final : public Catalog {
+ public:
+  // `warehouse`: the URI new tables go under (<warehouse>/<ns levels>/<table>); may be empty
+  // when every create names its location.
+  PointerCatalog(std::unique_ptr<MetadataPointerStore> pointers, std::unique_ptr<MetadataFileIo> files,
+                 std::string warehouse);
+
+  Status CreateNamespace(const Namespace& ns, const Properties& properties) override;
+  Result<std::vector<Namespace>> ListNamespaces(const Namespace& parent) override;
+  Result<bool> NamespaceExists(const Namespace& ns) override;
+  Result<Properties> LoadNamespaceProperties(const Namespace& ns) override;
+  Result<PropertiesUpdate> UpdateNamespaceProperties(const Namespace& ns, const std::vector<std::string>& removals,
+                                                     const Properties& updates) override;
+  Status DropNamespace(const Namespace& ns) override;
+
+  Result<std::vector<TableIdentifier>> ListTables(const Namespace& ns) override;
+  Result<bool> TableExists(const TableIdentifier& id) override;
+  Result<LoadedTable> LoadTable(const TableIdentifier& id) override;
+  Result<LoadedTable> CreateTable(const TableIdentifier& id, const TableCreation& creation, bool stage) override;
+  Result<LoadedTable> RegisterTable(const TableIdentifier& id, std::string_view metadata_location,
+                                    bool overwrite) override;
+  Status RenameTable(const TableIdentifier& from, const TableIdentifier& to) override;
+  Status DropTable(const TableIdentifier& id, bool purge) override;
+
+  Result<LoadedTable> CommitTable(const TableCommit& commit) override;
+  Status CommitTransaction(const std::vector<TableCommit>& commits) override;
+
+  // The location a new table gets when its create names none.
+  Result<std::string> DefaultLocation(const TableIdentifier& id);
+
+ private:
+  Result<std::vector<LoadedTable>> CommitAll(const std::vector<TableCommit>& commits);
+  Result<nlohmann::json> ReadMetadata(const std::string& location);
+  Status RequireNamespace(const Namespace& ns);
+
+  std::unique_ptr<MetadataPointerStore> pointers_;
+  std::unique_ptr<MetadataFileIo> files_;
+  std::string warehouse_;
+};
+
+// The next metadata file's name for a table at `table_location` whose current file is
+// `previous` (empty for a new table): "<table_location>/metadata/00003-<uuid>.metadata.json".
+std::string NextMetadataLocation(std::string_view table_location, std::string_view previous);
+
+}  // namespace floe::catalog

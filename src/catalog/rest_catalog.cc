@@ -1,0 +1,288 @@
+#include "catalog/rest_catalog.h"
+
+#include <cstdlib>
+
+#include <nlohmann/json.hpp>
+
+#include "catalog/rest_error.h"
+
+namespace floe::catalog {
+namespace {
+
+using Json = nlohmann::json;
+
+Result<Json> ParseJson(const std::string& body, std::string_view what) {
+  Json json = Json::parse(body, nullptr, false);
+  if (json.is_discarded() || !json.is_object()) {
+    return Corruption("{}: the catalog answered with something other than a JSON object", what);
+  }
+  return json;
+}
+
+Json CommitToJson(const TableCommit& commit, bool with_identifier) {
+  Json requirements = Json::array();
+  for (const TableRequirement& requirement : commit.requirements) {
+    requirements.push_back(requirement.ToJson());
+  }
+  Json updates = Json::array();
+  for (const TableUpdate& update : commit.updates) {
+    updates.push_back(update.ToJson());
+  }
+  Json body = {{"requirements", requirements}, {"updates", updates}};
+  if (with_identifier) {
+    body["identifier"] = {{"namespace", commit.id.ns}, {"name", commit.id.name}};
+  }
+  return body;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<RestCatalog>> RestCatalog::Open(std::string uri, std::string warehouse, std::string token) {
+  while (uri.ends_with('/')) {
+    uri.pop_back();
+  }
+  if (uri.ends_with("/v1")) {
+    uri.resize(uri.size() - 3);
+  }
+  if (token.empty()) {
+    if (const char* env = std::getenv("FLOE_CATALOG_TOKEN"); env != nullptr) {
+      token = env;
+    }
+  }
+  std::unique_ptr<RestCatalog> catalog(new RestCatalog(std::move(uri), std::move(warehouse), std::move(token)));
+  FLOE_RETURN_IF_ERROR(catalog->LoadConfig());
+  return catalog;
+}
+
+Status RestCatalog::LoadConfig() {
+  std::string path = "/v1/config";
+  if (!warehouse_.empty()) {
+    path += "?warehouse=" + net::PercentEncode(warehouse_);
+  }
+  prefix_ = "";
+  FLOE_ASSIGN_OR_RETURN(net::HttpResponse response, Call("GET", path, "", "GET /v1/config"));
+  FLOE_ASSIGN_OR_RETURN(Json config, ParseJson(response.body, "GET /v1/config"));
+  std::string prefix;
+  for (const char* section : {"defaults", "overrides"}) {
+    if (config.contains(section) && config[section].is_object() && config[section].contains("prefix") &&
+        config[section]["prefix"].is_string()) {
+      prefix = config[section]["prefix"].get<std::string>();
+    }
+  }
+  prefix_ = prefix.empty() ? "/v1" : "/v1/" + net::PercentEncode(prefix);
+  return OkStatus();
+}
+
+Result<net::HttpResponse> RestCatalog::Call(std::string_view method, const std::string& path, const std::string& body,
+                                            std::string_view what) {
+  net::HttpClientRequest request;
+  request.method = std::string(method);
+  request.url = base_ + path;
+  request.body = body;
+  if (!body.empty()) {
+    request.headers.Set("Content-Type", "application/json");
+  }
+  if (!token_.empty()) {
+    request.headers.Set("Authorization", "Bearer " + token_);
+  }
+  FLOE_ASSIGN_OR_RETURN_CTX(net::HttpResponse response, client_.Send(request), std::string(what));
+  if (response.status >= 400) {
+    return std::unexpected(FromRestResponse(response.status, response.body, what));
+  }
+  return response;
+}
+
+std::string RestCatalog::NamespacePath(const Namespace& ns) const {
+  return prefix_ + "/namespaces/" + net::PercentEncode(NamespaceToRestSegment(ns));
+}
+
+std::string RestCatalog::TablePath(const TableIdentifier& id) const {
+  return NamespacePath(id.ns) + "/tables/" + net::PercentEncode(id.name);
+}
+
+Result<LoadedTable> RestCatalog::ParseLoadResult(const std::string& body) {
+  FLOE_ASSIGN_OR_RETURN(Json json, ParseJson(body, "load table"));
+  LoadedTable table;
+  table.metadata_location = json.value("metadata-location", "");
+  if (!json.contains("metadata") || !json["metadata"].is_object()) {
+    return Corruption("the catalog's table result has no 'metadata' object");
+  }
+  table.metadata = json["metadata"];
+  if (json.contains("config") && json["config"].is_object()) {
+    for (const auto& [key, value] : json["config"].items()) {
+      if (value.is_string()) {
+        table.config[key] = value.get<std::string>();
+      }
+    }
+  }
+  return table;
+}
+
+Status RestCatalog::CreateNamespace(const Namespace& ns, const Properties& properties) {
+  Json body = {{"namespace", ns}, {"properties", properties}};
+  FLOE_ASSIGN_OR_RETURN(auto response, Call("POST", prefix_ + "/namespaces", body.dump(), "create namespace"));
+  return OkStatus();
+}
+
+Result<std::vector<Namespace>> RestCatalog::ListNamespaces(const Namespace& parent) {
+  std::vector<Namespace> all;
+  std::string token;
+  do {
+    std::string path = prefix_ + "/namespaces?pageSize=1000";
+    if (!parent.empty()) {
+      path += "&parent=" + net::PercentEncode(NamespaceToRestSegment(parent));
+    }
+    if (!token.empty()) {
+      path += "&pageToken=" + net::PercentEncode(token);
+    }
+    FLOE_ASSIGN_OR_RETURN(auto response, Call("GET", path, "", "list namespaces"));
+    FLOE_ASSIGN_OR_RETURN(Json json, ParseJson(response.body, "list namespaces"));
+    Json namespaces = json.value("namespaces", Json::array());
+    for (const Json& ns : namespaces) {
+      all.push_back(ns.get<Namespace>());
+    }
+    token = json.contains("next-page-token") && json["next-page-token"].is_string()
+                ? json["next-page-token"].get<std::string>()
+                : "";
+  } while (!token.empty());
+  return all;
+}
+
+Result<bool> RestCatalog::NamespaceExists(const Namespace& ns) {
+  auto response = Call("HEAD", NamespacePath(ns), "", "namespace exists");
+  if (!response) {
+    if (response.error().kind() == ErrorKind::kNotFound) {
+      return false;
+    }
+    return std::unexpected(response.error());
+  }
+  return true;
+}
+
+Result<Properties> RestCatalog::LoadNamespaceProperties(const Namespace& ns) {
+  FLOE_ASSIGN_OR_RETURN(auto response, Call("GET", NamespacePath(ns), "", "load namespace"));
+  FLOE_ASSIGN_OR_RETURN(Json json, ParseJson(response.body, "load namespace"));
+  Properties properties;
+  Json object = json.value("properties", Json::object());
+  for (const auto& [key, value] : object.items()) {
+    properties[key] = value.is_string() ? value.get<std::string>() : value.dump();
+  }
+  return properties;
+}
+
+Result<PropertiesUpdate> RestCatalog::UpdateNamespaceProperties(const Namespace& ns,
+                                                                const std::vector<std::string>& removals,
+                                                                const Properties& updates) {
+  Json body = {{"removals", removals}, {"updates", updates}};
+  FLOE_ASSIGN_OR_RETURN(auto response,
+                        Call("POST", NamespacePath(ns) + "/properties", body.dump(), "update namespace properties"));
+  FLOE_ASSIGN_OR_RETURN(Json json, ParseJson(response.body, "update namespace properties"));
+  PropertiesUpdate result;
+  result.updated = json.value("updated", std::vector<std::string>{});
+  result.removed = json.value("removed", std::vector<std::string>{});
+  result.missing = json.value("missing", std::vector<std::string>{});
+  return result;
+}
+
+Status RestCatalog::DropNamespace(const Namespace& ns) {
+  FLOE_ASSIGN_OR_RETURN(auto response, Call("DELETE", NamespacePath(ns), "", "drop namespace"));
+  return OkStatus();
+}
+
+Result<std::vector<TableIdentifier>> RestCatalog::ListTables(const Namespace& ns) {
+  std::vector<TableIdentifier> all;
+  std::string token;
+  do {
+    std::string path = NamespacePath(ns) + "/tables?pageSize=1000";
+    if (!token.empty()) {
+      path += "&pageToken=" + net::PercentEncode(token);
+    }
+    FLOE_ASSIGN_OR_RETURN(auto response, Call("GET", path, "", "list tables"));
+    FLOE_ASSIGN_OR_RETURN(Json json, ParseJson(response.body, "list tables"));
+    Json identifiers = json.value("identifiers", Json::array());
+    for (const Json& id : identifiers) {
+      all.push_back({id.value("namespace", Namespace{}), id.value("name", "")});
+    }
+    token = json.contains("next-page-token") && json["next-page-token"].is_string()
+                ? json["next-page-token"].get<std::string>()
+                : "";
+  } while (!token.empty());
+  return all;
+}
+
+Result<bool> RestCatalog::TableExists(const TableIdentifier& id) {
+  auto response = Call("HEAD", TablePath(id), "", "table exists");
+  if (!response) {
+    if (response.error().kind() == ErrorKind::kNotFound) {
+      return false;
+    }
+    return std::unexpected(response.error());
+  }
+  return true;
+}
+
+Result<LoadedTable> RestCatalog::LoadTable(const TableIdentifier& id) {
+  FLOE_ASSIGN_OR_RETURN(auto response, Call("GET", TablePath(id), "", "load table " + IdentifierToString(id)));
+  return ParseLoadResult(response.body);
+}
+
+Result<LoadedTable> RestCatalog::CreateTable(const TableIdentifier& id, const TableCreation& creation, bool stage) {
+  Json body = {{"name", id.name}, {"schema", creation.schema}, {"stage-create", stage}};
+  if (!creation.location.empty()) {
+    body["location"] = creation.location;
+  }
+  if (!creation.partition_spec.is_null()) {
+    body["partition-spec"] = creation.partition_spec;
+  }
+  if (!creation.write_order.is_null()) {
+    body["write-order"] = creation.write_order;
+  }
+  body["properties"] = creation.properties;
+  FLOE_ASSIGN_OR_RETURN(auto response, Call("POST", NamespacePath(id.ns) + "/tables", body.dump(),
+                                            "create table " + IdentifierToString(id)));
+  return ParseLoadResult(response.body);
+}
+
+Result<LoadedTable> RestCatalog::RegisterTable(const TableIdentifier& id, std::string_view metadata_location,
+                                               bool overwrite) {
+  Json body = {{"name", id.name}, {"metadata-location", metadata_location}, {"overwrite", overwrite}};
+  FLOE_ASSIGN_OR_RETURN(auto response, Call("POST", NamespacePath(id.ns) + "/register", body.dump(),
+                                            "register table " + IdentifierToString(id)));
+  return ParseLoadResult(response.body);
+}
+
+Status RestCatalog::RenameTable(const TableIdentifier& from, const TableIdentifier& to) {
+  Json body = {{"source", {{"namespace", from.ns}, {"name", from.name}}},
+               {"destination", {{"namespace", to.ns}, {"name", to.name}}}};
+  FLOE_ASSIGN_OR_RETURN(auto response, Call("POST", prefix_ + "/tables/rename", body.dump(), "rename table"));
+  return OkStatus();
+}
+
+Status RestCatalog::DropTable(const TableIdentifier& id, bool purge) {
+  FLOE_ASSIGN_OR_RETURN(auto response, Call("DELETE", TablePath(id) + (purge ? "?purgeRequested=true" : ""), "",
+                                            "drop table " + IdentifierToString(id)));
+  return OkStatus();
+}
+
+Result<LoadedTable> RestCatalog::CommitTable(const TableCommit& commit) {
+  FLOE_ASSIGN_OR_RETURN(auto response, Call("POST", TablePath(commit.id), CommitToJson(commit, true).dump(),
+                                            "commit " + IdentifierToString(commit.id)));
+  FLOE_ASSIGN_OR_RETURN(Json json, ParseJson(response.body, "commit"));
+  if (!json.contains("metadata") || !json.contains("metadata-location")) {
+    return Corruption("the catalog's commit response lacks metadata or metadata-location");
+  }
+  return LoadedTable{json["metadata-location"].get<std::string>(), json["metadata"], {}};
+}
+
+Status RestCatalog::CommitTransaction(const std::vector<TableCommit>& commits) {
+  Json changes = Json::array();
+  for (const TableCommit& commit : commits) {
+    changes.push_back(CommitToJson(commit, true));
+  }
+  Json body = {{"table-changes", changes}};
+  FLOE_ASSIGN_OR_RETURN(auto response,
+                        Call("POST", prefix_ + "/transactions/commit", body.dump(), "commit transaction"));
+  return OkStatus();
+}
+
+}  // namespace floe::catalog

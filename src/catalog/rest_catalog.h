@@ -1,0 +1,65 @@
+// RestCatalog: the Catalog over any Iceberg REST catalog (floe's own `floe catalog`, Polaris,
+// Lakekeeper, the Java fixture), used by every floe role whose catalog URI is http(s)://. It
+// reads GET /v1/config once for the server's prefix, sends commits as requirements and updates
+// and maps the spec's error bodies back onto floe error kinds (see rest_error.h). A bearer token
+// (FLOE_CATALOG_TOKEN or the constructor's) is sent on every request. Thread-safe: the HTTP
+// client pools connections.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "catalog/catalog.h"
+#include "net/http_client.h"
+
+namespace floe::catalog {
+
+class RestCatalog final : public Catalog {
+ public:
+  // `uri`: "http://host:port" (with or without a trailing "/v1"); `warehouse` is passed to
+  // /v1/config and, when the server names no prefix, used as the prefix.
+  static Result<std::unique_ptr<RestCatalog>> Open(std::string uri, std::string warehouse = "",
+                                                   std::string token = "");
+
+  Status CreateNamespace(const Namespace& ns, const Properties& properties) override;
+  Result<std::vector<Namespace>> ListNamespaces(const Namespace& parent) override;
+  Result<bool> NamespaceExists(const Namespace& ns) override;
+  Result<Properties> LoadNamespaceProperties(const Namespace& ns) override;
+  Result<PropertiesUpdate> UpdateNamespaceProperties(const Namespace& ns, const std::vector<std::string>& removals,
+                                                     const Properties& updates) override;
+  Status DropNamespace(const Namespace& ns) override;
+
+  Result<std::vector<TableIdentifier>> ListTables(const Namespace& ns) override;
+  Result<bool> TableExists(const TableIdentifier& id) override;
+  Result<LoadedTable> LoadTable(const TableIdentifier& id) override;
+  Result<LoadedTable> CreateTable(const TableIdentifier& id, const TableCreation& creation, bool stage) override;
+  Result<LoadedTable> RegisterTable(const TableIdentifier& id, std::string_view metadata_location,
+                                    bool overwrite) override;
+  Status RenameTable(const TableIdentifier& from, const TableIdentifier& to) override;
+  Status DropTable(const TableIdentifier& id, bool purge) override;
+
+  Result<LoadedTable> CommitTable(const TableCommit& commit) override;
+  Status CommitTransaction(const std::vector<TableCommit>& commits) override;
+
+ private:
+  RestCatalog(std::string base, std::string warehouse, std::string token)
+      : base_(std::move(base)), warehouse_(std::move(warehouse)), token_(std::move(token)) {}
+
+  Status LoadConfig();
+  // Sends and returns the response; HTTP errors become floe errors unless `status_ok(status)`.
+  Result<net::HttpResponse> Call(std::string_view method, const std::string& path, const std::string& body,
+                                 std::string_view what);
+  std::string NamespacePath(const Namespace& ns) const;
+  std::string TablePath(const TableIdentifier& id) const;
+  static Result<LoadedTable> ParseLoadResult(const std::string& body);
+
+  std::string base_;    // "http://host:port"
+  std::string prefix_;  // "/v1" or "/v1/<prefix>"
+  std::string warehouse_;
+  std::string token_;
+  net::HttpClient client_;
+};
+
+}  // namespace floe::catalog

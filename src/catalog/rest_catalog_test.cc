@@ -1,0 +1,333 @@
+// The REST server and client together, over a SQLite catalog and a local warehouse.
+#include <filesystem>
+#include <set>
+#include <thread>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "catalog/open_catalog.h"
+#include "catalog/rest_catalog.h"
+#include "catalog/rest_server.h"
+#include "io/test_folder.h"
+#include "net/http_client.h"
+
+namespace floe::catalog {
+namespace {
+
+using Json = nlohmann::json;
+
+const char* kSchema = R"({"type":"struct","schema-id":0,"fields":[
+  {"id":1,"name":"id","required":true,"type":"long"},{"id":2,"name":"ts","required":false,"type":"timestamptz"}]})";
+
+TableCreation Creation() {
+  TableCreation creation;
+  creation.schema = Json::parse(kSchema);
+  return creation;
+}
+
+// A commit that appends one snapshot on top of `table`, guarded as Iceberg clients guard it.
+TableCommit AppendCommit(const TableIdentifier& id, const LoadedTable& table, int64_t snapshot_id) {
+  const Json& m = table.metadata;
+  int64_t current = m.value("current-snapshot-id", int64_t{-1});
+  TableCommit commit;
+  commit.id = id;
+  TableRequirement uuid;
+  uuid.kind = TableRequirement::Kind::kAssertTableUuid;
+  uuid.uuid = m["table-uuid"].get<std::string>();
+  TableRequirement ref;
+  ref.kind = TableRequirement::Kind::kAssertRefSnapshotId;
+  ref.ref = "main";
+  if (current != -1) {
+    ref.snapshot_id = current;
+  }
+  commit.requirements = {uuid, ref};
+  Json snapshot = {{"snapshot-id", snapshot_id},
+                   {"sequence-number", m["last-sequence-number"].get<int64_t>() + 1},
+                   {"timestamp-ms", 1700000000000 + snapshot_id},
+                   {"manifest-list", fmt::format("{}/metadata/snap-{}.avro", m["location"].get<std::string>(), snapshot_id)},
+                   {"summary", {{"operation", "append"}}},
+                   {"schema-id", 0}};
+  if (current != -1) {
+    snapshot["parent-snapshot-id"] = current;
+  }
+  commit.updates = {TableUpdate::AddSnapshot(snapshot), TableUpdate::SetSnapshotRef("main", snapshot_id)};
+  return commit;
+}
+
+class RestCatalogTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    folder_ = io::testing::FreshFolder();
+    auto backend = OpenCatalog({"sqlite:" + folder_ + "/catalog.db", "file://" + folder_ + "/warehouse"});
+    ASSERT_TRUE(backend) << backend.error().ToString();
+    backend_ = std::move(*backend);
+    RestServerOptions options;
+    options.port = 0;
+    server_ = std::make_unique<RestCatalogServer>(*backend_, options);
+    ASSERT_TRUE(server_->Start());
+    url_ = fmt::format("http://127.0.0.1:{}", server_->port());
+    auto client = RestCatalog::Open(url_);
+    ASSERT_TRUE(client) << client.error().ToString();
+    client_ = std::move(*client);
+  }
+  void TearDown() override {
+    if (server_) {
+      server_->Stop();
+    }
+  }
+
+  // A raw request, to see statuses and bodies as a foreign client would.
+  net::HttpResponse Raw(std::string method, std::string path, std::string body = "") {
+    net::HttpClientRequest request;
+    request.method = std::move(method);
+    request.url = url_ + path;
+    request.body = body;
+    auto response = http_.Send(request);
+    EXPECT_TRUE(response) << response.error().ToString();
+    return response.value_or(net::HttpResponse{});
+  }
+
+  std::string folder_;
+  std::unique_ptr<Catalog> backend_;
+  std::unique_ptr<RestCatalogServer> server_;
+  std::string url_;
+  std::unique_ptr<RestCatalog> client_;
+  net::HttpClient http_;
+};
+
+TEST_F(RestCatalogTest, NamespacesAndTablesThroughTheClient) {
+  ASSERT_TRUE(client_->CreateNamespace({"db"}, {{"owner", "ana"}}));
+  ASSERT_TRUE(client_->CreateNamespace({"db", "nested"}, {}));
+  EXPECT_EQ(client_->CreateNamespace({"db"}, {}).error().kind(), ErrorKind::kAlreadyExists);
+  EXPECT_THAT(*client_->ListNamespaces({}), ::testing::ElementsAre(Namespace{"db"}));
+  EXPECT_THAT(*client_->ListNamespaces({"db"}), ::testing::ElementsAre(Namespace{"db", "nested"}));
+  EXPECT_TRUE(*client_->NamespaceExists({"db", "nested"}));
+  EXPECT_FALSE(*client_->NamespaceExists({"nope"}));
+  EXPECT_EQ(client_->LoadNamespaceProperties({"db"})->at("owner"), "ana");
+
+  TableIdentifier t{{"db"}, "events"};
+  auto created = client_->CreateTable(t, Creation(), false);
+  ASSERT_TRUE(created) << created.error().ToString();
+  EXPECT_THAT(created->metadata_location, ::testing::StartsWith("file://" + folder_ + "/warehouse/db/events/metadata/00000-"));
+  EXPECT_TRUE(std::filesystem::exists(created->metadata_location.substr(7)));
+  EXPECT_EQ(client_->CreateTable(t, Creation(), false).error().kind(), ErrorKind::kAlreadyExists);
+  EXPECT_EQ(client_->CreateTable({{"ghost"}, "x"}, Creation(), false).error().kind(), ErrorKind::kNotFound);
+  EXPECT_TRUE(*client_->TableExists(t));
+  EXPECT_FALSE(*client_->TableExists({{"db"}, "other"}));
+  EXPECT_THAT(*client_->ListTables({"db"}), ::testing::ElementsAre(t));
+  auto loaded = client_->LoadTable(t);
+  ASSERT_TRUE(loaded);
+  EXPECT_EQ(loaded->metadata, created->metadata);
+
+  auto missing = client_->LoadTable({{"db"}, "other"});
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().kind(), ErrorKind::kNotFound);
+  EXPECT_THAT(missing.error().message(), ::testing::StartsWith("no such table"));
+
+  auto not_empty = client_->DropNamespace({"db"});
+  ASSERT_FALSE(not_empty);
+  EXPECT_THAT(not_empty.error().message(), ::testing::StartsWith("namespace not empty"));
+
+  TableIdentifier moved{{"db", "nested"}, "events2"};
+  ASSERT_TRUE(client_->RenameTable(t, moved));
+  EXPECT_FALSE(*client_->TableExists(t));
+  // Register the same metadata file under a second name, then drop it without purge: the
+  // files stay for the first.
+  TableIdentifier alias{{"db"}, "alias"};
+  auto registered = client_->RegisterTable(alias, created->metadata_location, false);
+  ASSERT_TRUE(registered) << registered.error().ToString();
+  EXPECT_EQ(registered->metadata, created->metadata);
+  ASSERT_TRUE(client_->DropTable(alias, false));
+  EXPECT_TRUE(std::filesystem::exists(created->metadata_location.substr(7)));
+  ASSERT_TRUE(client_->DropTable(moved, true));
+  EXPECT_FALSE(std::filesystem::exists(created->metadata_location.substr(7)));
+  EXPECT_EQ(client_->DropTable(moved, true).error().kind(), ErrorKind::kNotFound);
+}
+
+TEST_F(RestCatalogTest, CommitsAppendAndStaleRequirementsConflict) {
+  ASSERT_TRUE(client_->CreateNamespace({"db"}, {}));
+  TableIdentifier t{{"db"}, "t"};
+  auto v0 = client_->CreateTable(t, Creation(), false);
+  ASSERT_TRUE(v0);
+  auto v1 = client_->CommitTable(AppendCommit(t, *v0, 101));
+  ASSERT_TRUE(v1) << v1.error().ToString();
+  EXPECT_EQ(v1->metadata["current-snapshot-id"], 101);
+  EXPECT_THAT(v1->metadata_location, ::testing::HasSubstr("/metadata/00001-"));
+  EXPECT_EQ(v1->metadata["metadata-log"][0]["metadata-file"], v0->metadata_location);
+  // A writer still on v0 asserts main has no snapshot: 409, and nothing changes.
+  auto stale = client_->CommitTable(AppendCommit(t, *v0, 102));
+  ASSERT_FALSE(stale);
+  EXPECT_EQ(stale.error().kind(), ErrorKind::kConflict);
+  EXPECT_EQ(client_->LoadTable(t)->metadata_location, v1->metadata_location);
+}
+
+TEST_F(RestCatalogTest, BadRequestsGetTheSpecsStatusAndBody) {
+  ASSERT_TRUE(client_->CreateNamespace({"db"}, {}));
+  ASSERT_TRUE(client_->CreateTable({{"db"}, "t"}, Creation(), false));
+  auto expect_error = [&](const net::HttpResponse& response, int status, const char* type) {
+    EXPECT_EQ(response.status, status) << response.body;
+    Json body = Json::parse(response.body, nullptr, false);
+    ASSERT_TRUE(body.is_object()) << response.body;
+    EXPECT_EQ(body["error"]["code"], status);
+    EXPECT_EQ(body["error"]["type"], type);
+    EXPECT_FALSE(body["error"]["message"].get<std::string>().empty());
+  };
+  expect_error(Raw("POST", "/v1/namespaces/db/tables/t", "{\"requirements\": [, }"), 400, "BadRequestException");
+  expect_error(Raw("POST", "/v1/namespaces/db/tables/t", R"({"requirements":[],"updates":[{"action":"explode"}]})"),
+               400, "BadRequestException");
+  expect_error(Raw("POST", "/v1/namespaces/db/tables/t",
+                   R"({"requirements":[{"type":"assert-current-schema-id","current-schema-id":7}],"updates":[]})"),
+               409, "CommitFailedException");
+  expect_error(Raw("POST", "/v1/namespaces/db/tables/t",
+                   R"({"requirements":[{"type":"assert-nothing"}],"updates":[]})"),
+               400, "BadRequestException");
+  expect_error(Raw("GET", "/v1/namespaces/db/tables/nope"), 404, "NoSuchTableException");
+  expect_error(Raw("GET", "/v1/namespaces/nope"), 404, "NoSuchNamespaceException");
+  expect_error(Raw("POST", "/v1/namespaces/db/tables/nope", R"({"requirements":[],"updates":[]})"), 404,
+               "NoSuchTableException");
+  expect_error(Raw("POST", "/v1/namespaces", "[1,2]"), 400, "BadRequestException");
+  expect_error(Raw("POST", "/v1/namespaces", R"({"namespace":"db"})"), 400, "BadRequestException");
+  expect_error(Raw("POST", "/v1/namespaces", R"({"namespace":["db"]})"), 409, "AlreadyExistsException");
+  expect_error(Raw("DELETE", "/v1/namespaces/db"), 409, "NamespaceNotEmptyException");
+  EXPECT_EQ(Raw("HEAD", "/v1/namespaces/db/tables/nope").status, 404);
+  EXPECT_EQ(Raw("HEAD", "/v1/namespaces/db/tables/t").status, 204);
+  EXPECT_EQ(Raw("POST", "/v1/namespaces/db/tables/t/metrics", R"({"report-type":"scan-report"})").status, 204);
+  EXPECT_EQ(Raw("GET", "/v1/warehouse1/namespaces/db/tables/t").status, 200);  // With a prefix.
+  auto config = Raw("GET", "/v1/config");
+  EXPECT_EQ(config.status, 200);
+  EXPECT_TRUE(Json::parse(config.body)["endpoints"].is_array());
+}
+
+TEST_F(RestCatalogTest, TransactionsCommitAllTablesOrNone) {
+  ASSERT_TRUE(client_->CreateNamespace({"db"}, {}));
+  TableIdentifier a{{"db"}, "a"};
+  TableIdentifier b{{"db"}, "b"};
+  auto a0 = client_->CreateTable(a, Creation(), false);
+  auto b0 = client_->CreateTable(b, Creation(), false);
+  ASSERT_TRUE(a0 && b0);
+  auto b1 = client_->CommitTable(AppendCommit(b, *b0, 7));
+  ASSERT_TRUE(b1);
+  // b's part is stale: neither table moves.
+  auto failed = client_->CommitTransaction({AppendCommit(a, *a0, 1), AppendCommit(b, *b0, 8)});
+  ASSERT_FALSE(failed);
+  EXPECT_EQ(failed.error().kind(), ErrorKind::kConflict);
+  EXPECT_EQ(client_->LoadTable(a)->metadata_location, a0->metadata_location);
+  ASSERT_TRUE(client_->CommitTransaction({AppendCommit(a, *a0, 1), AppendCommit(b, *b1, 8)}));
+  EXPECT_EQ(client_->LoadTable(a)->metadata["current-snapshot-id"], 1);
+  EXPECT_EQ(client_->LoadTable(b)->metadata["current-snapshot-id"], 8);
+}
+
+TEST_F(RestCatalogTest, StagedCreateBecomesATableOnItsCommit) {
+  ASSERT_TRUE(client_->CreateNamespace({"db"}, {}));
+  TableIdentifier t{{"db"}, "staged"};
+  auto staged = client_->CreateTable(t, Creation(), true);
+  ASSERT_TRUE(staged) << staged.error().ToString();
+  EXPECT_TRUE(staged->metadata_location.empty());
+  EXPECT_FALSE(*client_->TableExists(t));
+  const Json& m = staged->metadata;
+  TableCommit commit;
+  commit.id = t;
+  commit.requirements = {TableRequirement{}};  // assert-create
+  for (const char* json : {R"({"action":"upgrade-format-version","format-version":2})"}) {
+    commit.updates.push_back(*TableUpdate::FromJson(Json::parse(json)));
+  }
+  commit.updates.push_back({"assign-uuid", {{"action", "assign-uuid"}, {"uuid", m["table-uuid"]}}});
+  commit.updates.push_back({"add-schema", {{"action", "add-schema"}, {"schema", m["schemas"][0]}}});
+  commit.updates.push_back({"set-current-schema", {{"action", "set-current-schema"}, {"schema-id", -1}}});
+  commit.updates.push_back({"add-spec", {{"action", "add-spec"}, {"spec", m["partition-specs"][0]}}});
+  commit.updates.push_back({"set-default-spec", {{"action", "set-default-spec"}, {"spec-id", -1}}});
+  commit.updates.push_back({"add-sort-order", {{"action", "add-sort-order"}, {"sort-order", m["sort-orders"][0]}}});
+  commit.updates.push_back({"set-default-sort-order", {{"action", "set-default-sort-order"}, {"sort-order-id", -1}}});
+  commit.updates.push_back({"set-location", {{"action", "set-location"}, {"location", m["location"]}}});
+  auto created = client_->CommitTable(commit);
+  ASSERT_TRUE(created) << created.error().ToString();
+  EXPECT_EQ(created->metadata["table-uuid"], m["table-uuid"]);
+  EXPECT_TRUE(*client_->TableExists(t));
+  // The same staged create again: the table exists now, so assert-create fails.
+  EXPECT_EQ(client_->CommitTable(commit).error().kind(), ErrorKind::kConflict);
+}
+
+TEST_F(RestCatalogTest, ConcurrentCommittersThroughRestLoseNothing) {
+  ASSERT_TRUE(client_->CreateNamespace({"db"}, {}));
+  TableIdentifier t{{"db"}, "hot"};
+  ASSERT_TRUE(client_->CreateTable(t, Creation(), false));
+  constexpr int kWriters = 6;
+  constexpr int kCommitsEach = 10;
+  std::vector<std::thread> writers;
+  std::atomic<int> failures{0};
+  std::atomic<int> conflicts{0};
+  for (int w = 0; w < kWriters; ++w) {
+    writers.emplace_back([&, w] {
+      auto client = RestCatalog::Open(url_);
+      if (!client) {
+        ++failures;
+        return;
+      }
+      for (int i = 0; i < kCommitsEach; ++i) {
+        int64_t id = (w + 1) * 1000 + i;
+        while (true) {
+          auto table = (*client)->LoadTable(t);
+          if (!table) {
+            ++failures;
+            return;
+          }
+          auto committed = (*client)->CommitTable(AppendCommit(t, *table, id));
+          if (committed) {
+            break;
+          }
+          if (committed.error().kind() != ErrorKind::kConflict) {
+            ++failures;
+            return;
+          }
+          ++conflicts;
+        }
+      }
+    });
+  }
+  for (auto& writer : writers) {
+    writer.join();
+  }
+  ASSERT_EQ(failures.load(), 0);
+  auto table = client_->LoadTable(t);
+  ASSERT_TRUE(table);
+  const Json& snapshots = table->metadata["snapshots"];
+  ASSERT_EQ(snapshots.size(), size_t{kWriters * kCommitsEach});
+  std::set<int64_t> ids;
+  for (const Json& snapshot : snapshots) {
+    EXPECT_TRUE(ids.insert(snapshot["snapshot-id"].get<int64_t>()).second);
+  }
+  // The history is one line: each snapshot's parent is the one before it.
+  int64_t at = table->metadata["current-snapshot-id"].get<int64_t>();
+  size_t depth = 0;
+  std::map<int64_t, int64_t> parent;
+  for (const Json& snapshot : snapshots) {
+    parent[snapshot["snapshot-id"]] = snapshot.value("parent-snapshot-id", int64_t{-1});
+  }
+  while (at != -1 && depth <= snapshots.size()) {
+    at = parent.at(at);
+    ++depth;
+  }
+  EXPECT_EQ(depth, snapshots.size());
+  EXPECT_EQ(table->metadata["last-sequence-number"], kWriters * kCommitsEach);
+}
+
+TEST(CorpusCatalogTest, PyIcebergCatalogLoadsItsTable) {
+  const char* shared = std::getenv("FLOE_SHARED_DIR");
+  std::filesystem::path source = std::filesystem::path(shared ? shared : "../shared") / "corpus/iceberg/partition_timestamp";
+  if (!std::filesystem::exists(source / "pyiceberg_catalog.db")) {
+    GTEST_SKIP() << "corpus not found at " << source << " (it lives in ../shared/corpus)";
+  }
+  std::string folder = io::testing::FreshFolder();
+  std::filesystem::copy(source, folder, std::filesystem::copy_options::recursive);
+  auto catalog = OpenCatalog({"sqlite:" + folder + "/pyiceberg_catalog.db", ""});
+  ASSERT_TRUE(catalog) << catalog.error().ToString();
+  auto table = (*catalog)->LoadTable({{"default"}, "partition_timestamp"});
+  ASSERT_TRUE(table) << table.error().ToString();
+  EXPECT_EQ(table->metadata["format-version"], 2);
+  EXPECT_TRUE(table->metadata["current-snapshot-id"].is_number_integer());
+  EXPECT_EQ(table->metadata["snapshots"].size(), 1u);
+}
+
+}  // namespace
+}  // namespace floe::catalog

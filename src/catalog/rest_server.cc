@@ -1,0 +1,446 @@
+#include "catalog/rest_server.h"
+
+#include <chrono>
+
+#include <nlohmann/json.hpp>
+
+#include "catalog/rest_error.h"
+
+namespace floe::catalog {
+namespace {
+
+using net::HttpRequest;
+using net::HttpResponse;
+using Json = nlohmann::json;
+
+HttpResponse ErrorResponse(const Error& error, bool committing = false) {
+  RestError rest = ToRestError(error, committing);
+  return HttpResponse::Json(rest.status, RestErrorBody(rest, error.message()));
+}
+
+HttpResponse Ok(const Json& body) { return HttpResponse::Json(200, body.dump()); }
+
+HttpResponse NoContent() {
+  HttpResponse response;
+  response.status = 204;
+  return response;
+}
+
+Result<Json> ParseBody(const HttpRequest& request) {
+  Json body = Json::parse(request.body, nullptr, /*allow_exceptions=*/false);
+  if (body.is_discarded()) {
+    return InvalidArgument("malformed JSON request body");
+  }
+  if (!body.is_object()) {
+    return InvalidArgument("the request body must be a JSON object");
+  }
+  return body;
+}
+
+Result<Namespace> NamespaceParam(const HttpRequest& request) {
+  FLOE_ASSIGN_OR_RETURN(Namespace ns, NamespaceFromRestSegment(request.Param("namespace")));
+  if (ns.empty()) {
+    return InvalidArgument("empty namespace in the path");
+  }
+  return ns;
+}
+
+Result<TableIdentifier> TableParam(const HttpRequest& request) {
+  TableIdentifier id;
+  FLOE_ASSIGN_OR_RETURN(id.ns, NamespaceParam(request));
+  id.name = std::string(request.Param("table"));
+  FLOE_RETURN_IF_ERROR(ValidateTableName(id.name));
+  return id;
+}
+
+Result<Namespace> NamespaceFromJson(const Json& json, std::string_view what) {
+  if (!json.is_array()) {
+    return InvalidArgument("'{}' must be an array of strings", what);
+  }
+  Namespace ns;
+  for (const Json& level : json) {
+    if (!level.is_string()) {
+      return InvalidArgument("'{}' must be an array of strings", what);
+    }
+    ns.push_back(level.get<std::string>());
+  }
+  FLOE_RETURN_IF_ERROR(ValidateNamespace(ns));
+  return ns;
+}
+
+Result<TableIdentifier> IdentifierFromJson(const Json& json, std::string_view what) {
+  if (!json.is_object() || !json.contains("namespace") || !json.contains("name") || !json["name"].is_string()) {
+    return InvalidArgument("'{}' must be an object with 'namespace' and 'name'", what);
+  }
+  TableIdentifier id;
+  FLOE_ASSIGN_OR_RETURN(id.ns, NamespaceFromJson(json["namespace"], what));
+  id.name = json["name"].get<std::string>();
+  FLOE_RETURN_IF_ERROR(ValidateTableName(id.name));
+  return id;
+}
+
+Json IdentifierToJson(const TableIdentifier& id) { return {{"namespace", id.ns}, {"name", id.name}}; }
+
+Result<Properties> PropertiesFromJson(const Json& json, std::string_view what) {
+  Properties properties;
+  if (json.is_null()) {
+    return properties;
+  }
+  if (!json.is_object()) {
+    return InvalidArgument("'{}' must be an object of strings", what);
+  }
+  for (const auto& [key, value] : json.items()) {
+    if (!value.is_string()) {
+      return InvalidArgument("'{}': property '{}' must be a string", what, key);
+    }
+    properties[key] = value.get<std::string>();
+  }
+  return properties;
+}
+
+Json LoadResult(const LoadedTable& table) {
+  Json body = {{"metadata", table.metadata}, {"config", Json::object()}};
+  if (!table.metadata_location.empty()) {
+    body["metadata-location"] = table.metadata_location;
+  }
+  for (const auto& [key, value] : table.config) {
+    body["config"][key] = value;
+  }
+  return body;
+}
+
+// A commit body: {"identifier"?, "requirements": [...], "updates": [...]}.
+Result<TableCommit> CommitFromJson(const Json& json, std::optional<TableIdentifier> path_id) {
+  if (!json.is_object()) {
+    return InvalidArgument("a table commit must be an object");
+  }
+  TableCommit commit;
+  if (path_id) {
+    commit.id = *path_id;
+  } else {
+    auto identifier = json.find("identifier");
+    if (identifier == json.end()) {
+      return InvalidArgument("each table change needs an 'identifier'");
+    }
+    FLOE_ASSIGN_OR_RETURN(commit.id, IdentifierFromJson(*identifier, "identifier"));
+  }
+  auto requirements = json.find("requirements");
+  auto updates = json.find("updates");
+  if (requirements == json.end() || !requirements->is_array()) {
+    return InvalidArgument("a commit needs a 'requirements' array");
+  }
+  if (updates == json.end() || !updates->is_array()) {
+    return InvalidArgument("a commit needs an 'updates' array");
+  }
+  for (const Json& element : *requirements) {
+    FLOE_ASSIGN_OR_RETURN(TableRequirement requirement, TableRequirement::FromJson(element));
+    commit.requirements.push_back(std::move(requirement));
+  }
+  for (const Json& element : *updates) {
+    FLOE_ASSIGN_OR_RETURN(TableUpdate update, TableUpdate::FromJson(element));
+    commit.updates.push_back(std::move(update));
+  }
+  return commit;
+}
+
+// Offset-based pages: the token is the index of the next element.
+template <typename T>
+Result<std::pair<std::vector<T>, std::optional<std::string>>> Page(std::vector<T> all, const HttpRequest& request) {
+  size_t start = 0;
+  if (auto token = request.Query("pageToken"); token && !token->empty()) {
+    try {
+      start = std::stoul(*token);
+    } catch (const std::exception&) {
+      return InvalidArgument("bad pageToken '{}'", *token);
+    }
+  }
+  size_t size = all.size();
+  if (auto page_size = request.Query("pageSize"); page_size && !page_size->empty()) {
+    try {
+      size = std::stoul(*page_size);
+    } catch (const std::exception&) {
+      return InvalidArgument("bad pageSize '{}'", *page_size);
+    }
+    if (size == 0) {
+      return InvalidArgument("pageSize must be positive");
+    }
+  }
+  start = std::min(start, all.size());
+  size_t end = std::min(all.size(), start + size);
+  std::optional<std::string> next;
+  if (end < all.size()) {
+    next = std::to_string(end);
+  }
+  return std::pair{std::vector<T>(all.begin() + static_cast<std::ptrdiff_t>(start),
+                                  all.begin() + static_cast<std::ptrdiff_t>(end)),
+                   next};
+}
+
+// Wraps a handler body that returns Result<HttpResponse>: errors become the spec's error body.
+net::HttpHandler Handle(std::function<Result<HttpResponse>(HttpRequest&)> body, bool committing = false) {
+  return [body = std::move(body), committing](HttpRequest& request) {
+    Result<HttpResponse> response = body(request);
+    if (!response) {
+      return ErrorResponse(response.error(), committing);
+    }
+    return std::move(*response);
+  };
+}
+
+}  // namespace
+
+Result<net::HttpRouter> MakeRestCatalogRouter(Catalog& catalog, const RestServerOptions& options) {
+  net::HttpRouter router;
+  Catalog* c = &catalog;
+
+  Json endpoints = Json::array();
+  MetricsRegistry* metrics = options.metrics;
+  auto add = [&](std::string_view method, const std::string& path, net::HttpHandler handler) -> Status {
+    endpoints.push_back(fmt::format("{} /v1/{{prefix}}{}", method, path));
+    if (metrics != nullptr) {
+      std::string route = fmt::format("{} /v1/{{prefix}}{}", method, path);
+      Histogram* latency = &metrics->GetHistogram("floe_catalog_request_seconds", "REST catalog request latency",
+                                                  {{"route", route}});
+      handler = [metrics, route, latency, inner = std::move(handler)](HttpRequest& request) {
+        auto start = std::chrono::steady_clock::now();
+        HttpResponse response = inner(request);
+        latency->Observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        metrics->GetCounter("floe_catalog_requests_total", "REST catalog requests by route and status",
+                            {{"route", route}, {"status", std::to_string(response.status)}})
+            .Increment();
+        return response;
+      };
+    }
+    FLOE_RETURN_IF_ERROR(router.Add(method, "/v1" + path, handler));
+    return router.Add(method, "/v1/{prefix}" + path, std::move(handler));
+  };
+
+  FLOE_RETURN_IF_ERROR(add("GET", "/namespaces", Handle([c](HttpRequest& request) -> Result<HttpResponse> {
+    Namespace parent;
+    if (auto text = request.Query("parent"); text && !text->empty()) {
+      FLOE_ASSIGN_OR_RETURN(parent, NamespaceFromRestSegment(*text));
+    }
+    FLOE_ASSIGN_OR_RETURN(auto all, c->ListNamespaces(parent));
+    FLOE_ASSIGN_OR_RETURN(auto page, Page(std::move(all), request));
+    Json body = {{"namespaces", page.first}};
+    body["next-page-token"] = page.second ? Json(*page.second) : Json(nullptr);
+    return Ok(body);
+  })));
+
+  FLOE_RETURN_IF_ERROR(add("POST", "/namespaces", Handle([c](HttpRequest& request) -> Result<HttpResponse> {
+    FLOE_ASSIGN_OR_RETURN(Json body, ParseBody(request));
+    if (!body.contains("namespace")) {
+      return InvalidArgument("a create-namespace request needs 'namespace'");
+    }
+    FLOE_ASSIGN_OR_RETURN(Namespace ns, NamespaceFromJson(body["namespace"], "namespace"));
+    if (ns.empty()) {
+      return InvalidArgument("'namespace' must have at least one level");
+    }
+    FLOE_ASSIGN_OR_RETURN(Properties properties, PropertiesFromJson(body.value("properties", Json()), "properties"));
+    FLOE_RETURN_IF_ERROR(c->CreateNamespace(ns, properties));
+    return Ok({{"namespace", ns}, {"properties", properties}});
+  })));
+
+  FLOE_RETURN_IF_ERROR(add("GET", "/namespaces/{namespace}", Handle([c](HttpRequest& request) -> Result<HttpResponse> {
+    FLOE_ASSIGN_OR_RETURN(Namespace ns, NamespaceParam(request));
+    FLOE_ASSIGN_OR_RETURN(Properties properties, c->LoadNamespaceProperties(ns));
+    return Ok({{"namespace", ns}, {"properties", properties}});
+  })));
+
+  FLOE_RETURN_IF_ERROR(add("HEAD", "/namespaces/{namespace}", Handle([c](HttpRequest& request) -> Result<HttpResponse> {
+    FLOE_ASSIGN_OR_RETURN(Namespace ns, NamespaceParam(request));
+    FLOE_ASSIGN_OR_RETURN(bool exists, c->NamespaceExists(ns));
+    if (!exists) {
+      HttpResponse missing;
+      missing.status = 404;
+      return missing;
+    }
+    return NoContent();
+  })));
+
+  FLOE_RETURN_IF_ERROR(
+      add("DELETE", "/namespaces/{namespace}", Handle([c](HttpRequest& request) -> Result<HttpResponse> {
+        FLOE_ASSIGN_OR_RETURN(Namespace ns, NamespaceParam(request));
+        FLOE_RETURN_IF_ERROR(c->DropNamespace(ns));
+        return NoContent();
+      })));
+
+  FLOE_RETURN_IF_ERROR(
+      add("POST", "/namespaces/{namespace}/properties", Handle([c](HttpRequest& request) -> Result<HttpResponse> {
+        FLOE_ASSIGN_OR_RETURN(Namespace ns, NamespaceParam(request));
+        FLOE_ASSIGN_OR_RETURN(Json body, ParseBody(request));
+        std::vector<std::string> removals;
+        if (auto it = body.find("removals"); it != body.end() && !it->is_null()) {
+          if (!it->is_array()) {
+            return InvalidArgument("'removals' must be an array of strings");
+          }
+          for (const Json& key : *it) {
+            if (!key.is_string()) {
+              return InvalidArgument("'removals' must be an array of strings");
+            }
+            removals.push_back(key.get<std::string>());
+          }
+        }
+        FLOE_ASSIGN_OR_RETURN(Properties updates, PropertiesFromJson(body.value("updates", Json()), "updates"));
+        FLOE_ASSIGN_OR_RETURN(PropertiesUpdate change, c->UpdateNamespaceProperties(ns, removals, updates));
+        return Ok({{"updated", change.updated}, {"removed", change.removed}, {"missing", change.missing}});
+      })));
+
+  FLOE_RETURN_IF_ERROR(
+      add("GET", "/namespaces/{namespace}/tables", Handle([c](HttpRequest& request) -> Result<HttpResponse> {
+        FLOE_ASSIGN_OR_RETURN(Namespace ns, NamespaceParam(request));
+        FLOE_ASSIGN_OR_RETURN(auto all, c->ListTables(ns));
+        FLOE_ASSIGN_OR_RETURN(auto page, Page(std::move(all), request));
+        Json identifiers = Json::array();
+        for (const TableIdentifier& id : page.first) {
+          identifiers.push_back(IdentifierToJson(id));
+        }
+        Json body = {{"identifiers", identifiers}};
+        body["next-page-token"] = page.second ? Json(*page.second) : Json(nullptr);
+        return Ok(body);
+      })));
+
+  FLOE_RETURN_IF_ERROR(
+      add("POST", "/namespaces/{namespace}/tables", Handle([c](HttpRequest& request) -> Result<HttpResponse> {
+        FLOE_ASSIGN_OR_RETURN(Namespace ns, NamespaceParam(request));
+        FLOE_ASSIGN_OR_RETURN(Json body, ParseBody(request));
+        if (!body.contains("name") || !body["name"].is_string()) {
+          return InvalidArgument("a create-table request needs a string 'name'");
+        }
+        TableIdentifier id{ns, body["name"].get<std::string>()};
+        FLOE_ASSIGN_OR_RETURN(TableCreation creation, TableCreation::FromRequest(body));
+        bool stage = body.value("stage-create", false);
+        FLOE_ASSIGN_OR_RETURN(LoadedTable table, c->CreateTable(id, creation, stage));
+        return Ok(LoadResult(table));
+      })));
+
+  FLOE_RETURN_IF_ERROR(
+      add("GET", "/namespaces/{namespace}/tables/{table}", Handle([c](HttpRequest& request) -> Result<HttpResponse> {
+        FLOE_ASSIGN_OR_RETURN(TableIdentifier id, TableParam(request));
+        FLOE_ASSIGN_OR_RETURN(LoadedTable table, c->LoadTable(id));
+        return Ok(LoadResult(table));
+      })));
+
+  FLOE_RETURN_IF_ERROR(
+      add("HEAD", "/namespaces/{namespace}/tables/{table}", Handle([c](HttpRequest& request) -> Result<HttpResponse> {
+        FLOE_ASSIGN_OR_RETURN(TableIdentifier id, TableParam(request));
+        FLOE_ASSIGN_OR_RETURN(bool exists, c->TableExists(id));
+        if (!exists) {
+          HttpResponse missing;
+          missing.status = 404;
+          return missing;
+        }
+        return NoContent();
+      })));
+
+  FLOE_RETURN_IF_ERROR(add("POST", "/namespaces/{namespace}/tables/{table}",
+                           Handle(
+                               [c](HttpRequest& request) -> Result<HttpResponse> {
+                                 FLOE_ASSIGN_OR_RETURN(TableIdentifier id, TableParam(request));
+                                 FLOE_ASSIGN_OR_RETURN(Json body, ParseBody(request));
+                                 FLOE_ASSIGN_OR_RETURN(TableCommit commit, CommitFromJson(body, id));
+                                 if (body.contains("identifier")) {
+                                   FLOE_ASSIGN_OR_RETURN(TableIdentifier named,
+                                                         IdentifierFromJson(body["identifier"], "identifier"));
+                                   if (!(named == id)) {
+                                     return InvalidArgument("the body's identifier {} is not the path's {}",
+                                                            IdentifierToString(named), IdentifierToString(id));
+                                   }
+                                 }
+                                 FLOE_ASSIGN_OR_RETURN(LoadedTable table, c->CommitTable(commit));
+                                 return Ok({{"metadata-location", table.metadata_location},
+                                            {"metadata", table.metadata}});
+                               },
+                               /*committing=*/true)));
+
+  FLOE_RETURN_IF_ERROR(add("DELETE", "/namespaces/{namespace}/tables/{table}",
+                           Handle([c](HttpRequest& request) -> Result<HttpResponse> {
+                             FLOE_ASSIGN_OR_RETURN(TableIdentifier id, TableParam(request));
+                             std::string purge = request.Query("purgeRequested").value_or("false");
+                             FLOE_RETURN_IF_ERROR(c->DropTable(id, purge == "true"));
+                             return NoContent();
+                           })));
+
+  FLOE_RETURN_IF_ERROR(add("POST", "/namespaces/{namespace}/tables/{table}/metrics",
+                           Handle([](HttpRequest& request) -> Result<HttpResponse> {
+                             FLOE_ASSIGN_OR_RETURN(Json body, ParseBody(request));
+                             (void)body;
+                             return NoContent();
+                           })));
+
+  FLOE_RETURN_IF_ERROR(
+      add("POST", "/namespaces/{namespace}/register", Handle([c](HttpRequest& request) -> Result<HttpResponse> {
+        FLOE_ASSIGN_OR_RETURN(Namespace ns, NamespaceParam(request));
+        FLOE_ASSIGN_OR_RETURN(Json body, ParseBody(request));
+        if (!body.contains("name") || !body["name"].is_string() || !body.contains("metadata-location") ||
+            !body["metadata-location"].is_string()) {
+          return InvalidArgument("a register request needs string 'name' and 'metadata-location'");
+        }
+        TableIdentifier id{ns, body["name"].get<std::string>()};
+        FLOE_ASSIGN_OR_RETURN(LoadedTable table, c->RegisterTable(id, body["metadata-location"].get<std::string>(),
+                                                                  body.value("overwrite", false)));
+        return Ok(LoadResult(table));
+      })));
+
+  FLOE_RETURN_IF_ERROR(add("POST", "/tables/rename", Handle([c](HttpRequest& request) -> Result<HttpResponse> {
+    FLOE_ASSIGN_OR_RETURN(Json body, ParseBody(request));
+    if (!body.contains("source") || !body.contains("destination")) {
+      return InvalidArgument("a rename request needs 'source' and 'destination'");
+    }
+    FLOE_ASSIGN_OR_RETURN(TableIdentifier from, IdentifierFromJson(body["source"], "source"));
+    FLOE_ASSIGN_OR_RETURN(TableIdentifier to, IdentifierFromJson(body["destination"], "destination"));
+    FLOE_RETURN_IF_ERROR(c->RenameTable(from, to));
+    return NoContent();
+  })));
+
+  FLOE_RETURN_IF_ERROR(add("POST", "/transactions/commit",
+                           Handle(
+                               [c](HttpRequest& request) -> Result<HttpResponse> {
+                                 FLOE_ASSIGN_OR_RETURN(Json body, ParseBody(request));
+                                 auto changes = body.find("table-changes");
+                                 if (changes == body.end() || !changes->is_array() || changes->empty()) {
+                                   return InvalidArgument("a transaction needs a non-empty 'table-changes' array");
+                                 }
+                                 std::vector<TableCommit> commits;
+                                 for (const Json& change : *changes) {
+                                   FLOE_ASSIGN_OR_RETURN(TableCommit commit, CommitFromJson(change, std::nullopt));
+                                   commits.push_back(std::move(commit));
+                                 }
+                                 FLOE_RETURN_IF_ERROR(c->CommitTransaction(commits));
+                                 return NoContent();
+                               },
+                               /*committing=*/true)));
+
+  Json config = {{"defaults", Json::object()}, {"overrides", Json::object()}, {"endpoints", endpoints}};
+  if (!options.warehouse.empty()) {
+    config["defaults"]["warehouse"] = options.warehouse;
+  }
+  FLOE_RETURN_IF_ERROR(router.Add("GET", "/v1/config", [config](HttpRequest&) { return Ok(config); }));
+  if (metrics != nullptr) {
+    FLOE_RETURN_IF_ERROR(router.Add("GET", "/metrics", [metrics](HttpRequest&) {
+      HttpResponse response = HttpResponse::Text(200, metrics->RenderPrometheusText());
+      response.headers.Set("Content-Type", "text/plain; version=0.0.4");
+      return response;
+    }));
+  }
+  return router;
+}
+
+Status RestCatalogServer::Start() {
+  FLOE_ASSIGN_OR_RETURN(net::HttpRouter router, MakeRestCatalogRouter(catalog_, options_));
+  net::HttpServerOptions http;
+  http.host = options_.host;
+  http.port = options_.port;
+  http.threads = options_.threads;
+  http.server_name = "floe-catalog";
+  server_ = std::make_unique<net::HttpServer>(http, std::move(router));
+  return server_->Start();
+}
+
+void RestCatalogServer::Stop() {
+  if (server_) {
+    server_->Stop();
+  }
+}
+
+}  // namespace floe::catalog

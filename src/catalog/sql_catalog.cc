@@ -1,0 +1,345 @@
+#include "catalog/sql_catalog.h"
+
+#include <set>
+
+namespace floe::catalog {
+namespace {
+
+// The DDL of PyIceberg's SqlCatalog (and Iceberg's JDBC catalog before its optional view
+// column); both SQLite and PostgreSQL accept it.
+constexpr std::string_view kCreateTables = R"sql(
+CREATE TABLE IF NOT EXISTS iceberg_tables (
+  catalog_name VARCHAR(255) NOT NULL,
+  table_namespace VARCHAR(255) NOT NULL,
+  table_name VARCHAR(255) NOT NULL,
+  metadata_location VARCHAR(1000),
+  previous_metadata_location VARCHAR(1000),
+  PRIMARY KEY (catalog_name, table_namespace, table_name)
+))sql";
+
+constexpr std::string_view kCreateNamespaceProperties = R"sql(
+CREATE TABLE IF NOT EXISTS iceberg_namespace_properties (
+  catalog_name VARCHAR(255) NOT NULL,
+  namespace VARCHAR(255) NOT NULL,
+  property_key VARCHAR(255) NOT NULL,
+  property_value VARCHAR(1000) NOT NULL,
+  PRIMARY KEY (catalog_name, namespace, property_key)
+))sql";
+
+// The LIKE pattern of every namespace nested under `ns` ("a.b" → "a.b.%"), with '!' escaping.
+std::string ChildPattern(const Namespace& ns) {
+  std::string pattern;
+  for (char c : NamespaceToString(ns)) {
+    if (c == '%' || c == '_' || c == '!') {
+      pattern += '!';
+    }
+    pattern += c;
+  }
+  return pattern + ".%";
+}
+
+std::unexpected<Error> NoSuchNamespace(const Namespace& ns) {
+  return NotFound("no such namespace: {}", NamespaceToString(ns));
+}
+
+// Runs `body` in a write transaction, rolling back when it fails.
+template <typename Body>
+Status InWriteTransaction(SqlConnection& connection, Body&& body) {
+  FLOE_RETURN_IF_ERROR(connection.BeginWrite());
+  Status status = body();
+  if (!status) {
+    (void)connection.Rollback();
+    return status;
+  }
+  Status committed = connection.Commit();
+  if (!committed) {
+    (void)connection.Rollback();
+  }
+  return committed;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<SqlCatalog>> SqlCatalog::Open(SqlConnectionPool::Connect connect, std::string catalog_name) {
+  auto pool = std::make_unique<SqlConnectionPool>(std::move(connect));
+  std::unique_ptr<SqlCatalog> catalog(new SqlCatalog(std::move(pool), std::move(catalog_name)));
+  FLOE_RETURN_IF_ERROR(catalog->CreateTables());
+  return catalog;
+}
+
+Status SqlCatalog::CreateTables() {
+  FLOE_ASSIGN_OR_RETURN(auto connection, pool_->Acquire());
+  // Two processes creating the tables at once can collide on PostgreSQL's catalog; the loser
+  // finds them created on its second try.
+  for (int attempt = 0;; ++attempt) {
+    auto created = connection->Execute(kCreateTables);
+    if (created) {
+      created = connection->Execute(kCreateNamespaceProperties);
+    }
+    if (created) {
+      return OkStatus();
+    }
+    if (attempt == 2) {
+      return std::unexpected(std::move(created).error());
+    }
+  }
+}
+
+Status SqlCatalog::CreateNamespace(const Namespace& ns, const Properties& properties) {
+  FLOE_RETURN_IF_ERROR(ValidateNamespace(ns));
+  if (ns.empty()) {
+    return InvalidArgument("cannot create the root namespace");
+  }
+  FLOE_ASSIGN_OR_RETURN(bool exists, NamespaceExists(ns));
+  if (exists) {
+    return AlreadyExists("namespace already exists: {}", NamespaceToString(ns));
+  }
+  FLOE_ASSIGN_OR_RETURN(auto connection, pool_->Acquire());
+  std::string name = NamespaceToString(ns);
+  Properties rows = properties.empty() ? Properties{{"exists", "true"}} : properties;
+  Status status = InWriteTransaction(*connection, [&]() -> Status {
+    for (const auto& [key, value] : rows) {
+      FLOE_RETURN_IF_ERROR(connection->Execute(
+          "INSERT INTO iceberg_namespace_properties (catalog_name, namespace, property_key, property_value) "
+          "VALUES (?, ?, ?, ?)",
+          {catalog_name_, name, key, value}));
+    }
+    return OkStatus();
+  });
+  if (!status && status.error().kind() == ErrorKind::kAlreadyExists) {
+    return AlreadyExists("namespace already exists: {}", name);
+  }
+  return status;
+}
+
+Result<std::vector<Namespace>> SqlCatalog::ListNamespaces(const Namespace& parent) {
+  if (!parent.empty()) {
+    FLOE_ASSIGN_OR_RETURN(bool exists, NamespaceExists(parent));
+    if (!exists) {
+      return NoSuchNamespace(parent);
+    }
+  }
+  FLOE_ASSIGN_OR_RETURN(auto connection, pool_->Acquire());
+  FLOE_ASSIGN_OR_RETURN(auto rows, connection->Query(
+                                       "SELECT DISTINCT table_namespace FROM iceberg_tables WHERE catalog_name = ? "
+                                       "UNION SELECT DISTINCT namespace FROM iceberg_namespace_properties "
+                                       "WHERE catalog_name = ?",
+                                       {catalog_name_, catalog_name_}));
+  std::set<Namespace> children;
+  for (const SqlRow& row : rows) {
+    if (!row[0]) {
+      continue;
+    }
+    auto ns = NamespaceFromString(*row[0]);
+    if (!ns || ns->size() <= parent.size() || !std::equal(parent.begin(), parent.end(), ns->begin())) {
+      continue;
+    }
+    children.insert(Namespace(ns->begin(), ns->begin() + static_cast<std::ptrdiff_t>(parent.size() + 1)));
+  }
+  return std::vector<Namespace>(children.begin(), children.end());
+}
+
+Result<bool> SqlCatalog::NamespaceExists(const Namespace& ns) {
+  if (ns.empty()) {
+    return true;
+  }
+  FLOE_ASSIGN_OR_RETURN(auto connection, pool_->Acquire());
+  std::string name = NamespaceToString(ns);
+  std::string children = ChildPattern(ns);
+  FLOE_ASSIGN_OR_RETURN(auto rows,
+                        connection->Query("SELECT 1 FROM iceberg_namespace_properties WHERE catalog_name = ? AND "
+                                          "(namespace = ? OR namespace LIKE ? ESCAPE '!') "
+                                          "UNION ALL SELECT 1 FROM iceberg_tables WHERE catalog_name = ? AND "
+                                          "(table_namespace = ? OR table_namespace LIKE ? ESCAPE '!') LIMIT 1",
+                                          {catalog_name_, name, children, catalog_name_, name, children}));
+  return !rows.empty();
+}
+
+Result<Properties> SqlCatalog::LoadNamespaceProperties(const Namespace& ns) {
+  FLOE_ASSIGN_OR_RETURN(bool exists, NamespaceExists(ns));
+  if (!exists) {
+    return NoSuchNamespace(ns);
+  }
+  FLOE_ASSIGN_OR_RETURN(auto connection, pool_->Acquire());
+  FLOE_ASSIGN_OR_RETURN(auto rows, connection->Query("SELECT property_key, property_value FROM "
+                                                     "iceberg_namespace_properties WHERE catalog_name = ? AND "
+                                                     "namespace = ?",
+                                                     {catalog_name_, NamespaceToString(ns)}));
+  Properties properties;
+  for (const SqlRow& row : rows) {
+    properties[row[0].value_or("")] = row[1].value_or("");
+  }
+  return properties;
+}
+
+Result<PropertiesUpdate> SqlCatalog::UpdateNamespaceProperties(const Namespace& ns,
+                                                               const std::vector<std::string>& removals,
+                                                               const Properties& updates) {
+  for (const std::string& key : removals) {
+    if (updates.contains(key)) {
+      return InvalidArgument("property '{}' is both updated and removed", key);
+    }
+  }
+  FLOE_ASSIGN_OR_RETURN(bool exists, NamespaceExists(ns));
+  if (!exists) {
+    return NoSuchNamespace(ns);
+  }
+  std::string name = NamespaceToString(ns);
+  PropertiesUpdate result;
+  FLOE_ASSIGN_OR_RETURN(auto connection, pool_->Acquire());
+  FLOE_RETURN_IF_ERROR(InWriteTransaction(*connection, [&]() -> Status {
+    result = {};
+    for (const std::string& key : removals) {
+      FLOE_ASSIGN_OR_RETURN(int64_t changed,
+                            connection->Execute("DELETE FROM iceberg_namespace_properties WHERE catalog_name = ? "
+                                                "AND namespace = ? AND property_key = ?",
+                                                {catalog_name_, name, key}));
+      (changed > 0 ? result.removed : result.missing).push_back(key);
+    }
+    for (const auto& [key, value] : updates) {
+      FLOE_ASSIGN_OR_RETURN(int64_t changed,
+                            connection->Execute("UPDATE iceberg_namespace_properties SET property_value = ? WHERE "
+                                                "catalog_name = ? AND namespace = ? AND property_key = ?",
+                                                {value, catalog_name_, name, key}));
+      if (changed == 0) {
+        FLOE_RETURN_IF_ERROR(connection->Execute(
+            "INSERT INTO iceberg_namespace_properties (catalog_name, namespace, property_key, property_value) "
+            "VALUES (?, ?, ?, ?)",
+            {catalog_name_, name, key, value}));
+      }
+      result.updated.push_back(key);
+    }
+    return OkStatus();
+  }));
+  return result;
+}
+
+Status SqlCatalog::DropNamespace(const Namespace& ns) {
+  FLOE_ASSIGN_OR_RETURN(bool exists, NamespaceExists(ns));
+  if (!exists || ns.empty()) {
+    return NoSuchNamespace(ns);
+  }
+  FLOE_ASSIGN_OR_RETURN(auto connection, pool_->Acquire());
+  std::string name = NamespaceToString(ns);
+  return InWriteTransaction(*connection, [&]() -> Status {
+    FLOE_ASSIGN_OR_RETURN(auto tables,
+                          connection->Query("SELECT 1 FROM iceberg_tables WHERE catalog_name = ? AND "
+                                            "(table_namespace = ? OR table_namespace LIKE ? ESCAPE '!') LIMIT 1",
+                                            {catalog_name_, name, ChildPattern(ns)}));
+    if (!tables.empty()) {
+      return Conflict("namespace not empty: {} holds tables", name);
+    }
+    FLOE_ASSIGN_OR_RETURN(auto children,
+                          connection->Query("SELECT 1 FROM iceberg_namespace_properties WHERE catalog_name = ? AND "
+                                            "namespace LIKE ? ESCAPE '!' LIMIT 1",
+                                            {catalog_name_, ChildPattern(ns)}));
+    if (!children.empty()) {
+      return Conflict("namespace not empty: {} holds namespaces", name);
+    }
+    FLOE_RETURN_IF_ERROR(connection->Execute(
+        "DELETE FROM iceberg_namespace_properties WHERE catalog_name = ? AND namespace = ?", {catalog_name_, name}));
+    return OkStatus();
+  });
+}
+
+Result<std::vector<TableIdentifier>> SqlCatalog::ListTables(const Namespace& ns) {
+  FLOE_ASSIGN_OR_RETURN(bool exists, NamespaceExists(ns));
+  if (!exists) {
+    return NoSuchNamespace(ns);
+  }
+  FLOE_ASSIGN_OR_RETURN(auto connection, pool_->Acquire());
+  FLOE_ASSIGN_OR_RETURN(auto rows, connection->Query("SELECT table_name FROM iceberg_tables WHERE catalog_name = ? "
+                                                     "AND table_namespace = ? ORDER BY table_name",
+                                                     {catalog_name_, NamespaceToString(ns)}));
+  std::vector<TableIdentifier> tables;
+  for (const SqlRow& row : rows) {
+    tables.push_back({ns, row[0].value_or("")});
+  }
+  return tables;
+}
+
+Result<std::optional<std::string>> SqlCatalog::GetPointer(const TableIdentifier& id) {
+  FLOE_ASSIGN_OR_RETURN(auto connection, pool_->Acquire());
+  FLOE_ASSIGN_OR_RETURN(auto rows, connection->Query("SELECT metadata_location FROM iceberg_tables WHERE "
+                                                     "catalog_name = ? AND table_namespace = ? AND table_name = ?",
+                                                     {catalog_name_, NamespaceToString(id.ns), id.name}));
+  if (rows.empty()) {
+    return std::optional<std::string>();
+  }
+  if (!rows[0][0]) {
+    return Corruption("table {} has a null metadata_location", IdentifierToString(id));
+  }
+  return rows[0][0];
+}
+
+Status SqlCatalog::SwapOne(SqlConnection& connection, const PointerSwap& swap) {
+  std::string ns = NamespaceToString(swap.id.ns);
+  if (!swap.expected) {
+    auto inserted = connection.Execute(
+        "INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, metadata_location, "
+        "previous_metadata_location) VALUES (?, ?, ?, ?, NULL)",
+        {catalog_name_, ns, swap.id.name, swap.location});
+    if (!inserted && inserted.error().kind() == ErrorKind::kAlreadyExists) {
+      return AlreadyExists("table already exists: {}", IdentifierToString(swap.id));
+    }
+    if (!inserted) {
+      return std::unexpected(std::move(inserted).error());
+    }
+    return OkStatus();
+  }
+  FLOE_ASSIGN_OR_RETURN(int64_t changed,
+                        connection.Execute("UPDATE iceberg_tables SET metadata_location = ?, "
+                                           "previous_metadata_location = ? WHERE catalog_name = ? AND "
+                                           "table_namespace = ? AND table_name = ? AND metadata_location = ?",
+                                           {swap.location, *swap.expected, catalog_name_, ns, swap.id.name,
+                                            *swap.expected}));
+  if (changed != 1) {
+    return Conflict("commit of {} lost a race: its metadata is no longer {}", IdentifierToString(swap.id),
+                    *swap.expected);
+  }
+  return OkStatus();
+}
+
+Status SqlCatalog::SwapPointers(const std::vector<PointerSwap>& swaps) {
+  FLOE_ASSIGN_OR_RETURN(auto connection, pool_->Acquire());
+  if (swaps.size() == 1) {
+    return SwapOne(*connection, swaps[0]);  // One statement is atomic without a transaction.
+  }
+  return InWriteTransaction(*connection, [&]() -> Status {
+    for (const PointerSwap& swap : swaps) {
+      FLOE_RETURN_IF_ERROR(SwapOne(*connection, swap));
+    }
+    return OkStatus();
+  });
+}
+
+Status SqlCatalog::RenameTable(const TableIdentifier& from, const TableIdentifier& to) {
+  FLOE_ASSIGN_OR_RETURN(auto connection, pool_->Acquire());
+  auto changed = connection->Execute(
+      "UPDATE iceberg_tables SET table_namespace = ?, table_name = ? WHERE catalog_name = ? AND "
+      "table_namespace = ? AND table_name = ?",
+      {NamespaceToString(to.ns), to.name, catalog_name_, NamespaceToString(from.ns), from.name});
+  if (!changed) {
+    if (changed.error().kind() == ErrorKind::kAlreadyExists) {
+      return AlreadyExists("table already exists: {}", IdentifierToString(to));
+    }
+    return std::unexpected(changed.error());
+  }
+  if (*changed == 0) {
+    return NotFound("no such table: {}", IdentifierToString(from));
+  }
+  return OkStatus();
+}
+
+Status SqlCatalog::DeletePointer(const TableIdentifier& id) {
+  FLOE_ASSIGN_OR_RETURN(auto connection, pool_->Acquire());
+  FLOE_ASSIGN_OR_RETURN(int64_t changed, connection->Execute("DELETE FROM iceberg_tables WHERE catalog_name = ? AND "
+                                                             "table_namespace = ? AND table_name = ?",
+                                                             {catalog_name_, NamespaceToString(id.ns), id.name}));
+  if (changed == 0) {
+    return NotFound("no such table: {}", IdentifierToString(id));
+  }
+  return OkStatus();
+}
+
+}  // namespace floe::catalog

@@ -1,0 +1,58 @@
+// SqlCatalog: the catalog's pointers and namespaces in a SQL database, in exactly the tables of
+// Iceberg's JDBC catalog and PyIceberg's SqlCatalog, so a database written by either opens here
+// and one written here opens there:
+//   iceberg_tables (catalog_name, table_namespace, table_name, metadata_location,
+//                   previous_metadata_location)
+//   iceberg_namespace_properties (catalog_name, namespace, property_key, property_value)
+// Namespaces are stored dotted ("a.b"); a namespace created without properties gets the
+// ("exists", "true") row both of those catalogs write. A commit is one conditional UPDATE on
+// the previous metadata location, so concurrent committers (threads, processes, hosts sharing
+// PostgreSQL) never lose an update: exactly one wins each swap and the others see Conflict.
+// Thread-safe: each call borrows a connection from the pool.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "catalog/metadata_pointer_store.h"
+#include "catalog/sql_connection.h"
+
+namespace floe::catalog {
+
+class SqlCatalog final : public MetadataPointerStore {
+ public:
+  static constexpr std::string_view kDefaultCatalogName = "default";
+
+  // Connects with `connect` (OpenSqlite or OpenPostgres bound to a target) and creates the two
+  // tables when missing.
+  static Result<std::unique_ptr<SqlCatalog>> Open(SqlConnectionPool::Connect connect,
+                                                  std::string catalog_name = std::string(kDefaultCatalogName));
+
+  Status CreateNamespace(const Namespace& ns, const Properties& properties) override;
+  Result<std::vector<Namespace>> ListNamespaces(const Namespace& parent) override;
+  Result<bool> NamespaceExists(const Namespace& ns) override;
+  Result<Properties> LoadNamespaceProperties(const Namespace& ns) override;
+  Result<PropertiesUpdate> UpdateNamespaceProperties(const Namespace& ns, const std::vector<std::string>& removals,
+                                                     const Properties& updates) override;
+  Status DropNamespace(const Namespace& ns) override;
+
+  Result<std::vector<TableIdentifier>> ListTables(const Namespace& ns) override;
+  Result<std::optional<std::string>> GetPointer(const TableIdentifier& id) override;
+  Status SwapPointers(const std::vector<PointerSwap>& swaps) override;
+  Status RenameTable(const TableIdentifier& from, const TableIdentifier& to) override;
+  Status DeletePointer(const TableIdentifier& id) override;
+
+  const std::string& catalog_name() const { return catalog_name_; }
+
+ private:
+  SqlCatalog(std::unique_ptr<SqlConnectionPool> pool, std::string catalog_name)
+      : pool_(std::move(pool)), catalog_name_(std::move(catalog_name)) {}
+
+  Status CreateTables();
+  Status SwapOne(SqlConnection& connection, const PointerSwap& swap);
+
+  std::unique_ptr<SqlConnectionPool> pool_;
+  std::string catalog_name_;
+};
+
+}  // namespace floe::catalog

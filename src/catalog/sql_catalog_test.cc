@@ -1,0 +1,244 @@
+#include "catalog/sql_catalog.h"
+
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "catalog/postgres_test_server.h"
+#include "io/test_folder.h"
+
+namespace floe::catalog {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::UnorderedElementsAre;
+
+// One PostgreSQL server for the whole binary, started on first use.
+PostgresTestServer* SharedPostgres(std::string* why_not) {
+  static std::unique_ptr<PostgresTestServer> server;
+  static std::string failure;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    auto started = PostgresTestServer::Start();
+    if (started) {
+      server = std::move(*started);
+    } else {
+      failure = started.error().ToString();
+    }
+  });
+  *why_not = failure;
+  return server.get();
+}
+
+// Runs every test on SQLite and on PostgreSQL, each in a fresh catalog.
+class SqlCatalogTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    static int counter = 0;
+    // A fresh catalog name isolates PostgreSQL tests sharing one database, as it would two
+    // catalogs sharing one server.
+    catalog_name_ = fmt::format("test{}", ++counter);
+    connect_ = Connector();
+    if (!connect_) {
+      return;
+    }
+    auto catalog = SqlCatalog::Open(connect_, catalog_name_);
+    ASSERT_TRUE(catalog) << catalog.error().ToString();
+    catalog_ = std::move(*catalog);
+  }
+
+  SqlConnectionPool::Connect Connector() {
+    if (GetParam() == "sqlite") {
+      std::string path = io::testing::FreshFolder() + "/catalog.db";
+      return [path] { return OpenSqlite(path); };
+    }
+    std::string why_not;
+    PostgresTestServer* server = SharedPostgres(&why_not);
+    if (server == nullptr) {
+      ADD_FAILURE() << "PostgreSQL could not start: " << why_not;
+      return nullptr;
+    }
+    std::string uri = server->uri();
+    return [uri] { return OpenPostgres(uri); };
+  }
+
+  std::string catalog_name_;
+  SqlConnectionPool::Connect connect_;
+  std::unique_ptr<SqlCatalog> catalog_;
+};
+
+TEST_P(SqlCatalogTest, NamespacesCreateListNestDrop) {
+  ASSERT_TRUE(catalog_);
+  ASSERT_TRUE(catalog_->CreateNamespace({"sales"}, {{"owner", "ana"}}));
+  ASSERT_TRUE(catalog_->CreateNamespace({"sales", "eu"}, {}));
+  ASSERT_TRUE(catalog_->CreateNamespace({"ops", "raw", "deep"}, {}));
+  auto again = catalog_->CreateNamespace({"sales"}, {});
+  ASSERT_FALSE(again);
+  EXPECT_EQ(again.error().kind(), ErrorKind::kAlreadyExists);
+
+  EXPECT_THAT(*catalog_->ListNamespaces({}), ElementsAre(Namespace{"ops"}, Namespace{"sales"}));
+  EXPECT_THAT(*catalog_->ListNamespaces({"sales"}), ElementsAre(Namespace{"sales", "eu"}));
+  EXPECT_THAT(*catalog_->ListNamespaces({"ops"}), ElementsAre(Namespace{"ops", "raw"}));
+  EXPECT_TRUE(*catalog_->NamespaceExists({"ops", "raw"}));  // Implied by its child.
+  EXPECT_FALSE(*catalog_->NamespaceExists({"op"}));
+  EXPECT_FALSE(*catalog_->NamespaceExists({"sales", "e"}));
+  EXPECT_EQ(catalog_->ListNamespaces({"nope"}).error().kind(), ErrorKind::kNotFound);
+
+  EXPECT_EQ(*catalog_->LoadNamespaceProperties({"sales"}), (Properties{{"owner", "ana"}}));
+  EXPECT_EQ(*catalog_->LoadNamespaceProperties({"sales", "eu"}), (Properties{{"exists", "true"}}));
+  auto change = catalog_->UpdateNamespaceProperties({"sales"}, {"owner", "ghost"}, {{"tier", "gold"}});
+  ASSERT_TRUE(change) << change.error().ToString();
+  EXPECT_THAT(change->removed, ElementsAre("owner"));
+  EXPECT_THAT(change->missing, ElementsAre("ghost"));
+  EXPECT_THAT(change->updated, ElementsAre("tier"));
+  EXPECT_EQ(*catalog_->LoadNamespaceProperties({"sales"}), (Properties{{"tier", "gold"}}));
+  EXPECT_EQ(catalog_->UpdateNamespaceProperties({"sales"}, {"a"}, {{"a", "1"}}).error().kind(),
+            ErrorKind::kInvalidArgument);
+
+  auto not_empty = catalog_->DropNamespace({"sales"});
+  ASSERT_FALSE(not_empty);
+  EXPECT_EQ(not_empty.error().kind(), ErrorKind::kConflict);
+  EXPECT_THAT(not_empty.error().message(), ::testing::StartsWith("namespace not empty"));
+  ASSERT_TRUE(catalog_->DropNamespace({"sales", "eu"}));
+  ASSERT_TRUE(catalog_->DropNamespace({"sales"}));
+  EXPECT_FALSE(*catalog_->NamespaceExists({"sales"}));
+  EXPECT_EQ(catalog_->DropNamespace({"sales"}).error().kind(), ErrorKind::kNotFound);
+}
+
+TEST_P(SqlCatalogTest, TablePointersSwapOnlyFromTheExpectedLocation) {
+  ASSERT_TRUE(catalog_);
+  ASSERT_TRUE(catalog_->CreateNamespace({"db"}, {}));
+  TableIdentifier t{{"db"}, "t"};
+  EXPECT_FALSE(catalog_->GetPointer(t)->has_value());
+  ASSERT_TRUE(catalog_->SwapPointers({{t, std::nullopt, "file:///w/db/t/metadata/v1.json"}}));
+  EXPECT_EQ(catalog_->SwapPointers({{t, std::nullopt, "x"}}).error().kind(), ErrorKind::kAlreadyExists);
+  EXPECT_EQ(**catalog_->GetPointer(t), "file:///w/db/t/metadata/v1.json");
+
+  auto stale = catalog_->SwapPointers({{t, "file:///w/db/t/metadata/v0.json", "v2"}});
+  ASSERT_FALSE(stale);
+  EXPECT_EQ(stale.error().kind(), ErrorKind::kConflict);
+  ASSERT_TRUE(catalog_->SwapPointers({{t, "file:///w/db/t/metadata/v1.json", "v2"}}));
+  EXPECT_EQ(**catalog_->GetPointer(t), "v2");
+
+  // Several tables swap together or not at all.
+  TableIdentifier u{{"db"}, "u"};
+  ASSERT_TRUE(catalog_->SwapPointers({{u, std::nullopt, "u1"}}));
+  auto partial = catalog_->SwapPointers({{t, "v2", "v3"}, {u, "wrong", "u2"}});
+  ASSERT_FALSE(partial);
+  EXPECT_EQ(partial.error().kind(), ErrorKind::kConflict);
+  EXPECT_EQ(**catalog_->GetPointer(t), "v2");
+  ASSERT_TRUE(catalog_->SwapPointers({{t, "v2", "v3"}, {u, "u1", "u2"}}));
+  EXPECT_EQ(**catalog_->GetPointer(t), "v3");
+  EXPECT_EQ(**catalog_->GetPointer(u), "u2");
+
+  EXPECT_THAT(*catalog_->ListTables({"db"}), ElementsAre(t, u));
+  ASSERT_TRUE(catalog_->CreateNamespace({"other"}, {}));
+  EXPECT_EQ(catalog_->RenameTable(t, u).error().kind(), ErrorKind::kAlreadyExists);
+  ASSERT_TRUE(catalog_->RenameTable(t, {{"other"}, "t2"}));
+  EXPECT_FALSE(catalog_->GetPointer(t)->has_value());
+  EXPECT_EQ(**catalog_->GetPointer({{"other"}, "t2"}), "v3");
+  EXPECT_EQ(catalog_->RenameTable(t, {{"other"}, "t3"}).error().kind(), ErrorKind::kNotFound);
+  ASSERT_TRUE(catalog_->DeletePointer(u));
+  EXPECT_EQ(catalog_->DeletePointer(u).error().kind(), ErrorKind::kNotFound);
+  EXPECT_THAT(*catalog_->ListTables({"db"}), ::testing::IsEmpty());
+}
+
+TEST_P(SqlCatalogTest, ConcurrentCommittersNeverLoseAnUpdate) {
+  ASSERT_TRUE(catalog_);
+  TableIdentifier t{{"db"}, "hot"};
+  ASSERT_TRUE(catalog_->CreateNamespace({"db"}, {}));
+  ASSERT_TRUE(catalog_->SwapPointers({{t, std::nullopt, "start"}}));
+  constexpr int kThreads = 8;
+  constexpr int kCommitsEach = 25;
+  std::mutex mu;
+  std::map<std::string, std::string> successor;  // expected → new, for every successful swap.
+  int duplicate_parents = 0;
+  std::vector<std::string> failures;
+  std::vector<std::thread> threads;
+  for (int w = 0; w < kThreads; ++w) {
+    threads.emplace_back([&, w] {
+      for (int i = 0; i < kCommitsEach; ++i) {
+        std::string mine = fmt::format("w{}-c{}", w, i);
+        while (true) {
+          auto current = catalog_->GetPointer(t);
+          if (!current || !current->has_value()) {
+            std::lock_guard lock(mu);
+            failures.push_back(current ? "vanished" : current.error().ToString());
+            return;
+          }
+          auto swapped = catalog_->SwapPointers({{t, **current, mine}});
+          if (swapped) {
+            std::lock_guard lock(mu);
+            duplicate_parents += successor.contains(**current) ? 1 : 0;
+            successor[**current] = mine;
+            break;
+          }
+          if (swapped.error().kind() != ErrorKind::kConflict && swapped.error().kind() != ErrorKind::kUnavailable) {
+            std::lock_guard lock(mu);
+            failures.push_back(swapped.error().ToString());
+            return;
+          }
+        }
+      }
+    });
+  }
+  for (auto& thread : threads) {
+    thread.join();
+  }
+  ASSERT_THAT(failures, ::testing::IsEmpty());
+  EXPECT_EQ(duplicate_parents, 0);
+  // Following the chain from the start visits every commit once and ends at the pointer.
+  std::set<std::string> seen;
+  std::string at = "start";
+  while (successor.contains(at)) {
+    at = successor[at];
+    EXPECT_TRUE(seen.insert(at).second) << at;
+  }
+  EXPECT_EQ(seen.size(), size_t{kThreads * kCommitsEach});
+  EXPECT_EQ(**catalog_->GetPointer(t), at);
+}
+
+TEST_P(SqlCatalogTest, TwoCatalogObjectsOnOneDatabaseSeeEachOther) {
+  ASSERT_TRUE(catalog_);
+  auto second = SqlCatalog::Open(connect_, catalog_name_);
+  ASSERT_TRUE(second);
+  ASSERT_TRUE(catalog_->CreateNamespace({"db"}, {}));
+  TableIdentifier t{{"db"}, "t"};
+  ASSERT_TRUE((*second)->SwapPointers({{t, std::nullopt, "a"}}));
+  ASSERT_TRUE(catalog_->SwapPointers({{t, "a", "b"}}));
+  EXPECT_EQ((*second)->SwapPointers({{t, "a", "c"}}).error().kind(), ErrorKind::kConflict);
+  // Another catalog name in the same database is another catalog.
+  auto other = SqlCatalog::Open(connect_, catalog_name_ + "x");
+  ASSERT_TRUE(other);
+  EXPECT_FALSE(*(*other)->NamespaceExists({"db"}));
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, SqlCatalogTest, ::testing::Values("sqlite", "postgresql"),
+                         [](const auto& info) { return info.param; });
+
+// The catalog file PyIceberg's SqlCatalog wrote (../shared/corpus) opens and lists its table.
+TEST(SqlCatalogCorpusTest, OpensPyIcebergCatalog) {
+  const char* shared = std::getenv("FLOE_SHARED_DIR");
+  std::filesystem::path source = std::filesystem::path(shared ? shared : "../shared") / "corpus/iceberg/partition_timestamp";
+  if (!std::filesystem::exists(source / "pyiceberg_catalog.db")) {
+    GTEST_SKIP() << "corpus not found at " << source << " (it lives in ../shared/corpus)";
+  }
+  // A copy: opening switches the file to WAL mode, and the corpus stays untouched.
+  std::string folder = io::testing::FreshFolder();
+  std::filesystem::copy_file(source / "pyiceberg_catalog.db", folder + "/catalog.db");
+  auto catalog = SqlCatalog::Open([folder] { return OpenSqlite(folder + "/catalog.db"); });
+  ASSERT_TRUE(catalog) << catalog.error().ToString();
+  EXPECT_THAT(*(*catalog)->ListNamespaces({}), ElementsAre(Namespace{"default"}));
+  EXPECT_THAT(*(*catalog)->ListTables({"default"}), ElementsAre(TableIdentifier{{"default"}, "partition_timestamp"}));
+  auto pointer = (*catalog)->GetPointer({{"default"}, "partition_timestamp"});
+  ASSERT_TRUE(pointer && pointer->has_value());
+  EXPECT_THAT(**pointer, ::testing::EndsWith("metadata/00001-0c9938a5-103e-4185-b46d-331368ae4db7.metadata.json"));
+  EXPECT_THAT(*(*catalog)->LoadNamespaceProperties({"default"}), UnorderedElementsAre(std::pair{"exists", "true"}));
+}
+
+}  // namespace
+}  // namespace floe::catalog
