@@ -359,8 +359,13 @@ TEST(S3Options, ReadsTheStandardVariables) {
   env["FLOE_S3_CONDITIONAL_PUT"] = "false";
   o = S3Options::FromUri("s3://bucket/p", lookup).value();
   EXPECT_EQ(S3ObjectStore::Open(o).value()->ObjectUrl("k"), "http://bucket.localhost:1234/p/k");
-  EXPECT_FALSE(o.conditional_put);
+  EXPECT_EQ(o.put_if_absent, S3Options::PutIfAbsentMode::kUnsupported);
   EXPECT_EQ(S3ObjectStore::Open(o).value()->PutIfAbsent("k", "v").error().kind(), ErrorKind::kNotImplemented);
+  env["FLOE_S3_CONDITIONAL_PUT"] = "check-then-put";
+  EXPECT_EQ(S3Options::FromUri("s3://bucket/p", lookup).value().put_if_absent, S3Options::PutIfAbsentMode::kCheckThenPut);
+  env["FLOE_S3_CONDITIONAL_PUT"] = "maybe";
+  EXPECT_FALSE(S3Options::FromUri("s3://bucket/p", lookup));
+  env["FLOE_S3_CONDITIONAL_PUT"] = "false";
 
   env.erase("AWS_SECRET_ACCESS_KEY");
   EXPECT_FALSE(S3Options::FromUri("s3://bucket", lookup));

@@ -57,8 +57,9 @@ S3Options OptionsFor(std::string uri, std::string key_id = "S3RVER", std::string
                                             {"AWS_SECRET_ACCESS_KEY", secret},
                                             {"AWS_REGION", "us-east-1"},
                                             {"AWS_ENDPOINT_URL", server.endpoint()},
-                                            // s3rver ignores If-None-Match on PUT: it cannot put-if-absent.
-                                            {"FLOE_S3_CONDITIONAL_PUT", "false"}};
+                                            // s3rver ignores If-None-Match on PUT; these tests are
+                                            // single-writer, so check-then-put is enough.
+                                            {"FLOE_S3_CONDITIONAL_PUT", "check-then-put"}};
   S3Options options = S3Options::FromUri(uri, [&](std::string_view name) -> std::optional<std::string> {
                         auto it = env.find(std::string(name));
                         if (it == env.end()) return std::nullopt;
