@@ -258,6 +258,11 @@ Result<std::vector<ManifestEntry>> Table::LiveEntries(std::optional<int64_t> sna
 }
 
 Status Table::CommitWithRetry(const Attempt& attempt) {
+  // A summary function belongs to one commit, whatever its outcome.
+  struct ClearSummaryFunction {
+    SummaryFunction& fn;
+    ~ClearSummaryFunction() { fn = nullptr; }
+  } clear_summary_function{summary_fn_};
   for (int n = 0; n < retry_.max_attempts; ++n) {
     if (n > 0) {
       Backoff(retry_, n);
@@ -324,6 +329,10 @@ Result<TableMetadata> Table::AddSnapshot(const TableMetadata& base, int64_t snap
   s.manifest_list = list_location;
   s.schema_id = base.current_schema_id;
   s.summary = extra_summary_;
+  if (summary_fn_) {
+    FLOE_ASSIGN_OR_RETURN(auto computed, summary_fn_(base));
+    for (auto& [k, v] : computed) s.summary[k] = std::move(v);
+  }
   s.summary["operation"] = std::string(operation);
   const Snapshot* parent = base.CurrentSnapshot();
   std::map<std::string, std::string> prev = parent ? parent->summary : std::map<std::string, std::string>{};
@@ -351,7 +360,9 @@ Result<TableMetadata> Table::AddSnapshot(const TableMetadata& base, int64_t snap
 }
 
 Status Table::FastAppend(const std::vector<DataFile>& files) {
-  if (files.empty()) return OkStatus();
+  // No files and nothing to record: no snapshot. With summary entries (a stream batch made only
+  // of dead letters still advances its offsets), an empty append commits a snapshot.
+  if (files.empty() && !summary_fn_ && extra_summary_.empty()) return OkStatus();
   int64_t snapshot_id = NewSnapshotId();
   std::vector<ManifestEntry> entries;
   std::map<std::string, std::string> delta;
@@ -365,7 +376,10 @@ Status Table::FastAppend(const std::vector<DataFile>& files) {
   delta["added-records"] = std::to_string(records);
   delta["added-files-size"] = std::to_string(bytes);
   // Written once; every retry's manifest list points at it.
-  FLOE_ASSIGN_OR_RETURN(ManifestFile manifest, WriteNewManifest(metadata(), snapshot_id, entries));
+  std::optional<ManifestFile> manifest;
+  if (!entries.empty()) {
+    FLOE_ASSIGN_OR_RETURN(manifest, WriteNewManifest(metadata(), snapshot_id, entries));
+  }
   std::set<std::string> partitions;
   for (const DataFile& f : files) {
     std::string key;
@@ -376,16 +390,17 @@ Status Table::FastAppend(const std::vector<DataFile>& files) {
   int32_t spec_id = metadata().default_spec_id;
   Status st = CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<TableMetadata> {
     if (!base.SpecById(spec_id)) return Conflict("partition spec {} was removed concurrently", spec_id);
-    std::vector<ManifestFile> manifests = {manifest};
+    std::vector<ManifestFile> manifests;
+    if (manifest) manifests.push_back(*manifest);
     if (const Snapshot* current = base.CurrentSnapshot()) {
       FLOE_ASSIGN_OR_RETURN(auto existing, Manifests(*current));
       manifests.insert(manifests.end(), existing.begin(), existing.end());
     }
     return AddSnapshot(base, snapshot_id, kOperationAppend, std::move(manifests), delta, written);
   });
-  if (!st && st.error().kind() == ErrorKind::kConflict) {
+  if (!st && st.error().kind() == ErrorKind::kConflict && manifest) {
     // Definitely not committed: the manifest is garbage.
-    if (auto key = ops_->KeyForLocation(manifest.manifest_path)) (void)ops_->store().Delete(*key);
+    if (auto key = ops_->KeyForLocation(manifest->manifest_path)) (void)ops_->store().Delete(*key);
   }
   return st;
 }

@@ -60,6 +60,11 @@ class Table {
   void set_retry_policy(RetryPolicy policy) { retry_ = policy; }
   // Extra snapshot summary entries for the next data commit (e.g. floe.offsets.<topic>).
   void set_summary_properties(std::map<std::string, std::string> props) { extra_summary_ = std::move(props); }
+  // For the next data commit: extra summary entries computed from the base of each attempt (the
+  // stream job merges its offsets into the base's). An error aborts the commit without retry;
+  // Conflict marks it as definitely not committed.
+  using SummaryFunction = std::function<Result<std::map<std::string, std::string>>(const TableMetadata& base)>;
+  void set_summary_function(SummaryFunction fn) { summary_fn_ = std::move(fn); }
 
   // Data changes. Files carry their partition tuple for the table's default spec.
   Status FastAppend(const std::vector<DataFile>& files);
@@ -114,6 +119,7 @@ class Table {
   VersionedMetadata current_;
   RetryPolicy retry_;
   std::map<std::string, std::string> extra_summary_;
+  SummaryFunction summary_fn_;
 };
 
 }  // namespace floe::iceberg

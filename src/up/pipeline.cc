@@ -7,7 +7,11 @@
 #include <fmt/format.h>
 
 #include "base/logging.h"
+#include "generator/order_event.h"
+#include "stream/stream_runner.h"
 #include "up/broker_role.h"
+#include "up/catalog_role.h"
+#include "up/stream_role.h"
 #include "up/generator_role.h"
 #include "up/process_role.h"
 
@@ -16,12 +20,15 @@ namespace {
 
 std::string HostPortText(const std::string& host, int port) { return fmt::format("{}:{}", host, port); }
 
+std::string AbsolutePath(const std::string& path) {
+  std::error_code ignored;
+  return std::filesystem::absolute(path, ignored).lexically_normal().string();
+}
+
 }  // namespace
 
 Pipeline::Pipeline(UpOptions options) : options_(std::move(options)) {
   missing_ = {
-      {"catalog", fmt::format("Iceberg REST on {}:8181", options_.host), 6},
-      {"stream job", "topic orders -> table shop.orders, partitioned by hour(ts)", 8},
       {"query server", fmt::format("Trino/HTTP/console on {0}:8080, PostgreSQL wire on {0}:5433", options_.host), 10},
   };
 }
@@ -37,7 +44,26 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeInProcessRoles() {
   std::string metrics =
       options_.broker_metrics_port < 0 ? "" : HostPortText(options_.host, options_.broker_metrics_port);
   roles.push_back(std::make_unique<BrokerRole>(broker_config, metrics));
+  roles.push_back(std::make_unique<CatalogRole>(options_.host, options_.catalog_port,
+                                                "sqlite:" + options_.data + "/catalog.db", Warehouse()));
+  roles.push_back(std::make_unique<StreamRole>(StreamConfigFor()));
   return roles;
+}
+
+std::string Pipeline::Warehouse() const { return "file://" + AbsolutePath(options_.data + "/warehouse"); }
+
+stream::StreamConfig Pipeline::StreamConfigFor() const {
+  stream::StreamConfig config;
+  config.brokers = HostPortText(options_.host, options_.broker_port);
+  config.topic = "orders";
+  config.table = "shop.orders";
+  config.catalog = fmt::format("http://{}:{}", options_.host, options_.catalog_port);
+  config.warehouse = Warehouse();
+  config.schema_json = std::string(generator::OrdersSchemaJson());
+  config.partition = {"hour(ts)"};
+  config.timestamp_unit = "ms";
+  config.trigger.interval_millis = options_.trigger_millis;
+  return config;
 }
 
 std::vector<std::unique_ptr<Role>> Pipeline::MakeProcessRoles() {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "stream/stream_runner.h"
 #include "up/role.h"
 
 namespace floe::up {
@@ -23,10 +24,11 @@ namespace floe::up {
 struct UpOptions {
   std::string data = "./floe-data";
   double traffic = 200;  // Generator events per second; negative = off.
-  std::string trigger = "10s";
+  int64_t trigger_millis = 10'000;
   std::string host = "127.0.0.1";
   int broker_port = 9092;
   int broker_metrics_port = 9644;
+  int catalog_port = 8181;
   int partitions = 4;
   double malformed_rate = 0.005;
   bool processes = false;           // One supervised child process per role.
@@ -60,6 +62,8 @@ class Pipeline {
  private:
   std::vector<std::unique_ptr<Role>> MakeInProcessRoles();
   std::vector<std::unique_ptr<Role>> MakeProcessRoles();
+  std::string Warehouse() const;
+  stream::StreamConfig StreamConfigFor() const;
   void Supervise();
   Role* Find(std::string_view role);
 

@@ -39,7 +39,8 @@ TEST(UpProcesses, AKilledBrokerComesBackAndNothingAcknowledgedIsLost) {
   int port = FreeLoopbackPort();
   std::string brokers = "127.0.0.1:" + std::to_string(port);
   ChildProcess up({FloeBinary(), "up", "--processes", "--data", dir.path() + "/data", "--broker-listen", brokers,
-                   "--broker-metrics-listen", "", "--traffic", "400"},
+                   "--broker-metrics-listen", "", "--catalog-port", std::to_string(FreeLoopbackPort()),
+                   "--traffic", "400"},
                   dir.path() + "/up.log");
   ASSERT_TRUE(WaitForPort(port)) << up.ReadLog();
   std::string log;
