@@ -199,7 +199,15 @@ Result<S3Options> S3Options::FromUri(std::string_view uri, const EnvLookup& env)
   options.endpoint = get("AWS_ENDPOINT_URL_S3");
   if (options.endpoint.empty()) options.endpoint = get("AWS_ENDPOINT_URL");
   options.path_style = ParseBool(get("FLOE_S3_PATH_STYLE"), !options.endpoint.empty());
-  options.conditional_put = ParseBool(get("FLOE_S3_CONDITIONAL_PUT"), true);
+  std::string conditional = get("FLOE_S3_CONDITIONAL_PUT");
+  if (conditional == "check-then-put") {
+    options.put_if_absent = PutIfAbsentMode::kCheckThenPut;
+  } else if (!conditional.empty()) {
+    if (conditional != "true" && conditional != "false") {
+      return InvalidArgument("FLOE_S3_CONDITIONAL_PUT='{}': expected true, false or check-then-put", conditional);
+    }
+    options.put_if_absent = conditional == "true" ? PutIfAbsentMode::kIfNoneMatch : PutIfAbsentMode::kUnsupported;
+  }
   return options;
 }
 
@@ -419,15 +427,26 @@ Result<std::unique_ptr<InputFile>> S3ObjectStore::OpenInput(std::string_view key
 
 Status S3ObjectStore::Put(std::string_view key, std::string_view bytes) {
   FLOE_RETURN_IF_ERROR(ValidateKey(key));
+  if (bytes.size() > options_.multipart_threshold) {
+    FLOE_ASSIGN_OR_RETURN(auto out, OpenOutput(key));
+    FLOE_RETURN_IF_ERROR(out->Append(bytes));
+    return out->Close();
+  }
   FLOE_RETURN_IF_ERROR(Send({.method = "PUT", .object_key = FullKey(key), .body = bytes}));
   return OkStatus();
 }
 
 Status S3ObjectStore::PutIfAbsent(std::string_view key, std::string_view bytes) {
   FLOE_RETURN_IF_ERROR(ValidateKey(key));
-  if (!options_.conditional_put) {
+  if (options_.put_if_absent == S3Options::PutIfAbsentMode::kUnsupported) {
     return NotImplemented("put-if-absent {}: this S3 server is configured without conditional PUT "
                           "(FLOE_S3_CONDITIONAL_PUT=false)", Uri(key));
+  }
+  if (options_.put_if_absent == S3Options::PutIfAbsentMode::kCheckThenPut) {
+    auto existing = Head(key);
+    if (existing) return AlreadyExists("put-if-absent {}: the object already exists", Uri(key));
+    if (existing.error().kind() != ErrorKind::kNotFound) return std::unexpected(std::move(existing).error());
+    return Put(key, bytes);
   }
   int attempts = 0;
   auto r = Send({.method = "PUT", .object_key = FullKey(key), .headers = {{"If-None-Match", "*"}}, .body = bytes},

@@ -1,8 +1,8 @@
 // S3ObjectStore: the ObjectStore for s3://bucket/prefix URIs, speaking the S3 REST API to AWS
 // or any compatible server (MinIO, Ceph, R2, s3rver) with Signature Version 4.
 //
-// Whole-object writes are single PUTs (atomic on S3); streamed writes switch to a multipart
-// upload once they pass one part. PutIfAbsent is a PUT with "If-None-Match: *". Requests that
+// Whole-object writes are single PUTs up to multipart_threshold and multipart uploads above it
+// (both atomic on S3); streamed writes switch to a multipart upload once they pass one part. PutIfAbsent is a PUT with "If-None-Match: *". Requests that
 // fail with 5xx, throttling or a transport error are retried with exponential backoff and full
 // jitter. Errors name the s3:// URI and, for 403, say the credentials or signature were refused.
 // Thread-safe: calls share a pool of kept-alive connections. See docs/storage.md.
@@ -28,8 +28,15 @@ struct S3Options {
   std::string endpoint;     // "http://127.0.0.1:4568"; empty: AWS's regional endpoint over HTTPS.
   bool path_style = false;  // https://host/bucket/key instead of https://bucket.host/key.
   AwsCredentials credentials;  // Empty access key: requests go unsigned (public buckets).
-  bool conditional_put = true;  // The server honours If-None-Match: * on PUT.
+  // How PutIfAbsent works. kIfNoneMatch: a PUT with If-None-Match: * (AWS since 2024, MinIO,
+  // R2). kUnsupported: NotImplemented, for servers that ignore the header. kCheckThenPut: HEAD,
+  // then PUT if absent — NOT atomic, only for a single writer against a server without
+  // conditional writes (test servers such as s3rver).
+  enum class PutIfAbsentMode { kIfNoneMatch, kUnsupported, kCheckThenPut };
+  PutIfAbsentMode put_if_absent = PutIfAbsentMode::kIfNoneMatch;
   uint64_t part_size = 8 << 20;  // Multipart part size for streamed writes (S3 minimum 5 MiB).
+  // Put of a larger object goes through a multipart upload (parts retried on their own).
+  uint64_t multipart_threshold = 64 << 20;
   int max_attempts = 5;
   std::chrono::milliseconds base_backoff{100};
   std::chrono::milliseconds max_backoff{5000};
@@ -38,8 +45,9 @@ struct S3Options {
   using EnvLookup = std::function<std::optional<std::string>(std::string_view name)>;
   // Options for `uri` from the standard variables: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
   // AWS_SESSION_TOKEN, AWS_REGION (or AWS_DEFAULT_REGION), AWS_ENDPOINT_URL_S3 or
-  // AWS_ENDPOINT_URL (which implies path-style addressing), and floe's FLOE_S3_PATH_STYLE and
-  // FLOE_S3_CONDITIONAL_PUT (true/false) for servers that need them.
+  // AWS_ENDPOINT_URL (which implies path-style addressing), and floe's FLOE_S3_PATH_STYLE
+  // (true/false) and FLOE_S3_CONDITIONAL_PUT (true, false or check-then-put) for servers that
+  // need them.
   static Result<S3Options> FromUri(std::string_view uri, const EnvLookup& env);
   static Result<S3Options> FromUri(std::string_view uri);  // From the process environment.
 };

@@ -268,6 +268,32 @@ TEST(S3ObjectStore, DeleteManyReportsPerKeyFailures) {
   EXPECT_NE(st.error().message().find("pre/b: AccessDenied"), std::string::npos) << st.error().message();
 }
 
+TEST(S3ObjectStore, LargePutIsAMultipartUpload) {
+  FakeS3 fake;
+  fake.SetScript([](HttpRequest& r, int call) {
+    if (r.method == "POST" && r.query_string == "uploads") {
+      return HttpResponse{.status = 200,
+                          .body = "<InitiateMultipartUploadResult><UploadId>U9</UploadId></InitiateMultipartUploadResult>"};
+    }
+    if (r.method == "PUT") {
+      HttpResponse resp{.status = 200};
+      resp.headers.Set("ETag", fmt::format("\"etag{}\"", call));
+      return resp;
+    }
+    EXPECT_NE(r.body.find("<PartNumber>3</PartNumber>"), std::string::npos);
+    return HttpResponse{.status = 200, .body = "<CompleteMultipartUploadResult/>"};
+  });
+  S3Options options = fake.Store()->options();
+  options.part_size = 5 << 20;
+  options.multipart_threshold = 6 << 20;
+  auto store = S3ObjectStore::Open(options).value();
+  ASSERT_TRUE(store->Put("big", std::string(11 << 20, 'b')));
+  std::vector<std::string> seen;
+  for (auto& r : fake.requests()) seen.push_back(r.method + " " + r.query_string);
+  EXPECT_EQ(seen, (std::vector<std::string>{"POST uploads", "PUT partNumber=1&uploadId=U9", "PUT partNumber=2&uploadId=U9",
+                                            "PUT partNumber=3&uploadId=U9", "POST uploadId=U9"}));
+}
+
 TEST(S3ObjectStore, FailedMultipartUploadIsAborted) {
   FakeS3 fake;
   fake.SetScript([](HttpRequest& r, int) {
@@ -333,8 +359,13 @@ TEST(S3Options, ReadsTheStandardVariables) {
   env["FLOE_S3_CONDITIONAL_PUT"] = "false";
   o = S3Options::FromUri("s3://bucket/p", lookup).value();
   EXPECT_EQ(S3ObjectStore::Open(o).value()->ObjectUrl("k"), "http://bucket.localhost:1234/p/k");
-  EXPECT_FALSE(o.conditional_put);
+  EXPECT_EQ(o.put_if_absent, S3Options::PutIfAbsentMode::kUnsupported);
   EXPECT_EQ(S3ObjectStore::Open(o).value()->PutIfAbsent("k", "v").error().kind(), ErrorKind::kNotImplemented);
+  env["FLOE_S3_CONDITIONAL_PUT"] = "check-then-put";
+  EXPECT_EQ(S3Options::FromUri("s3://bucket/p", lookup).value().put_if_absent, S3Options::PutIfAbsentMode::kCheckThenPut);
+  env["FLOE_S3_CONDITIONAL_PUT"] = "maybe";
+  EXPECT_FALSE(S3Options::FromUri("s3://bucket/p", lookup));
+  env["FLOE_S3_CONDITIONAL_PUT"] = "false";
 
   env.erase("AWS_SECRET_ACCESS_KEY");
   EXPECT_FALSE(S3Options::FromUri("s3://bucket", lookup));

@@ -57,8 +57,9 @@ S3Options OptionsFor(std::string uri, std::string key_id = "S3RVER", std::string
                                             {"AWS_SECRET_ACCESS_KEY", secret},
                                             {"AWS_REGION", "us-east-1"},
                                             {"AWS_ENDPOINT_URL", server.endpoint()},
-                                            // s3rver ignores If-None-Match on PUT: it cannot put-if-absent.
-                                            {"FLOE_S3_CONDITIONAL_PUT", "false"}};
+                                            // s3rver ignores If-None-Match on PUT; these tests are
+                                            // single-writer, so check-then-put is enough.
+                                            {"FLOE_S3_CONDITIONAL_PUT", "check-then-put"}};
   S3Options options = S3Options::FromUri(uri, [&](std::string_view name) -> std::optional<std::string> {
                         auto it = env.find(std::string(name));
                         if (it == env.end()) return std::nullopt;
@@ -128,6 +129,21 @@ TEST(S3rverStore, KeysWithCharactersThatNeedEncoding) {
   for (auto& o : list->objects) keys.push_back(o.key);
   EXPECT_EQ(keys, (std::vector<std::string>{"a b/c+d", "dt=2024-01-01 00:00:00/f.parquet", "p%41th/~file-_.txt",
                                             "x=1&y=2/z", "ü/€"}));
+}
+
+TEST(S3rverStore, LargePutGoesMultipart) {
+  S3Options options = OptionsFor(FreshPrefix());
+  options.part_size = 5 << 20;
+  options.multipart_threshold = 6 << 20;
+  auto store = S3ObjectStore::Open(options).value();
+  std::string bytes(13 << 20, '\0');
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>(i * 7 + (i >> 20));
+  Status st = store->Put("big.bin", bytes);
+  ASSERT_TRUE(st) << st.error().ToString();
+  auto info = store->Head("big.bin");
+  ASSERT_TRUE(info);
+  EXPECT_EQ(info->size, bytes.size());
+  EXPECT_TRUE(store->Get("big.bin").value() == bytes);
 }
 
 TEST(S3rverStore, DeleteManyBeyondOneBatch) {
