@@ -26,7 +26,7 @@ struct PartitionData {
   ErrorCode error = ErrorCode::kNone;
   int64_t high_watermark = -1;
   int64_t log_start_offset = -1;
-  std::string records;
+  FileRegion region;
 };
 
 // Reads every requested partition; returns the bytes gathered.
@@ -50,9 +50,9 @@ size_t ReadAll(Broker& broker, const std::vector<FetchTopic>& topics, int32_t ma
         } else if (p.offset < d.high_watermark) {
           int64_t budget = std::min<int64_t>(p.max_bytes, static_cast<int64_t>(max_bytes) - static_cast<int64_t>(total));
           if (budget > 0 || total == 0) {
-            auto read = log->Read(p.offset, static_cast<uint64_t>(std::max<int64_t>(budget, 1)));
+            auto read = log->ReadRegion(p.offset, static_cast<uint64_t>(std::max<int64_t>(budget, 1)));
             if (read) {
-              d.records = std::move(*read);
+              d.region = std::move(*read);
             } else {
               Logger("broker")->error("read {}-{}: {}", topics[t].name, p.index, read.error().ToString());
               d.error = ErrorCode::kUnknownServerError;
@@ -61,7 +61,7 @@ size_t ReadAll(Broker& broker, const std::vector<FetchTopic>& topics, int32_t ma
         }
       }
       any_error = any_error || d.error != ErrorCode::kNone;
-      total += d.records.size();
+      total += d.region.length;
       data[t].push_back(std::move(d));
     }
   }
@@ -151,16 +151,12 @@ awaitable<Status> HandleFetch(RequestContext& ctx, WireReader& in, WireWriter& o
     if (!woken) break;
   }
 
-  size_t partitions = 0;
-  for (const FetchTopic& t : topics) partitions += t.partitions.size();
-  out.buffer().reserve(out.size() + total + 64 * partitions + 64 * topics.size() + 64);
   out.Int32(0);  // throttle_time_ms
   if (v >= 7) {
     out.Int16(Wire(ErrorCode::kNone));
     out.Int32(0);  // session_id: sessions are not kept, every fetch is a full fetch
   }
   out.ArrayLength(topics.size());
-  size_t bytes_out = 0;
   for (size_t t = 0; t < topics.size(); ++t) {
     out.String(topics[t].name);
     out.ArrayLength(topics[t].partitions.size());
@@ -173,8 +169,9 @@ awaitable<Status> HandleFetch(RequestContext& ctx, WireReader& in, WireWriter& o
       if (v >= 5) out.Int64(d.log_start_offset);
       out.ArrayLength(0);  // aborted_transactions
       if (v >= 11) out.Int32(-1);  // preferred_read_replica
-      out.Bytes(d.records);
-      bytes_out += d.records.size();
+      // The records go out by sendfile, straight from the segment file.
+      out.Int32(static_cast<int32_t>(d.region.length));
+      if (d.region.length > 0) ctx.regions.push_back({out.size(), d.region});
     }
   }
   co_return OkStatus();

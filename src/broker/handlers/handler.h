@@ -9,6 +9,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <utility>  // Before Boost 1.74 awaitable.hpp, which uses std::exchange without it.
 #include <boost/asio/awaitable.hpp>
@@ -21,12 +22,20 @@
 
 namespace floe::broker {
 
+// Bytes of a segment file that belong in the response at byte `at` of the encoded body: the
+// connection sends them with sendfile instead of copying them through the response.
+struct ResponseRegion {
+  size_t at = 0;
+  FileRegion region;
+};
+
 struct RequestContext {
   Broker& broker;
   const RequestHeader& header;
   std::string& frame;  // The request's bytes; Produce stamps offsets into them in place.
   const std::string& client_host;
   bool send_response = true;
+  std::vector<ResponseRegion> regions;  // In increasing `at` order.
 
   int16_t version() const { return header.api_version; }
   char* Mutable(std::string_view view) { return frame.data() + (view.data() - frame.data()); }

@@ -125,6 +125,17 @@ Result<std::string> PartitionLog::Read(int64_t offset, uint64_t max_bytes) const
   return std::string();
 }
 
+Result<FileRegion> PartitionLog::ReadRegion(int64_t offset, uint64_t max_bytes) const {
+  if (offset >= high_watermark() || offset < log_start_offset()) return FileRegion{};
+  auto it = segments_.upper_bound(offset);
+  --it;
+  for (; it != segments_.end(); ++it) {
+    FLOE_ASSIGN_OR_RETURN(uint64_t position, it->second->FindPosition(offset));
+    if (position < it->second->size()) return it->second->ReadRegion(position, max_bytes);
+  }
+  return FileRegion{};
+}
+
 Result<std::optional<int64_t>> PartitionLog::OffsetForTimestamp(int64_t timestamp) const {
   for (const auto& [base, segment] : segments_) {
     FLOE_ASSIGN_OR_RETURN(auto offset, segment->FindOffsetForTimestamp(timestamp));

@@ -47,6 +47,8 @@ class PartitionLog : public std::enable_shared_from_this<PartitionLog> {
   // Whole batches starting with the one containing `offset`, at most `max_bytes` unless the
   // first batch alone is larger. Empty at the high watermark. Callers check the range first.
   Result<std::string> Read(int64_t offset, uint64_t max_bytes) const;
+  // As Read, but returns where the bytes are instead of the bytes (length 0 at the end).
+  Result<FileRegion> ReadRegion(int64_t offset, uint64_t max_bytes) const;
   // The first offset whose batch has a timestamp >= `timestamp`, if any.
   Result<std::optional<int64_t>> OffsetForTimestamp(int64_t timestamp) const;
 

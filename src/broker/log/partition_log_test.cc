@@ -85,6 +85,24 @@ TEST_F(PartitionLogTest, AppendsAssignOffsetsAndReadsFindTheBatch) {
   EXPECT_TRUE(log->Read(150, 1000)->empty());
 }
 
+TEST_F(PartitionLogTest, RegionsCoverTheSameBatchesAsReads) {
+  auto log = Open();
+  for (int i = 0; i < 300; ++i) Append(*log, {.records = 1 + i % 7, .value = std::string(static_cast<size_t>(i % 200), 'v')});
+  for (int64_t offset : {int64_t{0}, int64_t{5}, int64_t{333}, log->high_watermark() - 1}) {
+    for (uint64_t max : {uint64_t{1}, uint64_t{700}, uint64_t{100000}, uint64_t{1} << 20}) {
+      auto bytes = log->Read(offset, max);
+      auto region = log->ReadRegion(offset, max);
+      ASSERT_TRUE(bytes.has_value() && region.has_value());
+      ASSERT_EQ(region->length, bytes->size()) << offset << " " << max;
+      std::string from_file(region->length, '\0');
+      ASSERT_EQ(::pread(region->file->fd(), from_file.data(), from_file.size(), static_cast<off_t>(region->position)),
+                static_cast<ssize_t>(from_file.size()));
+      EXPECT_EQ(from_file, *bytes);
+    }
+  }
+  EXPECT_EQ(log->ReadRegion(log->high_watermark(), 100)->length, 0u);
+}
+
 TEST_F(PartitionLogTest, ReopenRecoversTheSameLog) {
   {
     auto log = Open();

@@ -351,6 +351,31 @@ Result<std::string> Segment::Read(uint64_t position, uint64_t max_bytes) const {
   return out;
 }
 
+Result<FileRegion> Segment::ReadRegion(uint64_t position, uint64_t max_bytes) const {
+  FileRegion region{file_, position, 0};
+  std::string chunk;
+  uint64_t at = position;
+  while (at < size_) {
+    uint64_t want = std::min<uint64_t>(kScanChunk, size_ - at);
+    if (want < kBatchHeaderSize) return Corruption("{}: truncated batch at byte {}", log_path(), at);
+    chunk.resize(want);
+    FLOE_RETURN_IF_ERROR(PreadAll(file_->fd(), chunk.data(), want, at, log_path()));
+    // Walk every header inside the chunk; a batch may extend past it.
+    uint64_t inside = 0;
+    while (inside + kBatchHeaderSize <= want) {
+      FLOE_ASSIGN_OR_RETURN(BatchHeader header, ParseBatchHeader(std::string_view(chunk).substr(inside)));
+      if (at + inside + header.size() > size_) return Corruption("{}: truncated batch at byte {}", log_path(), at + inside);
+      // Whole batches up to max_bytes, but always the first one.
+      if (region.length > 0 && region.length + header.size() > max_bytes) return region;
+      region.length += header.size();
+      inside += header.size();
+      if (region.length >= max_bytes) return region;
+    }
+    at += inside;
+  }
+  return region;
+}
+
 Status Segment::ForEachBatch(const std::function<void(const BatchHeader&)>& visit) const {
   std::string header_bytes(kBatchHeaderSize, '\0');
   uint64_t position = 0;

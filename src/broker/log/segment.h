@@ -33,6 +33,14 @@ class SegmentFile {
   int fd_;
 };
 
+// A run of whole batches inside a segment file, sent to a consumer without copying (sendfile).
+// Holding the file keeps the bytes readable even if retention deletes the segment meanwhile.
+struct FileRegion {
+  std::shared_ptr<SegmentFile> file;
+  uint64_t position = 0;
+  uint64_t length = 0;
+};
+
 class Segment {
  public:
   // Creates an empty segment starting at `base_offset` in `dir`.
@@ -63,6 +71,8 @@ class Segment {
   Result<std::optional<int64_t>> FindOffsetForTimestamp(int64_t timestamp) const;
   // Reads whole batches from `position`: at most `max_bytes`, but at least the first batch.
   Result<std::string> Read(uint64_t position, uint64_t max_bytes) const;
+  // As Read, but only locates the batches: the bytes stay in the file.
+  Result<FileRegion> ReadRegion(uint64_t position, uint64_t max_bytes) const;
   // Walks batch headers from `position` until the batch containing `offset` (reading chunks).
   Result<uint64_t> ScanTo(uint64_t position, int64_t offset) const;
 

@@ -35,9 +35,9 @@ void BeginResponse(std::string* out, const RequestHeader& header) {
   }
 }
 
-void FinishResponse(std::string* out) {
+void FinishResponse(std::string* out, uint64_t external_bytes) {
   ByteWriter writer(out);
-  writer.PatchBig<int32_t>(0, static_cast<int32_t>(out->size() - 4));
+  writer.PatchBig<int32_t>(0, static_cast<int32_t>(out->size() - 4 + external_bytes));
 }
 
 }  // namespace floe::broker

@@ -34,6 +34,7 @@ Result<RequestHeader> ParseRequestHeader(WireReader& reader);
 // versions except ApiVersions (always response header v0), an empty tagged-field block.
 // FinishResponse patches the size once the body is written.
 void BeginResponse(std::string* out, const RequestHeader& header);
-void FinishResponse(std::string* out);
+// `external_bytes` are sent after parts of `out` without being in it (file regions).
+void FinishResponse(std::string* out, uint64_t external_bytes = 0);
 
 }  // namespace floe::broker

@@ -1,6 +1,7 @@
 #include "broker/server/broker.h"
 
 #include <chrono>
+#include <future>
 
 #include <utility>  // Before Boost 1.74 awaitable.hpp, which uses std::exchange without it.
 #include <boost/asio/co_spawn.hpp>
@@ -8,14 +9,12 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
-#include <boost/asio/read_until.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/streambuf.hpp>
-#include <boost/asio/write.hpp>
 
 #include "base/logging.h"
 #include "broker/protocol/api_key.h"
 #include "broker/server/connection.h"
+#include "net/http_server.h"
 
 namespace floe::broker {
 
@@ -25,13 +24,14 @@ using asio::ip::tcp;
 struct Broker::Io {
   asio::io_context context{1};
   std::unique_ptr<tcp::acceptor> acceptor;
-  std::unique_ptr<tcp::acceptor> metrics_acceptor;
+  std::unique_ptr<net::HttpServer> metrics_server;
   std::atomic<bool> stopping{false};
 };
 
 Broker::Broker(BrokerConfig config, Clock& clock) : config_(std::move(config)), clock_(clock), io_(std::make_unique<Io>()) {}
 
 Broker::~Broker() {
+  if (io_->metrics_server) io_->metrics_server->Stop(std::chrono::milliseconds(100));
   if (flusher_) flusher_->Stop();
   if (topics_ && config_.fsync != FsyncPolicy::kNever) {
     for (auto& [name, topic] : topics_->topics()) {
@@ -102,33 +102,6 @@ asio::awaitable<void> AcceptLoop(Broker& broker, tcp::acceptor& acceptor) {
   }
 }
 
-asio::awaitable<void> ServeMetrics(Broker& broker, tcp::socket socket) {
-  boost::system::error_code ec;
-  asio::streambuf request(8192);
-  co_await asio::async_read_until(socket, request, "\r\n\r\n", asio::redirect_error(asio::use_awaitable, ec));
-  if (ec) co_return;
-  std::string head(asio::buffers_begin(request.data()), asio::buffers_end(request.data()));
-  bool ok = head.starts_with("GET /metrics ") || head.starts_with("GET /metrics?");
-  std::string body = ok ? broker.RenderMetrics() : "not found\n";
-  std::string response = fmt::format(
-      "HTTP/1.1 {}\r\nContent-Type: text/plain; version=0.0.4\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{}",
-      ok ? "200 OK" : "404 Not Found", body.size(), body);
-  co_await asio::async_write(socket, asio::buffer(response), asio::redirect_error(asio::use_awaitable, ec));
-  socket.shutdown(tcp::socket::shutdown_both, ec);
-}
-
-asio::awaitable<void> MetricsLoop(Broker& broker, tcp::acceptor& acceptor) {
-  for (;;) {
-    boost::system::error_code ec;
-    tcp::socket socket = co_await acceptor.async_accept(asio::redirect_error(asio::use_awaitable, ec));
-    if (ec) {
-      if (ec == asio::error::operation_aborted || !acceptor.is_open()) co_return;
-      continue;
-    }
-    asio::co_spawn(acceptor.get_executor(), ServeMetrics(broker, std::move(socket)), asio::detached);
-  }
-}
-
 // Runs `tick` every `period` until the io_context stops.
 asio::awaitable<void> Every(std::chrono::milliseconds period, std::function<void()> tick) {
   asio::steady_timer timer(co_await asio::this_coro::executor);
@@ -149,11 +122,7 @@ Status Broker::Listen(const std::string& metrics_listen) {
   if (advertised_.host.empty()) advertised_.host = config_.listen.host == "0.0.0.0" ? "127.0.0.1" : config_.listen.host;
   if (advertised_.port == 0) advertised_.port = bound_port();
   asio::co_spawn(io_->context, AcceptLoop(*this, *io_->acceptor), asio::detached);
-  if (!metrics_listen.empty()) {
-    FLOE_ASSIGN_OR_RETURN(HostPort where, ParseHostPort(metrics_listen));
-    FLOE_ASSIGN_OR_RETURN(io_->metrics_acceptor, Bind(io_->context, where));
-    asio::co_spawn(io_->context, MetricsLoop(*this, *io_->metrics_acceptor), asio::detached);
-  }
+  if (!metrics_listen.empty()) FLOE_RETURN_IF_ERROR(ServeMetrics(metrics_listen));
   asio::co_spawn(io_->context, Every(std::chrono::milliseconds(100), [this] { groups_->Tick(); }), asio::detached);
   if (config_.fsync != FsyncPolicy::kNever) {
     asio::co_spawn(io_->context, Every(std::chrono::milliseconds(std::max(1, config_.fsync_interval_ms)), [this] {
@@ -178,9 +147,31 @@ uint16_t Broker::bound_port() const {
   return io_->acceptor ? io_->acceptor->local_endpoint(ec).port() : 0;
 }
 
-uint16_t Broker::metrics_port() const {
-  boost::system::error_code ec;
-  return io_->metrics_acceptor ? io_->metrics_acceptor->local_endpoint(ec).port() : 0;
+uint16_t Broker::metrics_port() const { return io_->metrics_server ? io_->metrics_server->port() : 0; }
+
+// /metrics is served by src/net's HTTP server on its own thread; the figures live on the I/O
+// thread, so each scrape renders them there and waits (briefly) for the text.
+Status Broker::ServeMetrics(const std::string& metrics_listen) {
+  FLOE_ASSIGN_OR_RETURN(HostPort where, ParseHostPort(metrics_listen));
+  net::HttpRouter router;
+  FLOE_RETURN_IF_ERROR(router.Add("GET", "/metrics", [this](net::HttpRequest&) {
+    auto text = std::make_shared<std::promise<std::string>>();
+    std::future<std::string> rendered = text->get_future();
+    asio::post(io_->context, [this, text] { text->set_value(RenderMetrics()); });
+    if (rendered.wait_for(std::chrono::seconds(2)) != std::future_status::ready) {
+      return net::HttpResponse::Text(503, "the broker's I/O thread is not running\n");
+    }
+    net::HttpResponse response = net::HttpResponse::Text(200, rendered.get());
+    response.headers.Set("Content-Type", "text/plain; version=0.0.4");
+    return response;
+  }));
+  net::HttpServerOptions options;
+  options.host = where.host;
+  options.port = where.port;
+  options.threads = 1;
+  options.max_body_bytes = 1 << 16;
+  io_->metrics_server = std::make_unique<net::HttpServer>(options, std::move(router));
+  return io_->metrics_server->Start();
 }
 
 void Broker::Run() {

@@ -59,6 +59,7 @@ class Broker {
  private:
   struct Io;
   Broker(BrokerConfig config, Clock& clock);
+  Status ServeMetrics(const std::string& metrics_listen);
 
   BrokerConfig config_;
   HostPort advertised_;

@@ -1,6 +1,10 @@
 #include "broker/server/connection.h"
 
+#include <sys/sendfile.h>
+
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -110,7 +114,10 @@ asio::awaitable<void> Connection::Handle(std::shared_ptr<Connection> self, std::
                              status.error().ToString());
     } else {
       slot->respond = ctx.send_response;
-      FinishResponse(&slot->response);
+      uint64_t external = 0;
+      for (const ResponseRegion& r : ctx.regions) external += r.region.length;
+      slot->regions = std::move(ctx.regions);
+      FinishResponse(&slot->response, external);
     }
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     broker_.metrics().RecordRequest(header->api_key, seconds);
@@ -132,7 +139,16 @@ asio::awaitable<void> Connection::WriteLoop() {
     bool close_after = false;
     buffers.clear();
     sending.clear();
+    std::shared_ptr<Slot> with_regions;
     while (!queue_.empty() && queue_.front()->done && !close_after) {
+      if (!queue_.front()->regions.empty() && !queue_.front()->close && queue_.front()->respond) {
+        // Send what was gathered first, then this response on its own.
+        if (sending.empty()) {
+          with_regions = std::move(queue_.front());
+          queue_.pop_front();
+        }
+        break;
+      }
       auto slot = std::move(queue_.front());
       queue_.pop_front();
       if (slot->close) {
@@ -152,8 +168,50 @@ asio::awaitable<void> Connection::WriteLoop() {
         break;
       }
     }
+    if (with_regions && !co_await SendWithRegions(*with_regions)) {
+      Close("");
+      break;
+    }
     if (close_after) Close("");
   }
+}
+
+asio::awaitable<bool> Connection::SendWithRegions(const Slot& slot) {
+  boost::system::error_code ec;
+  size_t at = 0;
+  for (const ResponseRegion& r : slot.regions) {
+    if (r.at > at) {
+      co_await asio::async_write(socket_, asio::buffer(slot.response.data() + at, r.at - at),
+                                 asio::redirect_error(asio::use_awaitable, ec));
+      if (ec) co_return false;
+      at = r.at;
+    }
+    auto offset = static_cast<off_t>(r.region.position);
+    uint64_t left = r.region.length;
+    while (left > 0) {
+      ssize_t n = ::sendfile(socket_.native_handle(), r.region.file->fd(), &offset, left);
+      if (n > 0) {
+        left -= static_cast<uint64_t>(n);
+        continue;
+      }
+      if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+        co_await socket_.async_wait(asio::ip::tcp::socket::wait_write, asio::redirect_error(asio::use_awaitable, ec));
+        if (ec) co_return false;
+        continue;
+      }
+      // The file ended early or the socket failed: the response cannot be completed.
+      Logger("broker")->warn("sendfile to {}: {}", peer_, n == 0 ? "unexpected end of file" : std::strerror(errno));
+      co_return false;
+    }
+    broker_.metrics().bytes_out += r.region.length;
+  }
+  if (at < slot.response.size()) {
+    co_await asio::async_write(socket_, asio::buffer(slot.response.data() + at, slot.response.size() - at),
+                               asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) co_return false;
+  }
+  broker_.metrics().bytes_out += slot.response.size();
+  co_return true;
 }
 
 }  // namespace floe::broker

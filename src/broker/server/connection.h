@@ -13,6 +13,7 @@
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/ip/tcp.hpp>
 
+#include "broker/handlers/handler.h"
 #include "broker/server/broker.h"
 #include "broker/server/wake_signal.h"
 
@@ -30,12 +31,15 @@ class Connection : public std::enable_shared_from_this<Connection> {
     bool respond = true;
     bool close = false;
     std::string response;
+    std::vector<ResponseRegion> regions;
   };
 
   boost::asio::awaitable<void> ReadLoop();
   boost::asio::awaitable<void> WriteLoop();
   // `self` keeps the connection alive until the handler finishes.
   boost::asio::awaitable<void> Handle(std::shared_ptr<Connection> self, std::shared_ptr<Slot> slot, std::string frame);
+  // Writes a response with file regions in order: bytes of `response`, then sendfile.
+  boost::asio::awaitable<bool> SendWithRegions(const Slot& slot);
   void Close(std::string_view why);
 
   Broker& broker_;
