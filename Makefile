@@ -3,6 +3,10 @@
 # (unit tests under AddressSanitizer + UndefinedBehaviorSanitizer).
 
 JOBS ?= $(shell nproc)
+# ccache shares objects between clones and build folders: paths are hashed relative to the
+# clone, and the build folder is left out of the hash (debug info may name another folder).
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := true
 CMAKE_FLAGS ?=
 RELEASE_DIR := build/release
 DEBUG_DIR := build/debug
@@ -21,8 +25,9 @@ $(RELEASE_DIR)/build.ninja:
 $(DEBUG_DIR)/build.ninja:
 	cmake -S . -B $(DEBUG_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug $(CMAKE_FLAGS)
 
+# Sanitizer build: -O1 -g1 keeps reports readable (line tables) and compiles quicker than -O2 -g.
 $(ASAN_DIR)/build.ninja:
-	cmake -S . -B $(ASAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLOE_SANITIZE=ON $(CMAKE_FLAGS)
+	cmake -S . -B $(ASAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" -DFLOE_SANITIZE=ON $(CMAKE_FLAGS)
 
 build: deps $(RELEASE_DIR)/build.ninja
 	ninja -C $(RELEASE_DIR) -j $(JOBS)

@@ -1,13 +1,19 @@
 // `floe parquet`: inspect and write Parquet files (src/formats/parquet).
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "formats/json/event_decoder.h"
+#include "formats/json/iceberg_fields.h"
+#include "formats/parquet/compression.h"
 #include "formats/parquet/file_reader.h"
+#include "formats/parquet/file_writer.h"
 #include "formats/parquet/json_rows.h"
 #include "formats/parquet/local_file.h"
+#include "iceberg/schema_json.h"
 
 namespace floe::cli {
 namespace {
@@ -185,12 +191,95 @@ int RunCat(const std::string& path, const std::string& columns, int64_t limit) {
   return kExitOk;
 }
 
+Result<std::string> ReadWholeFile(const std::string& path) {
+  FLOE_ASSIGN_OR_RETURN(auto file, parquet::LocalInputFile::Open(path));
+  return file->ReadAt(0, file->Size());
+}
+
+// Decodes JSON lines from `input` in blocks and writes the rows with the Parquet writer; bad
+// lines are reported on stderr with their line numbers and skipped. Returns how many failed.
+Result<int64_t> WriteJsonLines(const std::string& input, formats::JsonEventDecoder& decoder, parquet::FileWriter& writer) {
+  constexpr size_t kBlock = 8 << 20;
+  constexpr int64_t kBatchRows = 64 << 10;
+  FILE* in = std::fopen(input.c_str(), "rb");
+  if (in == nullptr) return ErrnoError(errno, "open", input);
+  std::unique_ptr<FILE, int (*)(FILE*)> closer(in, std::fclose);
+  std::string buffer;
+  size_t carried = 0;  // Bytes of an unfinished line kept from the previous block.
+  int64_t line = 1, failed = 0;
+  bool eof = false;
+  while (!eof) {
+    buffer.resize(carried + kBlock + formats::JsonEventDecoder::kPadding);
+    size_t got = std::fread(buffer.data() + carried, 1, kBlock, in);
+    if (got < kBlock) {
+      if (std::ferror(in)) return IoError("reading {}", input);
+      eof = true;
+    }
+    size_t size = carried + got;
+    size_t complete = size;
+    if (!eof) {
+      const void* nl = memrchr(buffer.data(), '\n', size);
+      complete = nl ? static_cast<size_t>(static_cast<const char*>(nl) - buffer.data()) + 1 : 0;
+      if (complete == 0 && size > (256u << 20)) return InvalidArgument("{}: line {} is longer than 256 MiB", input, line);
+    }
+    std::string_view text(buffer.data(), complete);
+    decoder.DecodeLines(text, line);
+    for (const char* p = text.data(); (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(text.data() + text.size() - p)))); ++p) ++line;
+    for (const auto& e : decoder.errors()) fmt::print(stderr, "{}:{}: {}\n", input, e.line, e.message);
+    failed += static_cast<int64_t>(decoder.errors().size());
+    decoder.ClearErrors();
+    if (decoder.buffered_rows() >= kBatchRows || eof) {
+      formats::ColumnBatch batch = decoder.TakeBatch();
+      FLOE_RETURN_IF_ERROR(writer.Write(batch));
+    }
+    carried = size - complete;
+    std::memmove(buffer.data(), buffer.data() + complete, carried);
+  }
+  return failed;
+}
+
+int RunWrite(const std::string& schema_path, const std::string& input, const std::string& output,
+             const std::string& compression, int level, const std::string& unit_text) {
+  auto fail = [](const Error& e, int code) {
+    fmt::print(stderr, "floe parquet write: {}\n", e.ToString());
+    return code;
+  };
+  auto schema_text = ReadWholeFile(schema_path);
+  if (!schema_text) return fail(schema_text.error(), kExitUsage);
+  auto schema = iceberg::SchemaFromJson(*schema_text);
+  if (!schema) return fail(schema.error().WithContext(schema_path), kExitUsage);
+  auto fields = formats::BatchFieldsFromSchema(*schema);
+  if (!fields) return fail(fields.error(), kExitUsage);
+  auto codec = parquet::ParseCodec(compression);
+  if (!codec) return fail(codec.error(), kExitUsage);
+  auto unit = formats::ParseEpochUnit(unit_text);
+  if (!unit) return fail(unit.error(), kExitUsage);
+  auto decoder = formats::JsonEventDecoder::Make(*fields, *unit);
+  if (!decoder) return fail(decoder.error(), kExitUsage);
+  auto out = parquet::LocalOutputStream::Open(output);
+  if (!out) return fail(out.error(), kExitFailure);
+  parquet::WriterOptions options;
+  options.codec = *codec;
+  if (level > 0) options.compression_level = level;
+  options.key_value_metadata.push_back({"iceberg.schema", iceberg::SchemaToJson(*schema)});
+  auto writer = parquet::FileWriter::Open(std::move(*out), *fields, options);
+  if (!writer) return fail(writer.error(), kExitFailure);
+  auto failed = WriteJsonLines(input, **decoder, **writer);
+  if (!failed) return fail(failed.error(), kExitFailure);
+  auto metrics = (*writer)->Close();
+  if (!metrics) return fail(metrics.error(), kExitFailure);
+  fmt::print(stderr, "floe parquet write: {} rows to {} ({} bytes){}\n", metrics->record_count, output,
+             metrics->file_size, *failed > 0 ? fmt::format(", {} bad lines skipped", *failed) : "");
+  return *failed > 0 ? kExitFailure : kExitOk;
+}
+
 }  // namespace
 
 void RegisterParquetCommand(CLI::App& root, CommandRegistry& registry) {
   struct Flags {
     std::string file, schema, input, output, columns, compression = "zstd", timestamp_unit = "us";
     int64_t limit = -1;
+    int level = 0;
   };
   auto flags = std::make_shared<Flags>();
   CLI::App* parquet = root.add_subcommand("parquet", "Inspect and write Parquet files");
@@ -203,12 +292,14 @@ void RegisterParquetCommand(CLI::App& root, CommandRegistry& registry) {
   cat->add_option("file", flags->file, "Parquet file")->required();
   cat->add_option("--columns", flags->columns, "Comma-separated columns to print");
   cat->add_option("--limit", flags->limit, "Print at most N rows");
-  auto not_built = [] { return NotBuiltYet("parquet write", "the JSON event decoder", 3); };
-  CLI::App* write = registry.Add(*parquet, "write", "Write JSON lines as Parquet", "parquet", not_built);
+  CLI::App* write = registry.Add(*parquet, "write", "Write JSON lines (one event per line) as Parquet", "parquet", [flags] {
+    return RunWrite(flags->schema, flags->input, flags->output, flags->compression, flags->level, flags->timestamp_unit);
+  });
   write->add_option("--schema", flags->schema, "Iceberg schema JSON file")->required();
   write->add_option("input", flags->input, "IN.jsonl")->required();
   write->add_option("output", flags->output, "OUT.parquet")->required();
-  write->add_option("--compression", flags->compression, "none, snappy, zstd, gzip or lz4_raw")->capture_default_str();
+  write->add_option("--compression", flags->compression, "none, snappy, zstd, gzip, lz4_raw or brotli")->capture_default_str();
+  write->add_option("--compression-level", flags->level, "Codec level (zstd 1..22, gzip 1..9, brotli 0..11); 0 = the codec's default");
   write->add_option("--timestamp-unit", flags->timestamp_unit, "Unit of numeric timestamps: ms, us or ns")
       ->capture_default_str();
 }

@@ -7,6 +7,7 @@
 #include "base/logging.h"
 #include "cli/command.h"
 #include "generator/kafka_producer.h"
+#include "generator/order_event.h"
 #include "generator/produce_loop.h"
 
 namespace floe::cli {
@@ -26,9 +27,14 @@ void RegisterProduceCommand(CLI::App& root, CommandRegistry& registry) {
     double rate = 1000, malformed_rate = 0.0;
     int64_t count = 0;
     uint64_t seed = 0;
+    bool print_schema = false;
   };
   auto flags = std::make_shared<Flags>();
   CLI::App* app = registry.Add(root, "produce", "Generate order events into a topic", "produce", [flags] {
+    if (flags->print_schema) {
+      fmt::print("{}\n", generator::OrdersSchemaJson());
+      return kExitOk;
+    }
     generator::Ledger ledger;
     auto producer = generator::KafkaProducer::Create(
         flags->brokers, {{"compression.type", flags->compression}, {"acks", flags->acks}},
@@ -71,6 +77,8 @@ void RegisterProduceCommand(CLI::App& root, CommandRegistry& registry) {
   app->add_option("--compression", flags->compression, "none, gzip, snappy, lz4 or zstd")
       ->check(CLI::IsMember({"none", "gzip", "snappy", "lz4", "zstd"}))
       ->capture_default_str();
+  app->add_flag("--print-schema", flags->print_schema,
+                "Print the Iceberg schema of the events (shop.orders) and exit");
   app->add_option("--acks", flags->acks, "0, 1 or all")->check(CLI::IsMember({"0", "1", "all"}))->capture_default_str();
 }
 

@@ -1,33 +1,126 @@
 // `floe stream`: the micro-batch job from a Kafka topic into an Iceberg table (src/stream).
+#include <pthread.h>
+#include <signal.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "base/logging.h"
 #include "cli/command.h"
+#include "stream/stream_runner.h"
 
 namespace floe::cli {
+namespace {
+
+struct StreamFlags {
+  std::string brokers, topic, table, catalog = "sqlite:./floe-data/catalog.db", warehouse, schema, trigger = "10s",
+                                     timestamp_unit = "ms", transform, group;
+  std::vector<std::string> partition;
+  int64_t max_batch_records = 1'000'000;
+  int64_t target_file_size_mb = 128;
+  bool available_now = false;
+};
+
+int RunStreamCommand(const StreamFlags& flags) {
+  auto fail = [](const Error& error) {
+    fmt::print(stderr, "floe stream: {}\n", error.ToString());
+    return error.kind() == ErrorKind::kInvalidArgument || error.kind() == ErrorKind::kNotFound ? kExitUsage
+                                                                                              : kExitFailure;
+  };
+  if (!flags.transform.empty()) {
+    return NotBuiltYet("stream --transform", "SQL transforms (the SQL engine's expression evaluator)", 9);
+  }
+  stream::StreamConfig config;
+  config.brokers = flags.brokers;
+  config.topic = flags.topic;
+  config.table = flags.table;
+  config.catalog = flags.catalog;
+  config.warehouse = flags.warehouse;
+  if (config.warehouse.empty() && config.catalog.starts_with("sqlite:")) {
+    // Beside the catalog file by default: ./floe-data/catalog.db -> ./floe-data/warehouse.
+    std::error_code ignored;
+    std::filesystem::path db = std::filesystem::absolute(config.catalog.substr(7), ignored);
+    config.warehouse = "file://" + (db.parent_path() / "warehouse").string();
+  }
+  if (!flags.schema.empty()) {
+    std::ifstream in(flags.schema);
+    if (!in) return fail(Error(ErrorKind::kNotFound, fmt::format("--schema {} cannot be read", flags.schema)));
+    std::stringstream text;
+    text << in.rdbuf();
+    config.schema_json = text.str();
+  }
+  config.partition = flags.partition;
+  config.timestamp_unit = flags.timestamp_unit;
+  config.group = flags.group;
+  auto interval = stream::ParseDurationMillis(flags.trigger);
+  if (!interval) return fail(interval.error());
+  config.trigger.interval_millis = *interval;
+  config.trigger.max_records = static_cast<size_t>(flags.max_batch_records);
+  config.trigger.available_now = flags.available_now;
+  config.target_file_size_bytes = flags.target_file_size_mb << 20;
+
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  std::atomic<stream::StreamJob*> job{nullptr};
+  std::atomic<bool> finished{false};
+  std::thread waiter([&] {
+    int signal = 0;
+    sigwait(&signals, &signal);
+    if (finished.load()) return;
+    Logger("stream")->info("signal {}: finishing the current batch and stopping", signal);
+    // The job may still be starting: keep asking until it exists or the run has ended.
+    while (!finished.load()) {
+      if (auto* running = job.load()) {
+        running->Stop();
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  });
+  MetricsRegistry metrics;
+  Status status = stream::RunStream(config, metrics, &job);
+  finished.store(true);
+  pthread_kill(waiter.native_handle(), SIGTERM);
+  waiter.join();
+  if (!status) return fail(status.error());
+  return kExitOk;
+}
+
+}  // namespace
 
 void RegisterStreamCommand(CLI::App& root, CommandRegistry& registry) {
-  struct Flags {
-    std::string brokers, topic, table, catalog, warehouse, schema, trigger = "1s", timestamp_unit = "ms",
-                                                                   transform, group;
-    std::vector<std::string> partition;
-    int64_t max_batch_records = 1'000'000;
-  };
-  auto flags = std::make_shared<Flags>();
+  auto flags = std::make_shared<StreamFlags>();
   CLI::App* app = registry.Add(root, "stream", "Run the stream job: Kafka topic -> Iceberg table, exactly once",
-                               "stream", [] { return NotBuiltYet("stream", "the stream job", 8); });
+                               "stream", [flags] { return RunStreamCommand(*flags); });
   app->add_option("--brokers", flags->brokers, "Bootstrap HOST:PORT of the Kafka cluster")->required();
   app->add_option("--topic", flags->topic, "Topic to consume")->required();
-  app->add_option("--table", flags->table, "Target table NS.NAME")->required();
-  app->add_option("--catalog", flags->catalog, "sqlite:PATH, postgresql://... or http(s)://host:port");
-  app->add_option("--warehouse", flags->warehouse, "file:///abs/path or s3://bucket/prefix");
-  app->add_option("--schema", flags->schema, "Iceberg schema JSON for creating the table");
-  app->add_option("--partition", flags->partition, "Partition field, e.g. 'hour(ts)' (repeatable)");
-  app->add_option("--trigger", flags->trigger, "Micro-batch interval")->capture_default_str();
+  app->add_option("--table", flags->table, "Target table NS.NAME (its dead letters go to NS.NAME_dlq)")->required();
+  app->add_option("--catalog", flags->catalog, "sqlite:PATH, postgresql://... or http(s)://host:port")
+      ->capture_default_str();
+  app->add_option("--warehouse", flags->warehouse,
+                  "file:///abs/path or s3://bucket/prefix for tables this job creates (default: beside a sqlite "
+                  "catalog)");
+  app->add_option("--schema", flags->schema, "Iceberg schema JSON file, to create the table when it is missing");
+  app->add_option("--partition", flags->partition, "Partition field for a new table, e.g. 'hour(ts)' (repeatable)");
+  app->add_option("--trigger", flags->trigger, "Micro-batch interval: 500ms, 10s, 1m")->capture_default_str();
   app->add_option("--max-batch-records", flags->max_batch_records, "Close a batch at this many records")
+      ->capture_default_str();
+  app->add_option("--target-file-size-mb", flags->target_file_size_mb, "Cut data files at this size")
       ->capture_default_str();
   app->add_option("--timestamp-unit", flags->timestamp_unit, "Unit of numeric timestamps: ms, us or ns")
       ->check(CLI::IsMember({"ms", "us", "ns"}))
       ->capture_default_str();
   app->add_option("--transform", flags->transform, "SELECT ... FROM events WHERE ... applied to each batch");
   app->add_option("--group", flags->group, "Consumer group id (default: floe-stream-<table>)");
+  app->add_flag("--available-now", flags->available_now,
+                "Drain what the topic holds now into the table, then exit (Spark's Trigger.AvailableNow)");
 }
 
 }  // namespace floe::cli

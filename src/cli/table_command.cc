@@ -1,45 +1,458 @@
 // `floe table`: Iceberg table operations from the command line (src/iceberg).
+//
+// TABLE is NS.NAME with --warehouse (the filesystem catalog: <warehouse>/NS/NAME), or a path or
+// URI of a table folder or of one metadata.json file.
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
 #include "cli/command.h"
+#include "formats/parquet/local_file.h"
+#include "iceberg/batch_conversion.h"
+#include "iceberg/data_files.h"
+#include "iceberg/filesystem_catalog.h"
+#include "iceberg/maintenance.h"
+#include "iceberg/scan.h"
+#include "iceberg/schema_json.h"
 
 namespace floe::cli {
+namespace {
+
+using namespace floe::iceberg;
+
+struct Flags {
+  std::string table, catalog, warehouse, schema, file, filter, format, older_than, ref;
+  std::vector<std::string> partition, properties;
+  int64_t snapshot = 0;
+  int64_t limit = -1;
+  int retain_last = 1;
+  int64_t target_size = 0;
+  bool dry_run = false;
+};
+
+int Fail(std::string_view verb, const Error& e) {
+  fmt::print(stderr, "floe table {}: {}\n", verb, e.ToString());
+  return e.kind() == ErrorKind::kInvalidArgument ? kExitUsage : kExitFailure;
+}
+
+Result<std::string> ReadLocalFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return NotFound("cannot open {}", path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+Result<std::unique_ptr<FileSystemCatalog>> OpenCatalog(const Flags& f) {
+  if (!f.catalog.empty()) {
+    return NotImplemented("--catalog {}: catalog services come with the catalog area; use --warehouse or a path",
+                          f.catalog);
+  }
+  if (f.warehouse.empty()) return InvalidArgument("NS.NAME needs --warehouse URI (or give a table path)");
+  return FileSystemCatalog::Open(f.warehouse);
+}
+
+Result<std::unique_ptr<Table>> LoadTable(const Flags& f) {
+  if (LooksLikePath(f.table) || (f.warehouse.empty() && f.catalog.empty())) return OpenTableAt(f.table);
+  FLOE_ASSIGN_OR_RETURN(auto catalog, OpenCatalog(f));
+  FLOE_ASSIGN_OR_RETURN(TableIdentifier id, TableIdentifier::Parse(f.table));
+  return catalog->LoadTable(id);
+}
+
+// "7d", "12h", "30m", "45s", "1500ms" or a plain number of milliseconds.
+Result<int64_t> ParseDurationMs(const std::string& text) {
+  if (text.empty()) return InvalidArgument("empty duration");
+  size_t digits = 0;
+  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
+  if (digits == 0) return InvalidArgument("duration '{}': expected a number with a unit (7d, 12h, 30m, 45s, 500ms)", text);
+  int64_t n = std::stoll(text.substr(0, digits));
+  std::string unit = text.substr(digits);
+  if (unit.empty() || unit == "ms") return n;
+  if (unit == "s") return n * 1000;
+  if (unit == "m") return n * 60'000;
+  if (unit == "h") return n * 3'600'000;
+  if (unit == "d") return n * 86'400'000;
+  return InvalidArgument("duration '{}': unknown unit '{}'", text, unit);
+}
+
+int RunCreate(const Flags& f) {
+  auto run = [&]() -> Status {
+    FLOE_ASSIGN_OR_RETURN(std::string text, ReadLocalFile(f.schema));
+    FLOE_ASSIGN_OR_RETURN(Schema schema, SchemaFromJson(text));
+    std::vector<PartitionField> fields;
+    int32_t next_id = kFirstPartitionFieldId;
+    for (const std::string& p : f.partition) {
+      FLOE_ASSIGN_OR_RETURN(PartitionField pf, ParsePartitionField(p, schema, next_id++));
+      fields.push_back(std::move(pf));
+    }
+    std::map<std::string, std::string> props;
+    for (const std::string& kv : f.properties) {
+      size_t eq = kv.find('=');
+      if (eq == std::string::npos) return InvalidArgument("--property '{}': expected KEY=VALUE", kv);
+      props[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    FLOE_ASSIGN_OR_RETURN(auto catalog, OpenCatalog(f));
+    FLOE_ASSIGN_OR_RETURN(TableIdentifier id, TableIdentifier::Parse(f.table));
+    FLOE_ASSIGN_OR_RETURN(auto table, catalog->CreateTable(id, schema, fields, std::move(props)));
+    fmt::print("created {} at {}\n", id.ToString(), table->metadata().location);
+    return OkStatus();
+  };
+  Status st = run();
+  return st ? kExitOk : Fail("create", st.error());
+}
+
+int RunAppend(const Flags& f) {
+  auto run = [&]() -> Status {
+    FLOE_ASSIGN_OR_RETURN(auto table, LoadTable(f));
+    std::vector<formats::ColumnBatch> batches;
+    if (f.file.ends_with(".parquet")) {
+      FLOE_ASSIGN_OR_RETURN(auto input, parquet::LocalInputFile::Open(f.file));
+      FLOE_ASSIGN_OR_RETURN(batches, ReadParquetFile(std::move(input)));
+    } else if (f.file.ends_with(".jsonl") || f.file.ends_with(".json")) {
+      return NotImplemented("appending JSON lines needs the JSON event decoder (not on main yet); "
+                            "convert with `floe parquet write` and append the .parquet file");
+    } else {
+      return InvalidArgument("{}: expected a .parquet or .jsonl file", f.file);
+    }
+    FLOE_ASSIGN_OR_RETURN(auto files, WriteDataFiles(*table, batches));
+    int64_t rows = 0;
+    for (const DataFile& d : files) rows += d.record_count;
+    FLOE_RETURN_IF_ERROR(table->FastAppend(files));
+    fmt::print("appended {} rows in {} files; snapshot {}\n", rows, files.size(),
+               table->metadata().current_snapshot_id.value_or(0));
+    return OkStatus();
+  };
+  Status st = run();
+  return st ? kExitOk : Fail("append", st.error());
+}
+
+int RunScan(const Flags& f) {
+  auto run = [&]() -> Status {
+    FLOE_ASSIGN_OR_RETURN(auto table, LoadTable(f));
+    ScanOptions options;
+    if (f.snapshot != 0) options.snapshot_id = f.snapshot;
+    if (!f.ref.empty()) options.ref = f.ref;
+    if (!f.filter.empty()) {
+      FLOE_ASSIGN_OR_RETURN(options.filter, ParseFilter(f.filter));
+    }
+    FLOE_ASSIGN_OR_RETURN(ScanPlan plan, PlanScan(*table, options));
+    bool as_table = f.format == "table";
+    if (!f.format.empty() && f.format != "jsonl" && !as_table) {
+      return InvalidArgument("--format must be jsonl or table, not '{}'", f.format);
+    }
+    const Schema& schema = plan.schema;
+    std::vector<std::vector<std::string>> cells;  // --format table
+    int64_t printed = 0;
+    std::string out;
+    for (const FileScanTask& task : plan.tasks) {
+      if (f.limit >= 0 && printed >= f.limit) break;
+      Status st = ReadTask(*table, task, schema, [&](const formats::ColumnBatch& b, const std::vector<int>& cols) -> Status {
+        for (int64_t row = 0; row < b.num_rows; ++row) {
+          if (f.limit >= 0 && printed >= f.limit) return OkStatus();
+          if (task.residual->op != ExprOp::kTrue) {
+            bool keep = EvaluateRow(task.residual, [&](int32_t id) -> Literal {
+              for (size_t i = 0; i < schema.fields().size(); ++i) {
+                if (schema.fields()[i].id == id) {
+                  return cols[i] < 0 ? Literal() : LiteralAt(b.columns[cols[i]], row, *schema.fields()[i].type);
+                }
+              }
+              return Literal();
+            });
+            if (!keep) continue;
+          }
+          nlohmann::ordered_json obj = nlohmann::ordered_json::object();
+          std::vector<std::string> line;
+          for (size_t i = 0; i < schema.fields().size(); ++i) {
+            const NestedField& field = schema.fields()[i];
+            nlohmann::ordered_json v = cols[i] < 0 ? nlohmann::ordered_json(nullptr) : JsonAt(b.columns[cols[i]], row, *field.type);
+            if (as_table) line.push_back(v.is_string() ? v.get<std::string>() : v.dump());
+            obj[field.name] = std::move(v);
+          }
+          ++printed;
+          if (as_table) {
+            cells.push_back(std::move(line));
+          } else {
+            out += obj.dump();
+            out += '\n';
+            if (out.size() > (1 << 16)) {
+              fwrite(out.data(), 1, out.size(), stdout);
+              out.clear();
+            }
+          }
+        }
+        return OkStatus();
+      });
+      if (!st) return st;
+    }
+    if (as_table) {
+      std::vector<size_t> width;
+      for (const NestedField& field : schema.fields()) width.push_back(field.name.size());
+      for (const auto& line : cells) {
+        for (size_t i = 0; i < line.size(); ++i) width[i] = std::max(width[i], line[i].size());
+      }
+      std::string header, rule;
+      for (size_t i = 0; i < width.size(); ++i) {
+        header += fmt::format("{}{:<{}}", i ? " | " : "", schema.fields()[i].name, width[i]);
+        rule += (i ? "-+-" : "") + std::string(width[i], '-');
+      }
+      out += header + "\n" + rule + "\n";
+      for (const auto& line : cells) {
+        for (size_t i = 0; i < line.size(); ++i) out += fmt::format("{}{:<{}}", i ? " | " : "", line[i], width[i]);
+        out += "\n";
+      }
+      out += fmt::format("({} rows)\n", printed);
+    }
+    fwrite(out.data(), 1, out.size(), stdout);
+    return OkStatus();
+  };
+  Status st = run();
+  return st ? kExitOk : Fail("scan", st.error());
+}
+
+nlohmann::ordered_json SnapshotJson(const Snapshot& s) {
+  nlohmann::ordered_json j;
+  j["snapshot-id"] = s.snapshot_id;
+  j["parent-snapshot-id"] = s.parent_snapshot_id ? nlohmann::ordered_json(*s.parent_snapshot_id) : nullptr;
+  j["sequence-number"] = s.sequence_number;
+  j["timestamp-ms"] = s.timestamp_ms;
+  j["operation"] = s.operation();
+  j["manifest-list"] = s.manifest_list;
+  j["summary"] = s.summary;
+  return j;
+}
+
+int RunDescribe(const Flags& f) {
+  auto run = [&]() -> Status {
+    FLOE_ASSIGN_OR_RETURN(auto table, LoadTable(f));
+    const TableMetadata& m = table->metadata();
+    if (f.format == "json") {
+      fmt::print("{}\n", TableMetadataToJsonValue(m).dump(2));
+      return OkStatus();
+    }
+    fmt::print("table      {}\n", f.table);
+    fmt::print("location   {}\n", m.location);
+    fmt::print("uuid       {}\n", m.table_uuid);
+    fmt::print("format     v{}\n", m.format_version);
+    fmt::print("metadata   {}\n", table->current().location);
+    fmt::print("schema     {} (id {})\n", m.CurrentSchema().fields().size(), m.current_schema_id);
+    for (const NestedField& c : m.CurrentSchema().fields()) {
+      fmt::print("  {:>4}  {:<24} {}{}{}\n", c.id, c.name, c.type->ToString(), c.required ? " not null" : "",
+                 c.doc.empty() ? "" : "  -- " + c.doc);
+    }
+    const PartitionSpec& spec = m.DefaultSpec();
+    fmt::print("partition  spec {}{}\n", spec.spec_id(), spec.fields().empty() ? " (unpartitioned)" : "");
+    for (const PartitionField& p : spec.fields()) {
+      fmt::print("  {:>4}  {:<24} {}({})\n", p.field_id, p.name, p.transform.ToString(),
+                 m.CurrentSchema().FindColumnName(p.source_id));
+    }
+    const SortOrder* order = m.SortOrderById(m.default_sort_order_id);
+    fmt::print("sort order {}{}\n", m.default_sort_order_id, order && order->is_unsorted() ? " (unsorted)" : "");
+    if (const Snapshot* s = m.CurrentSnapshot()) {
+      fmt::print("snapshot   {} ({}, {} records, {} data files)\n", s->snapshot_id, s->operation(),
+                 s->summary.contains("total-records") ? s->summary.at("total-records") : "?",
+                 s->summary.contains("total-data-files") ? s->summary.at("total-data-files") : "?");
+    } else {
+      fmt::print("snapshot   none\n");
+    }
+    for (const auto& [name, ref] : m.refs) {
+      fmt::print("ref        {} -> {} ({})\n", name, ref.snapshot_id, ref.is_branch ? "branch" : "tag");
+    }
+    for (const auto& [k, v] : m.properties) fmt::print("property   {} = {}\n", k, v);
+    return OkStatus();
+  };
+  Status st = run();
+  return st ? kExitOk : Fail("describe", st.error());
+}
+
+int RunSnapshots(const Flags& f) {
+  auto run = [&]() -> Status {
+    FLOE_ASSIGN_OR_RETURN(auto table, LoadTable(f));
+    const TableMetadata& m = table->metadata();
+    if (f.format == "json") {
+      nlohmann::ordered_json all = nlohmann::ordered_json::array();
+      for (const Snapshot& s : m.snapshots) all.push_back(SnapshotJson(s));
+      fmt::print("{}\n", all.dump(2));
+      return OkStatus();
+    }
+    fmt::print("{:<20} {:<20} {:>4} {:<24} {:<10} {}\n", "snapshot", "parent", "seq", "committed (UTC ms)", "operation",
+               "summary");
+    for (const Snapshot& s : m.snapshots) {
+      std::string summary;
+      for (const auto& [k, v] : s.summary) {
+        if (k != "operation") summary += fmt::format("{}={} ", k, v);
+      }
+      fmt::print("{:<20} {:<20} {:>4} {:<24} {:<10} {}{}\n", s.snapshot_id,
+                 s.parent_snapshot_id ? std::to_string(*s.parent_snapshot_id) : "-", s.sequence_number, s.timestamp_ms,
+                 s.operation(), summary, m.current_snapshot_id == s.snapshot_id ? " (current)" : "");
+    }
+    return OkStatus();
+  };
+  Status st = run();
+  return st ? kExitOk : Fail("snapshots", st.error());
+}
+
+int RunRollback(const Flags& f) {
+  auto run = [&]() -> Status {
+    if (f.snapshot == 0) return InvalidArgument("rollback needs --snapshot ID");
+    FLOE_ASSIGN_OR_RETURN(auto table, LoadTable(f));
+    FLOE_RETURN_IF_ERROR(table->Rollback(f.snapshot));
+    fmt::print("current snapshot is now {}\n", f.snapshot);
+    return OkStatus();
+  };
+  Status st = run();
+  return st ? kExitOk : Fail("rollback", st.error());
+}
+
+int RunExpire(const Flags& f) {
+  auto run = [&]() -> Status {
+    FLOE_ASSIGN_OR_RETURN(auto table, LoadTable(f));
+    ExpireOptions options;
+    int64_t age = 5LL * 86'400'000;  // history.expire.max-snapshot-age-ms default: 5 days
+    if (!f.older_than.empty()) {
+      FLOE_ASSIGN_OR_RETURN(age, ParseDurationMs(f.older_than));
+    }
+    options.older_than_ms = NowMillis() - age;
+    options.retain_last = std::max(1, f.retain_last);
+    FLOE_ASSIGN_OR_RETURN(ExpireResult r, ExpireSnapshots(*table, options));
+    fmt::print("expired {} snapshots, deleted {} files\n", r.expired_snapshot_ids.size(), r.deleted_files.size());
+    return OkStatus();
+  };
+  Status st = run();
+  return st ? kExitOk : Fail("expire", st.error());
+}
+
+int RunRemoveOrphans(const Flags& f) {
+  auto run = [&]() -> Status {
+    FLOE_ASSIGN_OR_RETURN(auto table, LoadTable(f));
+    OrphanOptions options;
+    int64_t age = 3LL * 86'400'000;  // In-flight writes are younger than this.
+    if (!f.older_than.empty()) {
+      FLOE_ASSIGN_OR_RETURN(age, ParseDurationMs(f.older_than));
+    }
+    options.older_than_ms = NowMillis() - age;
+    options.dry_run = f.dry_run;
+    FLOE_ASSIGN_OR_RETURN(auto orphans, RemoveOrphanFiles(*table, options));
+    for (const std::string& key : orphans) fmt::print("{}{}\n", f.dry_run ? "would delete " : "deleted ", key);
+    fmt::print("{} orphan files\n", orphans.size());
+    return OkStatus();
+  };
+  Status st = run();
+  return st ? kExitOk : Fail("remove-orphans", st.error());
+}
+
+int RunCompact(const Flags& f) {
+  auto run = [&]() -> Status {
+    FLOE_ASSIGN_OR_RETURN(auto table, LoadTable(f));
+    int64_t target = f.target_size > 0 ? f.target_size
+                                       : table->metadata().PropertyAsLong("write.target-file-size-bytes", int64_t{512} << 20);
+    ScanOptions all;
+    FLOE_ASSIGN_OR_RETURN(ScanPlan plan, PlanScan(*table, all));
+    // Group small files of the default spec by partition; rewrite groups of two or more.
+    std::map<std::string, std::vector<const FileScanTask*>> groups;
+    int32_t spec_id = table->metadata().default_spec_id;
+    for (const FileScanTask& t : plan.tasks) {
+      if (t.file.spec_id != spec_id || t.file.file_size_in_bytes >= target || !t.deletes.empty()) continue;
+      std::string key;
+      for (const Literal& l : t.file.partition) key += l.ToString() + "\x1f";
+      groups[key].push_back(&t);
+    }
+    std::vector<std::string> removed;
+    std::vector<DataFile> added;
+    const Schema& schema = table->metadata().CurrentSchema();
+    FLOE_ASSIGN_OR_RETURN(auto fields, ToBatchFields(schema));
+    for (const auto& [key, tasks] : groups) {
+      if (tasks.size() < 2) continue;
+      std::vector<formats::ColumnBatch> batches;
+      for (const FileScanTask* t : tasks) {
+        removed.push_back(t->file.file_path);
+        FLOE_RETURN_IF_ERROR(ReadTask(*table, *t, schema, [&](const formats::ColumnBatch& b, const std::vector<int>& cols) -> Status {
+          formats::ColumnBatch out = formats::MakeEmptyBatch(fields);
+          for (int64_t row = 0; row < b.num_rows; ++row) {
+            for (size_t i = 0; i < cols.size(); ++i) {
+              if (cols[i] < 0) {
+                out.columns[i].AppendNull();
+              } else {
+                CopyRow(b.columns[cols[i]], row, &out.columns[i]);
+              }
+            }
+          }
+          out.num_rows = b.num_rows;
+          batches.push_back(std::move(out));
+          return OkStatus();
+        }));
+      }
+      FLOE_ASSIGN_OR_RETURN(auto written, WriteDataFiles(*table, batches));
+      added.insert(added.end(), written.begin(), written.end());
+    }
+    if (removed.empty()) {
+      fmt::print("nothing to compact\n");
+      return OkStatus();
+    }
+    FLOE_RETURN_IF_ERROR(table->RewriteFiles(removed, added));
+    fmt::print("rewrote {} files into {}\n", removed.size(), added.size());
+    return OkStatus();
+  };
+  Status st = run();
+  return st ? kExitOk : Fail("compact", st.error());
+}
+
+}  // namespace
 
 void RegisterTableCommand(CLI::App& root, CommandRegistry& registry) {
-  struct Flags {
-    std::string table, catalog, warehouse, schema, file, filter, format;
-    std::vector<std::string> partition;
-    int64_t snapshot = 0;
-  };
   auto flags = std::make_shared<Flags>();
   CLI::App* table = root.add_subcommand("table", "Create, inspect and maintain Iceberg tables");
   table->require_subcommand(1);
-  auto not_built = [] { return NotBuiltYet("table", "Iceberg table operations", 4); };
-  const std::pair<const char*, const char*> verbs[] = {
-      {"create", "Create a table from an Iceberg schema JSON"},
-      {"append", "Append a JSON-lines or Parquet file"},
-      {"scan", "Print a table's rows"},
-      {"describe", "Print a table's schema, partition spec and properties"},
-      {"snapshots", "List snapshots with their summaries"},
-      {"rollback", "Make an earlier snapshot current"},
-      {"expire", "Expire old snapshots and delete unreachable files"},
-      {"compact", "Rewrite small data files into larger ones"},
-      {"remove-orphans", "Delete files no snapshot references"},
+  struct Verb {
+    const char* name;
+    const char* description;
+    int (*run)(const Flags&);
   };
-  for (const auto& [verb, description] : verbs) {
-    CLI::App* app = registry.Add(*table, verb, description, "table", not_built);
+  const Verb verbs[] = {
+      {"create", "Create a table from an Iceberg schema JSON", RunCreate},
+      {"append", "Append a JSON-lines or Parquet file", RunAppend},
+      {"scan", "Print a table's rows", RunScan},
+      {"describe", "Print a table's schema, partition spec and properties", RunDescribe},
+      {"snapshots", "List snapshots with their summaries", RunSnapshots},
+      {"rollback", "Make an earlier snapshot current", RunRollback},
+      {"expire", "Expire old snapshots and delete unreachable files", RunExpire},
+      {"compact", "Rewrite small data files into larger ones", RunCompact},
+      {"remove-orphans", "Delete files no snapshot references", RunRemoveOrphans},
+  };
+  for (const Verb& verb : verbs) {
+    auto fn = verb.run;
+    CLI::App* app = registry.Add(*table, verb.name, verb.description, "table", [flags, fn] { return fn(*flags); });
     app->add_option("table", flags->table, "NS.NAME, or a table folder or metadata.json path/URI")->required();
     app->add_option("--catalog", flags->catalog, "sqlite:PATH, postgresql://... or http(s)://host:port");
     app->add_option("--warehouse", flags->warehouse, "file:///abs/path or s3://bucket/prefix");
-    std::string_view v = verb;
+    std::string_view v = verb.name;
     if (v == "create") {
       app->add_option("--schema", flags->schema, "Iceberg schema JSON file")->required();
       app->add_option("--partition", flags->partition, "Partition field, e.g. 'day(ts)' (repeatable)");
+      app->add_option("--property", flags->properties, "Table property KEY=VALUE (repeatable)");
     }
     if (v == "append") app->add_option("file", flags->file, "FILE.jsonl or FILE.parquet")->required();
     if (v == "scan") {
       app->add_option("--snapshot", flags->snapshot, "Snapshot id to read");
-      app->add_option("--filter", flags->filter, "Row filter expression");
+      app->add_option("--ref", flags->ref, "Branch or tag to read");
+      app->add_option("--filter", flags->filter, "Row filter expression, e.g. \"ts >= '2024-01-01' and id < 10\"");
       app->add_option("--format", flags->format, "jsonl or table");
+      app->add_option("--limit", flags->limit, "Print at most N rows");
     }
+    if (v == "describe" || v == "snapshots") app->add_option("--format", flags->format, "text or json");
+    if (v == "rollback") app->add_option("--snapshot", flags->snapshot, "Snapshot id to make current")->required();
+    if (v == "expire") {
+      app->add_option("--older-than", flags->older_than, "Expire snapshots older than this (7d, 12h, 30m; default 5d)");
+      app->add_option("--retain-last", flags->retain_last, "Always keep this many recent snapshots");
+    }
+    if (v == "remove-orphans") {
+      app->add_option("--older-than", flags->older_than, "Only files older than this (default 3d)");
+      app->add_flag("--dry-run", flags->dry_run, "List orphans without deleting them");
+    }
+    if (v == "compact") app->add_option("--target-size", flags->target_size, "Target data file size in bytes");
   }
 }
 

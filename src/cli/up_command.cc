@@ -8,6 +8,7 @@
 
 #include "broker/server/broker_config.h"
 #include "cli/command.h"
+#include "stream/stream_runner.h"
 #include "up/pipeline.h"
 
 namespace floe::cli {
@@ -17,17 +18,24 @@ struct UpFlags {
   std::string data = "./floe-data", traffic = "200", trigger = "10s";
   std::string broker_listen = "127.0.0.1:9092", broker_metrics_listen = "127.0.0.1:9644";
   int partitions = 4;
+  int catalog_port = 8181;
   double malformed_rate = 0.005;
   bool processes = false;
 };
 
 int RunUp(const UpFlags& flags) {
-  if (flags.processes) return NotBuiltYet("up --processes", "one supervised process per role", 11);
   up::UpOptions options;
   options.data = flags.data;
-  options.trigger = flags.trigger;
+  auto trigger = stream::ParseDurationMillis(flags.trigger);
+  if (!trigger) {
+    fmt::print(stderr, "floe up: --trigger: {}\n", trigger.error().ToString());
+    return kExitUsage;
+  }
+  options.trigger_millis = *trigger;
+  options.catalog_port = flags.catalog_port;
   options.partitions = flags.partitions;
   options.malformed_rate = flags.malformed_rate;
+  options.processes = flags.processes;
   if (flags.traffic == "off") {
     options.traffic = -1;
   } else {
@@ -91,6 +99,8 @@ void RegisterUpCommand(CLI::App& root, CommandRegistry& registry) {
       ->capture_default_str();
   app->add_option("--broker-metrics-listen", flags->broker_metrics_listen,
                   "HOST:PORT of the broker's Prometheus /metrics (empty: off)")
+      ->capture_default_str();
+  app->add_option("--catalog-port", flags->catalog_port, "Port of the Iceberg REST catalog (on the broker's host)")
       ->capture_default_str();
   app->add_option("--partitions", flags->partitions, "Partitions of the orders topic")->capture_default_str();
   app->add_option("--malformed-rate", flags->malformed_rate, "Share of malformed generated events (dead letters)")

@@ -379,6 +379,10 @@ std::optional<Literal> CastLiteral(const Literal& v, const Type& type) {
         u *= 10;
         ++s;
       }
+      while (s > type.scale() && u % 10 == 0) {  // 0.050 fits decimal(P,2)
+        u /= 10;
+        --s;
+      }
       if (s != type.scale()) return std::nullopt;
       return Literal::Decimal(u, s);
     }

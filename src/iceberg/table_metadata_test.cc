@@ -12,7 +12,12 @@ namespace {
 
 std::string CorpusDir() {
   const char* shared = std::getenv("FLOE_SHARED_DIR");
-  return std::string(shared ? shared : "../shared") + "/corpus/iceberg";
+  std::string dir = std::string(shared ? shared : "../shared") + "/corpus/iceberg";
+  if (std::filesystem::exists(dir)) return dir;
+  // Worktrees live one level deeper than the main checkout.
+  const char* source = std::getenv("FLOE_SOURCE_DIR");
+  if (source) dir = std::string(source) + "/../../shared/corpus/iceberg";
+  return dir;
 }
 
 std::string ReadFile(const std::string& path) {

@@ -1,5 +1,6 @@
 #include "io/s3_object_store.h"
 
+#include <charconv>
 #include <cstdlib>
 #include <ctime>
 #include <random>
@@ -400,7 +401,10 @@ Result<ObjectInfo> S3ObjectStore::Head(std::string_view key) {
   ObjectInfo info{.key = std::string(key)};
   auto length = response.headers.Get("Content-Length");
   if (!length) return Corruption("HEAD {}: answer without Content-Length", Uri(key));
-  info.size = std::strtoull(std::string(*length).c_str(), nullptr, 10);
+  auto [end, ec] = std::from_chars(length->data(), length->data() + length->size(), info.size);
+  if (length->empty() || ec != std::errc() || end != length->data() + length->size()) {
+    return Corruption("HEAD {}: bad Content-Length '{}'", Uri(key), *length);
+  }
   if (auto modified = response.headers.Get("Last-Modified")) {
     if (auto millis = ParseHttpDateMillis(*modified)) info.last_modified_millis = *millis;
   }

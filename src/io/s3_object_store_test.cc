@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "net/http_server.h"
+#include "net/scripted_server.h"
 #include "support/run_process.h"
 
 namespace floe::io {
@@ -241,6 +242,16 @@ TEST(S3ObjectStore, GarbageAndTruncatedListingsAreCorruption) {
   ASSERT_TRUE(ok) << ok.error().ToString();
   ASSERT_EQ(ok->objects.size(), 1u);
   EXPECT_EQ(ok->objects[0].key, "a");
+}
+
+TEST(S3ObjectStore, HeadRefusesGarbageContentLength) {
+  net::testing::ScriptedServer server("HTTP/1.1 200 OK\r\nContent-Length: 12abc\r\nConnection: close\r\n\r\n");
+  S3Options options{.bucket = "b", .endpoint = fmt::format("http://127.0.0.1:{}", server.port()), .path_style = true};
+  options.max_attempts = 1;
+  auto r = S3ObjectStore::Open(options).value()->Head("k");
+  ASSERT_FALSE(r);
+  EXPECT_TRUE(r.error().kind() == ErrorKind::kCorruption || r.error().kind() == ErrorKind::kUnavailable)
+      << r.error().ToString();
 }
 
 TEST(S3ObjectStore, DeleteManyReportsPerKeyFailures) {

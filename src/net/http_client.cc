@@ -20,6 +20,7 @@ struct Exchange {
   HttpResponse response;
   uint64_t max_bytes = 0;
   bool too_large = false;
+  bool headers_ended = false;  // Saw the blank line that ends a header block.
 };
 
 size_t OnBody(char* data, size_t size, size_t count, void* user) {
@@ -45,6 +46,11 @@ size_t OnHeader(char* data, size_t size, size_t count, void* user) {
   std::string_view line(data, n);
   if (line.starts_with("HTTP/")) {
     ex->response.headers = HttpHeaders();  // A new response (after 100 Continue or a redirect).
+    ex->headers_ended = false;
+    return n;
+  }
+  if (line == "\r\n" || line == "\n") {
+    ex->headers_ended = true;
     return n;
   }
   size_t colon = line.find(':');
@@ -134,13 +140,18 @@ Result<HttpResponse> HttpClient::Send(const HttpClientRequest& request) {
     curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, request.method.c_str());
   }
 
+  if (!request.url.starts_with("http://") && !request.url.starts_with("https://")) {
+    return InvalidArgument("HTTP {} {}: only http:// and https:// URLs are supported", request.method, request.url);
+  }
   CURLcode rc = curl_easy_perform(curl);
   if (rc != CURLE_OK) {
     std::string_view what = curl_easy_strerror(rc);
     switch (rc) {
       case CURLE_URL_MALFORMAT:
-      case CURLE_UNSUPPORTED_PROTOCOL:
         return InvalidArgument("HTTP {} {}: {}", request.method, request.url, what);
+      case CURLE_UNSUPPORTED_PROTOCOL:  // The answer was not HTTP/1.x (libcurl refuses HTTP/0.9).
+      case CURLE_WEIRD_SERVER_REPLY:
+        return Corruption("HTTP {} {}: the server's answer is not HTTP ({})", request.method, request.url, what);
       case CURLE_WRITE_ERROR:
         if (ex.too_large) {
           return ResourceExhausted("HTTP {} {}: response larger than {} bytes", request.method, request.url,
@@ -150,6 +161,9 @@ Result<HttpResponse> HttpClient::Send(const HttpClientRequest& request) {
       default:
         return Unavailable("HTTP {} {}: {}", request.method, request.url, what);
     }
+  }
+  if (!ex.headers_ended) {
+    return Corruption("HTTP {} {}: the answer ended inside its header", request.method, request.url);
   }
   long status = 0;
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);

@@ -46,7 +46,8 @@ class HttpClient {
 
   // Any HTTP status is a successful exchange; errors are transport failures: kUnavailable for
   // refused connections and timeouts (retryable), kResourceExhausted for an oversize response,
-  // kInvalidArgument for a malformed URL.
+  // kCorruption for an answer that is not HTTP or ends inside its header, kInvalidArgument for a
+  // malformed URL.
   Result<HttpResponse> Send(const HttpClientRequest& request);
 
  private:

@@ -49,7 +49,13 @@ class HttpServer::Impl {
 
   ~Impl() {
     Stop(std::chrono::milliseconds(0));
+    {
+      // Connections hold strands of io_: they must go before it does.
+      std::lock_guard lock(mu_);
+      connections_.clear();
+    }
     acceptor_.reset();
+    accept_strand_.reset();
     io_.reset();  // Destroys the frames of sessions that never finished.
   }
 
@@ -71,7 +77,9 @@ class HttpServer::Impl {
     }
     port_ = acceptor_->local_endpoint().port();
     address_ = fmt::format("{}:{}", options_.host, port_.load());
-    asio::co_spawn(*io_, Accept(), asio::detached);
+    // The acceptor is touched only on this strand: by the accept loop and by Stop's close.
+    accept_strand_.emplace(asio::make_strand(*io_));
+    asio::co_spawn(*accept_strand_, Accept(), asio::detached);
     for (int i = 0; i < std::max(1, options_.threads); ++i) {
       threads_.emplace_back([this] {
         try {
@@ -87,7 +95,7 @@ class HttpServer::Impl {
   void Stop(std::chrono::milliseconds grace) {
     if (!io_ || threads_.empty()) return;
     stopping_ = true;
-    asio::post(acceptor_->get_executor(), [this] {
+    asio::post(*accept_strand_, [this] {
       error_code ignored;
       acceptor_->close(ignored);
     });
@@ -280,6 +288,7 @@ class HttpServer::Impl {
   std::string address_;
   std::unique_ptr<asio::io_context> io_;
   std::optional<tcp::acceptor> acceptor_;
+  std::optional<Executor> accept_strand_;
   std::vector<std::thread> threads_;
 
   std::mutex mu_;

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "net/http_client.h"
+#include "net/scripted_server.h"
 #include "support/run_process.h"
 
 namespace floe::net {
@@ -206,7 +207,7 @@ TEST_F(HttpServerTest, GarbageAndTruncatedRequestsCloseOnlyTheirConnection) {
 }
 
 TEST_F(HttpServerTest, AForeignClientTalksToIt) {
-  auto out = testing::RunProcess({"/usr/bin/curl", "-sS", "-X", "POST", "--data-binary", "from curl",
+  auto out = floe::testing::RunProcess({"/usr/bin/curl", "-sS", "-X", "POST", "--data-binary", "from curl",
                                   base_ + "/echo?q=1", "-D", "-"});
   ASSERT_EQ(out.exit_code, 0) << out.err;
   EXPECT_NE(out.out.find("HTTP/1.1 200"), std::string::npos) << out.out;
@@ -297,6 +298,42 @@ TEST(HttpClient, MalformedUrlIsInvalid) {
   auto r = client.Send({.url = "nope://x"});
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().kind(), ErrorKind::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace floe::net
+
+namespace floe::net {
+namespace {
+
+using testing::ScriptedServer;
+
+TEST(HttpClient, GarbageTruncatedAndOversizeResponsesAreErrorsNotCrashes) {
+  HttpClientOptions options{.read_timeout = std::chrono::milliseconds(2000), .max_response_bytes = 1 << 20};
+  std::vector<std::string> replies = {
+      "",                                                              // closed without a word
+      "garbage garbage\r\n\r\n",                                       // not HTTP
+      "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly ten..",     // truncated body
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",  // bad chunk
+      "HTTP/1.1 200 OK\r\nContent-Len",                                // truncated header
+      "HTTP/1.1 200 OK\r\nContent-Length: 5000000\r\n\r\n" + std::string(2 << 20, 'x'),  // over the limit
+  };
+  for (const std::string& reply : replies) {
+    ScriptedServer server(reply);
+    HttpClient client(options);
+    auto r = client.Send({.url = server.url()});
+    ASSERT_FALSE(r) << reply.substr(0, 60);
+    EXPECT_TRUE(r.error().kind() == ErrorKind::kUnavailable || r.error().kind() == ErrorKind::kResourceExhausted ||
+                r.error().kind() == ErrorKind::kCorruption)
+        << r.error().ToString();
+  }
+  // A short but complete answer still works.
+  ScriptedServer fine("HTTP/1.1 204 No Content\r\nX-Odd:   spaced value  \r\n\r\n");
+  HttpClient client(options);
+  auto r = client.Send({.url = fine.url()});
+  ASSERT_TRUE(r) << r.error().ToString();
+  EXPECT_EQ(r->status, 204);
+  EXPECT_EQ(r->headers.Get("X-Odd").value_or(""), "spaced value");
 }
 
 }  // namespace

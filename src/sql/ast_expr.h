@@ -89,7 +89,10 @@ struct WindowSpec {
 };
 
 struct Expr {
-  explicit Expr(ExprKind k, int loc = -1) : kind(k), location(loc) {}
+  explicit Expr(ExprKind k, int loc = -1);
+  ~Expr();  // Out of line (with the constructors): Query is incomplete here.
+  Expr(Expr&&) noexcept;
+  Expr& operator=(Expr&&) noexcept;
 
   ExprKind kind;
   int location;

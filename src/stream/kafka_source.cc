@@ -18,6 +18,8 @@ Result<std::unique_ptr<KafkaSource>> KafkaSource::Create(SourceOptions options, 
       {"auto.offset.reset", "earliest"},
       {"log_level", "3"},
       {"fetch.wait.max.ms", "100"},
+      // Notice a topic created after the job started (the generator creates it) within seconds.
+      {"topic.metadata.refresh.interval.ms", "2000"},
   };
   for (const auto& [k, v] : source->options_.config) settings[k] = v;
   rd_kafka_conf_t* conf = rd_kafka_conf_new();

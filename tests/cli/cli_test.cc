@@ -63,7 +63,8 @@ TEST(Cli, UpRunsTheBuiltRolesReportsTheRestAndStopsCleanly) {
   int port = FreeLoopbackPort();
   // --data comes from the environment; the flags on the command line win over FLOE_UP_TRAFFIC.
   ChildProcess up({FloeBinary(), "up", "--broker-listen", "127.0.0.1:" + std::to_string(port),
-                   "--broker-metrics-listen", "", "--traffic", "off"},
+                   "--broker-metrics-listen", "", "--catalog-port", std::to_string(FreeLoopbackPort()),
+                   "--traffic", "off"},
                   dir.path() + "/up.log", {"FLOE_UP_DATA=" + dir.path() + "/data", "FLOE_UP_TRAFFIC=junk"});
   ASSERT_TRUE(WaitForPort(port)) << up.ReadLog();
   EXPECT_EQ(up.Stop(SIGTERM), 0) << up.ReadLog();

@@ -151,6 +151,9 @@ awaitable<Status> HandleFetch(RequestContext& ctx, WireReader& in, WireWriter& o
     if (!woken) break;
   }
 
+  size_t partitions = 0;
+  for (const FetchTopic& t : topics) partitions += t.partitions.size();
+  out.buffer().reserve(out.size() + total + 64 * partitions + 64 * topics.size() + 64);
   out.Int32(0);  // throttle_time_ms
   if (v >= 7) {
     out.Int16(Wire(ErrorCode::kNone));

@@ -325,8 +325,13 @@ Result<std::string> Segment::Read(uint64_t position, uint64_t max_bytes) const {
   std::string out;
   if (position >= size_) return out;
   uint64_t want = std::min<uint64_t>(std::max<uint64_t>(max_bytes, kBatchHeaderSize), size_ - position);
-  out.resize(want);
-  FLOE_RETURN_IF_ERROR(PreadAll(file_->fd(), out.data(), want, position, log_path()));
+  // Fetches can be many megabytes: read straight into the string without zero-filling it first.
+  Status read = OkStatus();
+  out.resize_and_overwrite(want, [&](char* data, size_t n) {
+    read = PreadAll(file_->fd(), data, n, position, log_path());
+    return read ? n : 0;
+  });
+  FLOE_RETURN_IF_ERROR(read);
   size_t at = 0;
   while (out.size() - at >= kBatchHeaderSize) {
     FLOE_ASSIGN_OR_RETURN(BatchHeader header, ParseBatchHeader(std::string_view(out).substr(at)));

@@ -188,6 +188,15 @@ void Broker::Run() {
   io_->context.run();
 }
 
+void Broker::TESTING_RunFor(std::chrono::milliseconds limit) {
+  io_->context.restart();
+  if (limit.count() == 0) {
+    io_->context.poll();
+  } else {
+    io_->context.run_for(limit);
+  }
+}
+
 void Broker::Stop() {
   io_->stopping = true;
   io_->context.stop();

@@ -6,6 +6,7 @@
 // Owned by `floe broker` (or `floe up`, or a test).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -36,6 +37,8 @@ class Broker {
   void Run();
   // Thread-safe.
   void Stop();
+  // Runs I/O work for at most `limit`, or only what is ready for 0 (tests driving handlers directly).
+  void TESTING_RunFor(std::chrono::milliseconds limit);
 
   uint16_t bound_port() const;
   uint16_t metrics_port() const;

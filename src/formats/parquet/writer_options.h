@@ -11,7 +11,7 @@ namespace floe::parquet {
 
 struct WriterOptions {
   Codec codec = Codec::kZstd;
-  int compression_level = 3;           // zstd 1..22, gzip 1..9, brotli 0..11.
+  int compression_level = 1;           // zstd 1..22 (1 as Arrow; fast), gzip 1..9, brotli 0..11.
   int64_t row_group_bytes = 128 << 20;  // Flush a row group when its buffered pages reach this.
   int64_t page_bytes = 1 << 20;         // Close a data page when its unencoded values reach this.
   int64_t dictionary_bytes = 1 << 20;   // Fall back to PLAIN when a chunk's dictionary grows past this.

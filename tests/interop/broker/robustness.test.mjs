@@ -82,3 +82,24 @@ test('ApiVersions answers an unknown version in v0 format with UNSUPPORTED_VERSI
     await broker.stop();
   }
 });
+
+test('auto-created topics get the default partition count; the connection limit holds', { timeout: 30000 }, async () => {
+  const broker = await startBroker(['--partitions', '3', '--max-connections', '2']);
+  try {
+    const held = [net.connect(broker.port, '127.0.0.1'), net.connect(broker.port, '127.0.0.1')];
+    await Promise.all(held.map((s) => new Promise((r) => s.on('connect', r))));
+    await new Promise((r) => setTimeout(r, 100));
+    // A third connection is accepted by the kernel and closed by the broker at once.
+    const { closed, data } = await exchange(broker.port, request(18, 0), 2000);
+    assert.ok(closed);
+    assert.equal(data.length, 0);
+    for (const s of held) s.destroy();
+    await new Promise((r) => setTimeout(r, 200));
+    const list = execFileSync('kcat', ['-b', broker.address, '-L', '-t', 'auto'], { encoding: 'utf8', timeout: 20000 });
+    assert.match(list, /topic "auto" with 3 partitions/);
+    const metrics = await (await fetch(`http://127.0.0.1:${broker.metricsPort}/metrics`)).text();
+    assert.match(metrics, /floe_broker_connections_rejected_total [1-9]/);
+  } finally {
+    await broker.stop();
+  }
+});

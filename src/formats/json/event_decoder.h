@@ -1,0 +1,59 @@
+// JsonEventDecoder: turns JSON lines (one event object per line) into column batches for a set
+// of batch fields (an Iceberg schema's, see iceberg_fields.h), matching keys to fields by name.
+//
+// Numbers and numeric strings fill numeric columns; timestamps are ISO-8601 strings or epoch
+// numbers in the configured unit; nested objects fill structs, arrays fill lists, objects fill
+// maps; a missing key is null and an unknown key is ignored. A line that cannot be decoded
+// leaves no trace in the batch and is reported with its line number. Owned by one caller and
+// used by one thread (the stream job's decode stage, `floe parquet write`).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+#include "formats/column_batch.h"
+
+namespace floe::formats {
+
+enum class EpochUnit : uint8_t { kMillis, kMicros, kNanos };
+
+struct LineError {
+  int64_t line = 0;  // 1-based line number in the input.
+  std::string message;
+};
+
+class JsonEventDecoder {
+ public:
+  static Result<std::unique_ptr<JsonEventDecoder>> Make(std::vector<Field> fields, EpochUnit unit = EpochUnit::kMicros);
+  ~JsonEventDecoder();
+
+  const std::vector<Field>& fields() const;
+  // Decodes the complete lines of `text` (a final line without '\n' counts too). `text` must be
+  // followed by at least kPadding readable bytes (simdjson reads ahead); `first_line` numbers
+  // the first line. Blank lines are skipped. Bad lines go to errors(), never stop decoding.
+  void DecodeLines(std::string_view text, int64_t first_line);
+  // Decodes one event (no padding needed: it is copied).
+  Status DecodeOne(std::string_view json);
+
+  int64_t buffered_rows() const;
+  // The rows decoded since the last call; the decoder starts a fresh batch.
+  ColumnBatch TakeBatch();
+  const std::vector<LineError>& errors() const;
+  void ClearErrors();
+
+  static constexpr size_t kPadding = 64;
+
+ private:
+  JsonEventDecoder();
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Parses an epoch unit flag: "ms", "us" or "ns".
+Result<EpochUnit> ParseEpochUnit(std::string_view text);
+
+}  // namespace floe::formats

@@ -1,0 +1,140 @@
+#include "formats/json/event_decoder.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "formats/json/iceberg_fields.h"
+#include "formats/json/text_values.h"
+#include "iceberg/schema_json.h"
+
+namespace floe::formats {
+namespace {
+
+constexpr std::string_view kSchema = R"json({"type":"struct","schema-id":0,"fields":[
+  {"id":1,"name":"id","required":true,"type":"string"},
+  {"id":2,"name":"ts","required":false,"type":"timestamptz"},
+  {"id":3,"name":"qty","required":false,"type":"int"},
+  {"id":4,"name":"price","required":false,"type":"double"},
+  {"id":5,"name":"amount","required":false,"type":"decimal(10, 2)"},
+  {"id":6,"name":"day","required":false,"type":"date"},
+  {"id":7,"name":"ok","required":false,"type":"boolean"},
+  {"id":8,"name":"addr","required":false,"type":{"type":"struct","fields":[
+     {"id":9,"name":"city","required":false,"type":"string"},
+     {"id":10,"name":"zip","required":false,"type":"long"}]}},
+  {"id":11,"name":"tags","required":false,"type":{"type":"list","element-id":12,"element":"string","element-required":false}},
+  {"id":13,"name":"attrs","required":false,"type":{"type":"map","key-id":14,"key":"string","value-id":15,"value":"long","value-required":false}},
+  {"id":16,"name":"u","required":false,"type":"uuid"}]})json";
+
+std::unique_ptr<JsonEventDecoder> Make(EpochUnit unit = EpochUnit::kMicros) {
+  auto schema = iceberg::SchemaFromJson(kSchema);
+  EXPECT_TRUE(schema.has_value()) << schema.error().ToString();
+  auto fields = BatchFieldsFromSchema(*schema);
+  EXPECT_TRUE(fields.has_value());
+  auto d = JsonEventDecoder::Make(*fields, unit);
+  EXPECT_TRUE(d.has_value());
+  return std::move(*d);
+}
+
+void Decode(JsonEventDecoder& d, std::string text) {
+  text.append(JsonEventDecoder::kPadding, ' ');
+  d.DecodeLines(std::string_view(text).substr(0, text.size() - JsonEventDecoder::kPadding), 1);
+}
+
+TEST(JsonEventDecoder, DecodesEveryKindOfValue) {
+  auto d = Make();
+  Decode(*d,
+         R"({"id":"a","ts":"2026-01-02T03:04:05.123456Z","qty":3,"price":1.5,"amount":12.34,"day":"2026-01-02","ok":true,)"
+         R"("addr":{"city":"Oslo","zip":"123"},"tags":["x",null,"y"],"attrs":{"k":1,"j":null},"u":"0123456789abcdef0123456789ABCDEF","extra":{"ignored":[1,2]}})"
+         "\n"
+         R"({"id":"b","ts":1767225600000000,"qty":"7","price":"NaN","amount":"-0.5"})"
+         "\n\n"
+         R"({"ts":"2026-01-01 00:00:00+02:00","id":"c","addr":null,"tags":[]})");
+  ASSERT_TRUE(d->errors().empty()) << d->errors()[0].line << ": " << d->errors()[0].message;
+  ColumnBatch b = d->TakeBatch();
+  ASSERT_EQ(b.num_rows, 3);
+  EXPECT_EQ(b.columns[0].StringAt(2), "c");
+  const int64_t* ts = b.columns[1].Data<int64_t>();
+  EXPECT_EQ(ts[0], text::ParseTimestamp("2026-01-02T03:04:05.123456Z").value());
+  EXPECT_EQ(ts[1], 1767225600000000);
+  EXPECT_EQ(ts[2], 1767225600000000 - 2 * 3600 * 1000000LL);
+  EXPECT_EQ(b.columns[2].Data<int32_t>()[1], 7);
+  EXPECT_FALSE(b.columns[2].IsValid(2));
+  EXPECT_TRUE(std::isnan(b.columns[3].Data<double>()[1]));
+  EXPECT_EQ(b.columns[4].Data<__int128>()[0], 1234);
+  EXPECT_EQ(b.columns[4].Data<__int128>()[1], -50);
+  EXPECT_EQ(b.columns[5].Data<int32_t>()[0], 20455);
+  EXPECT_EQ(b.columns[7].children[1].Data<int64_t>()[0], 123);
+  EXPECT_FALSE(b.columns[7].IsValid(2));
+  EXPECT_EQ(b.columns[8].offsets, (std::vector<int32_t>{0, 3, 3, 3}));
+  EXPECT_FALSE(b.columns[8].IsValid(1));
+  EXPECT_TRUE(b.columns[8].IsValid(2));
+  EXPECT_FALSE(b.columns[8].children[0].IsValid(1));
+  EXPECT_EQ(b.columns[9].children[0].StringAt(1), "j");
+  EXPECT_EQ(static_cast<uint8_t>(b.columns[10].FixedAt(0)[15]), 0xEF);
+}
+
+TEST(JsonEventDecoder, BadLinesAreReportedAndLeaveNoTrace) {
+  auto d = Make();
+  Decode(*d,
+         "{\"id\":\"ok1\",\"tags\":[\"a\"]}\n"
+         "{\"id\":\"bad\",\"tags\":[\"a\",\"b\"],\"qty\":\"many\"}\n"
+         "not json\n"
+         "{\"id\":\"trunc\",\"qty\":\n"
+         "{\"qty\":1}\n"
+         "{\"id\":\"x\",\"qty\":99999999999}\n"
+         "{\"id\":\"x\",\"amount\":1.234}\n"
+         "{\"id\":\"x\",\"day\":\"2026-02-30\"}\n"
+         "{\"id\":\"x\",\"id\":\"y\"}\n"
+         "[1,2]\n"
+         "{\"id\":\"ok2\",\"tags\":[\"c\"]}");
+  ASSERT_EQ(d->errors().size(), 9u);
+  EXPECT_EQ(d->errors()[0].line, 2);
+  EXPECT_NE(d->errors()[0].message.find("qty"), std::string::npos);
+  EXPECT_EQ(d->errors()[3].line, 5);
+  EXPECT_NE(d->errors()[3].message.find("required field 'id'"), std::string::npos);
+  ColumnBatch b = d->TakeBatch();
+  ASSERT_EQ(b.num_rows, 2);
+  EXPECT_EQ(b.columns[0].StringAt(1), "ok2");
+  // The rolled-back list elements of the bad line are gone.
+  EXPECT_EQ(b.columns[8].offsets, (std::vector<int32_t>{0, 1, 2}));
+  EXPECT_EQ(b.columns[8].children[0].StringAt(1), "c");
+  for (const auto& c : b.columns) EXPECT_EQ(c.length, 2);
+}
+
+TEST(JsonEventDecoder, EpochUnitsAndGarbage) {
+  auto ms = Make(EpochUnit::kMillis);
+  Decode(*ms, "{\"id\":\"a\",\"ts\":1767225600123}");
+  EXPECT_EQ(ms->TakeBatch().columns[1].Data<int64_t>()[0], 1767225600123000);
+  auto ns = Make(EpochUnit::kNanos);
+  Decode(*ns, "{\"id\":\"a\",\"ts\":1767225600123456789}");
+  EXPECT_EQ(ns->TakeBatch().columns[1].Data<int64_t>()[0], 1767225600123456);
+  auto d = Make();
+  uint32_t seed = 5;
+  std::string garbage;
+  for (int i = 0; i < 20000; ++i) {
+    seed = seed * 1103515245 + 12345;
+    garbage.push_back("{}[]\":,0123456789aeltrufsn \n\\"[seed >> 16 & 31 % 26]);
+  }
+  Decode(*d, garbage);
+  ColumnBatch b = d->TakeBatch();
+  for (const auto& c : b.columns) EXPECT_EQ(c.length, b.num_rows);
+}
+
+TEST(TextValues, Parsers) {
+  EXPECT_EQ(text::ParseDate("1970-01-01"), 0);
+  EXPECT_EQ(text::ParseDate("1969-12-31"), -1);
+  EXPECT_FALSE(text::ParseDate("2025-02-29"));
+  EXPECT_EQ(text::ParseTime("00:00:01.5"), 1500000);
+  EXPECT_EQ(text::ParseTimestamp("1970-01-01T00:00:00Z"), 0);
+  EXPECT_EQ(text::ParseTimestamp("1970-01-01"), 0);
+  EXPECT_EQ(text::ParseTimestamp("1970-01-01T01:00:00+0100"), 0);
+  EXPECT_FALSE(text::ParseTimestamp("1970-01-01T25:00:00"));
+  EXPECT_EQ(text::ParseDecimal("1.5e2", 5, 1), 1500);
+  EXPECT_EQ(text::ParseDecimal("-000.10", 3, 2), -10);
+  EXPECT_FALSE(text::ParseDecimal("1000", 3, 0));
+  EXPECT_EQ(*text::DecodeBase64("aGk="), "hi");
+}
+
+}  // namespace
+}  // namespace floe::formats

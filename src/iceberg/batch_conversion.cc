@@ -1,0 +1,175 @@
+#include "iceberg/batch_conversion.h"
+
+#include <cstring>
+
+namespace floe::iceberg {
+namespace {
+
+using formats::ColumnVector;
+using formats::DataType;
+using BT = formats::TypeId;
+
+Result<DataType> ToBatchType(const Type& t) {
+  switch (t.id()) {
+    case TypeId::kBoolean: return formats::Primitive(BT::kBoolean);
+    case TypeId::kInt: return formats::Primitive(BT::kInt32);
+    case TypeId::kLong: return formats::Primitive(BT::kInt64);
+    case TypeId::kFloat: return formats::Primitive(BT::kFloat);
+    case TypeId::kDouble: return formats::Primitive(BT::kDouble);
+    case TypeId::kDecimal: return formats::DecimalType(t.precision(), t.scale());
+    case TypeId::kDate: return formats::Primitive(BT::kDate);
+    case TypeId::kTime: return formats::Primitive(BT::kTime);
+    case TypeId::kTimestamp: return formats::Primitive(BT::kTimestamp);
+    case TypeId::kTimestampTz: return formats::Primitive(BT::kTimestampTz);
+    case TypeId::kString: return formats::Primitive(BT::kString);
+    case TypeId::kUuid: return formats::Primitive(BT::kUuid);
+    case TypeId::kFixed: return formats::FixedType(t.length());
+    case TypeId::kBinary: return formats::Primitive(BT::kBinary);
+    case TypeId::kStruct: {
+      std::vector<formats::Field> fields;
+      for (const NestedField& f : t.fields()) {
+        FLOE_ASSIGN_OR_RETURN(formats::Field bf, ToBatchField(f));
+        fields.push_back(std::move(bf));
+      }
+      return formats::StructType(std::move(fields));
+    }
+    case TypeId::kList: {
+      FLOE_ASSIGN_OR_RETURN(formats::Field e, ToBatchField(t.element()));
+      return formats::ListType(std::move(e));
+    }
+    case TypeId::kMap: {
+      FLOE_ASSIGN_OR_RETURN(formats::Field k, ToBatchField(t.key()));
+      FLOE_ASSIGN_OR_RETURN(formats::Field v, ToBatchField(t.value()));
+      return formats::MapType(std::move(k), std::move(v));
+    }
+    default: return NotImplemented("columns of type {} cannot be written yet", t.ToString());
+  }
+}
+
+}  // namespace
+
+Result<formats::Field> ToBatchField(const NestedField& f) {
+  formats::Field out;
+  out.name = f.name;
+  out.id = f.id;
+  out.nullable = !f.required;
+  FLOE_ASSIGN_OR_RETURN(out.type, ToBatchType(*f.type));
+  return out;
+}
+
+Result<std::vector<formats::Field>> ToBatchFields(const Schema& schema) {
+  std::vector<formats::Field> out;
+  for (const NestedField& f : schema.fields()) {
+    FLOE_ASSIGN_OR_RETURN(formats::Field bf, ToBatchField(f));
+    out.push_back(std::move(bf));
+  }
+  return out;
+}
+
+Literal LiteralAt(const ColumnVector& v, int64_t row, const Type& type) {
+  if (!v.IsValid(row)) return Literal();
+  switch (v.type().id) {
+    case BT::kBoolean: return Literal::Boolean(v.Data<uint8_t>()[row] != 0);
+    case BT::kInt32:
+    case BT::kDate: {
+      int32_t x = v.Data<int32_t>()[row];
+      return type.id() == TypeId::kLong ? Literal::Long(x) : Literal::Int(x);
+    }
+    case BT::kInt64:
+    case BT::kTime:
+    case BT::kTimestamp:
+    case BT::kTimestampTz: return Literal::Long(v.Data<int64_t>()[row]);
+    case BT::kFloat: {
+      float x = v.Data<float>()[row];
+      return type.id() == TypeId::kDouble ? Literal::Double(x) : Literal::Float(x);
+    }
+    case BT::kDouble: return Literal::Double(v.Data<double>()[row]);
+    case BT::kDecimal: {
+      __int128 x;
+      std::memcpy(&x, v.values.data() + row * 16, 16);
+      return Literal::Decimal(x, v.type().scale);
+    }
+    case BT::kString: return Literal::String(std::string(v.StringAt(row)));
+    case BT::kBinary: return Literal::Binary(std::string(v.StringAt(row)));
+    case BT::kFixed:
+    case BT::kUuid: return Literal::Binary(std::string(v.FixedAt(row)));
+    default: return Literal();
+  }
+}
+
+nlohmann::ordered_json JsonAt(const ColumnVector& v, int64_t row, const Type& type) {
+  using OJ = nlohmann::ordered_json;
+  if (!v.IsValid(row)) return nullptr;
+  switch (type.id()) {
+    case TypeId::kStruct: {
+      OJ out = OJ::object();
+      for (size_t i = 0; i < type.fields().size() && i < v.children.size(); ++i) {
+        out[type.fields()[i].name] = JsonAt(v.children[i], row, *type.fields()[i].type);
+      }
+      return out;
+    }
+    case TypeId::kList: {
+      OJ out = OJ::array();
+      for (int32_t i = v.offsets[row]; i < v.offsets[row + 1]; ++i) {
+        out.push_back(JsonAt(v.children[0], i, *type.element().type));
+      }
+      return out;
+    }
+    case TypeId::kMap: {
+      bool string_keys = type.key().type->id() == TypeId::kString;
+      OJ out = string_keys ? OJ::object() : OJ::array();
+      for (int32_t i = v.offsets[row]; i < v.offsets[row + 1]; ++i) {
+        OJ value = JsonAt(v.children[1], i, *type.value().type);
+        if (string_keys) {
+          out[std::string(v.children[0].StringAt(i))] = std::move(value);
+        } else {
+          out.push_back(OJ{{"key", JsonAt(v.children[0], i, *type.key().type)}, {"value", std::move(value)}});
+        }
+      }
+      return out;
+    }
+    default: {
+      nlohmann::json j = ToJsonValue(type, LiteralAt(v, row, type));
+      if (type.id() == TypeId::kString) {
+        try {
+          (void)j.dump();
+        } catch (const nlohmann::json::exception&) {
+          return "\xEF\xBF\xBD";  // Not UTF-8: the replacement character.
+        }
+      }
+      return OJ::parse(j.dump());
+    }
+  }
+}
+
+void CopyRow(const ColumnVector& src, int64_t row, ColumnVector* dst) {
+  const DataType& t = src.type();
+  if (!src.IsValid(row)) {
+    dst->AppendNull();  // Nested nulls included: AppendNull pads a struct's children.
+    return;
+  }
+  switch (t.id) {
+    case BT::kString:
+    case BT::kBinary:
+      dst->AppendString(src.StringAt(row));
+      return;
+    case BT::kStruct:
+      for (size_t i = 0; i < src.children.size(); ++i) CopyRow(src.children[i], row, &dst->children[i]);
+      dst->AppendStructSlot(true);
+      return;
+    case BT::kList:
+    case BT::kMap:
+      for (int32_t i = src.offsets[row]; i < src.offsets[row + 1]; ++i) {
+        for (size_t c = 0; c < src.children.size(); ++c) CopyRow(src.children[c], i, &dst->children[c]);
+      }
+      dst->AppendListEnd(true);
+      return;
+    default: {
+      size_t w = static_cast<size_t>(t.FixedWidth());
+      dst->MarkAndAppendFixed(std::string_view(reinterpret_cast<const char*>(src.values.data()) + row * w, w));
+      return;
+    }
+  }
+}
+
+}  // namespace floe::iceberg

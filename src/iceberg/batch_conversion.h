@@ -1,0 +1,33 @@
+// Between Iceberg's model and formats::ColumnBatch, the columnar currency of the Parquet codec:
+// batch fields for a schema, one slot as a Literal or as JSON, and copying single rows (the
+// partition fanout writer's step).
+//
+// Stateless functions; any thread (batches themselves are single-threaded).
+#pragma once
+
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "formats/column_batch.h"
+#include "iceberg/literal.h"
+#include "iceberg/schema.h"
+
+namespace floe::iceberg {
+
+// Batch fields (names, ids, nullability, types) for a schema's columns. NotImplemented for
+// types batches cannot hold (timestamp_ns, variant).
+Result<std::vector<formats::Field>> ToBatchFields(const Schema& schema);
+Result<formats::Field> ToBatchField(const NestedField& field);
+
+// Slot `row` of a primitive vector as a literal of `type` (null for a null slot).
+Literal LiteralAt(const formats::ColumnVector& vector, int64_t row, const Type& type);
+
+// Slot `row` as JSON: primitives in the Appendix D JSON form, structs as objects by name,
+// lists as arrays, maps as objects (string keys) or [{"key":..,"value":..}] lists.
+nlohmann::ordered_json JsonAt(const formats::ColumnVector& vector, int64_t row, const Type& type);
+
+// Appends slot `row` of `src` to `dst` (same type).
+void CopyRow(const formats::ColumnVector& src, int64_t row, formats::ColumnVector* dst);
+
+}  // namespace floe::iceberg

@@ -1,0 +1,223 @@
+#include "iceberg/data_files.h"
+
+#include <map>
+
+#include "formats/parquet/file_reader.h"
+#include "formats/parquet/file_writer.h"
+#include "iceberg/batch_conversion.h"
+#include "iceberg/schema_json.h"
+
+namespace floe::iceberg {
+namespace {
+
+using formats::ColumnBatch;
+using formats::ColumnVector;
+
+// For each schema column, the batch column with the same field id (or name when the batch has
+// no ids), or -1.
+std::vector<int> MatchColumns(const std::vector<formats::Field>& batch_fields, const Schema& schema) {
+  std::vector<int> out;
+  for (const NestedField& f : schema.fields()) {
+    int found = -1;
+    for (size_t i = 0; i < batch_fields.size(); ++i) {
+      if (batch_fields[i].id == f.id) found = static_cast<int>(i);
+    }
+    if (found < 0) {
+      for (size_t i = 0; i < batch_fields.size(); ++i) {
+        if (batch_fields[i].id < 0 && batch_fields[i].name == f.name) found = static_cast<int>(i);
+      }
+    }
+    out.push_back(found);
+  }
+  return out;
+}
+
+std::string PartitionPath(const PartitionSpec& spec, const Type& partition_type, const std::vector<Literal>& values) {
+  std::string out;
+  for (size_t i = 0; i < spec.fields().size(); ++i) {
+    nlohmann::json j = ToJsonValue(*partition_type.fields()[i].type, values[i]);
+    std::string text = j.is_null() ? "null" : j.is_string() ? j.get<std::string>() : j.dump();
+    std::string escaped;
+    for (char c : text) {
+      if (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.') {
+        escaped.push_back(c);
+      } else {
+        escaped += fmt::format("%{:02X}", static_cast<unsigned char>(c));
+      }
+    }
+    out += spec.fields()[i].name + "=" + escaped + "/";
+  }
+  return out;
+}
+
+// One open output file of one partition.
+struct OpenFile {
+  std::string location;
+  std::vector<Literal> partition;
+  std::unique_ptr<parquet::FileWriter> writer;
+  ColumnBatch pending;
+  int64_t pending_bytes = 0;
+  int64_t written_bytes = 0;
+};
+
+int64_t RowBytes(const ColumnBatch& b, int64_t row) {
+  int64_t n = 0;
+  for (const ColumnVector& c : b.columns) {
+    n += c.type().HasOffsets() && c.type().id != formats::TypeId::kList && c.type().id != formats::TypeId::kMap
+             ? c.offsets[row + 1] - c.offsets[row] + 4
+             : std::max(1, c.type().FixedWidth());
+  }
+  return n;
+}
+
+}  // namespace
+
+Result<std::vector<formats::ColumnBatch>> ReadParquetFile(std::unique_ptr<io::InputFile> file) {
+  FLOE_ASSIGN_OR_RETURN(auto reader, parquet::FileReader::Open(std::move(file)));
+  std::vector<ColumnBatch> out;
+  for (int rg = 0; rg < reader->num_row_groups(); ++rg) {
+    FLOE_ASSIGN_OR_RETURN(ColumnBatch b, reader->ReadRowGroup(rg));
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
+Result<std::vector<DataFile>> WriteDataFiles(Table& table, const std::vector<ColumnBatch>& batches,
+                                             const DataWriteOptions& options) {
+  const TableMetadata& m = table.metadata();
+  const Schema& schema = m.CurrentSchema();
+  const PartitionSpec& spec = m.DefaultSpec();
+  FLOE_ASSIGN_OR_RETURN(std::vector<formats::Field> fields, ToBatchFields(schema));
+  FLOE_ASSIGN_OR_RETURN(TypePtr partition_type, spec.PartitionType(schema));
+  int64_t target = m.PropertyAsLong("write.target-file-size-bytes", options.target_file_size_bytes);
+
+  std::map<std::string, OpenFile> open;  // by partition path
+  std::vector<DataFile> out;
+  auto finish = [&](OpenFile& f) -> Status {
+    if (f.pending.num_rows > 0) FLOE_RETURN_IF_ERROR_CTX(f.writer->Write(f.pending), f.location);
+    FLOE_ASSIGN_OR_RETURN(parquet::FileMetrics metrics, f.writer->Close());
+    DataFile d;
+    d.file_path = f.location;
+    d.file_format = "PARQUET";
+    d.spec_id = spec.spec_id();
+    d.partition = f.partition;
+    d.record_count = metrics.record_count;
+    d.file_size_in_bytes = metrics.file_size;
+    for (const auto& [id, c] : metrics.columns) {
+      d.column_sizes[id] = c.column_size;
+      d.value_counts[id] = c.value_count;
+      d.null_value_counts[id] = c.null_value_count;
+      if (c.nan_value_count) d.nan_value_counts[id] = *c.nan_value_count;
+      if (c.lower_bound) d.lower_bounds[id] = *c.lower_bound;
+      if (c.upper_bound) d.upper_bounds[id] = *c.upper_bound;
+    }
+    d.split_offsets = metrics.split_offsets;
+    d.sort_order_id = 0;
+    out.push_back(std::move(d));
+    return OkStatus();
+  };
+
+  for (const ColumnBatch& batch : batches) {
+    std::vector<int> columns = MatchColumns(batch.fields, schema);
+    for (size_t i = 0; i < columns.size(); ++i) {
+      const NestedField& f = schema.fields()[i];
+      if (columns[i] < 0) {
+        if (f.required) return InvalidArgument("the data has no column '{}' (id {}), which is required", f.name, f.id);
+        continue;
+      }
+      const formats::DataType& have = batch.fields[columns[i]].type;
+      if (have.id != fields[i].type.id) {
+        return InvalidArgument("column '{}' is {} in the data but {} in the table", f.name,
+                               formats::TypeIdName(have.id), formats::TypeIdName(fields[i].type.id));
+      }
+    }
+    for (int64_t row = 0; row < batch.num_rows; ++row) {
+      std::vector<Literal> partition;
+      for (const PartitionField& pf : spec.fields()) {
+        int idx = -1;
+        for (size_t i = 0; i < schema.fields().size(); ++i) {
+          if (schema.fields()[i].id == pf.source_id) idx = columns[i];
+        }
+        const NestedField* source = schema.FindField(pf.source_id);
+        Literal v = idx < 0 || !source ? Literal() : LiteralAt(batch.columns[idx], row, *source->type);
+        partition.push_back(source ? pf.transform.Apply(*source->type, v) : Literal());
+      }
+      std::string path = PartitionPath(spec, *partition_type, partition);
+      auto it = open.find(path);
+      if (it == open.end()) {
+        OpenFile f;
+        f.location = table.ops().NewLocation(fmt::format("data/{}{}.parquet", path, NewUuid()));
+        f.partition = partition;
+        FLOE_ASSIGN_OR_RETURN(std::string key, table.ops().KeyForLocation(f.location));
+        FLOE_ASSIGN_OR_RETURN(auto stream, table.ops().store().OpenOutput(key));
+        parquet::WriterOptions writer_options;
+        // Readers (Java, icebird) take column ids and names from this key when present.
+        writer_options.key_value_metadata.push_back(parquet::KeyValue{"iceberg.schema", SchemaToJson(schema)});
+        FLOE_ASSIGN_OR_RETURN(f.writer, parquet::FileWriter::Open(std::move(stream), fields, writer_options));
+        f.pending = formats::MakeEmptyBatch(fields);
+        it = open.emplace(path, std::move(f)).first;
+      }
+      OpenFile& f = it->second;
+      for (size_t i = 0; i < columns.size(); ++i) {
+        if (columns[i] < 0) {
+          f.pending.columns[i].AppendNull();
+        } else {
+          CopyRow(batch.columns[columns[i]], row, &f.pending.columns[i]);
+        }
+      }
+      ++f.pending.num_rows;
+      f.pending_bytes += RowBytes(batch, row);
+      if (f.pending_bytes >= (4 << 20)) {
+        FLOE_RETURN_IF_ERROR_CTX(f.writer->Write(f.pending), f.location);
+        f.written_bytes += f.pending_bytes;
+        f.pending = formats::MakeEmptyBatch(fields);
+        f.pending_bytes = 0;
+        if (f.written_bytes >= target) {
+          FLOE_RETURN_IF_ERROR(finish(f));
+          open.erase(it);
+        }
+      }
+    }
+  }
+  for (auto& [path, f] : open) FLOE_RETURN_IF_ERROR(finish(f));
+  return out;
+}
+
+Status ReadTask(Table& table, const FileScanTask& task, const Schema& schema, const TaskBatchFn& fn) {
+  if (task.file.file_format != "PARQUET" && task.file.file_format != "parquet") {
+    return NotImplemented("{}: {} data files are not supported", task.file.file_path, task.file.file_format);
+  }
+  if (!task.deletes.empty()) {
+    return NotImplemented("{}: applying delete files on read is not supported yet", task.file.file_path);
+  }
+  FLOE_ASSIGN_OR_RETURN(std::string key, table.ops().KeyForLocation(task.file.file_path));
+  FLOE_ASSIGN_OR_RETURN(auto input, table.ops().store().OpenInput(key));
+  FLOE_ASSIGN_OR_RETURN(auto reader, parquet::FileReader::Open(std::move(input)));
+  // Project to the columns the schema has (by id).
+  std::vector<formats::Field> file_fields = reader->schema().BatchFields();
+  std::vector<int> file_columns = MatchColumns(file_fields, schema);
+  std::vector<int> projection;
+  std::vector<int> columns;
+  for (int c : file_columns) {
+    if (c < 0) {
+      columns.push_back(-1);
+      continue;
+    }
+    columns.push_back(static_cast<int>(projection.size()));
+    projection.push_back(c);
+  }
+  for (int rg = 0; rg < reader->num_row_groups(); ++rg) {
+    if (projection.empty()) {
+      // No known columns: rows of nulls.
+      ColumnBatch empty;
+      empty.num_rows = reader->metadata().row_groups[rg].num_rows;
+      FLOE_RETURN_IF_ERROR(fn(empty, columns));
+      continue;
+    }
+    FLOE_ASSIGN_OR_RETURN(ColumnBatch b, reader->ReadRowGroup(rg, projection));
+    FLOE_RETURN_IF_ERROR(fn(b, columns));
+  }
+  return OkStatus();
+}
+
+}  // namespace floe::iceberg

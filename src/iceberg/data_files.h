@@ -1,0 +1,35 @@
+// Data files of a table: writing rows as Parquet data files (fanned out by the default spec's
+// partition, cut at a target size, with Iceberg column metrics from the writer), and reading a
+// scan task's file back with the table schema's columns matched by field id.
+//
+// Functions run on the caller's thread.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "formats/column_batch.h"
+#include "iceberg/scan.h"
+#include "iceberg/table.h"
+
+namespace floe::iceberg {
+
+struct DataWriteOptions {
+  int64_t target_file_size_bytes = int64_t{512} << 20;  // write.target-file-size-bytes
+};
+
+// Writes rows to new Parquet files under the table's data/ folder and returns them (not yet
+// committed). Batch columns are matched to the current schema by field id, else by name; a
+// schema column missing from the batches must be optional (written as null).
+Result<std::vector<DataFile>> WriteDataFiles(Table& table, const std::vector<formats::ColumnBatch>& batches,
+                                             const DataWriteOptions& options = {});
+
+// Reads every row group of a Parquet file.
+Result<std::vector<formats::ColumnBatch>> ReadParquetFile(std::unique_ptr<io::InputFile> file);
+
+// Reads a task's data file. `fn` gets each batch and, for each column of `schema`, the index of
+// the batch column holding it (-1 when the file predates the column: its values are null).
+using TaskBatchFn = std::function<Status(const formats::ColumnBatch& batch, const std::vector<int>& columns)>;
+Status ReadTask(Table& table, const FileScanTask& task, const Schema& schema, const TaskBatchFn& fn);
+
+}  // namespace floe::iceberg

@@ -1,0 +1,631 @@
+#include "iceberg/table.h"
+
+#include <algorithm>
+#include <random>
+#include <set>
+#include <thread>
+
+#include "iceberg/schema_json.h"
+
+namespace floe::iceberg {
+namespace {
+
+int64_t SummaryLong(const std::map<std::string, std::string>& summary, const std::string& key) {
+  auto it = summary.find(key);
+  if (it == summary.end()) return 0;
+  return std::strtoll(it->second.c_str(), nullptr, 10);
+}
+
+void Backoff(const RetryPolicy& policy, int attempt) {
+  int64_t cap = std::min(policy.max_backoff_ms, policy.min_backoff_ms << std::min(attempt, 16));
+  thread_local std::mt19937 rng(std::random_device{}());
+  int64_t ms = std::uniform_int_distribution<int64_t>(policy.min_backoff_ms, std::max(policy.min_backoff_ms, cap))(rng);
+  std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+}
+
+// Assigns fresh ids (from *next) to every nested field of a type being added.
+TypePtr AssignIds(const TypePtr& type, int32_t* next) {
+  if (type->is_primitive()) return type;
+  std::vector<NestedField> fields = type->fields();
+  for (NestedField& f : fields) f.id = (*next)++;
+  for (NestedField& f : fields) f.type = AssignIds(f.type, next);
+  switch (type->id()) {
+    case TypeId::kStruct: return Type::Struct(std::move(fields));
+    case TypeId::kList: return Type::List(std::move(fields[0]));
+    default: return Type::Map(std::move(fields[0]), std::move(fields[1]));
+  }
+}
+
+std::vector<std::string> SplitName(const std::string& name) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (true) {
+    size_t dot = name.find('.', start);
+    parts.push_back(name.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (dot == std::string::npos) return parts;
+    start = dot + 1;
+  }
+}
+
+// Applies `fn` to the field list of the struct that holds the column `path` (all but its last
+// part), rebuilding the types above it.
+Result<std::vector<NestedField>> EditStruct(const std::vector<NestedField>& fields, const std::vector<std::string>& path,
+                                            size_t depth,
+                                            const std::function<Status(std::vector<NestedField>&, const std::string&)>& fn) {
+  std::vector<NestedField> out = fields;
+  if (depth + 1 == path.size()) {
+    FLOE_RETURN_IF_ERROR(fn(out, path[depth]));
+    return out;
+  }
+  for (NestedField& f : out) {
+    if (f.name != path[depth]) continue;
+    if (f.type->id() != TypeId::kStruct) return InvalidArgument("column '{}' is not a struct", f.name);
+    FLOE_ASSIGN_OR_RETURN(auto inner, EditStruct(f.type->fields(), path, depth + 1, fn));
+    f.type = Type::Struct(std::move(inner));
+    return out;
+  }
+  return InvalidArgument("no column '{}'", path[depth]);
+}
+
+Result<Schema> ApplySchemaChanges(const TableMetadata& base, const std::vector<SchemaChange>& changes,
+                                  int32_t* last_column_id) {
+  const Schema& current = base.CurrentSchema();
+  std::vector<NestedField> fields = current.fields();
+  std::vector<int32_t> identifiers = current.identifier_field_ids();
+  int32_t next_id = std::max(base.last_column_id, current.HighestFieldId()) + 1;
+  for (const SchemaChange& c : changes) {
+    std::vector<std::string> path = SplitName(c.column);
+    Schema view(current.schema_id(), fields, identifiers);
+    std::function<Status(std::vector<NestedField>&, const std::string&)> fn;
+    switch (c.kind) {
+      case SchemaChange::Kind::kAddColumn:
+        if (view.FindFieldByName(c.column)) return InvalidArgument("column '{}' already exists", c.column);
+        if (!c.type) return InvalidArgument("add column '{}': no type", c.column);
+        fn = [&](std::vector<NestedField>& fs, const std::string& name) {
+          NestedField f;
+          f.id = next_id++;
+          f.name = name;
+          f.required = false;  // A required column needs a default for existing rows.
+          f.type = AssignIds(c.type, &next_id);
+          f.doc = c.doc;
+          fs.push_back(std::move(f));
+          return OkStatus();
+        };
+        break;
+      case SchemaChange::Kind::kDropColumn: {
+        const NestedField* f = view.FindFieldByName(c.column);
+        if (!f) return InvalidArgument("no column '{}'", c.column);
+        if (std::find(identifiers.begin(), identifiers.end(), f->id) != identifiers.end()) {
+          return InvalidArgument("cannot drop identifier column '{}'", c.column);
+        }
+        for (const PartitionField& pf : base.DefaultSpec().fields()) {
+          if (pf.source_id == f->id && pf.transform.kind() != Transform::Kind::kVoid) {
+            return InvalidArgument("cannot drop '{}': the current partition spec uses it", c.column);
+          }
+        }
+        fn = [&](std::vector<NestedField>& fs, const std::string& name) {
+          fs.erase(std::remove_if(fs.begin(), fs.end(), [&](const NestedField& x) { return x.name == name; }), fs.end());
+          return OkStatus();
+        };
+        break;
+      }
+      case SchemaChange::Kind::kRenameColumn:
+        if (!view.FindFieldByName(c.column)) return InvalidArgument("no column '{}'", c.column);
+        fn = [&](std::vector<NestedField>& fs, const std::string& name) {
+          for (const NestedField& x : fs) {
+            if (x.name == c.new_name) return Status(InvalidArgument("column '{}' already exists", c.new_name));
+          }
+          for (NestedField& x : fs) {
+            if (x.name == name) x.name = c.new_name;
+          }
+          return OkStatus();
+        };
+        break;
+      case SchemaChange::Kind::kPromoteType: {
+        const NestedField* f = view.FindFieldByName(c.column);
+        if (!f) return InvalidArgument("no column '{}'", c.column);
+        if (!c.type || !IsPromotionAllowed(*f->type, *c.type)) {
+          return InvalidArgument("cannot change '{}' from {} to {}", c.column, f->type->ToString(),
+                                 c.type ? c.type->ToString() : "nothing");
+        }
+        fn = [&](std::vector<NestedField>& fs, const std::string& name) {
+          for (NestedField& x : fs) {
+            if (x.name == name) x.type = c.type;
+          }
+          return OkStatus();
+        };
+        break;
+      }
+      case SchemaChange::Kind::kMakeOptional:
+        if (!view.FindFieldByName(c.column)) return InvalidArgument("no column '{}'", c.column);
+        fn = [&](std::vector<NestedField>& fs, const std::string& name) {
+          for (NestedField& x : fs) {
+            if (x.name == name) x.required = false;
+          }
+          return OkStatus();
+        };
+        break;
+      case SchemaChange::Kind::kMoveFirst:
+      case SchemaChange::Kind::kMoveAfter:
+        if (!view.FindFieldByName(c.column)) return InvalidArgument("no column '{}'", c.column);
+        fn = [&](std::vector<NestedField>& fs, const std::string& name) {
+          auto it = std::find_if(fs.begin(), fs.end(), [&](const NestedField& x) { return x.name == name; });
+          NestedField moved = *it;
+          fs.erase(it);
+          if (c.kind == SchemaChange::Kind::kMoveFirst) {
+            fs.insert(fs.begin(), std::move(moved));
+            return OkStatus();
+          }
+          std::string after = SplitName(c.after).back();
+          auto pos = std::find_if(fs.begin(), fs.end(), [&](const NestedField& x) { return x.name == after; });
+          if (pos == fs.end()) return Status(InvalidArgument("no column '{}' to move after", c.after));
+          fs.insert(pos + 1, std::move(moved));
+          return OkStatus();
+        };
+        break;
+    }
+    FLOE_ASSIGN_OR_RETURN(fields, EditStruct(fields, path, 0, fn));
+  }
+  *last_column_id = std::max(base.last_column_id, next_id - 1);
+  Schema result(0, std::move(fields), identifiers);
+  FLOE_RETURN_IF_ERROR(result.Validate());
+  return result;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Table>> Table::Load(std::shared_ptr<TableOperations> ops) {
+  FLOE_ASSIGN_OR_RETURN(VersionedMetadata current, ops->Refresh());
+  return std::unique_ptr<Table>(new Table(std::move(ops), std::move(current)));
+}
+
+Result<std::unique_ptr<Table>> Table::Create(std::shared_ptr<TableOperations> ops, const Schema& schema,
+                                             const std::vector<PartitionField>& partition_fields,
+                                             std::map<std::string, std::string> properties) {
+  FLOE_RETURN_IF_ERROR(schema.Validate());
+  TableMetadata m;
+  m.format_version = kDefaultFormatVersion;
+  m.table_uuid = NewUuid();
+  m.location = ops->NewLocation("");
+  while (m.location.size() > 1 && m.location.back() == '/') m.location.pop_back();
+  m.schemas.push_back(schema.WithId(0));
+  m.current_schema_id = 0;
+  m.last_column_id = schema.HighestFieldId();
+  PartitionSpec spec(0, partition_fields);
+  FLOE_RETURN_IF_ERROR(spec.Validate(m.schemas[0]));
+  m.specs.push_back(spec);
+  m.default_spec_id = 0;
+  m.last_partition_id = spec.LastFieldId();
+  m.sort_orders.push_back(SortOrder{});
+  m.properties = std::move(properties);
+  m.last_updated_ms = NowMillis();
+  VersionedMetadata none;
+  auto committed = ops->Commit(none, std::move(m));
+  if (!committed) {
+    if (committed.error().kind() == ErrorKind::kConflict) {
+      return AlreadyExists("table at {} already exists", ops->NewLocation(""));
+    }
+    return std::unexpected(committed.error());
+  }
+  return std::unique_ptr<Table>(new Table(std::move(ops), std::move(*committed)));
+}
+
+Status Table::Refresh() {
+  FLOE_ASSIGN_OR_RETURN(current_, ops_->Refresh());
+  return OkStatus();
+}
+
+Result<std::string> Table::ReadLocation(std::string_view location) {
+  FLOE_ASSIGN_OR_RETURN(std::string key, ops_->KeyForLocation(location));
+  return ops_->store().Get(key);
+}
+
+Status Table::WriteLocation(std::string_view location, std::string_view bytes) {
+  FLOE_ASSIGN_OR_RETURN(std::string key, ops_->KeyForLocation(location));
+  return ops_->store().Put(key, bytes);
+}
+
+Result<std::vector<ManifestFile>> Table::Manifests(const Snapshot& snapshot) {
+  if (snapshot.manifest_list.empty()) {
+    return NotImplemented("snapshot {} lists manifests without a manifest list (v1)", snapshot.snapshot_id);
+  }
+  FLOE_ASSIGN_OR_RETURN(std::string bytes, ReadLocation(snapshot.manifest_list));
+  return ReadManifestList(std::move(bytes), snapshot.manifest_list);
+}
+
+Result<std::vector<ManifestEntry>> Table::ReadEntries(const ManifestFile& manifest) {
+  const TableMetadata& m = metadata();
+  const PartitionSpec* spec = m.SpecById(manifest.partition_spec_id);
+  if (!spec) return Corruption("manifest {} uses unknown partition spec {}", manifest.manifest_path, manifest.partition_spec_id);
+  FLOE_ASSIGN_OR_RETURN(std::string bytes, ReadLocation(manifest.manifest_path));
+  return ReadManifest(std::move(bytes), manifest, *spec, m.CurrentSchema(), manifest.manifest_path);
+}
+
+Result<std::vector<ManifestEntry>> Table::LiveEntries(std::optional<int64_t> snapshot_id) {
+  const TableMetadata& m = metadata();
+  const Snapshot* snap = snapshot_id ? m.SnapshotById(*snapshot_id) : m.CurrentSnapshot();
+  if (snapshot_id && !snap) return NotFound("no snapshot {}", *snapshot_id);
+  std::vector<ManifestEntry> out;
+  if (!snap) return out;
+  FLOE_ASSIGN_OR_RETURN(auto manifests, Manifests(*snap));
+  for (const ManifestFile& mf : manifests) {
+    FLOE_ASSIGN_OR_RETURN(auto entries, ReadEntries(mf));
+    for (ManifestEntry& e : entries) {
+      if (e.status != EntryStatus::kDeleted) out.push_back(std::move(e));
+    }
+  }
+  return out;
+}
+
+Status Table::CommitWithRetry(const Attempt& attempt) {
+  // A summary function belongs to one commit, whatever its outcome.
+  struct ClearSummaryFunction {
+    SummaryFunction& fn;
+    ~ClearSummaryFunction() { fn = nullptr; }
+  } clear_summary_function{summary_fn_};
+  for (int n = 0; n < retry_.max_attempts; ++n) {
+    if (n > 0) {
+      Backoff(retry_, n);
+      FLOE_RETURN_IF_ERROR(Refresh());
+    }
+    std::vector<std::string> written;
+    auto cleanup = [&]() {
+      for (const std::string& loc : written) {
+        if (auto key = ops_->KeyForLocation(loc)) (void)ops_->store().Delete(*key);
+      }
+    };
+    auto updated = attempt(metadata(), &written);
+    if (!updated) {
+      cleanup();
+      return std::unexpected(updated.error());
+    }
+    auto committed = ops_->Commit(current_, std::move(*updated));
+    if (committed) {
+      current_ = std::move(*committed);
+      extra_summary_.clear();
+      return OkStatus();
+    }
+    if (committed.error().kind() != ErrorKind::kConflict) {
+      // Unknown outcome: the new metadata may be live and reference what we wrote.
+      return std::unexpected(committed.error());
+    }
+    cleanup();
+  }
+  return Conflict("gave up committing to {} after {} attempts", metadata().location, retry_.max_attempts);
+}
+
+Result<ManifestFile> Table::WriteNewManifest(const TableMetadata& base, int64_t snapshot_id,
+                                             const std::vector<ManifestEntry>& entries) {
+  const PartitionSpec& spec = base.DefaultSpec();
+  ManifestWriteContext ctx{std::max(2, base.format_version), &base.CurrentSchema(), &spec, ManifestContent::kData,
+                           snapshot_id};
+  FLOE_ASSIGN_OR_RETURN(WrittenManifest written, WriteManifest(ctx, entries));
+  std::string location = ops_->NewLocation(fmt::format("metadata/{}-m0.avro", NewUuid()));
+  FLOE_RETURN_IF_ERROR(WriteLocation(location, written.bytes));
+  written.record.manifest_path = location;
+  return written.record;
+}
+
+Result<TableMetadata> Table::AddSnapshot(const TableMetadata& base, int64_t snapshot_id, std::string_view operation,
+                                         std::vector<ManifestFile> manifests,
+                                         const std::map<std::string, std::string>& delta,
+                                         std::vector<std::string>* written) {
+  if (base.format_version < 2) return NotImplemented("writing to format v1 tables (upgrade to v2 first)");
+  if (base.SnapshotById(snapshot_id)) return Conflict("snapshot id {} is already used", snapshot_id);
+  TableMetadata m = base;
+  int64_t seq = base.last_sequence_number + 1;
+  std::string list_location =
+      ops_->NewLocation(fmt::format("metadata/snap-{}-{}-{}.avro", snapshot_id, seq, NewUuid()));
+  FLOE_ASSIGN_OR_RETURN(std::string list,
+                        WriteManifestList(2, snapshot_id, base.current_snapshot_id, seq, std::move(manifests)));
+  FLOE_RETURN_IF_ERROR(WriteLocation(list_location, list));
+  written->push_back(list_location);
+
+  Snapshot s;
+  s.snapshot_id = snapshot_id;
+  s.parent_snapshot_id = base.current_snapshot_id;
+  s.sequence_number = seq;
+  s.timestamp_ms = std::max(NowMillis(), base.last_updated_ms);
+  s.manifest_list = list_location;
+  s.schema_id = base.current_schema_id;
+  s.summary = extra_summary_;
+  if (summary_fn_) {
+    FLOE_ASSIGN_OR_RETURN(auto computed, summary_fn_(base));
+    for (auto& [k, v] : computed) s.summary[k] = std::move(v);
+  }
+  s.summary["operation"] = std::string(operation);
+  const Snapshot* parent = base.CurrentSnapshot();
+  std::map<std::string, std::string> prev = parent ? parent->summary : std::map<std::string, std::string>{};
+  for (const auto& [k, v] : delta) s.summary[k] = v;
+  auto total = [&](const char* total_key, const char* added_key, const char* removed_key) {
+    int64_t t = SummaryLong(prev, total_key) + SummaryLong(delta, added_key) - SummaryLong(delta, removed_key);
+    s.summary[total_key] = std::to_string(std::max<int64_t>(0, t));
+  };
+  total("total-data-files", "added-data-files", "deleted-data-files");
+  total("total-records", "added-records", "deleted-records");
+  total("total-files-size", "added-files-size", "removed-files-size");
+  total("total-delete-files", "added-delete-files", "removed-delete-files");
+  total("total-position-deletes", "added-position-deletes", "removed-position-deletes");
+  total("total-equality-deletes", "added-equality-deletes", "removed-equality-deletes");
+
+  m.snapshots.push_back(s);
+  m.current_snapshot_id = snapshot_id;
+  SnapshotRef main = m.refs.contains(std::string(kMainBranch)) ? m.refs[std::string(kMainBranch)] : SnapshotRef{};
+  main.snapshot_id = snapshot_id;
+  main.is_branch = true;
+  m.refs[std::string(kMainBranch)] = main;
+  m.snapshot_log.push_back(SnapshotLogEntry{s.timestamp_ms, snapshot_id});
+  m.last_sequence_number = seq;
+  return m;
+}
+
+Status Table::FastAppend(const std::vector<DataFile>& files) {
+  // No files and nothing to record: no snapshot. With summary entries (a stream batch made only
+  // of dead letters still advances its offsets), an empty append commits a snapshot.
+  if (files.empty() && !summary_fn_ && extra_summary_.empty()) return OkStatus();
+  int64_t snapshot_id = NewSnapshotId();
+  std::vector<ManifestEntry> entries;
+  std::map<std::string, std::string> delta;
+  int64_t records = 0, bytes = 0;
+  for (const DataFile& f : files) {
+    entries.push_back(ManifestEntry{EntryStatus::kAdded, std::nullopt, std::nullopt, std::nullopt, f});
+    records += f.record_count;
+    bytes += f.file_size_in_bytes;
+  }
+  delta["added-data-files"] = std::to_string(files.size());
+  delta["added-records"] = std::to_string(records);
+  delta["added-files-size"] = std::to_string(bytes);
+  // Written once; every retry's manifest list points at it.
+  std::optional<ManifestFile> manifest;
+  if (!entries.empty()) {
+    FLOE_ASSIGN_OR_RETURN(manifest, WriteNewManifest(metadata(), snapshot_id, entries));
+  }
+  std::set<std::string> partitions;
+  for (const DataFile& f : files) {
+    std::string key;
+    for (const Literal& l : f.partition) key += l.ToString() + "/";
+    partitions.insert(key);
+  }
+  delta["changed-partition-count"] = std::to_string(partitions.size());
+  int32_t spec_id = metadata().default_spec_id;
+  Status st = CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<TableMetadata> {
+    if (!base.SpecById(spec_id)) return Conflict("partition spec {} was removed concurrently", spec_id);
+    std::vector<ManifestFile> manifests;
+    if (manifest) manifests.push_back(*manifest);
+    if (const Snapshot* current = base.CurrentSnapshot()) {
+      FLOE_ASSIGN_OR_RETURN(auto existing, Manifests(*current));
+      manifests.insert(manifests.end(), existing.begin(), existing.end());
+    }
+    return AddSnapshot(base, snapshot_id, kOperationAppend, std::move(manifests), delta, written);
+  });
+  if (!st && st.error().kind() == ErrorKind::kConflict && manifest) {
+    // Definitely not committed: the manifest is garbage.
+    if (auto key = ops_->KeyForLocation(manifest->manifest_path)) (void)ops_->store().Delete(*key);
+  }
+  return st;
+}
+
+Status Table::OverwriteFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added) {
+  return ReplaceFiles(deleted, added, added.empty() ? kOperationDelete : kOperationOverwrite);
+}
+
+Status Table::RewriteFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added) {
+  return ReplaceFiles(deleted, added, kOperationReplace);
+}
+
+Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added,
+                           std::string_view operation) {
+  if (deleted.empty() && added.empty()) return OkStatus();
+  int64_t snapshot_id = NewSnapshotId();
+  std::optional<ManifestFile> added_manifest;
+  int64_t added_records = 0, added_bytes = 0;
+  if (!added.empty()) {
+    std::vector<ManifestEntry> entries;
+    for (const DataFile& f : added) {
+      entries.push_back(ManifestEntry{EntryStatus::kAdded, std::nullopt, std::nullopt, std::nullopt, f});
+      added_records += f.record_count;
+      added_bytes += f.file_size_in_bytes;
+    }
+    FLOE_ASSIGN_OR_RETURN(added_manifest, WriteNewManifest(metadata(), snapshot_id, entries));
+  }
+  std::set<std::string> to_delete(deleted.begin(), deleted.end());
+  Status st = CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<TableMetadata> {
+    std::vector<ManifestFile> manifests;
+    if (added_manifest) manifests.push_back(*added_manifest);
+    std::set<std::string> remaining = to_delete;
+    int64_t deleted_records = 0, deleted_bytes = 0, deleted_files = 0;
+    const Snapshot* current = base.CurrentSnapshot();
+    std::vector<ManifestFile> existing;
+    if (current) {
+      FLOE_ASSIGN_OR_RETURN(existing, Manifests(*current));
+    }
+    for (const ManifestFile& mf : existing) {
+      if (mf.content != ManifestContent::kData || remaining.empty()) {
+        manifests.push_back(mf);
+        continue;
+      }
+      FLOE_ASSIGN_OR_RETURN(auto entries, ReadEntries(mf));
+      bool hit = std::any_of(entries.begin(), entries.end(), [&](const ManifestEntry& e) {
+        return e.status != EntryStatus::kDeleted && remaining.contains(e.data_file.file_path);
+      });
+      if (!hit) {
+        manifests.push_back(mf);
+        continue;
+      }
+      // Rewrite this manifest: removed files become DELETED entries of this snapshot, the rest
+      // stay as EXISTING with their numbers made explicit.
+      std::vector<ManifestEntry> rewritten;
+      for (ManifestEntry& e : entries) {
+        if (e.status == EntryStatus::kDeleted) continue;
+        if (remaining.erase(e.data_file.file_path)) {
+          ++deleted_files;
+          deleted_records += e.data_file.record_count;
+          deleted_bytes += e.data_file.file_size_in_bytes;
+          e.status = EntryStatus::kDeleted;
+          e.snapshot_id = snapshot_id;
+        } else {
+          e.status = EntryStatus::kExisting;
+        }
+        rewritten.push_back(std::move(e));
+      }
+      const PartitionSpec* spec = base.SpecById(mf.partition_spec_id);
+      ManifestWriteContext ctx{2, &base.CurrentSchema(), spec, ManifestContent::kData, snapshot_id};
+      FLOE_ASSIGN_OR_RETURN(WrittenManifest w, WriteManifest(ctx, rewritten));
+      std::string location = ops_->NewLocation(fmt::format("metadata/{}-m1.avro", NewUuid()));
+      FLOE_RETURN_IF_ERROR(WriteLocation(location, w.bytes));
+      written->push_back(location);
+      w.record.manifest_path = location;
+      manifests.push_back(w.record);
+    }
+    if (!remaining.empty()) {
+      // Validation: somebody else removed a file this change replaces.
+      return Conflict("cannot {} {}: it is no longer in the table (a concurrent commit removed it)", operation,
+                      *remaining.begin());
+    }
+    std::map<std::string, std::string> delta;
+    if (!added.empty()) {
+      delta["added-data-files"] = std::to_string(added.size());
+      delta["added-records"] = std::to_string(added_records);
+      delta["added-files-size"] = std::to_string(added_bytes);
+    }
+    if (deleted_files > 0) {
+      delta["deleted-data-files"] = std::to_string(deleted_files);
+      delta["deleted-records"] = std::to_string(deleted_records);
+      delta["removed-files-size"] = std::to_string(deleted_bytes);
+    }
+    return AddSnapshot(base, snapshot_id, operation, std::move(manifests), delta, written);
+  });
+  if (!st && st.error().kind() == ErrorKind::kConflict && added_manifest) {
+    if (auto key = ops_->KeyForLocation(added_manifest->manifest_path)) (void)ops_->store().Delete(*key);
+  }
+  return st;
+}
+
+Status Table::UpdateSchema(const std::vector<SchemaChange>& changes) {
+  int32_t based_on = metadata().current_schema_id;
+  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<TableMetadata> {
+    if (base.current_schema_id != based_on) {
+      return Conflict("the schema changed concurrently (now schema {}); re-apply the change", base.current_schema_id);
+    }
+    int32_t last_column_id = base.last_column_id;
+    FLOE_ASSIGN_OR_RETURN(Schema schema, ApplySchemaChanges(base, changes, &last_column_id));
+    TableMetadata m = base;
+    m.last_column_id = last_column_id;
+    int32_t id = -1;
+    for (const Schema& s : base.schemas) {
+      if (s.SameColumns(schema)) id = s.schema_id();
+    }
+    if (id < 0) {
+      int32_t max_id = 0;
+      for (const Schema& s : base.schemas) max_id = std::max(max_id, s.schema_id());
+      id = max_id + 1;
+      m.schemas.push_back(schema.WithId(id));
+    }
+    m.current_schema_id = id;
+    // Partition fields keep their names; their source columns must still exist.
+    FLOE_RETURN_IF_ERROR(m.DefaultSpec().Validate(m.CurrentSchema()));
+    return m;
+  });
+}
+
+Status Table::UpdatePartitionSpec(const std::vector<PartitionField>& requested) {
+  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<TableMetadata> {
+    TableMetadata m = base;
+    std::vector<PartitionField> fields = requested;
+    int32_t last = base.last_partition_id;
+    for (PartitionField& f : fields) {
+      f.field_id = -1;
+      for (const PartitionSpec& s : base.specs) {
+        for (const PartitionField& old : s.fields()) {
+          if (old.source_id == f.source_id && old.transform == f.transform) f.field_id = old.field_id;
+        }
+      }
+      if (f.field_id < 0) f.field_id = ++last;
+    }
+    PartitionSpec candidate(0, fields);
+    FLOE_RETURN_IF_ERROR(candidate.Validate(base.CurrentSchema()));
+    int32_t max_spec = 0;
+    for (const PartitionSpec& s : base.specs) {
+      max_spec = std::max(max_spec, s.spec_id());
+      if (s.CompatibleWith(candidate) && s.fields() == candidate.fields()) {
+        m.default_spec_id = s.spec_id();
+        return m;
+      }
+    }
+    m.specs.push_back(PartitionSpec(max_spec + 1, fields));
+    m.default_spec_id = max_spec + 1;
+    m.last_partition_id = std::max(last, base.last_partition_id);
+    return m;
+  });
+}
+
+Status Table::SetProperties(const std::map<std::string, std::string>& set, const std::vector<std::string>& remove) {
+  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<TableMetadata> {
+    TableMetadata m = base;
+    for (const auto& [k, v] : set) m.properties[k] = v;
+    for (const std::string& k : remove) m.properties.erase(k);
+    return m;
+  });
+}
+
+Status Table::Rollback(int64_t snapshot_id) {
+  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<TableMetadata> {
+    if (!base.SnapshotById(snapshot_id)) return NotFound("no snapshot {}", snapshot_id);
+    bool ancestor = false;
+    for (const Snapshot* s = base.CurrentSnapshot(); s;
+         s = s->parent_snapshot_id ? base.SnapshotById(*s->parent_snapshot_id) : nullptr) {
+      if (s->snapshot_id == snapshot_id) ancestor = true;
+    }
+    if (!ancestor) return InvalidArgument("snapshot {} is not an ancestor of the current snapshot", snapshot_id);
+    TableMetadata m = base;
+    m.current_snapshot_id = snapshot_id;
+    m.refs[std::string(kMainBranch)].snapshot_id = snapshot_id;
+    m.refs[std::string(kMainBranch)].is_branch = true;
+    m.snapshot_log.push_back(SnapshotLogEntry{std::max(NowMillis(), base.last_updated_ms), snapshot_id});
+    return m;
+  });
+}
+
+Status Table::SetRef(const std::string& name, const SnapshotRef& ref) {
+  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<TableMetadata> {
+    if (!base.SnapshotById(ref.snapshot_id)) return NotFound("no snapshot {}", ref.snapshot_id);
+    if (name == kMainBranch && !ref.is_branch) return InvalidArgument("main must be a branch");
+    TableMetadata m = base;
+    m.refs[name] = ref;
+    if (name == kMainBranch && m.current_snapshot_id != ref.snapshot_id) {
+      m.current_snapshot_id = ref.snapshot_id;
+      m.snapshot_log.push_back(SnapshotLogEntry{std::max(NowMillis(), base.last_updated_ms), ref.snapshot_id});
+    }
+    return m;
+  });
+}
+
+Status Table::RemoveRef(const std::string& name) {
+  if (name == kMainBranch) return InvalidArgument("the main branch cannot be removed");
+  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<TableMetadata> {
+    if (!base.refs.contains(name)) return NotFound("no ref '{}'", name);
+    TableMetadata m = base;
+    m.refs.erase(name);
+    return m;
+  });
+}
+
+Status Table::RemoveSnapshots(const std::set<int64_t>& ids) {
+  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<TableMetadata> {
+    for (const auto& [name, ref] : base.refs) {
+      if (ids.contains(ref.snapshot_id)) return Conflict("ref '{}' points at snapshot {} being expired", name, ref.snapshot_id);
+    }
+    TableMetadata m = base;
+    std::erase_if(m.snapshots, [&](const Snapshot& s) { return ids.contains(s.snapshot_id); });
+    // The spec: drop log entries up to the last one naming an expired snapshot.
+    size_t cut = 0;
+    for (size_t i = 0; i < m.snapshot_log.size(); ++i) {
+      if (ids.contains(m.snapshot_log[i].snapshot_id)) cut = i + 1;
+    }
+    m.snapshot_log.erase(m.snapshot_log.begin(), m.snapshot_log.begin() + static_cast<std::ptrdiff_t>(cut));
+    // Children keep their parent ids: readers treat a missing parent as the end of history.
+    return m;
+  });
+}
+
+}  // namespace floe::iceberg

@@ -1,0 +1,125 @@
+// Table: one Iceberg table and the changes floe commits to it, each an optimistic transaction
+// through TableOperations: compute the new metadata from the latest base, compare-and-swap the
+// pointer, and on a conflict reload and rebase (appends) or re-validate (deletes, rewrites,
+// schema changes) with backoff.
+//
+// File hygiene: manifests a change writes are written once and reused by every retry; an
+// attempt's manifest list is deleted when that attempt definitely lost; when a commit's outcome
+// is unknown nothing it wrote is deleted.
+//
+// A Table is used by one thread at a time; several Tables (in several threads or processes)
+// may share one table through their TableOperations.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "iceberg/expression.h"
+#include "iceberg/manifest.h"
+#include "iceberg/table_operations.h"
+
+namespace floe::iceberg {
+
+struct RetryPolicy {
+  int max_attempts = 50;         // commit.retry.num-retries is 4 in Java; local CAS races are cheap.
+  int64_t min_backoff_ms = 1;
+  int64_t max_backoff_ms = 200;
+};
+
+// A schema change, applied in order to the current schema (format/spec.md, "Schema Evolution").
+struct SchemaChange {
+  enum class Kind { kAddColumn, kDropColumn, kRenameColumn, kPromoteType, kMakeOptional, kMoveFirst, kMoveAfter };
+  Kind kind = Kind::kAddColumn;
+  std::string column;       // Dotted name of the column changed (for add: of the new column).
+  TypePtr type;             // add: the new column's type (nested ids are reassigned); promote: the new type
+  std::string new_name;     // rename
+  std::string after;        // move after
+  std::string doc;          // add
+};
+
+class Table {
+ public:
+  // Loads the current metadata through `ops`.
+  static Result<std::unique_ptr<Table>> Load(std::shared_ptr<TableOperations> ops);
+  // Creates a new table (v2) at `location` through `ops`; AlreadyExists if one is there.
+  static Result<std::unique_ptr<Table>> Create(std::shared_ptr<TableOperations> ops, const Schema& schema,
+                                               const std::vector<PartitionField>& partition_fields,
+                                               std::map<std::string, std::string> properties = {});
+
+  const TableMetadata& metadata() const { return *current_.metadata; }
+  const VersionedMetadata& current() const { return current_; }
+  TableOperations& ops() { return *ops_; }
+  Status Refresh();
+
+  void set_retry_policy(RetryPolicy policy) { retry_ = policy; }
+  // Extra snapshot summary entries for the next data commit (e.g. floe.offsets.<topic>).
+  void set_summary_properties(std::map<std::string, std::string> props) { extra_summary_ = std::move(props); }
+  // For the next data commit: extra summary entries computed from the base of each attempt (the
+  // stream job merges its offsets into the base's). An error aborts the commit without retry;
+  // Conflict marks it as definitely not committed.
+  using SummaryFunction = std::function<Result<std::map<std::string, std::string>>(const TableMetadata& base)>;
+  void set_summary_function(SummaryFunction fn) { summary_fn_ = std::move(fn); }
+
+  // Data changes. Files carry their partition tuple for the table's default spec.
+  Status FastAppend(const std::vector<DataFile>& files);
+  // Removes `deleted` (by path; each must be live in the base, else the commit fails with
+  // Conflict) and adds `added`. Operation: delete (no adds), overwrite, or replace (rewrite).
+  Status OverwriteFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added);
+  Status DeleteFiles(const std::vector<std::string>& deleted) { return OverwriteFiles(deleted, {}); }
+  Status RewriteFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added);
+
+  // Metadata changes.
+  Status UpdateSchema(const std::vector<SchemaChange>& changes);
+  Status UpdatePartitionSpec(const std::vector<PartitionField>& fields);  // New default spec (ids reused)
+  Status SetProperties(const std::map<std::string, std::string>& set, const std::vector<std::string>& remove = {});
+  Status Rollback(int64_t snapshot_id);  // Must be an ancestor of the current snapshot.
+  Status SetRef(const std::string& name, const SnapshotRef& ref);  // Create or replace a branch/tag.
+  Status RemoveRef(const std::string& name);
+  // Removes snapshots from the metadata (and the snapshot log entries before them); refs must
+  // not point at them. Used by ExpireSnapshots, which picks them and deletes their files.
+  Status RemoveSnapshots(const std::set<int64_t>& snapshot_ids);
+
+  // Every live data file of a snapshot (the current one by default), with inherited numbers.
+  Result<std::vector<ManifestEntry>> LiveEntries(std::optional<int64_t> snapshot_id = std::nullopt);
+  // The records of a snapshot's manifest list.
+  Result<std::vector<ManifestFile>> Manifests(const Snapshot& snapshot);
+  // The entries of one manifest (all statuses), with inheritance applied.
+  Result<std::vector<ManifestEntry>> ReadEntries(const ManifestFile& manifest);
+
+  // Reads or writes a file by its recorded location.
+  Result<std::string> ReadLocation(std::string_view location);
+  Status WriteLocation(std::string_view location, std::string_view bytes);
+
+ private:
+  using Attempt = std::function<Result<TableMetadata>(const TableMetadata& base, std::vector<std::string>* written)>;
+
+  Table(std::shared_ptr<TableOperations> ops, VersionedMetadata current)
+      : ops_(std::move(ops)), current_(std::move(current)) {}
+
+  // Runs `attempt` against the latest base and commits, retrying on conflicts. `written`
+  // collects locations an attempt wrote that only that attempt references.
+  Status CommitWithRetry(const Attempt& attempt);
+  // Writes a manifest with `entries` for the default spec; returns its manifest-list record.
+  Result<ManifestFile> WriteNewManifest(const TableMetadata& base, int64_t snapshot_id,
+                                        const std::vector<ManifestEntry>& entries);
+  Status ReplaceFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added,
+                      std::string_view operation);
+  // Builds the next snapshot from `base` with `manifests` and `summary` additions.
+  Result<TableMetadata> AddSnapshot(const TableMetadata& base, int64_t snapshot_id, std::string_view operation,
+                                    std::vector<ManifestFile> manifests, const std::map<std::string, std::string>& delta,
+                                    std::vector<std::string>* written);
+
+  std::shared_ptr<TableOperations> ops_;
+  VersionedMetadata current_;
+  RetryPolicy retry_;
+  std::map<std::string, std::string> extra_summary_;
+  SummaryFunction summary_fn_;
+};
+
+}  // namespace floe::iceberg

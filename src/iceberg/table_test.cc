@@ -1,0 +1,322 @@
+#include "iceberg/table.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "iceberg/filesystem_catalog.h"
+#include "iceberg/scan.h"
+#include "io/test_folder.h"
+
+namespace floe::iceberg {
+namespace {
+
+Schema EventsSchema() {
+  return Schema(0, {NestedField{1, "id", true, Type::Primitive(TypeId::kLong)},
+                    NestedField{2, "ts", false, Type::Primitive(TypeId::kTimestampTz)},
+                    NestedField{3, "kind", false, Type::Primitive(TypeId::kString)}});
+}
+
+constexpr int64_t kMicrosPerDay = int64_t{86400} * 1000000;
+
+// A data file for day `day` holding ids [lo, hi].
+DataFile DayFile(const Table& table, int day, int64_t lo, int64_t hi, const std::string& name) {
+  DataFile f;
+  f.file_path = const_cast<Table&>(table).ops().NewLocation("data/" + name + ".parquet");
+  f.spec_id = table.metadata().default_spec_id;
+  f.partition = {Literal::Int(day)};
+  f.record_count = hi - lo + 1;
+  f.file_size_in_bytes = 1000;
+  auto L = Type::Primitive(TypeId::kLong);
+  auto TS = Type::Primitive(TypeId::kTimestampTz);
+  f.value_counts = {{1, f.record_count}, {2, f.record_count}};
+  f.null_value_counts = {{1, 0}, {2, 0}};
+  f.lower_bounds = {{1, ToBinary(*L, Literal::Long(lo))}, {2, ToBinary(*TS, Literal::Long(day * kMicrosPerDay))}};
+  f.upper_bounds = {{1, ToBinary(*L, Literal::Long(hi))}, {2, ToBinary(*TS, Literal::Long(day * kMicrosPerDay + 1000))}};
+  return f;
+}
+
+class TableTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto catalog = FileSystemCatalog::Open(io::testing::FreshFolder());
+    ASSERT_TRUE(catalog.has_value()) << catalog.error().ToString();
+    catalog_ = std::move(*catalog);
+    auto id = TableIdentifier::Parse("db.events");
+    ASSERT_TRUE(id.has_value());
+    id_ = *id;
+    auto table = catalog_->CreateTable(id_, EventsSchema(), {PartitionField{2, 1000, "ts_day", Transform::Day()}});
+    ASSERT_TRUE(table.has_value()) << table.error().ToString();
+    table_ = std::move(*table);
+  }
+
+  std::vector<std::string> Paths(const ScanPlan& plan) {
+    std::vector<std::string> out;
+    for (const auto& t : plan.tasks) out.push_back(t.file.file_path.substr(t.file.file_path.rfind('/') + 1));
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+  Result<ScanPlan> Plan(const std::string& filter) {
+    FLOE_ASSIGN_OR_RETURN(ExprPtr f, ParseFilter(filter));
+    ScanOptions o;
+    o.filter = f;
+    return PlanScan(*table_, o);
+  }
+
+  std::unique_ptr<FileSystemCatalog> catalog_;
+  TableIdentifier id_;
+  std::unique_ptr<Table> table_;
+};
+
+TEST_F(TableTest, CreateWritesVersionOneAndRefusesASecondCreate) {
+  EXPECT_EQ(table_->current().version, 1);
+  EXPECT_TRUE(catalog_->store().Head("db/events/metadata/v1.metadata.json").has_value());
+  EXPECT_EQ(*catalog_->store().Get("db/events/metadata/version-hint.text"), "1");
+  auto again = catalog_->CreateTable(id_, EventsSchema(), {});
+  ASSERT_FALSE(again.has_value());
+  EXPECT_EQ(again.error().kind(), ErrorKind::kAlreadyExists);
+  auto loaded = catalog_->LoadTable(id_);
+  ASSERT_TRUE(loaded.has_value());
+  EXPECT_EQ((*loaded)->metadata().table_uuid, table_->metadata().table_uuid);
+  EXPECT_TRUE((*loaded)->metadata().location.starts_with("file:///"));
+}
+
+TEST_F(TableTest, AppendsPlanAndPrune) {
+  ASSERT_TRUE(table_->FastAppend({DayFile(*table_, 100, 0, 99, "a"), DayFile(*table_, 101, 100, 199, "b")}).has_value());
+  ASSERT_TRUE(table_->FastAppend({DayFile(*table_, 102, 200, 299, "c")}).has_value());
+  const TableMetadata& m = table_->metadata();
+  ASSERT_EQ(m.snapshots.size(), 2u);
+  EXPECT_EQ(m.last_sequence_number, 2);
+  EXPECT_EQ(m.CurrentSnapshot()->summary.at("total-records"), "300");
+  EXPECT_EQ(m.CurrentSnapshot()->summary.at("total-data-files"), "3");
+  EXPECT_EQ(m.CurrentSnapshot()->parent_snapshot_id, m.snapshots[0].snapshot_id);
+
+  auto all = Plan("");
+  ASSERT_TRUE(all.has_value()) << all.error().ToString();
+  EXPECT_EQ(Paths(*all), (std::vector<std::string>{"a.parquet", "b.parquet", "c.parquet"}));
+  EXPECT_EQ(all->manifests_total, 2);
+
+  // Partition pruning through day(ts): one manifest is skipped by its summary.
+  auto day = Plan("ts >= '1970-04-12T00:00:00+00:00'");  // day 101
+  ASSERT_TRUE(day.has_value()) << day.error().ToString();
+  EXPECT_EQ(Paths(*day), (std::vector<std::string>{"b.parquet", "c.parquet"}));
+  auto only_c = Plan("ts > '1970-04-13T00:00:00+00:00'");
+  ASSERT_TRUE(only_c.has_value());
+  EXPECT_EQ(Paths(*only_c), (std::vector<std::string>{"c.parquet"}));
+  EXPECT_EQ(only_c->manifests_read, 1);
+  // Metrics pruning on id bounds.
+  auto ids = Plan("id between 150 and 160");
+  ASSERT_TRUE(ids.has_value());
+  EXPECT_EQ(Paths(*ids), (std::vector<std::string>{"b.parquet"}));
+  EXPECT_EQ(ids->files_pruned_by_metrics, 2);
+  auto none = Plan("id < 0 or kind is null and id > 1000");
+  ASSERT_TRUE(none.has_value());
+  EXPECT_TRUE(none->tasks.empty());
+  // Time travel to the first snapshot.
+  ScanOptions first;
+  first.snapshot_id = m.snapshots[0].snapshot_id;
+  auto old = PlanScan(*table_, first);
+  ASSERT_TRUE(old.has_value());
+  EXPECT_EQ(old->tasks.size(), 2u);
+  EXPECT_FALSE(Plan("nosuch = 1").has_value());
+  EXPECT_FALSE(Plan("id = 'abc'").has_value());
+}
+
+TEST_F(TableTest, OverwriteDeletesAndValidates) {
+  ASSERT_TRUE(table_->FastAppend({DayFile(*table_, 1, 0, 9, "a"), DayFile(*table_, 2, 10, 19, "b")}).has_value());
+  std::string a = table_->metadata().location + "/data/a.parquet";
+  ASSERT_TRUE(table_->OverwriteFiles({a}, {DayFile(*table_, 1, 0, 4, "a2")}).has_value());
+  EXPECT_EQ(table_->metadata().CurrentSnapshot()->operation(), "overwrite");
+  EXPECT_EQ(table_->metadata().CurrentSnapshot()->summary.at("total-records"), "15");
+  auto plan = Plan("");
+  ASSERT_TRUE(plan.has_value());
+  EXPECT_EQ(Paths(*plan), (std::vector<std::string>{"a2.parquet", "b.parquet"}));
+  // The file is gone now: deleting it again is a conflict that fails, not retries forever.
+  auto again = table_->DeleteFiles({a});
+  ASSERT_FALSE(again.has_value());
+  EXPECT_EQ(again.error().kind(), ErrorKind::kConflict);
+  EXPECT_NE(again.error().message().find("no longer in the table"), std::string::npos);
+  // Rewrite (compaction's commit).
+  std::string b = table_->metadata().location + "/data/b.parquet";
+  std::string a2 = table_->metadata().location + "/data/a2.parquet";
+  ASSERT_TRUE(table_->RewriteFiles({a2, b}, {DayFile(*table_, 1, 0, 19, "ab")}).has_value());
+  EXPECT_EQ(table_->metadata().CurrentSnapshot()->operation(), "replace");
+  auto after = Plan("");
+  ASSERT_TRUE(after.has_value());
+  EXPECT_EQ(Paths(*after), (std::vector<std::string>{"ab.parquet"}));
+  auto live = table_->LiveEntries();
+  ASSERT_TRUE(live.has_value());
+  EXPECT_EQ(live->size(), 1u);
+}
+
+TEST_F(TableTest, ConcurrentAppendersEachLandExactlyOnce) {
+  constexpr int kThreads = 6;
+  constexpr int kAppendsPerThread = 5;
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      // Each thread has its own Table over its own operations: only the store is shared.
+      auto table = catalog_->LoadTable(id_);
+      if (!table) {
+        ++failures;
+        return;
+      }
+      for (int i = 0; i < kAppendsPerThread; ++i) {
+        std::string name = fmt::format("t{}-{}", t, i);
+        if (!(*table)->FastAppend({DayFile(**table, t, i, i, name)})) ++failures;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(failures.load(), 0);
+  ASSERT_TRUE(table_->Refresh().has_value());
+  auto live = table_->LiveEntries();
+  ASSERT_TRUE(live.has_value()) << live.error().ToString();
+  std::multiset<std::string> paths;
+  for (const auto& e : *live) paths.insert(e.data_file.file_path);
+  EXPECT_EQ(paths.size(), static_cast<size_t>(kThreads * kAppendsPerThread));
+  for (int t = 0; t < kThreads; ++t) {
+    for (int i = 0; i < kAppendsPerThread; ++i) {
+      EXPECT_EQ(paths.count(table_->metadata().location + fmt::format("/data/t{}-{}.parquet", t, i)), 1u);
+    }
+  }
+  EXPECT_EQ(table_->metadata().snapshots.size(), static_cast<size_t>(kThreads * kAppendsPerThread));
+  EXPECT_EQ(table_->current().version, 1 + kThreads * kAppendsPerThread);
+  // Sequence numbers are unique and dense.
+  std::set<int64_t> seqs;
+  for (const auto& s : table_->metadata().snapshots) seqs.insert(s.sequence_number);
+  EXPECT_EQ(seqs.size(), static_cast<size_t>(kThreads * kAppendsPerThread));
+  EXPECT_EQ(*seqs.rbegin(), kThreads * kAppendsPerThread);
+}
+
+TEST_F(TableTest, SchemaEvolutionPropertiesRollbackAndRefs) {
+  ASSERT_TRUE(table_->UpdateSchema({SchemaChange{SchemaChange::Kind::kAddColumn, "price", Type::Decimal(9, 2)},
+                                    SchemaChange{SchemaChange::Kind::kRenameColumn, "kind", nullptr, "event_kind"}})
+                  .has_value());
+  const Schema& s = table_->metadata().CurrentSchema();
+  EXPECT_EQ(s.schema_id(), 1);
+  EXPECT_EQ(s.FindFieldByName("price")->id, 4);
+  EXPECT_EQ(s.FindFieldByName("event_kind")->id, 3);
+  EXPECT_EQ(table_->metadata().last_column_id, 4);
+  ASSERT_TRUE(table_->UpdateSchema({SchemaChange{SchemaChange::Kind::kPromoteType, "price", Type::Decimal(12, 2)},
+                                    SchemaChange{SchemaChange::Kind::kMakeOptional, "id"},
+                                    SchemaChange{SchemaChange::Kind::kMoveFirst, "price"}})
+                  .has_value());
+  EXPECT_EQ(table_->metadata().CurrentSchema().fields()[0].name, "price");
+  EXPECT_FALSE(table_->UpdateSchema({SchemaChange{SchemaChange::Kind::kPromoteType, "price", Type::Primitive(TypeId::kInt)}})
+                   .has_value());
+  EXPECT_FALSE(table_->UpdateSchema({SchemaChange{SchemaChange::Kind::kDropColumn, "ts"}}).has_value());  // partition source
+  ASSERT_TRUE(table_->UpdateSchema({SchemaChange{SchemaChange::Kind::kDropColumn, "event_kind"}}).has_value());
+  EXPECT_EQ(table_->metadata().CurrentSchema().FindFieldByName("event_kind"), nullptr);
+
+  ASSERT_TRUE(table_->SetProperties({{"owner", "floe"}, {"x", "1"}}, {}).has_value());
+  ASSERT_TRUE(table_->SetProperties({}, {"x"}).has_value());
+  EXPECT_EQ(table_->metadata().properties.size(), 1u);
+
+  ASSERT_TRUE(table_->FastAppend({DayFile(*table_, 1, 0, 9, "a")}).has_value());
+  int64_t first = *table_->metadata().current_snapshot_id;
+  ASSERT_TRUE(table_->FastAppend({DayFile(*table_, 2, 10, 19, "b")}).has_value());
+  ASSERT_TRUE(table_->SetRef("v1", SnapshotRef{first, false, {}, {}, {}}).has_value());
+  ASSERT_TRUE(table_->Rollback(first).has_value());
+  EXPECT_EQ(table_->metadata().current_snapshot_id, first);
+  EXPECT_EQ(table_->metadata().refs.at("main").snapshot_id, first);
+  ScanOptions tag;
+  tag.ref = "v1";
+  auto plan = PlanScan(*table_, tag);
+  ASSERT_TRUE(plan.has_value());
+  EXPECT_EQ(plan->tasks.size(), 1u);
+  EXPECT_FALSE(table_->Rollback(12345).has_value());
+  ASSERT_TRUE(table_->RemoveRef("v1").has_value());
+  EXPECT_FALSE(table_->RemoveRef("main").has_value());
+
+  // Everything survives a reload from disk.
+  auto loaded = catalog_->LoadTable(id_);
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().ToString();
+  EXPECT_EQ((*loaded)->metadata().current_snapshot_id, first);
+  EXPECT_EQ((*loaded)->metadata().metadata_log.size(), static_cast<size_t>((*loaded)->current().version - 1));
+}
+
+TEST_F(TableTest, PartitionEvolutionKeepsOldManifestsReadable) {
+  ASSERT_TRUE(table_->FastAppend({DayFile(*table_, 1, 0, 9, "a")}).has_value());
+  ASSERT_TRUE(table_->UpdatePartitionSpec({PartitionField{1, 0, "id_bucket", Transform::Bucket(4)}}).has_value());
+  EXPECT_EQ(table_->metadata().default_spec_id, 1);
+  EXPECT_EQ(table_->metadata().DefaultSpec().fields()[0].field_id, 1001);
+  DataFile f = DayFile(*table_, 0, 10, 10, "b");
+  f.partition = {Transform::Bucket(4).Apply(*Type::Primitive(TypeId::kLong), Literal::Long(10))};
+  ASSERT_TRUE(table_->FastAppend({f}).has_value());
+  auto plan = Plan("id = 10");
+  ASSERT_TRUE(plan.has_value()) << plan.error().ToString();
+  EXPECT_EQ(Paths(*plan), (std::vector<std::string>{"b.parquet"}));
+  auto all = Plan("");
+  ASSERT_TRUE(all.has_value());
+  EXPECT_EQ(all->tasks.size(), 2u);
+}
+
+std::string CorpusDir() {
+  const char* shared = std::getenv("FLOE_SHARED_DIR");
+  std::string dir = std::string(shared ? shared : "../shared") + "/corpus/iceberg";
+  if (std::filesystem::exists(dir)) return dir;
+  // Worktrees live one level deeper than the main checkout.
+  const char* source = std::getenv("FLOE_SOURCE_DIR");
+  if (source) dir = std::string(source) + "/../../shared/corpus/iceberg";
+  return dir;
+}
+
+TEST(CorpusTables, PlanWithMovedLocations) {
+  std::string dir = CorpusDir();
+  if (!std::filesystem::exists(dir)) GTEST_SKIP() << "corpus not found at " << dir;
+  auto lineitem = OpenTableAt(dir + "/iceberg/lineitem_iceberg");
+  ASSERT_TRUE(lineitem.has_value()) << lineitem.error().ToString();
+  ScanOptions all;
+  auto plan = PlanScan(**lineitem, all);
+  ASSERT_TRUE(plan.has_value()) << plan.error().ToString();
+  ASSERT_EQ(plan->tasks.size(), 1u);
+  EXPECT_EQ(plan->tasks[0].file.record_count, 51793);
+  EXPECT_EQ(plan->tasks[0].data_sequence_number, 2);
+  auto key = (*lineitem)->ops().KeyForLocation(plan->tasks[0].file.file_path);
+  ASSERT_TRUE(key.has_value()) << key.error().ToString();
+  EXPECT_TRUE((*lineitem)->ops().store().Head(*key).has_value()) << *key;
+  // The first snapshot still reads its own file.
+  ScanOptions first;
+  first.snapshot_id = 7817332053627255703;
+  auto old = PlanScan(**lineitem, first);
+  ASSERT_TRUE(old.has_value());
+  ASSERT_EQ(old->tasks.size(), 1u);
+  EXPECT_EQ(old->tasks[0].file.record_count, 60175);
+  // A metadata.json path pins that version.
+  auto v1 = OpenTableAt(dir + "/iceberg/lineitem_iceberg/metadata/v1.metadata.json");
+  ASSERT_TRUE(v1.has_value()) << v1.error().ToString();
+  EXPECT_EQ(*(*v1)->metadata().current_snapshot_id, 7817332053627255703);
+
+  auto integer = OpenTableAt(dir + "/partition_integer");
+  ASSERT_TRUE(integer.has_value()) << integer.error().ToString();
+  auto f = ParseFilter("partition_col = 42");
+  ScanOptions o;
+  o.filter = *f;
+  auto p = PlanScan(**integer, o);
+  ASSERT_TRUE(p.has_value()) << p.error().ToString();
+  ASSERT_EQ(p->tasks.size(), 1u);
+  EXPECT_NE(p->tasks[0].file.file_path.find("partition_col=42"), std::string::npos);
+  EXPECT_EQ(p->tasks[0].residual->op, ExprOp::kTrue);  // decided by the identity partition
+
+  // PyIceberg naming without a version hint: the highest-numbered metadata file.
+  auto ts = OpenTableAt(dir + "/partition_timestamp/default.db/partition_timestamp");
+  ASSERT_TRUE(ts.has_value()) << ts.error().ToString();
+  EXPECT_EQ((*ts)->current().version, 1);
+  auto tf = ParseFilter("partition_col >= '2023-06-01T00:00:00'");
+  ScanOptions to;
+  to.filter = *tf;
+  auto tp = PlanScan(**ts, to);
+  ASSERT_TRUE(tp.has_value()) << tp.error().ToString();
+  ASSERT_EQ(tp->tasks.size(), 1u);
+  EXPECT_NE(tp->tasks[0].file.file_path.find("2023-08-22"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace floe::iceberg

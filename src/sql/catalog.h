@@ -1,0 +1,69 @@
+// What the binder needs to know about tables: the SqlCatalog interface. The real
+// implementation wraps Iceberg tables behind a catalog (src/catalog, src/iceberg); tests use
+// MemoryCatalog (sql/memory_catalog.h). Implementations must be safe to call from any thread.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+#include "sql/sql_type.h"
+
+namespace floe::sql {
+
+struct QualifiedTableName {
+  std::string catalog;
+  std::string schema;
+  std::string table;
+
+  std::string ToString() const { return catalog + "." + schema + "." + table; }
+  bool operator==(const QualifiedTableName&) const = default;
+};
+
+struct TableColumn {
+  std::string name;
+  SqlType type;
+  bool nullable = true;
+  int32_t field_id = 0;  // Iceberg field id (0 when the table has none).
+};
+
+// Which version of a table a query reads: the current snapshot, or time travel.
+struct TableVersion {
+  enum class Kind { kCurrent, kSnapshotId, kRef, kTimestamp };
+  Kind kind = Kind::kCurrent;
+  int64_t snapshot_id = 0;
+  std::string ref;                // Branch or tag name.
+  int64_t timestamp_micros = 0;   // The latest snapshot at or before this instant (UTC).
+
+  std::string ToString() const;
+};
+
+// One table's shape at one version, as the binder and planner see it. Immutable.
+struct CatalogTable {
+  QualifiedTableName name;
+  std::string location;  // Table location URI; empty when not applicable.
+  std::vector<TableColumn> columns;
+  std::optional<int64_t> estimated_rows;  // From snapshot summaries; drives join order.
+  std::vector<std::string> partition_columns;  // Source columns of identity/temporal transforms.
+};
+
+class SqlCatalog {
+ public:
+  virtual ~SqlCatalog() = default;
+
+  virtual std::vector<std::string> CatalogNames() const = 0;
+  virtual Result<std::vector<std::string>> SchemaNames(std::string_view catalog) const = 0;
+  virtual Result<std::vector<std::string>> TableNames(std::string_view catalog, std::string_view schema) const = 0;
+  // kNotFound when the table (or the requested version) does not exist.
+  virtual Result<std::shared_ptr<const CatalogTable>> GetTable(const QualifiedTableName& name,
+                                                               const TableVersion& version) const = 0;
+  // A table by its location (iceberg_scan('uri')); kNotFound when nothing is there.
+  virtual Result<std::shared_ptr<const CatalogTable>> GetTableAt(std::string_view location,
+                                                                 const TableVersion& version) const = 0;
+};
+
+}  // namespace floe::sql

@@ -1,0 +1,45 @@
+// Calendar arithmetic for SQL dates and timestamps: proleptic Gregorian days since 1970-01-01
+// and microseconds since the epoch, their text forms, date_trunc and extract. Pure functions;
+// any thread may call them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace floe::sql {
+
+inline constexpr int64_t kMicrosPerSecond = 1'000'000;
+inline constexpr int64_t kMicrosPerDay = 86'400 * kMicrosPerSecond;
+
+struct CivilDate {
+  int64_t year;
+  int month;  // 1..12
+  int day;    // 1..31
+};
+
+int64_t DaysFromCivil(CivilDate date);
+CivilDate CivilFromDays(int64_t days);
+
+// "2024-03-01" -> days since the epoch.
+std::optional<int64_t> ParseDate(std::string_view text);
+// "2024-03-01 12:34:56.789" (or with 'T'); with `with_zone`, a trailing "UTC", "Z" or
+// "+hh:mm"/"-hh:mm" is applied. Date-only text means midnight.
+std::optional<int64_t> ParseTimestamp(std::string_view text, bool with_zone);
+
+std::string FormatDate(int64_t days);
+// "2024-03-01 12:34:56.789000" (microseconds always shown); with_zone appends " UTC".
+std::string FormatTimestamp(int64_t micros, bool with_zone);
+
+// Floor division that rounds toward negative infinity.
+inline int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+
+// date_trunc(unit, ts) over microseconds; unit is second, minute, hour, day, week, month,
+// quarter or year. Empty when the unit is unknown.
+std::optional<int64_t> TruncateMicros(std::string_view unit, int64_t micros);
+// extract(field FROM ts); field is year, quarter, month, week, day, day_of_week (dow),
+// day_of_year (doy), hour, minute, second, millisecond, epoch (seconds).
+std::optional<int64_t> ExtractField(std::string_view field, int64_t micros);
+
+}  // namespace floe::sql

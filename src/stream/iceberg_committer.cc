@@ -1,0 +1,220 @@
+#include "stream/iceberg_committer.h"
+
+#include <fmt/format.h>
+
+#include "base/clock.h"
+#include "base/logging.h"
+#include "formats/json/iceberg_fields.h"
+#include "iceberg/data_files.h"
+
+namespace floe::stream {
+namespace {
+
+// Standard base64 (RFC 4648) of raw record bytes, for the dead-letter table's binary column.
+std::string Base64(std::string_view bytes) {
+  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  size_t i = 0;
+  for (; i + 2 < bytes.size(); i += 3) {
+    uint32_t n = (uint8_t(bytes[i]) << 16) | (uint8_t(bytes[i + 1]) << 8) | uint8_t(bytes[i + 2]);
+    out += {kAlphabet[n >> 18], kAlphabet[(n >> 12) & 63], kAlphabet[(n >> 6) & 63], kAlphabet[n & 63]};
+  }
+  if (i + 1 == bytes.size()) {
+    uint32_t n = uint8_t(bytes[i]) << 16;
+    out += {kAlphabet[n >> 18], kAlphabet[(n >> 12) & 63], '=', '='};
+  } else if (i + 2 == bytes.size()) {
+    uint32_t n = (uint8_t(bytes[i]) << 16) | (uint8_t(bytes[i + 1]) << 8);
+    out += {kAlphabet[n >> 18], kAlphabet[(n >> 12) & 63], kAlphabet[(n >> 6) & 63], '='};
+  }
+  return out;
+}
+
+void AppendJsonString(std::string* out, std::string_view text) {
+  *out += '"';
+  for (unsigned char c : text) {
+    if (c == '"' || c == '\\') {
+      *out += '\\';
+      *out += static_cast<char>(c);
+    } else if (c < 0x20) {
+      *out += fmt::format("\\u{:04x}", c);
+    } else {
+      *out += static_cast<char>(c);
+    }
+  }
+  *out += '"';
+}
+
+// The summary function of a commit: refuse a base whose offsets for the batch's partitions are
+// not `expected`, else record `next` merged into the base's offsets.
+iceberg::Table::SummaryFunction OffsetsSummary(std::string topic, SourceOffsets expected, SourceOffsets next) {
+  return [topic = std::move(topic), expected = std::move(expected),
+          next = std::move(next)](const iceberg::TableMetadata& base) -> Result<std::map<std::string, std::string>> {
+    FLOE_ASSIGN_OR_RETURN(SourceOffsets current, OffsetsInAncestry(base, topic));
+    for (const auto& [partition, end] : next) {
+      auto have = current.find(partition);
+      auto want = expected.find(partition);
+      bool same = (have == current.end()) == (want == expected.end()) &&
+                  (have == current.end() || have->second == want->second);
+      if (!same) {
+        return Conflict("the table's offset of {}[{}] is {}, not {} as when this batch was read", topic, partition,
+                        have == current.end() ? std::string("unset") : std::to_string(have->second),
+                        want == expected.end() ? std::string("unset") : std::to_string(want->second));
+      }
+    }
+    return std::map<std::string, std::string>{{OffsetsSummaryKey(topic), OffsetsToJson(MergeOffsets(current, next))}};
+  };
+}
+
+// Deletes data files a commit wrote when it definitely did not land.
+void DeleteFiles(iceberg::Table& table, const std::vector<iceberg::DataFile>& files) {
+  for (const auto& file : files) {
+    if (auto key = table.ops().KeyForLocation(file.file_path)) (void)table.ops().store().Delete(*key);
+  }
+}
+
+// Appends `files` with the offsets summary; cleans the files up when the commit surely failed.
+Status AppendWithOffsets(iceberg::Table& table, const std::vector<iceberg::DataFile>& files, const std::string& topic,
+                         const SourceOffsets& expected, const SourceOffsets& next) {
+  table.set_summary_function(OffsetsSummary(topic, expected, next));
+  Status status = table.FastAppend(files);
+  if (!status && status.error().kind() == ErrorKind::kConflict) DeleteFiles(table, files);
+  return status;
+}
+
+}  // namespace
+
+std::string_view DeadLetterSchemaJson() {
+  return R"({"type":"struct","schema-id":0,"fields":[
+  {"id":1,"name":"topic","required":true,"type":"string"},
+  {"id":2,"name":"partition","required":true,"type":"int"},
+  {"id":3,"name":"offset","required":true,"type":"long"},
+  {"id":4,"name":"timestamp","required":false,"type":"timestamptz"},
+  {"id":5,"name":"error","required":true,"type":"string"},
+  {"id":6,"name":"raw","required":false,"type":"binary"},
+  {"id":7,"name":"ingested_at","required":true,"type":"timestamptz"}]})";
+}
+
+Result<SourceOffsets> OffsetsInAncestry(const iceberg::TableMetadata& metadata, std::string_view topic) {
+  std::string key = OffsetsSummaryKey(topic);
+  const iceberg::Snapshot* snapshot = metadata.CurrentSnapshot();
+  // Bounded by the snapshot count, so a corrupt cycle of parents cannot loop forever.
+  for (size_t steps = 0; snapshot != nullptr && steps <= metadata.snapshots.size(); ++steps) {
+    if (auto it = snapshot->summary.find(key); it != snapshot->summary.end()) {
+      FLOE_ASSIGN_OR_RETURN_CTX(SourceOffsets offsets, OffsetsFromJson(it->second),
+                                fmt::format("snapshot {} summary {}", snapshot->snapshot_id, key));
+      return offsets;
+    }
+    if (!snapshot->parent_snapshot_id) break;
+    snapshot = metadata.SnapshotById(*snapshot->parent_snapshot_id);
+  }
+  return SourceOffsets{};
+}
+
+Result<std::unique_ptr<IcebergCommitter>> IcebergCommitter::Open(std::unique_ptr<iceberg::Table> table,
+                                                                  std::unique_ptr<iceberg::Table> dead_letters,
+                                                                  IcebergSinkOptions options) {
+  std::unique_ptr<IcebergCommitter> committer(new IcebergCommitter());
+  committer->options_ = std::move(options);
+  FLOE_ASSIGN_OR_RETURN(auto fields, formats::BatchFieldsFromSchema(table->metadata().CurrentSchema()));
+  FLOE_ASSIGN_OR_RETURN(committer->decoder_,
+                        formats::JsonEventDecoder::Make(std::move(fields), committer->options_.timestamp_unit));
+  FLOE_ASSIGN_OR_RETURN(auto dlq_fields, formats::BatchFieldsFromSchema(dead_letters->metadata().CurrentSchema()));
+  FLOE_ASSIGN_OR_RETURN(committer->dead_letter_decoder_,
+                        formats::JsonEventDecoder::Make(std::move(dlq_fields), formats::EpochUnit::kMillis));
+  committer->table_ = std::move(table);
+  committer->dead_letters_ = std::move(dead_letters);
+  return committer;
+}
+
+Result<SourceOffsets> IcebergCommitter::CommittedOffsets() {
+  FLOE_RETURN_IF_ERROR(table_->Refresh());
+  return OffsetsInAncestry(table_->metadata(), options_.topic);
+}
+
+Result<uint64_t> IcebergCommitter::CommitDeadLetters(const MicroBatch& batch,
+                                                     const std::vector<std::pair<size_t, std::string>>& bad,
+                                                     const SourceOffsets& next) {
+  FLOE_RETURN_IF_ERROR(dead_letters_->Refresh());
+  FLOE_ASSIGN_OR_RETURN(SourceOffsets done, OffsetsInAncestry(dead_letters_->metadata(), options_.topic));
+  std::string lines;
+  int64_t now = Clock::System().NowMillis();
+  uint64_t count = 0;
+  for (const auto& [index, reason] : bad) {
+    const SourceRecord& r = batch.records()[index];
+    if (auto it = done.find(r.partition); it != done.end() && r.offset < it->second) continue;  // Already there.
+    lines += "{\"topic\":";
+    AppendJsonString(&lines, options_.topic);
+    lines += fmt::format(",\"partition\":{},\"offset\":{},\"timestamp\":{},\"error\":", r.partition, r.offset,
+                         r.timestamp_millis);
+    AppendJsonString(&lines, reason);
+    lines += r.value_null ? std::string(",\"raw\":null") : ",\"raw\":\"" + Base64(batch.value(r)) + "\"";
+    lines += fmt::format(",\"ingested_at\":{}}}\n", now);
+    ++count;
+  }
+  if (count == 0) return 0;
+  size_t size = lines.size();
+  lines.append(formats::JsonEventDecoder::kPadding, '\0');
+  dead_letter_decoder_->DecodeLines(std::string_view(lines.data(), size), 1);
+  if (!dead_letter_decoder_->errors().empty()) {
+    std::string first = dead_letter_decoder_->errors().front().message;
+    dead_letter_decoder_->ClearErrors();
+    (void)dead_letter_decoder_->TakeBatch();
+    return Internal("encoding dead letters: {}", first);
+  }
+  std::vector<formats::ColumnBatch> batches;
+  batches.push_back(dead_letter_decoder_->TakeBatch());
+  FLOE_ASSIGN_OR_RETURN(auto files, iceberg::WriteDataFiles(*dead_letters_, batches,
+                                                            {.target_file_size_bytes = options_.target_file_size_bytes}));
+  SourceOffsets expected;
+  for (const auto& [partition, end] : next) {
+    if (auto it = done.find(partition); it != done.end()) expected[partition] = it->second;
+  }
+  FLOE_RETURN_IF_ERROR_CTX(AppendWithOffsets(*dead_letters_, files, options_.topic, expected, next),
+                           "committing dead letters");
+  return count;
+}
+
+Result<CommitReport> IcebergCommitter::Commit(const MicroBatch& batch, const SourceOffsets& expected,
+                                              const SourceOffsets& next) {
+  // One JSON line per record. JSON whitespace may be a newline, but a string may not hold a
+  // raw one, so turning newlines into spaces keeps every event's meaning and its line number.
+  lines_.clear();
+  for (const SourceRecord& r : batch.records()) {
+    if (r.value_null || r.value_size == 0) {
+      lines_ += "null\n";  // Not an object: decodes to an error, so the record becomes a dead letter.
+      continue;
+    }
+    size_t start = lines_.size();
+    lines_.append(batch.value(r));
+    for (size_t i = start; i < lines_.size(); ++i) {
+      if (lines_[i] == '\n' || lines_[i] == '\r') lines_[i] = ' ';
+    }
+    lines_ += '\n';
+  }
+  size_t size = lines_.size();
+  lines_.append(formats::JsonEventDecoder::kPadding, '\0');
+  decoder_->DecodeLines(std::string_view(lines_.data(), size), 1);
+  std::vector<std::pair<size_t, std::string>> bad;
+  for (const auto& error : decoder_->errors()) bad.emplace_back(static_cast<size_t>(error.line - 1), error.message);
+  decoder_->ClearErrors();
+  std::vector<formats::ColumnBatch> batches;
+  batches.push_back(decoder_->TakeBatch());
+
+  CommitReport report;
+  // Dead letters first: if the main commit then fails, the batch is read again and the dead
+  // letters already committed are recognised by their offsets.
+  if (!bad.empty()) {
+    FLOE_ASSIGN_OR_RETURN(report.dead_letters, CommitDeadLetters(batch, bad, next));
+  }
+  report.rows = batch.record_count() - bad.size();
+  FLOE_ASSIGN_OR_RETURN(auto files, iceberg::WriteDataFiles(*table_, batches,
+                                                            {.target_file_size_bytes = options_.target_file_size_bytes}));
+  report.files = files.size();
+  for (const auto& file : files) report.bytes += static_cast<uint64_t>(file.file_size_in_bytes);
+  FLOE_RETURN_IF_ERROR(AppendWithOffsets(*table_, files, options_.topic, expected, next));
+  if (const iceberg::Snapshot* snapshot = table_->metadata().CurrentSnapshot()) report.snapshot_id = snapshot->snapshot_id;
+  return report;
+}
+
+}  // namespace floe::stream

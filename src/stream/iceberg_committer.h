@@ -1,0 +1,59 @@
+// IcebergCommitter: the stream job's BatchCommitter for Iceberg tables.
+//
+// Decodes each record's JSON into the table's schema (the same decoder as `floe parquet
+// write`), writes Parquet data files through the partitioned fanout writer, and fast-appends
+// them as one snapshot whose summary carries the offsets the batch reaches, merged into the
+// offsets of the snapshot it is built on. The commit is refused (Conflict, files deleted) if
+// that base no longer has the offsets the batch started from, so a batch lands at most once.
+// Records that cannot be decoded go to the dead-letter table with the reason, committed first
+// and de-duplicated by the same offsets, so they are never lost and never doubled.
+// Used from the stream job's loop thread only.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "formats/json/event_decoder.h"
+#include "iceberg/table.h"
+#include "stream/batch_committer.h"
+
+namespace floe::stream {
+
+struct IcebergSinkOptions {
+  std::string topic;
+  formats::EpochUnit timestamp_unit = formats::EpochUnit::kMillis;
+  int64_t target_file_size_bytes = int64_t{128} << 20;
+};
+
+// The offsets of `topic` recorded by the newest snapshot in the current snapshot's ancestry
+// that has them (maintenance commits such as compaction may not); empty when none has.
+Result<SourceOffsets> OffsetsInAncestry(const iceberg::TableMetadata& metadata, std::string_view topic);
+
+// The Iceberg schema of a dead-letter table.
+std::string_view DeadLetterSchemaJson();
+
+class IcebergCommitter final : public BatchCommitter {
+ public:
+  static Result<std::unique_ptr<IcebergCommitter>> Open(std::unique_ptr<iceberg::Table> table,
+                                                        std::unique_ptr<iceberg::Table> dead_letters,
+                                                        IcebergSinkOptions options);
+
+  Result<SourceOffsets> CommittedOffsets() override;
+  Result<CommitReport> Commit(const MicroBatch& batch, const SourceOffsets& expected,
+                              const SourceOffsets& next) override;
+
+ private:
+  IcebergCommitter() = default;
+  // Commits the dead letters of `batch` (record indexes and reasons) not already in the table.
+  Result<uint64_t> CommitDeadLetters(const MicroBatch& batch, const std::vector<std::pair<size_t, std::string>>& bad,
+                                     const SourceOffsets& next);
+
+  IcebergSinkOptions options_;
+  std::unique_ptr<iceberg::Table> table_;
+  std::unique_ptr<iceberg::Table> dead_letters_;
+  std::unique_ptr<formats::JsonEventDecoder> decoder_;
+  std::unique_ptr<formats::JsonEventDecoder> dead_letter_decoder_;
+  std::string lines_;  // Reused buffer of one JSON line per record.
+};
+
+}  // namespace floe::stream

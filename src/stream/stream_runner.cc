@@ -1,0 +1,127 @@
+#include "stream/stream_runner.h"
+
+#include <charconv>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "base/logging.h"
+#include "catalog/catalog_table_operations.h"
+#include "catalog/open_catalog.h"
+#include "iceberg/partition_spec.h"
+#include "iceberg/schema_json.h"
+#include "stream/iceberg_committer.h"
+
+namespace floe::stream {
+namespace {
+
+// Creates `id` from `schema_json` and `partition` unless it exists; returns whether it did.
+Result<bool> EnsureTable(catalog::Catalog& catalog, const catalog::TableIdentifier& id, std::string_view schema_json,
+                         const std::vector<std::string>& partition, const std::map<std::string, std::string>& properties) {
+  FLOE_ASSIGN_OR_RETURN(bool exists, catalog.TableExists(id));
+  if (exists) return false;
+  if (schema_json.empty()) {
+    return NotFound("table {} does not exist; give --schema SCHEMA.json to create it",
+                    catalog::IdentifierToString(id));
+  }
+  FLOE_ASSIGN_OR_RETURN_CTX(iceberg::Schema schema, iceberg::SchemaFromJson(schema_json), "--schema");
+  std::vector<iceberg::PartitionField> fields;
+  int32_t next_id = 1000;
+  for (const std::string& text : partition) {
+    FLOE_ASSIGN_OR_RETURN_CTX(iceberg::PartitionField field, iceberg::ParsePartitionField(text, schema, next_id++),
+                              fmt::format("--partition '{}'", text));
+    fields.push_back(std::move(field));
+  }
+  iceberg::PartitionSpec spec(0, fields);
+  FLOE_RETURN_IF_ERROR_CTX(spec.Validate(schema), "--partition");
+  catalog::TableCreation creation;
+  creation.schema = iceberg::SchemaToJsonValue(schema);
+  creation.partition_spec = iceberg::PartitionSpecToJsonValue(spec);
+  creation.properties = nlohmann::json(properties);
+  auto created = catalog.CreateTable(id, creation, /*stage=*/false);
+  if (!created && created.error().kind() != ErrorKind::kAlreadyExists) return std::unexpected(created.error());
+  return created.has_value();  // Another worker may have created it first: fine.
+}
+
+Result<std::unique_ptr<iceberg::Table>> LoadTable(std::shared_ptr<catalog::Catalog> catalog,
+                                                   const catalog::TableIdentifier& id) {
+  FLOE_ASSIGN_OR_RETURN(auto ops, catalog::CatalogTableOperations::Open(std::move(catalog), id));
+  return iceberg::Table::Load(std::move(ops));
+}
+
+}  // namespace
+
+Result<int64_t> ParseDurationMillis(std::string_view text) {
+  double value = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || value < 0) return InvalidArgument("'{}' is not a duration like 500ms, 10s or 2m", text);
+  std::string_view unit(end, static_cast<size_t>(text.data() + text.size() - end));
+  double scale = 0;
+  if (unit == "ms") scale = 1;
+  if (unit == "s" || unit.empty()) scale = 1000;
+  if (unit == "m") scale = 60'000;
+  if (unit == "h") scale = 3'600'000;
+  if (scale == 0) return InvalidArgument("'{}': unknown unit '{}' (ms, s, m or h)", text, unit);
+  return static_cast<int64_t>(value * scale);
+}
+
+Status RunStream(const StreamConfig& config, MetricsRegistry& metrics, std::atomic<StreamJob*>* job_out) {
+  auto log = Logger("stream");
+  FLOE_ASSIGN_OR_RETURN(formats::EpochUnit unit, formats::ParseEpochUnit(config.timestamp_unit));
+  FLOE_ASSIGN_OR_RETURN_CTX(catalog::TableIdentifier id, catalog::IdentifierFromString(config.table), "--table");
+  catalog::TableIdentifier dlq_id = id;
+  dlq_id.name += "_dlq";
+  FLOE_ASSIGN_OR_RETURN_CTX(std::unique_ptr<catalog::Catalog> opened,
+                            catalog::OpenCatalog({.uri = config.catalog, .warehouse = config.warehouse}),
+                            fmt::format("opening catalog {}", config.catalog));
+  std::shared_ptr<catalog::Catalog> catalog = std::move(opened);
+  FLOE_ASSIGN_OR_RETURN(bool ns_exists, catalog->NamespaceExists(id.ns));
+  if (!ns_exists) {
+    auto created = catalog->CreateNamespace(id.ns, {});
+    if (!created && created.error().kind() != ErrorKind::kAlreadyExists) return created;
+  }
+  // The source, recorded so fresh reads can decode the log tail exactly as this job does.
+  std::map<std::string, std::string> source = {
+      {"floe.source.brokers", config.brokers},
+      {"floe.source.topic", config.topic},
+      {"floe.source.format", "json"},
+      {"floe.source.timestamp-unit", config.timestamp_unit},
+  };
+  FLOE_ASSIGN_OR_RETURN(bool created, EnsureTable(*catalog, id, config.schema_json, config.partition, source));
+  if (created) log->info("created table {}", config.table);
+  std::map<std::string, std::string> dlq_properties = {{"floe.dead-letters-of", config.table}};
+  FLOE_ASSIGN_OR_RETURN(bool created_dlq,
+                        EnsureTable(*catalog, dlq_id, DeadLetterSchemaJson(), {}, dlq_properties));
+  if (created_dlq) log->info("created dead-letter table {}", catalog::IdentifierToString(dlq_id));
+
+  FLOE_ASSIGN_OR_RETURN(auto table, LoadTable(catalog, id));
+  // Keep the recorded source current (a job pointed at another broker or unit says so).
+  std::map<std::string, std::string> stale;
+  for (const auto& [k, v] : source) {
+    auto it = table->metadata().properties.find(k);
+    if (it == table->metadata().properties.end() || it->second != v) stale[k] = v;
+  }
+  if (!stale.empty()) FLOE_RETURN_IF_ERROR_CTX(table->SetProperties(stale), "recording the source in the table");
+  FLOE_ASSIGN_OR_RETURN(auto dead_letters, LoadTable(catalog, dlq_id));
+  FLOE_ASSIGN_OR_RETURN(auto committer,
+                        IcebergCommitter::Open(std::move(table), std::move(dead_letters),
+                                               {.topic = config.topic,
+                                                .timestamp_unit = unit,
+                                                .target_file_size_bytes = config.target_file_size_bytes}));
+  std::string group = config.group.empty() ? "floe-stream-" + config.table : config.group;
+  FLOE_ASSIGN_OR_RETURN(auto kafka_source,
+                        KafkaSource::Create({.brokers = config.brokers,
+                                             .topic = config.topic,
+                                             .group = group,
+                                             .config = config.consumer_config},
+                                            [&committer] { return committer->CommittedOffsets(); }));
+  StreamJob job(*kafka_source, *committer, config.trigger, metrics);
+  if (job_out != nullptr) job_out->store(&job);
+  log->info("streaming {} from {} into {} (group {}, trigger {} ms)", config.topic, config.brokers, config.table,
+            group, config.trigger.interval_millis);
+  Status status = job.Run();
+  if (job_out != nullptr) job_out->store(nullptr);
+  return status;
+}
+
+}  // namespace floe::stream

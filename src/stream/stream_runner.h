@@ -1,0 +1,42 @@
+// RunStream: everything `floe stream` does, so `floe up` can run the same job in-process.
+//
+// Opens the catalog, creates the table (from a schema and partition fields) and its dead-letter
+// table `<name>_dlq` when missing, records the source in the table's properties (fresh reads
+// decode the log tail the same way), and runs the StreamJob until stopped.
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "base/metrics.h"
+#include "base/result.h"
+#include "stream/stream_job.h"
+
+namespace floe::stream {
+
+struct StreamConfig {
+  std::string brokers;
+  std::string topic;
+  std::string table;       // NS.NAME
+  std::string catalog;     // sqlite:PATH | postgresql://... | http(s)://...
+  std::string warehouse;   // file:///abs | s3://bucket/prefix, for tables it creates
+  std::string schema_json; // The table's Iceberg schema (JSON text), needed to create it.
+  std::vector<std::string> partition;  // "hour(ts)", ...
+  std::string timestamp_unit = "ms";
+  std::string group;       // Default: floe-stream-<NS.NAME>.
+  TriggerOptions trigger;
+  int64_t target_file_size_bytes = int64_t{128} << 20;
+  std::map<std::string, std::string> consumer_config;  // Extra librdkafka settings.
+};
+
+// Parses "500ms", "10s", "2m" (and a bare number of seconds) into milliseconds.
+Result<int64_t> ParseDurationMillis(std::string_view text);
+
+// Runs until `stop` becomes true (checked between batches and while polling), or until the
+// trigger's own limits end it. `job_out`, when given, receives the running job (for Stop from
+// another thread) and is reset before returning.
+Status RunStream(const StreamConfig& config, MetricsRegistry& metrics, std::atomic<StreamJob*>* job_out = nullptr);
+
+}  // namespace floe::stream

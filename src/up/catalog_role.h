@@ -1,0 +1,35 @@
+// CatalogRole: the Iceberg REST catalog inside `floe up`, on SQLite under the data folder.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "base/metrics.h"
+#include "catalog/catalog.h"
+#include "catalog/rest_server.h"
+#include "up/role.h"
+
+namespace floe::up {
+
+class CatalogRole final : public Role {
+ public:
+  CatalogRole(std::string host, int port, std::string backend, std::string warehouse)
+      : host_(std::move(host)), port_(port), backend_(std::move(backend)), warehouse_(std::move(warehouse)) {}
+  ~CatalogRole() override { Stop(); }
+
+  std::string_view name() const override { return "catalog"; }
+  std::string Describe() const override;
+  Status Start() override;
+  void Stop() override;
+
+ private:
+  std::string host_;
+  int port_;
+  std::string backend_;
+  std::string warehouse_;
+  MetricsRegistry metrics_;
+  std::unique_ptr<catalog::Catalog> catalog_;
+  std::unique_ptr<catalog::RestCatalogServer> server_;
+};
+
+}  // namespace floe::up

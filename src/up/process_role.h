@@ -1,0 +1,47 @@
+// ProcessRole: a role run as its own child process (`floe up --processes`), so that a box of
+// the pipeline can really be taken down — killed, even — and brought back.
+//
+// The child is this same binary with the role's subcommand (`floe broker ...`). A child that
+// dies while it is meant to run is restarted by the Pipeline's supervisor; one taken down on
+// purpose stays down until brought up. Called from the pipeline's threads under its lock.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/subprocess.h"
+#include "up/role.h"
+
+namespace floe::up {
+
+class ProcessRole final : public Role {
+ public:
+  // `ready_port` > 0: Start waits until the child accepts connections there.
+  ProcessRole(std::string name, std::string describe, std::vector<std::string> argv, std::string log_path,
+              std::string host, int ready_port);
+  ~ProcessRole() override { Stop(); }
+
+  std::string_view name() const override { return name_; }
+  std::string Describe() const override;
+  Status Start() override;
+  void Stop() override;
+
+  // SIGKILL, as a crash would: nothing is flushed or closed cleanly.
+  void Kill();
+  bool Running();
+  int restarts() const { return restarts_; }
+  void CountRestart() { ++restarts_; }
+
+ private:
+  std::string name_;
+  std::string describe_;
+  std::vector<std::string> argv_;
+  std::string log_path_;
+  std::string host_;
+  int ready_port_;
+  std::unique_ptr<Subprocess> process_;
+  int restarts_ = 0;
+};
+
+}  // namespace floe::up

@@ -1,0 +1,127 @@
+// kill -9 the stream job at random moments while events flow in: afterwards every acknowledged
+// valid event is in shop.orders exactly once (count, distinct ids and the ledger's event-id
+// checksum agree) and every malformed one is in the dead-letter table once.
+#include <signal.h>
+
+#include <fstream>
+#include <random>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include <gtest/gtest.h>
+#include <xxhash.h>
+
+#include "catalog/catalog_table_operations.h"
+#include "catalog/open_catalog.h"
+#include "iceberg/data_files.h"
+#include "iceberg/scan.h"
+#include "support/child_process.h"
+#include "support/run_process.h"
+
+namespace floe::testing {
+namespace {
+
+struct LedgerTotals {
+  uint64_t acked_valid = 0, acked_malformed = 0, event_id_hash_sum = 0;
+};
+
+LedgerTotals ReadLedger(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string s = text.str();
+  std::smatch m;
+  LedgerTotals totals;
+  std::regex total(
+      R"("total":\{"acked":\d+,"acked_valid":(\d+),"acked_malformed":(\d+),"failed":\d+,"value_hash_sum":"[0-9a-f]+","event_id_hash_sum":"([0-9a-f]+)")");
+  if (std::regex_search(s, m, total)) {
+    totals.acked_valid = std::stoull(m[1]);
+    totals.acked_malformed = std::stoull(m[2]);
+    totals.event_id_hash_sum = std::stoull(m[3], nullptr, 16);
+  }
+  return totals;
+}
+
+// Every value of string column `column` in the table's current snapshot.
+std::vector<std::string> ReadColumn(const std::string& catalog_uri, const std::string& table_name,
+                                    const std::string& column) {
+  auto catalog = catalog::OpenCatalog({.uri = catalog_uri});
+  EXPECT_TRUE(catalog) << catalog.error().ToString();
+  auto ops = catalog::CatalogTableOperations::Open(std::move(*catalog), *catalog::IdentifierFromString(table_name));
+  EXPECT_TRUE(ops) << ops.error().ToString();
+  auto table = iceberg::Table::Load(*ops);
+  EXPECT_TRUE(table) << table.error().ToString();
+  auto plan = iceberg::PlanScan(**table, {});
+  EXPECT_TRUE(plan) << plan.error().ToString();
+  const iceberg::NestedField* field = plan->schema.FindFieldByName(column);
+  EXPECT_NE(field, nullptr);
+  int index = -1;
+  for (size_t i = 0; i < plan->schema.fields().size(); ++i) {
+    if (plan->schema.fields()[i].id == field->id) index = static_cast<int>(i);
+  }
+  std::vector<std::string> values;
+  for (const auto& task : plan->tasks) {
+    auto status = iceberg::ReadTask(**table, task, plan->schema,
+                                    [&](const formats::ColumnBatch& batch, const std::vector<int>& columns) -> Status {
+                                      const auto& vector = batch.columns[static_cast<size_t>(columns[index])];
+                                      for (int64_t i = 0; i < batch.num_rows; ++i) {
+                                        values.emplace_back(vector.StringAt(i));
+                                      }
+                                      return OkStatus();
+                                    });
+    EXPECT_TRUE(status) << status.error().ToString();
+  }
+  return values;
+}
+
+TEST(StreamCrash, KilledFiveTimesStillExactlyOnce) {
+  TempFolder dir;
+  int port = FreeLoopbackPort();
+  std::string brokers = "127.0.0.1:" + std::to_string(port);
+  ChildProcess broker({FloeBinary(), "broker", "--listen", brokers, "--data", dir.path() + "/broker",
+                       "--metrics-listen", ""},
+                      dir.path() + "/broker.log");
+  ASSERT_TRUE(WaitForPort(port)) << broker.ReadLog();
+  ASSERT_EQ(RunProcess({FloeBinary(), "topic", "create", "orders", "--partitions", "4", "--brokers", brokers}).exit_code,
+            0);
+  auto schema = RunProcess({FloeBinary(), "produce", "--print-schema"});
+  std::ofstream(dir.path() + "/orders.json") << schema.out;
+
+  std::string ledger = dir.path() + "/ledger.json";
+  ChildProcess producer({FloeBinary(), "produce", "--brokers", brokers, "--count", "12000", "--rate", "3000",
+                         "--malformed-rate", "0.01", "--seed", "5", "--ledger", ledger},
+                        dir.path() + "/produce.log");
+  std::string catalog = "sqlite:" + dir.path() + "/catalog.db";
+  std::vector<std::string> stream = {FloeBinary(), "stream", "--brokers", brokers, "--topic", "orders", "--table",
+                                     "shop.orders", "--catalog", catalog, "--warehouse",
+                                     "file://" + dir.path() + "/wh", "--schema", dir.path() + "/orders.json",
+                                     "--partition", "hour(ts)", "--trigger", "200ms", "--max-batch-records", "1500"};
+  std::mt19937 random(42);
+  for (int life = 0; life < 5; ++life) {
+    ChildProcess job(stream, dir.path() + "/stream.log");
+    std::this_thread::sleep_for(std::chrono::milliseconds(400 + random() % 1200));
+    EXPECT_EQ(job.Stop(SIGKILL), 128 + SIGKILL) << "life " << life << ": " << job.ReadLog();
+  }
+  ASSERT_EQ(producer.Wait(std::chrono::seconds(60)), 0) << producer.ReadLog();
+
+  std::vector<std::string> drain = stream;
+  drain.push_back("--available-now");
+  auto drained = RunProcess(drain);
+  ASSERT_EQ(drained.exit_code, 0) << drained.err;
+
+  LedgerTotals totals = ReadLedger(ledger);
+  ASSERT_GT(totals.acked_valid, 0u);
+  std::vector<std::string> ids = ReadColumn(catalog, "shop.orders", "event_id");
+  std::set<std::string> distinct(ids.begin(), ids.end());
+  EXPECT_EQ(ids.size(), totals.acked_valid);
+  EXPECT_EQ(distinct.size(), ids.size()) << "duplicated events";
+  uint64_t sum = 0;
+  for (const auto& id : distinct) sum += XXH64(id.data(), id.size(), 0);
+  EXPECT_EQ(sum, totals.event_id_hash_sum) << "the table holds other events than the broker acknowledged";
+  EXPECT_EQ(ReadColumn(catalog, "shop.orders_dlq", "error").size(), totals.acked_malformed);
+}
+
+}  // namespace
+}  // namespace floe::testing

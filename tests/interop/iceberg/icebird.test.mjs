@@ -1,0 +1,137 @@
+// icebird (npm), an Iceberg reader nobody here wrote, reads tables floe writes: one table per
+// partition transform, plus one after compaction, rollback and expiry. The warehouse folder is
+// served over a loopback HTTP server (with Range support); the file:// locations recorded in
+// floe's metadata are fetched from that server.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { mkdtempSync, rmSync, writeFileSync, statSync, createReadStream, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { icebergRead } from 'icebird';
+
+const floe = process.env.FLOE_BIN;
+let dir, server, base;
+const realFetch = globalThis.fetch;
+
+function run(...args) {
+  return execFileSync(floe, args, { encoding: 'utf8' });
+}
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'floe-icebird-'));
+  server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    if (!path.startsWith(dir) || path.includes('..') || !existsSync(path)) {
+      res.writeHead(404).end();
+      return;
+    }
+    const size = statSync(path).size;
+    const range = /bytes=(\d+)-(\d*)/.exec(req.headers.range ?? '');
+    if (range) {
+      const start = Number(range[1]);
+      const end = range[2] ? Number(range[2]) : size - 1;
+      res.writeHead(206, { 'content-length': end - start + 1, 'content-range': `bytes ${start}-${end}/${size}` });
+      if (req.method === 'HEAD') return res.end();
+      createReadStream(path, { start, end }).pipe(res);
+    } else {
+      res.writeHead(200, { 'content-length': size });
+      if (req.method === 'HEAD') return res.end();
+      createReadStream(path).pipe(res);
+    }
+  });
+  await new Promise(resolve => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${server.address().port}`;
+  // floe records file:// locations; fetch them from the loopback server.
+  globalThis.fetch = (url, init) => {
+    const s = String(url);
+    return realFetch(s.startsWith('file://') ? base + s.slice('file://'.length) : s, init);
+  };
+  // Input Parquet files written by DuckDB (no field ids: floe matches columns by name).
+  const db = await DuckDBInstance.create(':memory:');
+  const conn = await db.connect();
+  await conn.run(`COPY (SELECT i::BIGINT AS id,
+                         TIMESTAMPTZ '2024-01-01 00:00:00+00' + to_hours(i * 7) AS ts,
+                         'name-' || (i % 13)::VARCHAR AS name,
+                         (i * 1.25)::DECIMAL(9,2) AS price,
+                         DATE '2023-12-30' + (i % 40)::INTEGER AS day
+                  FROM range(0, 300) t(i))
+                  TO '${join(dir, 'input.parquet')}' (FORMAT parquet)`);
+  writeFileSync(join(dir, 'schema.json'), JSON.stringify({
+    type: 'struct', 'schema-id': 0, fields: [
+      { id: 1, name: 'id', required: true, type: 'long' },
+      { id: 2, name: 'ts', required: false, type: 'timestamptz' },
+      { id: 3, name: 'name', required: false, type: 'string' },
+      { id: 4, name: 'price', required: false, type: 'decimal(9,2)' },
+      { id: 5, name: 'day', required: false, type: 'date' },
+    ],
+  }));
+});
+
+after(async () => {
+  globalThis.fetch = realFetch;
+  await new Promise(resolve => server.close(resolve));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function floeRows(table) {
+  return run('table', 'scan', table, '--warehouse', `file://${dir}/wh`).trim().split('\n').filter(Boolean).map(l => JSON.parse(l));
+}
+
+async function icebirdRows(table) {
+  const tableUrl = `${base}${dir}/wh/${table.replace('.', '/')}`;
+  return icebergRead({ tableUrl });
+}
+
+function assertSameRows(fromIcebird, fromFloe) {
+  assert.equal(fromIcebird.length, fromFloe.length);
+  const key = r => String(r.id);
+  const floeById = new Map(fromFloe.map(r => [key(r), r]));
+  for (const r of fromIcebird) {
+    const f = floeById.get(key(r));
+    assert.ok(f, `row ${key(r)} only in icebird`);
+    assert.equal(r.name, f.name);
+    // Timestamps: icebird gives Date objects; floe ISO text with +00:00.
+    assert.equal(new Date(r.ts).getTime(), new Date(f.ts).getTime());
+    assert.equal(Number(r.price), Number(f.price));
+  }
+}
+
+const transforms = ['identity(name)', 'bucket(8, id)', 'truncate(4, name)', 'year(ts)', 'month(ts)', 'day(ts)',
+                    'hour(ts)', 'void(name)', 'truncate(10, id)', 'month(day)'];
+
+for (const [i, transform] of transforms.entries()) {
+  test(`icebird reads a table partitioned by ${transform}`, async () => {
+    const table = `db.t${i}`;
+    run('table', 'create', table, '--warehouse', `file://${dir}/wh`, '--schema', join(dir, 'schema.json'),
+        '--partition', transform);
+    run('table', 'append', table, '--warehouse', `file://${dir}/wh`, join(dir, 'input.parquet'));
+    const expected = floeRows(table);
+    assert.equal(expected.length, 300);
+    assertSameRows(await icebirdRows(table), expected);
+  });
+}
+
+test('icebird reads a table after compaction, rollback and expiry', async () => {
+  const table = 'db.maintained';
+  const wh = `file://${dir}/wh`;
+  run('table', 'create', table, '--warehouse', wh, '--schema', join(dir, 'schema.json'), '--partition', 'day(ts)');
+  run('table', 'append', table, '--warehouse', wh, join(dir, 'input.parquet'));
+  run('table', 'append', table, '--warehouse', wh, join(dir, 'input.parquet'));
+  assert.equal((await icebirdRows(table)).length, 600);
+  run('table', 'compact', table, '--warehouse', wh);
+  const compacted = floeRows(table);
+  assert.equal(compacted.length, 600);
+  assert.equal((await icebirdRows(table)).length, 600);
+  const snapshots = JSON.parse(run('table', 'snapshots', table, '--warehouse', wh, '--format', 'json'));
+  assert.equal(snapshots.at(-1).operation, 'replace');
+  // Roll back to the first append (snapshot ids exceed 2^53: take them from the text).
+  const firstId = /"snapshot-id": (\d+)/.exec(run('table', 'snapshots', table, '--warehouse', wh, '--format', 'json'))[1];
+  run('table', 'rollback', table, '--warehouse', wh, '--snapshot', firstId);
+  assertSameRows(await icebirdRows(table), floeRows(table));
+  assert.equal(floeRows(table).length, 300);
+  run('table', 'expire', table, '--warehouse', wh, '--older-than', '0ms');
+  assertSameRows(await icebirdRows(table), floeRows(table));
+});

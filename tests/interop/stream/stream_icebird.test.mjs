@@ -1,0 +1,114 @@
+// The whole ingest path with readers nobody here wrote: `floe produce` sends order events (some
+// malformed) to `floe broker`; `floe stream` drains them into shop.orders and its dead-letter
+// table through the SQLite catalog; icebird (npm) reads both tables back. Every acknowledged
+// valid event is in shop.orders exactly once, every malformed one in shop.orders_dlq with its
+// reason, and running the job again adds nothing.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { mkdtempSync, rmSync, writeFileSync, readFileSync, statSync, createReadStream, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { icebergRead } from 'icebird';
+import { startBroker } from '../broker/broker_process.mjs';
+
+const floe = process.env.FLOE_BIN;
+let dir, broker, server, base;
+const realFetch = globalThis.fetch;
+
+function run(...args) {
+  return execFileSync(floe, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+// Serves the test folder over loopback HTTP with ranges; file:// locations are fetched there.
+async function serveFolder(root) {
+  server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    if (!path.startsWith(root) || path.includes('..') || !existsSync(path)) return res.writeHead(404).end();
+    const size = statSync(path).size;
+    const range = /bytes=(\d+)-(\d*)/.exec(req.headers.range ?? '');
+    const start = range ? Number(range[1]) : 0;
+    const end = range && range[2] ? Number(range[2]) : size - 1;
+    res.writeHead(range ? 206 : 200, {
+      'content-length': end - start + 1,
+      ...(range ? { 'content-range': `bytes ${start}-${end}/${size}` } : {}),
+    });
+    if (req.method === 'HEAD') return res.end();
+    createReadStream(path, { start, end }).pipe(res);
+  });
+  await new Promise(resolve => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${server.address().port}`;
+  globalThis.fetch = (url, init) => {
+    const s = String(url);
+    return realFetch(s.startsWith('file://') ? base + s.slice('file://'.length) : s, init);
+  };
+}
+
+// The current metadata file of a table, as the SQLite catalog (Iceberg's JDBC tables) holds it.
+function metadataLocation(table) {
+  const [ns, name] = table.split('.');
+  return execFileSync('/usr/bin/python3', ['-c', `
+import sqlite3, sys
+row = sqlite3.connect(sys.argv[1]).execute(
+  "SELECT metadata_location FROM iceberg_tables WHERE table_namespace=? AND table_name=?", (sys.argv[2], sys.argv[3])).fetchone()
+print(row[0])`, join(dir, 'catalog.db'), ns, name], { encoding: 'utf8' }).trim();
+}
+
+async function readTable(table) {
+  const location = metadataLocation(table);
+  const slash = location.lastIndexOf('/metadata/');
+  const tableUrl = base + location.slice('file://'.length, slash);
+  return icebergRead({ tableUrl, metadataFileName: location.slice(slash + '/metadata/'.length) });
+}
+
+function streamOnce() {
+  return run('stream', '--brokers', broker.address, '--topic', 'orders', '--table', 'shop.orders',
+             '--catalog', `sqlite:${join(dir, 'catalog.db')}`, '--warehouse', `file://${join(dir, 'wh')}`,
+             '--schema', join(dir, 'orders.schema.json'), '--partition', 'hour(ts)',
+             '--trigger', '300ms', '--max-batch-records', '700', '--available-now');
+}
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'floe-stream-'));
+  await serveFolder(dir);
+  broker = await startBroker([], join(dir, 'broker'));
+  run('topic', 'create', 'orders', '--partitions', '4', '--brokers', broker.address);
+  writeFileSync(join(dir, 'orders.schema.json'), run('produce', '--print-schema'));
+  run('produce', '--brokers', broker.address, '--count', '3000', '--rate', '0', '--malformed-rate', '0.03',
+      '--seed', '17', '--ledger', join(dir, 'ledger.json'));
+});
+
+after(async () => {
+  globalThis.fetch = realFetch;
+  await broker?.stop({ keepData: true });
+  await new Promise(resolve => server.close(resolve));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('every acknowledged event lands once; malformed ones land as dead letters; a rerun adds nothing', async () => {
+  const ledger = JSON.parse(readFileSync(join(dir, 'ledger.json'), 'utf8')).total;
+  assert.equal(ledger.acked, 3000);
+  assert.ok(ledger.acked_malformed > 0);
+
+  streamOnce();
+  const rows = await readTable('shop.orders');
+  assert.equal(rows.length, ledger.acked_valid);
+  assert.equal(new Set(rows.map(r => r.event_id)).size, rows.length, 'every event id once');
+  for (const r of rows) {
+    assert.ok(['created', 'paid', 'shipped', 'cancelled'].includes(r.type), JSON.stringify(r));
+    assert.ok(r.amount > 0 && r.items >= 1);
+    assert.ok(new Date(r.ts).getFullYear() >= 2024);
+  }
+  const dead = await readTable('shop.orders_dlq');
+  assert.equal(dead.length, ledger.acked_malformed);
+  for (const d of dead) {
+    assert.equal(d.topic, 'orders');
+    assert.ok(d.error.length > 0);
+  }
+
+  const before = metadataLocation('shop.orders');
+  streamOnce();
+  assert.equal(metadataLocation('shop.orders'), before, 'a rerun over the same offsets commits nothing');
+  assert.equal((await readTable('shop.orders')).length, ledger.acked_valid);
+});
