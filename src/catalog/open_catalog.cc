@@ -16,6 +16,7 @@ Result<std::unique_ptr<Catalog>> OpenCatalog(const CatalogOptions& options) {
   }
   SqlConnectionPool::Connect connect;
   std::string relative_root;
+  bool serialize_writes = false;
   if (uri.starts_with("sqlite:")) {
     std::string path = uri.substr(7);
     if (path.starts_with("//")) {
@@ -31,12 +32,13 @@ Result<std::unique_ptr<Catalog>> OpenCatalog(const CatalogOptions& options) {
     }
     relative_root = absolute.parent_path().string();
     connect = [path] { return OpenSqlite(path); };
+    serialize_writes = true;
   } else if (uri.starts_with("postgresql://") || uri.starts_with("postgres://")) {
     connect = [uri] { return OpenPostgres(uri); };
   } else {
     return InvalidArgument("catalog URI '{}': expected sqlite:PATH, postgresql://... or http(s)://host:port", uri);
   }
-  FLOE_ASSIGN_OR_RETURN_CTX(auto sql, SqlCatalog::Open(std::move(connect), options.catalog_name),
+  FLOE_ASSIGN_OR_RETURN_CTX(auto sql, SqlCatalog::Open(std::move(connect), options.catalog_name, serialize_writes),
                             fmt::format("opening catalog {}", uri));
   return std::unique_ptr<Catalog>(std::make_unique<PointerCatalog>(
       std::move(sql), std::make_unique<MetadataFileIo>(relative_root), options.warehouse));

@@ -13,6 +13,7 @@ namespace {
 // Lost swaps redone before giving up with Conflict; each redo means another writer progressed.
 constexpr int kMaxCommitAttempts = 64;
 constexpr size_t kMaxMetadataBytes = size_t{1} << 30;
+constexpr size_t kMetadataCacheEntries = 64;
 
 int64_t NowMillis() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
@@ -108,7 +109,27 @@ Status PointerCatalog::RequireNamespace(const Namespace& ns) {
   return OkStatus();
 }
 
+std::shared_ptr<const nlohmann::json> PointerCatalog::CachedMetadata(const std::string& location) {
+  std::lock_guard lock(cache_mu_);
+  auto it = cache_.find(location);
+  return it == cache_.end() ? nullptr : it->second;
+}
+
+void PointerCatalog::CacheMetadata(const std::string& location, std::shared_ptr<const nlohmann::json> metadata) {
+  std::lock_guard lock(cache_mu_);
+  if (cache_.emplace(location, std::move(metadata)).second) {
+    cache_order_.push_back(location);
+  }
+  while (cache_order_.size() > kMetadataCacheEntries) {
+    cache_.erase(cache_order_.front());
+    cache_order_.pop_front();
+  }
+}
+
 Result<nlohmann::json> PointerCatalog::ReadMetadata(const std::string& location) {
+  if (auto cached = CachedMetadata(location)) {
+    return *cached;
+  }
   FLOE_ASSIGN_OR_RETURN_CTX(std::string text, files_->Read(location), fmt::format("reading metadata {}", location));
   if (text.size() >= 2 && static_cast<unsigned char>(text[0]) == 0x1f && static_cast<unsigned char>(text[1]) == 0x8b) {
     // "*.gz.metadata.json", as Spark writes with write.metadata.compression-codec=gzip.
@@ -118,6 +139,7 @@ Result<nlohmann::json> PointerCatalog::ReadMetadata(const std::string& location)
   if (!metadata.is_object() || !metadata.contains("format-version")) {
     return Corruption("metadata {} is not an Iceberg table metadata object", location);
   }
+  CacheMetadata(location, std::make_shared<const nlohmann::json>(metadata));
   return metadata;
 }
 
@@ -232,10 +254,34 @@ Status PointerCatalog::CommitTransaction(const std::vector<TableCommit>& commits
   return OkStatus();
 }
 
+std::vector<std::unique_lock<std::mutex>> PointerCatalog::LockTables(const std::vector<TableCommit>& commits) {
+  std::vector<std::mutex*> mutexes;
+  {
+    std::lock_guard lock(locks_mu_);
+    std::set<TableIdentifier> ids;
+    for (const TableCommit& commit : commits) {
+      ids.insert(commit.id);
+    }
+    for (const TableIdentifier& id : ids) {
+      auto& slot = table_locks_[id];
+      if (slot == nullptr) {
+        slot = std::make_unique<std::mutex>();
+      }
+      mutexes.push_back(slot.get());
+    }
+  }
+  std::vector<std::unique_lock<std::mutex>> held;
+  for (std::mutex* mutex : mutexes) {
+    held.emplace_back(*mutex);
+  }
+  return held;
+}
+
 Result<std::vector<LoadedTable>> PointerCatalog::CommitAll(const std::vector<TableCommit>& commits) {
   if (commits.empty()) {
     return InvalidArgument("a commit needs at least one table");
   }
+  auto turns = LockTables(commits);
   for (int attempt = 0; attempt < kMaxCommitAttempts; ++attempt) {
     std::vector<PointerSwap> swaps;
     std::vector<LoadedTable> results;
@@ -285,6 +331,9 @@ Result<std::vector<LoadedTable>> PointerCatalog::CommitAll(const std::vector<Tab
       status = pointers_->SwapPointers(swaps);
     }
     if (status) {
+      for (const LoadedTable& table : results) {
+        CacheMetadata(table.metadata_location, std::make_shared<const nlohmann::json>(table.metadata));
+      }
       return results;
     }
     ErrorKind kind = status.error().kind();

@@ -12,7 +12,11 @@
 // Thread-safe.
 #pragma once
 
+#include <deque>
 #include <functional>
+#include <map>
+#include <mutex>
+#include <vector>
 #include <memory>
 #include <string>
 
@@ -56,6 +60,22 @@ class PointerCatalog final : public Catalog {
   Result<std::vector<LoadedTable>> CommitAll(const std::vector<TableCommit>& commits);
   Result<nlohmann::json> ReadMetadata(const std::string& location);
   Status RequireNamespace(const Namespace& ns);
+  // Commits to the same table from this process take turns (in identifier order when a
+  // transaction names several), so they queue instead of racing to write files that lose the
+  // swap. Other processes are kept apart by the pointer swap alone.
+  std::vector<std::unique_lock<std::mutex>> LockTables(const std::vector<TableCommit>& commits);
+
+  // Metadata files are immutable, so parsed ones are kept by location: loads and commits of a
+  // hot table skip reading and parsing it again.
+  std::shared_ptr<const nlohmann::json> CachedMetadata(const std::string& location);
+  void CacheMetadata(const std::string& location, std::shared_ptr<const nlohmann::json> metadata);
+
+  std::mutex cache_mu_;
+  std::map<std::string, std::shared_ptr<const nlohmann::json>> cache_;  // Guarded by cache_mu_.
+  std::deque<std::string> cache_order_;                                  // Oldest first; guarded by cache_mu_.
+
+  std::mutex locks_mu_;
+  std::map<TableIdentifier, std::unique_ptr<std::mutex>> table_locks_;  // Guarded by locks_mu_; never shrinks.
 
   std::unique_ptr<MetadataPointerStore> pointers_;
   std::unique_ptr<MetadataFileIo> files_;

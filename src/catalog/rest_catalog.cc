@@ -37,7 +37,8 @@ Json CommitToJson(const TableCommit& commit, bool with_identifier) {
 
 }  // namespace
 
-Result<std::unique_ptr<RestCatalog>> RestCatalog::Open(std::string uri, std::string warehouse, std::string token) {
+Result<std::unique_ptr<RestCatalog>> RestCatalog::Open(std::string uri, std::string warehouse, std::string token,
+                                                       std::string credential) {
   while (uri.ends_with('/')) {
     uri.pop_back();
   }
@@ -49,7 +50,16 @@ Result<std::unique_ptr<RestCatalog>> RestCatalog::Open(std::string uri, std::str
       token = env;
     }
   }
-  std::unique_ptr<RestCatalog> catalog(new RestCatalog(std::move(uri), std::move(warehouse), std::move(token)));
+  if (credential.empty()) {
+    if (const char* env = std::getenv("FLOE_CATALOG_CREDENTIAL"); env != nullptr) {
+      credential = env;
+    }
+  }
+  std::unique_ptr<RestCatalog> catalog(
+      new RestCatalog(std::move(uri), std::move(warehouse), std::move(token), std::move(credential)));
+  if (!catalog->credential_.empty()) {
+    FLOE_RETURN_IF_ERROR(catalog->FetchToken());
+  }
   FLOE_RETURN_IF_ERROR(catalog->LoadConfig());
   return catalog;
 }
@@ -73,6 +83,46 @@ Status RestCatalog::LoadConfig() {
   return OkStatus();
 }
 
+Status RestCatalog::FetchToken() {
+  size_t colon = credential_.find(':');
+  if (colon == std::string::npos) {
+    return InvalidArgument("catalog credential must be CLIENT_ID:SECRET");
+  }
+  std::string form = "grant_type=client_credentials&client_id=" + net::PercentEncode(credential_.substr(0, colon)) +
+                     "&client_secret=" + net::PercentEncode(credential_.substr(colon + 1)) + "&scope=catalog";
+  net::HttpClientRequest request;
+  request.method = "POST";
+  request.url = base_ + "/v1/oauth/tokens";
+  request.body = form;
+  request.headers.Set("Content-Type", "application/x-www-form-urlencoded");
+  FLOE_ASSIGN_OR_RETURN_CTX(net::HttpResponse response, client_.Send(request), "fetching a catalog token");
+  Json json = Json::parse(response.body, nullptr, false);
+  if (response.status != 200 || !json.is_object() || !json.contains("access_token") ||
+      !json["access_token"].is_string()) {
+    return Unauthenticated("the catalog refused the client credentials (HTTP {}): {}", response.status,
+                           response.body.substr(0, 200));
+  }
+  std::lock_guard lock(token_mu_);
+  token_ = json["access_token"].get<std::string>();
+  int64_t expires_in = json.value("expires_in", int64_t{3600});
+  // Refresh at 90% of the lifetime, before requests start failing.
+  token_expiry_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(expires_in * 900);
+  return OkStatus();
+}
+
+std::string RestCatalog::CurrentToken() {
+  bool stale = false;
+  {
+    std::lock_guard lock(token_mu_);
+    stale = !credential_.empty() && std::chrono::steady_clock::now() >= token_expiry_;
+  }
+  if (stale) {
+    (void)FetchToken();  // On failure the old token is sent and the 401 path retries.
+  }
+  std::lock_guard lock(token_mu_);
+  return token_;
+}
+
 Result<net::HttpResponse> RestCatalog::Call(std::string_view method, const std::string& path, const std::string& body,
                                             std::string_view what) {
   net::HttpClientRequest request;
@@ -82,10 +132,17 @@ Result<net::HttpResponse> RestCatalog::Call(std::string_view method, const std::
   if (!body.empty()) {
     request.headers.Set("Content-Type", "application/json");
   }
-  if (!token_.empty()) {
-    request.headers.Set("Authorization", "Bearer " + token_);
+  std::string token = CurrentToken();
+  if (!token.empty()) {
+    request.headers.Set("Authorization", "Bearer " + token);
   }
   FLOE_ASSIGN_OR_RETURN_CTX(net::HttpResponse response, client_.Send(request), std::string(what));
+  if ((response.status == 401 || response.status == 419) && !credential_.empty()) {
+    // The server forgot or expired the token (a restart does both): exchange again, once.
+    FLOE_RETURN_IF_ERROR(FetchToken());
+    request.headers.Set("Authorization", "Bearer " + CurrentToken());
+    FLOE_ASSIGN_OR_RETURN_CTX(response, client_.Send(request), std::string(what));
+  }
   if (response.status >= 400) {
     return std::unexpected(FromRestResponse(response.status, response.body, what));
   }

@@ -1,11 +1,14 @@
 // RestCatalog: the Catalog over any Iceberg REST catalog (floe's own `floe catalog`, Polaris,
 // Lakekeeper, the Java fixture), used by every floe role whose catalog URI is http(s)://. It
 // reads GET /v1/config once for the server's prefix, sends commits as requirements and updates
-// and maps the spec's error bodies back onto floe error kinds (see rest_error.h). A bearer token
-// (FLOE_CATALOG_TOKEN or the constructor's) is sent on every request. Thread-safe: the HTTP
-// client pools connections.
+// and maps the spec's error bodies back onto floe error kinds (see rest_error.h). Auth: a static
+// bearer token (FLOE_CATALOG_TOKEN), or client credentials "id:secret"
+// (FLOE_CATALOG_CREDENTIAL) exchanged at POST /v1/oauth/tokens and exchanged again when the
+// token nears expiry or the server answers 401. Thread-safe: the HTTP client pools
+// connections; the token is guarded by a mutex.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -21,7 +24,7 @@ class RestCatalog final : public Catalog {
   // `uri`: "http://host:port" (with or without a trailing "/v1"); `warehouse` is passed to
   // /v1/config and, when the server names no prefix, used as the prefix.
   static Result<std::unique_ptr<RestCatalog>> Open(std::string uri, std::string warehouse = "",
-                                                   std::string token = "");
+                                                   std::string token = "", std::string credential = "");
 
   Status CreateNamespace(const Namespace& ns, const Properties& properties) override;
   Result<std::vector<Namespace>> ListNamespaces(const Namespace& parent) override;
@@ -44,8 +47,13 @@ class RestCatalog final : public Catalog {
   Status CommitTransaction(const std::vector<TableCommit>& commits) override;
 
  private:
-  RestCatalog(std::string base, std::string warehouse, std::string token)
-      : base_(std::move(base)), warehouse_(std::move(warehouse)), token_(std::move(token)) {}
+  RestCatalog(std::string base, std::string warehouse, std::string token, std::string credential)
+      : base_(std::move(base)), warehouse_(std::move(warehouse)), token_(std::move(token)),
+        credential_(std::move(credential)) {}
+
+  // Exchanges credential_ for a new token.
+  Status FetchToken();
+  std::string CurrentToken();
 
   Status LoadConfig();
   // Sends and returns the response; HTTP errors become floe errors unless `status_ok(status)`.
@@ -58,7 +66,10 @@ class RestCatalog final : public Catalog {
   std::string base_;    // "http://host:port"
   std::string prefix_;  // "/v1" or "/v1/<prefix>"
   std::string warehouse_;
-  std::string token_;
+  std::mutex token_mu_;
+  std::string token_;  // Guarded by token_mu_.
+  std::chrono::steady_clock::time_point token_expiry_ = std::chrono::steady_clock::time_point::max();  // Guarded.
+  std::string credential_;
   net::HttpClient client_;
 };
 

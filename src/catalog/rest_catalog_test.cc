@@ -312,6 +312,43 @@ TEST_F(RestCatalogTest, ConcurrentCommittersThroughRestLoseNothing) {
   EXPECT_EQ(table->metadata["last-sequence-number"], kWriters * kCommitsEach);
 }
 
+TEST(RestCatalogAuthTest, ClientCredentialsAndTokenRefreshAfterARestart) {
+  std::string folder = io::testing::FreshFolder();
+  auto backend = OpenCatalog({"sqlite:" + folder + "/catalog.db", "file://" + folder + "/warehouse"});
+  ASSERT_TRUE(backend);
+  auto users = ParseUsers("spark:s3cret,trino:pw");
+  ASSERT_TRUE(users);
+  EXPECT_FALSE(ParseUsers("nocolon"));
+  RestServerOptions options;
+  options.port = 0;
+  auto tokens = std::make_unique<OAuthTokens>(*users);
+  options.tokens = tokens.get();
+  auto server = std::make_unique<RestCatalogServer>(**backend, options);
+  ASSERT_TRUE(server->Start());
+  uint16_t port = server->port();
+  std::string url = fmt::format("http://127.0.0.1:{}", port);
+
+  auto anonymous = RestCatalog::Open(url);
+  ASSERT_FALSE(anonymous);
+  EXPECT_EQ(anonymous.error().kind(), ErrorKind::kUnauthenticated);
+  auto wrong = RestCatalog::Open(url, "", "", "spark:nope");
+  ASSERT_FALSE(wrong);
+  EXPECT_EQ(wrong.error().kind(), ErrorKind::kUnauthenticated);
+  auto client = RestCatalog::Open(url, "", "", "spark:s3cret");
+  ASSERT_TRUE(client) << client.error().ToString();
+  ASSERT_TRUE((*client)->CreateNamespace({"db"}, {}));
+
+  // A restart forgets every token; the client exchanges its credentials again on the 401.
+  server->Stop();
+  tokens = std::make_unique<OAuthTokens>(*users);
+  options.tokens = tokens.get();
+  options.port = port;
+  server = std::make_unique<RestCatalogServer>(**backend, options);
+  ASSERT_TRUE(server->Start());
+  EXPECT_TRUE(*(*client)->NamespaceExists({"db"}));
+  server->Stop();
+}
+
 TEST(CorpusCatalogTest, PyIcebergCatalogLoadsItsTable) {
   const char* shared = std::getenv("FLOE_SHARED_DIR");
   std::filesystem::path source = std::filesystem::path(shared ? shared : "../shared") / "corpus/iceberg/partition_timestamp";

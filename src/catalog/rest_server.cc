@@ -2,6 +2,8 @@
 
 #include <chrono>
 
+#include <openssl/evp.h>
+
 #include <nlohmann/json.hpp>
 
 #include "catalog/rest_error.h"
@@ -195,8 +197,24 @@ Result<net::HttpRouter> MakeRestCatalogRouter(Catalog& catalog, const RestServer
 
   Json endpoints = Json::array();
   MetricsRegistry* metrics = options.metrics;
+  OAuthTokens* tokens = options.tokens != nullptr && options.tokens->enabled() ? options.tokens : nullptr;
+  // Wraps a handler with the bearer-token check when users are configured.
+  auto guarded = [tokens](net::HttpHandler handler) -> net::HttpHandler {
+    if (tokens == nullptr) {
+      return handler;
+    }
+    return [tokens, inner = std::move(handler)](HttpRequest& request) {
+      if (!tokens->Check(request.headers.Get("Authorization").value_or(""))) {
+        HttpResponse response = ErrorResponse(Error(ErrorKind::kUnauthenticated, "missing, unknown or expired bearer token"));
+        response.headers.Set("WWW-Authenticate", "Bearer");
+        return response;
+      }
+      return inner(request);
+    };
+  };
   auto add = [&](std::string_view method, const std::string& path, net::HttpHandler handler) -> Status {
     endpoints.push_back(fmt::format("{} /v1/{{prefix}}{}", method, path));
+    handler = guarded(std::move(handler));
     if (metrics != nullptr) {
       std::string route = fmt::format("{} /v1/{{prefix}}{}", method, path);
       Histogram* latency = &metrics->GetHistogram("floe_catalog_request_seconds", "REST catalog request latency",
@@ -415,7 +433,51 @@ Result<net::HttpRouter> MakeRestCatalogRouter(Catalog& catalog, const RestServer
   if (!options.warehouse.empty()) {
     config["defaults"]["warehouse"] = options.warehouse;
   }
-  FLOE_RETURN_IF_ERROR(router.Add("GET", "/v1/config", [config](HttpRequest&) { return Ok(config); }));
+  FLOE_RETURN_IF_ERROR(router.Add("GET", "/v1/config", guarded([config](HttpRequest&) { return Ok(config); })));
+  if (tokens != nullptr) {
+    // The spec's (deprecated, still widely used) client-credentials flow: a form body.
+    FLOE_RETURN_IF_ERROR(router.Add("POST", "/v1/oauth/tokens", [tokens](HttpRequest& request) {
+      auto oauth_error = [](int status, const char* error, const char* description) {
+        return HttpResponse::Json(status, Json{{"error", error}, {"error_description", description}}.dump());
+      };
+      auto form = net::ParseQuery(request.body);
+      if (!form) {
+        return oauth_error(400, "invalid_request", "the body must be application/x-www-form-urlencoded");
+      }
+      std::map<std::string, std::string> fields(form->begin(), form->end());
+      if (fields["grant_type"] != "client_credentials") {
+        return oauth_error(400, "unsupported_grant_type", "only client_credentials is supported");
+      }
+      std::string client_id = fields["client_id"];
+      std::string secret = fields["client_secret"];
+      if (client_id.empty()) {
+        // RFC 6749 also allows the credentials in a Basic Authorization header.
+        std::string_view basic = request.headers.Get("Authorization").value_or("");
+        if (basic.starts_with("Basic ")) {
+          std::string decoded;
+          decoded.resize(basic.size());
+          int length = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(decoded.data()),
+                                       reinterpret_cast<const unsigned char*>(basic.data() + 6),
+                                       static_cast<int>(basic.size() - 6));
+          decoded.resize(length > 0 ? static_cast<size_t>(length) : 0);
+          decoded = decoded.substr(0, decoded.find('\0'));
+          size_t colon = decoded.find(':');
+          if (colon != std::string::npos) {
+            client_id = decoded.substr(0, colon);
+            secret = decoded.substr(colon + 1);
+          }
+        }
+      }
+      auto token = tokens->Issue(client_id, secret);
+      if (!token) {
+        return oauth_error(401, "invalid_client", "unknown client or wrong secret");
+      }
+      return Ok({{"access_token", *token},
+                 {"token_type", "bearer"},
+                 {"expires_in", tokens->lifetime().count()},
+                 {"issued_token_type", "urn:ietf:params:oauth:token-type:access_token"}});
+    }));
+  }
   if (metrics != nullptr) {
     FLOE_RETURN_IF_ERROR(router.Add("GET", "/metrics", [metrics](HttpRequest&) {
       HttpResponse response = HttpResponse::Text(200, metrics->RenderPrometheusText());

@@ -12,6 +12,7 @@
 #include "base/metrics.h"
 #include "base/result.h"
 #include "catalog/catalog.h"
+#include "catalog/oauth_tokens.h"
 #include "net/http_router.h"
 #include "net/http_server.h"
 
@@ -24,6 +25,9 @@ struct RestServerOptions {
   std::string warehouse;  // Reported in /v1/config defaults.
   // Request counts and latencies go here and are served at GET /metrics; null: neither.
   MetricsRegistry* metrics = nullptr;
+  // With tokens enabled, POST /v1/oauth/tokens issues bearer tokens for client credentials and
+  // every other catalog route answers 401 without a live one. Null: no authentication.
+  OAuthTokens* tokens = nullptr;
 };
 
 // The router alone, for tests and for roles that mount the catalog beside other routes.

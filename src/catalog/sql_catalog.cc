@@ -60,9 +60,10 @@ Status InWriteTransaction(SqlConnection& connection, Body&& body) {
 
 }  // namespace
 
-Result<std::unique_ptr<SqlCatalog>> SqlCatalog::Open(SqlConnectionPool::Connect connect, std::string catalog_name) {
+Result<std::unique_ptr<SqlCatalog>> SqlCatalog::Open(SqlConnectionPool::Connect connect, std::string catalog_name,
+                                                     bool serialize_writes) {
   auto pool = std::make_unique<SqlConnectionPool>(std::move(connect));
-  std::unique_ptr<SqlCatalog> catalog(new SqlCatalog(std::move(pool), std::move(catalog_name)));
+  std::unique_ptr<SqlCatalog> catalog(new SqlCatalog(std::move(pool), std::move(catalog_name), serialize_writes));
   FLOE_RETURN_IF_ERROR(catalog->CreateTables());
   return catalog;
 }
@@ -95,6 +96,7 @@ Status SqlCatalog::CreateNamespace(const Namespace& ns, const Properties& proper
     return AlreadyExists("namespace already exists: {}", NamespaceToString(ns));
   }
   FLOE_ASSIGN_OR_RETURN(auto connection, pool_->Acquire());
+  auto turn = WriterTurn();
   std::string name = NamespaceToString(ns);
   Properties rows = properties.empty() ? Properties{{"exists", "true"}} : properties;
   Status status = InWriteTransaction(*connection, [&]() -> Status {
@@ -187,6 +189,7 @@ Result<PropertiesUpdate> SqlCatalog::UpdateNamespaceProperties(const Namespace& 
   std::string name = NamespaceToString(ns);
   PropertiesUpdate result;
   FLOE_ASSIGN_OR_RETURN(auto connection, pool_->Acquire());
+  auto turn = WriterTurn();
   FLOE_RETURN_IF_ERROR(InWriteTransaction(*connection, [&]() -> Status {
     result = {};
     for (const std::string& key : removals) {
@@ -220,6 +223,7 @@ Status SqlCatalog::DropNamespace(const Namespace& ns) {
     return NoSuchNamespace(ns);
   }
   FLOE_ASSIGN_OR_RETURN(auto connection, pool_->Acquire());
+  auto turn = WriterTurn();
   std::string name = NamespaceToString(ns);
   return InWriteTransaction(*connection, [&]() -> Status {
     FLOE_ASSIGN_OR_RETURN(auto tables,
@@ -302,6 +306,7 @@ Status SqlCatalog::SwapOne(SqlConnection& connection, const PointerSwap& swap) {
 
 Status SqlCatalog::SwapPointers(const std::vector<PointerSwap>& swaps) {
   FLOE_ASSIGN_OR_RETURN(auto connection, pool_->Acquire());
+  auto turn = WriterTurn();
   if (swaps.size() == 1) {
     return SwapOne(*connection, swaps[0]);  // One statement is atomic without a transaction.
   }
@@ -315,6 +320,7 @@ Status SqlCatalog::SwapPointers(const std::vector<PointerSwap>& swaps) {
 
 Status SqlCatalog::RenameTable(const TableIdentifier& from, const TableIdentifier& to) {
   FLOE_ASSIGN_OR_RETURN(auto connection, pool_->Acquire());
+  auto turn = WriterTurn();
   auto changed = connection->Execute(
       "UPDATE iceberg_tables SET table_namespace = ?, table_name = ? WHERE catalog_name = ? AND "
       "table_namespace = ? AND table_name = ?",
@@ -333,6 +339,7 @@ Status SqlCatalog::RenameTable(const TableIdentifier& from, const TableIdentifie
 
 Status SqlCatalog::DeletePointer(const TableIdentifier& id) {
   FLOE_ASSIGN_OR_RETURN(auto connection, pool_->Acquire());
+  auto turn = WriterTurn();
   FLOE_ASSIGN_OR_RETURN(int64_t changed, connection->Execute("DELETE FROM iceberg_tables WHERE catalog_name = ? AND "
                                                              "table_namespace = ? AND table_name = ?",
                                                              {catalog_name_, NamespaceToString(id.ns), id.name}));

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "catalog/metadata_pointer_store.h"
@@ -24,9 +25,12 @@ class SqlCatalog final : public MetadataPointerStore {
   static constexpr std::string_view kDefaultCatalogName = "default";
 
   // Connects with `connect` (OpenSqlite or OpenPostgres bound to a target) and creates the two
-  // tables when missing.
+  // tables when missing. `serialize_writes` makes this process's writers take turns before the
+  // database does: right for SQLite, whose one writer lock otherwise makes waiters sleep in
+  // its busy handler; other processes are still kept apart by the database itself.
   static Result<std::unique_ptr<SqlCatalog>> Open(SqlConnectionPool::Connect connect,
-                                                  std::string catalog_name = std::string(kDefaultCatalogName));
+                                                  std::string catalog_name = std::string(kDefaultCatalogName),
+                                                  bool serialize_writes = false);
 
   Status CreateNamespace(const Namespace& ns, const Properties& properties) override;
   Result<std::vector<Namespace>> ListNamespaces(const Namespace& parent) override;
@@ -45,14 +49,20 @@ class SqlCatalog final : public MetadataPointerStore {
   const std::string& catalog_name() const { return catalog_name_; }
 
  private:
-  SqlCatalog(std::unique_ptr<SqlConnectionPool> pool, std::string catalog_name)
-      : pool_(std::move(pool)), catalog_name_(std::move(catalog_name)) {}
+  SqlCatalog(std::unique_ptr<SqlConnectionPool> pool, std::string catalog_name, bool serialize_writes)
+      : pool_(std::move(pool)), catalog_name_(std::move(catalog_name)), serialize_writes_(serialize_writes) {}
+
+  std::unique_lock<std::mutex> WriterTurn() {
+    return serialize_writes_ ? std::unique_lock<std::mutex>(write_mu_) : std::unique_lock<std::mutex>();
+  }
 
   Status CreateTables();
   Status SwapOne(SqlConnection& connection, const PointerSwap& swap);
 
   std::unique_ptr<SqlConnectionPool> pool_;
   std::string catalog_name_;
+  bool serialize_writes_;
+  std::mutex write_mu_;  // Held by writers when serialize_writes_.
 };
 
 }  // namespace floe::catalog

@@ -2,11 +2,13 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <chrono>
 #include <filesystem>
 #include <thread>
 
 #include "base/logging.h"
 #include "base/metrics.h"
+#include "catalog/oauth_tokens.h"
 #include "catalog/open_catalog.h"
 #include "catalog/rest_server.h"
 #include "cli/command.h"
@@ -20,6 +22,8 @@ struct CatalogFlags {
   std::string warehouse;
   std::string catalog_name = "default";
   int threads = 8;
+  std::string users;
+  int token_lifetime_s = 3600;
 };
 
 int RunCatalog(const CatalogFlags& flags) {
@@ -56,6 +60,9 @@ int RunCatalog(const CatalogFlags& flags) {
 
   auto catalog = catalog::OpenCatalog({flags.backend, warehouse, flags.catalog_name});
   if (!catalog) return fail(catalog.error());
+  auto users = catalog::ParseUsers(flags.users);
+  if (!users) return fail(users.error());
+  catalog::OAuthTokens tokens(std::move(*users), std::chrono::seconds(flags.token_lifetime_s));
   MetricsRegistry metrics;
   catalog::RestServerOptions options;
   options.host = flags.listen.substr(0, colon);
@@ -63,6 +70,7 @@ int RunCatalog(const CatalogFlags& flags) {
   options.threads = flags.threads;
   options.warehouse = warehouse;
   options.metrics = &metrics;
+  options.tokens = &tokens;
   catalog::RestCatalogServer server(**catalog, options);
   if (auto started = server.Start(); !started) return fail(started.error());
   // Tests and scripts read the bound port from this line (port 0 picks a free one).
@@ -91,6 +99,9 @@ void RegisterCatalogCommand(CLI::App& root, CommandRegistry& registry) {
       ->capture_default_str();
   app->add_option("--threads", flags->threads, "Request threads (handlers block on the database and store)")
       ->capture_default_str();
+  app->add_option("--users", flags->users,
+                  "CLIENT_ID:SECRET[,...]: require OAuth2 bearer tokens from POST /v1/oauth/tokens (empty: no auth)");
+  app->add_option("--token-lifetime-s", flags->token_lifetime_s, "Lifetime of issued tokens")->capture_default_str();
 }
 
 }  // namespace floe::cli

@@ -241,3 +241,44 @@ test('many concurrent committers: every commit lands exactly once', async () => 
   assert.equal(depth, writers * commitsEach);
   console.log(`${writers * commitsEach} commits, ${conflicts} conflicts retried`);
 });
+
+test('with users configured: OAuth2 client credentials give a bearer token iceberg-js uses; no token is 401', async () => {
+  const authDir = mkdtempSync(join(tmpdir(), 'floe-catalog-auth-'));
+  const guarded = spawn(process.env.FLOE_BIN, ['catalog', '--listen', '127.0.0.1:0', '--backend',
+    `sqlite:${join(authDir, 'catalog.db')}`, '--warehouse', `file://${join(authDir, 'warehouse')}`,
+    '--users', 'spark:s3cret,trino:other'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const url = await new Promise((resolve, reject) => {
+      let out = '';
+      guarded.stdout.on('data', (chunk) => {
+        out += chunk;
+        const match = out.match(/listening on (\S+)/);
+        if (match) resolve(`http://${match[1]}`);
+      });
+      guarded.on('exit', (code) => reject(new Error(`floe catalog exited with ${code}: ${out}`)));
+    });
+    const anonymous = new IcebergRestCatalog({ baseUrl: url });
+    await rejectsWith(anonymous.listNamespaces(), 401, 'NotAuthorizedException');
+    const refused = await fetch(`${url}/v1/oauth/tokens`, {
+      method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials&client_id=spark&client_secret=wrong',
+    });
+    assert.equal(refused.status, 401);
+    const granted = await fetch(`${url}/v1/oauth/tokens`, {
+      method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials&client_id=spark&client_secret=s3cret&scope=catalog',
+    });
+    assert.equal(granted.status, 200);
+    const token = await granted.json();
+    assert.equal(token.token_type, 'bearer');
+    assert.ok(token.expires_in > 0);
+    const c = new IcebergRestCatalog({ baseUrl: url, auth: { type: 'bearer', token: token.access_token } });
+    await c.createNamespace({ namespace: ['secured'] });
+    assert.equal(await c.namespaceExists({ namespace: ['secured'] }), true);
+    const forged = new IcebergRestCatalog({ baseUrl: url, auth: { type: 'bearer', token: 'f'.repeat(64) } });
+    await rejectsWith(forged.listNamespaces(), 401, 'NotAuthorizedException');
+  } finally {
+    guarded.kill('SIGTERM');
+    rmSync(authDir, { recursive: true, force: true });
+  }
+});
