@@ -162,11 +162,9 @@ int RunScan(const Flags& f) {
     std::string out;
     for (const FileScanTask& task : plan.tasks) {
       if (f.limit >= 0 && printed >= f.limit) break;
-      Status st = ReadTask(*table, task, schema, [&](const formats::ColumnBatch& b, const std::vector<int>& cols,
-                                                     const std::vector<uint8_t>& deleted) -> Status {
+      Status st = ReadTask(*table, task, schema, [&](const formats::ColumnBatch& b, const std::vector<int>& cols) -> Status {
         for (int64_t row = 0; row < b.num_rows; ++row) {
           if (f.limit >= 0 && printed >= f.limit) return OkStatus();
-          if (!deleted.empty() && deleted[row]) continue;
           if (task.residual->op != ExprOp::kTrue) {
             bool keep = EvaluateRow(task.residual, [&](int32_t id) -> Literal {
               for (size_t i = 0; i < schema.fields().size(); ++i) {
@@ -383,8 +381,7 @@ int RunCompact(const Flags& f) {
       std::vector<formats::ColumnBatch> batches;
       for (const FileScanTask* t : tasks) {
         removed.push_back(t->file.file_path);
-        FLOE_RETURN_IF_ERROR(ReadTask(*table, *t, schema, [&](const formats::ColumnBatch& b, const std::vector<int>& cols,
-                                                                const std::vector<uint8_t>&) -> Status {
+        FLOE_RETURN_IF_ERROR(ReadTask(*table, *t, schema, [&](const formats::ColumnBatch& b, const std::vector<int>& cols) -> Status {
           formats::ColumnBatch out = formats::MakeEmptyBatch(fields);
           for (int64_t row = 0; row < b.num_rows; ++row) {
             for (size_t i = 0; i < cols.size(); ++i) {
@@ -476,8 +473,8 @@ int RunDelete(const Flags& f) {
       }
       int64_t base = 0;
       std::vector<int64_t> hits;
-      FLOE_RETURN_IF_ERROR(ReadTask(*table, task, schema, [&](const formats::ColumnBatch& b, const std::vector<int>& cols,
-                                                              const std::vector<uint8_t>& deleted) -> Status {
+      FLOE_RETURN_IF_ERROR(ReadTaskRows(*table, task, schema, [&](const formats::ColumnBatch& b, const std::vector<int>& cols,
+                                                                  const std::vector<uint8_t>& deleted) -> Status {
         for (int64_t row = 0; row < b.num_rows; ++row) {
           if (!deleted.empty() && deleted[row]) continue;
           bool match = EvaluateRow(task.residual, [&](int32_t id) -> Literal {

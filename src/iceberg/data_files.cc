@@ -249,6 +249,20 @@ Result<TaskDeletes> LoadDeletes(Table& table, const FileScanTask& task, const Sc
 }  // namespace
 
 Status ReadTask(Table& table, const FileScanTask& task, const Schema& schema, const TaskBatchFn& fn) {
+  return ReadTaskRows(table, task, schema, [&](const ColumnBatch& b, const std::vector<int>& columns,
+                                               const std::vector<uint8_t>& deleted) -> Status {
+    if (deleted.empty() || std::find(deleted.begin(), deleted.end(), 1) == deleted.end()) return fn(b, columns);
+    ColumnBatch kept = formats::MakeEmptyBatch(b.fields);
+    for (int64_t row = 0; row < b.num_rows; ++row) {
+      if (deleted[static_cast<size_t>(row)]) continue;
+      for (size_t c = 0; c < b.columns.size(); ++c) CopyRow(b.columns[c], row, &kept.columns[c]);
+      ++kept.num_rows;
+    }
+    return fn(kept, columns);
+  });
+}
+
+Status ReadTaskRows(Table& table, const FileScanTask& task, const Schema& schema, const TaskRowsFn& fn) {
   if (task.file.file_format != "PARQUET" && task.file.file_format != "parquet") {
     return NotImplemented("{}: {} data files are not supported", task.file.file_path, task.file.file_format);
   }

@@ -28,12 +28,17 @@ Result<std::vector<DataFile>> WriteDataFiles(Table& table, const std::vector<for
 // Reads every row group of a Parquet file.
 Result<std::vector<formats::ColumnBatch>> ReadParquetFile(std::unique_ptr<io::InputFile> file);
 
-// Reads a task's data file, applying its delete files. `fn` gets each batch, for each column of
-// `schema` the index of the batch column holding it (-1 when the file predates the column: its
-// values are null), and which rows are deleted (empty: none).
-using TaskBatchFn = std::function<Status(const formats::ColumnBatch& batch, const std::vector<int>& columns,
-                                         const std::vector<uint8_t>& deleted)>;
+// Reads a task's data file with its delete files applied. `fn` gets each batch (deleted rows
+// already removed) and, for each column of `schema`, the index of the batch column holding it
+// (-1 when the file predates the column: its values are null).
+using TaskBatchFn = std::function<Status(const formats::ColumnBatch& batch, const std::vector<int>& columns)>;
 Status ReadTask(Table& table, const FileScanTask& task, const Schema& schema, const TaskBatchFn& fn);
+
+// As ReadTask, but batches keep every row of the file (row positions stay the file's) and
+// `deleted` flags the deleted ones (empty: none): for writers of position deletes.
+using TaskRowsFn = std::function<Status(const formats::ColumnBatch& batch, const std::vector<int>& columns,
+                                        const std::vector<uint8_t>& deleted)>;
+Status ReadTaskRows(Table& table, const FileScanTask& task, const Schema& schema, const TaskRowsFn& fn);
 
 // Field ids of position delete files' columns (format/spec.md, "Position Delete Files").
 inline constexpr int32_t kDeleteFilePathId = 2147483546;
