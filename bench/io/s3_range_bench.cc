@@ -24,7 +24,7 @@ using floe::io::S3ObjectStore;
 using floe::io::S3Options;
 
 constexpr uint64_t kObjectBytes = 64ull << 20;
-constexpr int kRounds = 5;
+constexpr int kRounds = 9;  // Best-of: the machine is shared, so single rounds are noisy.
 
 struct Pass {
   std::string name;
