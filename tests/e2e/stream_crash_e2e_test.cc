@@ -64,11 +64,9 @@ std::vector<std::string> ReadColumn(const std::string& catalog_uri, const std::s
   std::vector<std::string> values;
   for (const auto& task : plan->tasks) {
     auto status = iceberg::ReadTask(**table, task, plan->schema,
-                                    [&](const formats::ColumnBatch& batch, const std::vector<int>& columns,
-                                        const std::vector<uint8_t>& deleted) -> Status {
+                                    [&](const formats::ColumnBatch& batch, const std::vector<int>& columns) -> Status {
                                       const auto& vector = batch.columns[static_cast<size_t>(columns[index])];
                                       for (int64_t i = 0; i < batch.num_rows; ++i) {
-                                        if (!deleted.empty() && deleted[static_cast<size_t>(i)]) continue;
                                         values.emplace_back(vector.StringAt(i));
                                       }
                                       return OkStatus();
