@@ -1,5 +1,6 @@
 #include "catalog/catalog_table_operations.h"
 
+#include <filesystem>
 #include <set>
 
 #include <fmt/format.h>
@@ -138,7 +139,8 @@ Result<TableCommit> DiffAsCommit(const TableIdentifier& id, const iceberg::Table
 }
 
 Result<std::shared_ptr<CatalogTableOperations>> CatalogTableOperations::Open(std::shared_ptr<Catalog> catalog,
-                                                                             TableIdentifier id) {
+                                                                             TableIdentifier id,
+                                                                             const std::string& relative_root) {
   std::shared_ptr<CatalogTableOperations> ops(new CatalogTableOperations(std::move(catalog), std::move(id)));
   FLOE_ASSIGN_OR_RETURN(LoadedTable loaded, ops->catalog_->LoadTable(ops->id_));
   if (!loaded.metadata.contains("location") || !loaded.metadata["location"].is_string()) {
@@ -146,6 +148,20 @@ Result<std::shared_ptr<CatalogTableOperations>> CatalogTableOperations::Open(std
   }
   ops->location_ = loaded.metadata["location"].get<std::string>();
   while (!ops->location_.empty() && ops->location_.back() == '/') ops->location_.pop_back();
+  ops->recorded_location_ = ops->location_;
+  if (ops->location_.find("://") == std::string::npos && !ops->location_.starts_with('/') && !relative_root.empty()) {
+    std::string_view rest = ops->location_;
+    while (!rest.empty()) {
+      std::filesystem::path candidate = std::filesystem::path(relative_root) / rest;
+      std::error_code ignored;
+      if (std::filesystem::is_directory(candidate, ignored)) {
+        ops->location_ = "file://" + candidate.lexically_normal().string();
+        break;
+      }
+      size_t slash = rest.find('/');
+      rest = slash == std::string_view::npos ? std::string_view() : rest.substr(slash + 1);
+    }
+  }
   FLOE_ASSIGN_OR_RETURN_CTX(std::unique_ptr<io::ObjectStore> store, io::OpenObjectStore(ops->location_),
                             fmt::format("opening the location of table {}", IdentifierToString(ops->id_)));
   ops->store_ = std::move(store);
@@ -178,6 +194,11 @@ Result<iceberg::VersionedMetadata> CatalogTableOperations::Commit(const iceberg:
 }
 
 Result<std::string> CatalogTableOperations::KeyForLocation(std::string_view location) const {
+  // Files recorded under the recorded location live under the resolved one.
+  if (recorded_location_ != location_ && location.size() > recorded_location_.size() &&
+      location.starts_with(recorded_location_) && location[recorded_location_.size()] == '/') {
+    return std::string(location.substr(recorded_location_.size() + 1));
+  }
   std::string normalized = io::NormalizeObjectUri(location);
   std::string root = io::NormalizeObjectUri(location_);
   if (normalized.size() > root.size() && normalized.starts_with(root) && normalized[root.size()] == '/') {

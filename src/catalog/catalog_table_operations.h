@@ -20,8 +20,11 @@ namespace floe::catalog {
 
 class CatalogTableOperations final : public iceberg::TableOperations {
  public:
-  // Loads the table's current metadata to find its location; the store is opened there.
-  static Result<std::shared_ptr<CatalogTableOperations>> Open(std::shared_ptr<Catalog> catalog, TableIdentifier id);
+  // Loads the table's current metadata to find its location; the store is opened there. A
+  // location that is not absolute (PyIceberg's SQL catalog may record "data/persistent/db/t")
+  // is looked up under `relative_root` by its longest suffix that exists there.
+  static Result<std::shared_ptr<CatalogTableOperations>> Open(std::shared_ptr<Catalog> catalog, TableIdentifier id,
+                                                              const std::string& relative_root = "");
 
   Result<iceberg::VersionedMetadata> Refresh() override;
   Result<iceberg::VersionedMetadata> Commit(const iceberg::VersionedMetadata& base,
@@ -41,6 +44,7 @@ class CatalogTableOperations final : public iceberg::TableOperations {
   std::shared_ptr<Catalog> catalog_;
   TableIdentifier id_;
   std::string location_;  // The table's location, without a trailing '/'.
+  std::string recorded_location_;  // As the metadata records it (differs when moved or relative).
   std::shared_ptr<io::ObjectStore> store_;  // Rooted at location_.
   std::string table_key_;  // "" : the store is rooted at the table.
   int64_t version_ = 0;    // Counts commits seen by this instance (Iceberg tables have no global N).

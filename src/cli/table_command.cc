@@ -4,12 +4,15 @@
 // URI of a table folder or of one metadata.json file.
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "catalog/catalog_table_operations.h"
+#include "catalog/open_catalog.h"
 #include "cli/command.h"
 #include "formats/json/event_decoder.h"
 #include "formats/parquet/local_file.h"
@@ -50,16 +53,31 @@ Result<std::string> ReadLocalFile(const std::string& path) {
 }
 
 Result<std::unique_ptr<FileSystemCatalog>> OpenCatalog(const Flags& f) {
-  if (!f.catalog.empty()) {
-    return NotImplemented("--catalog {}: catalog services come with the catalog area; use --warehouse or a path",
-                          f.catalog);
-  }
   if (f.warehouse.empty()) return InvalidArgument("NS.NAME needs --warehouse URI (or give a table path)");
   return FileSystemCatalog::Open(f.warehouse);
 }
 
+// A table whose pointer a catalog service holds (sqlite:, postgresql:, http(s)://).
+Result<std::shared_ptr<catalog::CatalogTableOperations>> OpenCatalogTable(const Flags& f) {
+  FLOE_ASSIGN_OR_RETURN_CTX(std::unique_ptr<catalog::Catalog> opened,
+                            catalog::OpenCatalog({.uri = f.catalog, .warehouse = f.warehouse}),
+                            fmt::format("--catalog {}", f.catalog));
+  FLOE_ASSIGN_OR_RETURN(catalog::TableIdentifier id, catalog::IdentifierFromString(f.table));
+  // A SQLite catalog's relative table locations are looked up beside its file.
+  std::string relative_root;
+  if (f.catalog.starts_with("sqlite:")) {
+    std::error_code ignored;
+    relative_root = std::filesystem::absolute(f.catalog.substr(7), ignored).parent_path().string();
+  }
+  return catalog::CatalogTableOperations::Open(std::move(opened), id, relative_root);
+}
+
 Result<std::unique_ptr<Table>> LoadTable(const Flags& f) {
-  if (LooksLikePath(f.table) || (f.warehouse.empty() && f.catalog.empty())) return OpenTableAt(f.table);
+  if (!f.catalog.empty()) {
+    FLOE_ASSIGN_OR_RETURN(auto ops, OpenCatalogTable(f));
+    return Table::Load(std::move(ops));
+  }
+  if (LooksLikePath(f.table) || f.warehouse.empty()) return OpenTableAt(f.table);
   FLOE_ASSIGN_OR_RETURN(auto catalog, OpenCatalog(f));
   FLOE_ASSIGN_OR_RETURN(TableIdentifier id, TableIdentifier::Parse(f.table));
   return catalog->LoadTable(id);
@@ -96,6 +114,20 @@ int RunCreate(const Flags& f) {
       size_t eq = kv.find('=');
       if (eq == std::string::npos) return InvalidArgument("--property '{}': expected KEY=VALUE", kv);
       props[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    if (!f.catalog.empty()) {
+      FLOE_ASSIGN_OR_RETURN(std::unique_ptr<catalog::Catalog> service,
+                            catalog::OpenCatalog({.uri = f.catalog, .warehouse = f.warehouse}));
+      FLOE_ASSIGN_OR_RETURN(catalog::TableIdentifier id, catalog::IdentifierFromString(f.table));
+      FLOE_ASSIGN_OR_RETURN(bool ns_exists, service->NamespaceExists(id.ns));
+      if (!ns_exists) FLOE_RETURN_IF_ERROR(service->CreateNamespace(id.ns, {}));
+      catalog::TableCreation creation;
+      creation.schema = SchemaToJsonValue(schema);
+      creation.partition_spec = PartitionSpecToJsonValue(PartitionSpec(0, fields));
+      creation.properties = nlohmann::json(props);
+      FLOE_ASSIGN_OR_RETURN(catalog::LoadedTable created, service->CreateTable(id, creation, /*stage=*/false));
+      fmt::print("created {} at {}\n", f.table, created.metadata.value("location", ""));
+      return OkStatus();
     }
     FLOE_ASSIGN_OR_RETURN(auto catalog, OpenCatalog(f));
     FLOE_ASSIGN_OR_RETURN(TableIdentifier id, TableIdentifier::Parse(f.table));
