@@ -1,5 +1,7 @@
 #include "sql/catalog.h"
 
+#include "sql/table_scan.h"
+
 namespace floe::sql {
 
 std::string TableVersion::ToString() const {
@@ -10,6 +12,56 @@ std::string TableVersion::ToString() const {
     case Kind::kTimestamp: return fmt::format("as of {} us", timestamp_micros);
   }
   return "?";
+}
+
+Result<std::unique_ptr<TableScan>> SqlCatalog::OpenScan(const ScanRequest& request) const {
+  return NotImplemented("catalog has no storage: cannot read {}", request.table ? request.table->name.ToString() : "?");
+}
+
+Status SqlCatalog::CreateSchema(std::string_view catalog, std::string_view schema) {
+  return NotImplemented("catalog is read-only: cannot create schema {}.{}", catalog, schema);
+}
+
+Status SqlCatalog::DropSchema(std::string_view catalog, std::string_view schema) {
+  return NotImplemented("catalog is read-only: cannot drop schema {}.{}", catalog, schema);
+}
+
+Status SqlCatalog::CreateTable(const TableDefinition& definition) {
+  return NotImplemented("catalog is read-only: cannot create table {}", definition.name.ToString());
+}
+
+Status SqlCatalog::DropTable(const QualifiedTableName& name) {
+  return NotImplemented("catalog is read-only: cannot drop table {}", name.ToString());
+}
+
+Status SqlCatalog::AlterTable(const QualifiedTableName& name, const TableChange&) {
+  return NotImplemented("catalog is read-only: cannot alter table {}", name.ToString());
+}
+
+Result<int64_t> SqlCatalog::AppendRows(const QualifiedTableName& name, std::vector<formats::ColumnBatch>) {
+  return NotImplemented("catalog is read-only: cannot insert into {}", name.ToString());
+}
+
+Result<std::string> SqlCatalog::ExecuteProcedure(const QualifiedTableName& name, std::string_view procedure,
+                                                 const std::map<std::string, Value>&) {
+  return NotImplemented("catalog is read-only: cannot execute {} on {}", procedure, name.ToString());
+}
+
+void ScanStats::Add(const ScanStats& o) {
+  files_total += o.files_total;
+  files_read += o.files_read;
+  row_groups_total += o.row_groups_total;
+  row_groups_read += o.row_groups_read;
+  pages_total += o.pages_total;
+  pages_read += o.pages_read;
+  bytes_read += o.bytes_read;
+  rows_read += o.rows_read;
+}
+
+std::string ScanStats::ToString() const {
+  return fmt::format("files {}/{}, row groups {}/{}, pages {}/{}, {:.1f} MiB, {} rows", files_read, files_total,
+                     row_groups_read, row_groups_total, pages_read, pages_total,
+                     static_cast<double>(bytes_read) / (1024.0 * 1024.0), rows_read);
 }
 
 }  // namespace floe::sql

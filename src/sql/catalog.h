@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -11,9 +12,14 @@
 #include <vector>
 
 #include "base/result.h"
+#include "formats/column_batch.h"
 #include "sql/sql_type.h"
+#include "sql/value.h"
 
 namespace floe::sql {
+
+struct ScanRequest;
+class TableScan;
 
 struct QualifiedTableName {
   std::string catalog;
@@ -49,6 +55,25 @@ struct CatalogTable {
   std::vector<TableColumn> columns;
   std::optional<int64_t> estimated_rows;  // From snapshot summaries; drives join order.
   std::vector<std::string> partition_columns;  // Source columns of identity/temporal transforms.
+  std::map<std::string, std::string> properties;  // Table properties (floe.source.* for fresh reads).
+};
+
+// CREATE TABLE's request: columns, the partition spec as Iceberg transform terms ("hour(ts)",
+// "bucket(16, id)", "region"), and table properties.
+struct TableDefinition {
+  QualifiedTableName name;
+  std::vector<TableColumn> columns;
+  std::vector<std::string> partition_by;
+  std::map<std::string, std::string> properties;
+};
+
+// ALTER TABLE's column changes.
+struct TableChange {
+  enum class Kind { kAddColumn, kDropColumn, kRenameColumn };
+  Kind kind = Kind::kAddColumn;
+  TableColumn column;     // kAddColumn
+  std::string name;       // kDropColumn, kRenameColumn: the existing column
+  std::string new_name;   // kRenameColumn
 };
 
 class SqlCatalog {
@@ -64,6 +89,23 @@ class SqlCatalog {
   // A table by its location (iceberg_scan('uri')); kNotFound when nothing is there.
   virtual Result<std::shared_ptr<const CatalogTable>> GetTableAt(std::string_view location,
                                                                  const TableVersion& version) const = 0;
+
+  // Storage. Catalogs without storage (planning only) answer kNotImplemented.
+  // Plans a scan of a table's data or of one of its metadata tables (sql/table_scan.h).
+  virtual Result<std::unique_ptr<TableScan>> OpenScan(const ScanRequest& request) const;
+
+  // Writes; each is one atomic catalog commit. Read-only catalogs answer kNotImplemented.
+  virtual Status CreateSchema(std::string_view catalog, std::string_view schema);
+  virtual Status DropSchema(std::string_view catalog, std::string_view schema);
+  virtual Status CreateTable(const TableDefinition& definition);
+  virtual Status DropTable(const QualifiedTableName& name);
+  virtual Status AlterTable(const QualifiedTableName& name, const TableChange& change);
+  // Appends rows (batches typed like the table's columns, in column order) as one snapshot;
+  // returns the number of rows written.
+  virtual Result<int64_t> AppendRows(const QualifiedTableName& name, std::vector<formats::ColumnBatch> batches);
+  // ALTER TABLE ... EXECUTE optimize | expire_snapshots | remove_orphan_files: a one-line summary.
+  virtual Result<std::string> ExecuteProcedure(const QualifiedTableName& name, std::string_view procedure,
+                                               const std::map<std::string, Value>& arguments);
 };
 
 }  // namespace floe::sql

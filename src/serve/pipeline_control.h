@@ -1,0 +1,35 @@
+// What the console's pipeline pages and playground need from `floe up`: a snapshot of every
+// role's numbers and the knobs the playground turns. `floe up` implements it over its Pipeline
+// (src/up); a query server started alone (`floe query`) has none and answers those routes with
+// 404 "no pipeline". The JSON shapes are documented in docs/http-api.md. Implementations are
+// called from the query server's threads concurrently, so every call must be thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "base/result.h"
+
+namespace floe::serve {
+
+class PipelineControl {
+ public:
+  virtual ~PipelineControl() = default;
+
+  // {"roles": [...], "broker": {...}, "stream": {...}, "table": {...}, "generator": {...}}
+  virtual nlohmann::json Snapshot() const = 0;
+  // {"produced": n, "acknowledged": n, "committed": n, "queryable": n, "dead_lettered": n}
+  virtual nlohmann::json Reconciliation() const = 0;
+
+  virtual Status SetTraffic(double events_per_second) = 0;  // 0 pauses the generator.
+  virtual Status Burst(int64_t events) = 0;
+  virtual Status TakeDown(std::string_view role) = 0;
+  virtual Status BringUp(std::string_view role) = 0;
+  // {"error_rate": 0.1, "latency_ms": 50, "short_write_rate": 0.0} on the warehouse's storage;
+  // all zero clears the faults.
+  virtual Status SetStorageFaults(const nlohmann::json& faults) = 0;
+};
+
+}  // namespace floe::serve
