@@ -69,7 +69,7 @@ Result<Plan> PlanFiles(const ResolvedTable& table, const iceberg::ExprPtr& filte
       int64_t live = mf.added_files_count.value_or(0) + mf.existing_files_count.value_or(0);
       if (!iceberg::ManifestMightMatch(ctx->projected, mf, *ctx->partition_type)) {
         plan.files_total += live;
-        ++plan.pruned_by_partition;  // Counted per manifest when the whole manifest is skipped.
+        plan.pruned_by_partition += live;  // The whole manifest is skipped unread.
         continue;
       }
     } else if (!iceberg::ManifestMightMatch(ctx->projected, mf, *ctx->partition_type)) {
