@@ -191,6 +191,23 @@ TEST_F(IcebergSqlCatalogTest, DescribesTheTable) {
   EXPECT_FALSE(catalog_->GetTable({"other", "sales", "orders"}, {}).has_value());
 }
 
+// Each GetTable re-checks the table's pointer: a commit by another writer (here another
+// catalog on the same folder) is seen by the next query, though parsed metadata is reused.
+TEST_F(IcebergSqlCatalogTest, SeesOtherWritersCommits) {
+  Append(0, 1, 10);
+  EXPECT_EQ(Table()->estimated_rows, 10);
+  EXPECT_EQ(Table()->estimated_rows, 10);
+  auto other = IcebergSqlCatalog::OpenWarehouse(warehouse_);
+  ASSERT_TRUE(other.has_value());
+  std::vector<ColumnBatch> batches;
+  batches.push_back(OrderBatch(HourOrders(1, 100, 7)));
+  ASSERT_TRUE((*other)->AppendRows(name_, std::move(batches)).has_value());
+  EXPECT_EQ(Table()->estimated_rows, 17);
+  auto rows = ReadAll(*catalog_, Table(), {0});
+  ASSERT_TRUE(rows.has_value());
+  EXPECT_EQ(rows->rows.size(), 17u);
+}
+
 TEST_F(IcebergSqlCatalogTest, ScansEveryRowWithProjection) {
   Append(0, 3, 50);
   Append(3, 2, 40);

@@ -36,9 +36,62 @@ Status CheckName(const std::string& name) {
   return OkStatus();
 }
 
+// A folder table whose Refresh re-reads only the version hint (and checks that no later version
+// exists) when the hinted version is the one it parsed last: metadata files are immutable, so
+// the parsed metadata is reused and a query's pointer check costs a read and two probes.
+class CachingFolderOperations final : public iceberg::TableOperations {
+ public:
+  explicit CachingFolderOperations(std::shared_ptr<iceberg::FileSystemTableOperations> inner) : inner_(std::move(inner)) {}
+
+  Result<iceberg::VersionedMetadata> Refresh() override {
+    std::optional<iceberg::VersionedMetadata> last;
+    {
+      std::lock_guard lock(mutex_);
+      last = last_;
+    }
+    if (last && last->version > 0) {
+      auto hint = inner_->store().Get(inner_->MetadataKey("version-hint.text"));
+      if (hint) {
+        std::string text = *hint;
+        while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.pop_back();
+        int64_t next = last->version + 1;
+        bool current = text == std::to_string(last->version) &&
+                       !inner_->store().Head(inner_->MetadataKey(fmt::format("v{}.metadata.json", next))) &&
+                       !inner_->store().Head(inner_->MetadataKey(fmt::format("v{}.gz.metadata.json", next)));
+        if (current) return *last;
+      }
+    }
+    FLOE_ASSIGN_OR_RETURN(iceberg::VersionedMetadata fresh, inner_->Refresh());
+    Remember(fresh);
+    return fresh;
+  }
+
+  Result<iceberg::VersionedMetadata> Commit(const iceberg::VersionedMetadata& base, iceberg::TableMetadata updated) override {
+    FLOE_ASSIGN_OR_RETURN(iceberg::VersionedMetadata committed, inner_->Commit(base, std::move(updated)));
+    Remember(committed);
+    return committed;
+  }
+
+  io::ObjectStore& store() override { return inner_->store(); }
+  Result<std::string> KeyForLocation(std::string_view location) const override { return inner_->KeyForLocation(location); }
+  std::string NewLocation(std::string_view relative) const override { return inner_->NewLocation(relative); }
+  const std::string& table_key() const override { return inner_->table_key(); }
+
+ private:
+  void Remember(const iceberg::VersionedMetadata& v) {
+    std::lock_guard lock(mutex_);
+    if (!last_ || v.version >= last_->version) last_ = v;
+  }
+
+  std::shared_ptr<iceberg::FileSystemTableOperations> inner_;
+  std::mutex mutex_;
+  std::optional<iceberg::VersionedMetadata> last_;  // Guarded by mutex_.
+};
+
 class WarehouseDirectory final : public TableDirectory {
  public:
-  explicit WarehouseDirectory(std::unique_ptr<iceberg::FileSystemCatalog> fs) : fs_(std::move(fs)) {}
+  WarehouseDirectory(std::unique_ptr<iceberg::FileSystemCatalog> fs, std::shared_ptr<io::ObjectStore> store)
+      : fs_(std::move(fs)), store_(std::move(store)) {}
 
   Result<std::vector<std::string>> SchemaNames() override { return ListFolders(fs_->store(), ""); }
 
@@ -60,7 +113,7 @@ class WarehouseDirectory final : public TableDirectory {
     std::string key = schema + "/" + table;
     auto it = ops_.find(key);
     if (it != ops_.end()) return it->second;
-    auto ops = fs_->Operations({{schema}, table});
+    auto ops = std::make_shared<CachingFolderOperations>(std::make_shared<iceberg::FileSystemTableOperations>(store_, key));
     FLOE_ASSIGN_OR_RETURN(iceberg::VersionedMetadata current, ops->Refresh());
     (void)current;
     ops_[key] = ops;
@@ -117,6 +170,7 @@ class WarehouseDirectory final : public TableDirectory {
   }
 
   std::unique_ptr<iceberg::FileSystemCatalog> fs_;
+  std::shared_ptr<io::ObjectStore> store_;  // The same folder as fs_'s.
   std::mutex mutex_;
   std::map<std::string, std::shared_ptr<iceberg::TableOperations>> ops_;  // Guarded by mutex_.
 };
@@ -210,7 +264,11 @@ Result<std::unique_ptr<TableDirectory>> OpenCatalogDirectory(const std::string& 
 
 Result<std::unique_ptr<TableDirectory>> OpenWarehouseDirectory(const std::string& uri) {
   FLOE_ASSIGN_OR_RETURN(auto fs, iceberg::FileSystemCatalog::Open(uri));
-  return std::make_unique<WarehouseDirectory>(std::move(fs));
+  // The same root as the catalog's (Open normalised it and created the folder).
+  std::string root = fs->store().Uri("");
+  while (root.size() > 1 && root.back() == '/') root.pop_back();
+  FLOE_ASSIGN_OR_RETURN(auto store, io::OpenObjectStore(root));
+  return std::make_unique<WarehouseDirectory>(std::move(fs), std::shared_ptr<io::ObjectStore>(std::move(store)));
 }
 
 }  // namespace floe::sql::iceberg_sql
