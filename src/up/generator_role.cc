@@ -22,6 +22,7 @@ Status GeneratorRole::Start() {
   events_ = std::make_unique<generator::OrderEventGenerator>(
       generator::GeneratorOptions{.seed = seed, .malformed_rate = malformed_rate_}, Clock::System());
   loop_ = std::make_unique<generator::ProduceLoop>(options_, *events_, *producer_, ledger_);
+  loop_->SetPaused(options_.rate == 0);
   thread_ = std::thread([this] {
     if (auto status = loop_->Run(); !status) Logger("generator")->error("{}", status.error().ToString());
   });
@@ -32,9 +33,23 @@ void GeneratorRole::Stop() {
   if (!loop_) return;
   loop_->Stop();
   if (thread_.joinable()) thread_.join();
+  sent_before_ += loop_->sent();
   loop_.reset();
   events_.reset();
   producer_.reset();
+}
+
+void GeneratorRole::SetRate(double rate) {
+  options_.rate = rate;
+  if (!loop_) return;
+  loop_->SetRate(rate);
+  loop_->SetPaused(rate == 0);
+}
+
+Status GeneratorRole::Burst(int64_t events) {
+  if (!loop_) return Unavailable("the generator is down; bring it up first");
+  loop_->Burst(events);
+  return OkStatus();
 }
 
 std::string GeneratorRole::Describe() const {
