@@ -181,6 +181,9 @@ Status Pipeline::TakeDown(std::string_view role) {
   std::lock_guard lock(mutex_);
   Role* found = Find(role);
   if (found == nullptr) return NotFound("no running role named '{}'", role);
+  if (!options_.processes && found->name().find("query") != std::string_view::npos) {
+    return InvalidArgument("the {} serves this console; stop floe up to stop it", found->name());
+  }
   if (held_down_.contains(found->name())) return OkStatus();
   held_down_.insert(std::string(found->name()));
   if (options_.processes) {
@@ -212,8 +215,10 @@ std::vector<RoleState> Pipeline::RoleStates() const {
   std::lock_guard lock(mutex_);
   std::vector<RoleState> states;
   for (const auto& role : started_) {
+    // In one process the query server serves the console itself: it stays up.
+    bool serves_console = !options_.processes && role->name().find("query") != std::string_view::npos;
     RoleState state{.name = std::string(role->name()), .state = "running", .describe = role->Describe(),
-                    .can_take_down = true};
+                    .can_take_down = !serves_console};
     if (held_down_.contains(role->name())) {
       state.state = "down";
     } else if (options_.processes) {
