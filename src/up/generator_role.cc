@@ -11,6 +11,13 @@ GeneratorRole::GeneratorRole(std::string brokers, generator::ProduceOptions opti
     : brokers_(std::move(brokers)), options_(std::move(options)), malformed_rate_(malformed_rate) {}
 
 Status GeneratorRole::Start() {
+  if (!resumed_ && !options_.ledger_path.empty()) {
+    // `floe up` started again on the same data: the table kept every event, so must the ledger.
+    FLOE_RETURN_IF_ERROR_CTX(ledger_.Resume(options_.ledger_path, options_.topic), "starting the generator");
+    generator::PartitionLedger total = ledger_.Total();
+    sent_before_ = total.acked + total.failed;
+    resumed_ = true;
+  }
   FLOE_ASSIGN_OR_RETURN_CTX(
       producer_,
       generator::KafkaProducer::Create(brokers_, {},

@@ -43,7 +43,8 @@ class GeneratorRole final : public Role {
   std::unique_ptr<generator::OrderEventGenerator> events_;
   std::unique_ptr<generator::ProduceLoop> loop_;
   std::thread thread_;
-  uint64_t sent_before_ = 0;  // Sent by loops that have stopped.
+  uint64_t sent_before_ = 0;  // Sent by loops that have stopped (and by earlier runs).
+  bool resumed_ = false;      // The ledger file of an earlier run has been read.
 };
 
 }  // namespace floe::up

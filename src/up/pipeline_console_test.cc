@@ -45,7 +45,7 @@ int64_t SourceEndOffset(const json& snapshot) {
 class PipelineConsoleTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    UpOptions options;
+    UpOptions& options = options_;
     options.data = folder_.path() + "/data";
     options.traffic = 300;
     options.trigger_millis = 300;
@@ -64,6 +64,7 @@ class PipelineConsoleTest : public ::testing::Test {
   PipelineConsole& console() { return pipeline_->console(); }
 
   testing::TempFolder folder_;
+  UpOptions options_;
   std::unique_ptr<Pipeline> pipeline_;
 };
 
@@ -122,6 +123,24 @@ TEST_F(PipelineConsoleTest, TheBrokerComesBackOnItsPortAndTheGeneratorCatchesUp)
   int64_t before = SourceEndOffset(console().Snapshot());
   ASSERT_TRUE(WaitFor(console(), [&](const json& s) { return s["broker"]["up"] == true && SourceEndOffset(s) > before; }))
       << console().Snapshot()["broker"].dump();
+}
+
+TEST_F(PipelineConsoleTest, ARestartOnTheSameDataStillReconciles) {
+  ASSERT_TRUE(WaitFor(console(), [](const json& s) { return s["table"].value("rows", 0) > 0; }));
+  pipeline_->Stop();
+  pipeline_.reset();
+  options_.traffic = 0;  // Paused from the start: only the burst below.
+  pipeline_ = std::make_unique<Pipeline>(options_);
+  ASSERT_TRUE(pipeline_->Start());
+  json before = console().Reconciliation();
+  EXPECT_GT(before["acknowledged"].get<int64_t>(), 0) << before.dump();  // The ledger was continued.
+  ASSERT_TRUE(console().Burst(300));
+  ASSERT_TRUE(WaitFor(console(), [&](const json& s) {
+    return s["generator"]["acknowledged"].get<int64_t>() == before["acknowledged"].get<int64_t>() + 300 &&
+           s["stream"]["consumer_lag"] == 0;
+  })) << console().Snapshot().dump();
+  json r = console().Reconciliation();
+  EXPECT_EQ(r["equal"], true) << r.dump();
 }
 
 TEST_F(PipelineConsoleTest, RefusesWhatItCannotDo) {
