@@ -113,7 +113,7 @@ const sections = {
 };
 
 function spark(name) {
-  return el('div.spark-wide', {}, sparkline(store.history[name] || [], { width: 600, height: 60 }));
+  return el('div.spark-wide', {}, sparkline(store.history[name] || [], { width: 600, height: 60, fromZero: name !== 'rows' }));
 }
 
 // The table page's detail, read through the query server's SQL metadata tables.

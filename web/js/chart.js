@@ -160,11 +160,13 @@ export function chart(plan, { width = 760, height = 300, title } = {}) {
 }
 
 // A sparkline of the last values (the map's boxes).
-export function sparkline(values, { width = 160, height = 32, color = PALETTE[0] } = {}) {
+// With `fromZero` false the scale spans the values' own range (a growing total still moves).
+export function sparkline(values, { width = 160, height = 32, color = PALETTE[0], fromZero = true } = {}) {
   const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, class: 'spark', preserveAspectRatio: 'none' });
   if (values.length < 2) return root;
-  const max = Math.max(1, ...values);
-  const points = values.map((v, i) => `${((i / (values.length - 1)) * width).toFixed(1)},${(height - 2 - (v / max) * (height - 4)).toFixed(1)}`);
+  const min = fromZero ? 0 : Math.min(...values);
+  const max = Math.max(min + 1, ...values);
+  const points = values.map((v, i) => `${((i / (values.length - 1)) * width).toFixed(1)},${(height - 2 - ((v - min) / (max - min)) * (height - 4)).toFixed(1)}`);
   root.append(svg('polyline', { points: points.join(' '), fill: 'none', stroke: color, 'stroke-width': 1.5 }));
   return root;
 }

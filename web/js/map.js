@@ -79,9 +79,9 @@ function faultText(faults) {
   return parts.length ? parts.join(', ') : 'none';
 }
 
-function trend(title, values, current, digits, color) {
+function trend(title, values, current, digits, color, fromZero = true) {
   return el('div.trend', {}, el('div.trend-head', {}, el('span', { text: title }), el('strong', { text: num(current, digits) })),
-    sparkline(values, { width: 400, height: 70, color }));
+    sparkline(values, { width: 400, height: 70, color, fromZero }));
 }
 
 export function stateOf(snapshot, box) {
@@ -162,13 +162,13 @@ export function render(root) {
         el('div.box-sub', { text: box.sub }),
         el('dl.metrics', {}, (s ? box.metrics(s) : box.metrics({})).map(([label, value, id]) => [
           el('dt', { text: label }), el('dd', { 'data-metric': id, text: value })])),
-        box.spark ? sparkline(store.history[box.spark] || []) : null]);
+        box.spark ? sparkline(store.history[box.spark] || [], { fromZero: box.spark !== 'rows' }) : null]);
     }
     const h = store.history;
     fill(trends,
       trend('events/s into the broker', h.eventsPerSecond, s?.broker?.events_per_second, 1, PALETTE[0]),
       trend('consumer lag (events)', h.lag, s?.stream?.consumer_lag, 0, PALETTE[1]),
-      trend('rows in shop.orders', h.rows, s?.table?.rows, 0, PALETTE[2]));
+      trend('rows in shop.orders', h.rows, s?.table?.rows, 0, PALETTE[2], false));
     drawArrows();
   }
 
