@@ -125,6 +125,16 @@ TEST_F(PipelineConsoleTest, TheBrokerComesBackOnItsPortAndTheGeneratorCatchesUp)
       << console().Snapshot()["broker"].dump();
 }
 
+TEST_F(PipelineConsoleTest, TheCatalogComesBackAndCommitsResume) {
+  ASSERT_TRUE(WaitFor(console(), [](const json& s) { return s["table"].value("rows", 0) > 0; }));
+  ASSERT_TRUE(console().TakeDown("catalog"));
+  ASSERT_TRUE(WaitFor(console(), [](const json& s) { return s["table"]["up"] == false; }));
+  ASSERT_TRUE(console().BringUp("catalog"));
+  int64_t rows = console().Snapshot()["table"]["rows"];
+  ASSERT_TRUE(WaitFor(console(), [&](const json& s) { return s["table"]["up"] == true && s["table"]["rows"] > rows; }))
+      << console().Snapshot()["table"].dump();
+}
+
 TEST_F(PipelineConsoleTest, ARestartOnTheSameDataStillReconciles) {
   ASSERT_TRUE(WaitFor(console(), [](const json& s) { return s["table"].value("rows", 0) > 0; }));
   pipeline_->Stop();
