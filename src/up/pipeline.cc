@@ -115,6 +115,11 @@ Status Pipeline::Start() {
   std::vector<std::unique_ptr<Role>> roles = options_.processes ? MakeProcessRoles() : MakeInProcessRoles();
   std::unique_lock lock(mutex_);
   for (auto& role : roles) {
+    if (options_.processes && role->name() == "generator" && options_.traffic == 0) {
+      held_down_.insert("generator");  // Paused: `floe produce --rate 0` would mean unlimited.
+      started_.push_back(std::move(role));
+      continue;
+    }
     if (auto status = role->Start(); !status) {
       for (auto it = started_.rbegin(); it != started_.rend(); ++it) (*it)->Stop();
       started_.clear();
@@ -239,8 +244,22 @@ Status Pipeline::SetTraffic(double events_per_second) {
   if (!(events_per_second >= 0) || events_per_second > 1e6) {
     return InvalidArgument("traffic must be between 0 and 1000000 events/s, not {}", events_per_second);
   }
-  if (options_.processes) return NotImplemented("with --processes the rate is fixed at start (--traffic)");
   std::lock_guard lock(mutex_);
+  if (options_.processes) {
+    // The child's rate is an argument: stop it cleanly (its ledger is written and continued by
+    // the next one) and start it again at the new rate; at zero it stays stopped.
+    auto* generator = static_cast<ProcessRole*>(Find("generator"));
+    if (generator == nullptr) return NotFound("the generator is off (floe up --traffic off)");
+    options_.traffic = events_per_second;
+    generator->Stop();
+    if (events_per_second == 0) {
+      held_down_.insert("generator");
+      return OkStatus();
+    }
+    held_down_.erase("generator");
+    generator->SetArgument("--rate", fmt::format("{}", events_per_second));
+    return generator->Start();
+  }
   auto* generator = static_cast<GeneratorRole*>(Find("generator"));
   if (generator == nullptr) return NotFound("the generator is off (floe up --traffic off)");
   generator->SetRate(events_per_second);
@@ -249,7 +268,7 @@ Status Pipeline::SetTraffic(double events_per_second) {
 
 Status Pipeline::Burst(int64_t events) {
   if (events <= 0 || events > 1'000'000) return InvalidArgument("a burst is 1 to 1000000 events, not {}", events);
-  if (options_.processes) return NotImplemented("with --processes the generator takes no bursts");
+  if (options_.processes) return NotImplemented("with --processes the generator takes no bursts; raise the traffic");
   std::lock_guard lock(mutex_);
   auto* generator = static_cast<GeneratorRole*>(Find("generator"));
   if (generator == nullptr) return NotFound("the generator is off (floe up --traffic off)");
@@ -258,12 +277,13 @@ Status Pipeline::Burst(int64_t events) {
 
 nlohmann::json Pipeline::GeneratorNumbers() const {
   std::string ledger_path = options_.data + "/ledger.json";
-  nlohmann::json out = {{"topic", "orders"}, {"ledger_path", ledger_path}, {"state", "off"},
-                        {"rate", std::max(0.0, options_.traffic)}, {"paused", false}};
+  nlohmann::json out = {{"topic", "orders"}, {"ledger_path", ledger_path}, {"state", "off"}};
   generator::PartitionLedger total;
   bool have_ledger = false;
   {
     std::lock_guard lock(mutex_);
+    out["rate"] = std::max(0.0, options_.traffic);
+    out["paused"] = options_.traffic == 0;
     auto* role = Find("generator");
     if (role != nullptr) out["state"] = held_down_.contains(role->name()) ? "down" : "running";
     if (role != nullptr && !options_.processes) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <functional>
 #include <thread>
 
@@ -167,6 +168,52 @@ TEST_F(PipelineConsoleTest, RefusesWhatItCannotDo) {
   EXPECT_TRUE(console().TakeDown("generator"));
   EXPECT_TRUE(console().BringUp("generator"));
   EXPECT_TRUE(console().BringUp("generator"));
+}
+
+}  // namespace
+}  // namespace floe::up
+
+namespace floe::up {
+namespace {
+
+// With --processes the boxes are child processes: the rate restarts the generator's child.
+TEST(PipelineConsoleProcesses, TrafficRestartsTheGeneratorAndRolesGoDownAndUp) {
+  const char* floe = std::getenv("FLOE_BIN");
+  if (floe == nullptr) GTEST_SKIP() << "FLOE_BIN is not set (run through ctest)";
+  testing::TempFolder folder;
+  UpOptions options;
+  options.data = folder.path() + "/data";
+  options.traffic = 100;
+  options.processes = true;
+  options.floe_binary = floe;
+  options.broker_port = testing::FreeLoopbackPort();
+  options.broker_metrics_port = -1;
+  options.catalog_port = testing::FreeLoopbackPort();
+  options.partitions = 2;
+  Pipeline pipeline(options);
+  ASSERT_TRUE(pipeline.Start());
+  PipelineConsole& console = pipeline.console();
+  ASSERT_TRUE(WaitFor(console, [](const json& s) { return SourceEndOffset(s) > 0; }));
+
+  ASSERT_TRUE(console.SetTraffic(0));
+  console.SampleNow();
+  EXPECT_EQ(RoleState(console.Snapshot(), "generator"), "down");
+  EXPECT_EQ(console.Snapshot()["generator"]["paused"], true);
+  EXPECT_EQ(console.Burst(10).error().kind(), ErrorKind::kNotImplemented);
+  // Stopped cleanly, its ledger holds every acknowledgement; the next child continues it.
+  uint64_t acknowledged = pipeline.GeneratorNumbers()["acknowledged"];
+  EXPECT_GT(acknowledged, 0u);
+  ASSERT_TRUE(console.SetTraffic(300));
+  ASSERT_TRUE(WaitFor(console, [&](const json& s) {
+    return RoleState(s, "generator") == "running" && s["generator"]["acknowledged"].get<uint64_t>() > acknowledged;
+  })) << console.Snapshot()["generator"].dump();
+
+  ASSERT_TRUE(console.TakeDown("broker"));
+  ASSERT_TRUE(WaitFor(console, [](const json& s) { return s["broker"]["up"] == false; }));
+  EXPECT_EQ(RoleState(console.Snapshot(), "broker"), "down");
+  ASSERT_TRUE(console.BringUp("broker"));
+  ASSERT_TRUE(WaitFor(console, [](const json& s) { return s["broker"]["up"] == true; }));
+  pipeline.Stop();
 }
 
 }  // namespace
