@@ -55,7 +55,7 @@ async function pollPipeline() {
     push(store.history.rows, snapshot.table?.rows || 0);
   }
   notify();
-  setTimeout(pollPipeline, store.noPipeline ? 10000 : 1000);
+  setTimeout(pollPipeline, store.noPipeline ? 30000 : 1000);
 }
 
 async function pollQueries() {
