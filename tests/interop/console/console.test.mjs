@@ -46,6 +46,7 @@ const number = (text) => Number(String(text).replace(/[^0-9.\-]/g, '')) || 0;
 
 let floe;
 let floeLog = '';
+let pgPort;
 let browser;
 let page;
 let base;
@@ -66,6 +67,7 @@ before(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'floe-console-'));
   const [broker, catalog, query, pg] = [await freePort(), await freePort(), await freePort(), await freePort()];
   base = `http://127.0.0.1:${query}`;
+  pgPort = pg;
   floe = spawn(FLOE, ['up', '--data', dataDir, '--traffic', '200', '--trigger', '1s', '--partitions', '2',
     '--broker-listen', `127.0.0.1:${broker}`, '--broker-metrics-listen', '', '--catalog-port', String(catalog),
     '--query-listen', `127.0.0.1:${query}`, '--pg-listen', `127.0.0.1:${pg}`], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -107,6 +109,14 @@ test('the map shows every box and its numbers rise', async () => {
   await waitFor('the table to grow', async () => (await metric('table', 'rows')) > rows);
   assert.ok((await metric('table', 'files')) > 0);
   await shot('map');
+});
+
+test('psql on the PostgreSQL port sees the rows arrive', async () => {
+  // Debian's psql, a client nobody here wrote.
+  const count = () => Number(execFileSync('psql', ['-h', '127.0.0.1', '-p', String(pgPort), '-U', 'floe', '-d', 'floe',
+    '-At', '-c', 'SELECT count(*) FROM floe.shop.orders'], { env: { ...process.env, PGCONNECT_TIMEOUT: '10' } }).toString().trim());
+  const first = await waitFor('rows through psql', async () => count() || null);
+  await waitFor('more rows through psql', async () => count() > first);
 });
 
 test('a box opens its page', async () => {
