@@ -1,5 +1,8 @@
 #include "serve/statement_runner.h"
 
+#include <chrono>
+#include <thread>
+
 #include "sql/pre_parser.h"
 
 namespace floe::serve {
@@ -19,6 +22,23 @@ std::string Isolate(std::string_view sql, int begin, int end) {
     if ((i < begin || i >= end) && out[i] != '\n') out[i] = ' ';
   }
   return out;
+}
+
+// The session property `testing_delay_ms` makes each statement wait first (watching for
+// cancellation), so tests can hold a query running: cancellation, time limits, admission.
+void TestingDelay(const SessionState& session, const std::atomic<bool>* cancel) {
+  auto it = session.properties.find("testing_delay_ms");
+  if (it == session.properties.end()) return;
+  int64_t millis = 0;
+  try {
+    millis = std::stoll(it->second);
+  } catch (const std::exception&) {
+    return;
+  }
+  auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(std::min<int64_t>(millis, 600'000));
+  while (std::chrono::steady_clock::now() < until && !(cancel != nullptr && cancel->load())) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
 }
 
 }  // namespace
@@ -52,6 +72,8 @@ RunOutput RunStatements(const sql::SqlCatalog& catalog, std::string_view sql, Se
     int begin = statement_tokens.front().begin;
     int end = statement_tokens.back().end;
     std::string text = Isolate(sql, begin, end);
+    TestingDelay(session, cancel);
+    if (cancel != nullptr && cancel->load()) break;
     StatementOutcome outcome;
     outcome.verb = StatementVerb(statement_tokens);
     // A rewrite (EXECUTE of a prepared statement, say) is offered to the interceptor again.

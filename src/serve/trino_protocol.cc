@@ -116,9 +116,9 @@ size_t EstimateRowBytes(const std::vector<sql::Value>& row) {
   return bytes;
 }
 
-void AddSessionHeaders(HttpResponse& response, const SessionState& before, const SessionState& after) {
-  if (after.catalog != before.catalog) response.headers.Add("X-Trino-Set-Catalog", after.catalog);
-  if (after.schema != before.schema) response.headers.Add("X-Trino-Set-Schema", after.schema);
+void AddSessionHeaders(HttpResponse& response, const SessionState& before, const SessionState& after, bool use) {
+  if (use || after.catalog != before.catalog) response.headers.Add("X-Trino-Set-Catalog", after.catalog);
+  if (use || after.schema != before.schema) response.headers.Add("X-Trino-Set-Schema", after.schema);
   for (const auto& [name, value] : after.properties) {
     auto it = before.properties.find(name);
     if (it == before.properties.end() || it->second != value) {
@@ -334,7 +334,9 @@ HttpResponse TrinoProtocol::Respond(const HttpRequest& request, const std::share
   }
   body["stats"] = Stats(*query, last ? QueryState::kFinished : QueryState::kRunning, rows_sent);
   response = JsonResponse(body);
-  AddSessionHeaders(response, query->request().session, query->session_after());
+  bool use = false;
+  for (const auto& outcome : query->outcomes()) use = use || outcome.verb == "USE";
+  AddSessionHeaders(response, query->request().session, query->session_after(), use);
   return response;
 }
 
