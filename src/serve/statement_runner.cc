@@ -24,7 +24,7 @@ std::string Isolate(std::string_view sql, int begin, int end) {
   return out;
 }
 
-// The session property `testing_delay_ms` makes each statement wait first (watching for
+// The session property `testing_delay_ms` makes each statement the engine runs wait first (watching for
 // cancellation), so tests can hold a query running: cancellation, time limits, admission.
 void TestingDelay(const SessionState& session, const std::atomic<bool>* cancel) {
   auto it = session.properties.find("testing_delay_ms");
@@ -72,8 +72,6 @@ RunOutput RunStatements(const sql::SqlCatalog& catalog, std::string_view sql, Se
     int begin = statement_tokens.front().begin;
     int end = statement_tokens.back().end;
     std::string text = Isolate(sql, begin, end);
-    TestingDelay(session, cancel);
-    if (cancel != nullptr && cancel->load()) break;
     StatementOutcome outcome;
     outcome.verb = StatementVerb(statement_tokens);
     // A rewrite (EXECUTE of a prepared statement, say) is offered to the interceptor again.
@@ -98,6 +96,8 @@ RunOutput RunStatements(const sql::SqlCatalog& catalog, std::string_view sql, Se
       outcome.verb = StatementVerb(statement_tokens);
     }
     if (answered) continue;
+    TestingDelay(session, cancel);
+    if (cancel != nullptr && cancel->load()) break;
     sql::SqlSession engine(catalog, sql::BindOptions{session.catalog, session.schema});
     auto results = engine.Run(text);
     if (!results) return fail(results.error(), text);
