@@ -140,6 +140,12 @@ void Query::Complete(std::unique_lock<std::mutex>& lock) {
   for (auto& callback : callbacks) callback();
 }
 
+std::optional<Query::Clock::time_point> Query::ended_at() const {
+  std::lock_guard lock(mu_);
+  if (state_ == QueryState::kQueued || state_ == QueryState::kRunning) return std::nullopt;
+  return ended_;
+}
+
 int64_t Query::queued_millis() const {
   std::lock_guard lock(mu_);
   if (state_ == QueryState::kQueued) return Millis(Clock::now() - created_);

@@ -73,6 +73,8 @@ class Query {
 
   // Milliseconds spent queued and running so far (or in total, once done).
   int64_t queued_millis() const;
+  // When the query ended; nullopt while it runs.
+  std::optional<Clock::time_point> ended_at() const;
   int64_t elapsed_millis() const;
   int64_t result_rows() const { return result_rows_.load(); }
   int64_t result_bytes() const { return result_bytes_.load(); }

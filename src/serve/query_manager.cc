@@ -49,12 +49,19 @@ std::shared_ptr<Query> QueryManager::Submit(QueryRequest request, std::function<
     query = std::make_shared<Query>(NextId(), std::move(request), options_.limits);
     by_id_.emplace(query->id(), query);
     order_.push_back(query);
-    while (order_.size() > options_.history_size && order_.front()->done()) {
+    auto now = Query::Clock::now();
+    while (order_.size() > options_.history_size) {
+      auto ended = order_.front()->ended_at();
+      if (!ended.has_value()) break;
+      if (now - *ended < options_.min_retention && order_.size() <= options_.max_retained) break;
       by_id_.erase(order_.front()->id());
       order_.pop_front();
     }
     full = stopping_ || queued_ >= options_.max_queued;
-    if (!full) ++queued_;
+    if (!full) {
+      ++queued_;
+      admitted_.insert(query);
+    }
   }
   if (metrics_ != nullptr) {
     metrics_->GetCounter("floe_queries_total", "Queries submitted, by protocol",
@@ -84,6 +91,7 @@ void QueryManager::Run(const std::shared_ptr<Query>& query) {
   {
     std::lock_guard lock(mu_);
     --running_;
+    admitted_.erase(query);
   }
   if (metrics_ != nullptr) {
     metrics_->GetHistogram("floe_query_seconds", "Query latency from submission to its end")
@@ -101,7 +109,7 @@ void QueryManager::Watch() {
   while (!stopping_) {
     stop_watch_.wait_for(lock, std::chrono::milliseconds(100));
     auto now = Query::Clock::now();
-    std::vector<std::shared_ptr<Query>> candidates(order_.begin(), order_.end());
+    std::vector<std::shared_ptr<Query>> candidates(admitted_.begin(), admitted_.end());
     lock.unlock();
     for (auto& query : candidates) {
       if (query->EnforceTimeLimit(now)) Logger("serve")->warn("query {} exceeded its time limit", query->id());
@@ -129,7 +137,8 @@ bool QueryManager::Cancel(std::string_view id) {
 
 std::vector<std::shared_ptr<Query>> QueryManager::Recent() const {
   std::lock_guard lock(mu_);
-  return {order_.rbegin(), order_.rend()};
+  size_t n = std::min(order_.size(), options_.history_size);
+  return {order_.rbegin(), order_.rbegin() + static_cast<std::ptrdiff_t>(n)};
 }
 
 int QueryManager::running() const {

@@ -4,7 +4,7 @@
 // in a FIFO queue of at most `max_queued` (beyond it a query fails at once with
 // QUERY_QUEUE_FULL). A watchdog thread fails queries past their time limit. Queries are kept
 // by id for polling and cancellation, and the last `history_size` form the history the console
-// shows. Owned by the QueryServer; every method is thread-safe.
+// shows (older ones stay findable by id for `min_retention`). Owned by the QueryServer; every method is thread-safe.
 #pragma once
 
 #include <condition_variable>
@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -29,6 +30,10 @@ struct QueryManagerOptions {
   int max_queued = 1000;
   QueryLimits limits;
   size_t history_size = 200;
+  // A finished query stays known by id at least this long, so that a client paging through
+  // its result (Trino) finds it even when the history has moved on; up to a hard cap.
+  std::chrono::seconds min_retention{300};
+  size_t max_retained = 20'000;
 };
 
 class QueryManager {
@@ -73,6 +78,7 @@ class QueryManager {
   int running_ = 0;                                                // Guarded by mu_.
   std::map<std::string, std::shared_ptr<Query>, std::less<>> by_id_;  // Guarded by mu_.
   std::deque<std::shared_ptr<Query>> order_;                       // Guarded by mu_; oldest first.
+  std::set<std::shared_ptr<Query>> admitted_;  // Guarded by mu_; handed to a worker, not yet back.
   std::thread watchdog_;
 };
 
