@@ -93,6 +93,29 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeProcessRoles() {
                                    ? ""
                                    : HostPortText(options_.host, options_.broker_metrics_port)},
       logs + "/broker.log", options_.host, options_.broker_port));
+  roles.push_back(std::make_unique<ProcessRole>(
+      "catalog", fmt::format("Iceberg REST catalog on http://{}", HostPortText(options_.host, options_.catalog_port)),
+      std::vector<std::string>{options_.floe_binary, "catalog", "--listen",
+                               HostPortText(options_.host, options_.catalog_port), "--backend",
+                               "sqlite:" + options_.data + "/catalog.db", "--warehouse", Warehouse()},
+      logs + "/catalog.log", options_.host, options_.catalog_port));
+  // The child reads the table's schema from a file; the same schema the in-process job embeds.
+  stream::StreamConfig stream = StreamConfigFor();
+  std::string schema_path = options_.data + "/orders.schema.json";
+  std::ofstream(schema_path) << stream.schema_json;
+  std::vector<std::string> stream_argv = {options_.floe_binary, "stream", "--brokers", stream.brokers, "--topic",
+                                          stream.topic, "--table", stream.table, "--catalog", stream.catalog,
+                                          "--warehouse", stream.warehouse, "--schema", schema_path,
+                                          "--timestamp-unit", stream.timestamp_unit, "--trigger",
+                                          fmt::format("{}ms", stream.trigger.interval_millis)};
+  for (const std::string& partition : stream.partition) {
+    stream_argv.push_back("--partition");
+    stream_argv.push_back(partition);
+  }
+  roles.push_back(std::make_unique<ProcessRole>(
+      "stream job", fmt::format("topic {} into {} every {} ms", stream.topic, stream.table,
+                                stream.trigger.interval_millis),
+      std::move(stream_argv), logs + "/stream.log", options_.host, -1));
   if (options_.traffic >= 0) {
     roles.push_back(std::make_unique<ProcessRole>(
         "generator", fmt::format("{} order events/s into topic orders", options_.traffic),
