@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include <xxhash.h>
 
@@ -11,71 +12,102 @@ uint64_t HashKey(std::string_view key) { return XXH3_64bits(key.data(), key.size
 
 void KeyEncoder::Encode(const std::vector<const ColumnVector*>& columns, int64_t rows) {
   auto n = static_cast<size_t>(rows);
+  struct Column {
+    const ColumnVector* vector;
+    int width;  // 0 for strings
+    bool is_double;
+    const uint8_t* valid;
+    const uint8_t* data;
+  };
+  std::vector<Column> cols;
   bool any_validity = false;
   size_t fixed = 0;
-  bool strings = false;
+  size_t total_strings = 0;
   for (const ColumnVector* c : columns) {
+    int width = c->type().HasOffsets() ? 0 : c->type().FixedWidth();
+    cols.push_back(Column{c, width, c->type().id == formats::TypeId::kDouble, c->validity.empty() ? nullptr : c->validity.data(),
+                          c->values.data()});
     any_validity |= !c->validity.empty();
-    if (c->type().HasOffsets()) {
-      strings = true;
-      fixed += 5;
-    } else {
-      fixed += 1 + static_cast<size_t>(c->type().FixedWidth());
-    }
+    fixed += width == 0 ? 5 : 1 + static_cast<size_t>(width);
+    if (width == 0 && rows > 0) total_strings += static_cast<size_t>(c->offsets[n] - c->offsets[0]);
   }
   nulls_.assign(any_validity ? n : 0, 0);
   offsets_.resize(n + 1);
   hashes_.resize(n);
-  size_t total = fixed * n;
-  if (strings) {
-    for (const ColumnVector* c : columns) {
-      if (c->type().HasOffsets() && rows > 0) total += static_cast<size_t>(c->offsets[n] - c->offsets[0]);
-    }
-  }
-  bytes_.Resize(total);
+  bytes_.Resize(fixed * n + total_strings);
   uint8_t* out = bytes_.data();
   size_t at = 0;
   for (size_t i = 0; i < n; ++i) {
     offsets_[i] = at;
-    for (const ColumnVector* c : columns) {
-      bool valid = c->validity.empty() || c->validity[i] != 0;
+    for (const Column& c : cols) {
+      bool valid = c.valid == nullptr || c.valid[i] != 0;
       out[at++] = valid ? 1 : 0;
-      if (!valid) {
-        nulls_[i] = 1;
-        // Nulls encode their slot as zeros so NULL = NULL for grouping.
-        if (c->type().HasOffsets()) {
-          std::memset(out + at, 0, 4);
+      if (!valid) nulls_[i] = 1;
+      switch (c.width) {
+        case 0: {
+          // Nulls encode an empty string so NULL = NULL for grouping.
+          std::string_view v = valid ? c.vector->StringAt(static_cast<int64_t>(i)) : std::string_view();
+          auto len = static_cast<uint32_t>(v.size());
+          std::memcpy(out + at, &len, 4);
           at += 4;
-        } else {
-          auto w = static_cast<size_t>(c->type().FixedWidth());
-          std::memset(out + at, 0, w);
-          at += w;
+          if (len > 0) std::memcpy(out + at, v.data(), len);
+          at += len;
+          break;
         }
-        continue;
-      }
-      if (c->type().HasOffsets()) {
-        std::string_view s = c->StringAt(static_cast<int64_t>(i));
-        auto len = static_cast<uint32_t>(s.size());
-        std::memcpy(out + at, &len, 4);
-        at += 4;
-        if (len > 0) std::memcpy(out + at, s.data(), len);
-        at += len;
-      } else if (c->type().id == formats::TypeId::kDouble) {
-        double d = c->Data<double>()[i];
-        if (d == 0) d = 0;  // -0.0 groups with 0.0.
-        if (std::isnan(d)) d = std::numeric_limits<double>::quiet_NaN();
-        std::memcpy(out + at, &d, 8);
-        at += 8;
-      } else {
-        auto w = static_cast<size_t>(c->type().FixedWidth());
-        std::memcpy(out + at, c->values.data() + i * w, w);
-        at += w;
+        case 1:
+          out[at] = valid ? c.data[i] : 0;
+          at += 1;
+          break;
+        case 8: {
+          uint64_t bits = 0;
+          if (valid) {
+            if (c.is_double) {
+              double d;
+              std::memcpy(&d, c.data + i * 8, 8);
+              if (d == 0) d = 0;  // -0.0 groups with 0.0.
+              if (std::isnan(d)) d = std::numeric_limits<double>::quiet_NaN();
+              std::memcpy(&bits, &d, 8);
+            } else {
+              std::memcpy(&bits, c.data + i * 8, 8);
+            }
+          }
+          std::memcpy(out + at, &bits, 8);
+          at += 8;
+          break;
+        }
+        default: {
+          auto w = static_cast<size_t>(c.width);
+          if (valid) {
+            std::memcpy(out + at, c.data + i * w, w);
+          } else {
+            std::memset(out + at, 0, w);
+          }
+          at += w;
+          break;
+        }
       }
     }
   }
   offsets_[n] = at;
   for (size_t i = 0; i < n; ++i) hashes_[i] = XXH3_64bits(out + offsets_[i], offsets_[i + 1] - offsets_[i]);
 }
+
+namespace {
+
+// Equality of two keys of the same length; short keys avoid a memcmp call.
+inline bool SameBytes(const char* a, const char* b, size_t n) {
+  if (n >= 8 && n <= 16) {
+    uint64_t x0, y0, x1, y1;
+    std::memcpy(&x0, a, 8);
+    std::memcpy(&y0, b, 8);
+    std::memcpy(&x1, a + n - 8, 8);
+    std::memcpy(&y1, b + n - 8, 8);
+    return x0 == y0 && x1 == y1;
+  }
+  return std::memcmp(a, b, n) == 0;
+}
+
+}  // namespace
 
 KeyTable::KeyTable() {
   slots_.assign(64, 0);
@@ -99,9 +131,12 @@ uint32_t KeyTable::FindOrInsert(std::string_view key, uint64_t hash, bool& inser
   uint64_t s = hash & mask_;
   while (uint32_t slot = slots_[s]) {
     uint32_t id = slot - 1;
-    if (hashes_[id] == hash && KeyAt(id) == key) {
-      inserted = false;
-      return id;
+    if (hashes_[id] == hash) {
+      std::string_view k = KeyAt(id);
+      if (k.size() == key.size() && SameBytes(k.data(), key.data(), k.size())) {
+        inserted = false;
+        return id;
+      }
     }
     s = (s + 1) & mask_;
   }
@@ -119,7 +154,10 @@ int64_t KeyTable::Find(std::string_view key, uint64_t hash) const {
   uint64_t s = hash & mask_;
   while (uint32_t slot = slots_[s]) {
     uint32_t id = slot - 1;
-    if (hashes_[id] == hash && KeyAt(id) == key) return id;
+    if (hashes_[id] == hash) {
+      std::string_view k = KeyAt(id);
+      if (k.size() == key.size() && SameBytes(k.data(), key.data(), k.size())) return id;
+    }
     s = (s + 1) & mask_;
   }
   return -1;
