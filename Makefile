@@ -11,6 +11,8 @@ CMAKE_FLAGS ?=
 RELEASE_DIR := build/release
 DEBUG_DIR := build/debug
 ASAN_DIR := build/asan
+FUZZ_DIR := build/fuzz
+FUZZ_SECONDS ?= 60
 FLOE := $(RELEASE_DIR)/floe
 CTEST_FLAGS ?= --output-on-failure
 
@@ -28,6 +30,11 @@ $(DEBUG_DIR)/build.ninja:
 # Sanitizer build: -O1 -g1 keeps reports readable (line tables) and compiles quicker than -O2 -g.
 $(ASAN_DIR)/build.ninja:
 	cmake -S . -B $(ASAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" -DFLOE_SANITIZE=ON $(CMAKE_FLAGS)
+
+# libFuzzer needs clang: every library is instrumented, the targets in fuzz/ link libFuzzer.
+# Warnings stay warnings there: -Werror is for the compiler the project builds with.
+$(FUZZ_DIR)/build.ninja:
+	CC=clang-19 CXX=clang++-19 cmake -S . -B $(FUZZ_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLOE_FUZZ=ON -DFLOE_WERROR=OFF $(CMAKE_FLAGS)
 
 build: deps $(RELEASE_DIR)/build.ninja
 	ninja -C $(RELEASE_DIR) -j $(JOBS)
@@ -52,6 +59,12 @@ test-asan: deps $(ASAN_DIR)/build.ninja
 
 test-unit: build
 	cd $(RELEASE_DIR) && ctest $(CTEST_FLAGS) -j $(JOBS) -L unit
+
+# Each fuzz target for FUZZ_SECONDS, starting from the committed corpus (fuzz/README.md).
+# `make test` replays that corpus and fuzz/regressions under ASan without libFuzzer.
+fuzz: deps $(FUZZ_DIR)/build.ninja
+	ninja -C $(FUZZ_DIR) -j $(JOBS) fuzz-targets
+	scripts/run-fuzz $(FUZZ_DIR) $(FUZZ_SECONDS)
 
 bench: build
 	scripts/run-bench $(RELEASE_DIR)

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "cli/command.h"
+#include "sql/iceberg/iceberg_sql_catalog.h"
 #include "sql/memory_catalog.h"
 #include "sql/sql_session.h"
 
@@ -126,13 +127,23 @@ void RegisterSqlCommand(CLI::App& root, CommandRegistry& registry) {
   };
   auto flags = std::make_shared<Flags>();
   CLI::App* app = registry.Add(root, "sql", "Run SQL: -e SQL, -f FILE, or an interactive shell", "sql", [flags] {
+    // Tables come from a catalog service or a warehouse folder (src/sql/iceberg); without
+    // either, statements plan against an empty in-memory catalog.
+    std::unique_ptr<sql::SqlCatalog> owned;
     if (!flags->catalog.empty() || !flags->warehouse.empty()) {
-      std::cerr << "floe sql: reading tables through --catalog/--warehouse is not built yet (issue #9); "
-                   "without them, SQL is planned against an empty catalog\n";
-      return kExitNotBuilt;
+      auto opened = flags->catalog.empty() ? sql::iceberg_sql::IcebergSqlCatalog::OpenWarehouse(flags->warehouse)
+                                           : sql::iceberg_sql::IcebergSqlCatalog::OpenService(flags->catalog, flags->warehouse);
+      if (!opened) {
+        std::cerr << "floe sql: " << opened.error().message() << "\n";
+        return kExitFailure;
+      }
+      owned = std::move(*opened);
+    } else {
+      auto memory = std::make_unique<sql::MemoryCatalog>();
+      memory->AddSchema("default");
+      owned = std::move(memory);
     }
-    sql::MemoryCatalog catalog;
-    catalog.AddSchema("default");
+    sql::SqlCatalog& catalog = *owned;
     sql::SqlSession session(catalog);
     sql::QueryOptions options;
     options.threads = flags->threads;

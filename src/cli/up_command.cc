@@ -93,7 +93,7 @@ void RegisterUpCommand(CLI::App& root, CommandRegistry& registry) {
   CLI::App* app = registry.Add(root, "up", "Start the whole pipeline: broker, catalog, stream job, query server, "
                                "console and the order-events generator", "up", [flags] { return RunUp(*flags); });
   app->add_option("--data", flags->data, "Folder for the broker log, catalog and warehouse")->capture_default_str();
-  app->add_option("--traffic", flags->traffic, "Generator rate in events per second, or 'off'")->capture_default_str();
+  app->add_option("--traffic", flags->traffic, "Generator rate in events per second (0: paused until the console's playground sets one), or 'off'")->capture_default_str();
   app->add_option("--trigger", flags->trigger, "Stream job micro-batch interval")->capture_default_str();
   app->add_option("--broker-listen", flags->broker_listen, "HOST:PORT of the Kafka-protocol broker")
       ->capture_default_str();

@@ -172,4 +172,34 @@ void CopyRow(const ColumnVector& src, int64_t row, ColumnVector* dst) {
   }
 }
 
+Result<formats::ColumnVector> ConstantColumn(const Type& type, const Literal& value, int64_t rows) {
+  FLOE_ASSIGN_OR_RETURN(DataType batch_type, ToBatchType(type));
+  ColumnVector v(batch_type);
+  for (int64_t i = 0; i < rows; ++i) {
+    if (value.is_null() || batch_type.IsNested()) {
+      v.AppendNull();
+      continue;
+    }
+    switch (batch_type.id) {
+      case BT::kBoolean: v.Append<uint8_t>(value.as_bool() ? 1 : 0); break;
+      case BT::kInt32:
+      case BT::kDate: v.Append<int32_t>(value.as_int()); break;
+      case BT::kFloat: v.Append<float>(static_cast<float>(value.as_double())); break;
+      case BT::kDouble: v.Append<double>(value.as_double()); break;
+      case BT::kDecimal: v.Append<__int128>(value.unscaled()); break;
+      case BT::kString:
+      case BT::kBinary: v.AppendString(value.as_bytes()); break;
+      case BT::kUuid:
+      case BT::kFixed: {
+        std::string bytes = value.as_bytes();
+        bytes.resize(static_cast<size_t>(batch_type.FixedWidth()), '\0');
+        v.MarkAndAppendFixed(bytes);
+        break;
+      }
+      default: v.Append<int64_t>(value.as_long()); break;
+    }
+  }
+  return v;
+}
+
 }  // namespace floe::iceberg

@@ -27,6 +27,10 @@ Literal LiteralAt(const formats::ColumnVector& vector, int64_t row, const Type& 
 // lists as arrays, maps as objects (string keys) or [{"key":..,"value":..}] lists.
 nlohmann::ordered_json JsonAt(const formats::ColumnVector& vector, int64_t row, const Type& type);
 
+// `rows` copies of a primitive `value` (null: all null) as a vector of `type`'s batch type: the
+// column a data file does not store but its identity partition value fixes.
+Result<formats::ColumnVector> ConstantColumn(const Type& type, const Literal& value, int64_t rows);
+
 // Appends slot `row` of `src` to `dst` (same type).
 void CopyRow(const formats::ColumnVector& src, int64_t row, formats::ColumnVector* dst);
 

@@ -283,6 +283,21 @@ Status ReadTaskRows(Table& table, const FileScanTask& task, const Schema& schema
     columns.push_back(static_cast<int>(projection.size()));
     projection.push_back(c);
   }
+  // A column the file does not store is null, unless it is the source of an identity partition
+  // field: then every row has the file's partition value (PyIceberg leaves such columns out).
+  std::vector<std::pair<size_t, Literal>> constants;  // Schema column -> value.
+  if (const PartitionSpec* spec = table.metadata().SpecById(task.file.spec_id)) {
+    for (size_t i = 0; i < columns.size(); ++i) {
+      if (columns[i] >= 0) continue;
+      for (size_t p = 0; p < spec->fields().size() && p < task.file.partition.size(); ++p) {
+        const PartitionField& pf = spec->fields()[p];
+        if (pf.source_id == schema.fields()[i].id && pf.transform.kind() == Transform::Kind::kIdentity &&
+            !task.file.partition[p].is_null()) {
+          constants.emplace_back(i, task.file.partition[p]);
+        }
+      }
+    }
+  }
   int64_t row_base = 0;
   for (int rg = 0; rg < reader->num_row_groups(); ++rg) {
     ColumnBatch b;
@@ -290,6 +305,14 @@ Status ReadTaskRows(Table& table, const FileScanTask& task, const Schema& schema
       b.num_rows = reader->metadata().row_groups[rg].num_rows;  // No known columns: rows of nulls.
     } else {
       FLOE_ASSIGN_OR_RETURN(b, reader->ReadRowGroup(rg, projection));
+    }
+    for (const auto& [i, value] : constants) {
+      const NestedField& f = schema.fields()[i];
+      FLOE_ASSIGN_OR_RETURN(formats::Field field, ToBatchField(f));
+      FLOE_ASSIGN_OR_RETURN(formats::ColumnVector v, ConstantColumn(*f.type, value, b.num_rows));
+      columns[i] = static_cast<int>(b.columns.size());
+      b.fields.push_back(std::move(field));
+      b.columns.push_back(std::move(v));
     }
     std::vector<uint8_t> deleted;
     if (!deletes.positions.empty() || !deletes.equalities.empty()) {

@@ -72,7 +72,7 @@ bool LooksLikePath(std::string_view text) {
   return text.find('/') != std::string_view::npos || text.find("://") != std::string_view::npos;
 }
 
-Result<std::unique_ptr<Table>> OpenTableAt(std::string_view path_or_uri) {
+Result<std::shared_ptr<TableOperations>> OpenTableOperationsAt(std::string_view path_or_uri) {
   std::string uri(path_or_uri);
   bool remote = uri.starts_with("s3://") || uri.starts_with("s3a://");
   if (!remote) {
@@ -96,6 +96,11 @@ Result<std::unique_ptr<Table>> OpenTableAt(std::string_view path_or_uri) {
   FLOE_ASSIGN_OR_RETURN(auto store, io::OpenObjectStore(uri));
   auto ops = std::make_shared<FileSystemTableOperations>(std::shared_ptr<io::ObjectStore>(std::move(store)), "");
   if (metadata_file) ops->PinMetadataFile("metadata/" + *metadata_file);
+  return std::shared_ptr<TableOperations>(std::move(ops));
+}
+
+Result<std::unique_ptr<Table>> OpenTableAt(std::string_view path_or_uri) {
+  FLOE_ASSIGN_OR_RETURN(auto ops, OpenTableOperationsAt(path_or_uri));
   return Table::Load(std::move(ops));
 }
 

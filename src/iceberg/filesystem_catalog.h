@@ -48,6 +48,8 @@ class FileSystemCatalog {
 
 // A table from a folder or metadata.json path/URI.
 Result<std::unique_ptr<Table>> OpenTableAt(std::string_view path_or_uri);
+// The operations of that table, without loading it (NotFound for a missing local folder).
+Result<std::shared_ptr<TableOperations>> OpenTableOperationsAt(std::string_view path_or_uri);
 
 // Whether `text` names a path rather than NS.NAME: it has a '/' or a URI scheme.
 bool LooksLikePath(std::string_view text);

@@ -95,12 +95,12 @@ class MemoryTableScan final : public TableScan {
 }  // namespace
 
 void MemoryCatalog::AddSchema(const std::string& schema) {
-  std::unique_lock lock(mutex_);
+  std::unique_lock lock(*mutex_);
   schemas_[schema];
 }
 
 void MemoryCatalog::AddTable(CatalogTable table) {
-  std::unique_lock lock(mutex_);
+  std::unique_lock lock(*mutex_);
   table.name.catalog = catalog_name_;
   std::string schema = table.name.schema, name = table.name.table;
   schemas_[schema][name] = StoredTable{std::make_shared<const CatalogTable>(std::move(table)), {}};
@@ -110,7 +110,7 @@ std::vector<std::string> MemoryCatalog::CatalogNames() const { return {catalog_n
 
 Result<std::vector<std::string>> MemoryCatalog::SchemaNames(std::string_view catalog) const {
   if (catalog != catalog_name_) return NotFound("Catalog '{}' does not exist", catalog);
-  std::shared_lock lock(mutex_);
+  std::shared_lock lock(*mutex_);
   std::vector<std::string> out;
   for (const auto& [name, tables] : schemas_) out.push_back(name);
   return out;
@@ -118,7 +118,7 @@ Result<std::vector<std::string>> MemoryCatalog::SchemaNames(std::string_view cat
 
 Result<std::vector<std::string>> MemoryCatalog::TableNames(std::string_view catalog, std::string_view schema) const {
   if (catalog != catalog_name_) return NotFound("Catalog '{}' does not exist", catalog);
-  std::shared_lock lock(mutex_);
+  std::shared_lock lock(*mutex_);
   auto it = schemas_.find(std::string(schema));
   if (it == schemas_.end()) return NotFound("Schema '{}' does not exist", schema);
   std::vector<std::string> out;
@@ -141,14 +141,14 @@ Result<MemoryCatalog::StoredTable*> MemoryCatalog::Find(const QualifiedTableName
 }
 
 Result<std::shared_ptr<const CatalogTable>> MemoryCatalog::GetTable(const QualifiedTableName& name, const TableVersion& version) const {
-  std::shared_lock lock(mutex_);
+  std::shared_lock lock(*mutex_);
   FLOE_ASSIGN_OR_RETURN(const StoredTable* stored, Find(name));
   (void)version;  // Every version of an in-memory table has its one schema.
   return stored->table;
 }
 
 Result<std::shared_ptr<const CatalogTable>> MemoryCatalog::GetTableAt(std::string_view location, const TableVersion& version) const {
-  std::shared_lock lock(mutex_);
+  std::shared_lock lock(*mutex_);
   for (const auto& [schema_name, tables] : schemas_) {
     for (const auto& [table_name, stored] : tables) {
       if (!stored.table->location.empty() && stored.table->location == location) return stored.table;
@@ -163,7 +163,7 @@ Result<std::unique_ptr<TableScan>> MemoryCatalog::OpenScan(const ScanRequest& re
     return NotImplemented("metadata table ${} needs an Iceberg catalog (floe sql --catalog)", request.metadata_table);
   }
   if (request.version.kind != TableVersion::Kind::kCurrent) return NotImplemented("time travel needs an Iceberg catalog");
-  std::shared_lock lock(mutex_);
+  std::shared_lock lock(*mutex_);
   FLOE_ASSIGN_OR_RETURN(const StoredTable* stored, Find(request.table->name));
   for (int c : request.columns) {
     if (c < 0 || static_cast<size_t>(c) >= stored->table->columns.size()) return InvalidArgument("scan of column {} out of range", c);
@@ -173,7 +173,7 @@ Result<std::unique_ptr<TableScan>> MemoryCatalog::OpenScan(const ScanRequest& re
 
 Status MemoryCatalog::CreateSchema(std::string_view catalog, std::string_view schema) {
   if (catalog != catalog_name_) return NotFound("Catalog '{}' does not exist", catalog);
-  std::unique_lock lock(mutex_);
+  std::unique_lock lock(*mutex_);
   if (schemas_.contains(std::string(schema))) return AlreadyExists("Schema '{}.{}' already exists", catalog, schema);
   schemas_[std::string(schema)];
   return OkStatus();
@@ -181,7 +181,7 @@ Status MemoryCatalog::CreateSchema(std::string_view catalog, std::string_view sc
 
 Status MemoryCatalog::DropSchema(std::string_view catalog, std::string_view schema) {
   if (catalog != catalog_name_) return NotFound("Catalog '{}' does not exist", catalog);
-  std::unique_lock lock(mutex_);
+  std::unique_lock lock(*mutex_);
   auto it = schemas_.find(std::string(schema));
   if (it == schemas_.end()) return NotFound("Schema '{}.{}' does not exist", catalog, schema);
   if (!it->second.empty()) return InvalidArgument("Cannot drop non-empty schema '{}'", schema);
@@ -192,7 +192,7 @@ Status MemoryCatalog::DropSchema(std::string_view catalog, std::string_view sche
 Status MemoryCatalog::CreateTable(const TableDefinition& definition) {
   const QualifiedTableName& name = definition.name;
   if (name.catalog != catalog_name_) return NotFound("Catalog '{}' does not exist", name.catalog);
-  std::unique_lock lock(mutex_);
+  std::unique_lock lock(*mutex_);
   auto schema = schemas_.find(name.schema);
   if (schema == schemas_.end()) return NotFound("Schema '{}' does not exist", name.schema);
   if (schema->second.contains(name.table)) return AlreadyExists("Table '{}' already exists", name.ToString());
@@ -210,14 +210,14 @@ Status MemoryCatalog::CreateTable(const TableDefinition& definition) {
 }
 
 Status MemoryCatalog::DropTable(const QualifiedTableName& name) {
-  std::unique_lock lock(mutex_);
+  std::unique_lock lock(*mutex_);
   FLOE_RETURN_IF_ERROR(Find(name));
   schemas_[name.schema].erase(name.table);
   return OkStatus();
 }
 
 Status MemoryCatalog::AlterTable(const QualifiedTableName& name, const TableChange& change) {
-  std::unique_lock lock(mutex_);
+  std::unique_lock lock(*mutex_);
   FLOE_ASSIGN_OR_RETURN(StoredTable* stored, Find(name));
   CatalogTable table = *stored->table;
   std::vector<std::shared_ptr<const formats::ColumnBatch>> batches;
@@ -277,7 +277,7 @@ Status MemoryCatalog::AlterTable(const QualifiedTableName& name, const TableChan
 }
 
 Result<int64_t> MemoryCatalog::AppendRows(const QualifiedTableName& name, std::vector<formats::ColumnBatch> batches) {
-  std::unique_lock lock(mutex_);
+  std::unique_lock lock(*mutex_);
   FLOE_ASSIGN_OR_RETURN(StoredTable* stored, Find(name));
   const auto& columns = stored->table->columns;
   int64_t rows = 0;
@@ -304,7 +304,7 @@ Result<int64_t> MemoryCatalog::AppendRows(const QualifiedTableName& name, std::v
 
 Result<std::string> MemoryCatalog::ExecuteProcedure(const QualifiedTableName& name, std::string_view procedure,
                                                      const std::map<std::string, Value>& arguments) {
-  std::unique_lock lock(mutex_);
+  std::unique_lock lock(*mutex_);
   FLOE_ASSIGN_OR_RETURN(StoredTable* stored, Find(name));
   if (procedure == "optimize") {
     // Compacts the table's batches into one.

@@ -54,7 +54,8 @@ class MemoryCatalog final : public SqlCatalog {
 
   std::string catalog_name_;
   int64_t split_rows_ = 4096;
-  mutable std::shared_mutex mutex_;
+  // Behind a pointer so the catalog stays movable.
+  std::unique_ptr<std::shared_mutex> mutex_ = std::make_unique<std::shared_mutex>();
   std::map<std::string, std::map<std::string, StoredTable>> schemas_;
 };
 

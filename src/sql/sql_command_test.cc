@@ -29,10 +29,12 @@ TEST(SqlCommandTest, SyntaxErrorExitsOneWithPosition) {
   EXPECT_EQ(out.err, "floe sql: line 1:10: syntax error at or near \"FORM\"\n");
 }
 
-TEST(SqlCommandTest, CatalogSaysNotBuiltWithExitThree) {
-  auto out = RunProcess({FloeBinary(), "sql", "--catalog", "sqlite:/nonexistent/x.db", "-e", "SELECT 1"});
-  EXPECT_EQ(out.exit_code, 3);
-  EXPECT_EQ(std::count(out.err.begin(), out.err.end(), '\n'), 1) << out.err;
+TEST(SqlCommandTest, CatalogAndWarehouseOptions) {
+  auto out = RunProcess({FloeBinary(), "sql", "--warehouse", ::testing::TempDir() + "/sql_command_wh", "-e", "SHOW SCHEMAS"});
+  EXPECT_EQ(out.exit_code, 0) << out.err;
+  auto bad = RunProcess({FloeBinary(), "sql", "--catalog", "nosuch://x", "-e", "SELECT 1"});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
 }
 
 TEST(SqlCommandTest, WritesAndReadsAnInMemoryTable) {

@@ -14,71 +14,10 @@
 #include <gtest/gtest.h>
 
 #include "broker/handlers/handler.h"
-#include "broker/testing/batch_builder.h"
+#include "broker/testing/request_seeds.h"
 
 namespace floe::broker {
 namespace {
-
-std::string Frame(int16_t key, int16_t version, const std::function<void(WireWriter&)>& body) {
-  std::string out;
-  WireWriter w(&out, false);
-  w.Int16(key);
-  w.Int16(version);
-  w.Int32(1);
-  w.String("fuzz");
-  auto api = FindApi(key);
-  bool flexible = api && IsFlexible(*api, version);
-  if (flexible) w.UnsignedVarint(0);
-  WireWriter b(&out, flexible);
-  body(b);
-  return out;
-}
-
-std::vector<std::string> Seeds() {
-  std::vector<std::string> seeds;
-  std::string batch = testing::BuildBatch({.records = 3});
-  seeds.push_back(Frame(18, 3, [](WireWriter& w) { w.String("fuzz"); w.String("1"); w.TaggedFields(); }));
-  seeds.push_back(Frame(3, 4, [](WireWriter& w) { w.ArrayLength(1); w.String("t"); w.Bool(true); }));
-  seeds.push_back(Frame(0, 7, [&](WireWriter& w) {
-    w.NullableString(std::nullopt); w.Int16(1); w.Int32(1000);
-    w.ArrayLength(1); w.String("t"); w.ArrayLength(1); w.Int32(0); w.Bytes(batch);
-  }));
-  seeds.push_back(Frame(1, 11, [](WireWriter& w) {
-    w.Int32(-1); w.Int32(0); w.Int32(1); w.Int32(1 << 20); w.Int8(0); w.Int32(0); w.Int32(-1);
-    w.ArrayLength(1); w.String("t"); w.ArrayLength(1); w.Int32(0); w.Int32(-1); w.Int64(0); w.Int64(-1); w.Int32(1 << 20);
-    w.ArrayLength(0); w.String("");
-  }));
-  seeds.push_back(Frame(2, 5, [](WireWriter& w) {
-    w.Int32(-1); w.Int8(0); w.ArrayLength(1); w.String("t"); w.ArrayLength(1); w.Int32(0); w.Int32(-1); w.Int64(-2);
-  }));
-  seeds.push_back(Frame(8, 7, [](WireWriter& w) {
-    w.String("g"); w.Int32(-1); w.String(""); w.NullableString(std::nullopt);
-    w.ArrayLength(1); w.String("t"); w.ArrayLength(1); w.Int32(0); w.Int64(1); w.Int32(-1); w.NullableString("m");
-  }));
-  seeds.push_back(Frame(9, 5, [](WireWriter& w) { w.String("g"); w.NullArray(); }));
-  seeds.push_back(Frame(10, 2, [](WireWriter& w) { w.String("g"); w.Int8(0); }));
-  seeds.push_back(Frame(11, 5, [](WireWriter& w) {
-    w.String("g"); w.Int32(10000); w.Int32(0); w.String(""); w.NullableString(std::nullopt); w.String("consumer");
-    w.ArrayLength(1); w.String("range"); w.Bytes("meta");
-  }));
-  seeds.push_back(Frame(12, 3, [](WireWriter& w) { w.String("g"); w.Int32(1); w.String("m"); w.NullableString(std::nullopt); }));
-  seeds.push_back(Frame(13, 3, [](WireWriter& w) { w.String("g"); w.ArrayLength(1); w.String("m"); w.NullableString(std::nullopt); }));
-  seeds.push_back(Frame(14, 3, [](WireWriter& w) {
-    w.String("g"); w.Int32(1); w.String("m"); w.NullableString(std::nullopt); w.ArrayLength(1); w.String("m"); w.Bytes("a");
-  }));
-  seeds.push_back(Frame(15, 4, [](WireWriter& w) { w.ArrayLength(1); w.String("g"); w.Bool(false); }));
-  seeds.push_back(Frame(16, 2, [](WireWriter&) {}));
-  seeds.push_back(Frame(19, 4, [](WireWriter& w) {
-    w.ArrayLength(1); w.String("new"); w.Int32(2); w.Int16(1); w.ArrayLength(0);
-    w.ArrayLength(1); w.String("retention.ms"); w.NullableString("1000"); w.Int32(1000); w.Bool(true);
-  }));
-  seeds.push_back(Frame(20, 3, [](WireWriter& w) { w.ArrayLength(1); w.String("zzz"); w.Int32(1000); }));
-  seeds.push_back(Frame(22, 1, [](WireWriter& w) { w.NullableString(std::nullopt); w.Int32(1000); }));
-  seeds.push_back(Frame(32, 3, [](WireWriter& w) {
-    w.ArrayLength(1); w.Int8(2); w.String("t"); w.NullArray(); w.Bool(false); w.Bool(false);
-  }));
-  return seeds;
-}
 
 std::string Mutate(std::string input, std::mt19937& rng) {
   int edits = 1 + static_cast<int>(rng() % 2);
@@ -122,7 +61,7 @@ TEST(RequestFuzzTest, MutatedRequestsNeverCrashTheBroker) {
   std::vector<std::unique_ptr<Pending>> kept;
   std::mt19937 rng(20261202);
   size_t decoded = 0, rejected = 0;
-  const auto seeds = Seeds();
+  const auto seeds = testing::RequestSeeds();
   const int rounds = 3000;
   for (int round = 0; round < rounds; ++round) {
     for (const std::string& seed : seeds) {

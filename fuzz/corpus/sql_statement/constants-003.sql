@@ -1,0 +1,1 @@
+SELECT 'a' || 'b', lower('ABC'), upper('x'), length('héllo')

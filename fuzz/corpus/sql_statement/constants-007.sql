@@ -1,0 +1,1 @@
+SELECT CASE WHEN 1 > 2 THEN 'x' WHEN 2 > 1 THEN 'y' END, CASE 3 WHEN 1 THEN 'one' ELSE 'other' END

@@ -1,0 +1,1 @@
+SELECT DATE '2024-01-02' > 'yesterday'

@@ -1,0 +1,1 @@
+EXPLAIN SELECT o.order_id, c.name FROM sales.orders o JOIN sales.customers c ON o.customer_id = c.customer_id JOIN sales.regions r ON r.region = o.region WHERE c.country = 'NL' AND r.manager LIKE 'A%'

@@ -1,0 +1,1 @@
+EXPLAIN SELECT name FROM sales.customers c WHERE EXISTS (SELECT 1 FROM sales.orders o WHERE o.customer_id = c.customer_id AND o.amount > 100) AND customer_id IN (SELECT customer_id FROM sales.orders WHERE region = 'eu')

@@ -1,0 +1,1 @@
+EXPLAIN WITH big AS (SELECT customer_id, sum(amount) AS total FROM sales.orders GROUP BY customer_id) SELECT b.customer_id FROM big b WHERE b.total > 1000 UNION SELECT customer_id FROM sales.customers WHERE country = 'DE'

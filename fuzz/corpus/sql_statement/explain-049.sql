@@ -1,0 +1,1 @@
+EXPLAIN SELECT region FROM sales.orders WHERE false

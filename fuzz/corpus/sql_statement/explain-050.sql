@@ -1,0 +1,1 @@
+EXPLAIN SELECT DISTINCT region FROM sales.orders ORDER BY region

@@ -1,0 +1,1 @@
+SHOW SCHEMAS LIKE 's%'

@@ -1,0 +1,2 @@
+USE sales;
+SHOW TABLES

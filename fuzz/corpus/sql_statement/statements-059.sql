@@ -1,0 +1,1 @@
+EXPLAIN SELECT partition, record_count FROM "sales"."orders$partitions"

@@ -1,0 +1,1 @@
+SELECT * FROM sales.orders FOR TIMESTAMP AS OF 42

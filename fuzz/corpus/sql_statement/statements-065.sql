@@ -1,0 +1,1 @@
+CREATE TABLE sales.events (id bigint) PARTITIONED BY (day(nope))

@@ -1,0 +1,1 @@
+CREATE TABLE sales.t (a bigint, a varchar)

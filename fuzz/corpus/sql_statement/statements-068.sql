@@ -1,0 +1,1 @@
+INSERT INTO sales.orders (order_id, region) VALUES (1, 'eu'), (2, 'us')

@@ -1,0 +1,1 @@
+INSERT INTO sales.orders (order_id) VALUES ('x', 1)

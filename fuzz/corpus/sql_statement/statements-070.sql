@@ -1,0 +1,1 @@
+INSERT INTO sales.orders (nope) VALUES (1)

@@ -1,0 +1,1 @@
+ALTER TABLE sales.orders EXECUTE vacuum

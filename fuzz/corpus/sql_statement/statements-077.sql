@@ -1,0 +1,1 @@
+SELECT order_id, count(*) FROM sales.orders GROUP BY region

@@ -1,0 +1,413 @@
+#include "sql/iceberg/iceberg_sql_catalog.h"
+
+#include <chrono>
+#include <map>
+
+#include "iceberg/batch_conversion.h"
+#include "iceberg/data_files.h"
+#include "iceberg/filesystem_catalog.h"
+#include "iceberg/maintenance.h"
+#include "iceberg/scan.h"
+#include "iceberg/table.h"
+#include "sql/iceberg/file_caches.h"
+#include "sql/iceberg/iceberg_table_scan.h"
+#include "sql/iceberg/iceberg_types.h"
+#include "sql/iceberg/metadata_table_scan.h"
+#include "sql/iceberg/resolved_table.h"
+#include "sql/iceberg/scan_columns.h"
+#include "sql/table_scan.h"
+
+namespace floe::sql::iceberg_sql {
+
+// What the catalog shares between queries. The registry maps each CatalogTable handed to the
+// binder to the resolved table it describes, so a scan reads exactly the metadata the query was
+// bound against (entries die with their CatalogTable).
+struct CatalogState {
+  std::unique_ptr<TableDirectory> directory;
+  std::shared_ptr<FileCaches> caches = std::make_shared<FileCaches>();
+
+  std::mutex mutex;
+  struct Registered {
+    std::weak_ptr<const CatalogTable> table;
+    std::shared_ptr<const ResolvedTable> resolved;
+  };
+  std::map<const CatalogTable*, Registered> registry;                        // Guarded by mutex.
+  std::map<std::string, std::shared_ptr<iceberg::TableOperations>> by_location;  // Guarded by mutex.
+
+  std::shared_ptr<const CatalogTable> Register(CatalogTable table, std::shared_ptr<const ResolvedTable> resolved) {
+    auto shared = std::make_shared<const CatalogTable>(std::move(table));
+    std::lock_guard lock(mutex);
+    for (auto it = registry.begin(); it != registry.end();) {
+      it = it->second.table.expired() ? registry.erase(it) : std::next(it);
+    }
+    registry[shared.get()] = {shared, std::move(resolved)};
+    return shared;
+  }
+
+  std::shared_ptr<const ResolvedTable> Lookup(const std::shared_ptr<const CatalogTable>& table) {
+    std::lock_guard lock(mutex);
+    auto it = registry.find(table.get());
+    if (it == registry.end() || it->second.table.lock() != table) return nullptr;
+    return it->second.resolved;
+  }
+};
+
+namespace {
+
+bool SameName(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+  }
+  return true;
+}
+
+// '7d', '12h', '30m', '45s', '1500ms', a number of milliseconds, or an interval value.
+Result<int64_t> DurationMs(const Value& v, std::string_view what) {
+  if (v.is_null()) return InvalidArgument("{} must not be null", what);
+  if (v.type().kind() == TypeKind::kIntervalDayTime) return v.as_int() / 1000;
+  if (v.type().IsInteger()) return v.as_int();
+  if (v.type().kind() != TypeKind::kVarchar) return InvalidArgument("{}: expected a duration such as '7d'", what);
+  std::string text = v.as_string();
+  size_t digits = 0;
+  while (digits < text.size() && (std::isdigit(static_cast<unsigned char>(text[digits])) || text[digits] == '.')) ++digits;
+  if (digits == 0) return InvalidArgument("{} '{}': expected a number with a unit (7d, 12h, 30m, 45s, 500ms)", what, text);
+  double n = std::stod(text.substr(0, digits));
+  std::string unit = text.substr(digits);
+  while (!unit.empty() && unit.front() == ' ') unit.erase(0, 1);
+  double scale = 0;
+  if (unit.empty() || unit == "ms") scale = 1;
+  else if (unit == "s") scale = 1e3;
+  else if (unit == "m") scale = 60e3;
+  else if (unit == "h") scale = 3600e3;
+  else if (unit == "d") scale = 86400e3;
+  else return InvalidArgument("{} '{}': unknown unit '{}'", what, text, unit);
+  return static_cast<int64_t>(n * scale);
+}
+
+// '128MB', '1GB', '512kB', or a number of bytes.
+Result<int64_t> SizeBytes(const Value& v, std::string_view what) {
+  if (v.type().IsInteger()) return v.as_int();
+  if (v.type().kind() != TypeKind::kVarchar) return InvalidArgument("{}: expected a size such as '128MB'", what);
+  std::string text = v.as_string();
+  size_t digits = 0;
+  while (digits < text.size() && (std::isdigit(static_cast<unsigned char>(text[digits])) || text[digits] == '.')) ++digits;
+  if (digits == 0) return InvalidArgument("{} '{}': expected a size such as '128MB'", what, text);
+  double n = std::stod(text.substr(0, digits));
+  std::string unit = text.substr(digits);
+  for (char& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  double scale = unit.empty() || unit == "B" ? 1 : unit == "KB" ? 1024.0 : unit == "MB" ? 1048576.0 : unit == "GB" ? 1073741824.0 : 0;
+  if (scale == 0) return InvalidArgument("{} '{}': unknown unit", what, text);
+  return static_cast<int64_t>(n * scale);
+}
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+// Rewrites small files of each partition (default spec, no deletes) into files of the target
+// size, in one replace snapshot. Returns (files removed, files added).
+Result<std::pair<size_t, size_t>> Optimize(iceberg::Table& table, int64_t threshold) {
+  iceberg::ScanOptions all;
+  FLOE_ASSIGN_OR_RETURN(iceberg::ScanPlan plan, iceberg::PlanScan(table, all));
+  std::map<std::string, std::vector<const iceberg::FileScanTask*>> groups;
+  int32_t spec_id = table.metadata().default_spec_id;
+  for (const iceberg::FileScanTask& t : plan.tasks) {
+    if (t.file.spec_id != spec_id || t.file.file_size_in_bytes >= threshold || !t.deletes.empty()) continue;
+    std::string key;
+    for (const iceberg::Literal& l : t.file.partition) key += l.ToString() + "\x1f";
+    groups[key].push_back(&t);
+  }
+  const iceberg::Schema& schema = table.metadata().CurrentSchema();
+  FLOE_ASSIGN_OR_RETURN(auto fields, iceberg::ToBatchFields(schema));
+  std::vector<std::string> removed;
+  std::vector<iceberg::DataFile> added;
+  for (const auto& [key, tasks] : groups) {
+    if (tasks.size() < 2) continue;
+    std::vector<formats::ColumnBatch> batches;
+    for (const iceberg::FileScanTask* t : tasks) {
+      removed.push_back(t->file.file_path);
+      FLOE_RETURN_IF_ERROR(iceberg::ReadTask(table, *t, schema, [&](const formats::ColumnBatch& b, const std::vector<int>& cols) -> Status {
+        formats::ColumnBatch out;
+        out.fields = fields;
+        out.num_rows = b.num_rows;
+        for (size_t i = 0; i < cols.size(); ++i) {
+          if (cols[i] < 0) {
+            // A column the file does not store: its identity partition value, else null.
+            iceberg::Literal value;
+            const iceberg::PartitionSpec& spec = table.metadata().DefaultSpec();
+            for (size_t p = 0; p < spec.fields().size() && p < t->file.partition.size(); ++p) {
+              if (spec.fields()[p].source_id == schema.fields()[i].id &&
+                  spec.fields()[p].transform.kind() == iceberg::Transform::Kind::kIdentity) {
+                value = t->file.partition[p];
+              }
+            }
+            out.columns.push_back(ConstantVector(fields[i].type, value, b.num_rows));
+          } else {
+            FLOE_ASSIGN_OR_RETURN(formats::ColumnVector v, ConvertVector(b.columns[static_cast<size_t>(cols[i])], fields[i].type));
+            out.columns.push_back(std::move(v));
+          }
+        }
+        batches.push_back(std::move(out));
+        return OkStatus();
+      }));
+    }
+    iceberg::DataWriteOptions options;
+    options.target_file_size_bytes = std::max<int64_t>(threshold, table.metadata().PropertyAsLong("write.target-file-size-bytes", int64_t{512} << 20));
+    FLOE_ASSIGN_OR_RETURN(auto written, iceberg::WriteDataFiles(table, batches, options));
+    added.insert(added.end(), written.begin(), written.end());
+  }
+  if (removed.empty()) return std::pair<size_t, size_t>{0, 0};
+  FLOE_RETURN_IF_ERROR(table.RewriteFiles(removed, added));
+  return std::pair<size_t, size_t>{removed.size(), added.size()};
+}
+
+}  // namespace
+
+IcebergSqlCatalog::IcebergSqlCatalog(std::unique_ptr<TableDirectory> directory, std::string catalog_name)
+    : catalog_name_(std::move(catalog_name)), state_(std::make_unique<CatalogState>()) {
+  state_->directory = std::move(directory);
+}
+
+IcebergSqlCatalog::~IcebergSqlCatalog() = default;
+
+Result<std::unique_ptr<IcebergSqlCatalog>> IcebergSqlCatalog::OpenService(const std::string& uri, const std::string& warehouse) {
+  FLOE_ASSIGN_OR_RETURN(auto directory, OpenCatalogDirectory(uri, warehouse));
+  return std::make_unique<IcebergSqlCatalog>(std::move(directory));
+}
+
+Result<std::unique_ptr<IcebergSqlCatalog>> IcebergSqlCatalog::OpenWarehouse(const std::string& uri) {
+  FLOE_ASSIGN_OR_RETURN(auto directory, OpenWarehouseDirectory(uri));
+  return std::make_unique<IcebergSqlCatalog>(std::move(directory));
+}
+
+Status IcebergSqlCatalog::CheckCatalog(std::string_view catalog) const {
+  if (!SameName(catalog, catalog_name_)) return NotFound("catalog '{}' does not exist", catalog);
+  if (!state_->directory) return NotFound("no catalog or warehouse is configured (use iceberg_scan('location'))");
+  return OkStatus();
+}
+
+std::vector<std::string> IcebergSqlCatalog::CatalogNames() const { return {catalog_name_}; }
+
+Result<std::vector<std::string>> IcebergSqlCatalog::SchemaNames(std::string_view catalog) const {
+  if (!SameName(catalog, catalog_name_)) return NotFound("catalog '{}' does not exist", catalog);
+  if (!state_->directory) return std::vector<std::string>{};
+  return state_->directory->SchemaNames();
+}
+
+Result<std::vector<std::string>> IcebergSqlCatalog::TableNames(std::string_view catalog, std::string_view schema) const {
+  FLOE_RETURN_IF_ERROR(CheckCatalog(catalog));
+  return state_->directory->TableNames(std::string(schema));
+}
+
+Result<std::shared_ptr<const CatalogTable>> IcebergSqlCatalog::GetTable(const QualifiedTableName& name,
+                                                                       const TableVersion& version) const {
+  FLOE_RETURN_IF_ERROR(CheckCatalog(name.catalog));
+  auto ops = state_->directory->Open(name.schema, name.table);
+  if (!ops) {
+    if (ops.error().kind() == ErrorKind::kNotFound) return NotFound("table {} does not exist", name.ToString());
+    return std::unexpected(ops.error());
+  }
+  FLOE_ASSIGN_OR_RETURN(auto resolved, ResolveTable(*ops, version));
+  FLOE_ASSIGN_OR_RETURN(CatalogTable table, DescribeTable(*resolved, name));
+  return state_->Register(std::move(table), std::move(resolved));
+}
+
+Result<std::shared_ptr<const CatalogTable>> IcebergSqlCatalog::GetTableAt(std::string_view location,
+                                                                         const TableVersion& version) const {
+  std::shared_ptr<iceberg::TableOperations> ops;
+  {
+    std::lock_guard lock(state_->mutex);
+    auto it = state_->by_location.find(std::string(location));
+    if (it != state_->by_location.end()) ops = it->second;
+  }
+  if (!ops) {
+    FLOE_ASSIGN_OR_RETURN(ops, iceberg::OpenTableOperationsAt(location));
+    std::lock_guard lock(state_->mutex);
+    state_->by_location[std::string(location)] = ops;
+  }
+  FLOE_ASSIGN_OR_RETURN(auto resolved, ResolveTable(ops, version));
+  std::string tail(location);
+  while (!tail.empty() && tail.back() == '/') tail.pop_back();
+  QualifiedTableName name{catalog_name_, "iceberg_scan", tail.substr(tail.rfind('/') == std::string::npos ? 0 : tail.rfind('/') + 1)};
+  FLOE_ASSIGN_OR_RETURN(CatalogTable table, DescribeTable(*resolved, name));
+  return state_->Register(std::move(table), std::move(resolved));
+}
+
+Result<std::unique_ptr<TableScan>> IcebergSqlCatalog::OpenScan(const ScanRequest& request) const {
+  if (!request.table) return InvalidArgument("scan without a table");
+  std::shared_ptr<const ResolvedTable> resolved = state_->Lookup(request.table);
+  if (!resolved) {
+    // A table description made elsewhere: resolve it again by name (or location).
+    std::shared_ptr<const CatalogTable> again;
+    if (request.table->name.schema == "iceberg_scan") {
+      FLOE_ASSIGN_OR_RETURN(again, GetTableAt(request.table->location, request.version));
+    } else {
+      FLOE_ASSIGN_OR_RETURN(again, GetTable(request.table->name, request.version));
+    }
+    resolved = state_->Lookup(again);
+    if (!resolved) return Internal("table {} did not resolve", request.table->name.ToString());
+  }
+  if (!request.metadata_table.empty()) return PlanMetadataScan(std::move(resolved), request, state_->caches);
+  return PlanDataScan(std::move(resolved), request, state_->caches);
+}
+
+Status IcebergSqlCatalog::CreateSchema(std::string_view catalog, std::string_view schema) {
+  FLOE_RETURN_IF_ERROR(CheckCatalog(catalog));
+  return state_->directory->CreateSchema(std::string(schema));
+}
+
+Status IcebergSqlCatalog::DropSchema(std::string_view catalog, std::string_view schema) {
+  FLOE_RETURN_IF_ERROR(CheckCatalog(catalog));
+  return state_->directory->DropSchema(std::string(schema));
+}
+
+Status IcebergSqlCatalog::CreateTable(const TableDefinition& definition) {
+  FLOE_RETURN_IF_ERROR(CheckCatalog(definition.name.catalog));
+  int32_t next_id = static_cast<int32_t>(definition.columns.size()) + 1;
+  std::vector<iceberg::NestedField> fields;
+  for (size_t i = 0; i < definition.columns.size(); ++i) {
+    const TableColumn& c = definition.columns[i];
+    iceberg::NestedField f;
+    f.id = static_cast<int32_t>(i) + 1;
+    f.name = c.name;
+    f.required = !c.nullable;
+    FLOE_ASSIGN_OR_RETURN_CTX(f.type, IcebergTypeFor(c.type, &next_id), fmt::format("column {}", c.name));
+    fields.push_back(std::move(f));
+  }
+  iceberg::Schema schema(0, std::move(fields));
+  FLOE_RETURN_IF_ERROR(schema.Validate());
+  std::vector<iceberg::PartitionField> partition;
+  int32_t field_id = iceberg::kFirstPartitionFieldId;
+  for (const std::string& term : definition.partition_by) {
+    FLOE_ASSIGN_OR_RETURN_CTX(iceberg::PartitionField pf, iceberg::ParsePartitionField(term, schema, field_id++),
+                              fmt::format("PARTITIONED BY {}", term));
+    partition.push_back(std::move(pf));
+  }
+  return state_->directory->CreateTable(definition.name.schema, definition.name.table, schema, partition,
+                                        definition.properties);
+}
+
+Status IcebergSqlCatalog::DropTable(const QualifiedTableName& name) {
+  FLOE_RETURN_IF_ERROR(CheckCatalog(name.catalog));
+  return state_->directory->DropTable(name.schema, name.table);
+}
+
+Status IcebergSqlCatalog::AlterTable(const QualifiedTableName& name, const TableChange& change) {
+  FLOE_RETURN_IF_ERROR(CheckCatalog(name.catalog));
+  FLOE_ASSIGN_OR_RETURN(auto ops, state_->directory->Open(name.schema, name.table));
+  FLOE_ASSIGN_OR_RETURN(auto table, iceberg::Table::Load(ops));
+  iceberg::SchemaChange sc;
+  switch (change.kind) {
+    case TableChange::Kind::kAddColumn: {
+      sc.kind = iceberg::SchemaChange::Kind::kAddColumn;
+      sc.column = change.column.name;
+      int32_t next_id = table->metadata().last_column_id + 1;
+      FLOE_ASSIGN_OR_RETURN(sc.type, IcebergTypeFor(change.column.type, &next_id));
+      break;
+    }
+    case TableChange::Kind::kDropColumn:
+      sc.kind = iceberg::SchemaChange::Kind::kDropColumn;
+      sc.column = change.name;
+      break;
+    case TableChange::Kind::kRenameColumn:
+      sc.kind = iceberg::SchemaChange::Kind::kRenameColumn;
+      sc.column = change.name;
+      sc.new_name = change.new_name;
+      break;
+  }
+  return table->UpdateSchema({sc});
+}
+
+Result<int64_t> IcebergSqlCatalog::AppendRows(const QualifiedTableName& name, std::vector<formats::ColumnBatch> batches) {
+  FLOE_RETURN_IF_ERROR(CheckCatalog(name.catalog));
+  FLOE_ASSIGN_OR_RETURN(auto ops, state_->directory->Open(name.schema, name.table));
+  FLOE_ASSIGN_OR_RETURN(auto table, iceberg::Table::Load(ops));
+  const iceberg::Schema& schema = table->metadata().CurrentSchema();
+  // The batches hold the columns the SQL table shows, in order; retype them as the schema's.
+  std::vector<const iceberg::NestedField*> visible;
+  for (const iceberg::NestedField& f : schema.fields()) {
+    if (SqlTypeFor(*f.type)) visible.push_back(&f);
+  }
+  std::vector<formats::ColumnBatch> typed;
+  int64_t rows = 0;
+  for (formats::ColumnBatch& b : batches) {
+    if (b.columns.size() != visible.size()) {
+      return InvalidArgument("insert into {}: {} columns given, the table has {}", name.ToString(), b.columns.size(), visible.size());
+    }
+    formats::ColumnBatch out;
+    out.num_rows = b.num_rows;
+    for (size_t i = 0; i < visible.size(); ++i) {
+      FLOE_ASSIGN_OR_RETURN(formats::Field field, iceberg::ToBatchField(*visible[i]));
+      if (!visible[i]->required || b.columns[i].NullCount() == 0) {
+        FLOE_ASSIGN_OR_RETURN_CTX(formats::ColumnVector v, ConvertVector(std::move(b.columns[i]), field.type),
+                                  fmt::format("column {}", visible[i]->name));
+        out.columns.push_back(std::move(v));
+      } else {
+        return InvalidArgument("insert into {}: NULL value for required column {}", name.ToString(), visible[i]->name);
+      }
+      out.fields.push_back(std::move(field));
+    }
+    rows += out.num_rows;
+    if (out.num_rows > 0) typed.push_back(std::move(out));
+  }
+  if (typed.empty()) return int64_t{0};
+  FLOE_ASSIGN_OR_RETURN(auto files, iceberg::WriteDataFiles(*table, typed));
+  FLOE_RETURN_IF_ERROR(table->FastAppend(files));
+  return rows;
+}
+
+Result<std::string> IcebergSqlCatalog::ExecuteProcedure(const QualifiedTableName& name, std::string_view procedure,
+                                                        const std::map<std::string, Value>& arguments) {
+  FLOE_RETURN_IF_ERROR(CheckCatalog(name.catalog));
+  FLOE_ASSIGN_OR_RETURN(auto ops, state_->directory->Open(name.schema, name.table));
+  FLOE_ASSIGN_OR_RETURN(auto table, iceberg::Table::Load(ops));
+  auto arg = [&](std::string_view key) -> const Value* {
+    for (const auto& [k, v] : arguments) {
+      if (SameName(k, key)) return &v;
+    }
+    return nullptr;
+  };
+  for (const auto& [k, v] : arguments) {
+    bool known = SameName(k, "file_size_threshold") || SameName(k, "retention_threshold") || SameName(k, "older_than") ||
+                 SameName(k, "retain_last");
+    if (!known) return InvalidArgument("procedure {} has no argument '{}'", procedure, k);
+  }
+  if (SameName(procedure, "optimize")) {
+    int64_t threshold = int64_t{100} << 20;  // Trino's default
+    if (const Value* v = arg("file_size_threshold")) {
+      FLOE_ASSIGN_OR_RETURN(threshold, SizeBytes(*v, "file_size_threshold"));
+    }
+    FLOE_ASSIGN_OR_RETURN(auto counts, Optimize(*table, threshold));
+    if (counts.first == 0) return std::string("optimize: nothing to rewrite");
+    return fmt::format("optimize: rewrote {} files into {}", counts.first, counts.second);
+  }
+  if (SameName(procedure, "expire_snapshots")) {
+    int64_t retention = int64_t{7} * 86'400'000;  // Trino's default
+    if (const Value* v = arg("retention_threshold")) {
+      FLOE_ASSIGN_OR_RETURN(retention, DurationMs(*v, "retention_threshold"));
+    }
+    iceberg::ExpireOptions options;
+    options.older_than_ms = NowMs() - retention;
+    if (const Value* v = arg("retain_last"); v && v->type().IsInteger()) options.retain_last = static_cast<int>(v->as_int());
+    FLOE_ASSIGN_OR_RETURN(iceberg::ExpireResult r, iceberg::ExpireSnapshots(*table, options));
+    return fmt::format("expire_snapshots: expired {} snapshots, deleted {} files", r.expired_snapshot_ids.size(),
+                       r.deleted_files.size());
+  }
+  if (SameName(procedure, "remove_orphan_files")) {
+    int64_t retention = int64_t{7} * 86'400'000;
+    if (const Value* v = arg("retention_threshold")) {
+      FLOE_ASSIGN_OR_RETURN(retention, DurationMs(*v, "retention_threshold"));
+    }
+    if (const Value* v = arg("older_than")) {
+      FLOE_ASSIGN_OR_RETURN(retention, DurationMs(*v, "older_than"));
+    }
+    iceberg::OrphanOptions options;
+    options.older_than_ms = NowMs() - retention;
+    FLOE_ASSIGN_OR_RETURN(auto removed, iceberg::RemoveOrphanFiles(*table, options));
+    return fmt::format("remove_orphan_files: removed {} files", removed.size());
+  }
+  return NotImplemented("procedure {} is not supported (optimize, expire_snapshots, remove_orphan_files)", procedure);
+}
+
+}  // namespace floe::sql::iceberg_sql
