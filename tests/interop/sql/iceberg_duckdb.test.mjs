@@ -236,11 +236,12 @@ function randomQuery(r) {
     else if (kind === 1) filters.push(d => `ts < ${d.ts(b)}`);
     else if (kind === 2) filters.push(d => `ts BETWEEN ${d.ts(a)} AND ${d.ts(b)}`);
     else if (kind === 3) { const rs = REGIONS.filter(() => r() < 0.4); filters.push(() => `region IN (${(rs.length ? rs : ['nowhere']).map(x => `'${x}'`).join(', ')})`); }
-    else if (kind === 4) { const t = pick(TYPES, r); filters.push(() => `type ${r() < 0.5 ? '=' : '<>'} '${t}'`); }
-    else if (kind === 5) { const v = Math.floor(r() * 500); filters.push(() => `amount ${pick(['<', '<=', '>', '>='], r)} ${v}`); }
-    else if (kind === 6) filters.push(() => `coupon IS ${r() < 0.5 ? '' : 'NOT '}NULL`);
-    else if (kind === 7) { const lo = 1 + Math.floor(r() * 9); filters.push(() => `items BETWEEN ${lo} AND ${lo + Math.floor(r() * 4)}`); }
-    else filters.push(() => `customer_id ${pick(['<', '>', '='], r)} ${1 + Math.floor(r() * 100)}`);
+    // Every random choice is drawn here, once: the closures only render it per dialect.
+    else if (kind === 4) { const t = pick(TYPES, r), op = r() < 0.5 ? '=' : '<>'; filters.push(() => `type ${op} '${t}'`); }
+    else if (kind === 5) { const v = Math.floor(r() * 500), op = pick(['<', '<=', '>', '>='], r); filters.push(() => `amount ${op} ${v}`); }
+    else if (kind === 6) { const not = r() < 0.5 ? '' : 'NOT '; filters.push(() => `coupon IS ${not}NULL`); }
+    else if (kind === 7) { const lo = 1 + Math.floor(r() * 9), hi = lo + Math.floor(r() * 4); filters.push(() => `items BETWEEN ${lo} AND ${hi}`); }
+    else { const op = pick(['<', '>', '='], r), v = 1 + Math.floor(r() * 100); filters.push(() => `customer_id ${op} ${v}`); }
   }
   const keys = ['type', 'region', 'currency', 'coupon', 'items'].filter(() => r() < 0.3);
   const aggs = ['count(*)', 'sum(amount)', 'min(amount)', 'max(amount)', 'count(DISTINCT customer_id)', 'sum(items)',
