@@ -391,6 +391,55 @@ TEST_F(IcebergSqlCatalogTest, SchemaEvolutionAndMaintenance) {
   ASSERT_TRUE(catalog_->DropSchema("floe", "sales").has_value());
 }
 
+// The same statements through a catalog service (a SQLite catalog, as Iceberg's JDBC catalog
+// keeps it) with a warehouse for new tables.
+TEST(IcebergSqlService, CreatesWritesAndReadsThroughSqliteCatalog) {
+  std::string dir = io::testing::FreshFolder();
+  auto catalog = IcebergSqlCatalog::OpenService("sqlite:" + dir + "/catalog.db", "file://" + dir + "/wh");
+  ASSERT_TRUE(catalog.has_value()) << catalog.error().ToString();
+  ASSERT_TRUE((*catalog)->CreateSchema("floe", "sales").has_value());
+  EXPECT_FALSE((*catalog)->CreateSchema("floe", "sales").has_value());
+  TableDefinition def;
+  def.name = {"floe", "sales", "orders"};
+  def.columns = OrderColumns();
+  def.partition_by = {"region", "bucket(4, id)"};
+  auto created = (*catalog)->CreateTable(def);
+  ASSERT_TRUE(created.has_value()) << created.error().ToString();
+  std::vector<ColumnBatch> batches;
+  auto orders = HourOrders(0, 1, 60);
+  batches.push_back(OrderBatch(orders));
+  ASSERT_TRUE((*catalog)->AppendRows(def.name, std::move(batches)).has_value());
+  auto tables = (*catalog)->TableNames("floe", "sales");
+  ASSERT_TRUE(tables.has_value());
+  EXPECT_EQ(*tables, std::vector<std::string>{"orders"});
+  auto table = (*catalog)->GetTable(def.name, {});
+  ASSERT_TRUE(table.has_value()) << table.error().ToString();
+  EXPECT_EQ((*table)->partition_columns, std::vector<std::string>{"region"});
+  // region = 'eu' prunes by the identity partition; id = 7 by the bucket transform.
+  ScanPredicate predicate;
+  ColumnPredicate region;
+  region.column = "region";
+  region.field_id = 3;
+  region.op = ColumnPredicate::Op::kEq;
+  region.values.push_back(Value::String(SqlType::Varchar(), "eu"));
+  predicate.terms.push_back(region);
+  ColumnPredicate id;
+  id.column = "id";
+  id.field_id = 1;
+  id.op = ColumnPredicate::Op::kEq;
+  id.values.push_back(Value::Int(SqlType::Bigint(), 6));
+  predicate.terms.push_back(id);
+  auto rows = ReadAll(**catalog, *table, {0, 2}, &predicate);
+  ASSERT_TRUE(rows.has_value()) << rows.error().ToString();
+  EXPECT_EQ(rows->stats.files_read, 1);
+  EXPECT_GT(rows->stats.files_total, 4);
+  bool found = false;
+  for (const auto& row : rows->rows) found = found || (row[0] == "6" && row[1] == "eu");
+  EXPECT_TRUE(found);
+  ASSERT_TRUE((*catalog)->DropTable(def.name).has_value());
+  EXPECT_EQ((*catalog)->GetTable(def.name, {}).error().kind(), ErrorKind::kNotFound);
+}
+
 std::string CorpusDir() {
   const char* shared = std::getenv("FLOE_SHARED_DIR");
   std::string dir = std::string(shared ? shared : "../shared") + "/corpus/iceberg";

@@ -1,5 +1,7 @@
 #include "sql/iceberg/resolved_table.h"
 
+#include <algorithm>
+
 #include "sql/iceberg/iceberg_types.h"
 
 namespace floe::sql::iceberg_sql {
@@ -64,7 +66,8 @@ Result<CatalogTable> DescribeTable(const ResolvedTable& table, QualifiedTableNam
     if (!source) continue;
     bool top_level = false;
     for (const iceberg::NestedField& f : table.schema.fields()) top_level = top_level || f.id == source->id;
-    if (top_level) out.partition_columns.push_back(source->name);
+    bool seen = std::find(out.partition_columns.begin(), out.partition_columns.end(), source->name) != out.partition_columns.end();
+    if (top_level && !seen) out.partition_columns.push_back(source->name);
   }
   out.properties = m.properties;
   return out;
