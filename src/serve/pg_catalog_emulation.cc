@@ -54,7 +54,8 @@ std::vector<SelectItem> SelectList(std::string_view text, const std::vector<Toke
     if (i > start) {
       SelectItem item;
       size_t last = i;
-      if (last - start >= 3 && tokens[last - 2].IsKeyword("as")) {
+      bool aliased = last - start >= 3 && tokens[last - 2].IsKeyword("as");
+      if (aliased) {
         item.name = tokens[last - 1].value;
         last -= 2;
       } else if (tokens[last - 1].kind == TokenKind::kIdentifier || tokens[last - 1].kind == TokenKind::kQuotedIdentifier) {
@@ -63,7 +64,7 @@ std::vector<SelectItem> SelectList(std::string_view text, const std::vector<Toke
         item.name = "?column?";
       }
       // A function call's name, not its last argument: "format_type(a.atttypid, a.atttypmod)".
-      if (tokens[last - 1].kind == TokenKind::kRightParen) {
+      if (!aliased && tokens[last - 1].kind == TokenKind::kRightParen) {
         for (size_t k = start; k < last; ++k) {
           if (tokens[k].kind == TokenKind::kLeftParen && k > start && tokens[k - 1].kind == TokenKind::kIdentifier) {
             item.name = tokens[k - 1].value;

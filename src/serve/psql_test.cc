@@ -70,6 +70,7 @@ TEST_F(PsqlTest, RunsQueriesAndReportsErrorsWithTheirPosition) {
 TEST_F(PsqlTest, ListsTablesAndDescribesOne) {
   auto list = Psql({"\\dt shop.*"});
   EXPECT_EQ(list.exit_code, 0) << list.err;
+  EXPECT_NE(list.out.find("Schema|Name|Type|Owner\n"), std::string::npos) << list.out << list.err;
   EXPECT_NE(list.out.find("shop|customers|table|tester"), std::string::npos) << list.out << list.err;
   EXPECT_NE(list.out.find("shop|orders|table|tester"), std::string::npos) << list.out;
   auto described = Psql({"\\d shop.orders"});
