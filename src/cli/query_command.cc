@@ -64,7 +64,6 @@ int RunQuery(const QueryFlags& flags) {
   options.queries.limits.max_memory_bytes = int64_t{flags.query_memory_mb} << 20;
   options.http_threads = flags.threads;
   options.web_root = flags.web_root.empty() ? serve::StaticFiles::FindDefaultRoot() : flags.web_root;
-  options.version = FLOE_VERSION;
 
   sigset_t signals;
   sigemptyset(&signals);

@@ -153,7 +153,7 @@ Result<std::string> ScramExchange::ServerFirst(std::string_view client_first) {
   client_first_bare_ = std::string(client_first.substr(second_comma + 1));
   auto nonce = Attribute(client_first_bare_, 'r');
   if (!nonce || nonce->empty()) return Unauthenticated("SCRAM: client nonce missing");
-  nonce_ = std::string(*nonce) + Base64(RandomBytes(18));
+  nonce_ = std::string(*nonce) + (server_nonce_.empty() ? Base64(RandomBytes(18)) : server_nonce_);
   server_first_ = fmt::format("r={},s={},i={}", nonce_, Base64(salt_), iterations_);
   return server_first_;
 }

@@ -29,6 +29,10 @@ std::string RandomBytes(size_t n);
 class ScramExchange {
  public:
   explicit ScramExchange(std::string password, int iterations = 4096);
+  // A fixed salt and server nonce instead of random ones: for known-answer tests (RFC 7677).
+  ScramExchange(std::string password, int iterations, std::string salt, std::string server_nonce)
+      : password_(std::move(password)), iterations_(iterations), salt_(std::move(salt)),
+        server_nonce_(std::move(server_nonce)) {}
 
   // client-first-message ("n,,n=,r=NONCE") -> server-first-message.
   Result<std::string> ServerFirst(std::string_view client_first);
@@ -40,6 +44,7 @@ class ScramExchange {
   std::string password_;
   int iterations_;
   std::string salt_;
+  std::string server_nonce_;        // Empty: a random one.
   std::string nonce_;               // Client nonce + server nonce.
   std::string client_first_bare_;
   std::string server_first_;

@@ -54,7 +54,8 @@ std::vector<SelectItem> SelectList(std::string_view text, const std::vector<Toke
     if (i > start) {
       SelectItem item;
       size_t last = i;
-      if (last - start >= 3 && tokens[last - 2].IsKeyword("as")) {
+      bool aliased = last - start >= 3 && tokens[last - 2].IsKeyword("as");
+      if (aliased) {
         item.name = tokens[last - 1].value;
         last -= 2;
       } else if (tokens[last - 1].kind == TokenKind::kIdentifier || tokens[last - 1].kind == TokenKind::kQuotedIdentifier) {
@@ -63,7 +64,7 @@ std::vector<SelectItem> SelectList(std::string_view text, const std::vector<Toke
         item.name = "?column?";
       }
       // A function call's name, not its last argument: "format_type(a.atttypid, a.atttypmod)".
-      if (tokens[last - 1].kind == TokenKind::kRightParen) {
+      if (!aliased && tokens[last - 1].kind == TokenKind::kRightParen) {
         for (size_t k = start; k < last; ++k) {
           if (tokens[k].kind == TokenKind::kLeftParen && k > start && tokens[k - 1].kind == TokenKind::kIdentifier) {
             item.name = tokens[k - 1].value;
@@ -81,41 +82,63 @@ std::vector<SelectItem> SelectList(std::string_view text, const std::vector<Toke
   return items;
 }
 
-// The pattern of `<column> OPERATOR(pg_catalog.~) '^(x)$'` or `<column> ~ '^(x)$'`.
-std::optional<std::string> PatternFor(const std::vector<Token>& tokens, std::string_view column) {
-  for (size_t i = 0; i + 1 < tokens.size(); ++i) {
-    if (tokens[i].value != column) continue;
-    for (size_t k = i + 1; k < tokens.size() && k < i + 8; ++k) {
-      if (tokens[k].kind == TokenKind::kString) return UnquoteLiteral(tokens[k].value);
-      if (tokens[k].IsKeyword("and") || tokens[k].IsKeyword("or")) break;
+// A regular-expression condition on a column: `<column> OPERATOR(pg_catalog.~) '^(x)$'`,
+// `<column> ~ 'x'` or `<column> !~ 'x'`.
+struct PatternCondition {
+  std::string pattern;
+  bool negated = false;
+};
+
+std::vector<PatternCondition> PatternsFor(const std::vector<Token>& tokens, std::string_view column) {
+  std::vector<PatternCondition> out;
+  for (size_t i = 0; i + 2 < tokens.size(); ++i) {
+    if (tokens[i].value != column || tokens[i].kind != TokenKind::kIdentifier) continue;
+    size_t j = i + 1;
+    std::string op;
+    if (tokens[j].kind == TokenKind::kOperator) {
+      op = tokens[j].value;
+      ++j;
+    } else if (tokens[j].IsKeyword("operator")) {
+      // OPERATOR(pg_catalog.~): the operator is the token before the closing parenthesis.
+      while (j < tokens.size() && tokens[j].kind != TokenKind::kRightParen) ++j;
+      if (j >= tokens.size()) break;
+      op = tokens[j - 1].value;
+      ++j;
     }
+    if ((op != "~" && op != "!~") || j >= tokens.size() || tokens[j].kind != TokenKind::kString) continue;
+    out.push_back({UnquoteLiteral(tokens[j].value), op == "!~"});
   }
-  return std::nullopt;
+  return out;
 }
 
-// The value in `<column> = '16384'` (or without quotes).
+// The literal in `<column> = '16384'` (or unquoted); comparisons with other columns are joins,
+// not filters, and are skipped.
 std::optional<int64_t> OidFilter(const std::vector<Token>& tokens, std::string_view column) {
   for (size_t i = 0; i + 2 < tokens.size(); ++i) {
-    if (tokens[i].value == column && tokens[i + 1].value == "=") {
-      std::string text = UnquoteLiteral(tokens[i + 2].value);
-      try {
-        return std::stoll(text);
-      } catch (const std::exception&) {
-        return std::nullopt;
-      }
+    if (tokens[i].value != column || tokens[i + 1].value != "=") continue;
+    const Token& value = tokens[i + 2];
+    if (value.kind != TokenKind::kString && value.kind != TokenKind::kNumber) continue;
+    try {
+      return std::stoll(UnquoteLiteral(value.value));
+    } catch (const std::exception&) {
+      continue;
     }
   }
   return std::nullopt;
 }
 
-bool Matches(const std::optional<std::string>& pattern, const std::string& name) {
-  if (!pattern) return true;
-  // std::regex throws on patterns it cannot compile: convert at this boundary.
-  try {
-    return std::regex_search(name, std::regex(*pattern));
-  } catch (const std::regex_error&) {
-    return false;
+bool Matches(const std::vector<PatternCondition>& conditions, const std::string& name) {
+  for (const auto& condition : conditions) {
+    bool found = false;
+    // std::regex throws on patterns it cannot compile: convert at this boundary.
+    try {
+      found = std::regex_search(name, std::regex(condition.pattern));
+    } catch (const std::regex_error&) {
+      return false;
+    }
+    if (found == condition.negated) return false;
   }
+  return true;
 }
 
 std::vector<TableEntry> Tables(const sql::SqlCatalog& catalog) {
@@ -162,6 +185,7 @@ sql::Value ClassCell(const SelectItem& item, const TableEntry& table, const Sess
 
 sql::Value AttributeCell(const SelectItem& item, const sql::TableColumn& column, int number) {
   const std::string& e = item.expression;
+  if (e.starts_with("(")) return Null();  // Defaults, collations: floe's columns have none.
   if (Has(e, "attname")) return Text(column.name);
   if (Has(e, "format_type")) return Text(std::string(TypeName(TypeOid(column.type))));
   if (Has(e, "attnotnull")) return Text(column.nullable ? "f" : "t");
@@ -240,12 +264,19 @@ std::optional<Result<StatementOutcome>> AnswerCatalogQuery(const sql::SqlCatalog
     }
   } else if (from == "pg_class") {
     std::optional<int64_t> oid = OidFilter(tokens, "oid");
-    auto name_pattern = PatternFor(tokens, "relname");
-    auto schema_pattern = PatternFor(tokens, "nspname");
+    auto name_pattern = PatternsFor(tokens, "relname");
+    auto schema_pattern = PatternsFor(tokens, "nspname");
+    // Queries that join pg_class to indexes, constraints, inheritance, policies ... ask about
+    // things floe's tables do not have.
     bool listing = true;
+    for (const char* other : {"pg_inherits", "pg_index", "pg_constraint", "pg_trigger", "pg_policy", "pg_publication",
+                              "pg_publication_rel", "pg_partitioned_table", "pg_rewrite", "pg_statistic_ext",
+                              "pg_foreign_table", "pg_sequence"}) {
+      if (used.contains(other)) listing = false;
+    }
     for (const auto& item : items) {
-      // Catalog queries about indexes, sequences etc. list nothing: floe has tables only.
-      if (Has(item.expression, "indisprimary") || Has(item.expression, "seq")) listing = false;
+      // Catalog queries about indexes list nothing: floe has tables only.
+      if (Has(item.expression, "indisprimary")) listing = false;
     }
     for (const auto& t : tables) {
       if (!listing) break;
@@ -261,7 +292,7 @@ std::optional<Result<StatementOutcome>> AnswerCatalogQuery(const sql::SqlCatalog
     for (const auto& name : catalog.SchemaNames("floe").value_or(std::vector<std::string>{})) {
       if (name != "information_schema") schemas.insert(name);
     }
-    auto pattern = PatternFor(tokens, "nspname");
+    auto pattern = PatternsFor(tokens, "nspname");
     for (const auto& schema : schemas) {
       if (!Matches(pattern, schema)) continue;
       std::vector<sql::Value> row;

@@ -15,8 +15,8 @@ struct QueryCatalogOptions {
   std::string warehouse;  // file:///abs/path or s3://bucket/prefix; empty: none.
 };
 
-// The catalog to serve. `note` gets a line for the operator when the tables cannot be read
-// (yet): the server then answers from an empty catalog with one schema, `default`.
+// The catalog to serve: an IcebergSqlCatalog over the catalog service or the warehouse folder;
+// with neither, an empty catalog with one schema, `default`, and a line for the operator in `note`.
 Result<std::unique_ptr<sql::SqlCatalog>> OpenQueryCatalog(const QueryCatalogOptions& options, std::string* note);
 
 }  // namespace floe::serve

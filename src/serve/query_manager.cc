@@ -20,9 +20,8 @@ QueryManager::~QueryManager() {
   {
     std::lock_guard lock(mu_);
     stopping_ = true;
-    for (auto& query : order_) {
-      if (query->state() == QueryState::kQueued) query->Cancel();
-    }
+    // Queued queries never start; running ones see the cancellation flag and stop early.
+    for (auto& query : admitted_) query->Cancel();
   }
   stop_watch_.notify_all();
   watchdog_.join();

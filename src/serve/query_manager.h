@@ -40,7 +40,7 @@ class QueryManager {
  public:
   // `catalog` and `metrics` (may be null) outlive the manager.
   QueryManager(const sql::SqlCatalog& catalog, QueryManagerOptions options, MetricsRegistry* metrics);
-  ~QueryManager();  // Cancels what is queued, waits for what runs.
+  ~QueryManager();  // Cancels what is queued or running, waits for the workers.
   QueryManager(const QueryManager&) = delete;
   QueryManager& operator=(const QueryManager&) = delete;
 

@@ -5,7 +5,9 @@
 namespace floe::serve {
 
 QueryServer::QueryServer(const sql::SqlCatalog& catalog, QueryServerOptions options)
-    : catalog_(catalog), options_(std::move(options)) {}
+    : catalog_(catalog), options_(std::move(options)) {
+  if (options_.version.empty()) options_.version = FLOE_SERVE_VERSION;
+}
 
 QueryServer::~QueryServer() { Stop(); }
 

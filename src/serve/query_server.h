@@ -27,7 +27,7 @@ struct QueryServerOptions {
   PgServerOptions pg;
   QueryManagerOptions queries;
   std::string web_root;  // Empty: no console.
-  std::string version = "0";
+  std::string version;  // Empty: floe's (the project version).
   PipelineControl* pipeline = nullptr;  // `floe up` only.
 };
 

@@ -16,6 +16,7 @@
 #include "up/stream_role.h"
 #include "up/generator_role.h"
 #include "up/process_role.h"
+#include "up/query_role.h"
 
 namespace floe::up {
 namespace {
@@ -34,9 +35,6 @@ std::string_view CanonicalRole(std::string_view role) { return role == "stream" 
 
 Pipeline::Pipeline(UpOptions options)
     : options_(std::move(options)), faults_(std::make_shared<StorageFaults>()) {
-  missing_ = {
-      {"query server", fmt::format("Trino/HTTP/console on {0}:8080, PostgreSQL wire on {0}:5433", options_.host), 10},
-  };
   console_ = std::make_unique<PipelineConsole>(
       *this, ConsoleSources{.brokers = HostPortText(options_.host, options_.broker_port),
                             .catalog = fmt::format("http://{}:{}", options_.host, options_.catalog_port),
@@ -60,7 +58,21 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeInProcessRoles() {
   roles.push_back(std::make_unique<CatalogRole>(options_.host, options_.catalog_port,
                                                 "sqlite:" + options_.data + "/catalog.db", Warehouse()));
   roles.push_back(std::make_unique<StreamRole>(StreamConfigFor()));
+  roles.push_back(MakeQueryRole());
   return roles;
+}
+
+// The query server runs in this process in both modes: it serves the console, which drives the
+// pipeline through control().
+std::unique_ptr<Role> Pipeline::MakeQueryRole() {
+  serve::QueryServerOptions query;
+  query.host = options_.query_host;
+  query.http_port = static_cast<uint16_t>(options_.query_port);
+  query.pg_host = options_.pg_host;
+  query.pg_port = static_cast<uint16_t>(options_.pg_port);
+  query.web_root = serve::StaticFiles::FindDefaultRoot();
+  std::string catalog = options_.processes ? "" : fmt::format("http://{}:{}", options_.host, options_.catalog_port);
+  return std::make_unique<QueryRole>(query, catalog, Warehouse(), &control());
 }
 
 std::string Pipeline::Warehouse() const { return "file://" + AbsolutePath(options_.data + "/warehouse"); }
@@ -116,6 +128,7 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeProcessRoles() {
       "stream job", fmt::format("topic {} into {} every {} ms", stream.topic, stream.table,
                                 stream.trigger.interval_millis),
       std::move(stream_argv), logs + "/stream.log", options_.host, -1));
+  roles.push_back(MakeQueryRole());
   if (options_.traffic >= 0) {
     roles.push_back(std::make_unique<ProcessRole>(
         "generator", fmt::format("{} order events/s into topic orders", options_.traffic),
@@ -176,7 +189,8 @@ void Pipeline::Supervise() {
     std::this_thread::sleep_for(std::chrono::milliseconds(250));
     std::lock_guard lock(mutex_);
     for (auto& role : started_) {
-      auto* process = static_cast<ProcessRole*>(role.get());
+      auto* process = dynamic_cast<ProcessRole*>(role.get());
+      if (process == nullptr) continue;  // The query server, in this process.
       if (stopping_.load() || held_down_.contains(process->name()) || process->Running()) continue;
       log->warn("{} exited; restarting it", process->name());
       process->CountRestart();
@@ -209,7 +223,7 @@ Status Pipeline::TakeDown(std::string_view role) {
   std::lock_guard lock(mutex_);
   Role* found = Find(role);
   if (found == nullptr) return NotFound("no running role named '{}'", role);
-  if (!options_.processes && found->name().find("query") != std::string_view::npos) {
+  if (found->name().find("query") != std::string_view::npos) {
     return InvalidArgument("the {} serves this console; stop floe up to stop it", found->name());
   }
   if (held_down_.contains(found->name())) return OkStatus();
@@ -227,9 +241,8 @@ Status Pipeline::BringUp(std::string_view role) {
   Role* found = Find(role);
   if (found == nullptr) return NotFound("no role named '{}'", role);
   auto it = held_down_.find(found->name());
-  if (options_.processes) {
+  if (auto* process = dynamic_cast<ProcessRole*>(found); process != nullptr) {
     if (it != held_down_.end()) held_down_.erase(it);
-    auto* process = static_cast<ProcessRole*>(found);
     if (process->Running()) return OkStatus();
     return process->Start();
   }
@@ -243,14 +256,13 @@ std::vector<RoleState> Pipeline::RoleStates() const {
   std::lock_guard lock(mutex_);
   std::vector<RoleState> states;
   for (const auto& role : started_) {
-    // In one process the query server serves the console itself: it stays up.
-    bool serves_console = !options_.processes && role->name().find("query") != std::string_view::npos;
+    // The query server serves the console itself: it stays up.
+    bool serves_console = role->name().find("query") != std::string_view::npos;
     RoleState state{.name = std::string(role->name()), .state = "running", .describe = role->Describe(),
                     .can_take_down = !serves_console};
     if (held_down_.contains(role->name())) {
       state.state = "down";
-    } else if (options_.processes) {
-      auto* process = static_cast<ProcessRole*>(role.get());
+    } else if (auto* process = dynamic_cast<ProcessRole*>(role.get()); process != nullptr) {
       state.restarts = process->restarts();
       if (!process->Running()) state.state = "restarting";
     }

@@ -34,6 +34,10 @@ struct UpOptions {
   int broker_port = 9092;
   int broker_metrics_port = 9644;
   int catalog_port = 8181;
+  std::string query_host = "127.0.0.1";  // Trino protocol, HTTP API and console.
+  int query_port = 8080;
+  std::string pg_host = "127.0.0.1";  // PostgreSQL wire.
+  int pg_port = 5433;
   int partitions = 4;
   double malformed_rate = 0.005;
   bool processes = false;           // One supervised child process per role.
@@ -94,6 +98,7 @@ class Pipeline {
  private:
   std::vector<std::unique_ptr<Role>> MakeInProcessRoles();
   std::vector<std::unique_ptr<Role>> MakeProcessRoles();
+  std::unique_ptr<Role> MakeQueryRole();
   stream::StreamConfig StreamConfigFor() const;
   void Supervise();
   Role* Find(std::string_view role) const;  // Requires mutex_.
