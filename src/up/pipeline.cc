@@ -178,6 +178,10 @@ Status Pipeline::Start() {
     started_.push_back(std::move(generator_role));
   }
   if (options_.processes) supervisor_ = std::thread([this] { Supervise(); });
+  if (auto* query = dynamic_cast<QueryRole*>(Find("query server"))) {
+    // The reconciliation's "queryable": count(*) through the engine, like any client.
+    console_->SetRowCounter([query](std::string_view table) { return query->CountRows(table); });
+  }
   lock.unlock();
   console_->Start();
   return OkStatus();
@@ -201,6 +205,7 @@ void Pipeline::Supervise() {
 
 void Pipeline::Stop() {
   console_->Stop();
+  console_->SetRowCounter(nullptr);
   stopping_.store(true);
   if (supervisor_.joinable()) supervisor_.join();
   std::lock_guard lock(mutex_);

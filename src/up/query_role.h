@@ -26,6 +26,10 @@ class QueryRole final : public Role {
   Status Start() override;
   void Stop() override;
 
+  // `SELECT count(*) FROM floe.<table>` through the engine, as any client would count: the
+  // reconciliation's "queryable" number. Called from the console's threads while running.
+  Result<int64_t> CountRows(std::string_view table);
+
  private:
   serve::QueryServerOptions options_;
   std::string catalog_uri_;

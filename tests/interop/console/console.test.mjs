@@ -154,7 +154,9 @@ test('the Orders dashboard refreshes by itself', async () => {
     assert.deepEqual(errors, [], `panel ${panel}`);
   }
   await page.locator('[data-panel="revenue"] rect.bar').first().waitFor();
-  await page.locator('[data-panel="per-minute"] polyline.line').first().waitFor();
+  // One line per event type (a single minute is a single dot, so wait for the lines to exist).
+  await page.locator('[data-panel="per-minute"] figure[data-chart="line"] polyline.line').first().waitFor({ state: 'attached' });
+  assert.ok(await page.locator('[data-panel="per-minute"] polyline.line').count() >= 3);
   assert.ok(number(await page.locator('[data-step="created"] .funnel-value').textContent()) > 0);
   await shot('orders');
 });
