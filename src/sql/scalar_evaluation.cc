@@ -1,7 +1,3 @@
-// GCC 12 reports a false maybe-uninitialized inside std::regex's automaton when building with
-// sanitizers; the warning is in the standard library's code, not ours.
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-
 #include "sql/scalar_evaluation.h"
 
 #include <algorithm>

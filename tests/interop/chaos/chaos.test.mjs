@@ -125,10 +125,13 @@ after(async () => {
 test(`${kills} kill -9s over ${seconds}s under storage faults lose and double nothing`, { timeout: (seconds + 240) * 1000 }, async () => {
   const brokerPort = await freePort();
   const catalogPort = await freePort();
+  const queryPort = await freePort();
+  const pgPort = await freePort();
   const data = join(dir, 'data');
   const log = openSync(join(dir, 'up.log'), 'a');
   up = spawn(floe, ['up', '--processes', '--data', data, '--broker-listen', `127.0.0.1:${brokerPort}`,
-                    '--broker-metrics-listen', '', '--catalog-port', String(catalogPort), '--traffic', '300',
+                    '--broker-metrics-listen', '', '--catalog-port', String(catalogPort),
+                    '--query-listen', `127.0.0.1:${queryPort}`, '--pg-listen', `127.0.0.1:${pgPort}`, '--traffic', '300',
                     '--trigger', '1s', '--malformed-rate', '0.01'],
              { env: { ...process.env, FLOE_STORAGE_FAULTS: JSON.stringify(faults) }, stdio: ['ignore', log, log] });
   const upLog = () => readFileSync(join(dir, 'up.log'), 'utf8');
