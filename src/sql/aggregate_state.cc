@@ -628,10 +628,10 @@ class DistinctState final : public AggregateState {
     std::vector<uint32_t> fresh;
     for (int64_t i = 0; i < rows; ++i) {
       if (!Take(mask, i)) continue;
-      std::string key(reinterpret_cast<const char*>(&groups[i]), 4);
-      key += encoder_.key(i);
+      key_.assign(reinterpret_cast<const char*>(&groups[i]), 4);
+      key_ += encoder_.key(i);
       bool inserted;
-      seen_.FindOrInsert(key, HashKey(key), inserted);
+      seen_.FindOrInsert(key_, HashKey(key_), inserted);
       if (inserted) fresh.push_back(static_cast<uint32_t>(i));
     }
     if (fresh.empty()) return OkStatus();
@@ -644,21 +644,20 @@ class DistinctState final : public AggregateState {
   Status Merge(AggregateState& other, const std::vector<uint32_t>& mapping) override {
     auto& o = static_cast<DistinctState&>(other);
     // Decode the other's (group, arguments) keys and forward the new ones.
-    KeyTable argument_keys;
     std::vector<uint32_t> groups;
     for (uint32_t id = 0; id < o.seen_.size(); ++id) {
       std::string_view key = o.seen_.KeyAt(id);
       uint32_t g;
       std::memcpy(&g, key.data(), 4);
-      std::string remapped(reinterpret_cast<const char*>(&mapping[g]), 4);
-      remapped += key.substr(4);
+      key_.assign(reinterpret_cast<const char*>(&mapping[g]), 4);
+      key_ += key.substr(4);
+      // Within one group the keys are distinct, so the other's hash is reused when the group id stays.
+      uint64_t hash = mapping[g] == g ? o.seen_.HashAt(id) : HashKey(key_);
       bool inserted;
-      seen_.FindOrInsert(remapped, HashKey(remapped), inserted);
+      seen_.FindOrInsert(key_, hash, inserted);
       if (!inserted) continue;
-      // A row table of the argument values: one entry per forwarded row (keys made unique by a row number).
-      std::string row_key(key.substr(4));
       groups.push_back(mapping[g]);
-      rows_.push_back(std::move(row_key));
+      rows_.push_back(std::string(key.substr(4)));
     }
     if (groups.empty()) return OkStatus();
     std::vector<VectorPtr> args = DecodeRows(rows_, arg_types_);
@@ -704,6 +703,7 @@ class DistinctState final : public AggregateState {
   size_t groups_ = 0;
   KeyEncoder encoder_;
   KeyTable seen_;
+  std::string key_;  // Reused to build keys without allocating per row.
   std::vector<std::string> rows_;
 };
 

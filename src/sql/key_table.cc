@@ -104,7 +104,7 @@ inline bool SameBytes(const char* a, const char* b, size_t n) {
     std::memcpy(&y1, b + n - 8, 8);
     return x0 == y0 && x1 == y1;
   }
-  return std::memcmp(a, b, n) == 0;
+  return n == 0 || std::memcmp(a, b, n) == 0;
 }
 
 }  // namespace

@@ -100,7 +100,7 @@ VectorPtr ConstantVector(const Value& value, int64_t rows) {
     int32_t width = v->type().FixedWidth();
     if (width > 0) {
       v->values.Resize(static_cast<size_t>(rows * width));
-      std::memset(v->values.data(), 0, v->values.size());
+      if (rows > 0) std::memset(v->values.data(), 0, v->values.size());
     } else {
       v->offsets.assign(static_cast<size_t>(rows + 1), 0);
     }
@@ -111,7 +111,7 @@ VectorPtr ConstantVector(const Value& value, int64_t rows) {
   switch (v->type().id) {
     case TypeId::kBoolean: {
       v->values.Resize(static_cast<size_t>(rows));
-      std::memset(v->values.data(), value.as_bool() ? 1 : 0, static_cast<size_t>(rows));
+      if (rows > 0) std::memset(v->values.data(), value.as_bool() ? 1 : 0, static_cast<size_t>(rows));
       break;
     }
     case TypeId::kInt64: {
