@@ -53,6 +53,8 @@ class PipelineConsoleTest : public ::testing::Test {
     options.broker_port = testing::FreeLoopbackPort();
     options.broker_metrics_port = -1;
     options.catalog_port = testing::FreeLoopbackPort();
+    options.query_port = testing::FreeLoopbackPort();
+    options.pg_port = testing::FreeLoopbackPort();
     options.partitions = 2;
     options.malformed_rate = 0.02;
     pipeline_ = std::make_unique<Pipeline>(options);
@@ -189,6 +191,8 @@ TEST(PipelineConsoleProcesses, TrafficRestartsTheGeneratorAndRolesGoDownAndUp) {
   options.broker_port = testing::FreeLoopbackPort();
   options.broker_metrics_port = -1;
   options.catalog_port = testing::FreeLoopbackPort();
+  options.query_port = testing::FreeLoopbackPort();
+  options.pg_port = testing::FreeLoopbackPort();
   options.partitions = 2;
   Pipeline pipeline(options);
   ASSERT_TRUE(pipeline.Start());
