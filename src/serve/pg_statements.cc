@@ -44,6 +44,20 @@ bool IsEngineShow(const std::vector<Token>& tokens) {
 
 }  // namespace
 
+std::optional<std::string> DropQuoteIdent(std::string_view text, const std::vector<Token>& tokens) {
+  std::string out;
+  int copied = 0;
+  for (size_t i = 0; i + 1 < tokens.size(); ++i) {
+    if (!tokens[i].IsKeyword("quote_ident") || tokens[i + 1].kind != TokenKind::kLeftParen) continue;
+    if (i > 0 && tokens[i - 1].kind == TokenKind::kDot) continue;
+    out.append(text.substr(copied, tokens[i].begin - copied));
+    copied = tokens[i].end;  // Keep the parenthesised argument.
+  }
+  if (copied == 0) return std::nullopt;
+  out.append(text.substr(copied));
+  return out;
+}
+
 std::optional<std::string> PgStatements::Setting(std::string_view raw_name, const SessionState& session) {
   std::string name = Lower(std::string(raw_name));
   if (auto it = session.properties.find(name); it != session.properties.end()) return it->second;
@@ -173,6 +187,7 @@ Interception PgStatements::Intercept(std::string_view text, const std::vector<To
       .version = fmt::format("PostgreSQL {} (floe {})", kServerVersion, floe_version_),
       .setting = [&session](std::string_view name) { return Setting(name, session); }};
   result.rewritten = RewriteSessionFunctions(text, tokens, session, values);
+  if (!result.rewritten.has_value()) result.rewritten = DropQuoteIdent(text, tokens);
   return result;
 }
 

@@ -32,4 +32,8 @@ class PgStatements final : public StatementInterceptor {
   std::string floe_version_;
 };
 
+// `text` with quote_ident(x) calls reduced to (x): Grafana's schema browser wraps every name in
+// it, and floe's names are plain identifiers. nullopt when there is none.
+std::optional<std::string> DropQuoteIdent(std::string_view text, const std::vector<sql::Token>& tokens);
+
 }  // namespace floe::serve::pg

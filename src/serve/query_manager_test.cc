@@ -91,6 +91,8 @@ TEST_F(QueryManagerTest, OnDoneRunsOnceWhenTheQueryEnds) {
   std::atomic<int> calls{0};
   auto query = manager.Submit(Request("SELECT 1"), [&] { ++calls; });
   ASSERT_TRUE(query->Wait(std::chrono::seconds(10)));
+  // Waiters wake when the state is final; the callbacks run right after, on the worker.
+  for (int i = 0; i < 10'000 && calls.load() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   query->Cancel();  // Too late: it finished.
   EXPECT_EQ(query->state(), QueryState::kFinished);
   EXPECT_EQ(calls.load(), 1);

@@ -53,8 +53,6 @@ class PipelineConsoleTest : public ::testing::Test {
     options.broker_port = testing::FreeLoopbackPort();
     options.broker_metrics_port = -1;
     options.catalog_port = testing::FreeLoopbackPort();
-  options.query_port = testing::FreeLoopbackPort();
-  options.pg_port = testing::FreeLoopbackPort();
     options.query_port = testing::FreeLoopbackPort();
     options.pg_port = testing::FreeLoopbackPort();
     options.partitions = 2;

@@ -115,6 +115,11 @@ test('session statements and the functions clients call on connect', async () =>
     assert.deepEqual(catalogs.rows.map((r) => Object.values(r)[0]), ['floe']);
     const tables = await client.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'default'");
     assert.deepEqual(tables.fields.map((f) => f.name), ['table_name']);
+    // Grafana's schema browser wraps names in quote_ident().
+    const grafana = await client.query(
+      "SELECT quote_ident(table_schema) AS \"schema\", quote_ident(table_name) AS \"table\" FROM information_schema.tables " +
+      "WHERE quote_ident(table_schema) NOT IN ('information_schema', 'pg_catalog')");
+    assert.deepEqual(grafana.fields.map((f) => f.name), ['schema', 'table']);
   } finally {
     await client.end();
   }
