@@ -66,6 +66,14 @@ fuzz: deps $(FUZZ_DIR)/build.ninja
 	ninja -C $(FUZZ_DIR) -j $(JOBS) fuzz-targets
 	scripts/run-fuzz $(FUZZ_DIR) $(FUZZ_SECONDS)
 
+# The chaos run of issue #13: ten minutes, twenty kill -9s of random roles under storage faults.
+# `make test` runs a short version of the same test (chaos_smoke).
+CHAOS_SECONDS ?= 600
+CHAOS_KILLS ?= 20
+chaos: build
+	FLOE_BIN=$(CURDIR)/$(FLOE) FLOE_CHAOS_SECONDS=$(CHAOS_SECONDS) FLOE_CHAOS_KILLS=$(CHAOS_KILLS) \
+	  node --test --test-reporter=spec tests/interop/chaos/chaos.test.mjs
+
 bench: build
 	scripts/run-bench $(RELEASE_DIR)
 

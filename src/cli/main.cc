@@ -8,6 +8,7 @@
 #include "base/crc32c.h"
 #include "base/logging.h"
 #include "cli/command.h"
+#include "up/storage_faults.h"
 
 int main(int argc, char** argv) {
   using namespace floe;
@@ -35,6 +36,13 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
 
+  // Process-wide, so `floe up --processes` passes it to every role through the environment.
+  std::string storage_faults;
+  app.add_option("--storage-faults", storage_faults,
+                 "Inject object-store faults for chaos testing, e.g. '{\"error_rate\":0.02,\"latency_ms\":5,"
+                 "\"short_write_rate\":0.01}'")
+      ->envname("FLOE_STORAGE_FAULTS");
+
   cli::CommandRegistry registry;
   cli::RegisterUpCommand(app, registry);
   cli::RegisterBrokerCommand(app, registry);
@@ -58,6 +66,16 @@ int main(int argc, char** argv) {
   if (auto status = InitLogging(log_options); !status) {
     fmt::print(stderr, "floe: {}\n", status.error().ToString());
     return cli::kExitUsage;
+  }
+  if (!storage_faults.empty()) {
+    auto plan = up::StorageFaultPlanFromJson(nlohmann::json::parse(storage_faults, nullptr, false));
+    if (!plan) {
+      fmt::print(stderr, "floe: --storage-faults: {}\n", plan.error().ToString());
+      return cli::kExitUsage;
+    }
+    static auto faults = std::make_shared<up::StorageFaults>();
+    faults->Install();
+    faults->Set(*plan);
   }
   auto config = Config::Load(config_path, config_given);
   if (!config) {

@@ -36,6 +36,12 @@ void RegisterProduceCommand(CLI::App& root, CommandRegistry& registry) {
       return kExitOk;
     }
     generator::Ledger ledger;
+    if (!flags->ledger.empty()) {
+      if (auto resumed = ledger.Resume(flags->ledger, flags->topic); !resumed) {
+        fmt::print(stderr, "floe produce: {}\n", resumed.error().ToString());
+        return kExitUsage;
+      }
+    }
     auto producer = generator::KafkaProducer::Create(
         flags->brokers, {{"compression.type", flags->compression}, {"acks", flags->acks}},
         [&ledger](const generator::DeliveryReport& report) { generator::ProduceLoop::OnDelivery(ledger, report); });
@@ -73,7 +79,8 @@ void RegisterProduceCommand(CLI::App& root, CommandRegistry& registry) {
       ->capture_default_str();
   app->add_option("--seed", flags->seed, "Random seed (default: from the clock); the same seed, the same events");
   app->add_option("--ledger", flags->ledger,
-                  "Write what the broker acknowledged (count and checksums per partition) to this JSON file");
+                  "Write what the broker acknowledged (count and checksums per partition) to this JSON file; "
+                  "an existing ledger of the same topic is continued");
   app->add_option("--compression", flags->compression, "none, gzip, snappy, lz4 or zstd")
       ->check(CLI::IsMember({"none", "gzip", "snappy", "lz4", "zstd"}))
       ->capture_default_str();

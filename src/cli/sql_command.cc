@@ -1,5 +1,5 @@
-// `floe sql`: run SQL from the command line (src/sql). Parsing, binding, planning and EXPLAIN
-// work; statements that need table data or writes exit with kExitNotBuilt and one line.
+// `floe sql`: run SQL from the command line (src/sql). Without --catalog the tables live in an
+// in-memory catalog for the run; --threads sets the executor's worker threads.
 #include <unistd.h>
 
 #include <fstream>
@@ -108,8 +108,8 @@ void Print(const sql::StatementResult& result, const std::string& format) {
 }
 
 // Runs `text`; returns the exit code. Errors print one line on stderr.
-int RunText(sql::SqlSession& session, const std::string& text, const std::string& format) {
-  auto results = session.Run(text);
+int RunText(sql::SqlSession& session, const std::string& text, const std::string& format, const sql::QueryOptions& options) {
+  auto results = session.Run(text, options);
   if (!results.has_value()) {
     std::cerr << "floe sql: " << results.error().message() << "\n";
     return results.error().kind() == ErrorKind::kNotImplemented ? kExitNotBuilt : kExitFailure;
@@ -145,7 +145,9 @@ void RegisterSqlCommand(CLI::App& root, CommandRegistry& registry) {
     }
     sql::SqlCatalog& catalog = *owned;
     sql::SqlSession session(catalog);
-    if (!flags->execute.empty()) return RunText(session, flags->execute, flags->format);
+    sql::QueryOptions options;
+    options.threads = flags->threads;
+    if (!flags->execute.empty()) return RunText(session, flags->execute, flags->format, options);
     if (!flags->file.empty()) {
       std::ifstream in(flags->file);
       if (!in) {
@@ -154,7 +156,7 @@ void RegisterSqlCommand(CLI::App& root, CommandRegistry& registry) {
       }
       std::stringstream text;
       text << in.rdbuf();
-      return RunText(session, text.str(), flags->format);
+      return RunText(session, text.str(), flags->format, options);
     }
     // A minimal shell: statements end with ';'. (History and editing come with the REPL work.)
     std::string buffer, line;
@@ -164,12 +166,12 @@ void RegisterSqlCommand(CLI::App& root, CommandRegistry& registry) {
     while (std::getline(std::cin, line)) {
       buffer += line + "\n";
       if (line.find(';') != std::string::npos) {
-        status = RunText(session, buffer, flags->format);
+        status = RunText(session, buffer, flags->format, options);
         buffer.clear();
       }
       if (interactive) std::cout << (buffer.empty() ? "floe> " : "   -> ") << std::flush;
     }
-    if (buffer.find_first_not_of(" \t\n") != std::string::npos) status = RunText(session, buffer, flags->format);
+    if (buffer.find_first_not_of(" \t\n") != std::string::npos) status = RunText(session, buffer, flags->format, options);
     return status;
   });
   app->add_option("--catalog", flags->catalog, "sqlite:PATH, postgresql://... or http(s)://host:port");

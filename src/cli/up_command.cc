@@ -19,6 +19,7 @@ struct UpFlags {
   std::string broker_listen = "127.0.0.1:9092", broker_metrics_listen = "127.0.0.1:9644";
   int partitions = 4;
   int catalog_port = 8181;
+  std::string query_listen = "127.0.0.1:8080", pg_listen = "127.0.0.1:5433";
   double malformed_rate = 0.005;
   bool processes = false;
 };
@@ -33,6 +34,16 @@ int RunUp(const UpFlags& flags) {
   }
   options.trigger_millis = *trigger;
   options.catalog_port = flags.catalog_port;
+  for (auto [flag, text, host, port] : {std::tuple{"--query-listen", &flags.query_listen, &options.query_host, &options.query_port},
+                                         std::tuple{"--pg-listen", &flags.pg_listen, &options.pg_host, &options.pg_port}}) {
+    auto listen = broker::ParseHostPort(*text);
+    if (!listen) {
+      fmt::print(stderr, "floe up: {}: {}\n", flag, listen.error().ToString());
+      return kExitUsage;
+    }
+    *host = listen->host;
+    *port = listen->port;
+  }
   options.partitions = flags.partitions;
   options.malformed_rate = flags.malformed_rate;
   options.processes = flags.processes;
@@ -93,7 +104,7 @@ void RegisterUpCommand(CLI::App& root, CommandRegistry& registry) {
   CLI::App* app = registry.Add(root, "up", "Start the whole pipeline: broker, catalog, stream job, query server, "
                                "console and the order-events generator", "up", [flags] { return RunUp(*flags); });
   app->add_option("--data", flags->data, "Folder for the broker log, catalog and warehouse")->capture_default_str();
-  app->add_option("--traffic", flags->traffic, "Generator rate in events per second, or 'off'")->capture_default_str();
+  app->add_option("--traffic", flags->traffic, "Generator rate in events per second (0: paused until the console's playground sets one), or 'off'")->capture_default_str();
   app->add_option("--trigger", flags->trigger, "Stream job micro-batch interval")->capture_default_str();
   app->add_option("--broker-listen", flags->broker_listen, "HOST:PORT of the Kafka-protocol broker")
       ->capture_default_str();
@@ -101,6 +112,10 @@ void RegisterUpCommand(CLI::App& root, CommandRegistry& registry) {
                   "HOST:PORT of the broker's Prometheus /metrics (empty: off)")
       ->capture_default_str();
   app->add_option("--catalog-port", flags->catalog_port, "Port of the Iceberg REST catalog (on the broker's host)")
+      ->capture_default_str();
+  app->add_option("--query-listen", flags->query_listen, "HOST:PORT of the query server: Trino protocol, HTTP API, console")
+      ->capture_default_str();
+  app->add_option("--pg-listen", flags->pg_listen, "HOST:PORT of the query server's PostgreSQL wire protocol")
       ->capture_default_str();
   app->add_option("--partitions", flags->partitions, "Partitions of the orders topic")->capture_default_str();
   app->add_option("--malformed-rate", flags->malformed_rate, "Share of malformed generated events (dead letters)")

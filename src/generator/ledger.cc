@@ -1,8 +1,13 @@
 #include "generator/ledger.h"
 
+#include <charconv>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 #include <xxhash.h>
 
 namespace floe::generator {
@@ -21,6 +26,37 @@ std::string PartitionJson(const PartitionLedger& p) {
   return fmt::format(
       R"({{"acked":{},"acked_valid":{},"acked_malformed":{},"failed":{},"value_hash_sum":"{:016x}","event_id_hash_sum":"{:016x}"}})",
       p.acked, p.acked_valid, p.acked_malformed, p.failed, p.value_hash_sum, p.event_id_hash_sum);
+}
+
+constexpr uintmax_t kMaxLedgerBytes = 16u << 20;  // A few thousand partitions at most.
+
+Result<uint64_t> Count(const nlohmann::json& p, const char* key) {
+  if (!p.contains(key) || !p[key].is_number_unsigned()) return Corruption("'{}' is not a count", key);
+  return p[key].get<uint64_t>();
+}
+
+Result<uint64_t> HashSum(const nlohmann::json& p, const char* key) {
+  if (!p.contains(key) || !p[key].is_string()) return Corruption("'{}' is not a hex sum", key);
+  const std::string& text = p[key].get_ref<const std::string&>();
+  uint64_t value = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value, 16);
+  if (text.size() != 16 || error != std::errc() || end != text.data() + text.size()) {
+    return Corruption("'{}' is not 16 hex digits", key);
+  }
+  return value;
+}
+
+Result<PartitionLedger> PartitionFromJson(const nlohmann::json& p) {
+  if (!p.is_object()) return Corruption("a partition's entry is not an object");
+  PartitionLedger out;
+  FLOE_ASSIGN_OR_RETURN(out.acked, Count(p, "acked"));
+  FLOE_ASSIGN_OR_RETURN(out.acked_valid, Count(p, "acked_valid"));
+  FLOE_ASSIGN_OR_RETURN(out.acked_malformed, Count(p, "acked_malformed"));
+  FLOE_ASSIGN_OR_RETURN(out.failed, Count(p, "failed"));
+  FLOE_ASSIGN_OR_RETURN(out.value_hash_sum, HashSum(p, "value_hash_sum"));
+  FLOE_ASSIGN_OR_RETURN(out.event_id_hash_sum, HashSum(p, "event_id_hash_sum"));
+  if (out.acked_valid + out.acked_malformed != out.acked) return Corruption("valid + malformed != acked");
+  return out;
 }
 
 }  // namespace
@@ -77,6 +113,40 @@ Status Ledger::WriteFile(const std::string& path, std::string_view topic) const 
   ok = (std::fclose(f) == 0) && ok;
   if (!ok) return ErrnoError(errno, "write", temp);
   if (std::rename(temp.c_str(), path.c_str()) != 0) return ErrnoError(errno, "rename", path);
+  return OkStatus();
+}
+
+Status Ledger::Resume(const std::string& path, std::string_view topic) {
+  std::error_code error;
+  uintmax_t size = std::filesystem::file_size(path, error);
+  if (error == std::errc::no_such_file_or_directory) return OkStatus();
+  if (error) return IoError("ledger {}: {}", path, error.message());
+  if (size > kMaxLedgerBytes) return Corruption("ledger {}: {} bytes is too large for a ledger", path, size);
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in) return IoError("ledger {}: cannot read it", path);
+  auto json = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  if (json.is_discarded() || !json.is_object()) return Corruption("ledger {}: not a JSON object", path);
+  if (!json.contains("topic") || json["topic"] != topic) {
+    return InvalidArgument("ledger {} is for topic {}, not {}", path, json.value("topic", nlohmann::json()).dump(), topic);
+  }
+  if (!json.contains("partitions") || !json["partitions"].is_object()) {
+    return Corruption("ledger {}: no 'partitions' object", path);
+  }
+  std::map<int32_t, PartitionLedger> partitions;
+  for (const auto& [key, value] : json["partitions"].items()) {
+    int32_t partition = -1;
+    auto [end, parse_error] = std::from_chars(key.data(), key.data() + key.size(), partition);
+    if (parse_error != std::errc() || end != key.data() + key.size() || partition < 0) {
+      return Corruption("ledger {}: '{}' is not a partition number", path, key);
+    }
+    auto entry = PartitionFromJson(value);
+    if (!entry) return Corruption("ledger {}: partition {}: {}", path, partition, entry.error().message());
+    partitions[partition] = *entry;
+  }
+  std::lock_guard lock(mutex_);
+  partitions_ = std::move(partitions);
   return OkStatus();
 }
 

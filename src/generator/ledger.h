@@ -41,6 +41,10 @@ class Ledger {
   std::string ToJson(std::string_view topic) const;
   // Writes ToJson atomically (temp file + rename) so a reader never sees half a ledger.
   Status WriteFile(const std::string& path, std::string_view topic) const;
+  // Continues the ledger a previous run wrote to `path` for `topic` (a missing file is a fresh
+  // start), so counts stay comparable with a table that kept everything. A file that is not a
+  // ledger of that topic is refused rather than overwritten. Call before recording.
+  Status Resume(const std::string& path, std::string_view topic);
 
  private:
   mutable std::mutex mutex_;

@@ -38,7 +38,9 @@ Status ProduceLoop::Run() {
     tokens = std::min(tokens + rate * static_cast<double>(now - last_nanos) / 1e9, std::max(1.0, rate / 10));
     last_nanos = now;
     int64_t batch = burst_.exchange(0);
-    if (rate <= 0) {
+    if (paused_.load()) {
+      tokens = 0;
+    } else if (rate <= 0) {
       batch += 1000;
     } else {
       batch += static_cast<int64_t>(tokens);

@@ -1,7 +1,7 @@
 // ProduceLoop: drives an OrderEventGenerator into a KafkaProducer at a target rate.
 //
 // Paces with a token bucket on the monotonic clock (rate 0 = as fast as the producer takes
-// them), adds bursts on request, records every acknowledgement in the Ledger, and stops after
+// them; paused = nothing but bursts), adds bursts on request, records every acknowledgement in the Ledger, and stops after
 // `count` messages or when Stop() is called (from a signal handler's thread or a control
 // page). Run() runs on the caller's thread; SetRate, Burst and Stop may be called from others.
 #pragma once
@@ -32,6 +32,8 @@ class ProduceLoop {
   Status Run();
 
   void SetRate(double rate) { rate_.store(rate); }
+  // While paused only bursts are sent (the console's traffic slider at zero).
+  void SetPaused(bool paused) { paused_.store(paused); }
   void Burst(int64_t messages) { burst_.fetch_add(messages); }
   void Stop() { stop_.store(true); }
   uint64_t sent() const { return sent_.load(); }
@@ -48,6 +50,7 @@ class ProduceLoop {
   Ledger& ledger_;
   std::atomic<double> rate_;
   std::atomic<int64_t> burst_{0};
+  std::atomic<bool> paused_{false};
   std::atomic<bool> stop_{false};
   std::atomic<uint64_t> sent_{0};
 };

@@ -51,6 +51,8 @@ Result<Json> Parse(std::string_view text, std::string_view what) {
     return Json::parse(text.begin(), text.end());
   } catch (const Json::parse_error& e) {
     return InvalidArgument("{}: invalid JSON at byte {}: {}", what, e.byte, e.what());
+  } catch (const Json::exception& e) {  // Numbers past 64 bits, bad UTF-8 in strings.
+    return InvalidArgument("{}: invalid JSON: {}", what, e.what());
   }
 }
 

@@ -1,5 +1,7 @@
 #include "io/object_store.h"
 
+#include <mutex>
+
 #include "io/local_object_store.h"
 #include "io/object_key.h"
 #include "io/s3_object_store.h"
@@ -23,7 +25,40 @@ std::optional<std::string> ObjectStore::KeyForUri(std::string_view uri) const {
   return key;
 }
 
+namespace {
+
+std::mutex wrapper_mutex;
+ObjectStoreWrapper& Wrapper() {
+  static ObjectStoreWrapper wrapper;  // Guarded by wrapper_mutex.
+  return wrapper;
+}
+
+std::unique_ptr<ObjectStore> Wrapped(std::unique_ptr<ObjectStore> store) {
+  ObjectStoreWrapper wrapper;
+  {
+    std::lock_guard lock(wrapper_mutex);
+    wrapper = Wrapper();
+  }
+  return wrapper ? wrapper(std::move(store)) : std::move(store);
+}
+
+Result<std::unique_ptr<ObjectStore>> OpenUnwrapped(std::string_view uri);
+
+}  // namespace
+
+void SetObjectStoreWrapper(ObjectStoreWrapper wrapper) {
+  std::lock_guard lock(wrapper_mutex);
+  Wrapper() = std::move(wrapper);
+}
+
 Result<std::unique_ptr<ObjectStore>> OpenObjectStore(std::string_view uri) {
+  FLOE_ASSIGN_OR_RETURN(auto store, OpenUnwrapped(uri));
+  return Wrapped(std::move(store));
+}
+
+namespace {
+
+Result<std::unique_ptr<ObjectStore>> OpenUnwrapped(std::string_view uri) {
   if (uri.starts_with("s3://") || uri.starts_with("s3a://")) {
     std::string s3_uri = uri.starts_with("s3a://") ? "s3://" + std::string(uri.substr(6)) : std::string(uri);
     FLOE_ASSIGN_OR_RETURN(S3Options options, S3Options::FromUri(s3_uri));
@@ -47,4 +82,5 @@ Result<std::unique_ptr<ObjectStore>> OpenObjectStore(std::string_view uri) {
   return std::unique_ptr<ObjectStore>(std::move(store));
 }
 
+}  // namespace
 }  // namespace floe::io

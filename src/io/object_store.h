@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -94,5 +95,11 @@ std::string NormalizeObjectUri(std::string_view uri);
 // Opens the store for a warehouse or object URI: file:///abs/path or s3://bucket/prefix. The
 // store's root is the URI; keys are relative to it.
 Result<std::unique_ptr<ObjectStore>> OpenObjectStore(std::string_view uri);
+
+// Wraps every store OpenObjectStore opens from then on; an empty function removes the wrapper.
+// `floe up` sets one before its roles start, so the console's playground can inject storage
+// faults into every store the process uses. Thread-safe.
+using ObjectStoreWrapper = std::function<std::unique_ptr<ObjectStore>(std::unique_ptr<ObjectStore>)>;
+void SetObjectStoreWrapper(ObjectStoreWrapper wrapper);
 
 }  // namespace floe::io

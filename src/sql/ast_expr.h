@@ -67,7 +67,10 @@ enum class FrameMode { kRange, kRows, kGroups };
 enum class FrameBoundKind { kUnboundedPreceding, kPreceding, kCurrentRow, kFollowing, kUnboundedFollowing };
 
 struct FrameBound {
-  FrameBoundKind kind = FrameBoundKind::kCurrentRow;
+  // Constructed out of line (ast.cc): clang needs ~ExprPtr, so a complete Expr, wherever a
+  // constructor or aggregate initialisation of this is compiled.
+  explicit FrameBound(FrameBoundKind k = FrameBoundKind::kCurrentRow);
+  FrameBoundKind kind;
   ExprPtr offset;  // For kPreceding / kFollowing.
 };
 
@@ -83,8 +86,8 @@ struct WindowSpec {
   std::vector<OrderItem> order_by;
   bool has_frame = false;  // False: the default frame.
   FrameMode frame_mode = FrameMode::kRange;
-  FrameBound frame_start{FrameBoundKind::kUnboundedPreceding, nullptr};
-  FrameBound frame_end{FrameBoundKind::kCurrentRow, nullptr};
+  FrameBound frame_start{FrameBoundKind::kUnboundedPreceding};
+  FrameBound frame_end{FrameBoundKind::kCurrentRow};
   int location = -1;
 };
 

@@ -27,7 +27,8 @@ enum class JoinType { kInner, kLeft, kRight, kFull, kCross };
 
 struct TableRef {
   enum class Kind { kNamed, kSubquery, kJoin, kFunction };
-  explicit TableRef(Kind k, int loc = -1) : kind(k), location(loc) {}
+  // Out of line: the members own a Query, complete only in ast.cc (clang checks this eagerly).
+  explicit TableRef(Kind k, int loc = -1);
 
   Kind kind;
   int location;

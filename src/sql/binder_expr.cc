@@ -805,7 +805,7 @@ Result<BoundExprPtr> BinderImpl::BindExpr(const Expr& expr, ExprContext& context
   std::vector<SortKey> order;
   for (const auto& item : expr.order_by) {
     FLOE_ASSIGN_OR_RETURN(auto key, BindExpr(*item.expr, argument_context));
-    order.push_back(SortKey{std::move(key), item.descending, item.nulls_first.value_or(item.descending)});
+    order.push_back(SortKey{std::move(key), item.descending, item.nulls_first.value_or(false)});
   }
   ColumnId id = NewColumn();
   auto result_column = MakeColumn(id, resolved->result, name);
@@ -858,7 +858,7 @@ Result<BoundExprPtr> BinderImpl::BindExpr(const Expr& expr, ExprContext& context
     if (context.group_keys) {
       FLOE_ASSIGN_OR_RETURN(key, ApplyGrouping(std::move(key), context, item.expr->location));
     }
-    call.order_by.push_back(SortKey{std::move(key), item.descending, item.nulls_first.value_or(item.descending)});
+    call.order_by.push_back(SortKey{std::move(key), item.descending, item.nulls_first.value_or(false)});
   }
   if (context.group_keys) {
     for (auto& arg : call.args) {

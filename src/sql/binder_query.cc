@@ -188,7 +188,14 @@ Result<LogicalPtr> BinderImpl::BindNamedTable(const TableRef& ref, Scope& scope,
     if (const CommonTableExpr* cte = ctes->Find(ref.name[0])) {
       if (ref.time_travel) return ErrorAt(ref.time_travel->location, "Time travel applies to tables, not to WITH queries");
       // Each reference binds the CTE anew (inlined), seeing only the CTEs defined before it.
-      FLOE_ASSIGN_OR_RETURN(auto plan, BindQuery(*cte->query, nullptr, ctes->parent));
+      const CteScope* home = ctes;
+      while (home != nullptr && !home->ctes.contains(ref.name[0])) home = home->parent;
+      CteScope earlier;
+      earlier.parent = home->parent;
+      for (const auto& [name, other] : home->ctes) {
+        if (other->location < cte->location) earlier.ctes[name] = other;
+      }
+      FLOE_ASSIGN_OR_RETURN(auto plan, BindQuery(*cte->query, nullptr, &earlier));
       if (!cte->column_aliases.empty() && cte->column_aliases.size() != plan->output.size()) {
         return ErrorAt(cte->location, fmt::format("WITH query '{}' has {} columns but {} column names", cte->name,
                                                   plan->output.size(), cte->column_aliases.size()));
@@ -518,7 +525,7 @@ Result<LogicalPtr> BinderImpl::BindOrderLimit(const Query& query, LogicalPtr pla
         FLOE_ASSIGN_OR_RETURN(key, BindExpr(*item.expr, context));
       }
       if (!key->type.IsOrderable()) return ErrorAt(item.expr->location, fmt::format("Type {} is not orderable", key->type.ToString()));
-      sort->order.push_back(SortKey{std::move(key), item.descending, item.nulls_first.value_or(item.descending)});
+      sort->order.push_back(SortKey{std::move(key), item.descending, item.nulls_first.value_or(false)});
     }
     plan = std::move(sort);
   }
@@ -760,7 +767,7 @@ Result<LogicalPtr> BinderImpl::BindSelect(const Query& query, Scope* outer, cons
       }
     }
     order_targets.push_back(target);
-    order.push_back(SortKey{nullptr, item.descending, item.nulls_first.value_or(item.descending)});
+    order.push_back(SortKey{nullptr, item.descending, item.nulls_first.value_or(false)});
   }
 
   if (aggregate) {

@@ -3,247 +3,18 @@
 // are always true (removed) or never true (an Empty node). Calls whose evaluation could fail
 // (division by zero, overflow, bad casts) are left for run time, so an error only happens if
 // the row is actually computed.
-#include <algorithm>
-#include <cctype>
-#include <cmath>
-#include <string_view>
-
 #include "sql/optimizer.h"
+#include "sql/scalar_evaluation.h"
 #include "sql/temporal.h"
 #include "sql/value_cast.h"
 
 namespace floe::sql {
 namespace {
 
-// Comparison of two non-null values of the same type: <0, 0, >0; empty if not comparable.
-std::optional<int> Compare(const Value& a, const Value& b) {
-  if (!(a.type() == b.type())) return std::nullopt;
-  auto sign = [](auto x, auto y) { return x < y ? -1 : x > y ? 1 : 0; };
-  switch (a.type().kind()) {
-    case TypeKind::kBoolean: return sign(a.as_bool(), b.as_bool());
-    case TypeKind::kTinyint:
-    case TypeKind::kSmallint:
-    case TypeKind::kInteger:
-    case TypeKind::kBigint:
-    case TypeKind::kDate:
-    case TypeKind::kTimestamp:
-    case TypeKind::kTimestampTz:
-    case TypeKind::kIntervalDayTime:
-    case TypeKind::kIntervalYearMonth: return sign(a.as_int(), b.as_int());
-    case TypeKind::kDecimal: return sign(a.as_decimal(), b.as_decimal());
-    case TypeKind::kReal:
-    case TypeKind::kDouble: {
-      double x = a.as_double(), y = b.as_double();
-      if (std::isnan(x) || std::isnan(y)) return std::nullopt;
-      return sign(x, y);
-    }
-    case TypeKind::kVarchar:
-    case TypeKind::kVarbinary:
-    case TypeKind::kUuid: return sign(a.as_string().compare(b.as_string()), 0);
-    default: return std::nullopt;
-  }
-}
-
-// SQL LIKE: % matches any run, _ one byte, `escape` makes the next character literal.
-bool LikeMatches(std::string_view text, std::string_view pattern, char escape) {
-  size_t t = 0, p = 0, star_p = std::string_view::npos, star_t = 0;
-  while (t < text.size()) {
-    if (p < pattern.size() && escape != '\0' && pattern[p] == escape && p + 1 < pattern.size() && pattern[p + 1] == text[t]) {
-      t += 1;
-      p += 2;
-    } else if (p < pattern.size() && pattern[p] != '%' && (pattern[p] == '_' || pattern[p] == text[t]) &&
-               !(escape != '\0' && pattern[p] == escape)) {
-      ++t;
-      ++p;
-    } else if (p < pattern.size() && pattern[p] == '%') {
-      star_p = p++;
-      star_t = t;
-    } else if (star_p != std::string_view::npos) {
-      p = star_p + 1;
-      t = ++star_t;
-    } else {
-      return false;
-    }
-  }
-  while (p < pattern.size() && pattern[p] == '%') ++p;
-  return p == pattern.size();
-}
-
-bool CheckedAdd(int64_t a, int64_t b, int64_t& out) { return !__builtin_add_overflow(a, b, &out); }
-bool CheckedSub(int64_t a, int64_t b, int64_t& out) { return !__builtin_sub_overflow(a, b, &out); }
-bool CheckedMul(int64_t a, int64_t b, int64_t& out) { return !__builtin_mul_overflow(a, b, &out); }
-
-bool FitsType(int64_t v, const SqlType& type) {
-  switch (type.kind()) {
-    case TypeKind::kTinyint: return v >= -128 && v <= 127;
-    case TypeKind::kSmallint: return v >= -32768 && v <= 32767;
-    case TypeKind::kInteger: return v >= INT32_MIN && v <= INT32_MAX;
-    default: return true;
-  }
-}
-
-std::optional<Value> Arithmetic(const std::string& name, const SqlType& result, const Value& a, const Value& b) {
-  if (a.is_null() || b.is_null()) return Value::Null(result);
-  if (result.IsInteger()) {
-    int64_t x = a.as_int(), y = b.as_int(), out = 0;
-    bool ok = name == "add" ? CheckedAdd(x, y, out) : name == "subtract" ? CheckedSub(x, y, out)
-            : name == "multiply" ? CheckedMul(x, y, out) : false;
-    if (name == "divide" && y != 0 && !(x == INT64_MIN && y == -1)) {
-      out = x / y;
-      ok = true;
-    }
-    if (name == "modulus" && y != 0) {
-      out = y == -1 ? 0 : x % y;
-      ok = true;
-    }
-    if (!ok || !FitsType(out, result)) return std::nullopt;
-    return Value::Int(result, out);
-  }
-  if (result.kind() == TypeKind::kDouble || result.kind() == TypeKind::kReal) {
-    double x = a.as_double(), y = b.as_double();
-    if (name == "add") return Value::Double(result, x + y);
-    if (name == "subtract") return Value::Double(result, x - y);
-    if (name == "multiply") return Value::Double(result, x * y);
-    if (name == "divide") return Value::Double(result, x / y);
-    if (name == "modulus") return Value::Double(result, std::fmod(x, y));
-    return std::nullopt;
-  }
-  if (result.kind() == TypeKind::kDecimal && (name == "add" || name == "subtract" || name == "multiply")) {
-    // Align scales: arguments were cast to decimals; the result scale follows the rules.
-    Int128 x = a.as_decimal(), y = b.as_decimal();
-    Int128 out;
-    if (name == "multiply") {
-      if (a.type().scale() + b.type().scale() != result.scale()) return std::nullopt;
-      if (__builtin_mul_overflow(x, y, &out)) return std::nullopt;
-    } else {
-      x *= PowerOfTen(result.scale() - a.type().scale());
-      y *= PowerOfTen(result.scale() - b.type().scale());
-      out = name == "add" ? x + y : x - y;
-    }
-    Int128 limit = PowerOfTen(result.precision());
-    if (out >= limit || out <= -limit) return std::nullopt;
-    return Value::Decimal(result, out);
-  }
-  // temporal +/- interval
-  if ((result.kind() == TypeKind::kTimestamp || result.kind() == TypeKind::kTimestampTz) &&
-      b.type().kind() == TypeKind::kIntervalDayTime && (name == "add" || name == "subtract")) {
-    int64_t out = 0;
-    if (!(name == "add" ? CheckedAdd(a.as_int(), b.as_int(), out) : CheckedSub(a.as_int(), b.as_int(), out))) return std::nullopt;
-    return Value::Int(result, out);
-  }
-  if (result.kind() == TypeKind::kDate && b.type().kind() == TypeKind::kIntervalDayTime && (name == "add" || name == "subtract")) {
-    if (b.as_int() % kMicrosPerDay != 0) return std::nullopt;
-    int64_t days = b.as_int() / kMicrosPerDay;
-    return Value::Int(result, name == "add" ? a.as_int() + days : a.as_int() - days);
-  }
-  if (result.IsTemporal() && b.type().kind() == TypeKind::kIntervalYearMonth && (name == "add" || name == "subtract")) {
-    int64_t months = name == "add" ? b.as_int() : -b.as_int();
-    bool is_date = result.kind() == TypeKind::kDate;
-    int64_t days = is_date ? a.as_int() : FloorDiv(a.as_int(), kMicrosPerDay);
-    int64_t rest = is_date ? 0 : a.as_int() - days * kMicrosPerDay;
-    CivilDate d = CivilFromDays(days);
-    int64_t total = d.year * 12 + (d.month - 1) + months;
-    CivilDate moved{FloorDiv(total, 12), static_cast<int>(total - FloorDiv(total, 12) * 12) + 1, d.day};
-    static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    bool leap = (moved.year % 4 == 0 && moved.year % 100 != 0) || moved.year % 400 == 0;
-    int last = moved.month == 2 && leap ? 29 : kDays[moved.month - 1];
-    moved.day = std::min(moved.day, last);
-    int64_t new_days = DaysFromCivil(moved);
-    return Value::Int(result, is_date ? new_days : new_days * kMicrosPerDay + rest);
-  }
-  return std::nullopt;
-}
-
 std::optional<Value> Call(const BoundExpr& e, const std::vector<Value>& args) {
-  const std::string& name = e.name;
-  const SqlType& type = e.type;
-  if (name == "add" || name == "subtract" || name == "multiply" || name == "divide" || name == "modulus") {
-    return Arithmetic(name, type, args[0], args[1]);
-  }
-  if (name == "eq" || name == "neq" || name == "lt" || name == "lte" || name == "gt" || name == "gte") {
-    if (args[0].is_null() || args[1].is_null()) return Value::Null(SqlType::Boolean());
-    auto c = Compare(args[0], args[1]);
-    if (!c) return std::nullopt;
-    bool r = name == "eq" ? *c == 0 : name == "neq" ? *c != 0 : name == "lt" ? *c < 0 : name == "lte" ? *c <= 0 : name == "gt" ? *c > 0 : *c >= 0;
-    return Value::Boolean(r);
-  }
-  if (name == "is_distinct_from") {
-    if (args[0].is_null() || args[1].is_null()) return Value::Boolean(args[0].is_null() != args[1].is_null());
-    auto c = Compare(args[0], args[1]);
-    if (!c) return std::nullopt;
-    return Value::Boolean(*c != 0);
-  }
-  if (name == "negate") {
-    if (args[0].is_null()) return Value::Null(type);
-    if (type.IsInteger() || type.IsInterval()) {
-      if (args[0].as_int() == INT64_MIN || !FitsType(-args[0].as_int(), type)) return std::nullopt;
-      return Value::Int(type, -args[0].as_int());
-    }
-    if (type.kind() == TypeKind::kDecimal) return Value::Decimal(type, -args[0].as_decimal());
-    if (type.kind() == TypeKind::kDouble || type.kind() == TypeKind::kReal) return Value::Double(type, -args[0].as_double());
-    return std::nullopt;
-  }
-  if (name == "concat") {
-    std::string out;
-    for (const auto& a : args) {
-      if (a.is_null()) return Value::Null(type);
-      out += a.as_string();
-    }
-    return Value::String(type, std::move(out));
-  }
-  if (name == "coalesce") {
-    for (const auto& a : args) {
-      if (!a.is_null()) return a;
-    }
-    return Value::Null(type);
-  }
-  if (name == "nullif") {
-    if (args[0].is_null() || args[1].is_null()) return args[0];
-    auto c = Compare(args[0], args[1]);
-    if (!c) return std::nullopt;
-    return *c == 0 ? Value::Null(type) : args[0];
-  }
-  if (name == "lower" || name == "upper") {
-    if (args[0].is_null()) return Value::Null(type);
-    std::string s = args[0].as_string();
-    for (char& c : s) {
-      if (static_cast<unsigned char>(c) < 0x80) c = static_cast<char>(name == "lower" ? std::tolower(c) : std::toupper(c));
-    }
-    return Value::String(type, std::move(s));
-  }
-  if (name == "typeof") return Value::String(type, args[0].type().ToString());
-  if (name == "like" || name == "ilike") {
-    for (const auto& a : args) {
-      if (a.is_null()) return Value::Null(type);
-    }
-    std::string text = args[0].as_string(), pattern = args[1].as_string();
-    if (name == "ilike") {
-      for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      for (char& c : pattern) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    }
-    char escape = args.size() > 2 && !args[2].as_string().empty() ? args[2].as_string()[0] : '\0';
-    return Value::Boolean(LikeMatches(text, pattern, escape));
-  }
-  if (name == "length" && args[0].type().kind() == TypeKind::kVarchar) {
-    if (args[0].is_null()) return Value::Null(type);
-    int64_t n = 0;
-    for (unsigned char c : args[0].as_string()) n += (c & 0xC0) != 0x80;
-    return Value::Int(type, n);
-  }
-  if (name == "date_trunc" && !args[1].is_null() && !args[0].is_null()) {
-    bool is_date = args[1].type().kind() == TypeKind::kDate;
-    int64_t micros = is_date ? args[1].as_int() * kMicrosPerDay : args[1].as_int();
-    auto truncated = TruncateMicros(args[0].as_string(), micros);
-    if (!truncated) return std::nullopt;
-    return Value::Int(type, is_date ? FloorDiv(*truncated, kMicrosPerDay) : *truncated);
-  }
-  if (name == "extract" && !args[1].is_null() && args[1].type().IsTemporal()) {
-    bool is_date = args[1].type().kind() == TypeKind::kDate;
-    auto field = ExtractField(args[0].as_string(), is_date ? args[1].as_int() * kMicrosPerDay : args[1].as_int());
-    if (!field) return std::nullopt;
-    return Value::Int(type, *field);
-  }
-  return std::nullopt;
+  auto out = EvaluateScalarCall(e.name, e.type, args);
+  if (!out.has_value()) return std::nullopt;  // Left for run time, where the error is raised.
+  return std::move(*out);
 }
 
 }  // namespace
@@ -297,7 +68,7 @@ std::optional<Value> EvaluateConstant(const BoundExpr& e) {
           saw_null = true;
           continue;
         }
-        auto c = Compare(*subject, *item);
+        auto c = CompareValues(*subject, *item);
         if (!c) return std::nullopt;
         if (*c == 0) return Value::Boolean(!e.negated);
       }

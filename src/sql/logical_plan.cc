@@ -143,9 +143,11 @@ std::string Describe(const LogicalOperator& op) {
   return "?";
 }
 
-void Explain(const LogicalOperator& op, const std::string& prefix, bool last, bool root, std::string& out) {
+void Explain(const LogicalOperator& op, const std::string& prefix, bool last, bool root, std::string& out,
+             const ExplainAnnotator& annotate) {
   out += root ? "" : prefix + (last ? "└─ " : "├─ ");
   out += Describe(op);
+  if (annotate) out += annotate(op);
   out += "\n";
   std::string child_prefix = root ? "" : prefix + (last ? "   " : "│  ");
   // Subqueries inside expressions are shown under the node that evaluates them.
@@ -163,10 +165,10 @@ void Explain(const LogicalOperator& op, const std::string& prefix, bool last, bo
   for (const BoundExpr* sub : subqueries) {
     bool is_last = ++index == total;
     out += child_prefix + (is_last ? "└─ " : "├─ ") + "Subquery " + sub->ToString() + "\n";
-    Explain(*sub->plan, child_prefix + (is_last ? "   " : "│  "), true, false, out);
+    Explain(*sub->plan, child_prefix + (is_last ? "   " : "│  "), true, false, out, annotate);
   }
   for (const auto& child : op.children) {
-    Explain(*child, child_prefix, ++index == total, false, out);
+    Explain(*child, child_prefix, ++index == total, false, out, annotate);
   }
 }
 
@@ -242,9 +244,9 @@ LogicalPtr LogicalOperator::Clone() const {
   return copy;
 }
 
-std::string ExplainPlan(const LogicalOperator& plan) {
+std::string ExplainPlan(const LogicalOperator& plan, const ExplainAnnotator& annotate) {
   std::string out;
-  Explain(plan, "", true, true, out);
+  Explain(plan, "", true, true, out, annotate);
   return out;
 }
 

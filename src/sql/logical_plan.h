@@ -3,6 +3,7 @@
 // A node owns its children. Plans are built and rewritten by one thread, then immutable.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -140,7 +141,9 @@ struct LogicalOperator {
   LogicalPtr Clone() const;
 };
 
-// EXPLAIN's text: one node per line, children indented under their parent.
-std::string ExplainPlan(const LogicalOperator& plan);
+// EXPLAIN's text: one node per line, children indented under their parent. `annotate` (if
+// set) appends text to a node's line (EXPLAIN ANALYZE's actual figures).
+using ExplainAnnotator = std::function<std::string(const LogicalOperator&)>;
+std::string ExplainPlan(const LogicalOperator& plan, const ExplainAnnotator& annotate = {});
 
 }  // namespace floe::sql

@@ -20,8 +20,16 @@ void Prune(LogicalOperator& op, std::set<ColumnId> required, bool root) {
       for (const auto& e : op.pushed.residual) AddRefs(e.get(), required);
       std::vector<ScanColumn> columns;
       std::vector<OutputColumn> output;
+      // The executor applies the pushed terms again, so their columns are read too.
+      auto in_terms = [&](const ScanColumn& c) {
+        if (!op.table || !op.metadata_table.empty()) return false;
+        for (const auto& term : op.pushed.terms) {
+          if (op.table->columns[c.table_column].name == term.column) return true;
+        }
+        return false;
+      };
       for (size_t i = 0; i < op.scan_columns.size(); ++i) {
-        if (root || required.contains(op.scan_columns[i].id)) {
+        if (root || required.contains(op.scan_columns[i].id) || in_terms(op.scan_columns[i])) {
           columns.push_back(op.scan_columns[i]);
           output.push_back(op.output[i]);
         }

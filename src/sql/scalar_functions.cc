@@ -253,7 +253,7 @@ void RegisterScalarFunctions(FunctionRegistry& r) {
   AddScalar(r, "from_unixtime", {{{"double"}, "timestamptz"}});
   AddScalar(r, "from_iso8601_timestamp", {{{"varchar"}, "timestamptz"}});
   AddScalar(r, "from_iso8601_date", {{{"varchar"}, "date"}});
-  AddScalar(r, "to_iso8601", {{{"timestamptz"}, "varchar"}, {{"date"}, "varchar"}});
+  AddScalar(r, "to_iso8601", {{{"date"}, "varchar"}, {{"timestamptz"}, "varchar"}});
   AddScalar(r, "date", {{{"varchar"}, "date"}, {{"timestamptz"}, "date"}});
   AddScalar(r, "date_format", {{{"timestamptz", "varchar"}, "varchar"}});
   AddScalar(r, "format_datetime", {{{"timestamptz", "varchar"}, "varchar"}});

@@ -29,15 +29,27 @@ TEST(SqlCommandTest, SyntaxErrorExitsOneWithPosition) {
   EXPECT_EQ(out.err, "floe sql: line 1:10: syntax error at or near \"FORM\"\n");
 }
 
-TEST(SqlCommandTest, StorageQueriesSayNotBuiltWithExitThree) {
+TEST(SqlCommandTest, CatalogAndWarehouseOptions) {
   auto out = RunProcess({FloeBinary(), "sql", "--warehouse", ::testing::TempDir() + "/sql_command_wh", "-e", "SHOW SCHEMAS"});
   EXPECT_EQ(out.exit_code, 0) << out.err;
   auto bad = RunProcess({FloeBinary(), "sql", "--catalog", "nosuch://x", "-e", "SELECT 1"});
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
-  auto write = RunProcess({FloeBinary(), "sql", "-e", "CREATE SCHEMA s"});
-  EXPECT_EQ(write.exit_code, 3);
-  EXPECT_NE(write.err.find("not built yet"), std::string::npos) << write.err;
+}
+
+TEST(SqlCommandTest, WritesAndReadsAnInMemoryTable) {
+  auto out = RunProcess({FloeBinary(), "sql", "--threads", "2", "--format", "csv", "-e",
+                         "CREATE SCHEMA s; CREATE TABLE s.t (k varchar, v bigint); "
+                         "INSERT INTO s.t VALUES ('a', 1), ('b', 2), ('a', 3); "
+                         "SELECT k, sum(v) AS total FROM s.t GROUP BY k ORDER BY k"});
+  EXPECT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_EQ(out.out, "CREATE SCHEMA\nCREATE TABLE\nINSERT: 3 rows\nk,total\na,4\nb,2\n");
+}
+
+TEST(SqlCommandTest, RuntimeErrorExitsOneWithPosition) {
+  auto out = RunProcess({FloeBinary(), "sql", "-e", "SELECT x / (x - 1) FROM (VALUES (1)) AS t(x)"});
+  EXPECT_EQ(out.exit_code, 1);
+  EXPECT_EQ(out.err, "floe sql: line 1:10: Division by zero\n");
 }
 
 }  // namespace

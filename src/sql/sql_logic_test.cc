@@ -61,7 +61,11 @@ void RunFile(const std::filesystem::path& path) {
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   MemoryCatalog catalog;
   catalog.AddSchema("default");
+  // Small splits and several threads, so the parallel paths run on small tables too.
+  catalog.set_split_rows(3);
   SqlSession session(catalog);
+  QueryOptions options;
+  options.threads = 4;
   size_t i = 0;
   int checked = 0;
   auto where = [&](size_t line) { return fmt::format("{}:{}", path.filename().string(), line + 1); };
@@ -87,7 +91,7 @@ void RunFile(const std::filesystem::path& path) {
       while (i < lines.size() && !lines[i].empty()) expected += lines[i++] + "\n";
     }
     ++checked;
-    auto results = session.Run(sql);
+    auto results = session.Run(sql, options);
     if (head == "statement ok") {
       EXPECT_TRUE(results.has_value()) << where(head_line) << ": " << results.error().ToString() << "\n" << sql;
     } else if (head.starts_with("statement error")) {

@@ -1,17 +1,90 @@
 #include "sql/sql_session.h"
 
-#include "sql/constant_executor.h"
+#include <algorithm>
+
+#include "sql/executor.h"
 #include "sql/optimizer.h"
 #include "sql/parser.h"
+#include "sql/sql_error.h"
+#include "sql/type_rules.h"
 
 namespace floe::sql {
+namespace {
 
-Result<std::vector<StatementResult>> SqlSession::Run(std::string_view sql) {
+bool ReadsRows(ast::StatementKind kind) {
+  return kind == ast::StatementKind::kQuery || kind == ast::StatementKind::kShowCatalogs || kind == ast::StatementKind::kShowSchemas ||
+         kind == ast::StatementKind::kShowTables || kind == ast::StatementKind::kShowColumns;
+}
+
+// "day(ts)", "bucket(16, id)", "region": a PARTITIONED BY term as Iceberg transform text.
+std::string TransformText(const ast::Expr& e) {
+  if (e.kind == ast::ExprKind::kColumnRef) return e.names.back();
+  if (e.kind == ast::ExprKind::kLiteral) return e.text;
+  std::string out = e.names.empty() ? "?" : e.names.back();
+  out += "(";
+  for (size_t i = 0; i < e.args.size(); ++i) out += (i > 0 ? ", " : "") + TransformText(*e.args[i]);
+  return out + ")";
+}
+
+Result<Value> LiteralValue(const ast::Expr& e) {
+  if (e.kind == ast::ExprKind::kUnary && e.op == "-" && e.args.size() == 1) {
+    FLOE_ASSIGN_OR_RETURN(Value v, LiteralValue(*e.args[0]));
+    if (v.type().IsInteger()) return Value::Int(v.type(), -v.as_int());
+    if (v.type().kind() == TypeKind::kDecimal) return Value::Decimal(v.type(), -v.as_decimal());
+  }
+  if (e.kind == ast::ExprKind::kLiteral) {
+    switch (e.literal_kind) {
+      case ast::LiteralKind::kString: return Value::String(SqlType::Varchar(), e.text);
+      case ast::LiteralKind::kInteger: return Value::Int(SqlType::Bigint(), std::stoll(e.text));
+      case ast::LiteralKind::kDecimal: return ParseDecimalLiteral(e.text);
+      case ast::LiteralKind::kDouble: return Value::Double(SqlType::Double(), std::stod(e.text));
+      case ast::LiteralKind::kBool: return Value::Boolean(e.bool_value);
+      default: break;
+    }
+  }
+  return InvalidArgument("Procedure arguments must be literals");
+}
+
+std::string RowsMessage(const char* verb, int64_t rows) { return fmt::format("{}: {} row{}", verb, rows, rows == 1 ? "" : "s"); }
+
+}  // namespace
+
+std::vector<Value> ResultBatch::Row(int64_t row) const {
+  std::vector<Value> out;
+  for (size_t c = 0; c < types_.size(); ++c) out.push_back(At(row, c));
+  return out;
+}
+
+Result<std::vector<StatementResult>> SqlSession::Run(std::string_view sql, const QueryOptions& query_options) {
   FLOE_ASSIGN_OR_RETURN(auto statements, Parse(sql));
   std::vector<StatementResult> out;
   for (const auto& statement : statements) {
-    FLOE_ASSIGN_OR_RETURN(auto result, RunOne(*statement, sql));
+    StatementResult result;
+    StreamCallbacks callbacks;
+    callbacks.on_columns = [&](const std::vector<std::string>& names, const std::vector<SqlType>& types) -> Status {
+      result.column_names = names;
+      result.column_types = types;
+      return OkStatus();
+    };
+    callbacks.on_batch = [&](const ResultBatch& batch) -> Status {
+      for (int64_t i = 0; i < batch.rows(); ++i) result.rows.push_back(batch.Row(i));
+      return OkStatus();
+    };
+    FLOE_ASSIGN_OR_RETURN(auto summary, RunOne(*statement, sql, query_options, callbacks));
+    result.message = summary.message;
+    result.update_count = summary.update_count;
     out.push_back(std::move(result));
+  }
+  return out;
+}
+
+Result<std::vector<StatementSummary>> SqlSession::RunStreaming(std::string_view sql, const QueryOptions& query_options,
+                                                               const StreamCallbacks& callbacks) {
+  FLOE_ASSIGN_OR_RETURN(auto statements, Parse(sql));
+  std::vector<StatementSummary> out;
+  for (const auto& statement : statements) {
+    FLOE_ASSIGN_OR_RETURN(auto summary, RunOne(*statement, sql, query_options, callbacks));
+    out.push_back(std::move(summary));
   }
   return out;
 }
@@ -24,41 +97,284 @@ Result<std::string> SqlSession::Explain(std::string_view sql) {
   return ExplainPlan(*plan);
 }
 
-Result<StatementResult> SqlSession::RunOne(const ast::Statement& statement, std::string_view sql) {
+Result<StatementSummary> SqlSession::RunOne(const ast::Statement& statement, std::string_view sql, const QueryOptions& query_options,
+                                            const StreamCallbacks& callbacks) {
   FLOE_ASSIGN_OR_RETURN(auto bound, Bind(statement, sql, catalog_, options_));
-  StatementResult result;
-  if (bound.explain) {
-    if (bound.analyze) return NotImplemented("EXPLAIN ANALYZE needs the executor, which is not built yet");
-    if (!bound.plan) return NotImplemented("EXPLAIN of this statement is not supported");
-    FLOE_ASSIGN_OR_RETURN(auto plan, Optimize(std::move(bound.plan)));
-    result.column_names = {"Query Plan"};
-    result.column_types = {SqlType::Varchar()};
-    std::string text = ExplainPlan(*plan);
-    if (!text.empty() && text.back() == '\n') text.pop_back();
-    result.rows.push_back({Value::String(SqlType::Varchar(), std::move(text))});
-    return result;
-  }
-  if (bound.kind == ast::StatementKind::kUse) {
+  StatementSummary summary;
+  auto single_text = [&](std::string name, std::string text) -> Status {
+    std::vector<std::string> names{std::move(name)};
+    std::vector<SqlType> types{SqlType::Varchar()};
+    if (callbacks.on_columns) FLOE_RETURN_IF_ERROR(callbacks.on_columns(names, types));
+    DataChunk chunk;
+    chunk.rows = 1;
+    chunk.columns.push_back(ConstantVector(Value::String(SqlType::Varchar(), std::move(text)), 1));
+    summary.rows = 1;
+    if (callbacks.on_batch) return callbacks.on_batch(ResultBatch(chunk, types));
+    return OkStatus();
+  };
+  if (bound.kind == ast::StatementKind::kUse && !bound.explain) {
     options_.catalog = bound.target.catalog;
     options_.schema = bound.target.schema;
-    result.message = bound.description;
-    return result;
+    summary.message = bound.description;
+    return summary;
   }
   if (bound.parameter_count > 0) {
     return InvalidArgument("statement has {} parameter{} but no values were given", bound.parameter_count,
                            bound.parameter_count == 1 ? "" : "s");
   }
-  bool reads_rows = bound.kind == ast::StatementKind::kQuery || bound.kind == ast::StatementKind::kShowCatalogs ||
-                    bound.kind == ast::StatementKind::kShowSchemas || bound.kind == ast::StatementKind::kShowTables ||
-                    bound.kind == ast::StatementKind::kShowColumns;
-  if (!reads_rows) return NotImplemented("{}: execution is not built yet", bound.description);
-  FLOE_ASSIGN_OR_RETURN(auto plan, Optimize(std::move(bound.plan)));
-  FLOE_ASSIGN_OR_RETURN(result.rows, ExecuteConstantPlan(*plan));
-  for (const auto& column : plan->output) {
-    result.column_names.push_back(column.name);
-    result.column_types.push_back(column.type);
+  if (bound.explain && !bound.analyze) {
+    if (!bound.plan) return NotImplemented("EXPLAIN of this statement is not supported");
+    FLOE_ASSIGN_OR_RETURN(auto plan, Optimize(std::move(bound.plan)));
+    std::string text = ExplainPlan(*plan);
+    if (!text.empty() && text.back() == '\n') text.pop_back();
+    FLOE_RETURN_IF_ERROR(single_text("Query Plan", std::move(text)));
+    return summary;
   }
-  return result;
+  if (!ReadsRows(bound.kind)) {
+    if (bound.explain) return NotImplemented("EXPLAIN ANALYZE of {} is not supported; it runs queries", bound.description);
+    return RunWrite(statement, bound, sql, query_options);
+  }
+  FLOE_ASSIGN_OR_RETURN(auto plan, Optimize(std::move(bound.plan)));
+  QueryContext context(catalog_, query_options, sql);
+  context.session_catalog = options_.catalog;
+  context.session_schema = options_.schema;
+  Executor executor(context);
+  std::vector<std::string> names;
+  std::vector<SqlType> types;
+  for (const auto& column : plan->output) {
+    names.push_back(column.name);
+    types.push_back(column.type);
+  }
+  if (!bound.explain && callbacks.on_columns) FLOE_RETURN_IF_ERROR(callbacks.on_columns(names, types));
+  int64_t rows = 0;
+  FLOE_RETURN_IF_ERROR(executor.Run(*plan, [&](DataChunk&& chunk) -> Status {
+    rows += chunk.rows;
+    if (bound.explain || !callbacks.on_batch) return OkStatus();
+    return callbacks.on_batch(ResultBatch(chunk, types));
+  }));
+  // Statistics of every scan.
+  std::vector<const LogicalOperator*> stack{plan.get()};
+  while (!stack.empty()) {
+    const LogicalOperator* op = stack.back();
+    stack.pop_back();
+    if (const OperatorStats* stats = context.FindStats(op); stats != nullptr && stats->has_scan) summary.scan.Add(stats->scan);
+    for (const auto& c : op->children) stack.push_back(c.get());
+  }
+  summary.peak_memory = context.memory().peak();
+  if (!bound.explain) {
+    summary.rows = rows;
+    return summary;
+  }
+  std::string text = ExplainPlan(*plan, [&](const LogicalOperator& op) -> std::string {
+    const OperatorStats* stats = context.FindStats(&op);
+    if (stats == nullptr) return " (not run)";
+    std::string out = fmt::format(" (actual rows {})", stats->rows.load());
+    if (stats->has_scan) {
+      out += fmt::format(" [{}", stats->scan.ToString());
+      if (!stats->scan_detail.empty()) out += "; " + stats->scan_detail;
+      out += "]";
+    }
+    return out;
+  });
+  text += fmt::format("Rows: {}, peak memory: {}", rows, FormatBytes(summary.peak_memory));
+  FLOE_RETURN_IF_ERROR(single_text("Query Plan", std::move(text)));
+  return summary;
+}
+
+Result<StatementSummary> SqlSession::RunWrite(const ast::Statement& statement, BoundStatement& bound, std::string_view sql,
+                                              const QueryOptions& query_options) {
+  using ast::StatementKind;
+  StatementSummary summary;
+  if (writable_ == nullptr) return NotImplemented("{}: this session's catalog is read-only", bound.description);
+  SqlCatalog& catalog = *writable_;
+  const QualifiedTableName& target = bound.target;
+  auto at_name = [&](const Error& e) {
+    return SqlError(e.kind(), sql, statement.name_location >= 0 ? statement.name_location : statement.location, e.message());
+  };
+
+  // Runs `plan` and appends its rows to `table` (columns `targets`, by index into the table).
+  auto insert = [&](LogicalPtr plan, const CatalogTable& table, const std::vector<size_t>& targets) -> Result<int64_t> {
+    // Cast the query's columns to the table's types.
+    auto project = std::make_unique<LogicalOperator>(LogicalKind::kProject);
+    for (size_t i = 0; i < targets.size(); ++i) {
+      const OutputColumn& c = plan->output[i];
+      const TableColumn& column = table.columns[targets[i]];
+      auto ref = MakeColumn(c.id, c.type, c.name);
+      project->expressions.push_back(c.type == column.type ? std::move(ref) : MakeCast(std::move(ref), column.type));
+      project->output.push_back(OutputColumn{c.id, column.name, column.type});
+    }
+    // Ids must stay unique: give the projection fresh ids above the plan's.
+    int32_t next_id = 1 << 30;
+    for (auto& o : project->output) o.id = ColumnId(next_id++);
+    project->children.push_back(std::move(plan));
+    FLOE_ASSIGN_OR_RETURN(LogicalPtr optimized, Optimize(std::move(project)));
+    QueryContext context(catalog_, query_options, sql);
+    Executor executor(context);
+    FLOE_ASSIGN_OR_RETURN(Materialized rows, executor.Materialize(*optimized, nullptr));
+    std::vector<formats::Field> fields;
+    for (const auto& column : table.columns) {
+      FLOE_ASSIGN_OR_RETURN(auto type, StorageDataType(column.type));
+      fields.push_back(formats::Field{column.name, column.field_id > 0 ? column.field_id : -1, column.nullable, std::move(type)});
+    }
+    std::vector<formats::ColumnBatch> batches;
+    int64_t total = 0;
+    for (const auto& chunk : rows.chunks) {
+      formats::ColumnBatch batch;
+      batch.fields = fields;
+      batch.num_rows = chunk.rows;
+      for (size_t j = 0; j < table.columns.size(); ++j) {
+        const TableColumn& column = table.columns[j];
+        auto position = std::find(targets.begin(), targets.end(), j);
+        VectorPtr values = position == targets.end() ? ConstantVector(Value::Null(column.type), chunk.rows)
+                                                     : chunk.columns[static_cast<size_t>(position - targets.begin())];
+        if (!column.nullable && values->NullCount() > 0) {
+          return InvalidArgument("NULL value not allowed for NOT NULL column: {}", column.name);
+        }
+        FLOE_ASSIGN_OR_RETURN(auto stored, ToStorage(*values, column.type));
+        batch.columns.push_back(std::move(stored));
+      }
+      total += chunk.rows;
+      batches.push_back(std::move(batch));
+    }
+    if (batches.empty()) return int64_t{0};
+    auto appended = catalog.AppendRows(table.name, std::move(batches));
+    if (!appended.has_value()) return std::unexpected(at_name(appended.error()).error());
+    return total;
+  };
+
+  switch (statement.kind) {
+    case StatementKind::kCreateSchema: {
+      auto schemas = catalog.SchemaNames(target.catalog);
+      if (schemas.has_value() && std::find(schemas->begin(), schemas->end(), target.schema) != schemas->end()) {
+        if (statement.if_not_exists) {
+          summary.message = "CREATE SCHEMA";
+          return summary;
+        }
+        return at_name(Error(ErrorKind::kAlreadyExists, fmt::format("Schema '{}.{}' already exists", target.catalog, target.schema)));
+      }
+      auto created = catalog.CreateSchema(target.catalog, target.schema);
+      if (!created.has_value()) return at_name(created.error());
+      summary.message = "CREATE SCHEMA";
+      return summary;
+    }
+    case StatementKind::kDropSchema: {
+      auto dropped = catalog.DropSchema(target.catalog, target.schema);
+      if (!dropped.has_value() && !(statement.if_exists && dropped.error().kind() == ErrorKind::kNotFound)) return at_name(dropped.error());
+      summary.message = "DROP SCHEMA";
+      return summary;
+    }
+    case StatementKind::kCreateTable:
+    case StatementKind::kCreateTableAs: {
+      if (catalog.GetTable(target, TableVersion{}).has_value()) {
+        summary.message = "CREATE TABLE";  // IF NOT EXISTS (the binder rejected the rest).
+        return summary;
+      }
+      TableDefinition definition;
+      definition.name = target;
+      LogicalPtr plan;
+      if (statement.kind == StatementKind::kCreateTable) {
+        for (const auto& column : statement.columns) {
+          FLOE_ASSIGN_OR_RETURN(SqlType type, TypeFromName(column.type));
+          definition.columns.push_back(TableColumn{column.name, type, !column.not_null, 0});
+        }
+      } else {
+        plan = std::move(bound.plan);
+        for (const auto& c : plan->output) {
+          if (c.type.IsUnknown()) return SqlError(ErrorKind::kInvalidArgument, sql, statement.location, fmt::format("Column type is unknown: {}", c.name));
+          definition.columns.push_back(TableColumn{c.name, c.type, true, 0});
+        }
+      }
+      for (const auto& t : statement.partitioned_by) definition.partition_by.push_back(TransformText(*t));
+      auto created = catalog.CreateTable(definition);
+      if (!created.has_value()) return at_name(created.error());
+      summary.message = "CREATE TABLE";
+      if (plan) {
+        FLOE_ASSIGN_OR_RETURN(auto table, catalog.GetTable(target, TableVersion{}));
+        std::vector<size_t> targets;
+        for (size_t i = 0; i < table->columns.size(); ++i) targets.push_back(i);
+        FLOE_ASSIGN_OR_RETURN(int64_t rows, insert(std::move(plan), *table, targets));
+        summary.update_count = rows;
+        summary.message = RowsMessage("CREATE TABLE", rows);
+      }
+      return summary;
+    }
+    case StatementKind::kInsert: {
+      FLOE_ASSIGN_OR_RETURN(auto table, catalog.GetTable(target, TableVersion{}));
+      std::vector<size_t> targets;
+      if (statement.insert_columns.empty()) {
+        for (size_t i = 0; i < table->columns.size(); ++i) targets.push_back(i);
+      } else {
+        for (const auto& name : statement.insert_columns) {
+          for (size_t i = 0; i < table->columns.size(); ++i) {
+            if (table->columns[i].name == name) targets.push_back(i);
+          }
+        }
+      }
+      FLOE_ASSIGN_OR_RETURN(int64_t rows, insert(std::move(bound.plan), *table, targets));
+      summary.update_count = rows;
+      summary.message = RowsMessage("INSERT", rows);
+      return summary;
+    }
+    case StatementKind::kDropTable: {
+      auto dropped = catalog.DropTable(target);
+      if (!dropped.has_value() && !(statement.if_exists && dropped.error().kind() == ErrorKind::kNotFound)) return at_name(dropped.error());
+      summary.message = "DROP TABLE";
+      return summary;
+    }
+    case StatementKind::kAlterTable: {
+      TableChange change;
+      switch (statement.alter_action) {
+        case ast::AlterAction::kAddColumn: {
+          const auto& column = statement.columns.at(0);
+          FLOE_ASSIGN_OR_RETURN(SqlType type, TypeFromName(column.type));
+          change.kind = TableChange::Kind::kAddColumn;
+          change.column = TableColumn{column.name, type, !column.not_null, 0};
+          break;
+        }
+        case ast::AlterAction::kDropColumn:
+          change.kind = TableChange::Kind::kDropColumn;
+          change.name = statement.column_name;
+          break;
+        case ast::AlterAction::kRenameColumn:
+          change.kind = TableChange::Kind::kRenameColumn;
+          change.name = statement.column_name;
+          change.new_name = statement.new_name;
+          break;
+      }
+      auto altered = catalog.AlterTable(target, change);
+      if (!altered.has_value()) return at_name(altered.error());
+      summary.message = "ALTER TABLE";
+      return summary;
+    }
+    case StatementKind::kAlterTableExecute: {
+      if (statement.where) {
+        return SqlError(ErrorKind::kNotImplemented, sql, statement.where->location, "optimize ... WHERE is not supported yet");
+      }
+      static const std::map<std::string, std::string> kFirstArgument = {{"optimize", "file_size_threshold"},
+                                                                       {"expire_snapshots", "retention_threshold"},
+                                                                       {"remove_orphan_files", "retention_threshold"}};
+      std::map<std::string, Value> arguments;
+      for (const auto& argument : statement.procedure_args) {
+        auto value = LiteralValue(*argument.value);
+        if (!value.has_value()) return SqlError(ErrorKind::kInvalidArgument, sql, argument.value->location, value.error().message());
+        std::string name = argument.name;
+        if (name.empty()) {
+          auto it = kFirstArgument.find(statement.procedure);
+          if (it == kFirstArgument.end() || arguments.contains(it->second)) {
+            return SqlError(ErrorKind::kInvalidArgument, sql, argument.value->location, "Too many arguments for procedure " + statement.procedure);
+          }
+          name = it->second;
+        }
+        arguments[name] = std::move(*value);
+      }
+      auto done = catalog.ExecuteProcedure(target, statement.procedure, arguments);
+      if (!done.has_value()) return at_name(done.error());
+      summary.message = *done;
+      return summary;
+    }
+    default:
+      return NotImplemented("{}: not supported", bound.description);
+  }
 }
 
 }  // namespace floe::sql

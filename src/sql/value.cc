@@ -1,6 +1,7 @@
 #include "sql/value.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 
 #include "sql/temporal.h"
@@ -8,6 +9,14 @@
 namespace floe::sql {
 
 Int128 PowerOfTen(int n) {
+  // A table: decimal kernels call this per row.
+  static const auto kPowers = [] {
+    std::array<Int128, 39> powers{};
+    powers[0] = 1;
+    for (size_t i = 1; i < powers.size(); ++i) powers[i] = powers[i - 1] * 10;
+    return powers;
+  }();
+  if (n >= 0 && n <= 38) return kPowers[static_cast<size_t>(n)];
   Int128 out = 1;
   for (int i = 0; i < n; ++i) out *= 10;
   return out;

@@ -56,6 +56,7 @@ Result<std::unique_ptr<KafkaSource>> KafkaSource::Create(SourceOptions options, 
 
 KafkaSource::~KafkaSource() {
   Close();
+  if (pending_assignment_ != nullptr) rd_kafka_topic_partition_list_destroy(pending_assignment_);
   if (kafka_ != nullptr) rd_kafka_destroy(kafka_);
 }
 
@@ -63,11 +64,17 @@ void KafkaSource::OnRebalance(rd_kafka_s* kafka, int error, rd_kafka_topic_parti
                               void* opaque) {
   auto* self = static_cast<KafkaSource*>(opaque);
   self->rebalanced_ = true;
+  if (self->pending_assignment_ != nullptr) {
+    rd_kafka_topic_partition_list_destroy(self->pending_assignment_);
+    self->pending_assignment_ = nullptr;
+  }
   if (error == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
     if (auto status = self->AssignFromProvider(partitions); !status) {
       // Without the table's offsets the source must not read: it would not know where to start.
+      // The partitions wait in pending_assignment_ until Reseek can read the offsets.
       Logger("stream")->error("{}", status.error().ToString());
       self->last_error_ = status;
+      self->pending_assignment_ = rd_kafka_topic_partition_list_copy(partitions);
       rd_kafka_assign(kafka, nullptr);
       self->assigned_.clear();
     }
@@ -94,6 +101,12 @@ Status KafkaSource::AssignFromProvider(rd_kafka_topic_partition_list_s* partitio
 }
 
 Status KafkaSource::Reseek() {
+  if (pending_assignment_ != nullptr) {
+    FLOE_RETURN_IF_ERROR(AssignFromProvider(pending_assignment_));
+    rd_kafka_topic_partition_list_destroy(pending_assignment_);
+    pending_assignment_ = nullptr;
+    return OkStatus();
+  }
   rd_kafka_topic_partition_list_t* current = nullptr;
   rd_kafka_resp_err_t err = rd_kafka_assignment(kafka_, &current);
   if (err != RD_KAFKA_RESP_ERR_NO_ERROR) return Unavailable("reading the assignment: {}", rd_kafka_err2str(err));

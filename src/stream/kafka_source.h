@@ -74,6 +74,9 @@ class KafkaSource {
   bool closed_ = false;
   std::vector<int32_t> assigned_;
   Status last_error_;
+  // Partitions the group gave this member while the table's offsets could not be read (the
+  // catalog was down): held unassigned until Reseek reads the offsets. Owned; null when none.
+  rd_kafka_topic_partition_list_s* pending_assignment_ = nullptr;
 };
 
 }  // namespace floe::stream

@@ -87,9 +87,7 @@ Status StreamJob::CommitBatch(MicroBatch& batch) {
       return source_.Reseek();
     }
     // The commit's outcome is reported as failed: nothing of it is in the table (or it is, and
-    // the next batch's DropCommitted will see it). Either way, re-read from the table.
-    log->error("committing a batch of {} records: {}", batch.record_count(), report.error().ToString());
-    FLOE_RETURN_IF_ERROR(source_.Reseek());
+    // the next batch's DropCommitted will see it). Either way Run re-reads from the table.
     return std::unexpected(report.error());
   }
   commit_seconds_.Observe(static_cast<double>(clock.MonotonicNanos() - started) / 1e9);
@@ -104,16 +102,42 @@ Status StreamJob::CommitBatch(MicroBatch& batch) {
 }
 
 Status StreamJob::Run() {
+  auto log = Logger("stream");
   MicroBatch batch;
   int consecutive_failures = 0;
+  // After any failure the consumer's position is past records the table may not hold. Reading on
+  // from there would leave a gap that the next commit closes over (found by the chaos test: a
+  // catalog outage while reading the table's offsets lost a batch). So nothing is collected until
+  // the source is back at the table's offsets.
+  bool must_reseek = false;
+  auto back_off = [&] {
+    ++consecutive_failures;
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::min(10'000, 100 << std::min(consecutive_failures, 7))));
+  };
   while (!stop_.load()) {
     batch.Clear();
-    FLOE_ASSIGN_OR_RETURN(bool keep_going, Collect(batch));
+    if (must_reseek) {
+      if (auto status = source_.Reseek(); !status) {
+        log->error("re-reading from the table's offsets: {}", status.error().ToString());
+        back_off();
+        continue;
+      }
+      must_reseek = false;
+    }
+    auto collected = Collect(batch);
+    if (!collected) {
+      log->error("reading from the topic: {}", collected.error().ToString());
+      must_reseek = true;
+      back_off();
+      continue;
+    }
+    bool keep_going = *collected;
     if (!batch.empty()) {
       if (auto status = CommitBatch(batch); !status) {
-        // Storage or catalog trouble: back off (up to 10 s) and try again; the batch is re-read.
-        ++consecutive_failures;
-        std::this_thread::sleep_for(std::chrono::milliseconds(std::min(10'000, 100 << std::min(consecutive_failures, 7))));
+        // Storage or catalog trouble: back off (up to 10 s) and read the batch again.
+        log->error("batch of {} records not committed: {}", batch.record_count(), status.error().ToString());
+        must_reseek = true;
+        back_off();
         continue;
       }
       consecutive_failures = 0;

@@ -60,23 +60,38 @@ class InMemoryTable {
   int64_t snapshots_ = 0;
 };
 
+// Faults a committer can inject: lost races, a catalog that cannot be read (the Nth reads of
+// the table's offsets fail, counting from 1), and commits that fail outright.
+struct CommitterFaults {
+  int conflicts = 0;
+  std::set<int> failing_reads;
+  int failing_commits = 0;
+};
+
 class InMemoryCommitter final : public BatchCommitter {
  public:
-  explicit InMemoryCommitter(InMemoryTable& table, int conflicts_to_inject = 0)
-      : table_(table), conflicts_to_inject_(conflicts_to_inject) {}
-  Result<SourceOffsets> CommittedOffsets() override { return table_.offsets(); }
+  explicit InMemoryCommitter(InMemoryTable& table, CommitterFaults faults = {}) : table_(table), faults_(faults) {}
+  Result<SourceOffsets> CommittedOffsets() override {
+    if (faults_.failing_reads.contains(++reads_)) return Unavailable("injected: the catalog is down");
+    return table_.offsets();
+  }
   Result<CommitReport> Commit(const MicroBatch& batch, const SourceOffsets& expected,
                               const SourceOffsets& next) override {
-    if (conflicts_to_inject_ > 0) {
-      --conflicts_to_inject_;
+    if (faults_.conflicts > 0) {
+      --faults_.conflicts;
       return Conflict("injected: another writer won the race");
+    }
+    if (faults_.failing_commits > 0) {
+      --faults_.failing_commits;
+      return Unavailable("injected: storage error");
     }
     return table_.Commit(batch, expected, next);
   }
 
  private:
   InMemoryTable& table_;
-  int conflicts_to_inject_;
+  CommitterFaults faults_;
+  int reads_ = 0;
 };
 
 class StreamJobTest : public ::testing::Test {
@@ -101,8 +116,8 @@ class StreamJobTest : public ::testing::Test {
   }
 
   // Runs one worker until it has committed `max_batches` batches or found nothing new.
-  void RunWorker(InMemoryTable& table, int64_t max_batches, int inject_conflicts = 0) {
-    InMemoryCommitter committer(table, inject_conflicts);
+  void RunWorker(InMemoryTable& table, int64_t max_batches, CommitterFaults faults = {}) {
+    InMemoryCommitter committer(table, faults);
     auto source = KafkaSource::Create({.brokers = brokers_, .topic = "events", .group = "test-job"},
                                       [&] { return committer.CommittedOffsets(); });
     ASSERT_TRUE(source.has_value()) << source.error().ToString();
@@ -134,7 +149,17 @@ TEST_F(StreamJobTest, RestartsResumeFromTheTableWithoutDuplicates) {
 TEST_F(StreamJobTest, LostCommitRacesAreReReadNotLostOrDoubled) {
   Produce(2000);
   InMemoryTable table;
-  RunWorker(table, 0, /*inject_conflicts=*/3);
+  RunWorker(table, 0, {.conflicts = 3});
+  EXPECT_EQ(table.rows(), 2000u);
+  EXPECT_EQ(table.duplicates(), 0);
+}
+
+// Found by the chaos test: when reading the table's offsets failed at commit time, the batch was
+// dropped but the consumer read on from its end, and the next commit closed over the gap.
+TEST_F(StreamJobTest, CatalogOutagesAndFailedCommitsAreReReadNotLost) {
+  Produce(2000);
+  InMemoryTable table;
+  RunWorker(table, 0, {.failing_reads = {2, 3, 5}, .failing_commits = 2});
   EXPECT_EQ(table.rows(), 2000u);
   EXPECT_EQ(table.duplicates(), 0);
 }

@@ -7,6 +7,8 @@ namespace floe::up {
 Status BrokerRole::Start() {
   FLOE_ASSIGN_OR_RETURN_CTX(broker_, broker::Broker::Open(config_), "starting the broker");
   FLOE_RETURN_IF_ERROR_CTX(broker_->Listen(metrics_listen_), "starting the broker");
+  // Started again after being taken down, it must come back where its clients look for it.
+  config_.listen.port = static_cast<uint16_t>(broker_->bound_port());
   thread_ = std::thread([this] { broker_->Run(); });
   return OkStatus();
 }

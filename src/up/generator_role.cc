@@ -11,6 +11,13 @@ GeneratorRole::GeneratorRole(std::string brokers, generator::ProduceOptions opti
     : brokers_(std::move(brokers)), options_(std::move(options)), malformed_rate_(malformed_rate) {}
 
 Status GeneratorRole::Start() {
+  if (!resumed_ && !options_.ledger_path.empty()) {
+    // `floe up` started again on the same data: the table kept every event, so must the ledger.
+    FLOE_RETURN_IF_ERROR_CTX(ledger_.Resume(options_.ledger_path, options_.topic), "starting the generator");
+    generator::PartitionLedger total = ledger_.Total();
+    sent_before_ = total.acked + total.failed;
+    resumed_ = true;
+  }
   FLOE_ASSIGN_OR_RETURN_CTX(
       producer_,
       generator::KafkaProducer::Create(brokers_, {},
@@ -22,6 +29,7 @@ Status GeneratorRole::Start() {
   events_ = std::make_unique<generator::OrderEventGenerator>(
       generator::GeneratorOptions{.seed = seed, .malformed_rate = malformed_rate_}, Clock::System());
   loop_ = std::make_unique<generator::ProduceLoop>(options_, *events_, *producer_, ledger_);
+  loop_->SetPaused(options_.rate == 0);
   thread_ = std::thread([this] {
     if (auto status = loop_->Run(); !status) Logger("generator")->error("{}", status.error().ToString());
   });
@@ -32,9 +40,23 @@ void GeneratorRole::Stop() {
   if (!loop_) return;
   loop_->Stop();
   if (thread_.joinable()) thread_.join();
+  sent_before_ += loop_->sent();
   loop_.reset();
   events_.reset();
   producer_.reset();
+}
+
+void GeneratorRole::SetRate(double rate) {
+  options_.rate = rate;
+  if (!loop_) return;
+  loop_->SetRate(rate);
+  loop_->SetPaused(rate == 0);
+}
+
+Status GeneratorRole::Burst(int64_t events) {
+  if (!loop_) return Unavailable("the generator is down; bring it up first");
+  loop_->Burst(events);
+  return OkStatus();
 }
 
 std::string GeneratorRole::Describe() const {

@@ -1,5 +1,7 @@
 // GeneratorRole: the order-events generator inside `floe up`, producing to the broker over the
 // Kafka protocol (through librdkafka, exactly as an outside service would) on its own thread.
+// Stop and Start again (the playground taking it down) keep the ledger, the sent count and the
+// rate. Called from the pipeline under its lock.
 #pragma once
 
 #include <memory>
@@ -24,7 +26,13 @@ class GeneratorRole final : public Role {
   void Stop() override;
 
   const generator::Ledger& ledger() const { return ledger_; }
-  generator::ProduceLoop* loop() { return loop_.get(); }
+  bool running() const { return loop_ != nullptr; }
+  // Events per second; 0 pauses (only bursts are sent).
+  void SetRate(double rate);
+  double rate() const { return options_.rate; }
+  Status Burst(int64_t events);
+  // Messages handed to the producer since the role was made, across restarts.
+  uint64_t sent() const { return sent_before_ + (loop_ ? loop_->sent() : 0); }
 
  private:
   std::string brokers_;
@@ -35,6 +43,8 @@ class GeneratorRole final : public Role {
   std::unique_ptr<generator::OrderEventGenerator> events_;
   std::unique_ptr<generator::ProduceLoop> loop_;
   std::thread thread_;
+  uint64_t sent_before_ = 0;  // Sent by loops that have stopped (and by earlier runs).
+  bool resumed_ = false;      // The ledger file of an earlier run has been read.
 };
 
 }  // namespace floe::up

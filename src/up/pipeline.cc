@@ -3,10 +3,12 @@
 #include <signal.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include <fmt/format.h>
 
 #include "base/logging.h"
+#include "generator/ledger.h"
 #include "generator/order_event.h"
 #include "stream/stream_runner.h"
 #include "up/broker_role.h"
@@ -14,6 +16,7 @@
 #include "up/stream_role.h"
 #include "up/generator_role.h"
 #include "up/process_role.h"
+#include "up/query_role.h"
 
 namespace floe::up {
 namespace {
@@ -25,15 +28,23 @@ std::string AbsolutePath(const std::string& path) {
   return std::filesystem::absolute(path, ignored).lexically_normal().string();
 }
 
+// The console and `floe up` call the stream job "stream job"; "stream" is accepted too.
+std::string_view CanonicalRole(std::string_view role) { return role == "stream" ? "stream job" : role; }
+
 }  // namespace
 
-Pipeline::Pipeline(UpOptions options) : options_(std::move(options)) {
-  missing_ = {
-      {"query server", fmt::format("Trino/HTTP/console on {0}:8080, PostgreSQL wire on {0}:5433", options_.host), 10},
-  };
+Pipeline::Pipeline(UpOptions options)
+    : options_(std::move(options)), faults_(std::make_shared<StorageFaults>()) {
+  console_ = std::make_unique<PipelineConsole>(
+      *this, ConsoleSources{.brokers = HostPortText(options_.host, options_.broker_port),
+                            .catalog = fmt::format("http://{}:{}", options_.host, options_.catalog_port),
+                            .warehouse = Warehouse()});
 }
 
-Pipeline::~Pipeline() { Stop(); }
+Pipeline::~Pipeline() {
+  Stop();
+  console_.reset();
+}
 
 std::vector<std::unique_ptr<Role>> Pipeline::MakeInProcessRoles() {
   std::vector<std::unique_ptr<Role>> roles;
@@ -47,7 +58,21 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeInProcessRoles() {
   roles.push_back(std::make_unique<CatalogRole>(options_.host, options_.catalog_port,
                                                 "sqlite:" + options_.data + "/catalog.db", Warehouse()));
   roles.push_back(std::make_unique<StreamRole>(StreamConfigFor()));
+  roles.push_back(MakeQueryRole());
   return roles;
+}
+
+// The query server runs in this process in both modes: it serves the console, which drives the
+// pipeline through control().
+std::unique_ptr<Role> Pipeline::MakeQueryRole() {
+  serve::QueryServerOptions query;
+  query.host = options_.query_host;
+  query.http_port = static_cast<uint16_t>(options_.query_port);
+  query.pg_host = options_.pg_host;
+  query.pg_port = static_cast<uint16_t>(options_.pg_port);
+  query.web_root = serve::StaticFiles::FindDefaultRoot();
+  std::string catalog = options_.processes ? "" : fmt::format("http://{}:{}", options_.host, options_.catalog_port);
+  return std::make_unique<QueryRole>(query, catalog, Warehouse(), &control());
 }
 
 std::string Pipeline::Warehouse() const { return "file://" + AbsolutePath(options_.data + "/warehouse"); }
@@ -80,6 +105,30 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeProcessRoles() {
                                    ? ""
                                    : HostPortText(options_.host, options_.broker_metrics_port)},
       logs + "/broker.log", options_.host, options_.broker_port));
+  roles.push_back(std::make_unique<ProcessRole>(
+      "catalog", fmt::format("Iceberg REST catalog on http://{}", HostPortText(options_.host, options_.catalog_port)),
+      std::vector<std::string>{options_.floe_binary, "catalog", "--listen",
+                               HostPortText(options_.host, options_.catalog_port), "--backend",
+                               "sqlite:" + options_.data + "/catalog.db", "--warehouse", Warehouse()},
+      logs + "/catalog.log", options_.host, options_.catalog_port));
+  // The child reads the table's schema from a file; the same schema the in-process job embeds.
+  stream::StreamConfig stream = StreamConfigFor();
+  std::string schema_path = options_.data + "/orders.schema.json";
+  std::ofstream(schema_path) << stream.schema_json;
+  std::vector<std::string> stream_argv = {options_.floe_binary, "stream", "--brokers", stream.brokers, "--topic",
+                                          stream.topic, "--table", stream.table, "--catalog", stream.catalog,
+                                          "--warehouse", stream.warehouse, "--schema", schema_path,
+                                          "--timestamp-unit", stream.timestamp_unit, "--trigger",
+                                          fmt::format("{}ms", stream.trigger.interval_millis)};
+  for (const std::string& partition : stream.partition) {
+    stream_argv.push_back("--partition");
+    stream_argv.push_back(partition);
+  }
+  roles.push_back(std::make_unique<ProcessRole>(
+      "stream job", fmt::format("topic {} into {} every {} ms", stream.topic, stream.table,
+                                stream.trigger.interval_millis),
+      std::move(stream_argv), logs + "/stream.log", options_.host, -1));
+  roles.push_back(MakeQueryRole());
   if (options_.traffic >= 0) {
     roles.push_back(std::make_unique<ProcessRole>(
         "generator", fmt::format("{} order events/s into topic orders", options_.traffic),
@@ -97,9 +146,16 @@ Status Pipeline::Start() {
   std::filesystem::create_directories(options_.data, error);
   if (error) return IoError("creating data folder {}: {}", options_.data, error.message());
 
+  // Every store the roles open from here on can be given the playground's faults.
+  if (!options_.processes) faults_->Install();
   std::vector<std::unique_ptr<Role>> roles = options_.processes ? MakeProcessRoles() : MakeInProcessRoles();
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
   for (auto& role : roles) {
+    if (options_.processes && role->name() == "generator" && options_.traffic == 0) {
+      held_down_.insert("generator");  // Paused: `floe produce --rate 0` would mean unlimited.
+      started_.push_back(std::move(role));
+      continue;
+    }
     if (auto status = role->Start(); !status) {
       for (auto it = started_.rbegin(); it != started_.rend(); ++it) (*it)->Stop();
       started_.clear();
@@ -122,6 +178,12 @@ Status Pipeline::Start() {
     started_.push_back(std::move(generator_role));
   }
   if (options_.processes) supervisor_ = std::thread([this] { Supervise(); });
+  if (auto* query = dynamic_cast<QueryRole*>(Find("query server"))) {
+    // The reconciliation's "queryable": count(*) through the engine, like any client.
+    console_->SetRowCounter([query](std::string_view table) { return query->CountRows(table); });
+  }
+  lock.unlock();
+  console_->Start();
   return OkStatus();
 }
 
@@ -131,7 +193,8 @@ void Pipeline::Supervise() {
     std::this_thread::sleep_for(std::chrono::milliseconds(250));
     std::lock_guard lock(mutex_);
     for (auto& role : started_) {
-      auto* process = static_cast<ProcessRole*>(role.get());
+      auto* process = dynamic_cast<ProcessRole*>(role.get());
+      if (process == nullptr) continue;  // The query server, in this process.
       if (stopping_.load() || held_down_.contains(process->name()) || process->Running()) continue;
       log->warn("{} exited; restarting it", process->name());
       process->CountRestart();
@@ -141,6 +204,8 @@ void Pipeline::Supervise() {
 }
 
 void Pipeline::Stop() {
+  console_->Stop();
+  console_->SetRowCounter(nullptr);
   stopping_.store(true);
   if (supervisor_.joinable()) supervisor_.join();
   std::lock_guard lock(mutex_);
@@ -149,33 +214,166 @@ void Pipeline::Stop() {
     started_.back()->Stop();
     started_.pop_back();
   }
+  if (!options_.processes) StorageFaults::Uninstall();
 }
 
-Role* Pipeline::Find(std::string_view role) {
-  for (auto& r : started_) {
-    if (r->name() == role) return r.get();
+Role* Pipeline::Find(std::string_view role) const {
+  for (const auto& r : started_) {
+    if (r->name() == CanonicalRole(role)) return r.get();
   }
   return nullptr;
 }
 
 Status Pipeline::TakeDown(std::string_view role) {
-  if (!options_.processes) return InvalidArgument("taking a role down needs floe up --processes");
   std::lock_guard lock(mutex_);
-  auto* found = static_cast<ProcessRole*>(Find(role));
+  Role* found = Find(role);
   if (found == nullptr) return NotFound("no running role named '{}'", role);
-  held_down_.insert(std::string(role));
-  found->Kill();
+  if (found->name().find("query") != std::string_view::npos) {
+    return InvalidArgument("the {} serves this console; stop floe up to stop it", found->name());
+  }
+  if (held_down_.contains(found->name())) return OkStatus();
+  held_down_.insert(std::string(found->name()));
+  if (options_.processes) {
+    static_cast<ProcessRole*>(found)->Kill();
+  } else {
+    found->Stop();
+  }
   return OkStatus();
 }
 
 Status Pipeline::BringUp(std::string_view role) {
-  if (!options_.processes) return InvalidArgument("bringing a role up needs floe up --processes");
   std::lock_guard lock(mutex_);
-  auto* found = static_cast<ProcessRole*>(Find(role));
+  Role* found = Find(role);
   if (found == nullptr) return NotFound("no role named '{}'", role);
-  if (auto it = held_down_.find(role); it != held_down_.end()) held_down_.erase(it);
-  if (found->Running()) return OkStatus();
-  return found->Start();
+  auto it = held_down_.find(found->name());
+  if (auto* process = dynamic_cast<ProcessRole*>(found); process != nullptr) {
+    if (it != held_down_.end()) held_down_.erase(it);
+    if (process->Running()) return OkStatus();
+    return process->Start();
+  }
+  if (it == held_down_.end()) return OkStatus();  // Already running.
+  FLOE_RETURN_IF_ERROR_CTX(found->Start(), fmt::format("bringing the {} up", found->name()));
+  held_down_.erase(it);
+  return OkStatus();
+}
+
+std::vector<RoleState> Pipeline::RoleStates() const {
+  std::lock_guard lock(mutex_);
+  std::vector<RoleState> states;
+  for (const auto& role : started_) {
+    // The query server serves the console itself: it stays up.
+    bool serves_console = role->name().find("query") != std::string_view::npos;
+    RoleState state{.name = std::string(role->name()), .state = "running", .describe = role->Describe(),
+                    .can_take_down = !serves_console};
+    if (held_down_.contains(role->name())) {
+      state.state = "down";
+    } else if (auto* process = dynamic_cast<ProcessRole*>(role.get()); process != nullptr) {
+      state.restarts = process->restarts();
+      if (!process->Running()) state.state = "restarting";
+    }
+    states.push_back(std::move(state));
+  }
+  for (const auto& role : missing_) {
+    states.push_back({.name = role.name, .state = "missing",
+                      .describe = fmt::format("not built yet (issue #{}): {}", role.issue, role.describe)});
+  }
+  return states;
+}
+
+Status Pipeline::SetTraffic(double events_per_second) {
+  if (!(events_per_second >= 0) || events_per_second > 1e6) {
+    return InvalidArgument("traffic must be between 0 and 1000000 events/s, not {}", events_per_second);
+  }
+  std::lock_guard lock(mutex_);
+  if (options_.processes) {
+    // The child's rate is an argument: stop it cleanly (its ledger is written and continued by
+    // the next one) and start it again at the new rate; at zero it stays stopped.
+    auto* generator = static_cast<ProcessRole*>(Find("generator"));
+    if (generator == nullptr) return NotFound("the generator is off (floe up --traffic off)");
+    options_.traffic = events_per_second;
+    generator->Stop();
+    if (events_per_second == 0) {
+      held_down_.insert("generator");
+      return OkStatus();
+    }
+    held_down_.erase("generator");
+    generator->SetArgument("--rate", fmt::format("{}", events_per_second));
+    return generator->Start();
+  }
+  auto* generator = static_cast<GeneratorRole*>(Find("generator"));
+  if (generator == nullptr) return NotFound("the generator is off (floe up --traffic off)");
+  generator->SetRate(events_per_second);
+  return OkStatus();
+}
+
+Status Pipeline::Burst(int64_t events) {
+  if (events <= 0 || events > 1'000'000) return InvalidArgument("a burst is 1 to 1000000 events, not {}", events);
+  if (options_.processes) return NotImplemented("with --processes the generator takes no bursts; raise the traffic");
+  std::lock_guard lock(mutex_);
+  auto* generator = static_cast<GeneratorRole*>(Find("generator"));
+  if (generator == nullptr) return NotFound("the generator is off (floe up --traffic off)");
+  return generator->Burst(events);
+}
+
+nlohmann::json Pipeline::GeneratorNumbers() const {
+  std::string ledger_path = options_.data + "/ledger.json";
+  nlohmann::json out = {{"topic", "orders"}, {"ledger_path", ledger_path}, {"state", "off"}};
+  generator::PartitionLedger total;
+  bool have_ledger = false;
+  {
+    std::lock_guard lock(mutex_);
+    out["rate"] = std::max(0.0, options_.traffic);
+    out["paused"] = options_.traffic == 0;
+    auto* role = Find("generator");
+    if (role != nullptr) out["state"] = held_down_.contains(role->name()) ? "down" : "running";
+    if (role != nullptr && !options_.processes) {
+      auto* generator = static_cast<GeneratorRole*>(role);
+      out["rate"] = generator->rate();
+      out["paused"] = generator->rate() == 0;
+      out["sent"] = generator->sent();
+      total = generator->ledger().Total();
+      have_ledger = true;
+    }
+  }
+  if (!have_ledger) {
+    // A child process writes its ledger every second.
+    std::ifstream in(ledger_path);
+    auto json = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+    if (json.is_object() && json.contains("total") && json["total"].is_object()) {
+      const auto& t = json["total"];
+      total.acked = t.value("acked", uint64_t{0});
+      total.acked_valid = t.value("acked_valid", uint64_t{0});
+      total.acked_malformed = t.value("acked_malformed", uint64_t{0});
+      total.failed = t.value("failed", uint64_t{0});
+      out["sent"] = total.acked + total.failed;
+    }
+  }
+  out["acknowledged"] = total.acked;
+  out["acknowledged_valid"] = total.acked_valid;
+  out["acknowledged_malformed"] = total.acked_malformed;
+  out["failed"] = total.failed;
+  return out;
+}
+
+nlohmann::json Pipeline::StreamCounters() const {
+  std::lock_guard lock(mutex_);
+  auto* role = Find("stream job");
+  if (role == nullptr || options_.processes) return nlohmann::json::object();
+  MetricsRegistry& metrics = static_cast<StreamRole*>(role)->metrics();
+  // The same families the job registers; asking creates nothing new.
+  Histogram& commits = metrics.GetHistogram("floe_stream_commit_seconds", "Time to write and commit one batch");
+  return {
+      {"batches", commits.count()},
+      {"commit_seconds_mean", commits.count() > 0 ? commits.sum() / static_cast<double>(commits.count()) : 0.0},
+      {"records_in", metrics.GetCounter("floe_stream_records_in_total", "Records read from Kafka").value()},
+      {"rows_committed", metrics.GetCounter("floe_stream_rows_committed_total", "Rows committed to the table").value()},
+      {"dead_letters",
+       metrics.GetCounter("floe_stream_dead_letters_total", "Records sent to the dead-letter table").value()},
+      {"conflicts", metrics
+                        .GetCounter("floe_stream_commit_conflicts_total",
+                                    "Batches discarded because the table's offsets moved (re-read, not lost)")
+                        .value()},
+  };
 }
 
 size_t Pipeline::running_roles() const {

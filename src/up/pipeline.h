@@ -2,7 +2,8 @@
 //
 // In one process by default, each role owning its threads; with `processes`, each role is a
 // child process that a supervisor thread restarts when it dies, unless it was taken down on
-// purpose. Roles whose issue has not landed yet are listed as such and not started — nothing
+// purpose. In one process, taking a role down stops it cleanly and bringing it up starts it
+// again; the console's PipelineConsole reads and turns the pipeline through the calls below. Roles whose issue has not landed yet are listed as such and not started — nothing
 // pretends to work. Owned by `floe up`; every public call is thread-safe (the console's
 // playground takes roles down from the query server's threads).
 #pragma once
@@ -15,9 +16,13 @@
 #include <thread>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "base/result.h"
 #include "stream/stream_runner.h"
+#include "up/pipeline_console.h"
 #include "up/role.h"
+#include "up/storage_faults.h"
 
 namespace floe::up {
 
@@ -29,10 +34,23 @@ struct UpOptions {
   int broker_port = 9092;
   int broker_metrics_port = 9644;
   int catalog_port = 8181;
+  std::string query_host = "127.0.0.1";  // Trino protocol, HTTP API and console.
+  int query_port = 8080;
+  std::string pg_host = "127.0.0.1";  // PostgreSQL wire.
+  int pg_port = 5433;
   int partitions = 4;
   double malformed_rate = 0.005;
   bool processes = false;           // One supervised child process per role.
   std::string floe_binary = "/proc/self/exe";  // What child processes run.
+};
+
+// A role as the console's map shows it.
+struct RoleState {
+  std::string name;
+  std::string state;  // "running", "down" (taken down), "restarting" (died; being restarted), "missing"
+  std::string describe;
+  bool can_take_down = false;
+  int restarts = 0;
 };
 
 // A role not built yet, and the issue that brings it.
@@ -55,17 +73,35 @@ class Pipeline {
   std::string StatusTable() const;
   size_t running_roles() const;
 
-  // --processes only: SIGKILL a role and keep it down until BringUp; BringUp starts it again.
+  // Takes a role down and keeps it down until BringUp starts it again. With --processes the
+  // child is SIGKILLed, as a crash would; in one process the role is stopped cleanly. "stream"
+  // names the stream job.
   Status TakeDown(std::string_view role);
   Status BringUp(std::string_view role);
+
+  std::vector<RoleState> RoleStates() const;
+  // The generator's rate (0 pauses it) and a burst of extra events.
+  Status SetTraffic(double events_per_second);
+  Status Burst(int64_t events);
+  // {"state", "rate", "paused", "sent", "acknowledged", "acknowledged_valid", ...}
+  nlohmann::json GeneratorNumbers() const;
+  // The in-process stream job's counters: {"batches", "records_in", "rows_committed", ...}.
+  nlohmann::json StreamCounters() const;
+
+  // What the query server's console routes call; lives from construction to destruction.
+  serve::PipelineControl& control() { return *console_; }
+  PipelineConsole& console() { return *console_; }
+  StorageFaults& storage_faults() { return *faults_; }
+  const UpOptions& options() const { return options_; }
+  std::string Warehouse() const;
 
  private:
   std::vector<std::unique_ptr<Role>> MakeInProcessRoles();
   std::vector<std::unique_ptr<Role>> MakeProcessRoles();
-  std::string Warehouse() const;
+  std::unique_ptr<Role> MakeQueryRole();
   stream::StreamConfig StreamConfigFor() const;
   void Supervise();
-  Role* Find(std::string_view role);
+  Role* Find(std::string_view role) const;  // Requires mutex_.
 
   UpOptions options_;
   mutable std::mutex mutex_;
@@ -74,6 +110,8 @@ class Pipeline {
   std::vector<MissingRole> missing_;
   std::atomic<bool> stopping_{false};
   std::thread supervisor_;
+  std::shared_ptr<StorageFaults> faults_;
+  std::unique_ptr<PipelineConsole> console_;
 };
 
 }  // namespace floe::up

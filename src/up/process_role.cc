@@ -52,6 +52,17 @@ void ProcessRole::Kill() {
   if (process_) process_->Stop(SIGKILL);
 }
 
+void ProcessRole::SetArgument(std::string_view flag, std::string value) {
+  for (size_t i = 0; i + 1 < argv_.size(); ++i) {
+    if (argv_[i] == flag) {
+      argv_[i + 1] = std::move(value);
+      return;
+    }
+  }
+  argv_.emplace_back(flag);
+  argv_.push_back(std::move(value));
+}
+
 bool ProcessRole::Running() { return process_ && process_->Running(); }
 
 std::string ProcessRole::Describe() const {

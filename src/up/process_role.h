@@ -29,6 +29,8 @@ class ProcessRole final : public Role {
 
   // SIGKILL, as a crash would: nothing is flushed or closed cleanly.
   void Kill();
+  // Replaces the value after `flag` in the child's arguments, for its next start.
+  void SetArgument(std::string_view flag, std::string value);
   bool Running();
   int restarts() const { return restarts_; }
   void CountRestart() { ++restarts_; }

@@ -40,6 +40,8 @@ TEST(UpProcesses, AKilledBrokerComesBackAndNothingAcknowledgedIsLost) {
   std::string brokers = "127.0.0.1:" + std::to_string(port);
   ChildProcess up({FloeBinary(), "up", "--processes", "--data", dir.path() + "/data", "--broker-listen", brokers,
                    "--broker-metrics-listen", "", "--catalog-port", std::to_string(FreeLoopbackPort()),
+                   "--query-listen", "127.0.0.1:" + std::to_string(FreeLoopbackPort()),
+                   "--pg-listen", "127.0.0.1:" + std::to_string(FreeLoopbackPort()),
                    "--traffic", "400"},
                   dir.path() + "/up.log");
   ASSERT_TRUE(WaitForPort(port)) << up.ReadLog();

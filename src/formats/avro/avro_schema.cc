@@ -267,6 +267,8 @@ Result<AvroSchema> AvroSchema::Parse(std::string_view json_text) {
     value = Json::parse(json_text.begin(), json_text.end());
   } catch (const Json::parse_error& e) {
     return Corruption("avro schema: invalid JSON at byte {}: {}", e.byte, e.what());
+  } catch (const Json::exception& e) {  // Numbers past 64 bits, bad UTF-8 in strings.
+    return Corruption("avro schema: invalid JSON: {}", e.what());
   }
   return FromJson(value);
 }

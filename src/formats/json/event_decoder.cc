@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <optional>
 
 #include "formats/json/text_values.h"
 
@@ -93,11 +94,19 @@ struct JsonEventDecoder::Impl {
     batch = MakeEmptyBatch(fields);
   }
 
-  // Appends the epoch number `raw` (in `unit`) as microseconds.
-  int64_t ToMicros(int64_t raw) const {
+  // The epoch number `raw` (in `unit`) as microseconds; nullopt when that overflows 64 bits.
+  std::optional<int64_t> ToMicros(int64_t raw) const {
     switch (unit) {
-      case EpochUnit::kMillis: return raw * 1000;
-      case EpochUnit::kNanos: return raw >= 0 ? raw / 1000 : -((-raw + 999) / 1000);
+      case EpochUnit::kMillis: {
+        int64_t micros;
+        if (__builtin_mul_overflow(raw, int64_t{1000}, &micros)) return std::nullopt;
+        return micros;
+      }
+      case EpochUnit::kNanos: {  // Floor, so instants before the epoch round down like Iceberg's.
+        int64_t micros = raw / 1000;
+        if (raw % 1000 < 0) --micros;
+        return micros;
+      }
       default: return raw;
     }
   }
@@ -203,7 +212,9 @@ struct JsonEventDecoder::Impl {
         }
         int64_t raw;
         if (!is_number || v.get_int64().get(raw)) return Bad(f, "expected a time");
-        out.Append<int64_t>(ToMicros(raw));
+        auto micros = ToMicros(raw);
+        if (!micros) return Bad(f, "time out of range");
+        out.Append<int64_t>(*micros);
         return OkStatus();
       }
       case TypeId::kTimestamp:
@@ -214,6 +225,7 @@ struct JsonEventDecoder::Impl {
             auto n = text::ParseInt(text);
             if (!n) return Bad(f, fmt::format("'{}' is not a timestamp", text));
             p = ToMicros(*n);
+            if (!p) return Bad(f, fmt::format("'{}' is out of range for a timestamp", text));
           }
           out.Append<int64_t>(*p);
           return OkStatus();
@@ -223,9 +235,13 @@ struct JsonEventDecoder::Impl {
         if (v.get_int64().get(raw)) {
           double d;
           if (v.get_double().get(d)) return Bad(f, "bad timestamp number");
+          // 2^63 as a double: anything at or past it (or NaN) has no int64 value.
+          if (!(d > -9223372036854775808.0 && d < 9223372036854775808.0)) return Bad(f, "timestamp out of range");
           raw = static_cast<int64_t>(d);
         }
-        out.Append<int64_t>(ToMicros(raw));
+        auto micros = ToMicros(raw);
+        if (!micros) return Bad(f, "timestamp out of range");
+        out.Append<int64_t>(*micros);
         return OkStatus();
       }
       case TypeId::kString: {

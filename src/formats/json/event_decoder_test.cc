@@ -74,6 +74,28 @@ TEST(JsonEventDecoder, DecodesEveryKindOfValue) {
   EXPECT_EQ(static_cast<uint8_t>(b.columns[10].FixedAt(0)[15]), 0xEF);
 }
 
+// Found by fuzz_json_event: epoch numbers whose microseconds do not fit 64 bits were multiplied
+// (signed overflow) or cast from double (undefined) instead of being rejected.
+TEST(JsonEventDecoder, TimestampsPastSixtyFourBitsAreBadLines) {
+  auto d = Make(EpochUnit::kMillis);
+  Decode(*d,
+         "{\"id\":\"a\",\"ts\":17646336033600123}\n"
+         "{\"id\":\"b\",\"ts\":1.76463e+19}\n"
+         "{\"id\":\"c\",\"ts\":\"-9223372036854775808\"}\n"
+         "{\"id\":\"ok\",\"ts\":1764633600000}");
+  ASSERT_EQ(d->errors().size(), 3u);
+  for (const auto& e : d->errors()) EXPECT_NE(e.message.find("range"), std::string::npos) << e.message;
+  ColumnBatch b = d->TakeBatch();
+  ASSERT_EQ(b.num_rows, 1);
+  EXPECT_EQ(b.columns[1].Data<int64_t>()[0], 1764633600000000);
+  auto nanos = Make(EpochUnit::kNanos);
+  Decode(*nanos, "{\"id\":\"n\",\"ts\":-9223372036854775808}\n{\"id\":\"m\",\"ts\":-1}");
+  ASSERT_TRUE(nanos->errors().empty());
+  ColumnBatch n = nanos->TakeBatch();
+  EXPECT_EQ(n.columns[1].Data<int64_t>()[0], -9223372036854776);  // Floor of -9223372036854775.808.
+  EXPECT_EQ(n.columns[1].Data<int64_t>()[1], -1);
+}
+
 TEST(JsonEventDecoder, BadLinesAreReportedAndLeaveNoTrace) {
   auto d = Make();
   Decode(*d,

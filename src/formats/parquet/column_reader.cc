@@ -316,7 +316,7 @@ class ChunkDecoder {
       uint32_t len;
       std::memcpy(&len, q, 4);
       q += 4;
-      std::memcpy(dst, q, len);
+      if (len > 0) std::memcpy(dst, q, len);  // dst may be null while every value so far was empty.
       dst += len;
       q += len;
       off += len;

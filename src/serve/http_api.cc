@@ -1,0 +1,228 @@
+#include "serve/http_api.h"
+
+#include <fmt/format.h>
+
+#include "serve/trino_json.h"
+#include "serve/trino_statements.h"
+
+namespace floe::serve {
+namespace {
+
+using net::HttpRequest;
+using net::HttpResponse;
+
+HttpResponse Json(int status, const nlohmann::json& body) {
+  return HttpResponse::Json(status, body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+int StatusFor(const QueryError& error) {
+  if (error.name == "QUERY_QUEUE_FULL") return 503;
+  if (error.type == "USER_ERROR") return 400;
+  if (error.type == "INSUFFICIENT_RESOURCES") return 429;
+  return 500;
+}
+
+// "a"."b" quoting for identifiers built into SQL text.
+std::string QuoteIdentifier(std::string_view name) {
+  std::string out = "\"";
+  for (char c : name) {
+    if (c == '"') out.push_back('"');
+    out.push_back(c);
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+HttpResponse JsonError(int status, std::string_view message) {
+  return Json(status, {{"error", {{"message", message}}}});
+}
+
+HttpApi::HttpApi(QueryManager& manager, PipelineControl* pipeline, std::string version)
+    : manager_(manager), pipeline_(pipeline), statements_(std::make_shared<TrinoStatements>(std::move(version))) {}
+
+Status HttpApi::Register(net::HttpRouter& router) {
+  auto bind = [this](HttpResponse (HttpApi::*method)(HttpRequest&)) {
+    return [this, method](HttpRequest& request) { return (this->*method)(request); };
+  };
+  FLOE_RETURN_IF_ERROR(router.Add("POST", "/api/query", bind(&HttpApi::PostQuery)));
+  FLOE_RETURN_IF_ERROR(router.Add("GET", "/api/queries", bind(&HttpApi::GetQueries)));
+  FLOE_RETURN_IF_ERROR(router.Add("GET", "/api/tables", bind(&HttpApi::GetTables)));
+  FLOE_RETURN_IF_ERROR(router.Add("GET", "/api/tables/{schema}/{table}", bind(&HttpApi::GetTable)));
+  FLOE_RETURN_IF_ERROR(router.Add("GET", "/api/pipeline", [this](HttpRequest& r) { return Pipeline(r, false); }));
+  FLOE_RETURN_IF_ERROR(router.Add("GET", "/api/reconciliation", [this](HttpRequest& r) { return Pipeline(r, true); }));
+  FLOE_RETURN_IF_ERROR(router.Add("POST", "/api/playground/{action}", bind(&HttpApi::Playground)));
+  return OkStatus();
+}
+
+nlohmann::json HttpApi::RunQuery(const std::string& sql, const SessionState& session, int* status) {
+  auto query = manager_.Submit({.sql = sql, .session = session, .protocol = "http", .interceptor = statements_});
+  // The time limit ends every query; wait a little past it for the watchdog.
+  query->Wait(manager_.options().limits.max_run_time + std::chrono::seconds(1));
+  nlohmann::json body = {{"id", query->id()}};
+  body["stats"] = {{"state", QueryStateName(query->state())},
+                   {"queuedMillis", query->queued_millis()},
+                   {"elapsedMillis", query->elapsed_millis()},
+                   {"rows", query->result_rows()}};
+  if (query->state() != QueryState::kFinished) {
+    QueryError error = query->error().value_or(QueryError::Canceled());
+    nlohmann::json e = {{"message", error.message}, {"errorName", error.name}, {"errorType", error.type}};
+    if (error.line) e["line"] = *error.line;
+    if (error.column) e["column"] = *error.column;
+    body["error"] = std::move(e);
+    *status = StatusFor(error);
+    return body;
+  }
+  *status = 200;
+  nlohmann::json columns = nlohmann::json::array();
+  nlohmann::json rows = nlohmann::json::array();
+  if (!query->outcomes().empty()) {
+    const auto& result = query->outcomes().back().result;
+    for (size_t i = 0; i < result.column_names.size(); ++i) {
+      columns.push_back({{"name", result.column_names[i]}, {"type", result.column_types[i].ToString()}});
+    }
+    for (const auto& row : result.rows) {
+      nlohmann::json out = nlohmann::json::array();
+      for (const auto& value : row) out.push_back(TrinoValue(value));
+      rows.push_back(std::move(out));
+    }
+    if (!result.message.empty()) body["message"] = result.message;
+  }
+  body["columns"] = std::move(columns);
+  body["rows"] = std::move(rows);
+  return body;
+}
+
+HttpResponse HttpApi::PostQuery(HttpRequest& request) {
+  nlohmann::json input = nlohmann::json::parse(request.body, nullptr, false);
+  if (input.is_discarded() || !input.is_object() || !input.contains("sql") || !input["sql"].is_string()) {
+    return JsonError(400, "expected a JSON object {\"sql\": \"...\"}");
+  }
+  SessionState session;
+  if (input.contains("schema") && input["schema"].is_string()) session.schema = input["schema"].get<std::string>();
+  if (auto user = request.headers.Get("X-Floe-User")) session.user = std::string(*user);
+  int status = 200;
+  nlohmann::json body = RunQuery(input["sql"].get<std::string>(), session, &status);
+  return Json(status, body);
+}
+
+HttpResponse HttpApi::GetQueries(HttpRequest&) {
+  nlohmann::json queries = nlohmann::json::array();
+  for (const auto& query : manager_.Recent()) queries.push_back(query->Info());
+  return Json(200, {{"running", manager_.running()}, {"queued", manager_.queued()}, {"queries", std::move(queries)}});
+}
+
+HttpResponse HttpApi::GetTables(HttpRequest&) {
+  const sql::SqlCatalog& catalog = manager_.catalog();
+  nlohmann::json tables = nlohmann::json::array();
+  for (const std::string& catalog_name : catalog.CatalogNames()) {
+    auto schemas = catalog.SchemaNames(catalog_name);
+    if (!schemas) return JsonError(500, schemas.error().message());
+    for (const std::string& schema : *schemas) {
+      if (schema == "information_schema") continue;
+      auto names = catalog.TableNames(catalog_name, schema);
+      if (!names) return JsonError(500, names.error().message());
+      for (const std::string& name : *names) {
+        tables.push_back({{"catalog", catalog_name}, {"schema", schema}, {"name", name}});
+      }
+    }
+  }
+  return Json(200, {{"tables", std::move(tables)}});
+}
+
+HttpResponse HttpApi::GetTable(HttpRequest& request) {
+  std::string schema(request.Param("schema"));
+  std::string name(request.Param("table"));
+  auto table = manager_.catalog().GetTable({"floe", schema, name}, sql::TableVersion{});
+  if (!table) {
+    return JsonError(table.error().kind() == ErrorKind::kNotFound ? 404 : 500, table.error().message());
+  }
+  const sql::CatalogTable& t = **table;
+  nlohmann::json columns = nlohmann::json::array();
+  for (const auto& column : t.columns) {
+    columns.push_back({{"name", column.name},
+                       {"type", column.type.ToString()},
+                       {"nullable", column.nullable},
+                       {"field_id", column.field_id}});
+  }
+  nlohmann::json body = {
+      {"schema", schema},
+      {"name", name},
+      {"location", t.location},
+      {"columns", std::move(columns)},
+      {"partition_columns", t.partition_columns},
+      {"properties", t.properties},
+  };
+  if (t.estimated_rows) body["estimated_rows"] = *t.estimated_rows;
+  // The metadata tables, through SQL like any client would read them.
+  nlohmann::json errors = nlohmann::json::object();
+  for (const char* part : {"snapshots", "files", "partitions"}) {
+    std::string sql = fmt::format("SELECT * FROM {}.{}", QuoteIdentifier(schema), QuoteIdentifier(name + "$" + part));
+    int status = 200;
+    nlohmann::json result = RunQuery(sql, SessionState{}, &status);
+    if (result.contains("error")) {
+      body[part] = nullptr;
+      errors[part] = result["error"]["message"];
+      continue;
+    }
+    nlohmann::json objects = nlohmann::json::array();
+    for (const auto& row : result["rows"]) {
+      nlohmann::json object = nlohmann::json::object();
+      for (size_t i = 0; i < row.size() && i < result["columns"].size(); ++i) {
+        object[result["columns"][i]["name"].get<std::string>()] = row[i];
+      }
+      objects.push_back(std::move(object));
+    }
+    body[part] = std::move(objects);
+  }
+  if (!errors.empty()) body["errors"] = std::move(errors);
+  return Json(200, body);
+}
+
+HttpResponse HttpApi::Pipeline(HttpRequest&, bool reconciliation) {
+  if (pipeline_ == nullptr) return JsonError(404, "no pipeline");
+  return Json(200, reconciliation ? pipeline_->Reconciliation() : pipeline_->Snapshot());
+}
+
+HttpResponse HttpApi::Playground(HttpRequest& request) {
+  if (pipeline_ == nullptr) return JsonError(404, "no pipeline");
+  nlohmann::json input = request.body.empty() ? nlohmann::json::object()
+                                              : nlohmann::json::parse(request.body, nullptr, false);
+  if (input.is_discarded() || !input.is_object()) return JsonError(400, "expected a JSON object");
+  std::string_view action = request.Param("action");
+  auto number = [&](const char* key) -> std::optional<double> {
+    if (!input.contains(key) || !input[key].is_number()) return std::nullopt;
+    return input[key].get<double>();
+  };
+  auto text = [&](const char* key) -> std::optional<std::string> {
+    if (!input.contains(key) || !input[key].is_string()) return std::nullopt;
+    return input[key].get<std::string>();
+  };
+  Status status;
+  if (action == "traffic") {
+    auto rate = number("events_per_second");
+    if (!rate || *rate < 0) return JsonError(400, "expected {\"events_per_second\": n >= 0}");
+    status = pipeline_->SetTraffic(*rate);
+  } else if (action == "burst") {
+    auto events = number("events");
+    if (!events || *events < 1) return JsonError(400, "expected {\"events\": n >= 1}");
+    status = pipeline_->Burst(static_cast<int64_t>(*events));
+  } else if (action == "take-down" || action == "bring-up") {
+    auto role = text("role");
+    if (!role) return JsonError(400, "expected {\"role\": \"name\"}");
+    status = action == "take-down" ? pipeline_->TakeDown(*role) : pipeline_->BringUp(*role);
+  } else if (action == "storage-faults") {
+    status = pipeline_->SetStorageFaults(input);
+  } else {
+    return JsonError(404, fmt::format("no playground action '{}'", action));
+  }
+  if (!status) {
+    int code = status.error().kind() == ErrorKind::kNotFound          ? 404
+               : status.error().kind() == ErrorKind::kInvalidArgument ? 400
+                                                                      : 500;
+    return JsonError(code, status.error().message());
+  }
+  return Json(200, {{"ok", true}});
+}
+
+}  // namespace floe::serve

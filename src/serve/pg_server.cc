@@ -1,0 +1,791 @@
+#include "serve/pg_server.h"
+
+#include <openssl/crypto.h>
+
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <set>
+#include <thread>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+
+#include "base/logging.h"
+#include "serve/parameter_substitution.h"
+#include "serve/pg_messages.h"
+#include "serve/pg_statements.h"
+#include "serve/pg_types.h"
+
+namespace floe::serve {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+using boost::system::error_code;
+using Strand = asio::strand<asio::io_context::executor_type>;
+
+namespace {
+
+// Lets query callbacks post to connection strands only while the io_context lives.
+class Liveness {
+ public:
+  template <typename Handler>
+  void Post(const Strand& strand, Handler handler) {
+    std::lock_guard lock(mu_);
+    if (alive_) asio::post(strand, std::move(handler));
+  }
+  void End() {
+    std::lock_guard lock(mu_);
+    alive_ = false;
+  }
+
+ private:
+  std::mutex mu_;
+  bool alive_ = true;
+};
+
+// What a CancelRequest on another socket may reach: the connection's running query.
+struct CancelTarget {
+  int32_t secret = 0;
+  std::mutex mu;
+  std::shared_ptr<Query> current;  // Guarded by mu.
+};
+
+struct Message {
+  char type = 0;
+  std::string body;
+};
+
+struct PreparedStatement {
+  std::string query;
+  std::vector<int32_t> oids;
+  int parameter_count = 0;
+};
+
+struct Portal {
+  std::string sql;
+  std::vector<int16_t> result_formats;
+  std::shared_ptr<Query> query;  // Once run.
+  size_t next_row = 0;
+  bool empty = false;  // The statement was empty.
+};
+
+// Closes the connection after the messages written so far.
+struct CloseConnection {};
+
+bool LooksLikeRowStatement(std::string_view sql) {
+  auto tokens = sql::Tokenize(sql);
+  if (!tokens || tokens->empty()) return false;
+  const sql::Token& first = tokens->front();
+  return first.IsKeyword("select") || first.IsKeyword("with") || first.IsKeyword("values") ||
+         first.IsKeyword("show") || first.IsKeyword("table") || first.IsKeyword("explain") ||
+         first.IsKeyword("describe");
+}
+
+std::string CommandTag(const StatementOutcome& outcome, size_t rows) {
+  const std::string& verb = outcome.verb;
+  if (verb == "INSERT") return fmt::format("INSERT 0 {}", std::max<int64_t>(outcome.affected, 0));
+  if (verb == "UPDATE" || verb == "DELETE" || verb == "MERGE") {
+    return fmt::format("{} {}", verb, std::max<int64_t>(outcome.affected, 0));
+  }
+  if (verb == "SHOW" || verb == "EXPLAIN") return verb;
+  if (outcome.has_rows || verb.empty() || verb == "SELECT") return fmt::format("SELECT {}", rows);
+  return verb;
+}
+
+pg::ErrorFields Fields(const QueryError& error) {
+  return {.severity = "ERROR", .sqlstate = error.sqlstate, .message = error.message, .position = error.position};
+}
+
+}  // namespace
+
+class PgServer::Impl {
+ public:
+  Impl(QueryManager& manager, PgServerOptions options, MetricsRegistry* metrics)
+      : manager_(manager),
+        options_(std::move(options)),
+        metrics_(metrics),
+        statements_(std::make_shared<pg::PgStatements>(manager.catalog(), options_.version)),
+        liveness_(std::make_shared<Liveness>()) {}
+
+  ~Impl() { Stop(); }
+
+  Status Start() {
+    io_ = std::make_unique<asio::io_context>(options_.threads);
+    error_code ec;
+    auto ip = asio::ip::make_address(options_.host, ec);
+    if (ec) return InvalidArgument("PostgreSQL port: '{}' is not an IP address", options_.host);
+    tcp::endpoint endpoint(ip, options_.port);
+    acceptor_.emplace(*io_);
+    if (acceptor_->open(endpoint.protocol(), ec); ec) return IoError("PostgreSQL port: open: {}", ec.message());
+    acceptor_->set_option(asio::socket_base::reuse_address(true), ec);
+    if (acceptor_->bind(endpoint, ec); ec) {
+      return Unavailable("PostgreSQL port: bind {}:{}: {}", options_.host, options_.port, ec.message());
+    }
+    if (acceptor_->listen(asio::socket_base::max_listen_connections, ec); ec) {
+      return IoError("PostgreSQL port: listen: {}", ec.message());
+    }
+    port_ = acceptor_->local_endpoint().port();
+    accept_strand_.emplace(asio::make_strand(*io_));
+    asio::co_spawn(*accept_strand_, Accept(), asio::detached);
+    for (int i = 0; i < std::max(1, options_.threads); ++i) {
+      threads_.emplace_back([this] {
+        try {
+          io_->run();
+        } catch (const std::exception& e) {
+          Logger("pg")->error("PostgreSQL port: worker stopped by exception: {}", e.what());
+        }
+      });
+    }
+    return OkStatus();
+  }
+
+  void Stop() {
+    if (!io_) return;
+    stopping_ = true;
+    liveness_->End();
+    io_->stop();
+    for (auto& t : threads_) t.join();
+    threads_.clear();
+    acceptor_.reset();
+    accept_strand_.reset();
+    io_.reset();  // Destroys the frames of connections still open, closing their sockets.
+  }
+
+  uint16_t port() const { return port_; }
+
+  const PgServerOptions& options() const { return options_; }
+  QueryManager& manager() { return manager_; }
+  const std::shared_ptr<pg::PgStatements>& statements() const { return statements_; }
+  const std::shared_ptr<Liveness>& liveness() const { return liveness_; }
+  MetricsRegistry* metrics() { return metrics_; }
+
+  std::pair<int32_t, std::shared_ptr<CancelTarget>> Register() {
+    thread_local std::mt19937 random{std::random_device{}()};
+    auto target = std::make_shared<CancelTarget>();
+    target->secret = static_cast<int32_t>(random());
+    std::lock_guard lock(mu_);
+    int32_t pid = next_pid_++;
+    targets_[pid] = target;
+    return {pid, target};
+  }
+
+  void Unregister(int32_t pid) {
+    std::lock_guard lock(mu_);
+    targets_.erase(pid);
+  }
+
+  void Cancel(int32_t pid, int32_t secret) {
+    std::shared_ptr<CancelTarget> target;
+    {
+      std::lock_guard lock(mu_);
+      auto it = targets_.find(pid);
+      if (it == targets_.end()) return;
+      target = it->second;
+    }
+    if (target->secret != secret) return;
+    std::shared_ptr<Query> query;
+    {
+      std::lock_guard lock(target->mu);
+      query = target->current;
+    }
+    if (query) query->Cancel();
+  }
+
+ private:
+  asio::awaitable<void> Accept();
+
+  QueryManager& manager_;
+  const PgServerOptions options_;
+  MetricsRegistry* metrics_;
+  const std::shared_ptr<pg::PgStatements> statements_;
+  const std::shared_ptr<Liveness> liveness_;
+  std::atomic<bool> stopping_{false};
+  std::atomic<uint16_t> port_{0};
+  std::unique_ptr<asio::io_context> io_;
+  std::optional<tcp::acceptor> acceptor_;
+  std::optional<Strand> accept_strand_;
+  std::vector<std::thread> threads_;
+
+  std::mutex mu_;
+  int32_t next_pid_ = 1000;                                  // Guarded by mu_.
+  std::map<int32_t, std::shared_ptr<CancelTarget>> targets_;  // Guarded by mu_.
+};
+
+namespace {
+
+// One client connection: its session, prepared statements and portals. Lives in its coroutine
+// on its strand.
+class Connection {
+ public:
+  Connection(PgServer::Impl& server, tcp::socket socket, Strand strand)
+      : server_(server), socket_(std::move(socket)), strand_(std::move(strand)), writer_(&out_) {}
+
+  asio::awaitable<void> Run() {
+    auto [pid, target] = server_.Register();
+    pid_ = pid;
+    target_ = target;
+    try {
+      if (co_await Startup()) co_await Serve();
+    } catch (const CloseConnection&) {
+    } catch (const std::exception& e) {
+      Logger("pg")->debug("PostgreSQL connection {}: {}", pid_, e.what());
+    }
+    error_code ignored;
+    if (!out_.empty()) co_await asio::async_write(socket_, asio::buffer(out_), asio::redirect_error(asio::use_awaitable, ignored));
+    socket_.shutdown(tcp::socket::shutdown_both, ignored);
+    socket_.close(ignored);
+    server_.Unregister(pid_);
+  }
+
+ private:
+  // Makes `in_` hold at least `n` unread bytes; false at end of stream.
+  asio::awaitable<bool> Fill(size_t n) {
+    while (in_.size() - in_pos_ < n) {
+      if (in_pos_ > 0) {
+        in_.erase(0, in_pos_);
+        in_pos_ = 0;
+      }
+      char chunk[16384];
+      error_code ec;
+      size_t got = co_await socket_.async_read_some(asio::buffer(chunk), asio::redirect_error(asio::use_awaitable, ec));
+      if (ec) co_return false;
+      in_.append(chunk, got);
+    }
+    co_return true;
+  }
+
+  int32_t PeekInt32(size_t at) const {
+    uint32_t v = 0;
+    for (size_t i = 0; i < 4; ++i) v = (v << 8) | static_cast<uint8_t>(in_[in_pos_ + at + i]);
+    return static_cast<int32_t>(v);
+  }
+
+  // Sends a FATAL error and ends the connection.
+  [[noreturn]] void Fatal(std::string_view sqlstate, std::string message) {
+    writer_.Error({.severity = "FATAL", .sqlstate = std::string(sqlstate), .message = std::move(message)});
+    throw CloseConnection{};
+  }
+
+  asio::awaitable<std::optional<Message>> ReadMessage() {
+    if (!co_await Fill(5)) co_return std::nullopt;
+    Message message;
+    message.type = in_[in_pos_];
+    int32_t length = PeekInt32(1);
+    if (length < 4 || static_cast<uint32_t>(length) > server_.options().max_message_bytes) {
+      Fatal("08P01", fmt::format("invalid message length {} for message type '{}'", length,
+                                 std::isprint(static_cast<unsigned char>(message.type)) ? message.type : '?'));
+    }
+    if (!co_await Fill(1 + static_cast<size_t>(length))) co_return std::nullopt;
+    message.body = in_.substr(in_pos_ + 5, static_cast<size_t>(length) - 4);
+    in_pos_ += 1 + static_cast<size_t>(length);
+    co_return message;
+  }
+
+  asio::awaitable<void> Flush() {
+    if (out_.empty()) co_return;
+    error_code ec;
+    co_await asio::async_write(socket_, asio::buffer(out_), asio::redirect_error(asio::use_awaitable, ec));
+    out_.clear();
+    if (ec) throw CloseConnection{};
+  }
+
+  asio::awaitable<bool> Startup() {
+    for (int attempt = 0; attempt < 4; ++attempt) {
+      if (!co_await Fill(4)) co_return false;
+      int32_t length = PeekInt32(0);
+      if (length < 8 || static_cast<uint32_t>(length) > server_.options().max_startup_bytes) {
+        Fatal("08P01", fmt::format("invalid startup packet length {}", length));
+      }
+      if (!co_await Fill(static_cast<size_t>(length))) co_return false;
+      int32_t code = PeekInt32(4);
+      std::string body = in_.substr(in_pos_ + 8, static_cast<size_t>(length) - 8);
+      in_pos_ += static_cast<size_t>(length);
+      if (code == pg::kSslRequestCode || code == pg::kGssEncRequestCode) {
+        out_.push_back('N');
+        co_await Flush();
+        continue;
+      }
+      if (code == pg::kCancelRequestCode) {
+        pg::MessageReader reader(body);
+        auto pid = reader.Int32("cancel pid");
+        auto secret = reader.Int32("cancel secret");
+        if (pid && secret) server_.Cancel(*pid, *secret);
+        co_return false;
+      }
+      if ((code >> 16) != 3) Fatal("0A000", fmt::format("unsupported frontend protocol {}.{}", code >> 16, code & 0xffff));
+      auto parameters = pg::ReadStartupParameters(body);
+      if (!parameters) Fatal("08P01", parameters.error().message());
+      std::string user;
+      for (const auto& [name, value] : *parameters) {
+        if (name == "user") user = value;
+        if (name == "application_name") session_.properties["application_name"] = value;
+        if (name == "TimeZone") session_.time_zone = value;
+      }
+      if (user.empty()) Fatal("28000", "no PostgreSQL user name specified in startup packet");
+      session_.user = user;
+      session_.source = session_.properties["application_name"];
+      co_await Authenticate(user);
+      writer_.AuthenticationOk();
+      writer_.ParameterStatus("server_version", pg::kServerVersion);
+      writer_.ParameterStatus("server_encoding", "UTF8");
+      writer_.ParameterStatus("client_encoding", "UTF8");
+      writer_.ParameterStatus("DateStyle", "ISO, MDY");
+      writer_.ParameterStatus("IntervalStyle", "postgres");
+      writer_.ParameterStatus("TimeZone", session_.time_zone);
+      writer_.ParameterStatus("integer_datetimes", "on");
+      writer_.ParameterStatus("standard_conforming_strings", "on");
+      writer_.ParameterStatus("is_superuser", "off");
+      writer_.ParameterStatus("session_authorization", user);
+      writer_.ParameterStatus("application_name", session_.properties["application_name"]);
+      writer_.BackendKeyData(pid_, target_->secret);
+      writer_.ReadyForQuery('I');
+      co_await Flush();
+      co_return true;
+    }
+    Fatal("08P01", "too many startup requests");
+  }
+
+  asio::awaitable<Message> ReadPassword() {
+    co_await Flush();
+    auto message = co_await ReadMessage();
+    if (!message) throw CloseConnection{};
+    if (message->type != 'p') Fatal("08P01", fmt::format("expected a password message, got '{}'", message->type));
+    co_return std::move(*message);
+  }
+
+  asio::awaitable<void> Authenticate(const std::string& user) {
+    const auto& users = server_.options().users;
+    if (users.empty()) {
+      error_code ec;
+      auto remote = socket_.remote_endpoint(ec);
+      if (ec || !remote.address().is_loopback()) {
+        Fatal("28000", "floe trusts only loopback connections when no users are configured (--auth-file)");
+      }
+      co_return;
+    }
+    const pg::AuthUser* found = nullptr;
+    for (const auto& u : users) {
+      if (u.name == user) found = &u;
+    }
+    // An unknown user goes through SCRAM with a random password, so it fails like a wrong one.
+    pg::AuthUser fallback{.name = user, .password = pg::Base64(pg::RandomBytes(24)), .method = "scram-sha-256"};
+    const pg::AuthUser& account = found != nullptr ? *found : fallback;
+    std::string failed = fmt::format("password authentication failed for user \"{}\"", user);
+    if (account.method == "password") {
+      writer_.AuthenticationCleartextPassword();
+      Message reply = co_await ReadPassword();
+      pg::MessageReader reader(reply.body);
+      auto password = reader.CString("password");
+      if (!password || *password != account.password || found == nullptr) Fatal("28P01", failed);
+      co_return;
+    }
+    if (account.method == "md5") {
+      std::string salt = pg::RandomBytes(4);
+      writer_.AuthenticationMd5Password(salt);
+      Message reply = co_await ReadPassword();
+      pg::MessageReader reader(reply.body);
+      auto response = reader.CString("md5 password");
+      std::string expected = pg::Md5Response(account.name, account.password, salt);
+      if (!response || response->size() != expected.size() ||
+          CRYPTO_memcmp(response->data(), expected.data(), expected.size()) != 0) {
+        Fatal("28P01", failed);
+      }
+      co_return;
+    }
+    writer_.AuthenticationSasl("SCRAM-SHA-256");
+    Message initial = co_await ReadPassword();
+    pg::MessageReader reader(initial.body);
+    auto mechanism = reader.CString("SASL mechanism");
+    if (!mechanism || *mechanism != "SCRAM-SHA-256") Fatal("28000", "unsupported SASL mechanism");
+    auto data = reader.Value("SASL initial response");
+    if (!data || !data->has_value()) Fatal("08P01", "malformed SASLInitialResponse");
+    pg::ScramExchange scram(account.password);
+    auto first = scram.ServerFirst(**data);
+    if (!first) Fatal("28P01", failed);
+    writer_.AuthenticationSaslContinue(*first);
+    Message response = co_await ReadPassword();
+    auto final_message = scram.ServerFinal(response.body);
+    if (!final_message) Fatal("28P01", failed);
+    writer_.AuthenticationSaslFinal(*final_message);
+  }
+
+  asio::awaitable<std::shared_ptr<Query>> RunSql(std::string sql) {
+    auto timer = std::make_shared<asio::steady_timer>(strand_, asio::steady_timer::time_point::max());
+    auto liveness = server_.liveness();
+    Strand strand = strand_;
+    QueryRequest request{.sql = std::move(sql), .session = session_, .protocol = "postgres",
+                         .interceptor = server_.statements()};
+    auto query = server_.manager().Submit(std::move(request), [timer, liveness, strand] {
+      liveness->Post(strand, [timer] { timer->cancel(); });
+    });
+    {
+      std::lock_guard lock(target_->mu);
+      target_->current = query;
+    }
+    while (!query->done()) {
+      error_code ec;
+      co_await timer->async_wait(asio::redirect_error(asio::use_awaitable, ec));
+    }
+    {
+      std::lock_guard lock(target_->mu);
+      target_->current.reset();
+    }
+    session_ = query->session_after();
+    for (const auto& outcome : query->outcomes()) {
+      if (outcome.verb == "BEGIN" || outcome.verb == "START TRANSACTION") transaction_ = 'T';
+      if (outcome.verb == "COMMIT" || outcome.verb == "ROLLBACK") transaction_ = 'I';
+    }
+    if (query->state() != QueryState::kFinished && transaction_ == 'T') transaction_ = 'E';
+    co_return query;
+  }
+
+  void SendError(const QueryError& error) { writer_.Error(Fields(error)); }
+
+  // The rows of `outcome` from `from`, at most `limit` (0: all), in `formats`. Returns the row
+  // after the last one sent, or nullopt after sending an error.
+  std::optional<size_t> SendRows(const StatementOutcome& outcome, const std::vector<int16_t>& formats, size_t from,
+                                 size_t limit) {
+    const auto& rows = outcome.result.rows;
+    size_t end = limit == 0 ? rows.size() : std::min(rows.size(), from + limit);
+    std::vector<std::optional<std::string>> cells;
+    for (size_t r = from; r < end; ++r) {
+      cells.clear();
+      for (size_t c = 0; c < rows[r].size(); ++c) {
+        if (FormatOf(formats, c) == 1) {
+          auto binary = pg::BinaryValue(rows[r][c]);
+          if (!binary) {
+            SendError(QueryError::From(binary.error(), ""));
+            return std::nullopt;
+          }
+          cells.push_back(std::move(*binary));
+        } else {
+          cells.push_back(pg::TextValue(rows[r][c]));
+        }
+      }
+      writer_.DataRow(cells);
+    }
+    return end;
+  }
+
+  static int16_t FormatOf(const std::vector<int16_t>& formats, size_t column) {
+    if (formats.empty()) return 0;
+    if (formats.size() == 1) return formats[0];
+    return column < formats.size() ? formats[column] : 0;
+  }
+
+  void SendRowDescription(const StatementOutcome& outcome, const std::vector<int16_t>& formats) {
+    std::vector<pg::FieldDescription> fields;
+    const auto& result = outcome.result;
+    for (size_t i = 0; i < result.column_names.size(); ++i) {
+      int32_t type_oid = pg::TypeOid(result.column_types[i]);
+      fields.push_back({.name = result.column_names[i], .type_oid = type_oid, .type_size = pg::TypeSize(type_oid),
+                        .format = FormatOf(formats, i)});
+    }
+    writer_.RowDescription(fields);
+  }
+
+  asio::awaitable<void> SimpleQuery(const Message& message) {
+    pg::MessageReader reader(message.body);
+    auto text = reader.CString("query text");
+    if (!text) Fatal("08P01", text.error().message());
+    auto tokens = sql::Tokenize(*text);
+    if (tokens && tokens->empty()) {
+      writer_.EmptyQueryResponse();
+    } else {
+      auto query = co_await RunSql(std::string(*text));
+      bool failed = false;
+      for (const auto& outcome : query->outcomes()) {
+        if (outcome.has_rows) SendRowDescription(outcome, {});
+        if (!SendRows(outcome, {}, 0, 0)) {
+          failed = true;
+          break;
+        }
+        writer_.CommandComplete(CommandTag(outcome, outcome.result.rows.size()));
+        if (out_.size() > (256 << 10)) co_await Flush();
+      }
+      if (!failed && query->state() != QueryState::kFinished) {
+        SendError(query->error().value_or(QueryError::Canceled()));
+      }
+    }
+    writer_.ReadyForQuery(transaction_);
+    co_await Flush();
+  }
+
+  // Extended query: an error skips every message up to the next Sync.
+  void ExtendedError(const QueryError& error) {
+    SendError(error);
+    skip_to_sync_ = true;
+  }
+
+  void ExtendedError(std::string_view sqlstate, std::string message) {
+    QueryError error;
+    error.sqlstate = std::string(sqlstate);
+    error.message = std::move(message);
+    ExtendedError(error);
+  }
+
+  void Parse(const Message& message) {
+    auto parse = pg::ReadParse(message.body);
+    if (!parse) Fatal("08P01", parse.error().message());
+    if (!parse->name.empty() && statements_.contains(parse->name)) {
+      ExtendedError("42P05", fmt::format("prepared statement \"{}\" already exists", parse->name));
+      return;
+    }
+    auto count = CountParameters(parse->query);
+    if (!count) {
+      ExtendedError(QueryError::From(count.error(), parse->query));
+      return;
+    }
+    PreparedStatement statement{.query = parse->query, .oids = parse->parameter_oids,
+                                .parameter_count = std::max(*count, static_cast<int>(parse->parameter_oids.size()))};
+    statements_[parse->name] = std::move(statement);
+    writer_.ParseComplete();
+  }
+
+  void Bind(const Message& message) {
+    auto bind = pg::ReadBind(message.body);
+    if (!bind) Fatal("08P01", bind.error().message());
+    auto it = statements_.find(bind->statement);
+    if (it == statements_.end()) {
+      ExtendedError("26000", fmt::format("prepared statement \"{}\" does not exist", bind->statement));
+      return;
+    }
+    const PreparedStatement& statement = it->second;
+    if (static_cast<int>(bind->parameters.size()) != statement.parameter_count) {
+      Fatal("08P01", fmt::format("bind message supplies {} parameters, but prepared statement \"{}\" requires {}",
+                                 bind->parameters.size(), bind->statement, statement.parameter_count));
+    }
+    const auto& formats = bind->parameter_formats;
+    if (formats.size() > 1 && formats.size() != bind->parameters.size()) {
+      Fatal("08P01", fmt::format("bind message has {} parameter formats but {} parameters", formats.size(),
+                                 bind->parameters.size()));
+    }
+    std::vector<std::string> literals;
+    for (size_t i = 0; i < bind->parameters.size(); ++i) {
+      int32_t type_oid = i < statement.oids.size() ? statement.oids[i] : 0;
+      auto literal = pg::ParameterLiteral(type_oid, FormatOf(formats, i), bind->parameters[i]);
+      if (!literal) {
+        QueryError error = QueryError::From(literal.error(), "");
+        error.sqlstate = "22P02";
+        ExtendedError(error);
+        return;
+      }
+      literals.push_back(std::move(*literal));
+    }
+    auto sql = SubstituteParameters(statement.query, literals);
+    if (!sql) {
+      ExtendedError(QueryError::From(sql.error(), statement.query));
+      return;
+    }
+    if (!bind->portal.empty() && portals_.contains(bind->portal)) {
+      ExtendedError("42P03", fmt::format("portal \"{}\" already exists", bind->portal));
+      return;
+    }
+    Portal portal;
+    portal.sql = std::move(*sql);
+    portal.result_formats = bind->result_formats;
+    auto tokens = sql::Tokenize(portal.sql);
+    portal.empty = tokens && tokens->empty();
+    portals_[bind->portal] = std::move(portal);
+    writer_.BindComplete();
+  }
+
+  // Runs the portal once; false after sending its error.
+  asio::awaitable<bool> EnsureRun(Portal& portal) {
+    if (portal.empty) co_return true;
+    if (!portal.query) portal.query = co_await RunSql(portal.sql);
+    if (portal.query->state() != QueryState::kFinished) {
+      ExtendedError(portal.query->error().value_or(QueryError::Canceled()));
+      co_return false;
+    }
+    if (portal.query->outcomes().size() > 1) {
+      ExtendedError("42601", "cannot insert multiple commands into a prepared statement");
+      co_return false;
+    }
+    co_return true;
+  }
+
+  asio::awaitable<void> Describe(const Message& message) {
+    pg::MessageReader reader(message.body);
+    auto kind = reader.Byte("Describe kind");
+    auto name = reader.CString("Describe name");
+    if (!kind || !name) Fatal("08P01", "malformed Describe message");
+    if (*kind == 'S') {
+      auto it = statements_.find(std::string(*name));
+      if (it == statements_.end()) {
+        ExtendedError("26000", fmt::format("prepared statement \"{}\" does not exist", *name));
+        co_return;
+      }
+      std::vector<int32_t> oids;
+      for (int i = 0; i < it->second.parameter_count; ++i) {
+        int32_t declared = i < static_cast<int>(it->second.oids.size()) ? it->second.oids[i] : 0;
+        oids.push_back(declared == 0 ? pg::oid::kText : declared);
+      }
+      writer_.ParameterDescription(oids);
+      // The row shape of a query: run it with NULL parameters (queries have no side effects).
+      if (!LooksLikeRowStatement(it->second.query)) {
+        writer_.NoData();
+        co_return;
+      }
+      auto sql = SubstituteParameters(it->second.query, std::vector<std::string>(it->second.parameter_count, "NULL"));
+      if (!sql) {
+        writer_.NoData();
+        co_return;
+      }
+      auto query = co_await RunSql(*sql);
+      if (query->state() == QueryState::kFinished && query->outcomes().size() == 1 && query->outcomes()[0].has_rows) {
+        SendRowDescription(query->outcomes()[0], {});
+      } else {
+        writer_.NoData();
+      }
+      co_return;
+    }
+    if (*kind != 'P') Fatal("08P01", "Describe kind must be 'S' or 'P'");
+    auto it = portals_.find(std::string(*name));
+    if (it == portals_.end()) {
+      ExtendedError("34000", fmt::format("portal \"{}\" does not exist", *name));
+      co_return;
+    }
+    if (!co_await EnsureRun(it->second)) co_return;
+    Portal& portal = it->second;
+    if (portal.empty || portal.query->outcomes().empty() || !portal.query->outcomes()[0].has_rows) {
+      writer_.NoData();
+    } else {
+      SendRowDescription(portal.query->outcomes()[0], portal.result_formats);
+    }
+  }
+
+  asio::awaitable<void> Execute(const Message& message) {
+    pg::MessageReader reader(message.body);
+    auto name = reader.CString("Execute portal");
+    auto limit = reader.Int32("Execute row limit");
+    if (!name || !limit) Fatal("08P01", "malformed Execute message");
+    auto it = portals_.find(std::string(*name));
+    if (it == portals_.end()) {
+      ExtendedError("34000", fmt::format("portal \"{}\" does not exist", *name));
+      co_return;
+    }
+    Portal& portal = it->second;
+    if (!co_await EnsureRun(portal)) co_return;
+    if (portal.empty) {
+      writer_.EmptyQueryResponse();
+      co_return;
+    }
+    if (portal.query->outcomes().empty()) {
+      writer_.CommandComplete("SELECT 0");
+      co_return;
+    }
+    const StatementOutcome& outcome = portal.query->outcomes()[0];
+    size_t max_rows = *limit <= 0 ? 0 : static_cast<size_t>(*limit);
+    auto next = SendRows(outcome, portal.result_formats, portal.next_row, max_rows);
+    if (!next) {
+      skip_to_sync_ = true;
+      co_return;
+    }
+    portal.next_row = *next;
+    if (max_rows != 0 && portal.next_row < outcome.result.rows.size()) {
+      writer_.PortalSuspended();
+    } else {
+      writer_.CommandComplete(CommandTag(outcome, outcome.result.rows.size()));
+    }
+  }
+
+  void Close(const Message& message) {
+    pg::MessageReader reader(message.body);
+    auto kind = reader.Byte("Close kind");
+    auto name = reader.CString("Close name");
+    if (!kind || !name || (*kind != 'S' && *kind != 'P')) Fatal("08P01", "malformed Close message");
+    if (*kind == 'S') {
+      statements_.erase(std::string(*name));
+    } else {
+      portals_.erase(std::string(*name));
+    }
+    writer_.CloseComplete();
+  }
+
+  asio::awaitable<void> Serve() {
+    while (true) {
+      auto message = co_await ReadMessage();
+      if (!message || message->type == 'X') co_return;
+      if (skip_to_sync_ && message->type != 'S') continue;
+      switch (message->type) {
+        case 'Q': co_await SimpleQuery(*message); break;
+        case 'P': Parse(*message); break;
+        case 'B': Bind(*message); break;
+        case 'D': co_await Describe(*message); break;
+        case 'E': co_await Execute(*message); break;
+        case 'C': Close(*message); break;
+        case 'H': co_await Flush(); break;
+        case 'S':
+          skip_to_sync_ = false;
+          portals_.erase("");
+          writer_.ReadyForQuery(transaction_);
+          co_await Flush();
+          break;
+        case 'F': ExtendedError("0A000", "the function call protocol is not supported"); break;
+        case 'd':
+        case 'c':
+        case 'f': ExtendedError("0A000", "COPY is not supported"); break;
+        case 'p': Fatal("08P01", "unexpected password message");
+        default:
+          Fatal("08P01", fmt::format("invalid frontend message type {}", static_cast<int>(static_cast<uint8_t>(message->type))));
+      }
+      if (out_.size() > (256 << 10)) co_await Flush();
+    }
+  }
+
+  PgServer::Impl& server_;
+  tcp::socket socket_;
+  Strand strand_;
+  std::string in_;
+  size_t in_pos_ = 0;
+  std::string out_;
+  pg::MessageWriter writer_;
+  int32_t pid_ = 0;
+  std::shared_ptr<CancelTarget> target_;
+  SessionState session_;
+  char transaction_ = 'I';
+  bool skip_to_sync_ = false;
+  std::map<std::string, PreparedStatement> statements_;
+  std::map<std::string, Portal> portals_;
+};
+
+}  // namespace
+
+asio::awaitable<void> PgServer::Impl::Accept() {
+  while (!stopping_) {
+    error_code ec;
+    Strand strand = asio::make_strand(*io_);
+    tcp::socket socket = co_await acceptor_->async_accept(strand, asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) {
+      if (stopping_ || !acceptor_->is_open()) co_return;
+      asio::steady_timer timer(*io_, std::chrono::milliseconds(50));
+      co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+      continue;
+    }
+    socket.set_option(tcp::no_delay(true), ec);
+    if (metrics_ != nullptr) metrics_->GetCounter("floe_pg_connections_total", "PostgreSQL connections accepted").Increment();
+    auto connection = std::make_shared<Connection>(*this, std::move(socket), strand);
+    asio::co_spawn(strand, connection->Run(), [connection](std::exception_ptr) {});
+  }
+}
+
+PgServer::PgServer(QueryManager& manager, PgServerOptions options, MetricsRegistry* metrics)
+    : impl_(std::make_unique<Impl>(manager, std::move(options), metrics)) {}
+PgServer::~PgServer() = default;
+Status PgServer::Start() { return impl_->Start(); }
+void PgServer::Stop() { impl_->Stop(); }
+uint16_t PgServer::port() const { return impl_->port(); }
+
+}  // namespace floe::serve

@@ -1,0 +1,108 @@
+// One submitted query from admission to its result: its id, state (QUEUED, RUNNING, FINISHED,
+// FAILED, CANCELED), the outcomes of its statements or its error, and its timings. Shared
+// (shared_ptr) by the QueryManager, the worker that runs it and the protocol handlers that
+// poll, page and cancel it; every method is thread-safe. The result is immutable once done().
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "serve/query_error.h"
+#include "serve/session_state.h"
+#include "serve/statement_runner.h"
+
+namespace floe::serve {
+
+enum class QueryState { kQueued, kRunning, kFinished, kFailed, kCanceled };
+std::string_view QueryStateName(QueryState state);  // "QUEUED", ...
+
+struct QueryRequest {
+  std::string sql;
+  SessionState session;
+  std::string protocol;  // "trino", "postgres", "http": for the history and metrics.
+  std::shared_ptr<StatementInterceptor> interceptor;  // May be null.
+};
+
+struct QueryLimits {
+  std::chrono::milliseconds max_run_time{300'000};
+  int64_t max_memory_bytes = 1LL << 30;  // Of the buffered result.
+};
+
+class Query {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  Query(std::string id, QueryRequest request, QueryLimits limits);
+
+  const std::string& id() const { return id_; }
+  const QueryRequest& request() const { return request_; }
+  const QueryLimits& limits() const { return limits_; }
+  QueryState state() const;
+  bool done() const;
+
+  // Blocks until done() or `timeout` passes; returns done().
+  bool Wait(std::chrono::milliseconds timeout);
+  // Runs `callback` once the query is done (at once, on this thread, if it already is).
+  void OnDone(std::function<void()> callback);
+
+  // Ends the query as CANCELED unless it already ended; the engine sees cancel_flag().
+  void Cancel();
+  // Fails a running query past its time limit; true when it did.
+  bool EnforceTimeLimit(Clock::time_point now);
+
+  // Valid once done(): the statements' outcomes (those that succeeded) and the error, if any.
+  const std::vector<StatementOutcome>& outcomes() const { return outcomes_; }
+  const std::optional<QueryError>& error() const { return error_; }
+  const SessionState& session_after() const { return session_after_; }
+
+  // Worker side.
+  bool MarkRunning();  // False when the query was canceled while queued.
+  void Finish(RunOutput output);
+  void Fail(QueryError error, QueryState state = QueryState::kFailed);
+  const std::atomic<bool>& cancel_flag() const { return cancel_; }
+
+  // Milliseconds spent queued and running so far (or in total, once done).
+  int64_t queued_millis() const;
+  // When the query ended; nullopt while it runs.
+  std::optional<Clock::time_point> ended_at() const;
+  int64_t elapsed_millis() const;
+  int64_t result_rows() const { return result_rows_.load(); }
+  int64_t result_bytes() const { return result_bytes_.load(); }
+  // {"id", "state", "sql", "user", "protocol", "created", "queuedMillis", "elapsedMillis", "rows", "error"}
+  nlohmann::json Info() const;
+
+ private:
+  void Complete(std::unique_lock<std::mutex>& lock);  // Wakes waiters and runs callbacks.
+
+  const std::string id_;
+  const QueryRequest request_;
+  const QueryLimits limits_;
+  const std::chrono::system_clock::time_point created_wall_;
+  const Clock::time_point created_;
+  std::atomic<bool> cancel_{false};
+  std::atomic<int64_t> result_rows_{0};
+  std::atomic<int64_t> result_bytes_{0};
+
+  mutable std::mutex mu_;
+  std::condition_variable changed_;
+  QueryState state_ = QueryState::kQueued;  // Guarded by mu_.
+  Clock::time_point started_{};             // Guarded by mu_.
+  Clock::time_point ended_{};               // Guarded by mu_.
+  std::vector<std::function<void()>> callbacks_;  // Guarded by mu_.
+  // Written once under mu_ before state_ becomes final, then read-only.
+  std::vector<StatementOutcome> outcomes_;
+  std::optional<QueryError> error_;
+  SessionState session_after_;
+};
+
+}  // namespace floe::serve

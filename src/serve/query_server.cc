@@ -1,0 +1,64 @@
+#include "serve/query_server.h"
+
+#include <fmt/format.h>
+
+namespace floe::serve {
+
+QueryServer::QueryServer(const sql::SqlCatalog& catalog, QueryServerOptions options)
+    : catalog_(catalog), options_(std::move(options)) {
+  if (options_.version.empty()) options_.version = FLOE_SERVE_VERSION;
+}
+
+QueryServer::~QueryServer() { Stop(); }
+
+Status QueryServer::Start() {
+  manager_ = std::make_unique<QueryManager>(catalog_, options_.queries, &metrics_);
+  trino_ = std::make_unique<TrinoProtocol>(*manager_, TrinoProtocolOptions{.version = options_.version});
+  api_ = std::make_unique<HttpApi>(*manager_, options_.pipeline, options_.version);
+  files_ = std::make_unique<StaticFiles>(options_.web_root);
+  net::HttpRouter router;
+  FLOE_RETURN_IF_ERROR(trino_->Register(router));
+  FLOE_RETURN_IF_ERROR(api_->Register(router));
+  FLOE_RETURN_IF_ERROR(router.Add("GET", "/metrics", [this](net::HttpRequest&) {
+    net::HttpResponse response = net::HttpResponse::Text(200, metrics_.RenderPrometheusText());
+    response.headers.Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+    return response;
+  }));
+  FLOE_RETURN_IF_ERROR(router.Add("GET", "/{path*}", [this](net::HttpRequest& request) { return files_->Serve(request); }));
+  net::HttpServerOptions http_options;
+  http_options.host = options_.host;
+  http_options.port = options_.http_port;
+  http_options.threads = options_.http_threads;
+  http_options.max_body_bytes = 16 << 20;
+  http_options.server_name = "floe-query";
+  http_ = std::make_unique<net::HttpServer>(http_options, std::move(router));
+  FLOE_RETURN_IF_ERROR_CTX(http_->Start(), "starting the query server's HTTP port");
+  if (options_.pg_enabled) {
+    PgServerOptions pg = options_.pg;
+    pg.host = options_.pg_host;
+    pg.port = options_.pg_port;
+    pg.version = options_.version;
+    pg_ = std::make_unique<PgServer>(*manager_, pg, &metrics_);
+    if (auto started = pg_->Start(); !started) {
+      http_->Stop();
+      return std::unexpected(std::move(started).error().WithContext("starting the PostgreSQL port"));
+    }
+  }
+  return OkStatus();
+}
+
+void QueryServer::Stop() {
+  if (pg_) pg_->Stop();
+  if (http_) http_->Stop(std::chrono::milliseconds(2000));
+  pg_.reset();
+  http_.reset();
+  manager_.reset();
+}
+
+std::string QueryServer::Describe() const {
+  std::string out = fmt::format("Trino protocol, HTTP API and console on {}:{}", options_.host, http_port());
+  if (pg_) out += fmt::format(", PostgreSQL wire on {}:{}", options_.pg_host, pg_port());
+  return out;
+}
+
+}  // namespace floe::serve

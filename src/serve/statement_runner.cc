@@ -1,0 +1,117 @@
+#include "serve/statement_runner.h"
+
+#include <chrono>
+#include <thread>
+
+#include "sql/pre_parser.h"
+
+namespace floe::serve {
+namespace {
+
+std::string Upper(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// `sql` with every byte outside [begin, end) blanked (line breaks kept), so the engine's
+// error positions are true to the whole text.
+std::string Isolate(std::string_view sql, int begin, int end) {
+  std::string out(sql);
+  for (int i = 0; i < static_cast<int>(out.size()); ++i) {
+    if ((i < begin || i >= end) && out[i] != '\n') out[i] = ' ';
+  }
+  return out;
+}
+
+// The session property `testing_delay_ms` makes each statement the engine runs wait first (watching for
+// cancellation), so tests can hold a query running: cancellation, time limits, admission.
+void TestingDelay(const SessionState& session, const std::atomic<bool>* cancel) {
+  auto it = session.properties.find("testing_delay_ms");
+  if (it == session.properties.end()) return;
+  int64_t millis = 0;
+  try {
+    millis = std::stoll(it->second);
+  } catch (const std::exception&) {
+    return;
+  }
+  auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(std::min<int64_t>(millis, 600'000));
+  while (std::chrono::steady_clock::now() < until && !(cancel != nullptr && cancel->load())) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
+}  // namespace
+
+std::string StatementVerb(const std::vector<sql::Token>& tokens) {
+  if (tokens.empty() || tokens[0].kind != sql::TokenKind::kIdentifier) return "";
+  std::string verb = Upper(tokens[0].value);
+  if ((verb == "CREATE" || verb == "DROP" || verb == "ALTER") && tokens.size() > 1 &&
+      tokens[1].kind == sql::TokenKind::kIdentifier) {
+    verb.push_back(' ');
+    verb.append(Upper(tokens[1].value));
+  }
+  if (verb == "WITH" || verb == "VALUES" || verb == "TABLE") verb = "SELECT";
+  return verb;
+}
+
+RunOutput RunStatements(const sql::SqlCatalog& catalog, std::string_view sql, SessionState session,
+                        StatementInterceptor* interceptor, const std::atomic<bool>* cancel) {
+  RunOutput out;
+  auto fail = [&](Error error, std::string text) {
+    out.error = std::move(error);
+    out.failed_text = std::move(text);
+    out.session = session;
+    return std::move(out);
+  };
+  auto tokens = sql::Tokenize(sql);
+  if (!tokens) return fail(tokens.error(), std::string(sql));
+  for (const sql::TokenRange& range : sql::SplitStatements(*tokens)) {
+    if (cancel != nullptr && cancel->load()) break;
+    std::vector<sql::Token> statement_tokens(tokens->begin() + range.first, tokens->begin() + range.last);
+    int begin = statement_tokens.front().begin;
+    int end = statement_tokens.back().end;
+    std::string text = Isolate(sql, begin, end);
+    StatementOutcome outcome;
+    outcome.verb = StatementVerb(statement_tokens);
+    // A rewrite (EXECUTE of a prepared statement, say) is offered to the interceptor again.
+    bool answered = false;
+    for (int round = 0; interceptor != nullptr && round < 4; ++round) {
+      Interception interception = interceptor->Intercept(text, statement_tokens, session);
+      if (interception.answer.has_value()) {
+        if (!interception.answer->has_value()) return fail(interception.answer->error(), text);
+        StatementOutcome answer = std::move(interception.answer->value());
+        if (answer.verb.empty()) answer.verb = outcome.verb;
+        answer.has_rows = answer.has_rows || !answer.result.column_names.empty();
+        out.outcomes.push_back(std::move(answer));
+        answered = true;
+        break;
+      }
+      if (!interception.rewritten.has_value()) break;
+      text = std::move(*interception.rewritten);
+      auto retokenized = sql::Tokenize(text);
+      if (!retokenized) return fail(retokenized.error(), text);
+      statement_tokens = std::move(*retokenized);
+      if (statement_tokens.empty()) break;
+      outcome.verb = StatementVerb(statement_tokens);
+    }
+    if (answered) continue;
+    TestingDelay(session, cancel);
+    if (cancel != nullptr && cancel->load()) break;
+    sql::SqlSession engine(catalog, sql::BindOptions{session.catalog, session.schema});
+    auto results = engine.Run(text);
+    if (!results) return fail(results.error(), text);
+    session.catalog = engine.options().catalog;
+    session.schema = engine.options().schema;
+    for (auto& result : *results) {
+      StatementOutcome each = outcome;
+      each.has_rows = !result.column_names.empty();
+      each.result = std::move(result);
+      out.outcomes.push_back(std::move(each));
+    }
+  }
+  out.session = std::move(session);
+  return out;
+}
+
+}  // namespace floe::serve

@@ -1,0 +1,127 @@
+#include "serve/trino_json.h"
+
+#include <cmath>
+
+namespace floe::serve {
+namespace {
+
+nlohmann::json LongArgument(int64_t value) { return {{"kind", "LONG"}, {"value", value}}; }
+nlohmann::json TypeArgument(const sql::SqlType& type) { return {{"kind", "TYPE"}, {"value", TrinoTypeSignature(type)}}; }
+
+}  // namespace
+
+std::string Base64Encode(std::string_view bytes) {
+  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  size_t i = 0;
+  for (; i + 2 < bytes.size(); i += 3) {
+    uint32_t n = (uint8_t(bytes[i]) << 16) | (uint8_t(bytes[i + 1]) << 8) | uint8_t(bytes[i + 2]);
+    for (int shift : {18, 12, 6, 0}) out.push_back(kAlphabet[(n >> shift) & 63]);
+  }
+  if (i < bytes.size()) {
+    uint32_t n = uint8_t(bytes[i]) << 16;
+    if (i + 1 < bytes.size()) n |= uint8_t(bytes[i + 1]) << 8;
+    out.push_back(kAlphabet[(n >> 18) & 63]);
+    out.push_back(kAlphabet[(n >> 12) & 63]);
+    out.push_back(i + 1 < bytes.size() ? kAlphabet[(n >> 6) & 63] : '=');
+    out.push_back('=');
+  }
+  return out;
+}
+
+nlohmann::json TrinoTypeSignature(const sql::SqlType& type) {
+  using sql::TypeKind;
+  nlohmann::json arguments = nlohmann::json::array();
+  std::string raw;
+  switch (type.kind()) {
+    case TypeKind::kVarchar:
+      raw = "varchar";
+      arguments.push_back(LongArgument(2147483647));
+      break;
+    case TypeKind::kDecimal:
+      raw = "decimal";
+      arguments.push_back(LongArgument(type.precision()));
+      arguments.push_back(LongArgument(type.scale()));
+      break;
+    case TypeKind::kTime:
+      raw = "time";
+      arguments.push_back(LongArgument(6));
+      break;
+    case TypeKind::kTimestamp:
+      raw = "timestamp";
+      arguments.push_back(LongArgument(6));
+      break;
+    case TypeKind::kTimestampTz:
+      raw = "timestamp with time zone";
+      arguments.push_back(LongArgument(6));
+      break;
+    case TypeKind::kArray:
+      raw = "array";
+      arguments.push_back(TypeArgument(type.element()));
+      break;
+    case TypeKind::kMap:
+      raw = "map";
+      arguments.push_back(TypeArgument(type.element()));
+      arguments.push_back(TypeArgument(type.value()));
+      break;
+    case TypeKind::kRow:
+      raw = "row";
+      for (const auto& field : type.fields()) {
+        nlohmann::json named = {{"typeSignature", TrinoTypeSignature(field.type)}};
+        if (!field.name.empty()) named["fieldName"] = {{"name", field.name}, {"delimited", false}};
+        arguments.push_back({{"kind", "NAMED_TYPE"}, {"value", std::move(named)}});
+      }
+      break;
+    default:
+      raw = type.ToString();
+  }
+  return {{"rawType", raw}, {"arguments", std::move(arguments)}};
+}
+
+nlohmann::json TrinoColumn(const std::string& name, const sql::SqlType& type) {
+  return {{"name", name}, {"type", type.ToString()}, {"typeSignature", TrinoTypeSignature(type)}};
+}
+
+nlohmann::json TrinoValue(const sql::Value& value) {
+  using sql::TypeKind;
+  if (value.is_null()) return nullptr;
+  switch (value.type().kind()) {
+    case TypeKind::kBoolean: return value.as_bool();
+    case TypeKind::kTinyint:
+    case TypeKind::kSmallint:
+    case TypeKind::kInteger:
+    case TypeKind::kBigint: return value.as_int();
+    case TypeKind::kReal:
+    case TypeKind::kDouble: {
+      double d = value.as_double();
+      if (std::isnan(d)) return "NaN";
+      if (std::isinf(d)) return d > 0 ? "Infinity" : "-Infinity";
+      return d;
+    }
+    case TypeKind::kVarbinary: return Base64Encode(value.as_string());
+    default: return value.ToText();
+  }
+}
+
+nlohmann::json TrinoError(const QueryError& error) {
+  nlohmann::json out = {
+      {"message", error.message},
+      {"errorCode", error.code},
+      {"errorName", error.name},
+      {"errorType", error.type},
+  };
+  nlohmann::json failure = {{"type", "io.trino.spi.TrinoException"},
+                            {"message", error.message},
+                            {"suppressed", nlohmann::json::array()},
+                            {"stack", nlohmann::json::array()}};
+  if (error.line.has_value()) {
+    nlohmann::json location = {{"lineNumber", *error.line}, {"columnNumber", error.column.value_or(1)}};
+    out["errorLocation"] = location;
+    failure["errorLocation"] = location;
+  }
+  out["failureInfo"] = std::move(failure);
+  return out;
+}
+
+}  // namespace floe::serve

@@ -1,0 +1,27 @@
+// How Trino's client protocol writes types and values in JSON (docs/trino-protocol.md):
+// a column's `type` text and `typeSignature`, and each value as the clients decode it
+// (numbers for integers, doubles and booleans; strings for decimals, temporal types and text;
+// base64 for varbinary). Stateless; any thread.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "serve/query_error.h"
+#include "sql/sql_type.h"
+#include "sql/value.h"
+
+namespace floe::serve {
+
+// {"rawType": "decimal", "arguments": [{"kind": "LONG", "value": 10}, ...]}
+nlohmann::json TrinoTypeSignature(const sql::SqlType& type);
+// {"name", "type", "typeSignature"}
+nlohmann::json TrinoColumn(const std::string& name, const sql::SqlType& type);
+nlohmann::json TrinoValue(const sql::Value& value);
+// {"message", "errorCode", "errorName", "errorType", "errorLocation", "failureInfo"}
+nlohmann::json TrinoError(const QueryError& error);
+
+std::string Base64Encode(std::string_view bytes);
+
+}  // namespace floe::serve

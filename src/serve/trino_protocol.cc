@@ -1,0 +1,376 @@
+#include "serve/trino_protocol.h"
+
+#include <charconv>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "serve/trino_json.h"
+
+namespace floe::serve {
+namespace {
+
+using net::HttpRequest;
+using net::HttpResponse;
+
+std::string BaseUri(const HttpRequest& request) {
+  auto host = request.headers.Get("Host");
+  return fmt::format("http://{}", host.has_value() && !host->empty() ? *host : "127.0.0.1");
+}
+
+std::string RandomSlug() {
+  thread_local std::mt19937_64 random{std::random_device{}()};
+  return fmt::format("y{:016x}", random());
+}
+
+std::string Trim(std::string_view text) {
+  size_t b = text.find_first_not_of(" \t");
+  if (b == std::string_view::npos) return "";
+  size_t e = text.find_last_not_of(" \t");
+  return std::string(text.substr(b, e - b + 1));
+}
+
+// "a=1, b=x%20y" -> {a: 1, b: x y}; names and values percent-decoded (Java encodes ' ' as '+').
+std::map<std::string, std::string> ParsePairs(std::string_view header) {
+  std::map<std::string, std::string> out;
+  size_t start = 0;
+  while (start <= header.size()) {
+    size_t comma = header.find(',', start);
+    std::string_view part = header.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    size_t eq = part.find('=');
+    if (eq != std::string_view::npos) {
+      auto name = net::PercentDecode(Trim(part.substr(0, eq)), true);
+      auto value = net::PercentDecode(Trim(part.substr(eq + 1)), true);
+      if (name && value && !name->empty()) out[*name] = *value;
+    }
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+SessionState SessionFromHeaders(const HttpRequest& request) {
+  SessionState session;
+  auto get = [&](std::string_view name) -> std::optional<std::string_view> {
+    if (auto v = request.headers.Get(fmt::format("X-Trino-{}", name))) return v;
+    return request.headers.Get(fmt::format("X-Presto-{}", name));
+  };
+  if (auto v = get("User")) session.user = std::string(*v);
+  if (auto v = get("Source")) session.source = std::string(*v);
+  if (auto v = get("Catalog"); v && !v->empty()) session.catalog = std::string(*v);
+  if (auto v = get("Schema"); v && !v->empty()) session.schema = std::string(*v);
+  if (auto v = get("Time-Zone"); v && !v->empty()) session.time_zone = std::string(*v);
+  // Several headers of one name are allowed; HttpHeaders keeps them in order.
+  for (const auto& [name, value] : request.headers.fields()) {
+    std::string lower = name;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower == "x-trino-session" || lower == "x-presto-session") {
+      for (auto& [k, v] : ParsePairs(value)) session.properties[k] = v;
+    }
+    if (lower == "x-trino-prepared-statement" || lower == "x-presto-prepared-statement") {
+      for (auto& [k, v] : ParsePairs(value)) session.prepared[k] = v;
+    }
+  }
+  return session;
+}
+
+nlohmann::json Stats(const Query& query, QueryState reported, int64_t rows) {
+  bool queued = reported == QueryState::kQueued;
+  bool done = reported == QueryState::kFinished || reported == QueryState::kFailed || reported == QueryState::kCanceled;
+  std::string state(QueryStateName(reported == QueryState::kCanceled ? QueryState::kFailed : reported));
+  return {
+      {"state", state},
+      {"queued", queued},
+      {"scheduled", !queued},
+      {"progressPercentage", done ? 100.0 : 0.0},
+      {"runningPercentage", 0.0},
+      {"nodes", 1},
+      {"totalSplits", 1},
+      {"queuedSplits", queued ? 1 : 0},
+      {"runningSplits", !queued && !done ? 1 : 0},
+      {"completedSplits", done ? 1 : 0},
+      {"cpuTimeMillis", query.elapsed_millis() - query.queued_millis()},
+      {"wallTimeMillis", query.elapsed_millis() - query.queued_millis()},
+      {"queuedTimeMillis", query.queued_millis()},
+      {"elapsedTimeMillis", query.elapsed_millis()},
+      {"processedRows", rows},
+      {"processedBytes", query.result_bytes()},
+      {"physicalInputBytes", 0},
+      {"physicalWrittenBytes", 0},
+      {"peakMemoryBytes", query.result_bytes()},
+      {"spilledBytes", 0},
+  };
+}
+
+size_t EstimateRowBytes(const std::vector<sql::Value>& row) {
+  size_t bytes = 2;
+  for (const auto& value : row) {
+    bytes += 4;
+    if (!value.is_null() && (value.type().kind() == sql::TypeKind::kVarchar ||
+                             value.type().kind() == sql::TypeKind::kVarbinary)) {
+      bytes += value.as_string().size() * 4 / 3;
+    } else {
+      bytes += 12;
+    }
+  }
+  return bytes;
+}
+
+void AddSessionHeaders(HttpResponse& response, const SessionState& before, const SessionState& after, bool use) {
+  if (use || after.catalog != before.catalog) response.headers.Add("X-Trino-Set-Catalog", after.catalog);
+  if (use || after.schema != before.schema) response.headers.Add("X-Trino-Set-Schema", after.schema);
+  for (const auto& [name, value] : after.properties) {
+    auto it = before.properties.find(name);
+    if (it == before.properties.end() || it->second != value) {
+      response.headers.Add("X-Trino-Set-Session", name + "=" + net::PercentEncode(value));
+    }
+  }
+  for (const auto& [name, value] : before.properties) {
+    if (!after.properties.contains(name)) response.headers.Add("X-Trino-Clear-Session", name);
+  }
+  for (const auto& [name, text] : after.prepared) {
+    auto it = before.prepared.find(name);
+    if (it == before.prepared.end() || it->second != text) {
+      response.headers.Add("X-Trino-Added-Prepare", net::PercentEncode(name) + "=" + net::PercentEncode(text));
+    }
+  }
+  for (const auto& [name, text] : before.prepared) {
+    if (!after.prepared.contains(name)) response.headers.Add("X-Trino-Deallocated-Prepare", net::PercentEncode(name));
+  }
+}
+
+HttpResponse JsonResponse(const nlohmann::json& body) {
+  return HttpResponse::Json(200, body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+HttpResponse NotFoundResponse(std::string_view what) {
+  return HttpResponse::Text(404, fmt::format("{}\n", what));
+}
+
+}  // namespace
+
+TrinoProtocol::TrinoProtocol(QueryManager& manager, TrinoProtocolOptions options)
+    : manager_(manager),
+      options_(std::move(options)),
+      statements_(std::make_shared<TrinoStatements>(options_.version)),
+      started_(std::chrono::steady_clock::now()) {}
+
+Status TrinoProtocol::Register(net::HttpRouter& router) {
+  auto bind = [this](HttpResponse (TrinoProtocol::*method)(HttpRequest&)) {
+    return [this, method](HttpRequest& request) { return (this->*method)(request); };
+  };
+  FLOE_RETURN_IF_ERROR(router.Add("POST", "/v1/statement", bind(&TrinoProtocol::PostStatement)));
+  FLOE_RETURN_IF_ERROR(router.Add("GET", "/v1/statement/queued/{id}/{slug}/{token}", bind(&TrinoProtocol::GetQueued)));
+  FLOE_RETURN_IF_ERROR(
+      router.Add("GET", "/v1/statement/executing/{id}/{slug}/{token}", bind(&TrinoProtocol::GetExecuting)));
+  FLOE_RETURN_IF_ERROR(
+      router.Add("DELETE", "/v1/statement/queued/{id}/{slug}/{token}", bind(&TrinoProtocol::CancelStatement)));
+  FLOE_RETURN_IF_ERROR(
+      router.Add("DELETE", "/v1/statement/executing/{id}/{slug}/{token}", bind(&TrinoProtocol::CancelStatement)));
+  FLOE_RETURN_IF_ERROR(router.Add("DELETE", "/v1/query/{id}", bind(&TrinoProtocol::CancelQuery)));
+  FLOE_RETURN_IF_ERROR(router.Add("GET", "/v1/query/{id}", bind(&TrinoProtocol::QueryInfo)));
+  FLOE_RETURN_IF_ERROR(router.Add("GET", "/v1/info", bind(&TrinoProtocol::ServerInfo)));
+  FLOE_RETURN_IF_ERROR(router.Add("GET", "/v1/info/state", [](HttpRequest&) {
+    return HttpResponse::Json(200, "\"ACTIVE\"");
+  }));
+  return OkStatus();
+}
+
+HttpResponse TrinoProtocol::PostStatement(HttpRequest& request) {
+  if (request.body.empty()) return HttpResponse::Text(400, "SQL statement is empty\n");
+  QueryRequest query_request{.sql = request.body,
+                             .session = SessionFromHeaders(request),
+                             .protocol = "trino",
+                             .interceptor = statements_};
+  auto query = manager_.Submit(std::move(query_request));
+  {
+    std::lock_guard lock(mu_);
+    if (paging_.size() > 4 * manager_.options().history_size + 64) {
+      for (auto it = paging_.begin(); it != paging_.end();) {
+        it = manager_.Find(it->first) ? std::next(it) : paging_.erase(it);
+      }
+    }
+    paging_[query->id()] = Paging{.slug = RandomSlug(), .page_starts = {}};
+  }
+  // The first answer never carries data: the npm client ignores data in it.
+  std::string base = BaseUri(request);
+  Paging paging;
+  {
+    std::lock_guard lock(mu_);
+    paging = paging_[query->id()];
+  }
+  nlohmann::json body = {
+      {"id", query->id()},
+      {"infoUri", fmt::format("{}/ui/query.html?{}", base, query->id())},
+      {"nextUri", fmt::format("{}/v1/statement/queued/{}/{}/1", base, query->id(), paging.slug)},
+      {"stats", Stats(*query, QueryState::kQueued, 0)},
+      {"warnings", nlohmann::json::array()},
+  };
+  return JsonResponse(body);
+}
+
+std::shared_ptr<Query> TrinoProtocol::Lookup(const HttpRequest& request, Paging* paging) {
+  std::string_view id = request.Param("id");
+  if (id.empty()) return nullptr;
+  {
+    std::lock_guard lock(mu_);
+    auto it = paging_.find(id);
+    if (it == paging_.end() || it->second.slug != request.Param("slug")) return nullptr;
+    *paging = it->second;
+  }
+  return manager_.Find(id);
+}
+
+HttpResponse TrinoProtocol::GetQueued(HttpRequest& request) {
+  Paging paging;
+  auto query = Lookup(request, &paging);
+  if (!query) return NotFoundResponse("Query not found");
+  size_t token = 0;
+  std::string_view text = request.Param("token");
+  std::from_chars(text.data(), text.data() + text.size(), token);
+  std::chrono::milliseconds wait = options_.max_wait;
+  query->Wait(wait);
+  return Respond(request, query, token, false);
+}
+
+HttpResponse TrinoProtocol::GetExecuting(HttpRequest& request) {
+  Paging paging;
+  auto query = Lookup(request, &paging);
+  if (!query) return NotFoundResponse("Query not found");
+  size_t token = 0;
+  std::string_view text = request.Param("token");
+  std::from_chars(text.data(), text.data() + text.size(), token);
+  query->Wait(options_.max_wait);
+  return Respond(request, query, token, true);
+}
+
+std::vector<size_t> TrinoProtocol::PageStarts(const Query& query) {
+  {
+    std::lock_guard lock(mu_);
+    auto it = paging_.find(query.id());
+    if (it != paging_.end() && !it->second.page_starts.empty()) return it->second.page_starts;
+  }
+  std::vector<size_t> starts = {0};
+  if (!query.outcomes().empty()) {
+    const auto& rows = query.outcomes().back().result.rows;
+    size_t bytes = 0;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      size_t row_bytes = EstimateRowBytes(rows[i]);
+      if (bytes > 0 && bytes + row_bytes > options_.target_page_bytes) {
+        starts.push_back(i);
+        bytes = 0;
+      }
+      bytes += row_bytes;
+    }
+    starts.push_back(rows.size());
+  } else {
+    starts.push_back(0);
+  }
+  std::lock_guard lock(mu_);
+  auto it = paging_.find(query.id());
+  if (it != paging_.end()) it->second.page_starts = starts;
+  return starts;
+}
+
+HttpResponse TrinoProtocol::Respond(const HttpRequest& request, const std::shared_ptr<Query>& query, size_t token,
+                                    bool executing) {
+  std::string base = BaseUri(request);
+  Paging paging;
+  {
+    std::lock_guard lock(mu_);
+    paging = paging_[query->id()];
+  }
+  nlohmann::json body = {
+      {"id", query->id()},
+      {"infoUri", fmt::format("{}/ui/query.html?{}", base, query->id())},
+      {"warnings", nlohmann::json::array()},
+  };
+  QueryState state = query->state();
+  if (state == QueryState::kQueued || state == QueryState::kRunning) {
+    body["nextUri"] = fmt::format("{}/v1/statement/{}/{}/{}/{}", base, executing ? "executing" : "queued", query->id(),
+                                  paging.slug, token + 1);
+    body["stats"] = Stats(*query, state, 0);
+    return JsonResponse(body);
+  }
+  HttpResponse response;
+  if (state != QueryState::kFinished) {
+    body["error"] = TrinoError(query->error().value_or(QueryError::Canceled()));
+    body["stats"] = Stats(*query, QueryState::kFailed, 0);
+    response = JsonResponse(body);
+    return response;
+  }
+  std::vector<size_t> starts = PageStarts(*query);
+  size_t pages = starts.size() - 1;
+  size_t page = executing ? token : 0;
+  if (page >= pages) page = pages - 1;
+  bool last = page + 1 >= pages;
+  int64_t rows_sent = 0;
+  if (!query->outcomes().empty()) {
+    const StatementOutcome& outcome = query->outcomes().back();
+    const auto& result = outcome.result;
+    if (outcome.has_rows) {
+      nlohmann::json columns = nlohmann::json::array();
+      for (size_t i = 0; i < result.column_names.size(); ++i) {
+        columns.push_back(TrinoColumn(result.column_names[i], result.column_types[i]));
+      }
+      body["columns"] = std::move(columns);
+      nlohmann::json data = nlohmann::json::array();
+      for (size_t r = starts[page]; r < starts[page + 1]; ++r) {
+        nlohmann::json row = nlohmann::json::array();
+        for (const auto& value : result.rows[r]) row.push_back(TrinoValue(value));
+        data.push_back(std::move(row));
+      }
+      rows_sent = static_cast<int64_t>(starts[page + 1]);
+      if (!data.empty()) body["data"] = std::move(data);
+    }
+    if (!outcome.has_rows || (outcome.verb != "SELECT" && outcome.verb != "SHOW" && outcome.verb != "EXPLAIN" &&
+                              outcome.verb != "DESCRIBE")) {
+      if (!outcome.verb.empty()) body["updateType"] = outcome.verb;
+      if (outcome.affected >= 0) body["updateCount"] = outcome.affected;
+    }
+  }
+  if (!last) {
+    body["nextUri"] = fmt::format("{}/v1/statement/executing/{}/{}/{}", base, query->id(), paging.slug, page + 1);
+  }
+  body["stats"] = Stats(*query, last ? QueryState::kFinished : QueryState::kRunning, rows_sent);
+  response = JsonResponse(body);
+  bool use = false;
+  for (const auto& outcome : query->outcomes()) use = use || outcome.verb == "USE";
+  AddSessionHeaders(response, query->request().session, query->session_after(), use);
+  return response;
+}
+
+HttpResponse TrinoProtocol::CancelStatement(HttpRequest& request) {
+  Paging paging;
+  auto query = Lookup(request, &paging);
+  if (!query) return NotFoundResponse("Query not found");
+  query->Cancel();
+  return HttpResponse::Text(204, "");
+}
+
+HttpResponse TrinoProtocol::CancelQuery(HttpRequest& request) {
+  if (!manager_.Cancel(request.Param("id"))) return NotFoundResponse("Query not found");
+  return HttpResponse::Text(204, "");
+}
+
+HttpResponse TrinoProtocol::QueryInfo(HttpRequest& request) {
+  auto query = manager_.Find(request.Param("id"));
+  if (!query) return NotFoundResponse("Query not found");
+  nlohmann::json info = query->Info();
+  info["queryId"] = query->id();
+  return JsonResponse(info);
+}
+
+HttpResponse TrinoProtocol::ServerInfo(HttpRequest&) {
+  auto uptime = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - started_);
+  nlohmann::json body = {
+      {"nodeVersion", {{"version", options_.version}}},
+      {"environment", "floe"},
+      {"coordinator", true},
+      {"starting", false},
+      {"uptime", fmt::format("{}s", uptime.count())},
+  };
+  return JsonResponse(body);
+}
+
+}  // namespace floe::serve

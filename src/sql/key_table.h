@@ -1,0 +1,68 @@
+// Row keys as bytes, and a hash table from keys to dense ids: the core of hash aggregation,
+// DISTINCT, set operations, hash joins and IN over subqueries. A key is the concatenation of
+// its columns' encodings (a null byte, then 1/8/16 fixed bytes, or a 4-byte length and the
+// bytes of a string), so equal SQL values (with NULL equal to NULL, -0.0 equal to 0.0, one NaN)
+// give equal bytes and the encoding can be decoded back into vectors. A KeyTable is used by one
+// thread at a time; a finished table may be read by any number of threads.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "formats/column_batch.h"
+#include "sql/vector.h"
+
+namespace floe::sql {
+
+// Encodes rows of key columns; reused across chunks to avoid allocation.
+class KeyEncoder {
+ public:
+  // Encodes every row of `columns` (all `rows` long). Afterwards key(i) is row i's key.
+  void Encode(const std::vector<const ColumnVector*>& columns, int64_t rows);
+  std::string_view key(int64_t i) const {
+    return {reinterpret_cast<const char*>(bytes_.data()) + offsets_[static_cast<size_t>(i)],
+            offsets_[static_cast<size_t>(i) + 1] - offsets_[static_cast<size_t>(i)]};
+  }
+  uint64_t hash(int64_t i) const { return hashes_[static_cast<size_t>(i)]; }
+  // Whether any key column of row i is null.
+  bool has_null(int64_t i) const { return !nulls_.empty() && nulls_[static_cast<size_t>(i)] != 0; }
+
+ private:
+  formats::Buffer bytes_;
+  std::vector<size_t> offsets_;
+  std::vector<uint64_t> hashes_;
+  std::vector<uint8_t> nulls_;
+};
+
+uint64_t HashKey(std::string_view key);
+
+class KeyTable {
+ public:
+  KeyTable();
+
+  // The id of `key`, inserting it as the next id when absent (`inserted` tells which).
+  uint32_t FindOrInsert(std::string_view key, uint64_t hash, bool& inserted);
+  // The id of `key`, or -1.
+  int64_t Find(std::string_view key, uint64_t hash) const;
+  size_t size() const { return key_offsets_.size() - 1; }
+  std::string_view KeyAt(uint32_t id) const {
+    return {reinterpret_cast<const char*>(keys_.data()) + key_offsets_[id], key_offsets_[id + 1] - key_offsets_[id]};
+  }
+  uint64_t HashAt(uint32_t id) const { return hashes_[id]; }
+  int64_t Bytes() const;
+
+ private:
+  void Grow();
+
+  std::vector<uint32_t> slots_;  // id + 1; 0 is empty.
+  uint64_t mask_ = 0;
+  formats::Buffer keys_;
+  std::vector<size_t> key_offsets_;
+  std::vector<uint64_t> hashes_;
+};
+
+// Decodes keys (ids 0..size-1 of `table`) back into one vector per key column.
+std::vector<VectorPtr> DecodeKeys(const KeyTable& table, const std::vector<SqlType>& types);
+
+}  // namespace floe::sql

@@ -1,0 +1,386 @@
+#include "up/pipeline_console.h"
+
+#include <charconv>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "base/clock.h"
+#include "catalog/open_catalog.h"
+#include "catalog/table_identifier.h"
+#include "up/pipeline.h"
+#include "up/storage_faults.h"
+
+namespace floe::up {
+namespace {
+
+constexpr int64_t kRateWindowMillis = 5'000;  // events/s in is the mean over the last 5 s.
+constexpr size_t kCommitsShown = 20;
+
+int64_t SummaryNumber(const nlohmann::json& summary, const char* key) {
+  if (!summary.contains(key) || !summary[key].is_string()) return 0;
+  const std::string& text = summary[key].get_ref<const std::string&>();
+  int64_t value = 0;
+  std::from_chars(text.data(), text.data() + text.size(), value);
+  return value;
+}
+
+// floe.offsets.<topic>: {"0": 123, ...}, the next offset per partition the table holds.
+std::map<int32_t, int64_t> CommittedOffsets(const nlohmann::json& summary, const std::string& topic) {
+  std::map<int32_t, int64_t> offsets;
+  std::string key = "floe.offsets." + topic;
+  if (!summary.contains(key) || !summary[key].is_string()) return offsets;
+  auto parsed = nlohmann::json::parse(summary[key].get<std::string>(), nullptr, /*allow_exceptions=*/false);
+  if (!parsed.is_object()) return offsets;
+  for (const auto& [partition, offset] : parsed.items()) {
+    int32_t p = 0;
+    auto [end, error] = std::from_chars(partition.data(), partition.data() + partition.size(), p);
+    if (error == std::errc() && offset.is_number_integer()) offsets[p] = offset.get<int64_t>();
+  }
+  return offsets;
+}
+
+nlohmann::json TypeText(const nlohmann::json& type) { return type.is_string() ? type : nlohmann::json(type.dump()); }
+
+nlohmann::json CurrentSchemaFields(const nlohmann::json& metadata) {
+  nlohmann::json fields = nlohmann::json::array();
+  int64_t current = metadata.value("current-schema-id", 0);
+  for (const auto& schema : metadata.value("schemas", nlohmann::json::array())) {
+    if (schema.value("schema-id", 0) != current) continue;
+    for (const auto& field : schema.value("fields", nlohmann::json::array())) {
+      fields.push_back({{"id", field.value("id", 0)}, {"name", field.value("name", "")},
+                        {"type", TypeText(field.value("type", nlohmann::json()))},
+                        {"required", field.value("required", false)}});
+    }
+  }
+  return fields;
+}
+
+nlohmann::json DefaultPartitionFields(const nlohmann::json& metadata) {
+  int64_t current = metadata.value("default-spec-id", 0);
+  for (const auto& spec : metadata.value("partition-specs", nlohmann::json::array())) {
+    if (spec.value("spec-id", 0) == current) return spec.value("fields", nlohmann::json::array());
+  }
+  return nlohmann::json::array();
+}
+
+}  // namespace
+
+PipelineConsole::PipelineConsole(Pipeline& pipeline, ConsoleSources sources)
+    : pipeline_(pipeline), sources_(std::move(sources)), probe_(sources_.brokers) {
+  snapshot_ = nlohmann::json::object();
+  last_dlq_ = {{"rows", 0}};
+}
+
+PipelineConsole::~PipelineConsole() { Stop(); }
+
+void PipelineConsole::Start() {
+  {
+    std::lock_guard lock(wake_mutex_);
+    stopping_ = false;
+  }
+  sampler_ = std::thread([this] {
+    std::unique_lock lock(wake_mutex_);
+    while (!stopping_) {
+      lock.unlock();
+      SampleNow();
+      lock.lock();
+      wake_.wait_for(lock, std::chrono::seconds(1), [this] { return stopping_ || poked_; });
+      poked_ = false;
+    }
+  });
+}
+
+void PipelineConsole::Stop() {
+  {
+    std::lock_guard lock(wake_mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (sampler_.joinable()) sampler_.join();
+}
+
+void PipelineConsole::SetRowCounter(RowCounter counter) {
+  std::lock_guard lock(mutex_);
+  row_counter_ = std::move(counter);
+}
+
+Result<catalog::Catalog*> PipelineConsole::OpenCatalog() const {
+  if (!catalog_) {
+    FLOE_ASSIGN_OR_RETURN(catalog_, catalog::OpenCatalog({.uri = sources_.catalog, .warehouse = sources_.warehouse}));
+  }
+  return catalog_.get();
+}
+
+Result<PipelineConsole::TableNumbers> PipelineConsole::LoadTableNumbers(const std::string& table,
+                                                                        size_t max_commits) const {
+  FLOE_ASSIGN_OR_RETURN(catalog::TableIdentifier id, catalog::IdentifierFromString(table));
+  catalog::LoadedTable loaded;
+  {
+    std::lock_guard lock(catalog_mutex_);
+    FLOE_ASSIGN_OR_RETURN(catalog::Catalog * catalog, OpenCatalog());
+    FLOE_ASSIGN_OR_RETURN(loaded, catalog->LoadTable(id));
+  }
+  const nlohmann::json& m = loaded.metadata;
+  TableNumbers numbers;
+  numbers.loaded = true;
+  nlohmann::json current_summary = nlohmann::json::object();
+  nlohmann::json current_id = m.value("current-snapshot-id", nlohmann::json());
+  if (current_id.is_number() && current_id.get<int64_t>() < 0) current_id = nullptr;  // v1: -1 = none
+  nlohmann::json current_snapshot;
+  std::vector<nlohmann::json> snapshots;
+  for (const auto& snapshot : m.value("snapshots", nlohmann::json::array())) {
+    snapshots.push_back(snapshot);
+    if (!current_id.is_null() && snapshot.value("snapshot-id", int64_t{0}) == current_id.get<int64_t>()) {
+      current_snapshot = snapshot;
+      current_summary = snapshot.value("summary", nlohmann::json::object());
+    }
+  }
+  std::sort(snapshots.begin(), snapshots.end(), [](const auto& a, const auto& b) {
+    return a.value("timestamp-ms", int64_t{0}) > b.value("timestamp-ms", int64_t{0});
+  });
+  nlohmann::json commits = nlohmann::json::array();
+  for (size_t i = 0; i < snapshots.size() && i < max_commits; ++i) {
+    const nlohmann::json summary = snapshots[i].value("summary", nlohmann::json::object());
+    commits.push_back({{"snapshot_id", snapshots[i].value("snapshot-id", int64_t{0})},
+                       {"timestamp_ms", snapshots[i].value("timestamp-ms", int64_t{0})},
+                       {"operation", summary.value("operation", "")},
+                       {"added_records", SummaryNumber(summary, "added-records")},
+                       {"added_files", SummaryNumber(summary, "added-data-files")},
+                       {"added_bytes", SummaryNumber(summary, "added-files-size")},
+                       {"total_records", SummaryNumber(summary, "total-records")}});
+  }
+  numbers.rows = SummaryNumber(current_summary, "total-records");
+  numbers.offsets = CommittedOffsets(current_summary, sources_.topic);
+  int64_t files = SummaryNumber(current_summary, "total-data-files");
+  int64_t bytes = SummaryNumber(current_summary, "total-files-size");
+  numbers.json = {
+      {"name", table},
+      {"up", true},
+      {"location", m.value("location", "")},
+      {"format_version", m.value("format-version", 0)},
+      {"metadata_location", loaded.metadata_location},
+      {"snapshot_id", current_id},
+      {"last_commit_ms", current_snapshot.is_object() ? current_snapshot.value("timestamp-ms", nlohmann::json())
+                                                      : nlohmann::json()},
+      {"snapshots", snapshots.size()},
+      {"rows", numbers.rows},
+      {"files", files},
+      {"bytes", bytes},
+      {"mean_file_bytes", files > 0 ? static_cast<double>(bytes) / static_cast<double>(files) : 0.0},
+      {"delete_files", SummaryNumber(current_summary, "total-delete-files")},
+      {"schema", CurrentSchemaFields(m)},
+      {"partition_fields", DefaultPartitionFields(m)},
+      {"commits", commits},
+  };
+  return numbers;
+}
+
+nlohmann::json PipelineConsole::StorageNumbers() const {
+  nlohmann::json storage = {{"warehouse", sources_.warehouse}, {"faults", pipeline_.storage_faults().ToJson()}};
+  if (!sources_.warehouse.starts_with("file://")) return storage;
+  // Local warehouse: walk it. Data files and metadata are told apart by the Iceberg layout.
+  uint64_t data_bytes = 0, metadata_bytes = 0, data_objects = 0, metadata_objects = 0;
+  std::error_code error;
+  std::filesystem::recursive_directory_iterator it(sources_.warehouse.substr(7), error), end;
+  for (; !error && it != end; it.increment(error)) {
+    if (!it->is_regular_file(error)) continue;
+    uint64_t size = it->file_size(error);
+    if (error) break;
+    bool metadata = it->path().parent_path().filename() == "metadata";
+    (metadata ? metadata_bytes : data_bytes) += size;
+    (metadata ? metadata_objects : data_objects) += 1;
+  }
+  storage["bytes"] = data_bytes + metadata_bytes;
+  storage["objects"] = data_objects + metadata_objects;
+  storage["data_bytes"] = data_bytes;
+  storage["data_objects"] = data_objects;
+  storage["metadata_bytes"] = metadata_bytes;
+  storage["metadata_objects"] = metadata_objects;
+  return storage;
+}
+
+void PipelineConsole::SampleNow() {
+  std::lock_guard sample_lock(sampler_mutex_);
+  int64_t now = Clock::System().NowMillis();
+
+  // The broker, over the Kafka protocol.
+  auto topics = probe_.Topics();
+  if (topics) {
+    nlohmann::json list = nlohmann::json::array();
+    int64_t source_end = -1;
+    for (const TopicOffsets& topic : *topics) {
+      nlohmann::json partitions = nlohmann::json::array();
+      for (const auto& p : topic.partitions) {
+        partitions.push_back({{"partition", p.partition}, {"start_offset", p.start_offset},
+                              {"end_offset", p.end_offset}});
+      }
+      list.push_back({{"name", topic.name}, {"partitions", partitions}, {"end_offset", topic.end_offset_sum()}});
+      if (topic.name == sources_.topic) source_end = topic.end_offset_sum();
+    }
+    if (source_end >= 0) end_offset_history_.emplace_back(now, source_end);
+    while (!end_offset_history_.empty() && end_offset_history_.front().first < now - kRateWindowMillis) {
+      end_offset_history_.pop_front();
+    }
+    double rate = 0;
+    if (end_offset_history_.size() >= 2) {
+      auto [t0, o0] = end_offset_history_.front();
+      auto [t1, o1] = end_offset_history_.back();
+      if (t1 > t0) rate = static_cast<double>(o1 - o0) * 1000.0 / static_cast<double>(t1 - t0);
+    }
+    last_broker_ = {{"up", true}, {"bootstrap", sources_.brokers}, {"topics", list},
+                    {"events_per_second", rate}, {"error", nullptr}};
+  } else {
+    end_offset_history_.clear();
+    if (!last_broker_.is_object()) last_broker_ = {{"bootstrap", sources_.brokers}, {"topics", nlohmann::json::array()}};
+    last_broker_["up"] = false;
+    last_broker_["events_per_second"] = 0;
+    last_broker_["error"] = topics.error().message();
+  }
+
+  // The table and its dead letters, through the catalog.
+  if (auto table = LoadTableNumbers(sources_.table, kCommitsShown)) {
+    last_table_ = std::move(table->json);
+    last_offsets_ = std::move(table->offsets);
+  } else {
+    if (!last_table_.is_object()) last_table_ = {{"name", sources_.table}, {"rows", 0}, {"files", 0}};
+    last_table_["up"] = false;
+    last_table_["error"] = table.error().message();
+  }
+  if (auto dlq = LoadTableNumbers(sources_.table + "_dlq", 0)) last_dlq_ = {{"rows", dlq->rows}};
+
+  // Lag: what the broker holds past the offsets the table's current snapshot committed.
+  int64_t lag = 0;
+  nlohmann::json lag_by_partition = nlohmann::json::object();
+  nlohmann::json committed = nlohmann::json::object();
+  for (const auto& topic : last_broker_.value("topics", nlohmann::json::array())) {
+    if (topic.value("name", "") != sources_.topic) continue;
+    for (const auto& p : topic["partitions"]) {
+      int32_t partition = p.value("partition", 0);
+      auto it = last_offsets_.find(partition);
+      int64_t done = it == last_offsets_.end() ? 0 : it->second;
+      int64_t behind = std::max<int64_t>(0, p.value("end_offset", int64_t{0}) - done);
+      lag += behind;
+      lag_by_partition[std::to_string(partition)] = behind;
+      committed[std::to_string(partition)] = done;
+    }
+  }
+  nlohmann::json stream = pipeline_.StreamCounters();
+  stream["topic"] = sources_.topic;
+  stream["table"] = sources_.table;
+  stream["consumer_lag"] = lag;
+  stream["lag_by_partition"] = lag_by_partition;
+  stream["committed_offsets"] = committed;
+  stream["last_commit_ms"] = last_table_.value("last_commit_ms", nlohmann::json());
+  stream["last_snapshot_id"] = last_table_.value("snapshot_id", nlohmann::json());
+  stream["commits"] = last_table_.value("commits", nlohmann::json::array());
+  stream["dead_letter_rows"] = last_dlq_.value("rows", 0);
+
+  nlohmann::json table = last_table_;
+  table.erase("commits");
+  table["dead_letter_table"] = sources_.table + "_dlq";
+  table["dead_letter_rows"] = last_dlq_.value("rows", 0);
+
+  nlohmann::json roles = nlohmann::json::array();
+  for (const RoleState& role : pipeline_.RoleStates()) {
+    roles.push_back({{"name", role.name}, {"state", role.state}, {"describe", role.describe},
+                     {"can_take_down", role.can_take_down}, {"restarts", role.restarts}});
+  }
+  nlohmann::json snapshot = {
+      {"time_ms", now},
+      {"processes", pipeline_.options().processes},
+      {"roles", roles},
+      {"broker", last_broker_},
+      {"stream", stream},
+      {"table", table},
+      {"generator", pipeline_.GeneratorNumbers()},
+      {"storage", StorageNumbers()},
+  };
+  std::lock_guard lock(mutex_);
+  snapshot_ = std::move(snapshot);
+}
+
+nlohmann::json PipelineConsole::Snapshot() const {
+  std::lock_guard lock(mutex_);
+  return snapshot_;
+}
+
+nlohmann::json PipelineConsole::Reconciliation() const {
+  nlohmann::json generator = pipeline_.GeneratorNumbers();
+  nlohmann::json out = {
+      {"time_ms", Clock::System().NowMillis()},
+      {"table", sources_.table},
+      {"produced", generator.value("sent", 0)},
+      {"acknowledged", generator.value("acknowledged", 0)},
+      {"acknowledged_valid", generator.value("acknowledged_valid", 0)},
+      {"acknowledged_malformed", generator.value("acknowledged_malformed", 0)},
+      {"failed", generator.value("failed", 0)},
+      {"committed", nullptr},
+      {"dead_lettered", nullptr},
+      {"queryable", nullptr},
+      {"errors", nlohmann::json::array()},
+  };
+  if (auto table = LoadTableNumbers(sources_.table, 0)) {
+    out["committed"] = table->rows;
+  } else {
+    out["errors"].push_back("committed: " + table.error().message());
+  }
+  if (auto dlq = LoadTableNumbers(sources_.table + "_dlq", 0)) {
+    out["dead_lettered"] = dlq->rows;
+  } else {
+    out["errors"].push_back("dead letters: " + dlq.error().message());
+  }
+  RowCounter counter;
+  nlohmann::json stream;
+  {
+    std::lock_guard lock(mutex_);
+    counter = row_counter_;
+    stream = snapshot_.value("stream", nlohmann::json::object());
+  }
+  out["consumer_lag"] = stream.value("consumer_lag", nlohmann::json());
+  if (counter) {
+    if (auto rows = counter(sources_.table)) {
+      out["queryable"] = *rows;
+    } else {
+      out["errors"].push_back("queryable: " + rows.error().message());
+    }
+  }
+  // Equal: every acknowledged valid event is in the table exactly once (by count), every
+  // malformed one in the dead letters, and the query engine sees what the table holds.
+  bool equal = out["committed"] == out["acknowledged_valid"] && out["dead_lettered"] == out["acknowledged_malformed"] &&
+               (out["queryable"].is_null() || out["queryable"] == out["committed"]);
+  out["equal"] = equal;
+  return out;
+}
+
+Status PipelineConsole::SetTraffic(double events_per_second) { return pipeline_.SetTraffic(events_per_second); }
+
+Status PipelineConsole::Burst(int64_t events) { return pipeline_.Burst(events); }
+
+Status PipelineConsole::TakeDown(std::string_view role) {
+  FLOE_RETURN_IF_ERROR(pipeline_.TakeDown(role));
+  Poke();
+  return OkStatus();
+}
+
+Status PipelineConsole::BringUp(std::string_view role) {
+  FLOE_RETURN_IF_ERROR(pipeline_.BringUp(role));
+  Poke();
+  return OkStatus();
+}
+
+void PipelineConsole::Poke() {
+  {
+    std::lock_guard lock(wake_mutex_);
+    poked_ = true;
+  }
+  wake_.notify_all();
+}
+
+Status PipelineConsole::SetStorageFaults(const nlohmann::json& faults) {
+  FLOE_ASSIGN_OR_RETURN(StorageFaultPlan plan, StorageFaultPlanFromJson(faults));
+  pipeline_.storage_faults().Set(plan);
+  return OkStatus();
+}
+
+}  // namespace floe::up

@@ -1,0 +1,99 @@
+// PipelineConsole: the console's view of a running `floe up` and its playground knobs (the
+// serve::PipelineControl the query server's /api/pipeline and /api/playground routes call).
+//
+// A sampler thread asks, once a second, the broker (over the Kafka protocol: topics,
+// partitions, end offsets), the catalog (the table's current snapshot and its summary: rows,
+// files, bytes, the offsets the stream job committed) and the Pipeline (role states, the
+// generator's ledger, the stream job's counters), and keeps the last answer; Snapshot() hands
+// that out, so the console's polling never waits on a role that is down. Reconciliation()
+// reads the tables afresh. Owned by the Pipeline; every public call is thread-safe.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "catalog/catalog.h"
+#include "serve/pipeline_control.h"
+#include "up/broker_probe.h"
+
+namespace floe::up {
+
+class Pipeline;
+
+struct ConsoleSources {
+  std::string brokers;    // HOST:PORT of the broker.
+  std::string catalog;    // The catalog URI (http://HOST:PORT under floe up).
+  std::string warehouse;  // file:///abs or s3://..., for the storage box.
+  std::string topic = "orders";
+  std::string table = "shop.orders";  // Its dead letters are in <table>_dlq.
+};
+
+class PipelineConsole final : public serve::PipelineControl {
+ public:
+  // Counts the rows a SQL query over `table` sees ("shop.orders"), for the reconciliation's
+  // queryable number; given by whoever runs the query engine in this process.
+  using RowCounter = std::function<Result<int64_t>(std::string_view table)>;
+
+  PipelineConsole(Pipeline& pipeline, ConsoleSources sources);
+  ~PipelineConsole() override;
+
+  void Start();  // The sampler thread.
+  void Stop();
+  void SetRowCounter(RowCounter counter);
+  // Takes one sample now (the sampler does this every second).
+  void SampleNow();
+
+  nlohmann::json Snapshot() const override;
+  nlohmann::json Reconciliation() const override;
+  Status SetTraffic(double events_per_second) override;
+  Status Burst(int64_t events) override;
+  Status TakeDown(std::string_view role) override;
+  Status BringUp(std::string_view role) override;
+  Status SetStorageFaults(const nlohmann::json& faults) override;
+
+ private:
+  struct TableNumbers {
+    bool loaded = false;
+    nlohmann::json json;             // The "table" object of the snapshot.
+    std::map<int32_t, int64_t> offsets;  // floe.offsets.<topic> of the current snapshot.
+    int64_t rows = 0;
+  };
+  Result<TableNumbers> LoadTableNumbers(const std::string& table, size_t max_commits) const;
+  Result<catalog::Catalog*> OpenCatalog() const;  // Requires catalog_mutex_.
+  nlohmann::json StorageNumbers() const;
+  void Poke();
+
+  Pipeline& pipeline_;
+  ConsoleSources sources_;
+
+  mutable std::mutex catalog_mutex_;
+  mutable std::unique_ptr<catalog::Catalog> catalog_;  // Guarded by catalog_mutex_; opened lazily.
+
+  std::mutex sampler_mutex_;  // One sample at a time (the thread and SampleNow).
+  BrokerProbe probe_;         // Guarded by sampler_mutex_.
+  std::deque<std::pair<int64_t, int64_t>> end_offset_history_;  // (ms, sum of end offsets); sampler_mutex_.
+  nlohmann::json last_broker_;  // Guarded by sampler_mutex_: the last answer, kept while it is down.
+  nlohmann::json last_table_;
+  nlohmann::json last_dlq_;
+  std::map<int32_t, int64_t> last_offsets_;
+
+  mutable std::mutex mutex_;
+  nlohmann::json snapshot_;  // Guarded by mutex_.
+  RowCounter row_counter_;   // Guarded by mutex_.
+
+  std::mutex wake_mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false;  // Guarded by wake_mutex_.
+  bool poked_ = false;     // Guarded by wake_mutex_: sample again now (a role changed).
+  std::thread sampler_;
+};
+
+}  // namespace floe::up

@@ -1,0 +1,220 @@
+// The console's side of `floe up`: a whole in-process pipeline on free loopback ports, read and
+// turned through the PipelineControl the query server will call.
+#include "up/pipeline_console.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <functional>
+#include <thread>
+
+#include "support/child_process.h"
+#include "up/pipeline.h"
+
+namespace floe::up {
+namespace {
+
+using nlohmann::json;
+
+// Polls `check` on fresh snapshots until it holds or a generous deadline passes.
+bool WaitFor(PipelineConsole& console, const std::function<bool(const json&)>& check,
+             std::chrono::seconds deadline = std::chrono::seconds(60)) {
+  auto end = std::chrono::steady_clock::now() + deadline;
+  while (std::chrono::steady_clock::now() < end) {
+    console.SampleNow();
+    if (check(console.Snapshot())) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  return false;
+}
+
+std::string RoleState(const json& snapshot, const std::string& name) {
+  for (const auto& role : snapshot["roles"]) {
+    if (role["name"] == name) return role["state"];
+  }
+  return "";
+}
+
+int64_t SourceEndOffset(const json& snapshot) {
+  for (const auto& topic : snapshot["broker"]["topics"]) {
+    if (topic["name"] == "orders") return topic["end_offset"];
+  }
+  return 0;
+}
+
+class PipelineConsoleTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    UpOptions& options = options_;
+    options.data = folder_.path() + "/data";
+    options.traffic = 300;
+    options.trigger_millis = 300;
+    options.broker_port = testing::FreeLoopbackPort();
+    options.broker_metrics_port = -1;
+    options.catalog_port = testing::FreeLoopbackPort();
+    options.partitions = 2;
+    options.malformed_rate = 0.02;
+    pipeline_ = std::make_unique<Pipeline>(options);
+    auto started = pipeline_->Start();
+    ASSERT_TRUE(started) << started.error().ToString();
+  }
+  void TearDown() override {
+    if (pipeline_) pipeline_->Stop();
+  }
+  PipelineConsole& console() { return pipeline_->console(); }
+
+  testing::TempFolder folder_;
+  UpOptions options_;
+  std::unique_ptr<Pipeline> pipeline_;
+};
+
+TEST_F(PipelineConsoleTest, NumbersRiseAndNothingIsLostAcrossATakeDown) {
+  // The broker's end offsets and the table's rows rise; the map has every box's numbers.
+  ASSERT_TRUE(WaitFor(console(), [](const json& s) {
+    return s["broker"]["up"] == true && SourceEndOffset(s) > 100 && s["table"].value("rows", 0) > 0 &&
+           s["stream"]["last_snapshot_id"].is_number() && s["generator"].value("acknowledged", 0) > 0;
+  })) << console().Snapshot().dump(2);
+  json s = console().Snapshot();
+  EXPECT_EQ(RoleState(s, "broker"), "running");
+  EXPECT_EQ(RoleState(s, "stream job"), "running");
+  EXPECT_EQ(s["broker"]["topics"][0]["partitions"].size(), 2u);
+  EXPECT_GT(s["table"]["files"].get<int64_t>(), 0);
+  EXPECT_GT(s["table"]["mean_file_bytes"].get<double>(), 0);
+  EXPECT_FALSE(s["table"]["schema"].empty());
+  EXPECT_GT(s["storage"]["data_bytes"].get<int64_t>(), 0);
+  ASSERT_TRUE(WaitFor(console(), [](const json& s) { return s["broker"]["events_per_second"].get<double>() > 0; }));
+
+  // Paused, only bursts are sent.
+  ASSERT_TRUE(console().SetTraffic(0));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  uint64_t sent = pipeline_->GeneratorNumbers()["sent"];
+  ASSERT_TRUE(console().Burst(100));
+  ASSERT_TRUE(WaitFor(console(), [&](const json& s) { return s["generator"]["sent"].get<uint64_t>() == sent + 100; }))
+      << console().Snapshot()["generator"].dump();
+  EXPECT_EQ(console().Snapshot()["generator"]["paused"], true);
+
+  // The stream job down: a burst piles up as lag.
+  ASSERT_TRUE(console().TakeDown("stream"));
+  ASSERT_TRUE(WaitFor(console(), [](const json& s) { return RoleState(s, "stream job") == "down"; }));
+  ASSERT_TRUE(console().Burst(500));
+  ASSERT_TRUE(WaitFor(console(), [](const json& s) { return s["stream"]["consumer_lag"].get<int64_t>() >= 500; }))
+      << console().Snapshot()["stream"].dump();
+
+  // Back up: the lag drains and every acknowledged event is in the table exactly once.
+  ASSERT_TRUE(console().BringUp("stream job"));
+  ASSERT_TRUE(WaitFor(console(), [](const json& s) {
+    return RoleState(s, "stream job") == "running" && s["stream"]["consumer_lag"] == 0;
+  })) << console().Snapshot()["stream"].dump();
+  json r = console().Reconciliation();
+  EXPECT_EQ(r["acknowledged"], r["produced"]) << r.dump();
+  EXPECT_EQ(r["committed"], r["acknowledged_valid"]) << r.dump();
+  EXPECT_EQ(r["dead_lettered"], r["acknowledged_malformed"]) << r.dump();
+  EXPECT_GT(r["dead_lettered"].get<int64_t>(), 0) << r.dump();
+  EXPECT_EQ(r["equal"], true) << r.dump();
+  EXPECT_TRUE(r["queryable"].is_null());  // No query engine in this process.
+}
+
+TEST_F(PipelineConsoleTest, TheBrokerComesBackOnItsPortAndTheGeneratorCatchesUp) {
+  ASSERT_TRUE(WaitFor(console(), [](const json& s) { return SourceEndOffset(s) > 0; }));
+  ASSERT_TRUE(console().TakeDown("broker"));
+  ASSERT_TRUE(WaitFor(console(), [](const json& s) { return s["broker"]["up"] == false; }));
+  EXPECT_EQ(RoleState(console().Snapshot(), "broker"), "down");
+  ASSERT_TRUE(console().BringUp("broker"));
+  int64_t before = SourceEndOffset(console().Snapshot());
+  ASSERT_TRUE(WaitFor(console(), [&](const json& s) { return s["broker"]["up"] == true && SourceEndOffset(s) > before; }))
+      << console().Snapshot()["broker"].dump();
+}
+
+TEST_F(PipelineConsoleTest, TheCatalogComesBackAndCommitsResume) {
+  ASSERT_TRUE(WaitFor(console(), [](const json& s) { return s["table"].value("rows", 0) > 0; }));
+  ASSERT_TRUE(console().TakeDown("catalog"));
+  ASSERT_TRUE(WaitFor(console(), [](const json& s) { return s["table"]["up"] == false; }));
+  ASSERT_TRUE(console().BringUp("catalog"));
+  int64_t rows = console().Snapshot()["table"]["rows"];
+  ASSERT_TRUE(WaitFor(console(), [&](const json& s) { return s["table"]["up"] == true && s["table"]["rows"] > rows; }))
+      << console().Snapshot()["table"].dump();
+}
+
+TEST_F(PipelineConsoleTest, ARestartOnTheSameDataStillReconciles) {
+  ASSERT_TRUE(WaitFor(console(), [](const json& s) { return s["table"].value("rows", 0) > 0; }));
+  pipeline_->Stop();
+  pipeline_.reset();
+  options_.traffic = 0;  // Paused from the start: only the burst below.
+  pipeline_ = std::make_unique<Pipeline>(options_);
+  ASSERT_TRUE(pipeline_->Start());
+  json before = console().Reconciliation();
+  EXPECT_GT(before["acknowledged"].get<int64_t>(), 0) << before.dump();  // The ledger was continued.
+  ASSERT_TRUE(console().Burst(300));
+  ASSERT_TRUE(WaitFor(console(), [&](const json& s) {
+    return s["generator"]["acknowledged"].get<int64_t>() == before["acknowledged"].get<int64_t>() + 300 &&
+           s["stream"]["consumer_lag"] == 0;
+  })) << console().Snapshot().dump();
+  json r = console().Reconciliation();
+  EXPECT_EQ(r["equal"], true) << r.dump();
+}
+
+TEST_F(PipelineConsoleTest, RefusesWhatItCannotDo) {
+  EXPECT_EQ(console().TakeDown("coffee machine").error().kind(), ErrorKind::kNotFound);
+  EXPECT_EQ(console().SetTraffic(-5).error().kind(), ErrorKind::kInvalidArgument);
+  EXPECT_EQ(console().Burst(0).error().kind(), ErrorKind::kInvalidArgument);
+  EXPECT_EQ(console().SetStorageFaults({{"error_rate", 7}}).error().kind(), ErrorKind::kInvalidArgument);
+  EXPECT_TRUE(console().SetStorageFaults({{"latency_ms", 5}}));
+  console().SampleNow();
+  EXPECT_EQ(console().Snapshot()["storage"]["faults"]["latency_ms"], 5);
+  EXPECT_TRUE(console().SetStorageFaults(json::object()));
+  // Taking a role down twice, or bringing a running one up, changes nothing.
+  EXPECT_TRUE(console().TakeDown("generator"));
+  EXPECT_TRUE(console().TakeDown("generator"));
+  EXPECT_TRUE(console().BringUp("generator"));
+  EXPECT_TRUE(console().BringUp("generator"));
+}
+
+}  // namespace
+}  // namespace floe::up
+
+namespace floe::up {
+namespace {
+
+// With --processes the boxes are child processes: the rate restarts the generator's child.
+TEST(PipelineConsoleProcesses, TrafficRestartsTheGeneratorAndRolesGoDownAndUp) {
+  const char* floe = std::getenv("FLOE_BIN");
+  if (floe == nullptr) GTEST_SKIP() << "FLOE_BIN is not set (run through ctest)";
+  testing::TempFolder folder;
+  UpOptions options;
+  options.data = folder.path() + "/data";
+  options.traffic = 100;
+  options.processes = true;
+  options.floe_binary = floe;
+  options.broker_port = testing::FreeLoopbackPort();
+  options.broker_metrics_port = -1;
+  options.catalog_port = testing::FreeLoopbackPort();
+  options.partitions = 2;
+  Pipeline pipeline(options);
+  ASSERT_TRUE(pipeline.Start());
+  PipelineConsole& console = pipeline.console();
+  ASSERT_TRUE(WaitFor(console, [](const json& s) { return SourceEndOffset(s) > 0; }));
+
+  ASSERT_TRUE(console.SetTraffic(0));
+  console.SampleNow();
+  EXPECT_EQ(RoleState(console.Snapshot(), "generator"), "down");
+  EXPECT_EQ(console.Snapshot()["generator"]["paused"], true);
+  EXPECT_EQ(console.Burst(10).error().kind(), ErrorKind::kNotImplemented);
+  // Stopped cleanly, its ledger holds every acknowledgement; the next child continues it.
+  uint64_t acknowledged = pipeline.GeneratorNumbers()["acknowledged"];
+  EXPECT_GT(acknowledged, 0u);
+  ASSERT_TRUE(console.SetTraffic(300));
+  ASSERT_TRUE(WaitFor(console, [&](const json& s) {
+    return RoleState(s, "generator") == "running" && s["generator"]["acknowledged"].get<uint64_t>() > acknowledged;
+  })) << console.Snapshot()["generator"].dump();
+
+  ASSERT_TRUE(console.TakeDown("broker"));
+  ASSERT_TRUE(WaitFor(console, [](const json& s) { return s["broker"]["up"] == false; }));
+  EXPECT_EQ(RoleState(console.Snapshot(), "broker"), "down");
+  ASSERT_TRUE(console.BringUp("broker"));
+  ASSERT_TRUE(WaitFor(console, [](const json& s) { return s["broker"]["up"] == true; }));
+  pipeline.Stop();
+}
+
+}  // namespace
+}  // namespace floe::up

@@ -1,0 +1,198 @@
+// The console end to end: `floe up` on free loopback ports with a fresh data folder, driven
+// through Debian's chromium by playwright-core. The map's numbers rise, a box page opens, a SQL
+// query draws a chart, the Orders dashboard refreshes by itself, and in the playground taking
+// the stream job down raises the lag while bringing it back drains it with the reconciliation
+// equal. Screenshots go to $FLOE_BUILD_DIR/test-artifacts/console/.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+const FLOE = process.env.FLOE_BIN;
+const SHOTS = path.join(process.env.FLOE_BUILD_DIR || os.tmpdir(), 'test-artifacts', 'console');
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+// Waits until `check` returns something truthy; fails with the last value after the deadline.
+async function waitFor(what, check, { timeoutMs = 60000, intervalMs = 250 } = {}) {
+  const end = Date.now() + timeoutMs;
+  let last;
+  while (Date.now() < end) {
+    try {
+      last = await check();
+      if (last) return last;
+    } catch (e) {
+      last = e.message;
+    }
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+  throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
+}
+
+const number = (text) => Number(String(text).replace(/[^0-9.\-]/g, '')) || 0;
+
+let floe;
+let floeLog = '';
+let pgPort;
+let browser;
+let page;
+let base;
+let dataDir;
+const consoleErrors = [];
+
+async function metric(box, id) {
+  return number(await page.locator(`[data-box="${box}"] [data-metric="${id}"]`).textContent());
+}
+
+async function shot(name) {
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+before(async () => {
+  assert.ok(FLOE, 'FLOE_BIN is set');
+  fs.mkdirSync(SHOTS, { recursive: true });
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'floe-console-'));
+  const [broker, catalog, query, pg] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  base = `http://127.0.0.1:${query}`;
+  pgPort = pg;
+  floe = spawn(FLOE, ['up', '--data', dataDir, '--traffic', '200', '--trigger', '1s', '--partitions', '2',
+    '--broker-listen', `127.0.0.1:${broker}`, '--broker-metrics-listen', '', '--catalog-port', String(catalog),
+    '--query-listen', `127.0.0.1:${query}`, '--pg-listen', `127.0.0.1:${pg}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  floe.stdout.on('data', (d) => { floeLog += d; });
+  floe.stderr.on('data', (d) => { floeLog += d; });
+  await waitFor('floe up to serve the console', async () => {
+    if (floe.exitCode !== null) throw new Error(`floe up exited ${floe.exitCode}: ${floeLog.slice(-2000)}`);
+    const response = await fetch(`${base}/api/pipeline`);
+    return response.ok;
+  });
+  const executablePath = execFileSync('which', ['chromium']).toString().trim();
+  browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+  page.on('pageerror', (e) => consoleErrors.push(`uncaught: ${e.message}`));
+});
+
+after(async () => {
+  await browser?.close();
+  if (floe && floe.exitCode === null) {
+    const exited = new Promise((r) => floe.once('exit', r));
+    floe.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 20000))]);
+    if (floe.exitCode === null) floe.kill('SIGKILL');
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+test('the map shows every box and its numbers rise', async () => {
+  await page.goto(`${base}/#/map`);
+  for (const box of ['generator', 'broker', 'stream', 'storage', 'table', 'query']) {
+    await page.locator(`[data-box="${box}"]`).waitFor();
+  }
+  const first = await waitFor('events in the broker', async () => (await metric('broker', 'end_offset')) || null);
+  await waitFor('the end offset to rise', async () => (await metric('broker', 'end_offset')) > first);
+  await waitFor('rows in the table', async () => (await metric('table', 'rows')) > 0);
+  await waitFor('events/s in', async () => (await metric('broker', 'events_per_second')) > 0);
+  const rows = await metric('table', 'rows');
+  await waitFor('the table to grow', async () => (await metric('table', 'rows')) > rows);
+  assert.ok((await metric('table', 'files')) > 0);
+  await shot('map');
+});
+
+test('psql on the PostgreSQL port sees the rows arrive', async () => {
+  // Debian's psql, a client nobody here wrote.
+  const count = () => Number(execFileSync('psql', ['-h', '127.0.0.1', '-p', String(pgPort), '-U', 'floe', '-d', 'floe',
+    '-At', '-c', 'SELECT count(*) FROM floe.shop.orders'], { env: { ...process.env, PGCONNECT_TIMEOUT: '10' } }).toString().trim());
+  const first = await waitFor('rows through psql', async () => count() || null);
+  await waitFor('more rows through psql', async () => count() > first);
+});
+
+test('a box opens its page', async () => {
+  await page.locator('[data-box="stream"]').click();
+  await page.waitForURL(/#\/box\/stream$/);
+  await page.locator('[data-page="stream"] [data-list="commits"] tbody tr').first().waitFor();
+  await shot('box-stream');
+  await page.goto(`${base}/#/box/broker`);
+  await page.locator('[data-topic="orders"] tbody tr').first().waitFor();
+  assert.equal(await page.locator('[data-topic="orders"] tbody tr').count(), 2);
+  await page.goto(`${base}/#/box/table`);
+  await page.locator('[data-list="schema"] tbody tr').first().waitFor();
+  const columns = await page.locator('[data-list="schema"] tbody tr td:nth-child(2)').allTextContents();
+  for (const name of ['event_id', 'ts', 'type', 'order_id', 'amount']) assert.ok(columns.includes(name), columns.join(','));
+  await shot('box-table');
+});
+
+test('a SQL query renders as a chart and a table', async () => {
+  await page.goto(`${base}/#/sql`);
+  await page.locator('textarea.sql').fill('SELECT region, count(*) AS events\nFROM floe.shop.orders\nGROUP BY region\nORDER BY region');
+  await page.locator('[data-action="run"]').click();
+  await page.locator('figure[data-chart="bar"] rect.bar').first().waitFor();
+  const regions = await page.locator('[data-role="result-table"] tbody tr').count();
+  assert.ok(regions >= 2, `${regions} regions`);
+  assert.equal(await page.locator('figure[data-chart="bar"] rect.bar').count(), regions);
+  await shot('sql');
+});
+
+test('the Orders dashboard refreshes by itself', async () => {
+  await page.goto(`${base}/#/orders`);
+  const updated = page.locator('[data-role="updated"]');
+  await waitFor('two refreshes', async () => Number(await updated.getAttribute('data-refreshes')) >= 2, { timeoutMs: 30000 });
+  for (const panel of ['per-minute', 'revenue', 'funnel', 'customers']) {
+    const errors = await page.locator(`[data-panel="${panel}"] .error`).allTextContents();
+    assert.deepEqual(errors, [], `panel ${panel}`);
+  }
+  await page.locator('[data-panel="revenue"] rect.bar').first().waitFor();
+  // One line per event type (a single minute is a single dot, so wait for the lines to exist).
+  await page.locator('[data-panel="per-minute"] figure[data-chart="line"] polyline.line').first().waitFor({ state: 'attached' });
+  assert.ok(await page.locator('[data-panel="per-minute"] polyline.line').count() >= 3);
+  assert.ok(number(await page.locator('[data-step="created"] .funnel-value').textContent()) > 0);
+  await shot('orders');
+});
+
+test('taking the stream job down raises the lag; bringing it back drains it and reconciles', async () => {
+  await page.goto(`${base}/#/playground`);
+  // Pause the generator so the counts can settle, then pile up a burst behind the stopped job.
+  await page.locator('[data-control="traffic"]').evaluate((slider) => {
+    slider.value = '0';
+    slider.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await waitFor('the generator to pause', async () => (await (await fetch(`${base}/api/pipeline`)).json()).generator?.paused);
+  const role = page.locator('[data-role="stream job"]');
+  await role.locator('[data-action="take-down"]').click();
+  await waitFor('the stream job to be down', async () => (await role.getAttribute('data-state')) === 'down');
+  await page.locator('input[aria-label="burst size"]').fill('2000');
+  await page.locator('[data-action="burst"]').click();
+  await waitFor('the lag to rise', async () => number(await page.locator('[data-metric="consumer_lag"]').textContent()) >= 2000);
+  await shot('playground-stream-down');
+
+  await role.locator('[data-action="bring-up"]').click();
+  await waitFor('the stream job to run', async () => (await role.getAttribute('data-state')) === 'running');
+  await waitFor('the lag to drain', async () => number(await page.locator('[data-metric="consumer_lag"]').textContent()) === 0);
+  await waitFor('the reconciliation to be equal',
+    async () => (await page.locator('[data-panel="reconciliation"] [data-equal]').getAttribute('data-equal')) === 'true');
+  const count = async (name) => number(await page.locator(`[data-count="${name}"] .recon-value`).textContent());
+  const acknowledged = await count('acknowledged');
+  const committed = await count('committed');
+  const deadLettered = await count('dead-lettered');
+  const queryable = await count('queryable');
+  assert.equal(await count('produced'), acknowledged);
+  assert.equal(committed + deadLettered, acknowledged);
+  assert.equal(queryable, committed);
+  await shot('playground-reconciled');
+});
+
+test('no errors in the browser console', () => {
+  assert.deepEqual(consoleErrors, []);
+});

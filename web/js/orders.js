@@ -1,0 +1,88 @@
+// The "Orders" dashboard: four queries over floe.shop.orders, run again every few seconds.
+import { api } from './api.js';
+import { chart, planChart, PALETTE } from './chart.js';
+import { clear, fill, el, num, table } from './dom.js';
+
+const REFRESH_MS = 5000;
+
+const PANELS = [
+  { id: 'per-minute', title: 'Orders per minute by type (last 30 minutes)', sql: `SELECT date_trunc('minute', ts) AS minute, type, count(*) AS events
+FROM floe.shop.orders
+WHERE ts >= current_timestamp - INTERVAL '30' MINUTE
+GROUP BY 1, 2
+ORDER BY 1, 2`, draw: drawChart },
+  { id: 'revenue', title: 'Revenue by region (paid orders, local currency units)', sql: `SELECT region, round(sum(amount), 2) AS revenue
+FROM floe.shop.orders
+WHERE type = 'paid'
+GROUP BY region
+ORDER BY revenue DESC`, draw: drawChart },
+  { id: 'funnel', title: 'Funnel: created → paid → shipped', sql: `SELECT type, count(DISTINCT order_id) AS orders
+FROM floe.shop.orders
+GROUP BY type`, draw: drawFunnel },
+  { id: 'customers', title: 'Top customers', sql: `SELECT customer_id, count(DISTINCT order_id) AS orders, round(sum(amount), 2) AS spent
+FROM floe.shop.orders
+WHERE type = 'paid'
+GROUP BY customer_id
+ORDER BY spent DESC
+LIMIT 10`, draw: drawTable },
+];
+
+function drawChart(result) {
+  const plan = planChart(result.columns, result.rows);
+  return plan ? chart(plan, { height: 260 }) : el('p.muted', { text: 'No rows yet.' });
+}
+
+function drawFunnel(result) {
+  const counts = Object.fromEntries((result.rows || []).map(([type, n]) => [type, Number(n)]));
+  const created = counts.created || 0;
+  const steps = ['created', 'paid', 'shipped'];
+  return el('div.funnel', {},
+    steps.map((step, i) => {
+      const n = counts[step] || 0;
+      const share = created ? n / created : 0;
+      return el('div.funnel-step', { 'data-step': step },
+        el('span.funnel-label', { text: step }),
+        el('span.funnel-bar', { style: `width:${Math.max(2, share * 100)}%;background:${PALETTE[i]}` }),
+        el('span.funnel-value', { text: `${num(n)} orders${i ? ` · ${num(share * 100, 1)}%` : ''}` }));
+    }),
+    el('p.muted', { text: `cancelled: ${num(counts.cancelled || 0)} orders. Orders count once per step they reached.` }));
+}
+
+function drawTable(result) {
+  return table((result.columns || []).map((c) => c.name), (result.rows || []).map((r) => r.map((v) => num(v, 2))));
+}
+
+export function render(root) {
+  const updated = el('span.muted', { 'data-role': 'updated', 'data-refreshes': '0', text: 'loading…' });
+  const grid = el('div.dashboard');
+  const bodies = new Map();
+  for (const panel of PANELS) {
+    const body = el('div.panel-body');
+    bodies.set(panel.id, body);
+    grid.append(el('article.panel', { 'data-panel': panel.id }, el('h2', { text: panel.title }), body,
+      el('details', {}, el('summary', { text: 'SQL' }), el('pre', { text: panel.sql }))));
+  }
+  root.append(el('section.page', {},
+    el('div.page-head', {}, el('h1', { text: 'Orders' }),
+      el('p.lead', {}, 'Live from ', el('code', { text: 'floe.shop.orders' }), `, refreshed every ${REFRESH_MS / 1000} seconds. `, updated)),
+    grid));
+
+  let refreshes = 0;
+  let timer = null;
+  let disposed = false;
+  async function refresh() {
+    const results = await Promise.all(PANELS.map((p) => api.query(p.sql)));
+    if (disposed) return;
+    PANELS.forEach((panel, i) => {
+      const body = clear(bodies.get(panel.id));
+      const result = results[i];
+      body.append(result.error ? el('p.error', { text: result.error.message }) : panel.draw(result));
+    });
+    refreshes++;
+    updated.dataset.refreshes = String(refreshes);
+    updated.textContent = `Updated ${new Date().toLocaleTimeString()} (refresh ${refreshes}).`;
+    timer = setTimeout(refresh, REFRESH_MS);
+  }
+  refresh();
+  return { dispose() { disposed = true; clearTimeout(timer); } };
+}
