@@ -3,12 +3,13 @@
 // one AppendRows commit per slice of time, as a stream job would): the data set of
 // bench/sql.bench.sh and of the DuckDB differential tests.
 //
-//   sql_orders_table WAREHOUSE EVENTS COMMITS [HOURS] [SEED]
+//   sql_orders_table WAREHOUSE|sqlite:PATH EVENTS COMMITS [HOURS] [SEED]
 //
 // Events are spread evenly over HOURS hours from 2025-01-01 00:00 UTC (the table is
 // partitioned by hour(ts)).
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 
 #include "base/clock.h"
@@ -41,7 +42,11 @@ int Run(int argc, char** argv) {
   int64_t hours = argc > 4 ? std::atoll(argv[4]) : 24;
   uint64_t seed = argc > 5 ? std::strtoull(argv[5], nullptr, 10) : 1;
   auto start = std::chrono::steady_clock::now();
-  auto catalog = floe::sql::iceberg_sql::IcebergSqlCatalog::OpenWarehouse(warehouse);
+  // A catalog service URI puts the table's files under a "warehouse" folder beside it.
+  bool service = warehouse.starts_with("sqlite:");
+  auto catalog = service ? floe::sql::iceberg_sql::IcebergSqlCatalog::OpenService(
+                               warehouse, "file://" + std::filesystem::absolute(warehouse.substr(7)).parent_path().string() + "/warehouse")
+                         : floe::sql::iceberg_sql::IcebergSqlCatalog::OpenWarehouse(warehouse);
   if (!catalog) {
     std::cerr << catalog.error().ToString() << "\n";
     return 1;

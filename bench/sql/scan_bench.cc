@@ -3,7 +3,7 @@
 // scan (manifest and file pruning, caches warm), and reading one column of every split on one
 // thread.
 //
-//   sql_scan_bench WAREHOUSE [google-benchmark flags]
+//   sql_scan_bench WAREHOUSE|CATALOG-URI [google-benchmark flags]
 #include <benchmark/benchmark.h>
 
 #include <iostream>
@@ -87,7 +87,10 @@ int main(int argc, char** argv) {
     std::cerr << "usage: sql_scan_bench WAREHOUSE [benchmark flags]\n";
     return 2;
   }
-  auto opened = floe::sql::iceberg_sql::IcebergSqlCatalog::OpenWarehouse(argv[1]);
+  std::string where = argv[1];
+  auto opened = where.starts_with("sqlite:") || where.starts_with("postgresql:") || where.starts_with("http")
+                    ? floe::sql::iceberg_sql::IcebergSqlCatalog::OpenService(where)
+                    : floe::sql::iceberg_sql::IcebergSqlCatalog::OpenWarehouse(where);
   if (!opened) {
     std::cerr << opened.error().ToString() << "\n";
     return 1;

@@ -436,6 +436,13 @@ TEST(IcebergSqlService, CreatesWritesAndReadsThroughSqliteCatalog) {
   bool found = false;
   for (const auto& row : rows->rows) found = found || (row[0] == "6" && row[1] == "eu");
   EXPECT_TRUE(found);
+  // Metadata parsed for one pointer is reused only while the catalog still points there.
+  std::vector<ColumnBatch> more;
+  more.push_back(OrderBatch(HourOrders(1, 100, 5)));
+  ASSERT_TRUE((*catalog)->AppendRows(def.name, std::move(more)).has_value());
+  auto after = (*catalog)->GetTable(def.name, {});
+  ASSERT_TRUE(after.has_value());
+  EXPECT_EQ((*after)->estimated_rows, 65);
   ASSERT_TRUE((*catalog)->DropTable(def.name).has_value());
   EXPECT_EQ((*catalog)->GetTable(def.name, {}).error().kind(), ErrorKind::kNotFound);
 }

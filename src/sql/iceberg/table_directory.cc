@@ -175,6 +175,46 @@ class WarehouseDirectory final : public TableDirectory {
   std::map<std::string, std::shared_ptr<iceberg::TableOperations>> ops_;  // Guarded by mutex_.
 };
 
+// A catalog-service table whose Refresh asks the catalog for the table's current metadata
+// location and reuses the metadata it parsed last when that location has not moved (metadata
+// files are immutable); a moved pointer is loaded through the inner operations.
+class CachingCatalogOperations final : public iceberg::TableOperations {
+ public:
+  CachingCatalogOperations(std::shared_ptr<catalog::Catalog> catalog, catalog::TableIdentifier id,
+                           std::shared_ptr<catalog::CatalogTableOperations> inner)
+      : catalog_(std::move(catalog)), id_(std::move(id)), inner_(std::move(inner)) {}
+
+  Result<iceberg::VersionedMetadata> Refresh() override {
+    FLOE_ASSIGN_OR_RETURN(catalog::LoadedTable loaded, catalog_->LoadTable(id_));
+    {
+      std::lock_guard lock(mutex_);
+      if (last_ && !loaded.metadata_location.empty() && loaded.metadata_location == last_pointer_) return *last_;
+    }
+    FLOE_ASSIGN_OR_RETURN(iceberg::VersionedMetadata fresh, inner_->Refresh());
+    std::lock_guard lock(mutex_);
+    last_ = fresh;
+    // The pointer the inner load saw may be newer than `loaded`'s; remember the one it parsed.
+    last_pointer_ = fresh.location;
+    return fresh;
+  }
+
+  Result<iceberg::VersionedMetadata> Commit(const iceberg::VersionedMetadata& base, iceberg::TableMetadata updated) override {
+    return inner_->Commit(base, std::move(updated));
+  }
+  io::ObjectStore& store() override { return inner_->store(); }
+  Result<std::string> KeyForLocation(std::string_view location) const override { return inner_->KeyForLocation(location); }
+  std::string NewLocation(std::string_view relative) const override { return inner_->NewLocation(relative); }
+  const std::string& table_key() const override { return inner_->table_key(); }
+
+ private:
+  std::shared_ptr<catalog::Catalog> catalog_;
+  catalog::TableIdentifier id_;
+  std::shared_ptr<catalog::CatalogTableOperations> inner_;
+  std::mutex mutex_;
+  std::optional<iceberg::VersionedMetadata> last_;  // Guarded by mutex_.
+  std::string last_pointer_;                        // Guarded by mutex_.
+};
+
 class ServiceDirectory final : public TableDirectory {
  public:
   ServiceDirectory(std::shared_ptr<catalog::Catalog> catalog, std::string relative_root)
@@ -203,7 +243,8 @@ class ServiceDirectory final : public TableDirectory {
       if (it != ops_.end()) return it->second;
     }
     FLOE_ASSIGN_OR_RETURN(catalog::Namespace ns, catalog::NamespaceFromString(schema));
-    FLOE_ASSIGN_OR_RETURN(auto ops, catalog::CatalogTableOperations::Open(catalog_, {ns, table}, relative_root_));
+    FLOE_ASSIGN_OR_RETURN(auto inner, catalog::CatalogTableOperations::Open(catalog_, {ns, table}, relative_root_));
+    auto ops = std::make_shared<CachingCatalogOperations>(catalog_, catalog::TableIdentifier{ns, table}, std::move(inner));
     std::lock_guard lock(mutex_);
     ops_[key] = ops;
     return std::shared_ptr<iceberg::TableOperations>(ops);
