@@ -156,8 +156,16 @@ HttpResponse HttpApi::GetTable(HttpRequest& request) {
   if (t.estimated_rows) body["estimated_rows"] = *t.estimated_rows;
   // The metadata tables, through SQL like any client would read them.
   nlohmann::json errors = nlohmann::json::object();
-  for (const char* part : {"snapshots", "files", "partitions"}) {
-    std::string sql = fmt::format("SELECT * FROM {}.{}", QuoteIdentifier(schema), QuoteIdentifier(name + "$" + part));
+  // The scalar columns of each: the page shows them as a table, and the executor does not read
+  // map and row values yet (summary, column_sizes, bounds, the partition tuple).
+  const std::pair<const char*, const char*> parts[] = {
+      {"snapshots", "committed_at, snapshot_id, parent_id, operation, manifest_list"},
+      {"files", "content, file_path, file_format, spec_id, record_count, file_size_in_bytes"},
+      {"partitions", "record_count, file_count, total_size"},
+  };
+  for (const auto& [part, select] : parts) {
+    std::string sql = fmt::format("SELECT {} FROM {}.{}", select, QuoteIdentifier(schema),
+                                  QuoteIdentifier(name + "$" + part));
     int status = 200;
     nlohmann::json result = RunQuery(sql, SessionState{}, &status);
     if (result.contains("error")) {
