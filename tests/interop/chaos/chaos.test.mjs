@@ -10,11 +10,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { createServer } from 'node:http';
 import { createServer as createNetServer, connect } from 'node:net';
-import { mkdtempSync, rmSync, readFileSync, statSync, createReadStream, existsSync, openSync, readdirSync } from 'node:fs';
+import { mkdtempSync, rmSync, readFileSync, statSync, existsSync, openSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { serveFolder } from '../support/folder_server.mjs';
 import { icebergRead, icebergManifests } from 'icebird';
 
 const floe = process.env.FLOE_BIN;
@@ -22,8 +22,7 @@ const seconds = Number(process.env.FLOE_CHAOS_SECONDS ?? 75);
 const kills = Number(process.env.FLOE_CHAOS_KILLS ?? 6);
 const faults = { error_rate: 0.01, latency_ms: 1, short_write_rate: 0.005 };
 const killable = ['broker', 'catalog', 'stream', 'query'];
-const realFetch = globalThis.fetch;
-let dir, server, base, up;
+let dir, folder, up;
 
 const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
 
@@ -64,30 +63,6 @@ function roles(parentPid) {
   return found;
 }
 
-// Serves the test folder over loopback HTTP with ranges; icebird fetches file:// locations there.
-async function serveFolder(root) {
-  server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    if (!path.startsWith(root) || path.includes('..') || !existsSync(path)) return res.writeHead(404).end();
-    const size = statSync(path).size;
-    const range = /bytes=(\d+)-(\d*)/.exec(req.headers.range ?? '');
-    const start = range ? Number(range[1]) : 0;
-    const end = range && range[2] ? Number(range[2]) : size - 1;
-    res.writeHead(range ? 206 : 200, {
-      'content-length': end - start + 1,
-      ...(range ? { 'content-range': `bytes ${start}-${end}/${size}` } : {}),
-    });
-    if (req.method === 'HEAD') return res.end();
-    createReadStream(path, { start, end }).pipe(res);
-  });
-  await new Promise(resolve => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${server.address().port}`;
-  globalThis.fetch = (url, init) => {
-    const s = String(url);
-    return realFetch(s.startsWith('file://') ? base + s.slice('file://'.length) : s, init);
-  };
-}
-
 function metadataLocation(table) {
   const [ns, name] = table.split('.');
   return execFileSync('/usr/bin/python3', ['-c', `
@@ -98,7 +73,7 @@ print(row[0] if row else "")`, join(dir, 'data', 'catalog.db'), ns, name], { enc
 }
 
 function tableUrl(location) {
-  return base + location.slice('file://'.length, location.lastIndexOf('/metadata/'));
+  return folder.base + location.slice('file://'.length, location.lastIndexOf('/metadata/'));
 }
 
 async function metadataOf(table) {
@@ -112,13 +87,12 @@ function runFloe(args, env = process.env) {
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'floe-chaos-'));
-  await serveFolder(dir);
+  folder = await serveFolder(dir);
 });
 
 after(async () => {
-  globalThis.fetch = realFetch;
   if (up && up.exitCode === null) up.kill('SIGKILL');
-  await new Promise(resolve => server.close(resolve));
+  await folder.close();
   if (!process.env.FLOE_KEEP_CHAOS) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -6,43 +6,18 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { createServer } from 'node:http';
-import { mkdtempSync, rmSync, writeFileSync, readFileSync, statSync, createReadStream, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { serveFolder } from '../support/folder_server.mjs';
 import { icebergRead } from 'icebird';
 import { startBroker } from '../broker/broker_process.mjs';
 
 const floe = process.env.FLOE_BIN;
-let dir, broker, server, base;
-const realFetch = globalThis.fetch;
+let dir, broker, folder;
 
 function run(...args) {
   return execFileSync(floe, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
-
-// Serves the test folder over loopback HTTP with ranges; file:// locations are fetched there.
-async function serveFolder(root) {
-  server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    if (!path.startsWith(root) || path.includes('..') || !existsSync(path)) return res.writeHead(404).end();
-    const size = statSync(path).size;
-    const range = /bytes=(\d+)-(\d*)/.exec(req.headers.range ?? '');
-    const start = range ? Number(range[1]) : 0;
-    const end = range && range[2] ? Number(range[2]) : size - 1;
-    res.writeHead(range ? 206 : 200, {
-      'content-length': end - start + 1,
-      ...(range ? { 'content-range': `bytes ${start}-${end}/${size}` } : {}),
-    });
-    if (req.method === 'HEAD') return res.end();
-    createReadStream(path, { start, end }).pipe(res);
-  });
-  await new Promise(resolve => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${server.address().port}`;
-  globalThis.fetch = (url, init) => {
-    const s = String(url);
-    return realFetch(s.startsWith('file://') ? base + s.slice('file://'.length) : s, init);
-  };
 }
 
 // The current metadata file of a table, as the SQLite catalog (Iceberg's JDBC tables) holds it.
@@ -58,7 +33,7 @@ print(row[0])`, join(dir, 'catalog.db'), ns, name], { encoding: 'utf8' }).trim()
 async function readTable(table) {
   const location = metadataLocation(table);
   const slash = location.lastIndexOf('/metadata/');
-  const tableUrl = base + location.slice('file://'.length, slash);
+  const tableUrl = folder.base + location.slice('file://'.length, slash);
   return icebergRead({ tableUrl, metadataFileName: location.slice(slash + '/metadata/'.length) });
 }
 
@@ -71,7 +46,7 @@ function streamOnce() {
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'floe-stream-'));
-  await serveFolder(dir);
+  folder = await serveFolder(dir);
   broker = await startBroker([], join(dir, 'broker'));
   run('topic', 'create', 'orders', '--partitions', '4', '--brokers', broker.address);
   writeFileSync(join(dir, 'orders.schema.json'), run('produce', '--print-schema'));
@@ -80,9 +55,8 @@ before(async () => {
 });
 
 after(async () => {
-  globalThis.fetch = realFetch;
   await broker?.stop({ keepData: true });
-  await new Promise(resolve => server.close(resolve));
+  await folder.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
