@@ -7,6 +7,7 @@
 #include "sql/ast_statement.h"
 #include "sql/binder_internal.h"
 #include "sql/metadata_tables.h"
+#include "sql/scalar_evaluation.h"
 #include "sql/sql_error.h"
 #include "sql/temporal.h"
 #include "sql/type_rules.h"
@@ -15,27 +16,6 @@ namespace floe::sql {
 namespace {
 
 using namespace ast;
-
-// SQL LIKE with % and _ (no escape), for SHOW ... LIKE.
-bool LikeMatch(std::string_view text, std::string_view pattern) {
-  size_t t = 0, p = 0, star_p = std::string_view::npos, star_t = 0;
-  while (t < text.size()) {
-    if (p < pattern.size() && (pattern[p] == '_' || pattern[p] == text[t])) {
-      ++t;
-      ++p;
-    } else if (p < pattern.size() && pattern[p] == '%') {
-      star_p = p++;
-      star_t = t;
-    } else if (star_p != std::string_view::npos) {
-      p = star_p + 1;
-      t = ++star_t;
-    } else {
-      return false;
-    }
-  }
-  while (p < pattern.size() && pattern[p] == '%') ++p;
-  return p == pattern.size();
-}
 
 // The name a select item's column gets: its alias, a column's name, a field's name, or _colN.
 std::string ItemName(const SelectItem& item, size_t index) {
@@ -852,7 +832,9 @@ Result<LogicalPtr> BinderImpl::BindSelect(const Query& query, Scope* outer, cons
 Result<LogicalPtr> BinderImpl::ShowStatement(const Statement& statement) {
   Scope scope;
   auto text = [](std::string s) { return Value::String(SqlType::Varchar(), std::move(s)); };
-  auto filtered = [&](const std::string& name) { return statement.like_pattern.empty() || LikeMatch(name, statement.like_pattern); };
+  auto filtered = [&](const std::string& name) {
+    return statement.like_pattern.empty() || LikeMatches(name, statement.like_pattern, /*escape=*/'\0');
+  };
   std::vector<std::vector<Value>> rows;
   auto fail = [&](const Error& e) { return ErrorAt(statement.name_location >= 0 ? statement.name_location : statement.location, e.message(), e.kind()); };
   switch (statement.kind) {
