@@ -103,6 +103,27 @@ TEST_F(PartitionLogTest, RegionsCoverTheSameBatchesAsReads) {
   EXPECT_EQ(log->ReadRegion(log->high_watermark(), 100)->length, 0u);
 }
 
+// A batch larger than the reader's scan chunk (64 KiB) before the wanted offset, with no index
+// entry between them: the scan must step over it, not past the end of its chunk. (Found when a
+// consumer asking for the first offset after such a batch never got an answer.)
+TEST_F(PartitionLogTest, FindsTheBatchAfterOneLargerThanTheScanChunk) {
+  config_.index_interval_bytes = 1 << 20;
+  auto log = Open();
+  EXPECT_EQ(Append(*log, {.records = 10, .value = std::string(8000, 'x')}), 0);  // About 80 KB.
+  EXPECT_EQ(Append(*log, {.records = 3}), 10);
+  EXPECT_EQ(Append(*log, {.records = 2}), 13);
+  for (int64_t offset : {10, 12, 13, 14}) {
+    auto bytes = log->Read(offset, 1);
+    ASSERT_TRUE(bytes.has_value()) << bytes.error().ToString();
+    auto batches = Batches(*bytes);
+    ASSERT_EQ(batches.size(), 1u);
+    EXPECT_EQ(batches[0].first, offset < 13 ? 10 : 13);
+    auto region = log->ReadRegion(offset, 1);
+    ASSERT_TRUE(region.has_value());
+    EXPECT_EQ(region->length, bytes->size());
+  }
+}
+
 TEST_F(PartitionLogTest, ReopenRecoversTheSameLog) {
   {
     auto log = Open();

@@ -283,7 +283,8 @@ Result<uint64_t> Segment::ScanTo(uint64_t position, int64_t offset) const {
     chunk.resize(want);
     FLOE_RETURN_IF_ERROR(PreadAll(file_->fd(), chunk.data(), want, position, log_path()));
     size_t at = 0;
-    while (chunk.size() - at >= kBatchHeaderSize) {
+    // A batch may end past the chunk: `at` then points beyond it, at the next batch's header.
+    while (at + kBatchHeaderSize <= chunk.size()) {
       FLOE_ASSIGN_OR_RETURN(BatchHeader header, ParseBatchHeader(std::string_view(chunk).substr(at)));
       if (header.last_offset() >= offset) return position + at;
       at += header.size();
