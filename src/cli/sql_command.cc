@@ -114,7 +114,10 @@ int RunText(sql::SqlSession& session, const std::string& text, const std::string
     std::cerr << "floe sql: " << results.error().message() << "\n";
     return results.error().kind() == ErrorKind::kNotImplemented ? kExitNotBuilt : kExitFailure;
   }
-  for (const auto& result : *results) Print(result, format);
+  for (const auto& result : *results) {
+    for (const std::string& warning : result.warnings) std::cerr << "WARNING: " << warning << "\n";
+    Print(result, format);
+  }
   return kExitOk;
 }
 
@@ -122,7 +125,7 @@ int RunText(sql::SqlSession& session, const std::string& text, const std::string
 
 void RegisterSqlCommand(CLI::App& root, CommandRegistry& registry) {
   struct Flags {
-    std::string catalog, warehouse, execute, file, format = "table";
+    std::string catalog, warehouse, execute, file, format = "table", freshness = "live";
     int threads = 0;
   };
   auto flags = std::make_shared<Flags>();
@@ -147,6 +150,7 @@ void RegisterSqlCommand(CLI::App& root, CommandRegistry& registry) {
     sql::SqlSession session(catalog);
     sql::QueryOptions options;
     options.threads = flags->threads;
+    options.freshness = *sql::ParseFreshness(flags->freshness);  // Checked by CLI11.
     if (!flags->execute.empty()) return RunText(session, flags->execute, flags->format, options);
     if (!flags->file.empty()) {
       std::ifstream in(flags->file);
@@ -182,6 +186,10 @@ void RegisterSqlCommand(CLI::App& root, CommandRegistry& registry) {
       ->check(CLI::IsMember({"table", "csv", "json"}))
       ->capture_default_str();
   app->add_option("--threads", flags->threads, "Worker threads (default: all cores)");
+  app->add_option("--freshness", flags->freshness,
+                  "live: stream-fed tables include the log tail past their snapshot; snapshot: committed data only")
+      ->check(CLI::IsMember({"live", "snapshot"}))
+      ->capture_default_str();
 }
 
 }  // namespace floe::cli

@@ -142,3 +142,42 @@ std::string_view TypeIdName(TypeId id) {
 }
 
 }  // namespace floe::formats
+
+namespace floe::formats {
+
+ColumnVector SliceVector(const ColumnVector& source, int64_t offset, int64_t length) {
+  ColumnVector out(source.type());
+  out.length = length;
+  auto first = static_cast<size_t>(offset);
+  auto count = static_cast<size_t>(length);
+  if (!source.validity.empty()) out.validity.assign(source.validity.begin() + first, source.validity.begin() + first + count);
+  const DataType& type = source.type();
+  if (type.HasOffsets()) {
+    int32_t base = source.offsets[first];
+    int32_t end = source.offsets[first + count];
+    out.offsets.resize(count + 1);
+    for (size_t i = 0; i <= count; ++i) out.offsets[i] = source.offsets[first + i] - base;
+    if (type.id == TypeId::kString || type.id == TypeId::kBinary) {
+      out.values.Append(source.values.data() + base, static_cast<size_t>(end - base));
+    } else {
+      for (size_t c = 0; c < source.children.size(); ++c) out.children[c] = SliceVector(source.children[c], base, end - base);
+    }
+  } else if (type.id == TypeId::kStruct) {
+    for (size_t c = 0; c < source.children.size(); ++c) out.children[c] = SliceVector(source.children[c], offset, length);
+  } else {
+    auto width = static_cast<size_t>(type.FixedWidth());
+    out.values.Append(source.values.data() + first * width, count * width);
+  }
+  return out;
+}
+
+ColumnBatch SliceBatch(const ColumnBatch& source, int64_t offset, int64_t length) {
+  ColumnBatch out;
+  out.fields = source.fields;
+  out.num_rows = length;
+  out.columns.reserve(source.columns.size());
+  for (const ColumnVector& c : source.columns) out.columns.push_back(SliceVector(c, offset, length));
+  return out;
+}
+
+}  // namespace floe::formats

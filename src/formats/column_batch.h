@@ -209,6 +209,11 @@ struct ColumnBatch {
 // A batch with empty vectors of the fields' types.
 ColumnBatch MakeEmptyBatch(const std::vector<Field>& fields);
 
+// Copies of rows [offset, offset + length) (the caller keeps the range inside the source):
+// nested children are cut to the rows' elements and offsets rebased to start at 0.
+ColumnVector SliceVector(const ColumnVector& source, int64_t offset, int64_t length);
+ColumnBatch SliceBatch(const ColumnBatch& source, int64_t offset, int64_t length);
+
 std::string_view TypeIdName(TypeId id);
 
 }  // namespace floe::formats

@@ -452,6 +452,14 @@ class Connection {
 
   void SendError(const QueryError& error) { writer_.Error(Fields(error)); }
 
+  // What the engine said without failing the statement, as NoticeResponse messages (psql prints
+  // them as "WARNING: ...").
+  void SendWarnings(const StatementOutcome& outcome) {
+    for (const std::string& warning : outcome.result.warnings) {
+      writer_.Notice({.severity = "WARNING", .sqlstate = "01000", .message = warning, .position = std::nullopt});
+    }
+  }
+
   // The rows of `outcome` from `from`, at most `limit` (0: all), in `formats`. Returns the row
   // after the last one sent, or nullopt after sending an error.
   std::optional<size_t> SendRows(const StatementOutcome& outcome, const std::vector<int16_t>& formats, size_t from,
@@ -511,6 +519,7 @@ class Connection {
           failed = true;
           break;
         }
+        SendWarnings(outcome);
         writer_.CommandComplete(CommandTag(outcome, outcome.result.rows.size()));
         if (out_.size() > (256 << 10)) co_await Flush();
       }
@@ -697,6 +706,7 @@ class Connection {
     if (max_rows != 0 && portal.next_row < outcome.result.rows.size()) {
       writer_.PortalSuspended();
     } else {
+      SendWarnings(outcome);
       writer_.CommandComplete(CommandTag(outcome, outcome.result.rows.size()));
     }
   }

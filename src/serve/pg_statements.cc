@@ -6,6 +6,7 @@
 
 #include "serve/pg_catalog_emulation.h"
 #include "serve/session_functions.h"
+#include "serve/session_properties.h"
 #include "serve/trino_statements.h"
 
 namespace floe::serve::pg {
@@ -107,6 +108,10 @@ Interception PgStatements::Intercept(std::string_view text, const std::vector<To
     std::string value;
     for (const auto& v : values) value += (value.empty() ? "" : ", ") + UnquoteLiteral(v);
     name = Lower(name);
+    if (auto valid = CheckSessionProperty(name, value); !valid) {
+      result.answer = std::unexpected(valid.error());
+      return result;
+    }
     if (name == "timezone") session.time_zone = value;
     if (name == "search_path" && !values.empty()) {
       std::string schema = UnquoteLiteral(values.front());

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <thread>
 
+#include "serve/session_properties.h"
 #include "sql/pre_parser.h"
 
 namespace floe::serve {
@@ -99,7 +100,7 @@ RunOutput RunStatements(const sql::SqlCatalog& catalog, std::string_view sql, Se
     TestingDelay(session, cancel);
     if (cancel != nullptr && cancel->load()) break;
     sql::SqlSession engine(catalog, sql::BindOptions{session.catalog, session.schema});
-    auto results = engine.Run(text);
+    auto results = engine.Run(text, QueryOptionsFor(session, cancel));
     if (!results) return fail(results.error(), text);
     session.catalog = engine.options().catalog;
     session.schema = engine.options().schema;

@@ -323,6 +323,12 @@ HttpResponse TrinoProtocol::Respond(const HttpRequest& request, const std::share
       rows_sent = static_cast<int64_t>(starts[page + 1]);
       if (!data.empty()) body["data"] = std::move(data);
     }
+    // Trino's warning shape; the code is floe's own (Trino reserves small codes for its engine).
+    nlohmann::json warnings = nlohmann::json::array();
+    for (const std::string& warning : result.warnings) {
+      warnings.push_back({{"warningCode", {{"code", 0x0F10'0001}, {"name", "FLOE_ENGINE_WARNING"}}}, {"message", warning}});
+    }
+    body["warnings"] = std::move(warnings);
     if (!outcome.has_rows || (outcome.verb != "SELECT" && outcome.verb != "SHOW" && outcome.verb != "EXPLAIN" &&
                               outcome.verb != "DESCRIBE")) {
       if (!outcome.verb.empty()) body["updateType"] = outcome.verb;

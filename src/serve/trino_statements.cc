@@ -2,6 +2,7 @@
 
 #include "serve/parameter_substitution.h"
 #include "serve/session_functions.h"
+#include "serve/session_properties.h"
 
 namespace floe::serve {
 namespace {
@@ -71,7 +72,12 @@ Interception TrinoStatements::Intercept(std::string_view text, const std::vector
       result.answer = InvalidArgument("expected SET SESSION name = value");
       return result;
     }
-    session.properties[name] = UnquoteLiteral(TokenText(text, tokens, i + 1, tokens.size()));
+    std::string value = UnquoteLiteral(TokenText(text, tokens, i + 1, tokens.size()));
+    if (auto valid = CheckSessionProperty(name, value); !valid) {
+      result.answer = std::unexpected(valid.error());
+      return result;
+    }
+    session.properties[name] = std::move(value);
     result.answer = Done("SET SESSION");
     return result;
   }

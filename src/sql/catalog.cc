@@ -47,6 +47,16 @@ Result<std::string> SqlCatalog::ExecuteProcedure(const QualifiedTableName& name,
   return NotImplemented("catalog is read-only: cannot execute {} on {}", procedure, name.ToString());
 }
 
+Result<Freshness> ParseFreshness(std::string_view text) {
+  std::string lower;
+  for (char c : text) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  if (lower == "live") return Freshness::kLive;
+  if (lower == "snapshot") return Freshness::kSnapshot;
+  return InvalidArgument("freshness '{}' is not 'live' or 'snapshot'", text);
+}
+
+std::string_view FreshnessName(Freshness freshness) { return freshness == Freshness::kLive ? "live" : "snapshot"; }
+
 void ScanStats::Add(const ScanStats& o) {
   files_total += o.files_total;
   files_read += o.files_read;

@@ -80,6 +80,9 @@ class Sink {
 
 // The scan of a table or metadata table: one morsel per split (scan_source.cc).
 Result<std::unique_ptr<Source>> MakeScanSource(const LogicalOperator& scan, QueryContext& context);
+// What a kScan node asks of its catalog under the query's options; warnings go to `context`,
+// which must outlive the scan.
+ScanRequest MakeScanRequest(const LogicalOperator& scan, QueryContext& context);
 // A materialized result as a source: one morsel per chunk (values_source.cc).
 std::unique_ptr<Source> MakeMaterializedSource(Materialized result);
 // VALUES rows (constant expressions, or outer columns of a correlated subquery).

@@ -1,5 +1,6 @@
 #include "sql/query_context.h"
 
+#include <algorithm>
 #include <thread>
 
 #include "sql/sql_error.h"
@@ -64,6 +65,16 @@ const OperatorStats* QueryContext::FindStats(const LogicalOperator* node) const 
 Error QueryContext::ErrorAt(int location, const Error& error) const {
   if (location < 0 || sql_.empty() || error.message().starts_with("line ")) return error;
   return SqlError(error.kind(), sql_, location, error.message()).error();
+}
+
+void QueryContext::AddWarning(std::string text) {
+  std::lock_guard lock(stats_mutex_);
+  if (std::find(warnings_.begin(), warnings_.end(), text) == warnings_.end()) warnings_.push_back(std::move(text));
+}
+
+std::vector<std::string> QueryContext::warnings() const {
+  std::lock_guard lock(stats_mutex_);
+  return warnings_;
 }
 
 }  // namespace floe::sql

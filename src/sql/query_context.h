@@ -28,6 +28,8 @@ struct QueryOptions {
   int64_t memory_limit_bytes = int64_t{1} << 30;  // Bytes of operator state (hash tables, sorts, results).
   std::chrono::milliseconds time_limit{0};        // 0: no limit.
   const std::atomic<bool>* cancel = nullptr;      // Set to true to stop the query between batches.
+  Freshness freshness = Freshness::kLive;         // Session property `freshness` (table_scan.h).
+  int64_t live_tail_max_bytes = int64_t{256} << 20;  // Session property `live_tail_max_bytes`.
 };
 
 // "1 GiB", "512 MiB", "64 KiB", "100 bytes".
@@ -117,6 +119,11 @@ class QueryContext {
   // An error whose message points at byte `location` of the query text ("line 1:8: ...").
   Error ErrorAt(int location, const Error& error) const;
 
+  // Notes for the client that do not fail the query (PostgreSQL notices, Trino warnings);
+  // a repeated text is kept once.
+  void AddWarning(std::string text);
+  std::vector<std::string> warnings() const;
+
  private:
   const SqlCatalog& catalog_;
   QueryOptions options_;
@@ -127,6 +134,7 @@ class QueryContext {
   int64_t start_micros_ = 0;
   mutable std::mutex stats_mutex_;
   std::map<const LogicalOperator*, std::unique_ptr<OperatorStats>> stats_;
+  std::vector<std::string> warnings_;  // Guarded by stats_mutex_.
 };
 
 }  // namespace floe::sql

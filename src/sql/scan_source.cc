@@ -52,18 +52,26 @@ class ScanSource final : public Source {
 
 }  // namespace
 
-Result<std::unique_ptr<Source>> MakeScanSource(const LogicalOperator& node, QueryContext& context) {
-  for (const auto& c : node.output) {
-    if (!IsExecutable(c.type)) {
-      return NotImplemented("reading column '{}' of type {} is not supported by the executor yet", c.name, c.type.ToString());
-    }
-  }
+ScanRequest MakeScanRequest(const LogicalOperator& node, QueryContext& context) {
   ScanRequest request;
   request.table = node.table;
   request.version = node.version;
   request.metadata_table = node.metadata_table;
   for (const auto& c : node.scan_columns) request.columns.push_back(c.table_column);
   request.predicate = &node.pushed;
+  request.freshness = context.options().freshness;
+  request.live_tail_max_bytes = context.options().live_tail_max_bytes;
+  request.warn = [&context](std::string text) { context.AddWarning(std::move(text)); };
+  return request;
+}
+
+Result<std::unique_ptr<Source>> MakeScanSource(const LogicalOperator& node, QueryContext& context) {
+  for (const auto& c : node.output) {
+    if (!IsExecutable(c.type)) {
+      return NotImplemented("reading column '{}' of type {} is not supported by the executor yet", c.name, c.type.ToString());
+    }
+  }
+  ScanRequest request = MakeScanRequest(node, context);
   FLOE_ASSIGN_OR_RETURN(auto scan, context.catalog().OpenScan(request));
   return std::unique_ptr<Source>(std::make_unique<ScanSource>(node, std::move(request), std::move(scan)));
 }

@@ -5,6 +5,7 @@
 #include "sql/executor.h"
 #include "sql/optimizer.h"
 #include "sql/parser.h"
+#include "sql/physical_operator.h"
 #include "sql/sql_error.h"
 #include "sql/type_rules.h"
 
@@ -73,6 +74,7 @@ Result<std::vector<StatementResult>> SqlSession::Run(std::string_view sql, const
     FLOE_ASSIGN_OR_RETURN(auto summary, RunOne(*statement, sql, query_options, callbacks));
     result.message = summary.message;
     result.update_count = summary.update_count;
+    result.warnings = std::move(summary.warnings);
     out.push_back(std::move(result));
   }
   return out;
@@ -125,8 +127,17 @@ Result<StatementSummary> SqlSession::RunOne(const ast::Statement& statement, std
   if (bound.explain && !bound.analyze) {
     if (!bound.plan) return NotImplemented("EXPLAIN of this statement is not supported");
     FLOE_ASSIGN_OR_RETURN(auto plan, Optimize(std::move(bound.plan)));
-    std::string text = ExplainPlan(*plan);
+    // Each scan is planned, so the plan shows what only planning knows (the log tail's offset
+    // ranges); a scan that cannot be planned is shown without it.
+    QueryContext context(catalog_, query_options, sql);
+    std::string text = ExplainPlan(*plan, [&](const LogicalOperator& op) -> std::string {
+      if (op.kind != LogicalKind::kScan || !op.table) return "";
+      auto scan = catalog_.OpenScan(MakeScanRequest(op, context));
+      std::string detail = scan ? (*scan)->PlanDetail() : "";
+      return detail.empty() ? "" : fmt::format(" [{}]", detail);
+    });
     if (!text.empty() && text.back() == '\n') text.pop_back();
+    summary.warnings = context.warnings();
     FLOE_RETURN_IF_ERROR(single_text("Query Plan", std::move(text)));
     return summary;
   }
@@ -161,6 +172,7 @@ Result<StatementSummary> SqlSession::RunOne(const ast::Statement& statement, std
     for (const auto& c : op->children) stack.push_back(c.get());
   }
   summary.peak_memory = context.memory().peak();
+  summary.warnings = context.warnings();
   if (!bound.explain) {
     summary.rows = rows;
     return summary;

@@ -25,6 +25,7 @@ struct StatementResult {
   std::vector<std::vector<Value>> rows;
   std::string message;                  // For statements without rows: "USE floe.sales", "INSERT: 3 rows".
   std::optional<int64_t> update_count;  // INSERT and CREATE TABLE AS: rows written.
+  std::vector<std::string> warnings;    // For the client; the statement still succeeded.
 };
 
 // One batch of a streamed result: `rows()` rows of the statement's columns.
@@ -51,6 +52,7 @@ struct StatementSummary {
   int64_t rows = 0;          // Rows handed to on_batch.
   ScanStats scan;            // Summed over every scan of the statement.
   int64_t peak_memory = 0;   // Bytes.
+  std::vector<std::string> warnings;  // For the client (a live read fell back to the snapshot, say).
 };
 
 // Callbacks of RunStreaming, per statement: on_columns once (statements without rows give

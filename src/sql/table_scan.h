@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/result.h"
@@ -32,6 +33,16 @@ struct ScanStats {
   std::string ToString() const;  // "files 3/40, row groups 3/40, pages 12/300, 1.2 MiB, 50000 rows"
 };
 
+// Which rows of a table fed by a stream job a query reads (session property `freshness`):
+// kLive reads the current snapshot plus the records in the source's log past the offsets that
+// snapshot recorded, decoded as the stream job decodes them; kSnapshot reads the committed
+// snapshot only. Time travel and tables without a recorded source always read snapshots.
+enum class Freshness { kLive, kSnapshot };
+
+// "live" or "snapshot" (any case); kInvalidArgument naming the accepted values otherwise.
+Result<Freshness> ParseFreshness(std::string_view text);
+std::string_view FreshnessName(Freshness freshness);
+
 // What the executor asks of a table: the columns (indexes into table->columns, or into the
 // metadata table's columns), the pushed predicate (storage may use it to skip data; it must not
 // drop a row the predicate accepts, and the executor applies the predicate again), and the version.
@@ -41,6 +52,12 @@ struct ScanRequest {
   std::string metadata_table;  // "snapshots", "files", ...: empty for the table's data.
   std::vector<int> columns;
   const ScanPredicate* predicate = nullptr;  // May be null; outlives the scan.
+  Freshness freshness = Freshness::kLive;
+  // Past this many bytes of decoded log tail a live scan reads the snapshot only (and warns).
+  int64_t live_tail_max_bytes = int64_t{256} << 20;
+  // Receives what the client should be told without failing the query (a live read that fell
+  // back to the snapshot, say). May be empty.
+  std::function<void(std::string)> warn;
 };
 
 // A planned scan. Splits are numbered 0..split_count()-1; each is read once, possibly on
@@ -58,6 +75,9 @@ class TableScan {
   virtual ScanStats stats() const = 0;
   // One line for EXPLAIN: "files 3 of 40 after pruning (partition ts_hour, bounds on amount)".
   virtual std::string Describe() const = 0;
+  // What plain EXPLAIN adds to the scan node, when planning decided something the plan alone
+  // does not show (the log tail a live scan reads); empty by default.
+  virtual std::string PlanDetail() const { return ""; }
 };
 
 }  // namespace floe::sql

@@ -96,19 +96,7 @@ std::string_view DeadLetterSchemaJson() {
 }
 
 Result<SourceOffsets> OffsetsInAncestry(const iceberg::TableMetadata& metadata, std::string_view topic) {
-  std::string key = OffsetsSummaryKey(topic);
-  const iceberg::Snapshot* snapshot = metadata.CurrentSnapshot();
-  // Bounded by the snapshot count, so a corrupt cycle of parents cannot loop forever.
-  for (size_t steps = 0; snapshot != nullptr && steps <= metadata.snapshots.size(); ++steps) {
-    if (auto it = snapshot->summary.find(key); it != snapshot->summary.end()) {
-      FLOE_ASSIGN_OR_RETURN_CTX(SourceOffsets offsets, OffsetsFromJson(it->second),
-                                fmt::format("snapshot {} summary {}", snapshot->snapshot_id, key));
-      return offsets;
-    }
-    if (!snapshot->parent_snapshot_id) break;
-    snapshot = metadata.SnapshotById(*snapshot->parent_snapshot_id);
-  }
-  return SourceOffsets{};
+  return OffsetsInAncestryOf(metadata, metadata.CurrentSnapshot(), topic);
 }
 
 Result<std::unique_ptr<IcebergCommitter>> IcebergCommitter::Open(std::unique_ptr<iceberg::Table> table,

@@ -46,4 +46,19 @@ SourceOffsets MergeOffsets(const SourceOffsets& base, const SourceOffsets& updat
   return merged;
 }
 
+Result<SourceOffsets> OffsetsInAncestryOf(const iceberg::TableMetadata& metadata, const iceberg::Snapshot* snapshot,
+                                          std::string_view topic) {
+  std::string key = OffsetsSummaryKey(topic);
+  for (size_t steps = 0; snapshot != nullptr && steps <= metadata.snapshots.size(); ++steps) {
+    if (auto it = snapshot->summary.find(key); it != snapshot->summary.end()) {
+      FLOE_ASSIGN_OR_RETURN_CTX(SourceOffsets offsets, OffsetsFromJson(it->second),
+                                fmt::format("snapshot {} summary {}", snapshot->snapshot_id, key));
+      return offsets;
+    }
+    if (!snapshot->parent_snapshot_id) break;
+    snapshot = metadata.SnapshotById(*snapshot->parent_snapshot_id);
+  }
+  return SourceOffsets{};
+}
+
 }  // namespace floe::stream

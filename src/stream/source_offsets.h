@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "base/result.h"
+#include "iceberg/table_metadata.h"
 
 namespace floe::stream {
 
@@ -21,6 +22,13 @@ std::string OffsetsSummaryKey(std::string_view topic);
 std::string OffsetsToJson(const SourceOffsets& offsets);
 // Strict: an object of partition numbers (as strings, >= 0) to offsets (integers >= 0).
 Result<SourceOffsets> OffsetsFromJson(std::string_view json);
+
+// The offsets of `topic` recorded by `snapshot` or, when it has none (maintenance commits such
+// as compaction carry none), by its nearest ancestor that has them; empty when none has or
+// `snapshot` is null. The walk is bounded by the snapshot count, so a corrupt cycle of parents
+// cannot loop.
+Result<SourceOffsets> OffsetsInAncestryOf(const iceberg::TableMetadata& metadata, const iceberg::Snapshot* snapshot,
+                                          std::string_view topic);
 
 // `base` with every partition of `update` replaced by its value in `update`.
 SourceOffsets MergeOffsets(const SourceOffsets& base, const SourceOffsets& update);

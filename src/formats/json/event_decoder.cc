@@ -441,4 +441,19 @@ Result<EpochUnit> ParseEpochUnit(std::string_view text) {
   return InvalidArgument("timestamp unit '{}' is not ms, us or ns", text);
 }
 
+void AppendEventLine(std::string* lines, std::string_view value, bool is_null) {
+  // A blank line would be skipped, and every later line numbered wrong.
+  if (is_null || value.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    lines->append("null\n");
+    return;
+  }
+  size_t start = lines->size();
+  lines->append(value);
+  for (size_t i = start; i < lines->size(); ++i) {
+    char& c = (*lines)[i];
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  lines->push_back('\n');
+}
+
 }  // namespace floe::formats

@@ -54,6 +54,12 @@ class JsonEventDecoder {
   std::unique_ptr<Impl> impl_;
 };
 
+// Appends one Kafka record's value to `lines` as one line of DecodeLines' input, so that line
+// numbers stay record numbers: JSON may hold a raw newline only as whitespace, so newlines become
+// spaces; a null or blank value becomes `null`, which decodes to an error (a dead letter).
+// The stream job and fresh reads of the log tail both build their input this way.
+void AppendEventLine(std::string* lines, std::string_view value, bool is_null);
+
 // Parses an epoch unit flag: "ms", "us" or "ns".
 Result<EpochUnit> ParseEpochUnit(std::string_view text);
 

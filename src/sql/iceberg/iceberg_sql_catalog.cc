@@ -10,6 +10,8 @@
 #include "iceberg/scan.h"
 #include "iceberg/table.h"
 #include "sql/iceberg/file_caches.h"
+#include "sql/iceberg/live_table_scan.h"
+#include "sql/iceberg/log_tail.h"
 #include "sql/iceberg/iceberg_table_scan.h"
 #include "sql/iceberg/iceberg_types.h"
 #include "sql/iceberg/metadata_table_scan.h"
@@ -25,6 +27,7 @@ namespace floe::sql::iceberg_sql {
 struct CatalogState {
   std::unique_ptr<TableDirectory> directory;
   std::shared_ptr<FileCaches> caches = std::make_shared<FileCaches>();
+  LogTailCache tails;  // Fresh reads: the log tails of stream-fed tables.
 
   std::mutex mutex;
   struct Registered {
@@ -249,7 +252,9 @@ Result<std::unique_ptr<TableScan>> IcebergSqlCatalog::OpenScan(const ScanRequest
     if (!resolved) return Internal("table {} did not resolve", request.table->name.ToString());
   }
   if (!request.metadata_table.empty()) return PlanMetadataScan(std::move(resolved), request, state_->caches);
-  return PlanDataScan(std::move(resolved), request, state_->caches);
+  FLOE_ASSIGN_OR_RETURN(auto scan, PlanDataScan(resolved, request, state_->caches));
+  if (!WantsLiveScan(*resolved, request)) return scan;
+  return PlanLiveScan(std::move(scan), *resolved, request, state_->tails);
 }
 
 Status IcebergSqlCatalog::CreateSchema(std::string_view catalog, std::string_view schema) {

@@ -1,0 +1,70 @@
+#include "formats/column_batch.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+namespace floe::formats {
+namespace {
+
+// id bigint, name string (with a null), tags list<string>, point struct<x int>.
+ColumnBatch SampleBatch() {
+  std::vector<Field> fields = {
+      {"id", 1, false, Primitive(TypeId::kInt64)},
+      {"name", 2, true, Primitive(TypeId::kString)},
+      {"tags", 3, true, ListType({"element", 4, true, Primitive(TypeId::kString)})},
+      {"point", 5, true, StructType({{"x", 6, true, Primitive(TypeId::kInt32)}})},
+  };
+  ColumnBatch b = MakeEmptyBatch(fields);
+  for (int64_t row = 0; row < 5; ++row) {
+    b.columns[0].Append<int64_t>(row * 10);
+    if (row == 2) {
+      b.columns[1].AppendNull();
+    } else {
+      b.columns[1].AppendString(fmt::format("name{}", row));
+    }
+    for (int64_t t = 0; t < row; ++t) b.columns[2].children[0].AppendString(fmt::format("t{}{}", row, t));
+    b.columns[2].AppendListEnd();
+    b.columns[3].children[0].Append<int32_t>(static_cast<int32_t>(row));
+    b.columns[3].AppendStructSlot();
+  }
+  b.num_rows = 5;
+  return b;
+}
+
+TEST(SliceBatch, CopiesTheRowsOfEveryColumnWithRebasedOffsets) {
+  ColumnBatch b = SampleBatch();
+  ColumnBatch s = SliceBatch(b, 2, 2);  // Rows 2 and 3.
+  ASSERT_EQ(s.num_rows, 2);
+  ASSERT_EQ(s.fields.size(), 4u);
+  EXPECT_EQ(s.columns[0].Data<int64_t>()[0], 20);
+  EXPECT_EQ(s.columns[0].Data<int64_t>()[1], 30);
+  EXPECT_FALSE(s.columns[1].IsValid(0));
+  EXPECT_TRUE(s.columns[1].IsValid(1));
+  EXPECT_EQ(s.columns[1].StringAt(1), "name3");
+  EXPECT_EQ(s.columns[1].offsets.front(), 0);
+  const ColumnVector& tags = s.columns[2];
+  ASSERT_EQ(tags.offsets.size(), 3u);
+  EXPECT_EQ(tags.offsets[0], 0);
+  EXPECT_EQ(tags.offsets[1], 2);  // Row 2 has two tags,
+  EXPECT_EQ(tags.offsets[2], 5);  // row 3 three.
+  EXPECT_EQ(tags.children[0].length, 5);
+  EXPECT_EQ(tags.children[0].StringAt(0), "t20");
+  EXPECT_EQ(tags.children[0].StringAt(4), "t32");
+  EXPECT_EQ(s.columns[3].children[0].length, 2);
+  EXPECT_EQ(s.columns[3].children[0].Data<int32_t>()[1], 3);
+}
+
+TEST(SliceBatch, EmptyAndWholeRanges) {
+  ColumnBatch b = SampleBatch();
+  ColumnBatch none = SliceBatch(b, 5, 0);
+  EXPECT_EQ(none.num_rows, 0);
+  EXPECT_EQ(none.columns[1].offsets.size(), 1u);
+  EXPECT_EQ(none.columns[2].children[0].length, 0);
+  ColumnBatch all = SliceBatch(b, 0, 5);
+  EXPECT_EQ(all.columns[1].StringAt(4), "name4");
+  EXPECT_EQ(all.columns[2].children[0].length, 10);
+  EXPECT_EQ(all.columns[1].validity, b.columns[1].validity);
+}
+
+}  // namespace
+}  // namespace floe::formats

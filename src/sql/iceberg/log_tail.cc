@@ -1,0 +1,368 @@
+#include "sql/iceberg/log_tail.h"
+
+#include <librdkafka/rdkafka.h>
+
+#include <algorithm>
+#include <deque>
+#include <thread>
+
+#include <fmt/format.h>
+
+namespace floe::sql::iceberg_sql {
+namespace {
+
+constexpr auto kIdleTimeout = std::chrono::seconds(60);
+constexpr size_t kFetchBatch = 4096;
+
+int64_t VectorBytes(const formats::ColumnVector& v) {
+  auto bytes = static_cast<int64_t>(v.values.size() + v.validity.size() + v.offsets.size() * sizeof(int32_t));
+  for (const auto& child : v.children) bytes += VectorBytes(child);
+  return bytes;
+}
+
+int64_t BatchBytes(const formats::ColumnBatch& batch) {
+  int64_t bytes = 0;
+  for (const auto& column : batch.columns) bytes += VectorBytes(column);
+  return bytes;
+}
+
+// One decode of consecutive records: the rows of those that decoded, with each row's offset.
+struct Segment {
+  int64_t first_offset = 0;
+  int64_t end_offset = 0;           // One past the last record read (dead letters included).
+  std::vector<int64_t> row_offsets;  // Ascending, one per row of batch.
+  std::shared_ptr<const formats::ColumnBatch> batch;
+  int64_t bytes = 0;
+};
+
+struct PartitionTail {
+  std::mutex mutex;
+  bool consuming = false;         // A fetch is started at cache_end.
+  std::deque<Segment> segments;   // Contiguous: they cover [cache_begin, cache_end).
+  int64_t cache_begin = 0;
+  int64_t cache_end = 0;
+  int64_t bytes = 0;
+  std::unique_ptr<formats::JsonEventDecoder> decoder;
+};
+
+}  // namespace
+
+std::optional<Result<LogSource>> LogSource::FromProperties(const std::map<std::string, std::string>& properties) {
+  auto get = [&](const char* key) -> std::string {
+    auto it = properties.find(key);
+    return it == properties.end() ? std::string() : it->second;
+  };
+  LogSource source;
+  source.topic = get("floe.source.topic");
+  if (source.topic.empty()) return std::nullopt;
+  source.brokers = get("floe.source.brokers");
+  if (source.brokers.empty()) return InvalidArgument("table property floe.source.brokers is missing");
+  std::string format = get("floe.source.format");
+  if (!format.empty() && format != "json") return NotImplemented("source format '{}' cannot be read live", format);
+  std::string unit = get("floe.source.timestamp-unit");
+  if (!unit.empty()) {
+    FLOE_ASSIGN_OR_RETURN_CTX(source.timestamp_unit, formats::ParseEpochUnit(unit), "table property floe.source.timestamp-unit");
+  }
+  source.transform = get("floe.source.transform");
+  source.event_schema_json = get("floe.source.event-schema");
+  return source;
+}
+
+struct LogTail::Impl {
+  LogSource source;
+  std::vector<formats::Field> fields;
+  rd_kafka_t* consumer = nullptr;
+  rd_kafka_topic_t* topic = nullptr;
+
+  std::mutex partitions_mutex;
+  std::map<int32_t, std::unique_ptr<PartitionTail>> partitions;  // Guarded by partitions_mutex (the map only).
+  std::atomic<int64_t> last_used{0};
+
+  ~Impl() {
+    for (auto& [partition, tail] : partitions) {
+      if (tail->consuming) rd_kafka_consume_stop(topic, partition);
+    }
+    if (topic != nullptr) rd_kafka_topic_destroy(topic);
+    if (consumer != nullptr) rd_kafka_destroy(consumer);
+  }
+
+  void Touch() { last_used.store(std::chrono::steady_clock::now().time_since_epoch().count()); }
+
+  PartitionTail& Partition(int32_t partition) {
+    std::lock_guard lock(partitions_mutex);
+    auto& slot = partitions[partition];
+    if (!slot) slot = std::make_unique<PartitionTail>();
+    return *slot;
+  }
+
+  void StopConsuming(int32_t partition, PartitionTail& tail) {
+    if (tail.consuming) rd_kafka_consume_stop(topic, partition);
+    tail.consuming = false;
+  }
+
+  // Drops the cache and starts over at `offset`.
+  void Restart(int32_t partition, PartitionTail& tail, int64_t offset) {
+    StopConsuming(partition, tail);
+    tail.segments.clear();
+    tail.bytes = 0;
+    tail.cache_begin = tail.cache_end = offset;
+  }
+
+  std::string Where(int32_t partition) const { return fmt::format("log tail of topic '{}' partition {}", source.topic, partition); }
+
+  // Fetches records from tail.cache_end until `end` and appends them as one decoded segment.
+  Status Fill(int32_t partition, PartitionTail& tail, int64_t end, int64_t max_bytes, std::chrono::milliseconds timeout) {
+    if (!tail.consuming) {
+      if (rd_kafka_consume_start(topic, partition, tail.cache_end) != 0) {
+        return Unavailable("{}: cannot start reading at offset {}: {}", Where(partition), tail.cache_end,
+                           rd_kafka_err2str(rd_kafka_last_error()));
+      }
+      tail.consuming = true;
+    }
+    if (!tail.decoder) {
+      FLOE_ASSIGN_OR_RETURN(tail.decoder, formats::JsonEventDecoder::Make(fields, source.timestamp_unit));
+    }
+    std::string lines;
+    std::vector<int64_t> line_offsets;
+    int64_t first = tail.cache_end;
+    int64_t next = tail.cache_end;
+    auto deadline = std::chrono::steady_clock::now() + timeout;
+    std::vector<rd_kafka_message_t*> messages(kFetchBatch);
+    Status status = OkStatus();
+    while (next < end && status.has_value()) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) {
+        status = Unavailable("{}: offsets [{}, {}) were not delivered within {} ms", Where(partition), next, end,
+                                  timeout.count());
+        break;
+      }
+      ssize_t n = rd_kafka_consume_batch(topic, partition, static_cast<int>(std::min<int64_t>(left.count(), 100)),
+                                         messages.data(), messages.size());
+      if (n < 0) {
+        status = Unavailable("{}: {}", Where(partition), rd_kafka_err2str(rd_kafka_last_error()));
+        break;
+      }
+      for (ssize_t i = 0; i < n; ++i) {
+        rd_kafka_message_t* m = messages[static_cast<size_t>(i)];
+        if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+          // Nothing more now; keep waiting for the records below `end`.
+        } else if (m->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+          if (status.has_value()) status = Unavailable("{} at offset {}: {}", Where(partition), next, rd_kafka_message_errstr(m));
+        } else if (m->offset >= next && status.has_value()) {
+          formats::AppendEventLine(&lines, std::string_view(static_cast<const char*>(m->payload), m->len),
+                                   m->payload == nullptr);
+          line_offsets.push_back(m->offset);
+          next = m->offset + 1;
+        }
+        rd_kafka_message_destroy(m);
+      }
+      if (static_cast<int64_t>(lines.size()) + tail.bytes > max_bytes) {
+        status = ResourceExhausted("{}: more than live_tail_max_bytes ({} bytes) of records past the snapshot",
+                                   Where(partition), max_bytes);
+      }
+    }
+    if (!status.has_value()) {
+      StopConsuming(partition, tail);  // The fetch position is past cache_end now.
+      return status;
+    }
+    if (line_offsets.empty()) return OkStatus();
+    size_t size = lines.size();
+    lines.append(formats::JsonEventDecoder::kPadding, '\0');
+    tail.decoder->DecodeLines(std::string_view(lines.data(), size), 1);
+    Segment segment;
+    segment.first_offset = first;
+    segment.end_offset = next;
+    // Lines the decoder rejected are dead letters: the rows are the other lines, in order.
+    std::vector<bool> rejected(line_offsets.size(), false);
+    for (const formats::LineError& e : tail.decoder->errors()) {
+      if (e.line >= 1 && static_cast<size_t>(e.line) <= rejected.size()) rejected[static_cast<size_t>(e.line - 1)] = true;
+    }
+    tail.decoder->ClearErrors();
+    for (size_t i = 0; i < line_offsets.size(); ++i) {
+      if (!rejected[i]) segment.row_offsets.push_back(line_offsets[i]);
+    }
+    auto batch = std::make_shared<formats::ColumnBatch>(tail.decoder->TakeBatch());
+    if (batch->num_rows != static_cast<int64_t>(segment.row_offsets.size())) {
+      Restart(partition, tail, first);
+      return Internal("{}: decoded {} rows from {} records with {} rejected", Where(partition), batch->num_rows,
+                      line_offsets.size(), line_offsets.size() - segment.row_offsets.size());
+    }
+    segment.bytes = BatchBytes(*batch);
+    segment.batch = std::move(batch);
+    tail.bytes += segment.bytes;
+    tail.cache_end = next;
+    tail.segments.push_back(std::move(segment));
+    return OkStatus();
+  }
+};
+
+LogTail::LogTail() : impl_(std::make_unique<Impl>()) {}
+LogTail::~LogTail() = default;
+
+Result<std::shared_ptr<LogTail>> LogTail::Open(LogSource source, std::vector<formats::Field> event_fields) {
+  std::shared_ptr<LogTail> tail(new LogTail());
+  Impl& impl = *tail->impl_;
+  impl.source = std::move(source);
+  impl.fields = std::move(event_fields);
+  char errstr[512];
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  // Reads at explicit offsets, outside any group; short fetch waits keep the tail fresh.
+  const std::pair<const char*, std::string> settings[] = {
+      {"bootstrap.servers", impl.source.brokers},
+      {"client.id", "floe-fresh-reads"},
+      {"enable.auto.commit", "false"},
+      {"enable.auto.offset.store", "false"},
+      {"fetch.wait.max.ms", "20"},
+      {"fetch.error.backoff.ms", "50"},
+      {"queued.max.messages.kbytes", "16384"},
+      {"socket.connection.setup.timeout.ms", "3000"},
+      {"log_level", "3"},
+  };
+  for (const auto& [key, value] : settings) {
+    if (rd_kafka_conf_set(conf, key, value.c_str(), errstr, sizeof(errstr)) != RD_KAFKA_CONF_OK) {
+      rd_kafka_conf_destroy(conf);
+      return InvalidArgument("log tail consumer setting {}: {}", key, errstr);
+    }
+  }
+  impl.consumer = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof(errstr));
+  if (impl.consumer == nullptr) {
+    rd_kafka_conf_destroy(conf);
+    return Unavailable("log tail consumer for {}: {}", impl.source.brokers, errstr);
+  }
+  impl.topic = rd_kafka_topic_new(impl.consumer, impl.source.topic.c_str(), nullptr);
+  if (impl.topic == nullptr) {
+    return InvalidArgument("log tail of topic '{}': {}", impl.source.topic, rd_kafka_err2str(rd_kafka_last_error()));
+  }
+  impl.Touch();
+  return tail;
+}
+
+const LogSource& LogTail::source() const { return impl_->source; }
+const std::vector<formats::Field>& LogTail::event_fields() const { return impl_->fields; }
+
+Result<std::map<int32_t, PartitionWatermarks>> LogTail::Watermarks(std::chrono::milliseconds timeout) {
+  impl_->Touch();
+  const rd_kafka_metadata_t* metadata = nullptr;
+  rd_kafka_resp_err_t err = rd_kafka_metadata(impl_->consumer, 0, impl_->topic, &metadata, static_cast<int>(timeout.count()));
+  if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    return Unavailable("topic '{}' at {}: metadata: {}", impl_->source.topic, impl_->source.brokers, rd_kafka_err2str(err));
+  }
+  std::vector<int32_t> partitions;
+  rd_kafka_resp_err_t topic_error = RD_KAFKA_RESP_ERR_NO_ERROR;
+  for (int t = 0; t < metadata->topic_cnt; ++t) {
+    const rd_kafka_metadata_topic_t& topic = metadata->topics[t];
+    if (impl_->source.topic != topic.topic) continue;
+    topic_error = topic.err;
+    for (int p = 0; p < topic.partition_cnt; ++p) partitions.push_back(topic.partitions[p].id);
+  }
+  rd_kafka_metadata_destroy(metadata);
+  if (topic_error != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    return Unavailable("topic '{}' at {}: {}", impl_->source.topic, impl_->source.brokers, rd_kafka_err2str(topic_error));
+  }
+  std::map<int32_t, PartitionWatermarks> out;
+  for (int32_t partition : partitions) {
+    PartitionWatermarks w;
+    err = rd_kafka_query_watermark_offsets(impl_->consumer, impl_->source.topic.c_str(), partition, &w.low, &w.high,
+                                           static_cast<int>(timeout.count()));
+    if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+      return Unavailable("{}: watermarks: {}", impl_->Where(partition), rd_kafka_err2str(err));
+    }
+    out[partition] = w;
+  }
+  return out;
+}
+
+Result<TailRead> LogTail::Read(const TailRange& range, int64_t max_bytes, std::chrono::milliseconds timeout) {
+  impl_->Touch();
+  TailRead read;
+  if (range.begin >= range.end) return read;
+  PartitionTail& tail = impl_->Partition(range.partition);
+  std::lock_guard lock(tail.mutex);
+  // Segments wholly below the range are committed to the table now: no query needs them again.
+  while (!tail.segments.empty() && tail.segments.front().end_offset <= range.begin) {
+    tail.bytes -= tail.segments.front().bytes;
+    tail.segments.pop_front();
+  }
+  if (!tail.segments.empty()) tail.cache_begin = tail.segments.front().first_offset;
+  if (tail.segments.empty() && tail.cache_end <= range.begin) tail.cache_begin = tail.cache_end;
+  if (range.begin < tail.cache_begin || range.begin > tail.cache_end) {
+    impl_->Restart(range.partition, tail, range.begin);
+  }
+  if (tail.cache_end < range.end) FLOE_RETURN_IF_ERROR(impl_->Fill(range.partition, tail, range.end, max_bytes, timeout));
+  for (const Segment& s : tail.segments) {
+    if (s.end_offset <= range.begin || s.first_offset >= range.end) continue;
+    auto from = std::lower_bound(s.row_offsets.begin(), s.row_offsets.end(), range.begin) - s.row_offsets.begin();
+    auto to = std::lower_bound(s.row_offsets.begin(), s.row_offsets.end(), range.end) - s.row_offsets.begin();
+    if (to <= from) continue;
+    read.pieces.push_back({s.batch, from, to - from});
+    read.rows += to - from;
+    read.bytes += s.bytes;
+  }
+  if (read.bytes > max_bytes) {
+    return ResourceExhausted("{}: more than live_tail_max_bytes ({} bytes) of decoded records past the snapshot",
+                             impl_->Where(range.partition), max_bytes);
+  }
+  return read;
+}
+
+int64_t LogTail::cached_bytes() const {
+  int64_t bytes = 0;
+  std::lock_guard lock(impl_->partitions_mutex);
+  for (const auto& [partition, tail] : impl_->partitions) {
+    std::lock_guard tail_lock(tail->mutex);
+    bytes += tail->bytes;
+  }
+  return bytes;
+}
+
+void LogTail::Clear() {
+  std::lock_guard lock(impl_->partitions_mutex);
+  for (auto& [partition, tail] : impl_->partitions) {
+    std::lock_guard tail_lock(tail->mutex);
+    impl_->Restart(partition, *tail, tail->cache_end);
+  }
+}
+
+std::chrono::steady_clock::time_point LogTail::last_used() const {
+  return std::chrono::steady_clock::time_point(std::chrono::steady_clock::duration(impl_->last_used.load()));
+}
+
+void LogTailCache::Forget(const std::string& key) {
+  std::lock_guard lock(mutex_);
+  tails_.erase(key);
+}
+
+Result<std::shared_ptr<LogTail>> LogTailCache::Get(const std::string& key, const LogSource& source,
+                                                   const std::vector<formats::Field>& event_fields) {
+  std::lock_guard lock(mutex_);
+  Evict();
+  auto it = tails_.find(key);
+  if (it != tails_.end()) return it->second;
+  FLOE_ASSIGN_OR_RETURN(auto tail, LogTail::Open(source, event_fields));
+  tails_[key] = tail;
+  return tail;
+}
+
+void LogTailCache::Evict() {
+  auto now = std::chrono::steady_clock::now();
+  int64_t total = 0;
+  for (auto it = tails_.begin(); it != tails_.end();) {
+    // A tail a running query holds stays alive through its shared_ptr; it is only forgotten here.
+    if (now - it->second->last_used() > kIdleTimeout) {
+      it = tails_.erase(it);
+    } else {
+      total += it->second->cached_bytes();
+      ++it;
+    }
+  }
+  while (total > max_bytes_ && !tails_.empty()) {
+    auto oldest = std::min_element(tails_.begin(), tails_.end(), [](const auto& a, const auto& b) {
+      return a.second->last_used() < b.second->last_used();
+    });
+    total -= oldest->second->cached_bytes();
+    oldest->second->Clear();
+    tails_.erase(oldest);
+  }
+}
+
+}  // namespace floe::sql::iceberg_sql
