@@ -1,0 +1,118 @@
+// Fresh reads, end to end: `floe up --trigger 30s` with the generator at a fixed rate; a probe
+// producer (kafkajs, acks=all) sends marker orders and a PostgreSQL client (pg) polls until
+// each is visible. The time from the broker's acknowledgement to the first query that counts
+// the marker is measured with freshness = live and beside it with freshness = snapshot.
+// Usage: node fresh_reads.mjs FLOE_BIN RATE LIVE_SAMPLES SNAPSHOT_SAMPLES
+import { createRequire } from 'node:module';
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import net from 'node:net';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const require = createRequire(join(root, 'tests', 'interop', 'package.json'));
+const { Kafka, logLevel } = require('kafkajs');
+const pg = require('pg');
+
+const [floe, rateArg, liveArg, snapshotArg] = process.argv.slice(2);
+const rate = Number(rateArg ?? 50000);
+const liveSamples = Number(liveArg ?? 60);
+const snapshotSamples = Number(snapshotArg ?? 6);
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); });
+  });
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const percentile = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)]; };
+
+const dir = mkdtempSync(join(tmpdir(), 'floe-fresh-bench-'));
+const [broker, catalog, query, pgPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+const up = spawn(floe, ['up', '--data', dir, '--traffic', String(rate), '--trigger', '30s', '--partitions', '4',
+  '--malformed-rate', '0', '--broker-listen', `127.0.0.1:${broker}`, '--broker-metrics-listen', '',
+  '--catalog-port', String(catalog), '--query-listen', `127.0.0.1:${query}`, '--pg-listen', `127.0.0.1:${pgPort}`],
+  { stdio: ['ignore', 'ignore', 'inherit'] });
+
+let client;
+const kafka = new Kafka({ brokers: [`127.0.0.1:${broker}`], logLevel: logLevel.NOTHING });
+const producer = kafka.producer({ allowAutoTopicCreation: false });
+try {
+  for (let i = 0; ; ++i) {
+    try {
+      client = new pg.Client({ host: '127.0.0.1', port: pgPort, user: 'bench', database: 'floe' });
+      await client.connect();
+      await client.query('SELECT count(*) FROM shop.orders');
+      break;
+    } catch (e) {
+      await client.end().catch(() => {});
+      if (i > 300) throw e;
+      await sleep(200);
+    }
+  }
+  await producer.connect();
+  // Let the pipeline reach a steady state: the generator running, a first commit behind it.
+  await sleep(5000);
+
+  const marker = (id) => JSON.stringify({ event_id: id, ts: new Date().toISOString(), type: 'created', order_id: 1,
+    customer_id: 1, region: 'bench', items: 1, amount: 1.5, currency: 'EUR' });
+  const visible = async (ids) => {
+    const list = ids.map((id) => `'${id}'`).join(', ');
+    const r = await client.query(`SELECT event_id FROM shop.orders WHERE region = 'bench' AND event_id IN (${list})`);
+    return new Set(r.rows.map((row) => row.event_id));
+  };
+  // Sends `count` markers `spacing` ms apart and polls until each is visible (or `limit` ms).
+  async function measure(mode, count, spacing, limit) {
+    await client.query(`SET freshness = '${mode}'`);
+    const acked = new Map();
+    const seen = new Map();
+    let sendError;
+    const sending = (async () => {
+      for (let i = 0; i < count; ++i) {
+        const id = `bench-${mode}-${i}-${Date.now()}`;
+        await producer.send({ topic: 'orders', acks: -1, messages: [{ key: id, value: marker(id) }] });
+        acked.set(id, performance.now());
+        await sleep(spacing);
+      }
+    })().catch((e) => { sendError = e; });
+    const started = performance.now();
+    while ((seen.size < count || acked.size < count) && performance.now() - started < limit) {
+      const waiting = [...acked.keys()].filter((id) => !seen.has(id));
+      if (waiting.length > 0) {
+        const found = await visible(waiting);
+        const now = performance.now();
+        for (const id of found) seen.set(id, now - acked.get(id));
+      } else {
+        await sleep(5);
+      }
+    }
+    await sending;
+    if (sendError) throw sendError;
+    const latencies = [...seen.values()];
+    return { samples: latencies.length, missing: count - latencies.length,
+             p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), max: Math.max(...latencies) };
+  }
+  const hw = async () => {
+    const admin = kafka.admin(); await admin.connect();
+    const offsets = await admin.fetchTopicOffsets('orders'); await admin.disconnect();
+    return offsets.reduce((s, o) => s + Number(o.high), 0);
+  };
+  const before = await hw(); const t0 = performance.now();
+  const live = await measure('live', liveSamples, 250, 120000);
+  const snapshot = await measure('snapshot', snapshotSamples, 3000, 120000);
+  const achieved = ((await hw()) - before) / ((performance.now() - t0) / 1000);
+  const fmt = (r) => `p50 ${r.p50?.toFixed(0)} ms, p99 ${r.p99?.toFixed(0)} ms, max ${r.max?.toFixed(0)} ms (${r.samples} markers, ${r.missing} not seen)`;
+  console.log(`generator asked ${rate} ev/s, broker took ${achieved.toFixed(0)} ev/s during the run`);
+  console.log(`ack -> visible, freshness live:     ${fmt(live)}`);
+  console.log(`ack -> visible, freshness snapshot: ${fmt(snapshot)}`);
+  console.log(`live/snapshot p99 ratio: ${(live.p99 / snapshot.p99).toFixed(3)} (target: live p99 <= 1000 ms)`);
+} finally {
+  await producer.disconnect().catch(() => {});
+  await client?.end().catch(() => {});
+  up.kill('SIGTERM');
+  await new Promise((r) => up.once('exit', r));
+  rmSync(dir, { recursive: true, force: true });
+}
