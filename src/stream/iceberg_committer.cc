@@ -165,21 +165,10 @@ Result<uint64_t> IcebergCommitter::CommitDeadLetters(const MicroBatch& batch,
 
 Result<CommitReport> IcebergCommitter::Commit(const MicroBatch& batch, const SourceOffsets& expected,
                                               const SourceOffsets& next) {
-  // One JSON line per record. JSON whitespace may be a newline, but a string may not hold a
-  // raw one, so turning newlines into spaces keeps every event's meaning and its line number.
+  // One JSON line per record, so line numbers are record numbers (fresh reads build the log
+  // tail's input the same way).
   lines_.clear();
-  for (const SourceRecord& r : batch.records()) {
-    if (r.value_null || r.value_size == 0) {
-      lines_ += "null\n";  // Not an object: decodes to an error, so the record becomes a dead letter.
-      continue;
-    }
-    size_t start = lines_.size();
-    lines_.append(batch.value(r));
-    for (size_t i = start; i < lines_.size(); ++i) {
-      if (lines_[i] == '\n' || lines_[i] == '\r') lines_[i] = ' ';
-    }
-    lines_ += '\n';
-  }
+  for (const SourceRecord& r : batch.records()) formats::AppendEventLine(&lines_, batch.value(r), r.value_null);
   size_t size = lines_.size();
   lines_.append(formats::JsonEventDecoder::kPadding, '\0');
   decoder_->DecodeLines(std::string_view(lines_.data(), size), 1);
