@@ -106,7 +106,15 @@ asio::awaitable<void> Connection::Handle(std::shared_ptr<Connection> self, std::
     RequestContext ctx{broker_, *header, frame, peer_};
     BeginResponse(&slot->response, *header);
     WireWriter writer(&slot->response, header->flexible);
-    Status status = co_await Dispatch(ctx, reader, writer);
+    // A handler that throws (a bug) must not leave the request unanswered: the client would wait
+    // for it forever. Closing the connection makes the client reconnect and retry, and the log
+    // says what happened.
+    Status status = OkStatus();
+    try {
+      status = co_await Dispatch(ctx, reader, writer);
+    } catch (const std::exception& e) {
+      status = Internal("handler threw: {}", e.what());
+    }
     if (!status) {
       ++broker_.metrics().frames_rejected;
       slot->close = true;
