@@ -31,9 +31,6 @@ int RunStreamCommand(const StreamFlags& flags) {
     return error.kind() == ErrorKind::kInvalidArgument || error.kind() == ErrorKind::kNotFound ? kExitUsage
                                                                                               : kExitFailure;
   };
-  if (!flags.transform.empty()) {
-    return NotBuiltYet("stream --transform", "SQL transforms (the SQL engine's expression evaluator)", 9);
-  }
   stream::StreamConfig config;
   config.brokers = flags.brokers;
   config.topic = flags.topic;
@@ -56,6 +53,7 @@ int RunStreamCommand(const StreamFlags& flags) {
   config.partition = flags.partition;
   config.timestamp_unit = flags.timestamp_unit;
   config.group = flags.group;
+  config.transform = flags.transform;
   auto interval = stream::ParseDurationMillis(flags.trigger);
   if (!interval) return fail(interval.error());
   config.trigger.interval_millis = *interval;

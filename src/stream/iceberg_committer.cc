@@ -104,7 +104,29 @@ Result<std::unique_ptr<IcebergCommitter>> IcebergCommitter::Open(std::unique_ptr
                                                                   IcebergSinkOptions options) {
   std::unique_ptr<IcebergCommitter> committer(new IcebergCommitter());
   committer->options_ = std::move(options);
-  FLOE_ASSIGN_OR_RETURN(auto fields, formats::BatchFieldsFromSchema(table->metadata().CurrentSchema()));
+  const iceberg::Schema& table_schema = table->metadata().CurrentSchema();
+  const iceberg::Schema* decoded = &table_schema;
+  if (committer->options_.transform) {
+    if (!committer->options_.event_schema) return InvalidArgument("a transform needs the events' schema");
+    decoded = &*committer->options_.event_schema;
+    // The transform's rows are written as the table's: same columns, same types, same order.
+    const iceberg::Schema& output = committer->options_.transform->output_schema();
+    std::string mismatch;
+    if (output.fields().size() != table_schema.fields().size()) mismatch = "a different number of columns";
+    for (size_t i = 0; mismatch.empty() && i < output.fields().size(); ++i) {
+      const iceberg::NestedField& out = output.fields()[i];
+      const iceberg::NestedField& column = table_schema.fields()[i];
+      if (out.name != column.name || out.type->ToString() != column.type->ToString()) {
+        mismatch = fmt::format("column {} is {} {} in the table but {} {} from the transform", i + 1, column.name,
+                               column.type->ToString(), out.name, out.type->ToString());
+      }
+      committer->output_ids_.push_back(column.id);
+    }
+    if (!mismatch.empty()) {
+      return InvalidArgument("table {} does not match --transform: {}", table->metadata().location, mismatch);
+    }
+  }
+  FLOE_ASSIGN_OR_RETURN(auto fields, formats::BatchFieldsFromSchema(*decoded));
   FLOE_ASSIGN_OR_RETURN(committer->decoder_,
                         formats::JsonEventDecoder::Make(std::move(fields), committer->options_.timestamp_unit));
   FLOE_ASSIGN_OR_RETURN(auto dlq_fields, formats::BatchFieldsFromSchema(dead_letters->metadata().CurrentSchema()));
@@ -163,6 +185,27 @@ Result<uint64_t> IcebergCommitter::CommitDeadLetters(const MicroBatch& batch,
   return count;
 }
 
+Status IcebergCommitter::ApplyTransform(size_t records, std::vector<formats::ColumnBatch>* batches,
+                                        std::vector<std::pair<size_t, std::string>>* bad) {
+  // The decoded rows are the records that decoded, in order.
+  std::vector<bool> undecoded(records, false);
+  for (const auto& [index, reason] : *bad) undecoded[index] = true;
+  std::vector<size_t> record_of_row;
+  for (size_t i = 0; i < records; ++i) {
+    if (!undecoded[i]) record_of_row.push_back(i);
+  }
+  std::vector<sql::iceberg_sql::RowFailure> failures;
+  FLOE_ASSIGN_OR_RETURN(std::vector<formats::ColumnBatch> rows, options_.transform->Apply(batches->front(), &failures));
+  for (const auto& failure : failures) {
+    bad->emplace_back(record_of_row[static_cast<size_t>(failure.row)], "transform: " + failure.message);
+  }
+  for (formats::ColumnBatch& b : rows) {
+    for (size_t c = 0; c < b.fields.size() && c < output_ids_.size(); ++c) b.fields[c].id = output_ids_[c];
+  }
+  *batches = std::move(rows);
+  return OkStatus();
+}
+
 Result<CommitReport> IcebergCommitter::Commit(const MicroBatch& batch, const SourceOffsets& expected,
                                               const SourceOffsets& next) {
   // One JSON line per record, so line numbers are record numbers (fresh reads build the log
@@ -177,6 +220,7 @@ Result<CommitReport> IcebergCommitter::Commit(const MicroBatch& batch, const Sou
   decoder_->ClearErrors();
   std::vector<formats::ColumnBatch> batches;
   batches.push_back(decoder_->TakeBatch());
+  if (options_.transform) FLOE_RETURN_IF_ERROR(ApplyTransform(batch.record_count(), &batches, &bad));
 
   CommitReport report;
   // Dead letters first: if the main commit then fails, the batch is read again and the dead
@@ -184,7 +228,7 @@ Result<CommitReport> IcebergCommitter::Commit(const MicroBatch& batch, const Sou
   if (!bad.empty()) {
     FLOE_ASSIGN_OR_RETURN(report.dead_letters, CommitDeadLetters(batch, bad, next));
   }
-  report.rows = batch.record_count() - bad.size();
+  for (const auto& b : batches) report.rows += static_cast<uint64_t>(b.num_rows);
   FLOE_ASSIGN_OR_RETURN(auto files, iceberg::WriteDataFiles(*table_, batches,
                                                             {.target_file_size_bytes = options_.target_file_size_bytes}));
   report.files = files.size();

@@ -6,15 +6,18 @@
 // offsets of the snapshot it is built on. The commit is refused (Conflict, files deleted) if
 // that base no longer has the offsets the batch started from, so a batch lands at most once.
 // Records that cannot be decoded go to the dead-letter table with the reason, committed first
-// and de-duplicated by the same offsets, so they are never lost and never doubled.
+// and de-duplicated by the same offsets, so they are never lost and never doubled. With a
+// `--transform`, decoded events go through the SQL engine first (sql/iceberg/batch_transform.h).
 // Used from the stream job's loop thread only.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "formats/json/event_decoder.h"
 #include "iceberg/table.h"
+#include "sql/iceberg/batch_transform.h"
 #include "stream/batch_committer.h"
 
 namespace floe::stream {
@@ -23,6 +26,11 @@ struct IcebergSinkOptions {
   std::string topic;
   formats::EpochUnit timestamp_unit = formats::EpochUnit::kMillis;
   int64_t target_file_size_bytes = int64_t{128} << 20;
+  // With a transform, events decode into `event_schema` and the transform's rows are the
+  // table's (their columns must be the table's, by name and type, in order); rows it rejects
+  // are dead letters with reasons starting "transform: ".
+  std::shared_ptr<sql::iceberg_sql::BatchTransform> transform;
+  std::optional<iceberg::Schema> event_schema;
 };
 
 // The offsets of `topic` recorded by the newest snapshot in the current snapshot's ancestry
@@ -48,11 +56,17 @@ class IcebergCommitter final : public BatchCommitter {
   Result<uint64_t> CommitDeadLetters(const MicroBatch& batch, const std::vector<std::pair<size_t, std::string>>& bad,
                                      const SourceOffsets& next);
 
+  // Runs the transform over the decoded rows of a batch of `records` records; its failures join
+  // `bad` (record index, reason).
+  Status ApplyTransform(size_t records, std::vector<formats::ColumnBatch>* batches,
+                        std::vector<std::pair<size_t, std::string>>* bad);
+
   IcebergSinkOptions options_;
   std::unique_ptr<iceberg::Table> table_;
   std::unique_ptr<iceberg::Table> dead_letters_;
   std::unique_ptr<formats::JsonEventDecoder> decoder_;
   std::unique_ptr<formats::JsonEventDecoder> dead_letter_decoder_;
+  std::vector<int32_t> output_ids_;  // With a transform: the table's field id of each output column.
   std::string lines_;  // Reused buffer of one JSON line per record.
 };
 

@@ -87,7 +87,33 @@ Status RunStream(const StreamConfig& config, MetricsRegistry& metrics, std::atom
       {"floe.source.format", "json"},
       {"floe.source.timestamp-unit", config.timestamp_unit},
   };
-  FLOE_ASSIGN_OR_RETURN(bool created, EnsureTable(*catalog, id, config.schema_json, config.partition, source));
+  std::vector<std::string> unset;  // Properties of a transform this job no longer has.
+  std::string table_schema_json = config.schema_json;
+  std::shared_ptr<sql::iceberg_sql::BatchTransform> transform;
+  std::optional<iceberg::Schema> event_schema;
+  if (!config.transform.empty()) {
+    std::string event_schema_json = config.schema_json;
+    if (event_schema_json.empty()) {
+      // A table made by an earlier run knows its events' schema.
+      FLOE_ASSIGN_OR_RETURN(bool exists, catalog->TableExists(id));
+      if (exists) {
+        FLOE_ASSIGN_OR_RETURN(auto existing, LoadTable(catalog, id));
+        auto it = existing->metadata().properties.find("floe.source.event-schema");
+        if (it != existing->metadata().properties.end()) event_schema_json = it->second;
+      }
+      if (event_schema_json.empty()) return InvalidArgument("--transform needs --schema: the schema of the events");
+    }
+    FLOE_ASSIGN_OR_RETURN_CTX(event_schema, iceberg::SchemaFromJson(event_schema_json), "--schema");
+    FLOE_ASSIGN_OR_RETURN_CTX(auto compiled, sql::iceberg_sql::BatchTransform::Compile(config.transform, *event_schema),
+                              "--transform");
+    transform = std::move(compiled);
+    table_schema_json = iceberg::SchemaToJson(transform->output_schema());
+    source["floe.source.transform"] = config.transform;
+    source["floe.source.event-schema"] = iceberg::SchemaToJson(*event_schema);
+  } else {
+    unset = {"floe.source.transform", "floe.source.event-schema"};
+  }
+  FLOE_ASSIGN_OR_RETURN(bool created, EnsureTable(*catalog, id, table_schema_json, config.partition, source));
   if (created) log->info("created table {}", config.table);
   std::map<std::string, std::string> dlq_properties = {{"floe.dead-letters-of", config.table}};
   FLOE_ASSIGN_OR_RETURN(bool created_dlq,
@@ -101,13 +127,21 @@ Status RunStream(const StreamConfig& config, MetricsRegistry& metrics, std::atom
     auto it = table->metadata().properties.find(k);
     if (it == table->metadata().properties.end() || it->second != v) stale[k] = v;
   }
-  if (!stale.empty()) FLOE_RETURN_IF_ERROR_CTX(table->SetProperties(stale), "recording the source in the table");
+  std::vector<std::string> removed;
+  for (const std::string& k : unset) {
+    if (table->metadata().properties.contains(k)) removed.push_back(k);
+  }
+  if (!stale.empty() || !removed.empty()) {
+    FLOE_RETURN_IF_ERROR_CTX(table->SetProperties(stale, removed), "recording the source in the table");
+  }
   FLOE_ASSIGN_OR_RETURN(auto dead_letters, LoadTable(catalog, dlq_id));
   FLOE_ASSIGN_OR_RETURN(auto committer,
                         IcebergCommitter::Open(std::move(table), std::move(dead_letters),
                                                {.topic = config.topic,
                                                 .timestamp_unit = unit,
-                                                .target_file_size_bytes = config.target_file_size_bytes}));
+                                                .target_file_size_bytes = config.target_file_size_bytes,
+                                                .transform = transform,
+                                                .event_schema = event_schema}));
   std::string group = config.group.empty() ? "floe-stream-" + config.table : config.group;
   FLOE_ASSIGN_OR_RETURN(auto kafka_source,
                         KafkaSource::Create({.brokers = config.brokers,

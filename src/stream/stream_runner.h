@@ -22,7 +22,9 @@ struct StreamConfig {
   std::string table;       // NS.NAME
   std::string catalog;     // sqlite:PATH | postgresql://... | http(s)://...
   std::string warehouse;   // file:///abs | s3://bucket/prefix, for tables it creates
-  std::string schema_json; // The table's Iceberg schema (JSON text), needed to create it.
+  std::string schema_json; // The table's Iceberg schema (JSON text), needed to create it; with a
+                           // transform, the events' schema (the table's is the transform's output).
+  std::string transform;   // SELECT ... FROM events [WHERE ...]; empty: events are the rows.
   std::vector<std::string> partition;  // "hour(ts)", ...
   std::string timestamp_unit = "ms";
   std::string group;       // Default: floe-stream-<NS.NAME>.

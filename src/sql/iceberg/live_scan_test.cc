@@ -207,6 +207,51 @@ TEST_F(LiveScanTest, FallsBackToTheSnapshotWithAWarning) {
   EXPECT_EQ(count, first + second);
 }
 
+// A job with a --transform: the tail goes through the same SQL, so live rows before the commit
+// are the table's rows after it, and rows the transform rejects are dead letters, not rows.
+TEST_F(LiveScanTest, TheJobsTransformShapesTheTailToo) {
+  const std::string transform =
+      "SELECT event_id, ts, upper(region) AS region, CAST(substr(event_id, 1, 1) AS integer) AS lead, amount * 100 AS cents "
+      "FROM events WHERE type <> 'cancelled'";
+  auto stream = [&] {
+    std::vector<std::string> args = {FloeBinary(), "stream", "--brokers", brokers_, "--topic", "orders", "--table",
+                                     "shop.paid", "--catalog", "sqlite:" + dir_.path() + "/catalog.db", "--warehouse",
+                                     "file://" + dir_.path() + "/wh", "--schema", dir_.path() + "/orders.schema.json",
+                                     "--partition", "day(ts)", "--transform", transform, "--trigger", "200ms",
+                                     "--max-batch-records", "400", "--available-now"};
+    auto streamed = RunProcess(args);
+    ASSERT_EQ(streamed.exit_code, 0) << streamed.err;
+  };
+  Produce(500, 6);
+  stream();
+  Produce(400, 7);
+  auto catalog = OpenCatalog();
+  const std::string shape =
+      "SELECT count(*), count(DISTINCT event_id), min(lead), max(lead), round(sum(cents), 0), "
+      "count(*) FILTER (WHERE region <> upper(region)) FROM floe.shop.paid";
+  StatementResult snapshot_before = Query(*catalog, shape, {.freshness = Freshness::kSnapshot});
+  StatementResult live = Query(*catalog, shape);
+  ASSERT_FALSE(live.rows.empty());
+  EXPECT_TRUE(live.warnings.empty()) << live.warnings.front();
+  EXPECT_GT(live.rows[0][0].as_int(), snapshot_before.rows[0][0].as_int());
+  EXPECT_EQ(live.rows[0][2].as_int(), 0);  // Only event ids starting with a digit made rows.
+  EXPECT_EQ(live.rows[0][3].as_int(), 9);
+  EXPECT_EQ(live.rows[0][5].as_int(), 0);
+  stream();
+  StatementResult committed = Query(*catalog, shape, {.freshness = Freshness::kSnapshot});
+  for (size_t c = 0; c < live.rows[0].size(); ++c) {
+    EXPECT_EQ(live.rows[0][c].ToText(), committed.rows[0][c].ToText()) << "column " << c;
+  }
+  // The ids starting with a-f failed the cast: dead letters with the transform's reason.
+  StatementResult dead =
+      Query(*catalog, "SELECT count(*) FROM floe.shop.paid_dlq WHERE error LIKE 'transform: %'", {.freshness = Freshness::kSnapshot});
+  EXPECT_GT(dead.rows[0][0].as_int(), 0);
+  StatementResult recorded =
+      Query(*catalog, "SELECT value FROM floe.shop.\"paid$properties\" WHERE key = 'floe.source.transform'");
+  ASSERT_EQ(recorded.rows.size(), 1u);
+  EXPECT_EQ(recorded.rows[0][0].ToText(), transform);
+}
+
 // While events arrive and a stream job commits (and is killed and restarted), repeated live
 // counts never go backwards and never pass what the broker acknowledged.
 TEST_F(LiveScanTest, LiveCountsOnlyGrowThroughCommitsAndCrashes) {

@@ -7,6 +7,7 @@
 
 #include "formats/json/iceberg_fields.h"
 #include "iceberg/schema_json.h"
+#include "sql/iceberg/batch_transform.h"
 #include "sql/iceberg/iceberg_table_scan.h"
 #include "sql/iceberg/iceberg_types.h"
 #include "sql/iceberg/scan_columns.h"
@@ -120,8 +121,15 @@ Result<std::vector<TailRange>> PlanRanges(LogTail& tail, const ResolvedTable& ta
 
 Result<std::unique_ptr<TableScan>> PlanTail(std::unique_ptr<TableScan>& snapshot, const ResolvedTable& table,
                                             const ScanRequest& request, const LogSource& source, LogTailCache& tails) {
-  if (!source.transform.empty()) return NotImplemented("reading the log tail through a transform is not supported yet");
   FLOE_ASSIGN_OR_RETURN(std::vector<formats::Field> event_fields, EventFields(source, table));
+  // The job's transform, compiled for this query (a compiled transform serves one thread).
+  std::unique_ptr<BatchTransform> transform;
+  if (!source.transform.empty()) {
+    if (source.event_schema_json.empty()) return InvalidArgument("table property floe.source.event-schema is missing");
+    FLOE_ASSIGN_OR_RETURN(iceberg::Schema events, iceberg::SchemaFromJson(source.event_schema_json));
+    FLOE_ASSIGN_OR_RETURN_CTX(transform, BatchTransform::Compile(source.transform, events),
+                              "table property floe.source.transform");
+  }
   std::string key = fmt::format("{}|{}|{}|{}|{}", source.brokers, source.topic, static_cast<int>(source.timestamp_unit),
                                 source.transform,
                                 source.event_schema_json.empty()
@@ -159,6 +167,24 @@ Result<std::unique_ptr<TableScan>> PlanTail(std::unique_ptr<TableScan>& snapshot
     return ResourceExhausted("the log tail holds {} of decoded records, more than live_tail_max_bytes ({})",
                              FormatBytes(bytes), FormatBytes(request.live_tail_max_bytes));
   }
+  if (transform) {
+    // The job's rows: the transform over each piece; rows it rejects are dead letters there too.
+    for (TailSplit& split : splits) {
+      TailRead shaped;
+      for (const TailPiece& piece : split.read.pieces) {
+        formats::ColumnBatch events = formats::SliceBatch(*piece.batch, piece.first_row, piece.rows);
+        FLOE_ASSIGN_OR_RETURN(std::vector<ColumnBatch> rows, transform->Apply(events, nullptr));
+        for (ColumnBatch& b : rows) {
+          shaped.rows += b.num_rows;
+          int64_t n = b.num_rows;
+          shaped.pieces.push_back({std::make_shared<const ColumnBatch>(std::move(b)), 0, n});
+        }
+      }
+      shaped.bytes = split.read.bytes;
+      split.read = std::move(shaped);
+    }
+    event_fields = transform->output_fields();
+  }
   // Each requested column from the tail's rows, by field id (names when the ids are unknown).
   std::vector<int> sources;
   std::vector<formats::Field> fields;
@@ -166,7 +192,7 @@ Result<std::unique_ptr<TableScan>> PlanTail(std::unique_ptr<TableScan>& snapshot
     const TableColumn& column = request.table->columns[static_cast<size_t>(index)];
     int source_index = -1;
     for (size_t f = 0; f < event_fields.size(); ++f) {
-      bool by_id = column.field_id > 0 && event_fields[f].id > 0;
+      bool by_id = !transform && column.field_id > 0 && event_fields[f].id > 0;
       if (by_id ? event_fields[f].id == column.field_id : event_fields[f].name == column.name) {
         source_index = static_cast<int>(f);
       }
