@@ -18,7 +18,9 @@ namespace {
 
 struct StreamFlags {
   std::string brokers, topic, table, catalog = "sqlite:./floe-data/catalog.db", warehouse, schema, trigger = "10s",
-                                     timestamp_unit = "ms", transform, group;
+                                     timestamp_unit = "ms", transform, group, maintenance_interval = "5m",
+                                     expire_older_than = "1d", orphans_older_than = "3d";
+  int expire_retain_last = 100;
   std::vector<std::string> partition;
   int64_t max_batch_records = 1'000'000;
   int64_t target_file_size_mb = 128;
@@ -54,6 +56,16 @@ int RunStreamCommand(const StreamFlags& flags) {
   config.timestamp_unit = flags.timestamp_unit;
   config.group = flags.group;
   config.transform = flags.transform;
+  auto maintenance_interval = stream::ParseDurationMillis(flags.maintenance_interval);
+  if (!maintenance_interval) return fail(maintenance_interval.error());
+  auto expire_older_than = stream::ParseDurationMillis(flags.expire_older_than);
+  if (!expire_older_than) return fail(expire_older_than.error());
+  auto orphans_older_than = stream::ParseDurationMillis(flags.orphans_older_than);
+  if (!orphans_older_than) return fail(orphans_older_than.error());
+  config.maintenance.interval_ms = *maintenance_interval;
+  config.maintenance.expire_older_than_ms = *expire_older_than;
+  config.maintenance.expire_retain_last = flags.expire_retain_last;
+  config.maintenance.orphans_older_than_ms = *orphans_older_than;
   auto interval = stream::ParseDurationMillis(flags.trigger);
   if (!interval) return fail(interval.error());
   config.trigger.interval_millis = *interval;
@@ -117,6 +129,16 @@ void RegisterStreamCommand(CLI::App& root, CommandRegistry& registry) {
       ->capture_default_str();
   app->add_option("--transform", flags->transform, "SELECT ... FROM events WHERE ... applied to each batch");
   app->add_option("--group", flags->group, "Consumer group id (default: floe-stream-<table>)");
+  app->add_option("--maintenance-interval", flags->maintenance_interval,
+                  "How often the job compacts small files, expires snapshots and removes orphans (0: never)")
+      ->capture_default_str();
+  app->add_option("--expire-older-than", flags->expire_older_than, "Snapshots older than this may expire")
+      ->capture_default_str();
+  app->add_option("--expire-retain-last", flags->expire_retain_last, "The newest snapshots that never expire")
+      ->capture_default_str();
+  app->add_option("--orphans-older-than", flags->orphans_older_than,
+                  "Unreferenced files older than this are deleted (0: never)")
+      ->capture_default_str();
   app->add_flag("--available-now", flags->available_now,
                 "Drain what the topic holds now into the table, then exit (Spark's Trigger.AvailableNow)");
 }

@@ -14,6 +14,7 @@
 #include "catalog/catalog_table_operations.h"
 #include "catalog/open_catalog.h"
 #include "cli/command.h"
+#include "sql/iceberg/compaction.h"
 #include "formats/json/event_decoder.h"
 #include "formats/parquet/local_file.h"
 #include "iceberg/batch_conversion.h"
@@ -393,51 +394,15 @@ int RunCompact(const Flags& f) {
     FLOE_ASSIGN_OR_RETURN(auto table, LoadTable(f));
     int64_t target = f.target_size > 0 ? f.target_size
                                        : table->metadata().PropertyAsLong("write.target-file-size-bytes", int64_t{512} << 20);
-    ScanOptions all;
-    FLOE_ASSIGN_OR_RETURN(ScanPlan plan, PlanScan(*table, all));
-    // Group small files of the default spec by partition; rewrite groups of two or more.
-    std::map<std::string, std::vector<const FileScanTask*>> groups;
-    int32_t spec_id = table->metadata().default_spec_id;
-    for (const FileScanTask& t : plan.tasks) {
-      if (t.file.spec_id != spec_id || t.file.file_size_in_bytes >= target || !t.deletes.empty()) continue;
-      std::string key;
-      for (const Literal& l : t.file.partition) key += l.ToString() + "\x1f";
-      groups[key].push_back(&t);
-    }
-    std::vector<std::string> removed;
-    std::vector<DataFile> added;
-    const Schema& schema = table->metadata().CurrentSchema();
-    FLOE_ASSIGN_OR_RETURN(auto fields, ToBatchFields(schema));
-    for (const auto& [key, tasks] : groups) {
-      if (tasks.size() < 2) continue;
-      std::vector<formats::ColumnBatch> batches;
-      for (const FileScanTask* t : tasks) {
-        removed.push_back(t->file.file_path);
-        FLOE_RETURN_IF_ERROR(ReadTask(*table, *t, schema, [&](const formats::ColumnBatch& b, const std::vector<int>& cols) -> Status {
-          formats::ColumnBatch out = formats::MakeEmptyBatch(fields);
-          for (int64_t row = 0; row < b.num_rows; ++row) {
-            for (size_t i = 0; i < cols.size(); ++i) {
-              if (cols[i] < 0) {
-                out.columns[i].AppendNull();
-              } else {
-                CopyRow(b.columns[cols[i]], row, &out.columns[i]);
-              }
-            }
-          }
-          out.num_rows = b.num_rows;
-          batches.push_back(std::move(out));
-          return OkStatus();
-        }));
-      }
-      FLOE_ASSIGN_OR_RETURN(auto written, WriteDataFiles(*table, batches));
-      added.insert(added.end(), written.begin(), written.end());
-    }
-    if (removed.empty()) {
+    // Files under the target are candidates, as Spark's rewrite_data_files counts them.
+    FLOE_ASSIGN_OR_RETURN(sql::iceberg_sql::CompactionResult done,
+                          sql::iceberg_sql::CompactDataFiles(*table, {.file_size_threshold = target,
+                                                                      .target_file_size_bytes = target}));
+    if (done.files_rewritten == 0) {
       fmt::print("nothing to compact\n");
       return OkStatus();
     }
-    FLOE_RETURN_IF_ERROR(table->RewriteFiles(removed, added));
-    fmt::print("rewrote {} files into {}\n", removed.size(), added.size());
+    fmt::print("rewrote {} files into {}\n", done.files_rewritten, done.files_added);
     return OkStatus();
   };
   Status st = run();

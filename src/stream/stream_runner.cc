@@ -61,7 +61,8 @@ Result<int64_t> ParseDurationMillis(std::string_view text) {
   if (unit == "s" || unit.empty()) scale = 1000;
   if (unit == "m") scale = 60'000;
   if (unit == "h") scale = 3'600'000;
-  if (scale == 0) return InvalidArgument("'{}': unknown unit '{}' (ms, s, m or h)", text, unit);
+  if (unit == "d") scale = 86'400'000;
+  if (scale == 0) return InvalidArgument("'{}': unknown unit '{}' (ms, s, m, h or d)", text, unit);
   return static_cast<int64_t>(value * scale);
 }
 
@@ -149,12 +150,17 @@ Status RunStream(const StreamConfig& config, MetricsRegistry& metrics, std::atom
                                              .group = group,
                                              .config = config.consumer_config},
                                             [&committer] { return committer->CommittedOffsets(); }));
+  MaintenanceOptions maintenance_options = config.maintenance;
+  maintenance_options.target_file_size_bytes = config.target_file_size_bytes;
+  TableMaintenance maintenance([catalog, id] { return LoadTable(catalog, id); }, maintenance_options, metrics);
+  maintenance.Start();
   StreamJob job(*kafka_source, *committer, config.trigger, metrics);
   if (job_out != nullptr) job_out->store(&job);
   log->info("streaming {} from {} into {} (group {}, trigger {} ms)", config.topic, config.brokers, config.table,
             group, config.trigger.interval_millis);
   Status status = job.Run();
   if (job_out != nullptr) job_out->store(nullptr);
+  maintenance.Stop();
   return status;
 }
 

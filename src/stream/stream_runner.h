@@ -12,6 +12,7 @@
 
 #include "base/metrics.h"
 #include "base/result.h"
+#include "stream/maintenance.h"
 #include "stream/stream_job.h"
 
 namespace floe::stream {
@@ -31,9 +32,10 @@ struct StreamConfig {
   TriggerOptions trigger;
   int64_t target_file_size_bytes = int64_t{128} << 20;
   std::map<std::string, std::string> consumer_config;  // Extra librdkafka settings.
+  MaintenanceOptions maintenance;  // Its target file size is set from target_file_size_bytes.
 };
 
-// Parses "500ms", "10s", "2m" (and a bare number of seconds) into milliseconds.
+// Parses "500ms", "10s", "2m", "1h", "3d" (and a bare number of seconds) into milliseconds.
 Result<int64_t> ParseDurationMillis(std::string_view text);
 
 // Runs until `stop` becomes true (checked between batches and while polling), or until the

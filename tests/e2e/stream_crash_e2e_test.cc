@@ -1,6 +1,8 @@
-// kill -9 the stream job at random moments while events flow in: afterwards every acknowledged
-// valid event is in shop.orders exactly once (count, distinct ids and the ledger's event-id
-// checksum agree) and every malformed one is in the dead-letter table once.
+// The stream job against real processes while events flow in: killed with -9 at random moments,
+// run as two workers of one group on a four-partition topic, and compacting its table while it
+// ingests. Afterwards every acknowledged valid event is in shop.orders exactly once (count,
+// distinct ids and the ledger's event-id checksum agree) and every malformed one is in the
+// dead-letter table once; readers during compaction only ever see whole snapshots.
 #include <signal.h>
 
 #include <fstream>
@@ -74,6 +76,115 @@ std::vector<std::string> ReadColumn(const std::string& catalog_uri, const std::s
     EXPECT_TRUE(status) << status.error().ToString();
   }
   return values;
+}
+
+// Checks shop.orders and its dead letters against the producer's ledger.
+void ExpectExactlyTheLedger(const std::string& catalog, const std::string& ledger) {
+  LedgerTotals totals = ReadLedger(ledger);
+  ASSERT_GT(totals.acked_valid, 0u);
+  std::vector<std::string> ids = ReadColumn(catalog, "shop.orders", "event_id");
+  std::set<std::string> distinct(ids.begin(), ids.end());
+  EXPECT_EQ(ids.size(), totals.acked_valid);
+  EXPECT_EQ(distinct.size(), ids.size()) << "duplicated events";
+  uint64_t sum = 0;
+  for (const auto& id : distinct) sum += XXH64(id.data(), id.size(), 0);
+  EXPECT_EQ(sum, totals.event_id_hash_sum) << "the table holds other events than the broker acknowledged";
+  EXPECT_EQ(ReadColumn(catalog, "shop.orders_dlq", "error").size(), totals.acked_malformed);
+}
+
+// A broker with a four-partition `orders` topic, the orders schema and the job's command line.
+struct Pipeline {
+  TempFolder dir;
+  int port = FreeLoopbackPort();
+  std::string brokers = "127.0.0.1:" + std::to_string(port);
+  std::unique_ptr<ChildProcess> broker;
+  std::string catalog = "sqlite:" + dir.path() + "/catalog.db";
+  std::string ledger = dir.path() + "/ledger.json";
+
+  Pipeline() {
+    broker = std::make_unique<ChildProcess>(std::vector<std::string>{FloeBinary(), "broker", "--listen", brokers, "--data",
+                                                                     dir.path() + "/broker", "--metrics-listen", ""},
+                                            dir.path() + "/broker.log");
+    EXPECT_TRUE(WaitForPort(port)) << broker->ReadLog();
+    EXPECT_EQ(RunProcess({FloeBinary(), "topic", "create", "orders", "--partitions", "4", "--brokers", brokers}).exit_code, 0);
+    std::ofstream(dir.path() + "/orders.json") << RunProcess({FloeBinary(), "produce", "--print-schema"}).out;
+  }
+  std::unique_ptr<ChildProcess> Produce(int count, int rate) {
+    return std::make_unique<ChildProcess>(
+        std::vector<std::string>{FloeBinary(), "produce", "--brokers", brokers, "--count", std::to_string(count), "--rate",
+                                 std::to_string(rate), "--malformed-rate", "0.01", "--seed", "5", "--ledger", ledger},
+        dir.path() + "/produce.log");
+  }
+  std::vector<std::string> Stream(std::vector<std::string> extra = {}) const {
+    std::vector<std::string> args = {FloeBinary(), "stream", "--brokers", brokers, "--topic", "orders", "--table",
+                                     "shop.orders", "--catalog", catalog, "--warehouse", "file://" + dir.path() + "/wh",
+                                     "--schema", dir.path() + "/orders.json", "--partition", "hour(ts)"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  }
+  void Drain() {
+    auto drained = RunProcess(Stream({"--trigger", "200ms", "--max-batch-records", "2000", "--available-now",
+                                      "--maintenance-interval", "0"}));
+    ASSERT_EQ(drained.exit_code, 0) << drained.err;
+  }
+};
+
+int CountLines(const std::string& text, const std::string& needle) {
+  int n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
+TEST(StreamWorkers, TwoWorkersOnFourPartitionsStillExactlyOnce) {
+  Pipeline p;
+  auto producer = p.Produce(10000, 4000);
+  auto args = p.Stream({"--trigger", "300ms", "--max-batch-records", "1000"});
+  ChildProcess first(args, p.dir.path() + "/first.log");
+  ChildProcess second(args, p.dir.path() + "/second.log");
+  ASSERT_EQ(producer->Wait(std::chrono::seconds(60)), 0) << producer->ReadLog();
+  std::this_thread::sleep_for(std::chrono::seconds(4));
+  first.Stop(SIGTERM);
+  second.Stop(SIGTERM);
+  // Both took part: each committed batches of the partitions the group gave it.
+  EXPECT_GT(CountLines(first.ReadLog(), "committed snapshot"), 0) << first.ReadLog();
+  EXPECT_GT(CountLines(second.ReadLog(), "committed snapshot"), 0) << second.ReadLog();
+  p.Drain();
+  ExpectExactlyTheLedger(p.catalog, p.ledger);
+}
+
+// Compaction every second while small batches keep arriving: a reader scanning all along only
+// sees whole snapshots (counts that never shrink), the file count falls, nothing is lost or doubled.
+TEST(StreamMaintenance, CompactionDuringIngestionKeepsEveryEventOnce) {
+  Pipeline p;
+  auto producer = p.Produce(12000, 2000);
+  ChildProcess job(p.Stream({"--trigger", "200ms", "--max-batch-records", "500", "--maintenance-interval", "1s",
+                             "--target-file-size-mb", "1"}),
+                   p.dir.path() + "/stream.log");
+  std::vector<size_t> seen;
+  while (producer->running()) {
+    auto catalog = catalog::OpenCatalog({.uri = p.catalog});
+    ASSERT_TRUE(catalog.has_value());
+    auto exists = (*catalog)->TableExists(*catalog::IdentifierFromString("shop.orders"));
+    if (exists && *exists) seen.push_back(ReadColumn(p.catalog, "shop.orders", "event_id").size());
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_EQ(producer->Wait(std::chrono::seconds(60)), 0) << producer->ReadLog();
+  std::this_thread::sleep_for(std::chrono::seconds(4));  // A few more rounds of maintenance.
+  job.Stop(SIGTERM);
+  std::string log = job.ReadLog();
+  int commits = CountLines(log, "committed snapshot");
+  EXPECT_GT(CountLines(log, "maintenance: compacted"), 0) << log;
+  ASSERT_GT(seen.size(), 5u);
+  for (size_t i = 1; i < seen.size(); ++i) EXPECT_GE(seen[i], seen[i - 1]) << "a reader saw rows disappear";
+
+  auto catalog = catalog::OpenCatalog({.uri = p.catalog});
+  auto ops = catalog::CatalogTableOperations::Open(std::move(*catalog), *catalog::IdentifierFromString("shop.orders"));
+  auto table = iceberg::Table::Load(*ops);
+  auto plan = iceberg::PlanScan(**table, {});
+  ASSERT_TRUE(plan.has_value());
+  EXPECT_LT(plan->tasks.size() * 2, static_cast<size_t>(commits)) << "compaction should leave far fewer files than commits";
+  p.Drain();
+  ExpectExactlyTheLedger(p.catalog, p.ledger);
 }
 
 TEST(StreamCrash, KilledFiveTimesStillExactlyOnce) {

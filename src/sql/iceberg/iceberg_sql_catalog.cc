@@ -9,6 +9,7 @@
 #include "iceberg/maintenance.h"
 #include "iceberg/scan.h"
 #include "iceberg/table.h"
+#include "sql/iceberg/compaction.h"
 #include "sql/iceberg/file_caches.h"
 #include "sql/iceberg/live_table_scan.h"
 #include "sql/iceberg/log_tail.h"
@@ -106,63 +107,6 @@ Result<int64_t> SizeBytes(const Value& v, std::string_view what) {
 
 int64_t NowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-
-// Rewrites small files of each partition (default spec, no deletes) into files of the target
-// size, in one replace snapshot. Returns (files removed, files added).
-Result<std::pair<size_t, size_t>> Optimize(iceberg::Table& table, int64_t threshold) {
-  iceberg::ScanOptions all;
-  FLOE_ASSIGN_OR_RETURN(iceberg::ScanPlan plan, iceberg::PlanScan(table, all));
-  std::map<std::string, std::vector<const iceberg::FileScanTask*>> groups;
-  int32_t spec_id = table.metadata().default_spec_id;
-  for (const iceberg::FileScanTask& t : plan.tasks) {
-    if (t.file.spec_id != spec_id || t.file.file_size_in_bytes >= threshold || !t.deletes.empty()) continue;
-    std::string key;
-    for (const iceberg::Literal& l : t.file.partition) key += l.ToString() + "\x1f";
-    groups[key].push_back(&t);
-  }
-  const iceberg::Schema& schema = table.metadata().CurrentSchema();
-  FLOE_ASSIGN_OR_RETURN(auto fields, iceberg::ToBatchFields(schema));
-  std::vector<std::string> removed;
-  std::vector<iceberg::DataFile> added;
-  for (const auto& [key, tasks] : groups) {
-    if (tasks.size() < 2) continue;
-    std::vector<formats::ColumnBatch> batches;
-    for (const iceberg::FileScanTask* t : tasks) {
-      removed.push_back(t->file.file_path);
-      FLOE_RETURN_IF_ERROR(iceberg::ReadTask(table, *t, schema, [&](const formats::ColumnBatch& b, const std::vector<int>& cols) -> Status {
-        formats::ColumnBatch out;
-        out.fields = fields;
-        out.num_rows = b.num_rows;
-        for (size_t i = 0; i < cols.size(); ++i) {
-          if (cols[i] < 0) {
-            // A column the file does not store: its identity partition value, else null.
-            iceberg::Literal value;
-            const iceberg::PartitionSpec& spec = table.metadata().DefaultSpec();
-            for (size_t p = 0; p < spec.fields().size() && p < t->file.partition.size(); ++p) {
-              if (spec.fields()[p].source_id == schema.fields()[i].id &&
-                  spec.fields()[p].transform.kind() == iceberg::Transform::Kind::kIdentity) {
-                value = t->file.partition[p];
-              }
-            }
-            out.columns.push_back(ConstantVector(fields[i].type, value, b.num_rows));
-          } else {
-            FLOE_ASSIGN_OR_RETURN(formats::ColumnVector v, ConvertVector(b.columns[static_cast<size_t>(cols[i])], fields[i].type));
-            out.columns.push_back(std::move(v));
-          }
-        }
-        batches.push_back(std::move(out));
-        return OkStatus();
-      }));
-    }
-    iceberg::DataWriteOptions options;
-    options.target_file_size_bytes = std::max<int64_t>(threshold, table.metadata().PropertyAsLong("write.target-file-size-bytes", int64_t{512} << 20));
-    FLOE_ASSIGN_OR_RETURN(auto written, iceberg::WriteDataFiles(table, batches, options));
-    added.insert(added.end(), written.begin(), written.end());
-  }
-  if (removed.empty()) return std::pair<size_t, size_t>{0, 0};
-  FLOE_RETURN_IF_ERROR(table.RewriteFiles(removed, added));
-  return std::pair<size_t, size_t>{removed.size(), added.size()};
 }
 
 }  // namespace
@@ -383,9 +327,9 @@ Result<std::string> IcebergSqlCatalog::ExecuteProcedure(const QualifiedTableName
     if (const Value* v = arg("file_size_threshold")) {
       FLOE_ASSIGN_OR_RETURN(threshold, SizeBytes(*v, "file_size_threshold"));
     }
-    FLOE_ASSIGN_OR_RETURN(auto counts, Optimize(*table, threshold));
-    if (counts.first == 0) return std::string("optimize: nothing to rewrite");
-    return fmt::format("optimize: rewrote {} files into {}", counts.first, counts.second);
+    FLOE_ASSIGN_OR_RETURN(CompactionResult done, CompactDataFiles(*table, {.file_size_threshold = threshold}));
+    if (done.files_rewritten == 0) return std::string("optimize: nothing to rewrite");
+    return fmt::format("optimize: rewrote {} files into {}", done.files_rewritten, done.files_added);
   }
   if (SameName(procedure, "expire_snapshots")) {
     int64_t retention = int64_t{7} * 86'400'000;  // Trino's default

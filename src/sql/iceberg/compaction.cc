@@ -1,0 +1,97 @@
+#include "sql/iceberg/compaction.h"
+
+#include <algorithm>
+#include <map>
+
+#include "iceberg/batch_conversion.h"
+#include "iceberg/data_files.h"
+#include "iceberg/scan.h"
+#include "sql/iceberg/scan_columns.h"
+
+namespace floe::sql::iceberg_sql {
+
+Result<CompactionResult> CompactDataFiles(iceberg::Table& table, const CompactionOptions& compaction) {
+  const int64_t threshold = compaction.file_size_threshold;
+  CompactionResult result;
+  iceberg::ScanOptions all;
+  FLOE_ASSIGN_OR_RETURN(iceberg::ScanPlan plan, iceberg::PlanScan(table, all));
+  std::map<std::string, std::vector<const iceberg::FileScanTask*>> groups;
+  int32_t spec_id = table.metadata().default_spec_id;
+  for (const iceberg::FileScanTask& t : plan.tasks) {
+    // Files with deletes are left to a rewrite that applies them (not yet): dropping the deletes
+    // here would need the delete files removed in the same commit.
+    if (t.file.spec_id != spec_id || t.file.file_size_in_bytes >= threshold || !t.deletes.empty()) continue;
+    std::string key;
+    for (const iceberg::Literal& l : t.file.partition) key += l.ToString() + "\x1f";
+    groups[key].push_back(&t);
+  }
+  const iceberg::Schema& schema = table.metadata().CurrentSchema();
+  FLOE_ASSIGN_OR_RETURN(auto fields, iceberg::ToBatchFields(schema));
+  std::vector<std::string> removed;
+  std::vector<iceberg::DataFile> added;
+  int64_t target = compaction.target_file_size_bytes > 0
+                       ? compaction.target_file_size_bytes
+                       : table.metadata().PropertyAsLong("write.target-file-size-bytes", int64_t{512} << 20);
+  target = std::max<int64_t>(threshold, target);
+  // Each partition's small files in bins of about one target file, so that memory holds one
+  // bin's rows at a time however many files there are.
+  std::vector<std::vector<const iceberg::FileScanTask*>> bins;
+  for (const auto& [key, tasks] : groups) {
+    std::vector<const iceberg::FileScanTask*> bin;
+    int64_t bytes = 0;
+    for (const iceberg::FileScanTask* t : tasks) {
+      if (!bin.empty() && bytes + t->file.file_size_in_bytes > target) {
+        bins.push_back(std::move(bin));
+        bin.clear();
+        bytes = 0;
+      }
+      bin.push_back(t);
+      bytes += t->file.file_size_in_bytes;
+    }
+    if (!bin.empty()) bins.push_back(std::move(bin));
+  }
+  for (const auto& tasks : bins) {
+    if (tasks.size() < static_cast<size_t>(std::max(compaction.min_input_files, 2))) continue;
+    std::vector<formats::ColumnBatch> batches;
+    for (const iceberg::FileScanTask* t : tasks) {
+      removed.push_back(t->file.file_path);
+      result.bytes_rewritten += t->file.file_size_in_bytes;
+      FLOE_RETURN_IF_ERROR(iceberg::ReadTask(table, *t, schema, [&](const formats::ColumnBatch& b, const std::vector<int>& cols) -> Status {
+        formats::ColumnBatch out;
+        out.fields = fields;
+        out.num_rows = b.num_rows;
+        for (size_t i = 0; i < cols.size(); ++i) {
+          if (cols[i] < 0) {
+            // A column the file does not store: its identity partition value, else null.
+            iceberg::Literal value;
+            const iceberg::PartitionSpec& spec = table.metadata().DefaultSpec();
+            for (size_t p = 0; p < spec.fields().size() && p < t->file.partition.size(); ++p) {
+              if (spec.fields()[p].source_id == schema.fields()[i].id &&
+                  spec.fields()[p].transform.kind() == iceberg::Transform::Kind::kIdentity) {
+                value = t->file.partition[p];
+              }
+            }
+            out.columns.push_back(ConstantVector(fields[i].type, value, b.num_rows));
+          } else {
+            FLOE_ASSIGN_OR_RETURN(formats::ColumnVector v, ConvertVector(b.columns[static_cast<size_t>(cols[i])], fields[i].type));
+            out.columns.push_back(std::move(v));
+          }
+        }
+        batches.push_back(std::move(out));
+        return OkStatus();
+      }));
+    }
+    iceberg::DataWriteOptions options;
+    options.target_file_size_bytes = target;
+    FLOE_ASSIGN_OR_RETURN(auto written, iceberg::WriteDataFiles(table, batches, options));
+    added.insert(added.end(), written.begin(), written.end());
+  }
+  if (removed.empty()) return result;
+  FLOE_RETURN_IF_ERROR(table.RewriteFiles(removed, added));
+  result.files_rewritten = removed.size();
+  result.files_added = added.size();
+  return result;
+}
+
+
+}  // namespace floe::sql::iceberg_sql
