@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The stream job (issue #8), beside DuckDB in the same run:
+#  1. backlog: N order events in floe's broker drained by `floe stream --available-now` into
+#     committed Iceberg snapshots, against DuckDB converting the same JSON lines to zstd Parquet
+#     on one thread; with the job's peak RSS;
+#  2. end to end: `floe up` with the generator at RATE events/s for a while: the rate the broker
+#     took, the rate the table gained, and whether the lag grew.
+set -euo pipefail
+build=${FLOE_BUILD_DIR:-build/release}
+root=$(cd "$(dirname "$0")/.." && pwd)
+floe=$(cd "$build" && pwd)/floe
+events=${STREAM_BENCH_EVENTS:-1000000}
+rate=${STREAM_BENCH_RATE:-200000}
+work=$(mktemp -d)
+broker_pid=
+cleanup() { [ -n "$broker_pid" ] && kill "$broker_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+
+port=$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$floe" broker --listen "127.0.0.1:$port" --data "$work/broker" --metrics-listen "" > "$work/broker.log" 2>&1 &
+broker_pid=$!
+for _ in $(seq 100); do (echo > "/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+"$floe" topic create orders --partitions 4 --brokers "127.0.0.1:$port" > /dev/null
+"$floe" produce --print-schema > "$work/orders.json"
+"$floe" produce --brokers "127.0.0.1:$port" --count "$events" --rate 0 --malformed-rate 0 --seed 3 > /dev/null
+kcat -b "127.0.0.1:$port" -C -t orders -e -q -f '%s\n' > "$work/orders.jsonl"
+echo "backlog: $(wc -l < "$work/orders.jsonl") events, $(du -m "$work/orders.jsonl" | cut -f1) MB of JSON"
+
+duck=$(node "$root/bench/stream/duckdb_orders.mjs" "$work/orders.jsonl" "$work/duck.parquet")
+duck_s=$(echo "$duck" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["seconds"])')
+
+start=$(date +%s.%N)
+/usr/bin/time -f '%M' -o "$work/rss" "$floe" stream --brokers "127.0.0.1:$port" --topic orders --table shop.orders \
+  --catalog "sqlite:$work/catalog.db" --warehouse "file://$work/wh" --schema "$work/orders.json" \
+  --partition 'hour(ts)' --trigger 10s --available-now --maintenance-interval 0 > "$work/stream.log" 2>&1
+end=$(date +%s.%N)
+floe_s=$(/usr/bin/python3 -c "print($end - $start)")
+rss_mb=$(( $(cat "$work/rss") / 1024 ))
+rows=$("$floe" sql --catalog "sqlite:$work/catalog.db" --format csv -e 'SELECT count(*) FROM shop.orders' | tail -1)
+/usr/bin/python3 - "$floe_s" "$duck_s" "$rows" "$events" "$rss_mb" <<'PY'
+import sys
+floe, duck, rows, events, rss = float(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+print(f"drain {events} events into committed snapshots: floe stream {floe:.2f} s ({rows / floe:,.0f} ev/s, {rows} rows)")
+print(f"  DuckDB JSON -> Parquet, 1 thread:          {duck:.2f} s ({events / duck:,.0f} ev/s)")
+print(f"  floe/DuckDB time ratio: {floe / duck:.3f} (target <= 1.0); floe stream peak RSS {rss} MB (target < 512)")
+PY
+kill "$broker_pid"; wait "$broker_pid" 2>/dev/null || true; broker_pid=
+
+node "$root/bench/stream/end_to_end.mjs" "$floe" "$rate" 40
