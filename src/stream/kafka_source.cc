@@ -115,11 +115,12 @@ Status KafkaSource::Reseek() {
   return status;
 }
 
-Result<size_t> KafkaSource::Poll(MicroBatch& batch, int timeout_ms, size_t max_records, bool* rebalanced) {
+Result<size_t> KafkaSource::Poll(MicroBatch& batch, int timeout_ms, size_t max_records, size_t max_bytes,
+                                 bool* rebalanced) {
   *rebalanced = false;
   size_t added = 0;
   int wait = timeout_ms;
-  while (added < max_records) {
+  while (added < max_records && batch.value_bytes() < max_bytes) {
     rd_kafka_message_t* message = rd_kafka_consumer_poll(kafka_, wait);
     if (rebalanced_) {
       // Records polled before the rebalance may belong to partitions now owned elsewhere, and

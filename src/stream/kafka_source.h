@@ -45,7 +45,8 @@ class KafkaSource {
   // Returns how many were added. When the assignment changed during the call, `batch` is
   // cleared (its records may belong to partitions another worker now owns, and this source has
   // moved every assigned partition back to the table's offsets) and *rebalanced is set.
-  Result<size_t> Poll(MicroBatch& batch, int timeout_ms, size_t max_records, bool* rebalanced);
+  // Stops early once the batch holds `max_bytes` of record values.
+  Result<size_t> Poll(MicroBatch& batch, int timeout_ms, size_t max_records, size_t max_bytes, bool* rebalanced);
 
   // Moves every assigned partition back to the provider's offsets (after a lost commit race).
   Status Reseek();

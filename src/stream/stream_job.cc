@@ -31,7 +31,7 @@ Result<bool> StreamJob::Collect(MicroBatch& batch) {
     bool rebalanced = false;
     FLOE_ASSIGN_OR_RETURN(size_t added,
                           source_.Poll(batch, static_cast<int>(std::min<int64_t>(remaining_ms, 100)),
-                                       trigger_.max_records - batch.record_count(), &rebalanced));
+                                       trigger_.max_records - batch.record_count(), trigger_.max_bytes, &rebalanced));
     if (rebalanced) continue;  // The source cleared the batch.
     records_in_.Increment(added);
     if (added == 0 && trigger_.available_now) {

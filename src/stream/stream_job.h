@@ -22,7 +22,9 @@ namespace floe::stream {
 struct TriggerOptions {
   int64_t interval_millis = 1000;
   size_t max_records = 1'000'000;
-  size_t max_bytes = 256u << 20;
+  // Record bytes per batch. A batch is held as raw records, as decoder input and as columns
+  // while it is written, so this bounds the job's memory: 96 MiB keeps it under 512 MB.
+  size_t max_bytes = 96u << 20;
   // Stop after this many committed batches (0: run until stopped); for tests and backfills.
   int64_t max_batches = 0;
   // Spark's Trigger.AvailableNow: stop once the table holds everything that was in this
