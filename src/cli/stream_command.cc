@@ -25,6 +25,7 @@ struct StreamFlags {
   int64_t max_batch_records = 1'000'000;
   int64_t target_file_size_mb = 128;
   bool available_now = false;
+  bool evolve = false;
 };
 
 int RunStreamCommand(const StreamFlags& flags) {
@@ -56,6 +57,7 @@ int RunStreamCommand(const StreamFlags& flags) {
   config.timestamp_unit = flags.timestamp_unit;
   config.group = flags.group;
   config.transform = flags.transform;
+  config.evolve = flags.evolve;
   auto maintenance_interval = stream::ParseDurationMillis(flags.maintenance_interval);
   if (!maintenance_interval) return fail(maintenance_interval.error());
   auto expire_older_than = stream::ParseDurationMillis(flags.expire_older_than);
@@ -139,6 +141,8 @@ void RegisterStreamCommand(CLI::App& root, CommandRegistry& registry) {
   app->add_option("--orphans-older-than", flags->orphans_older_than,
                   "Unreferenced files older than this are deleted (0: never)")
       ->capture_default_str();
+  app->add_flag("--evolve", flags->evolve,
+                "Add unknown top-level event fields to the table as new optional columns instead of ignoring them");
   app->add_flag("--available-now", flags->available_now,
                 "Drain what the topic holds now into the table, then exit (Spark's Trigger.AvailableNow)");
 }

@@ -129,6 +129,10 @@ Result<std::unique_ptr<IcebergCommitter>> IcebergCommitter::Open(std::unique_ptr
   FLOE_ASSIGN_OR_RETURN(auto fields, formats::BatchFieldsFromSchema(*decoded));
   FLOE_ASSIGN_OR_RETURN(committer->decoder_,
                         formats::JsonEventDecoder::Make(std::move(fields), committer->options_.timestamp_unit));
+  if (committer->options_.evolve) {
+    if (committer->options_.transform) return InvalidArgument("--evolve cannot be combined with --transform");
+    committer->decoder_->set_collect_unknown_fields(true);
+  }
   FLOE_ASSIGN_OR_RETURN(auto dlq_fields, formats::BatchFieldsFromSchema(dead_letters->metadata().CurrentSchema()));
   FLOE_ASSIGN_OR_RETURN(committer->dead_letter_decoder_,
                         formats::JsonEventDecoder::Make(std::move(dlq_fields), formats::EpochUnit::kMillis));
@@ -185,6 +189,43 @@ Result<uint64_t> IcebergCommitter::CommitDeadLetters(const MicroBatch& batch,
   return count;
 }
 
+Result<std::vector<formats::ColumnBatch>> IcebergCommitter::Decode(std::vector<std::pair<size_t, std::string>>* bad) {
+  std::string_view text(lines_.data(), lines_.size() - formats::JsonEventDecoder::kPadding);
+  for (int round = 0;; ++round) {
+    decoder_->DecodeLines(text, 1);
+    std::map<std::string, formats::TypeId> unknown = decoder_->TakeUnknownFields();
+    if (!options_.evolve || unknown.empty() || round > 0) break;
+    // New keys: add them as optional columns (a schema commit of its own, before the batch's),
+    // then decode the batch again so its rows carry them.
+    std::vector<iceberg::SchemaChange> changes;
+    for (const auto& [name, type] : unknown) {
+      iceberg::TypeId id = type == formats::TypeId::kString  ? iceberg::TypeId::kString
+                           : type == formats::TypeId::kInt64 ? iceberg::TypeId::kLong
+                           : type == formats::TypeId::kDouble ? iceberg::TypeId::kDouble
+                                                              : iceberg::TypeId::kBoolean;
+      changes.push_back({.kind = iceberg::SchemaChange::Kind::kAddColumn, .column = name,
+                         .type = iceberg::Type::Primitive(id), .doc = "added by floe stream --evolve"});
+    }
+    FLOE_RETURN_IF_ERROR(table_->Refresh());
+    const iceberg::Schema& current = table_->metadata().CurrentSchema();
+    std::erase_if(changes, [&](const iceberg::SchemaChange& c) { return current.FindFieldByName(c.column) != nullptr; });
+    if (!changes.empty()) {
+      FLOE_RETURN_IF_ERROR_CTX(table_->UpdateSchema(changes), "adding columns for new event fields (--evolve)");
+      std::string names;
+      for (const auto& c : changes) names += (names.empty() ? "" : ", ") + c.column;
+      Logger("stream")->info("evolved {}: added column(s) {}", table_->metadata().location, names);
+    }
+    FLOE_ASSIGN_OR_RETURN(auto fields, formats::BatchFieldsFromSchema(table_->metadata().CurrentSchema()));
+    FLOE_ASSIGN_OR_RETURN(decoder_, formats::JsonEventDecoder::Make(std::move(fields), options_.timestamp_unit));
+    decoder_->set_collect_unknown_fields(true);
+  }
+  for (const auto& error : decoder_->errors()) bad->emplace_back(static_cast<size_t>(error.line - 1), error.message);
+  decoder_->ClearErrors();
+  std::vector<formats::ColumnBatch> batches;
+  batches.push_back(decoder_->TakeBatch());
+  return batches;
+}
+
 Status IcebergCommitter::ApplyTransform(size_t records, std::vector<formats::ColumnBatch>* batches,
                                         std::vector<std::pair<size_t, std::string>>* bad) {
   // The decoded rows are the records that decoded, in order.
@@ -212,14 +253,9 @@ Result<CommitReport> IcebergCommitter::Commit(const MicroBatch& batch, const Sou
   // tail's input the same way).
   lines_.clear();
   for (const SourceRecord& r : batch.records()) formats::AppendEventLine(&lines_, batch.value(r), r.value_null);
-  size_t size = lines_.size();
   lines_.append(formats::JsonEventDecoder::kPadding, '\0');
-  decoder_->DecodeLines(std::string_view(lines_.data(), size), 1);
   std::vector<std::pair<size_t, std::string>> bad;
-  for (const auto& error : decoder_->errors()) bad.emplace_back(static_cast<size_t>(error.line - 1), error.message);
-  decoder_->ClearErrors();
-  std::vector<formats::ColumnBatch> batches;
-  batches.push_back(decoder_->TakeBatch());
+  FLOE_ASSIGN_OR_RETURN(std::vector<formats::ColumnBatch> batches, Decode(&bad));
   if (options_.transform) FLOE_RETURN_IF_ERROR(ApplyTransform(batch.record_count(), &batches, &bad));
 
   CommitReport report;

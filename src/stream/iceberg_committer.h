@@ -31,6 +31,9 @@ struct IcebergSinkOptions {
   // are dead letters with reasons starting "transform: ".
   std::shared_ptr<sql::iceberg_sql::BatchTransform> transform;
   std::optional<iceberg::Schema> event_schema;
+  // Unknown top-level keys become new optional columns (string, long, double or boolean) in a
+  // schema change committed before the batch, instead of being ignored. Not with a transform.
+  bool evolve = false;
 };
 
 // The offsets of `topic` recorded by the newest snapshot in the current snapshot's ancestry
@@ -56,6 +59,8 @@ class IcebergCommitter final : public BatchCommitter {
   Result<uint64_t> CommitDeadLetters(const MicroBatch& batch, const std::vector<std::pair<size_t, std::string>>& bad,
                                      const SourceOffsets& next);
 
+  // Decodes lines_ into batches; with evolve, first adds the columns unknown keys call for.
+  Result<std::vector<formats::ColumnBatch>> Decode(std::vector<std::pair<size_t, std::string>>* bad);
   // Runs the transform over the decoded rows of a batch of `records` records; its failures join
   // `bad` (record index, reason).
   Status ApplyTransform(size_t records, std::vector<formats::ColumnBatch>* batches,

@@ -142,7 +142,8 @@ Status RunStream(const StreamConfig& config, MetricsRegistry& metrics, std::atom
                                                 .timestamp_unit = unit,
                                                 .target_file_size_bytes = config.target_file_size_bytes,
                                                 .transform = transform,
-                                                .event_schema = event_schema}));
+                                                .event_schema = event_schema,
+                                                .evolve = config.evolve}));
   std::string group = config.group.empty() ? "floe-stream-" + config.table : config.group;
   FLOE_ASSIGN_OR_RETURN(auto kafka_source,
                         KafkaSource::Create({.brokers = config.brokers,

@@ -26,6 +26,7 @@ struct StreamConfig {
   std::string schema_json; // The table's Iceberg schema (JSON text), needed to create it; with a
                            // transform, the events' schema (the table's is the transform's output).
   std::string transform;   // SELECT ... FROM events [WHERE ...]; empty: events are the rows.
+  bool evolve = false;     // Unknown top-level event keys become new optional columns.
   std::vector<std::string> partition;  // "hour(ts)", ...
   std::string timestamp_unit = "ms";
   std::string group;       // Default: floe-stream-<NS.NAME>.

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <optional>
+#include <utility>
 
 #include "formats/json/text_values.h"
 
@@ -89,6 +90,26 @@ struct JsonEventDecoder::Impl {
   std::vector<LineError> errors;
   std::string scratch;
   std::string one;
+  bool collect_unknown = false;
+  std::map<std::string, TypeId> unknown;
+
+  void NoteUnknown(std::string_view key, dom::element value) {
+    TypeId type;
+    switch (value.type()) {
+      case dom::element_type::STRING: type = TypeId::kString; break;
+      case dom::element_type::INT64:
+      case dom::element_type::UINT64: type = TypeId::kInt64; break;
+      case dom::element_type::DOUBLE: type = TypeId::kDouble; break;
+      case dom::element_type::BOOL: type = TypeId::kBoolean; break;
+      default: return;
+    }
+    auto [it, inserted] = unknown.emplace(std::string(key), type);
+    if (!inserted && it->second != type) {
+      bool numbers = (it->second == TypeId::kInt64 || it->second == TypeId::kDouble) &&
+                     (type == TypeId::kInt64 || type == TypeId::kDouble);
+      if (numbers) it->second = TypeId::kDouble;
+    }
+  }
 
   void Reset() {
     batch = MakeEmptyBatch(fields);
@@ -344,7 +365,10 @@ struct JsonEventDecoder::Impl {
           break;
         }
       }
-      if (match == n) continue;  // Unknown keys are ignored.
+      if (match == n) {  // Unknown keys are ignored (and noted, for --evolve).
+        if (collect_unknown && &node == &root) NoteUnknown(key, field.value);
+        continue;
+      }
       if (node.seen[match]) return InvalidArgument("field '{}' appears twice", key);
       node.seen[match] = 1;
       hint = match + 1 == n ? 0 : match + 1;
@@ -430,6 +454,10 @@ ColumnBatch JsonEventDecoder::TakeBatch() {
   impl_->Reset();
   return out;
 }
+
+void JsonEventDecoder::set_collect_unknown_fields(bool on) { impl_->collect_unknown = on; }
+
+std::map<std::string, TypeId> JsonEventDecoder::TakeUnknownFields() { return std::exchange(impl_->unknown, {}); }
 
 const std::vector<LineError>& JsonEventDecoder::errors() const { return impl_->errors; }
 void JsonEventDecoder::ClearErrors() { impl_->errors.clear(); }

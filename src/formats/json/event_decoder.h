@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -45,6 +46,14 @@ class JsonEventDecoder {
   ColumnBatch TakeBatch();
   const std::vector<LineError>& errors() const;
   void ClearErrors();
+
+  // Schema evolution (`floe stream --evolve`): when on, top-level keys the fields do not name,
+  // with a string, integer, floating-point or boolean value, are noted with the type their
+  // values suggest (integers widen to double when both appear; nulls, objects and arrays are
+  // not noted). The rows still ignore them: the caller adds the columns and decodes again.
+  void set_collect_unknown_fields(bool on);
+  // The noted keys since the last call, by name; clears them.
+  std::map<std::string, TypeId> TakeUnknownFields();
 
   static constexpr size_t kPadding = 64;
 

@@ -160,3 +160,30 @@ TEST(TextValues, Parsers) {
 
 }  // namespace
 }  // namespace floe::formats
+
+namespace floe::formats {
+namespace {
+
+TEST(JsonEventDecoderEvolve, NotesUnknownTopLevelKeysWithTheirTypes) {
+  auto d = Make();
+  Decode(*d, R"({"id":"a","channel":"web","score":3,"ratio":1,"flag":true,"nested":{"x":1},"list":[1],"nothing":null})"
+             "\n");
+  EXPECT_TRUE(d->TakeUnknownFields().empty()) << "off by default";
+  (void)d->TakeBatch();
+  d->set_collect_unknown_fields(true);
+  Decode(*d,
+         R"({"id":"a","channel":"web","score":3,"ratio":1,"flag":true,"nested":{"x":1},"list":[1],"nothing":null,"addr":{"city":"x","street":"y"}})"
+         "\n"
+         R"({"id":"b","ratio":2.5,"score":4})"
+         "\n");
+  auto unknown = d->TakeUnknownFields();
+  EXPECT_EQ(unknown, (std::map<std::string, TypeId>{{"channel", TypeId::kString},
+                                                    {"flag", TypeId::kBoolean},
+                                                    {"ratio", TypeId::kDouble},  // 1 then 2.5: widened.
+                                                    {"score", TypeId::kInt64}}));
+  EXPECT_TRUE(d->TakeUnknownFields().empty()) << "taken";
+  EXPECT_EQ(d->TakeBatch().num_rows, 2) << "rows still decode, ignoring the keys";
+}
+
+}  // namespace
+}  // namespace floe::formats

@@ -10,6 +10,7 @@
 #include <set>
 #include <thread>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -250,6 +251,45 @@ TEST_F(LiveScanTest, TheJobsTransformShapesTheTailToo) {
       Query(*catalog, "SELECT value FROM floe.shop.\"paid$properties\" WHERE key = 'floe.source.transform'");
   ASSERT_EQ(recorded.rows.size(), 1u);
   EXPECT_EQ(recorded.rows[0][0].ToText(), transform);
+}
+
+// --evolve: events with new top-level keys add optional columns (a schema change before the
+// batch); older rows read null there; live reads decode the tail with the evolved schema.
+TEST_F(LiveScanTest, EvolveAddsColumnsForNewEventFields) {
+  int64_t first = Produce(200, 8);
+  auto args = StreamArgs();
+  args.insert(args.end(), {"--trigger", "200ms", "--available-now", "--evolve"});
+  auto streamed = RunProcess(args);
+  ASSERT_EQ(streamed.exit_code, 0) << streamed.err;
+  // Events with two new fields, sent as any producer would (kcat).
+  std::string lines;
+  for (int i = 0; i < 30; ++i) {
+    lines += fmt::format(R"({{"event_id":"evolved-{}","ts":1767322800000,"type":"created","order_id":{},"customer_id":7,)"
+                         R"("region":"eu","items":1,"amount":2.5,"currency":"EUR","channel":"app","score":{}}})",
+                         i, i, i);
+    lines += "\n";
+  }
+  std::ofstream(dir_.path() + "/evolved.jsonl") << lines;
+  auto sent = RunProcess({"/bin/sh", "-c", "kcat -P -b " + brokers_ + " -t orders -p 0 < " + dir_.path() + "/evolved.jsonl"});
+  ASSERT_EQ(sent.exit_code, 0) << sent.err;
+  auto catalog = OpenCatalog();
+  streamed = RunProcess(args);
+  ASSERT_EQ(streamed.exit_code, 0) << streamed.err;
+  StatementResult r = Query(*catalog,
+                            "SELECT count(*), count(channel), min(score), max(score), count(*) FILTER (WHERE channel = 'app') "
+                            "FROM floe.shop.orders",
+                            {.freshness = Freshness::kSnapshot});
+  ASSERT_EQ(r.rows.size(), 1u);
+  EXPECT_EQ(r.rows[0][0].as_int(), first + 30);
+  EXPECT_EQ(r.rows[0][1].as_int(), 30);
+  EXPECT_EQ(r.rows[0][2].as_int(), 0);
+  EXPECT_EQ(r.rows[0][3].as_int(), 29);
+  // The tail decodes into the evolved schema too.
+  sent = RunProcess({"/bin/sh", "-c", "kcat -P -b " + brokers_ + " -t orders -p 1 < " + dir_.path() + "/evolved.jsonl"});
+  ASSERT_EQ(sent.exit_code, 0) << sent.err;
+  r = Query(*catalog, "SELECT count(*), count(channel) FROM floe.shop.orders");
+  EXPECT_EQ(r.rows[0][0].as_int(), first + 60);
+  EXPECT_EQ(r.rows[0][1].as_int(), 60);
 }
 
 // While events arrive and a stream job commits (and is killed and restarted), repeated live
