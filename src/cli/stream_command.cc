@@ -11,6 +11,7 @@
 
 #include "base/logging.h"
 #include "cli/command.h"
+#include "net/http_server.h"
 #include "stream/stream_runner.h"
 
 namespace floe::cli {
@@ -26,6 +27,7 @@ struct StreamFlags {
   int64_t target_file_size_mb = 128;
   bool available_now = false;
   bool evolve = false;
+  std::string metrics_listen;
 };
 
 int RunStreamCommand(const StreamFlags& flags) {
@@ -97,7 +99,36 @@ int RunStreamCommand(const StreamFlags& flags) {
     }
   });
   MetricsRegistry metrics;
+  // Prometheus text at /metrics: records in and committed, dead letters, files, conflicts,
+  // commit latency, lag per partition, maintenance.
+  std::unique_ptr<net::HttpServer> metrics_server;
+  if (!flags.metrics_listen.empty()) {
+    size_t colon = flags.metrics_listen.rfind(':');
+    int port = -1;
+    if (colon != std::string::npos) {
+      try {
+        port = std::stoi(flags.metrics_listen.substr(colon + 1));
+      } catch (const std::exception&) {
+        port = -1;
+      }
+    }
+    if (port < 0 || port > 65535) {
+      return fail(Error(ErrorKind::kInvalidArgument, fmt::format("--metrics-listen '{}' is not HOST:PORT", flags.metrics_listen)));
+    }
+    net::HttpRouter router;
+    (void)router.Add("GET", "/metrics", [&metrics](net::HttpRequest&) {
+      net::HttpResponse response = net::HttpResponse::Text(200, metrics.RenderPrometheusText());
+      response.headers.Set("Content-Type", "text/plain; version=0.0.4");
+      return response;
+    });
+    metrics_server = std::make_unique<net::HttpServer>(
+        net::HttpServerOptions{.host = flags.metrics_listen.substr(0, colon), .port = static_cast<uint16_t>(port), .threads = 1},
+        std::move(router));
+    if (auto started = metrics_server->Start(); !started) return fail(started.error());
+    Logger("stream")->info("metrics on http://{}:{}/metrics", flags.metrics_listen.substr(0, colon), metrics_server->port());
+  }
   Status status = stream::RunStream(config, metrics, &job);
+  if (metrics_server) metrics_server->Stop();
   finished.store(true);
   pthread_kill(waiter.native_handle(), SIGTERM);
   waiter.join();
@@ -141,6 +172,7 @@ void RegisterStreamCommand(CLI::App& root, CommandRegistry& registry) {
   app->add_option("--orphans-older-than", flags->orphans_older_than,
                   "Unreferenced files older than this are deleted (0: never)")
       ->capture_default_str();
+  app->add_option("--metrics-listen", flags->metrics_listen, "HOST:PORT serving Prometheus /metrics (default: off)");
   app->add_flag("--evolve", flags->evolve,
                 "Add unknown top-level event fields to the table as new optional columns instead of ignoring them");
   app->add_flag("--available-now", flags->available_now,

@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "base/result.h"
@@ -56,6 +57,9 @@ class KafkaSource {
 
   // The log end offset of `partition` now (asks the broker).
   Result<int64_t> HighWatermark(int32_t partition);
+
+  // The high watermark the last fetch of `partition` reported (no request); nullopt before one.
+  std::optional<int64_t> LastKnownHighWatermark(int32_t partition) const;
 
   // The partitions this worker owns now.
   std::vector<int32_t> AssignedPartitions() const;

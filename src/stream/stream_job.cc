@@ -18,7 +18,9 @@ StreamJob::StreamJob(KafkaSource& source, BatchCommitter& committer, TriggerOpti
       dead_letters_(metrics.GetCounter("floe_stream_dead_letters_total", "Records sent to the dead-letter table")),
       conflicts_(metrics.GetCounter("floe_stream_commit_conflicts_total",
                                     "Batches discarded because the table's offsets moved (re-read, not lost)")),
-      commit_seconds_(metrics.GetHistogram("floe_stream_commit_seconds", "Time to write and commit one batch")) {}
+      files_written_(metrics.GetCounter("floe_stream_files_written_total", "Data files committed to the table")),
+      commit_seconds_(metrics.GetHistogram("floe_stream_commit_seconds", "Time to write and commit one batch")),
+      metrics_(metrics) {}
 
 Result<bool> StreamJob::Collect(MicroBatch& batch) {
   Clock& clock = Clock::System();
@@ -97,7 +99,16 @@ Status StreamJob::CommitBatch(MicroBatch& batch) {
   batches_committed_.fetch_add(1);
   log->info("committed snapshot {}: {} rows, {} dead letters, {} files, offsets {}", report->snapshot_id,
             report->rows, report->dead_letters, report->files, OffsetsToJson(batch.end_offsets()));
+  files_written_.Increment(report->files);
   source_.CommitGroupOffsets(batch.end_offsets());
+  // Lag: records the broker holds past what the table now has, per partition of this batch.
+  for (const auto& [partition, next] : batch.end_offsets()) {
+    if (auto end = source_.LastKnownHighWatermark(partition)) {
+      metrics_.GetGauge("floe_stream_lag", "Records in the topic not yet committed to the table",
+                        {{"partition", std::to_string(partition)}})
+          .Set(static_cast<double>(std::max<int64_t>(0, *end - next)));
+    }
+  }
   return OkStatus();
 }
 

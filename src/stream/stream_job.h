@@ -60,7 +60,9 @@ class StreamJob {
   Counter& rows_out_;
   Counter& dead_letters_;
   Counter& conflicts_;
+  Counter& files_written_;
   Histogram& commit_seconds_;
+  MetricsRegistry& metrics_;  // For the per-partition lag gauges, made as partitions appear.
 };
 
 }  // namespace floe::stream

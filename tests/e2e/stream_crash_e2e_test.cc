@@ -139,10 +139,22 @@ TEST(StreamWorkers, TwoWorkersOnFourPartitionsStillExactlyOnce) {
   Pipeline p;
   auto producer = p.Produce(10000, 4000);
   auto args = p.Stream({"--trigger", "300ms", "--max-batch-records", "1000"});
-  ChildProcess first(args, p.dir.path() + "/first.log");
+  int metrics_port = FreeLoopbackPort();
+  auto first_args = args;
+  first_args.insert(first_args.end(), {"--metrics-listen", "127.0.0.1:" + std::to_string(metrics_port)});
+  ChildProcess first(first_args, p.dir.path() + "/first.log");
   ChildProcess second(args, p.dir.path() + "/second.log");
   ASSERT_EQ(producer->Wait(std::chrono::seconds(60)), 0) << producer->ReadLog();
   std::this_thread::sleep_for(std::chrono::seconds(4));
+  // The first worker's Prometheus metrics: what it committed, its files and its lag.
+  auto scraped = RunProcess({"/usr/bin/curl", "-sf", "http://127.0.0.1:" + std::to_string(metrics_port) + "/metrics"});
+  EXPECT_EQ(scraped.exit_code, 0) << scraped.err;
+  std::smatch committed;
+  ASSERT_TRUE(std::regex_search(scraped.out, committed, std::regex(R"(floe_stream_rows_committed_total (\d+))")))
+      << scraped.out;
+  EXPECT_GT(std::stoll(committed[1]), 0);
+  EXPECT_NE(scraped.out.find("floe_stream_files_written_total"), std::string::npos) << scraped.out;
+  EXPECT_NE(scraped.out.find("floe_stream_lag{partition="), std::string::npos) << scraped.out;
   first.Stop(SIGTERM);
   second.Stop(SIGTERM);
   // Both took part: each committed batches of the partitions the group gave it.
