@@ -3,56 +3,22 @@
 // each is visible. The time from the broker's acknowledgement to the first query that counts
 // the marker is measured with freshness = live and beside it with freshness = snapshot.
 // Usage: node fresh_reads.mjs FLOE_BIN RATE LIVE_SAMPLES SNAPSHOT_SAMPLES
-import { createRequire } from 'node:module';
-import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import net from 'node:net';
+import { require, sleep, startFloeUp } from '../support/floe_up.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const require = createRequire(join(root, 'tests', 'interop', 'package.json'));
 const { Kafka, logLevel } = require('kafkajs');
-const pg = require('pg');
 
 const [floe, rateArg, liveArg, snapshotArg] = process.argv.slice(2);
 const rate = Number(rateArg ?? 50000);
 const liveSamples = Number(liveArg ?? 60);
 const snapshotSamples = Number(snapshotArg ?? 6);
 
-function freePort() {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); });
-  });
-}
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const percentile = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)]; };
 
-const dir = mkdtempSync(join(tmpdir(), 'floe-fresh-bench-'));
-const [broker, catalog, query, pgPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
-const up = spawn(floe, ['up', '--data', dir, '--traffic', String(rate), '--trigger', '30s', '--partitions', '4',
-  '--malformed-rate', '0', '--broker-listen', `127.0.0.1:${broker}`, '--broker-metrics-listen', '',
-  '--catalog-port', String(catalog), '--query-listen', `127.0.0.1:${query}`, '--pg-listen', `127.0.0.1:${pgPort}`],
-  { stdio: ['ignore', 'ignore', 'inherit'] });
-
-let client;
-const kafka = new Kafka({ brokers: [`127.0.0.1:${broker}`], logLevel: logLevel.NOTHING });
+const up = await startFloeUp(floe, { rate, trigger: '30s' });
+const client = up.client;
+const kafka = new Kafka({ brokers: up.brokers, logLevel: logLevel.NOTHING });
 const producer = kafka.producer({ allowAutoTopicCreation: false });
 try {
-  for (let i = 0; ; ++i) {
-    try {
-      client = new pg.Client({ host: '127.0.0.1', port: pgPort, user: 'bench', database: 'floe' });
-      await client.connect();
-      await client.query('SELECT count(*) FROM shop.orders');
-      break;
-    } catch (e) {
-      await client.end().catch(() => {});
-      if (i > 300) throw e;
-      await sleep(200);
-    }
-  }
   await producer.connect();
   // Let the pipeline reach a steady state: the generator running, a first commit behind it.
   await sleep(5000);
@@ -111,8 +77,5 @@ try {
   console.log(`live/snapshot p99 ratio: ${(live.p99 / snapshot.p99).toFixed(3)} (target: live p99 <= 1000 ms)`);
 } finally {
   await producer.disconnect().catch(() => {});
-  await client?.end().catch(() => {});
-  up.kill('SIGTERM');
-  await new Promise((r) => up.once('exit', r));
-  rmSync(dir, { recursive: true, force: true });
+  await up.stop();
 }

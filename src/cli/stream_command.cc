@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "base/logging.h"
+#include "broker/server/broker_config.h"
 #include "cli/command.h"
 #include "net/http_server.h"
 #include "stream/stream_runner.h"
@@ -103,18 +104,8 @@ int RunStreamCommand(const StreamFlags& flags) {
   // commit latency, lag per partition, maintenance.
   std::unique_ptr<net::HttpServer> metrics_server;
   if (!flags.metrics_listen.empty()) {
-    size_t colon = flags.metrics_listen.rfind(':');
-    int port = -1;
-    if (colon != std::string::npos) {
-      try {
-        port = std::stoi(flags.metrics_listen.substr(colon + 1));
-      } catch (const std::exception&) {
-        port = -1;
-      }
-    }
-    if (port < 0 || port > 65535) {
-      return fail(Error(ErrorKind::kInvalidArgument, fmt::format("--metrics-listen '{}' is not HOST:PORT", flags.metrics_listen)));
-    }
+    auto where = broker::ParseHostPort(flags.metrics_listen);
+    if (!where) return fail(where.error());
     net::HttpRouter router;
     (void)router.Add("GET", "/metrics", [&metrics](net::HttpRequest&) {
       net::HttpResponse response = net::HttpResponse::Text(200, metrics.RenderPrometheusText());
@@ -122,10 +113,10 @@ int RunStreamCommand(const StreamFlags& flags) {
       return response;
     });
     metrics_server = std::make_unique<net::HttpServer>(
-        net::HttpServerOptions{.host = flags.metrics_listen.substr(0, colon), .port = static_cast<uint16_t>(port), .threads = 1},
+        net::HttpServerOptions{.host = where->host, .port = where->port, .threads = 1},
         std::move(router));
     if (auto started = metrics_server->Start(); !started) return fail(started.error());
-    Logger("stream")->info("metrics on http://{}:{}/metrics", flags.metrics_listen.substr(0, colon), metrics_server->port());
+    Logger("stream")->info("metrics on http://{}:{}/metrics", where->host, metrics_server->port());
   }
   Status status = stream::RunStream(config, metrics, &job);
   if (metrics_server) metrics_server->Stop();

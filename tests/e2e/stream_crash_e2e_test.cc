@@ -200,50 +200,18 @@ TEST(StreamMaintenance, CompactionDuringIngestionKeepsEveryEventOnce) {
 }
 
 TEST(StreamCrash, KilledFiveTimesStillExactlyOnce) {
-  TempFolder dir;
-  int port = FreeLoopbackPort();
-  std::string brokers = "127.0.0.1:" + std::to_string(port);
-  ChildProcess broker({FloeBinary(), "broker", "--listen", brokers, "--data", dir.path() + "/broker",
-                       "--metrics-listen", ""},
-                      dir.path() + "/broker.log");
-  ASSERT_TRUE(WaitForPort(port)) << broker.ReadLog();
-  ASSERT_EQ(RunProcess({FloeBinary(), "topic", "create", "orders", "--partitions", "4", "--brokers", brokers}).exit_code,
-            0);
-  auto schema = RunProcess({FloeBinary(), "produce", "--print-schema"});
-  std::ofstream(dir.path() + "/orders.json") << schema.out;
-
-  std::string ledger = dir.path() + "/ledger.json";
-  ChildProcess producer({FloeBinary(), "produce", "--brokers", brokers, "--count", "12000", "--rate", "3000",
-                         "--malformed-rate", "0.01", "--seed", "5", "--ledger", ledger},
-                        dir.path() + "/produce.log");
-  std::string catalog = "sqlite:" + dir.path() + "/catalog.db";
-  std::vector<std::string> stream = {FloeBinary(), "stream", "--brokers", brokers, "--topic", "orders", "--table",
-                                     "shop.orders", "--catalog", catalog, "--warehouse",
-                                     "file://" + dir.path() + "/wh", "--schema", dir.path() + "/orders.json",
-                                     "--partition", "hour(ts)", "--trigger", "200ms", "--max-batch-records", "1500"};
+  Pipeline p;
+  auto producer = p.Produce(12000, 3000);
+  std::vector<std::string> stream = p.Stream({"--trigger", "200ms", "--max-batch-records", "1500"});
   std::mt19937 random(42);
   for (int life = 0; life < 5; ++life) {
-    ChildProcess job(stream, dir.path() + "/stream.log");
+    ChildProcess job(stream, p.dir.path() + "/stream.log");
     std::this_thread::sleep_for(std::chrono::milliseconds(400 + random() % 1200));
     EXPECT_EQ(job.Stop(SIGKILL), 128 + SIGKILL) << "life " << life << ": " << job.ReadLog();
   }
-  ASSERT_EQ(producer.Wait(std::chrono::seconds(60)), 0) << producer.ReadLog();
-
-  std::vector<std::string> drain = stream;
-  drain.push_back("--available-now");
-  auto drained = RunProcess(drain);
-  ASSERT_EQ(drained.exit_code, 0) << drained.err;
-
-  LedgerTotals totals = ReadLedger(ledger);
-  ASSERT_GT(totals.acked_valid, 0u);
-  std::vector<std::string> ids = ReadColumn(catalog, "shop.orders", "event_id");
-  std::set<std::string> distinct(ids.begin(), ids.end());
-  EXPECT_EQ(ids.size(), totals.acked_valid);
-  EXPECT_EQ(distinct.size(), ids.size()) << "duplicated events";
-  uint64_t sum = 0;
-  for (const auto& id : distinct) sum += XXH64(id.data(), id.size(), 0);
-  EXPECT_EQ(sum, totals.event_id_hash_sum) << "the table holds other events than the broker acknowledged";
-  EXPECT_EQ(ReadColumn(catalog, "shop.orders_dlq", "error").size(), totals.acked_malformed);
+  ASSERT_EQ(producer->Wait(std::chrono::seconds(60)), 0) << producer->ReadLog();
+  p.Drain();
+  ExpectExactlyTheLedger(p.catalog, p.ledger);
 }
 
 }  // namespace
