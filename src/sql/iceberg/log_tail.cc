@@ -77,6 +77,9 @@ struct LogTail::Impl {
   std::mutex partitions_mutex;
   std::map<int32_t, std::unique_ptr<PartitionTail>> partitions;  // Guarded by partitions_mutex (the map only).
   std::atomic<int64_t> last_used{0};
+  // Decoded bytes over all partitions, readable without their locks (eviction must not wait
+  // for a partition that is fetching).
+  std::atomic<int64_t> total_bytes{0};
 
   ~Impl() {
     for (auto& [partition, tail] : partitions) {
@@ -104,6 +107,7 @@ struct LogTail::Impl {
   void Restart(int32_t partition, PartitionTail& tail, int64_t offset) {
     StopConsuming(partition, tail);
     tail.segments.clear();
+    total_bytes.fetch_sub(tail.bytes);
     tail.bytes = 0;
     tail.cache_begin = tail.cache_end = offset;
   }
@@ -190,6 +194,7 @@ struct LogTail::Impl {
     segment.bytes = BatchBytes(*batch);
     segment.batch = std::move(batch);
     tail.bytes += segment.bytes;
+    total_bytes.fetch_add(segment.bytes);
     tail.cache_end = next;
     tail.segments.push_back(std::move(segment));
     return OkStatus();
@@ -281,6 +286,7 @@ Result<TailRead> LogTail::Read(const TailRange& range, int64_t max_bytes, std::c
   // Segments wholly below the range are committed to the table now: no query needs them again.
   while (!tail.segments.empty() && tail.segments.front().end_offset <= range.begin) {
     tail.bytes -= tail.segments.front().bytes;
+    impl_->total_bytes.fetch_sub(tail.segments.front().bytes);
     tail.segments.pop_front();
   }
   if (!tail.segments.empty()) tail.cache_begin = tail.segments.front().first_offset;
@@ -305,23 +311,7 @@ Result<TailRead> LogTail::Read(const TailRange& range, int64_t max_bytes, std::c
   return read;
 }
 
-int64_t LogTail::cached_bytes() const {
-  int64_t bytes = 0;
-  std::lock_guard lock(impl_->partitions_mutex);
-  for (const auto& [partition, tail] : impl_->partitions) {
-    std::lock_guard tail_lock(tail->mutex);
-    bytes += tail->bytes;
-  }
-  return bytes;
-}
-
-void LogTail::Clear() {
-  std::lock_guard lock(impl_->partitions_mutex);
-  for (auto& [partition, tail] : impl_->partitions) {
-    std::lock_guard tail_lock(tail->mutex);
-    impl_->Restart(partition, *tail, tail->cache_end);
-  }
-}
+int64_t LogTail::cached_bytes() const { return impl_->total_bytes.load(); }
 
 std::chrono::steady_clock::time_point LogTail::last_used() const {
   return std::chrono::steady_clock::time_point(std::chrono::steady_clock::duration(impl_->last_used.load()));
@@ -359,8 +349,8 @@ void LogTailCache::Evict() {
     auto oldest = std::min_element(tails_.begin(), tails_.end(), [](const auto& a, const auto& b) {
       return a.second->last_used() < b.second->last_used();
     });
+    // Its memory goes when the last query reading it lets go.
     total -= oldest->second->cached_bytes();
-    oldest->second->Clear();
     tails_.erase(oldest);
   }
 }

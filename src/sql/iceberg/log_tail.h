@@ -82,10 +82,8 @@ class LogTail {
   // has not delivered the records within `timeout`.
   Result<TailRead> Read(const TailRange& range, int64_t max_bytes, std::chrono::milliseconds timeout);
 
-  // Decoded bytes held by the cache.
+  // Decoded bytes held by the cache (no locks: eviction never waits for a fetching partition).
   int64_t cached_bytes() const;
-  // Drops every cached row (the next read fetches again).
-  void Clear();
   std::chrono::steady_clock::time_point last_used() const;
 
  private:
