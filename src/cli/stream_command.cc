@@ -10,7 +10,9 @@
 #include <fmt/format.h>
 
 #include "base/logging.h"
+#include "broker/server/broker_config.h"
 #include "cli/command.h"
+#include "net/http_server.h"
 #include "stream/stream_runner.h"
 
 namespace floe::cli {
@@ -18,7 +20,7 @@ namespace {
 
 struct StreamFlags {
   std::string brokers, topic, table, catalog = "sqlite:./floe-data/catalog.db", warehouse, schema, trigger = "10s",
-                                     timestamp_unit = "ms", transform, group, maintenance_interval = "5m",
+                                     timestamp_unit = "ms", transform, group, metrics_listen, maintenance_interval = "5m",
                                      expire_older_than = "1d", orphans_older_than = "3d";
   int expire_retain_last = 100;
   std::vector<std::string> partition;
@@ -95,7 +97,29 @@ int RunStreamCommand(const StreamFlags& flags) {
     }
   });
   MetricsRegistry metrics;
+  // Prometheus scrapes /metrics on its own thread; the registry is lock-free to read.
+  std::unique_ptr<net::HttpServer> metrics_server;
+  if (!flags.metrics_listen.empty()) {
+    auto where = broker::ParseHostPort(flags.metrics_listen);
+    if (!where) return fail(where.error());
+    net::HttpRouter router;
+    auto added = router.Add("GET", "/metrics", [&metrics](net::HttpRequest&) {
+      net::HttpResponse response = net::HttpResponse::Text(200, metrics.RenderPrometheusText());
+      response.headers.Set("Content-Type", "text/plain; version=0.0.4");
+      return response;
+    });
+    if (!added) return fail(added.error());
+    net::HttpServerOptions options;
+    options.host = where->host;
+    options.port = where->port;
+    options.threads = 1;
+    options.max_body_bytes = 1 << 16;
+    metrics_server = std::make_unique<net::HttpServer>(options, std::move(router));
+    if (auto started = metrics_server->Start(); !started) return fail(started.error());
+    Logger("stream")->info("metrics on http://{}/metrics", metrics_server->address());
+  }
   Status status = stream::RunStream(config, metrics, &job);
+  if (metrics_server) metrics_server->Stop(std::chrono::milliseconds(1000));
   finished.store(true);
   pthread_kill(waiter.native_handle(), SIGTERM);
   waiter.join();
@@ -128,6 +152,8 @@ void RegisterStreamCommand(CLI::App& root, CommandRegistry& registry) {
       ->check(CLI::IsMember({"ms", "us", "ns"}))
       ->capture_default_str();
   app->add_option("--transform", flags->transform, "SELECT ... FROM events WHERE ... applied to each batch");
+  app->add_option("--metrics-listen", flags->metrics_listen,
+                  "Serve Prometheus metrics at http://HOST:PORT/metrics (port 0: any free port, logged)");
   app->add_option("--group", flags->group, "Consumer group id (default: floe-stream-<table>)");
   app->add_option("--maintenance-interval", flags->maintenance_interval,
                   "How often the job compacts small files, expires snapshots and removes orphans (0: never)")
