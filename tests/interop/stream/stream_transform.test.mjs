@@ -143,3 +143,14 @@ test('a running job serves its progress at /metrics', { timeout: 120000 }, async
   }
   assert.equal((await readTable('shop.items')).length, 30);
 });
+
+test('a transform whose output is not the existing table is refused with the difference', () => {
+  const args = streamArgs('--available-now');
+  args[args.indexOf('--transform') + 1] = 'SELECT id, lower(name) AS name_lower FROM events';
+  let error;
+  try { run(...args); } catch (e) { error = e; }
+  assert.ok(error, 'the job must refuse the table');
+  assert.notEqual(error.status, 0);
+  assert.match(error.stderr, /does not match --transform/);
+  assert.match(error.stderr, /name_upper|name_lower/);
+});
