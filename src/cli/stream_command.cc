@@ -23,7 +23,7 @@ struct StreamFlags {
                                      timestamp_unit = "ms", transform, group, metrics_listen, maintenance_interval = "5m",
                                      expire_older_than = "1d", orphans_older_than = "3d";
   int expire_retain_last = 100;
-  std::vector<std::string> partition;
+  std::vector<std::string> partition, consumer_settings;
   int64_t max_batch_records = 1'000'000;
   int64_t target_file_size_mb = 128;
   bool available_now = false;
@@ -58,6 +58,13 @@ int RunStreamCommand(const StreamFlags& flags) {
   config.timestamp_unit = flags.timestamp_unit;
   config.group = flags.group;
   config.transform = flags.transform;
+  for (const std::string& setting : flags.consumer_settings) {
+    size_t eq = setting.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return fail(Error(ErrorKind::kInvalidArgument, fmt::format("--consumer-config {}: expected KEY=VALUE", setting)));
+    }
+    config.consumer_config[setting.substr(0, eq)] = setting.substr(eq + 1);
+  }
   auto maintenance_interval = stream::ParseDurationMillis(flags.maintenance_interval);
   if (!maintenance_interval) return fail(maintenance_interval.error());
   auto expire_older_than = stream::ParseDurationMillis(flags.expire_older_than);
@@ -154,6 +161,8 @@ void RegisterStreamCommand(CLI::App& root, CommandRegistry& registry) {
   app->add_option("--transform", flags->transform, "SELECT ... FROM events WHERE ... applied to each batch");
   app->add_option("--metrics-listen", flags->metrics_listen,
                   "Serve Prometheus metrics at http://HOST:PORT/metrics (port 0: any free port, logged)");
+  app->add_option("--consumer-config", flags->consumer_settings,
+                  "A librdkafka consumer setting KEY=VALUE, e.g. queued.max.messages.kbytes=131072 (repeatable)");
   app->add_option("--group", flags->group, "Consumer group id (default: floe-stream-<table>)");
   app->add_option("--maintenance-interval", flags->maintenance_interval,
                   "How often the job compacts small files, expires snapshots and removes orphans (0: never)")
