@@ -20,15 +20,14 @@ namespace {
 
 struct StreamFlags {
   std::string brokers, topic, table, catalog = "sqlite:./floe-data/catalog.db", warehouse, schema, trigger = "10s",
-                                     timestamp_unit = "ms", transform, group, maintenance_interval = "5m",
+                                     timestamp_unit = "ms", transform, group, metrics_listen, maintenance_interval = "5m",
                                      expire_older_than = "1d", orphans_older_than = "3d";
   int expire_retain_last = 100;
-  std::vector<std::string> partition;
+  std::vector<std::string> partition, consumer_settings;
   int64_t max_batch_records = 1'000'000;
   int64_t target_file_size_mb = 128;
   bool available_now = false;
   bool evolve = false;
-  std::string metrics_listen;
 };
 
 int RunStreamCommand(const StreamFlags& flags) {
@@ -61,6 +60,13 @@ int RunStreamCommand(const StreamFlags& flags) {
   config.group = flags.group;
   config.transform = flags.transform;
   config.evolve = flags.evolve;
+  for (const std::string& setting : flags.consumer_settings) {
+    size_t eq = setting.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return fail(Error(ErrorKind::kInvalidArgument, fmt::format("--consumer-config {}: expected KEY=VALUE", setting)));
+    }
+    config.consumer_config[setting.substr(0, eq)] = setting.substr(eq + 1);
+  }
   auto maintenance_interval = stream::ParseDurationMillis(flags.maintenance_interval);
   if (!maintenance_interval) return fail(maintenance_interval.error());
   auto expire_older_than = stream::ParseDurationMillis(flags.expire_older_than);
@@ -100,26 +106,29 @@ int RunStreamCommand(const StreamFlags& flags) {
     }
   });
   MetricsRegistry metrics;
-  // Prometheus text at /metrics: records in and committed, dead letters, files, conflicts,
-  // commit latency, lag per partition, maintenance.
+  // Prometheus scrapes /metrics on its own thread; the registry is lock-free to read.
   std::unique_ptr<net::HttpServer> metrics_server;
   if (!flags.metrics_listen.empty()) {
     auto where = broker::ParseHostPort(flags.metrics_listen);
     if (!where) return fail(where.error());
     net::HttpRouter router;
-    (void)router.Add("GET", "/metrics", [&metrics](net::HttpRequest&) {
+    auto added = router.Add("GET", "/metrics", [&metrics](net::HttpRequest&) {
       net::HttpResponse response = net::HttpResponse::Text(200, metrics.RenderPrometheusText());
       response.headers.Set("Content-Type", "text/plain; version=0.0.4");
       return response;
     });
-    metrics_server = std::make_unique<net::HttpServer>(
-        net::HttpServerOptions{.host = where->host, .port = where->port, .threads = 1},
-        std::move(router));
+    if (!added) return fail(added.error());
+    net::HttpServerOptions options;
+    options.host = where->host;
+    options.port = where->port;
+    options.threads = 1;
+    options.max_body_bytes = 1 << 16;
+    metrics_server = std::make_unique<net::HttpServer>(options, std::move(router));
     if (auto started = metrics_server->Start(); !started) return fail(started.error());
-    Logger("stream")->info("metrics on http://{}:{}/metrics", where->host, metrics_server->port());
+    Logger("stream")->info("metrics on http://{}/metrics", metrics_server->address());
   }
   Status status = stream::RunStream(config, metrics, &job);
-  if (metrics_server) metrics_server->Stop();
+  if (metrics_server) metrics_server->Stop(std::chrono::milliseconds(1000));
   finished.store(true);
   pthread_kill(waiter.native_handle(), SIGTERM);
   waiter.join();
@@ -152,6 +161,10 @@ void RegisterStreamCommand(CLI::App& root, CommandRegistry& registry) {
       ->check(CLI::IsMember({"ms", "us", "ns"}))
       ->capture_default_str();
   app->add_option("--transform", flags->transform, "SELECT ... FROM events WHERE ... applied to each batch");
+  app->add_option("--metrics-listen", flags->metrics_listen,
+                  "Serve Prometheus metrics at http://HOST:PORT/metrics (port 0: any free port, logged)");
+  app->add_option("--consumer-config", flags->consumer_settings,
+                  "A librdkafka consumer setting KEY=VALUE, e.g. queued.max.messages.kbytes=131072 (repeatable)");
   app->add_option("--group", flags->group, "Consumer group id (default: floe-stream-<table>)");
   app->add_option("--maintenance-interval", flags->maintenance_interval,
                   "How often the job compacts small files, expires snapshots and removes orphans (0: never)")
@@ -163,7 +176,6 @@ void RegisterStreamCommand(CLI::App& root, CommandRegistry& registry) {
   app->add_option("--orphans-older-than", flags->orphans_older_than,
                   "Unreferenced files older than this are deleted (0: never)")
       ->capture_default_str();
-  app->add_option("--metrics-listen", flags->metrics_listen, "HOST:PORT serving Prometheus /metrics (default: off)");
   app->add_flag("--evolve", flags->evolve,
                 "Add unknown top-level event fields to the table as new optional columns instead of ignoring them");
   app->add_flag("--available-now", flags->available_now,

@@ -112,7 +112,18 @@ Result<std::unique_ptr<IcebergCommitter>> IcebergCommitter::Open(std::unique_ptr
     // The transform's rows are written as the table's: same columns, same types, same order.
     const iceberg::Schema& output = committer->options_.transform->output_schema();
     std::string mismatch;
-    if (output.fields().size() != table_schema.fields().size()) mismatch = "a different number of columns";
+    if (output.fields().size() != table_schema.fields().size()) {
+      // Name both column lists: the count alone does not say which column to add or drop.
+      auto columns = [](const iceberg::Schema& schema) {
+        std::string text;
+        for (const iceberg::NestedField& field : schema.fields()) {
+          text += fmt::format("{}{} {}", text.empty() ? "" : ", ", field.name, field.type->ToString());
+        }
+        return text;
+      };
+      mismatch = fmt::format("the table has {} columns ({}) but the transform gives {} ({})", table_schema.fields().size(),
+                             columns(table_schema), output.fields().size(), columns(output));
+    }
     for (size_t i = 0; mismatch.empty() && i < output.fields().size(); ++i) {
       const iceberg::NestedField& out = output.fields()[i];
       const iceberg::NestedField& column = table_schema.fields()[i];

@@ -175,11 +175,12 @@ Result<int64_t> KafkaSource::HighWatermark(int32_t partition) {
   return high;
 }
 
-std::optional<int64_t> KafkaSource::LastKnownHighWatermark(int32_t partition) const {
-  int64_t low = 0, high = 0;
-  if (rd_kafka_get_watermark_offsets(kafka_, options_.topic.c_str(), partition, &low, &high) != RD_KAFKA_RESP_ERR_NO_ERROR ||
+int64_t KafkaSource::CachedHighWatermark(int32_t partition) const {
+  int64_t low = -1, high = -1;
+  if (rd_kafka_get_watermark_offsets(kafka_, options_.topic.c_str(), partition, &low, &high) !=
+          RD_KAFKA_RESP_ERR_NO_ERROR ||
       high < 0) {
-    return std::nullopt;
+    return -1;  // RD_KAFKA_OFFSET_INVALID until a fetch response carried it.
   }
   return high;
 }

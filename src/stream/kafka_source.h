@@ -57,9 +57,9 @@ class KafkaSource {
 
   // The log end offset of `partition` now (asks the broker).
   Result<int64_t> HighWatermark(int32_t partition);
-
-  // The high watermark the last fetch of `partition` reported (no request); nullopt before one.
-  std::optional<int64_t> LastKnownHighWatermark(int32_t partition) const;
+  // The log end offset of `partition` as the last fetch response reported it (no round trip,
+  // so it can be read after every batch for the lag gauge); -1 while none has arrived.
+  int64_t CachedHighWatermark(int32_t partition) const;
 
   // The partitions this worker owns now.
   std::vector<int32_t> AssignedPartitions() const;

@@ -20,6 +20,8 @@ StreamJob::StreamJob(KafkaSource& source, BatchCommitter& committer, TriggerOpti
                                     "Batches discarded because the table's offsets moved (re-read, not lost)")),
       files_written_(metrics.GetCounter("floe_stream_files_written_total", "Data files committed to the table")),
       commit_seconds_(metrics.GetHistogram("floe_stream_commit_seconds", "Time to write and commit one batch")),
+      batch_seconds_(metrics.GetHistogram("floe_stream_batch_seconds",
+                                          "Time from opening a batch to its commit (collecting included)")),
       metrics_(metrics) {}
 
 Result<bool> StreamJob::Collect(MicroBatch& batch) {
@@ -34,8 +36,11 @@ Result<bool> StreamJob::Collect(MicroBatch& batch) {
     FLOE_ASSIGN_OR_RETURN(size_t added,
                           source_.Poll(batch, static_cast<int>(std::min<int64_t>(remaining_ms, 100)),
                                        trigger_.max_records - batch.record_count(), trigger_.max_bytes, &rebalanced));
-    if (rebalanced) continue;  // The source cleared the batch.
+    // Counted before the rebalance check: after a rebalance the source restarts the batch but
+    // keeps what it read from the new assignment (`added`), which would otherwise never be
+    // counted (the first assignment is a rebalance, so a job's first records were missed).
     records_in_.Increment(added);
+    if (rebalanced) continue;
     if (added == 0 && trigger_.available_now) {
       if (!batch.empty()) return true;  // Nothing more is coming soon: commit what there is.
       FLOE_ASSIGN_OR_RETURN(bool caught_up, CaughtUp());
@@ -94,22 +99,25 @@ Status StreamJob::CommitBatch(MicroBatch& batch) {
   }
   commit_seconds_.Observe(static_cast<double>(clock.MonotonicNanos() - started) / 1e9);
   rows_out_.Increment(report->rows);
+  files_written_.Increment(report->files);
   dead_letters_.Increment(report->dead_letters);
   rows_committed_.fetch_add(report->rows);
   batches_committed_.fetch_add(1);
   log->info("committed snapshot {}: {} rows, {} dead letters, {} files, offsets {}", report->snapshot_id,
             report->rows, report->dead_letters, report->files, OffsetsToJson(batch.end_offsets()));
-  files_written_.Increment(report->files);
   source_.CommitGroupOffsets(batch.end_offsets());
-  // Lag: records the broker holds past what the table now has, per partition of this batch.
-  for (const auto& [partition, next] : batch.end_offsets()) {
-    if (auto end = source_.LastKnownHighWatermark(partition)) {
-      metrics_.GetGauge("floe_stream_lag", "Records in the topic not yet committed to the table",
-                        {{"partition", std::to_string(partition)}})
-          .Set(static_cast<double>(std::max<int64_t>(0, *end - next)));
-    }
-  }
+  UpdateLag(batch.end_offsets());
   return OkStatus();
+}
+
+void StreamJob::UpdateLag(const SourceOffsets& next) {
+  for (const auto& [partition, offset] : next) {
+    int64_t end = source_.CachedHighWatermark(partition);
+    if (end < 0) continue;  // Unknown yet: leave the gauge as it was rather than report 0.
+    metrics_.GetGauge("floe_stream_lag", "Records in the partition past what the table holds",
+                      {{"partition", std::to_string(partition)}})
+        .Set(static_cast<double>(std::max<int64_t>(0, end - offset)));
+  }
 }
 
 Status StreamJob::Run() {
@@ -125,8 +133,10 @@ Status StreamJob::Run() {
     ++consecutive_failures;
     std::this_thread::sleep_for(std::chrono::milliseconds(std::min(10'000, 100 << std::min(consecutive_failures, 7))));
   };
+  Clock& clock = Clock::System();
   while (!stop_.load()) {
     batch.Clear();
+    int64_t opened = clock.MonotonicNanos();
     if (must_reseek) {
       if (auto status = source_.Reseek(); !status) {
         log->error("re-reading from the table's offsets: {}", status.error().ToString());
@@ -152,6 +162,7 @@ Status StreamJob::Run() {
         continue;
       }
       consecutive_failures = 0;
+      batch_seconds_.Observe(static_cast<double>(clock.MonotonicNanos() - opened) / 1e9);
     }
     if (!keep_going) break;
     if (trigger_.max_batches > 0 && batches_committed_.load() >= trigger_.max_batches) break;

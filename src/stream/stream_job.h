@@ -46,6 +46,8 @@ class StreamJob {
   // Fills `batch` for one trigger interval. Returns false if the job should stop.
   Result<bool> Collect(MicroBatch& batch);
   Status CommitBatch(MicroBatch& batch);
+  // Sets floe_stream_lag{partition} to the records between `next` and the partition's end.
+  void UpdateLag(const SourceOffsets& next);
   // With available_now: whether the table's offsets reached every assigned partition's end.
   Result<bool> CaughtUp();
 
@@ -62,7 +64,8 @@ class StreamJob {
   Counter& conflicts_;
   Counter& files_written_;
   Histogram& commit_seconds_;
-  MetricsRegistry& metrics_;  // For the per-partition lag gauges, made as partitions appear.
+  Histogram& batch_seconds_;
+  MetricsRegistry& metrics_;  // For the per-partition lag gauges, created as partitions show up.
 };
 
 }  // namespace floe::stream
