@@ -18,6 +18,14 @@ void MicroBatch::Clear() {
 }
 
 void MicroBatch::DropCommitted(const SourceOffsets& committed) {
+  // Usually nothing is committed past the batch's start: keep the arena as it is then, rather
+  // than copying the whole batch once per commit.
+  bool any = false;
+  for (const auto& [partition, start] : start_offsets_) {
+    auto it = committed.find(partition);
+    any = any || (it != committed.end() && start < it->second);
+  }
+  if (!any) return;
   std::string arena;
   std::vector<SourceRecord> kept;
   SourceOffsets starts, ends;
