@@ -11,6 +11,7 @@
 
 #include "base/logging.h"
 #include "broker/server/broker_config.h"
+#include "base/units.h"
 #include "cli/command.h"
 #include "net/http_server.h"
 #include "stream/stream_runner.h"
@@ -67,17 +68,17 @@ int RunStreamCommand(const StreamFlags& flags) {
     }
     config.consumer_config[setting.substr(0, eq)] = setting.substr(eq + 1);
   }
-  auto maintenance_interval = stream::ParseDurationMillis(flags.maintenance_interval);
+  auto maintenance_interval = ParseDurationMillis(flags.maintenance_interval);
   if (!maintenance_interval) return fail(maintenance_interval.error());
-  auto expire_older_than = stream::ParseDurationMillis(flags.expire_older_than);
+  auto expire_older_than = ParseDurationMillis(flags.expire_older_than);
   if (!expire_older_than) return fail(expire_older_than.error());
-  auto orphans_older_than = stream::ParseDurationMillis(flags.orphans_older_than);
+  auto orphans_older_than = ParseDurationMillis(flags.orphans_older_than);
   if (!orphans_older_than) return fail(orphans_older_than.error());
   config.maintenance.interval_ms = *maintenance_interval;
   config.maintenance.expire_older_than_ms = *expire_older_than;
   config.maintenance.expire_retain_last = flags.expire_retain_last;
   config.maintenance.orphans_older_than_ms = *orphans_older_than;
-  auto interval = stream::ParseDurationMillis(flags.trigger);
+  auto interval = ParseDurationMillis(flags.trigger);
   if (!interval) return fail(interval.error());
   config.trigger.interval_millis = *interval;
   config.trigger.max_records = static_cast<size_t>(flags.max_batch_records);

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "base/units.h"
 #include "catalog/catalog_table_operations.h"
 #include "catalog/open_catalog.h"
 #include "cli/command.h"
@@ -84,21 +85,6 @@ Result<std::unique_ptr<Table>> LoadTable(const Flags& f) {
   return catalog->LoadTable(id);
 }
 
-// "7d", "12h", "30m", "45s", "1500ms" or a plain number of milliseconds.
-Result<int64_t> ParseDurationMs(const std::string& text) {
-  if (text.empty()) return InvalidArgument("empty duration");
-  size_t digits = 0;
-  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
-  if (digits == 0) return InvalidArgument("duration '{}': expected a number with a unit (7d, 12h, 30m, 45s, 500ms)", text);
-  int64_t n = std::stoll(text.substr(0, digits));
-  std::string unit = text.substr(digits);
-  if (unit.empty() || unit == "ms") return n;
-  if (unit == "s") return n * 1000;
-  if (unit == "m") return n * 60'000;
-  if (unit == "h") return n * 3'600'000;
-  if (unit == "d") return n * 86'400'000;
-  return InvalidArgument("duration '{}': unknown unit '{}'", text, unit);
-}
 
 int RunCreate(const Flags& f) {
   auto run = [&]() -> Status {
@@ -358,7 +344,7 @@ int RunExpire(const Flags& f) {
     ExpireOptions options;
     int64_t age = 5LL * 86'400'000;  // history.expire.max-snapshot-age-ms default: 5 days
     if (!f.older_than.empty()) {
-      FLOE_ASSIGN_OR_RETURN(age, ParseDurationMs(f.older_than));
+      FLOE_ASSIGN_OR_RETURN(age, ParseDurationMillis(f.older_than, 1));
     }
     options.older_than_ms = NowMillis() - age;
     options.retain_last = std::max(1, f.retain_last);
@@ -376,7 +362,7 @@ int RunRemoveOrphans(const Flags& f) {
     OrphanOptions options;
     int64_t age = 3LL * 86'400'000;  // In-flight writes are younger than this.
     if (!f.older_than.empty()) {
-      FLOE_ASSIGN_OR_RETURN(age, ParseDurationMs(f.older_than));
+      FLOE_ASSIGN_OR_RETURN(age, ParseDurationMillis(f.older_than, 1));
     }
     options.older_than_ms = NowMillis() - age;
     options.dry_run = f.dry_run;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "broker/server/broker_config.h"
+#include "base/units.h"
 #include "cli/command.h"
 #include "stream/stream_runner.h"
 #include "up/pipeline.h"
@@ -27,7 +28,7 @@ struct UpFlags {
 int RunUp(const UpFlags& flags) {
   up::UpOptions options;
   options.data = flags.data;
-  auto trigger = stream::ParseDurationMillis(flags.trigger);
+  auto trigger = ParseDurationMillis(flags.trigger);
   if (!trigger) {
     fmt::print(stderr, "floe up: --trigger: {}\n", trigger.error().ToString());
     return kExitUsage;

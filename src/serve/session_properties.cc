@@ -1,7 +1,8 @@
 #include "serve/session_properties.h"
 
+#include "base/units.h"
+
 #include <cctype>
-#include <charconv>
 #include <string>
 
 namespace floe::serve {
@@ -22,26 +23,6 @@ const std::string* Find(const SessionState& session, std::string_view name) {
 }
 
 }  // namespace
-
-Result<int64_t> ParseDataSize(std::string_view text) {
-  std::string_view rest = text;
-  while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
-  int64_t number = 0;
-  auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), number);
-  if (ec != std::errc() || number < 0) return InvalidArgument("data size '{}' is not a number of bytes such as 256MB", text);
-  std::string unit = Canonical(std::string_view(end, static_cast<size_t>(rest.data() + rest.size() - end)));
-  while (!unit.empty() && unit.front() == ' ') unit.erase(0, 1);
-  while (!unit.empty() && unit.back() == ' ') unit.pop_back();
-  int shift = -1;
-  if (unit.empty() || unit == "b" || unit == "bytes") shift = 0;
-  if (unit == "kb" || unit == "kib") shift = 10;
-  if (unit == "mb" || unit == "mib") shift = 20;
-  if (unit == "gb" || unit == "gib") shift = 30;
-  if (unit == "tb" || unit == "tib") shift = 40;
-  if (shift < 0) return InvalidArgument("data size '{}': unknown unit '{}' (B, kB, MB, GB or TB)", text, unit);
-  if (number > (int64_t{1} << (62 - shift))) return InvalidArgument("data size '{}' is too large", text);
-  return number << shift;
-}
 
 Status CheckSessionProperty(std::string_view name, std::string_view value) {
   std::string key = Canonical(name);

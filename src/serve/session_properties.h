@@ -20,7 +20,4 @@ Status CheckSessionProperty(std::string_view name, std::string_view value);
 // The engine options a session's properties ask for (invalid values were refused by SET).
 sql::QueryOptions QueryOptionsFor(const SessionState& session, const std::atomic<bool>* cancel);
 
-// "268435456", "256MB", "256 MiB", "1GB", "64kB": binary multiples, as Trino's data sizes.
-Result<int64_t> ParseDataSize(std::string_view text);
-
 }  // namespace floe::serve

@@ -5,22 +5,6 @@
 namespace floe::serve {
 namespace {
 
-TEST(SessionProperties, DataSizesInTrinosUnits) {
-  EXPECT_EQ(*ParseDataSize("268435456"), 268435456);
-  EXPECT_EQ(*ParseDataSize("256MB"), int64_t{256} << 20);
-  EXPECT_EQ(*ParseDataSize(" 256 MiB "), int64_t{256} << 20);
-  EXPECT_EQ(*ParseDataSize("1GB"), int64_t{1} << 30);
-  EXPECT_EQ(*ParseDataSize("64kB"), 64 << 10);
-  EXPECT_EQ(*ParseDataSize("0"), 0);
-  for (const char* bad : {"", "MB", "-1MB", "12 parsecs", "1.5GB", "99999999999999999999", "8589934592TB"}) {
-    auto parsed = ParseDataSize(bad);
-    EXPECT_FALSE(parsed.has_value()) << bad;
-    if (!parsed) {
-      EXPECT_EQ(parsed.error().kind(), ErrorKind::kInvalidArgument) << bad;
-    }
-  }
-}
-
 TEST(SessionProperties, FreshnessIsCheckedWhenSetAndReachesTheEngine) {
   EXPECT_TRUE(CheckSessionProperty("freshness", "snapshot").has_value());
   EXPECT_TRUE(CheckSessionProperty("FLOE.FRESHNESS", "LIVE").has_value());

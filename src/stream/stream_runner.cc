@@ -51,21 +51,6 @@ Result<std::unique_ptr<iceberg::Table>> LoadTable(std::shared_ptr<catalog::Catal
 
 }  // namespace
 
-Result<int64_t> ParseDurationMillis(std::string_view text) {
-  double value = 0;
-  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || value < 0) return InvalidArgument("'{}' is not a duration like 500ms, 10s or 2m", text);
-  std::string_view unit(end, static_cast<size_t>(text.data() + text.size() - end));
-  double scale = 0;
-  if (unit == "ms") scale = 1;
-  if (unit == "s" || unit.empty()) scale = 1000;
-  if (unit == "m") scale = 60'000;
-  if (unit == "h") scale = 3'600'000;
-  if (unit == "d") scale = 86'400'000;
-  if (scale == 0) return InvalidArgument("'{}': unknown unit '{}' (ms, s, m, h or d)", text, unit);
-  return static_cast<int64_t>(value * scale);
-}
-
 Status RunStream(const StreamConfig& config, MetricsRegistry& metrics, std::atomic<StreamJob*>* job_out) {
   auto log = Logger("stream");
   FLOE_ASSIGN_OR_RETURN(formats::EpochUnit unit, formats::ParseEpochUnit(config.timestamp_unit));

@@ -36,9 +36,6 @@ struct StreamConfig {
   MaintenanceOptions maintenance;  // Its target file size is set from target_file_size_bytes.
 };
 
-// Parses "500ms", "10s", "2m", "1h", "3d" (and a bare number of seconds) into milliseconds.
-Result<int64_t> ParseDurationMillis(std::string_view text);
-
 // Runs until `stop` becomes true (checked between batches and while polling), or until the
 // trigger's own limits end it. `job_out`, when given, receives the running job (for Stop from
 // another thread) and is reset before returning.

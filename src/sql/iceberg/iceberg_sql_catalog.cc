@@ -3,6 +3,7 @@
 #include <chrono>
 #include <map>
 
+#include "base/units.h"
 #include "iceberg/batch_conversion.h"
 #include "iceberg/data_files.h"
 #include "iceberg/filesystem_catalog.h"
@@ -72,37 +73,18 @@ Result<int64_t> DurationMs(const Value& v, std::string_view what) {
   if (v.type().kind() == TypeKind::kIntervalDayTime) return v.as_int() / 1000;
   if (v.type().IsInteger()) return v.as_int();
   if (v.type().kind() != TypeKind::kVarchar) return InvalidArgument("{}: expected a duration such as '7d'", what);
-  std::string text = v.as_string();
-  size_t digits = 0;
-  while (digits < text.size() && (std::isdigit(static_cast<unsigned char>(text[digits])) || text[digits] == '.')) ++digits;
-  if (digits == 0) return InvalidArgument("{} '{}': expected a number with a unit (7d, 12h, 30m, 45s, 500ms)", what, text);
-  double n = std::stod(text.substr(0, digits));
-  std::string unit = text.substr(digits);
-  while (!unit.empty() && unit.front() == ' ') unit.erase(0, 1);
-  double scale = 0;
-  if (unit.empty() || unit == "ms") scale = 1;
-  else if (unit == "s") scale = 1e3;
-  else if (unit == "m") scale = 60e3;
-  else if (unit == "h") scale = 3600e3;
-  else if (unit == "d") scale = 86400e3;
-  else return InvalidArgument("{} '{}': unknown unit '{}'", what, text, unit);
-  return static_cast<int64_t>(n * scale);
+  auto millis = ParseDurationMillis(v.as_string(), 1);
+  if (!millis) return InvalidArgument("{}: {}", what, millis.error().message());
+  return millis;
 }
 
 // '128MB', '1GB', '512kB', or a number of bytes.
 Result<int64_t> SizeBytes(const Value& v, std::string_view what) {
   if (v.type().IsInteger()) return v.as_int();
   if (v.type().kind() != TypeKind::kVarchar) return InvalidArgument("{}: expected a size such as '128MB'", what);
-  std::string text = v.as_string();
-  size_t digits = 0;
-  while (digits < text.size() && (std::isdigit(static_cast<unsigned char>(text[digits])) || text[digits] == '.')) ++digits;
-  if (digits == 0) return InvalidArgument("{} '{}': expected a size such as '128MB'", what, text);
-  double n = std::stod(text.substr(0, digits));
-  std::string unit = text.substr(digits);
-  for (char& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  double scale = unit.empty() || unit == "B" ? 1 : unit == "KB" ? 1024.0 : unit == "MB" ? 1048576.0 : unit == "GB" ? 1073741824.0 : 0;
-  if (scale == 0) return InvalidArgument("{} '{}': unknown unit", what, text);
-  return static_cast<int64_t>(n * scale);
+  auto bytes = ParseDataSize(v.as_string());
+  if (!bytes) return InvalidArgument("{}: {}", what, bytes.error().message());
+  return bytes;
 }
 
 int64_t NowMs() {
