@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serveFolder } from '../support/folder_server.mjs';
-import { icebergRead } from 'icebird';
+import { metadataLocation, readTable } from '../support/sqlite_catalog_tables.mjs';
 import { startBroker } from '../broker/broker_process.mjs';
 
 const floe = process.env.FLOE_BIN;
@@ -20,22 +20,6 @@ function run(...args) {
   return execFileSync(floe, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-// The current metadata file of a table, as the SQLite catalog (Iceberg's JDBC tables) holds it.
-function metadataLocation(table) {
-  const [ns, name] = table.split('.');
-  return execFileSync('/usr/bin/python3', ['-c', `
-import sqlite3, sys
-row = sqlite3.connect(sys.argv[1]).execute(
-  "SELECT metadata_location FROM iceberg_tables WHERE table_namespace=? AND table_name=?", (sys.argv[2], sys.argv[3])).fetchone()
-print(row[0])`, join(dir, 'catalog.db'), ns, name], { encoding: 'utf8' }).trim();
-}
-
-async function readTable(table) {
-  const location = metadataLocation(table);
-  const slash = location.lastIndexOf('/metadata/');
-  const tableUrl = folder.base + location.slice('file://'.length, slash);
-  return icebergRead({ tableUrl, metadataFileName: location.slice(slash + '/metadata/'.length) });
-}
 
 function streamOnce() {
   return run('stream', '--brokers', broker.address, '--topic', 'orders', '--table', 'shop.orders',
@@ -66,7 +50,7 @@ test('every acknowledged event lands once; malformed ones land as dead letters; 
   assert.ok(ledger.acked_malformed > 0);
 
   streamOnce();
-  const rows = await readTable('shop.orders');
+  const rows = await readTable(join(dir, 'catalog.db'), folder, 'shop.orders');
   assert.equal(rows.length, ledger.acked_valid);
   assert.equal(new Set(rows.map(r => r.event_id)).size, rows.length, 'every event id once');
   for (const r of rows) {
@@ -74,15 +58,15 @@ test('every acknowledged event lands once; malformed ones land as dead letters; 
     assert.ok(r.amount > 0 && r.items >= 1);
     assert.ok(new Date(r.ts).getFullYear() >= 2024);
   }
-  const dead = await readTable('shop.orders_dlq');
+  const dead = await readTable(join(dir, 'catalog.db'), folder, 'shop.orders_dlq');
   assert.equal(dead.length, ledger.acked_malformed);
   for (const d of dead) {
     assert.equal(d.topic, 'orders');
     assert.ok(d.error.length > 0);
   }
 
-  const before = metadataLocation('shop.orders');
+  const before = metadataLocation(join(dir, 'catalog.db'), 'shop.orders');
   streamOnce();
-  assert.equal(metadataLocation('shop.orders'), before, 'a rerun over the same offsets commits nothing');
-  assert.equal((await readTable('shop.orders')).length, ledger.acked_valid);
+  assert.equal(metadataLocation(join(dir, 'catalog.db'), 'shop.orders'), before, 'a rerun over the same offsets commits nothing');
+  assert.equal((await readTable(join(dir, 'catalog.db'), folder, 'shop.orders')).length, ledger.acked_valid);
 });

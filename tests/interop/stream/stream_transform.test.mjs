@@ -10,8 +10,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import kafkajs from 'kafkajs';
-import { icebergRead } from 'icebird';
 import { serveFolder } from '../support/folder_server.mjs';
+import { readTable, tableProperties } from '../support/sqlite_catalog_tables.mjs';
 import { startBroker } from '../broker/broker_process.mjs';
 
 const { Kafka, logLevel } = kafkajs;
@@ -24,26 +24,7 @@ function run(...args) {
   return execFileSync(floe, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-function metadataLocation(table) {
-  const [ns, name] = table.split('.');
-  return execFileSync('/usr/bin/python3', ['-c', `
-import sqlite3, sys
-row = sqlite3.connect(sys.argv[1]).execute(
-  "SELECT metadata_location FROM iceberg_tables WHERE table_namespace=? AND table_name=?", (sys.argv[2], sys.argv[3])).fetchone()
-print(row[0])`, join(dir, 'catalog.db'), ns, name], { encoding: 'utf8' }).trim();
-}
 
-async function readTable(table) {
-  const location = metadataLocation(table);
-  const slash = location.lastIndexOf('/metadata/');
-  const tableUrl = folder.base + location.slice('file://'.length, slash);
-  return icebergRead({ tableUrl, metadataFileName: location.slice(slash + '/metadata/'.length) });
-}
-
-function tableProperties(table) {
-  const location = metadataLocation(table);
-  return JSON.parse(execFileSync('/bin/cat', [location.slice('file://'.length)], { encoding: 'utf8' })).properties;
-}
 
 function streamArgs(...extra) {
   return ['stream', '--brokers', broker.address, '--topic', 'items', '--table', 'shop.items',
@@ -87,7 +68,7 @@ after(async () => {
 
 test('the table holds the transformed rows, the failing event is a dead letter, the SQL is recorded', async () => {
   run(...streamArgs('--available-now'));
-  const rows = (await readTable('shop.items')).sort((a, b) => Number(a.id) - Number(b.id));
+  const rows = (await readTable(join(dir, 'catalog.db'), folder, 'shop.items')).sort((a, b) => Number(a.id) - Number(b.id));
   const expected = [];
   for (let id = 1; id <= 20; id++) if (id % 5 !== 0 && id !== 7) expected.push(id);
   assert.deepEqual(rows.map(r => Number(r.id)), expected);
@@ -96,13 +77,13 @@ test('the table holds the transformed rows, the failing event is a dead letter, 
     assert.equal(r.name_upper, `ITEM-${r.id}`);
     assert.equal(Number(r.double_qty), Number(r.id) * 20);
   }
-  const dead = await readTable('shop.items_dlq');
+  const dead = await readTable(join(dir, 'catalog.db'), folder, 'shop.items_dlq');
   assert.equal(dead.length, 1);
   assert.equal(dead[0].topic, 'items');
   assert.match(dead[0].error, /^transform: /);
   assert.equal(JSON.parse(Buffer.from(dead[0].raw).toString()).id, 7);
 
-  const properties = tableProperties('shop.items');
+  const properties = tableProperties(join(dir, 'catalog.db'), 'shop.items');
   assert.equal(properties['floe.source.transform'], TRANSFORM);
   assert.equal(JSON.parse(properties['floe.source.event-schema']).fields.length, 3);
 });
@@ -141,7 +122,7 @@ test('a running job serves its progress at /metrics', { timeout: 120000 }, async
     job.kill('SIGTERM');
     await new Promise(resolve => job.exitCode !== null ? resolve() : job.on('exit', resolve));
   }
-  assert.equal((await readTable('shop.items')).length, 30);
+  assert.equal((await readTable(join(dir, 'catalog.db'), folder, 'shop.items')).length, 30);
 });
 
 test('a transform whose output is not the existing table is refused with the difference', () => {
