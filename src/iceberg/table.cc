@@ -576,6 +576,12 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
     FLOE_ASSIGN_OR_RETURN(added_manifest, WriteNewManifest(metadata(), snapshot_id, entries));
   }
   std::set<std::string> to_delete(deleted.begin(), deleted.end());
+  // The state the caller planned against. A rewrite's new files get a newer data sequence number
+  // than any delete file committed meanwhile, so such deletes would no longer apply to the
+  // rewritten rows and those rows would come back: a replace fails instead (Iceberg's
+  // "no new deletes for rewritten files" validation, conservatively for any new delete file).
+  const int64_t planned_sequence_number = metadata().last_sequence_number;
+  const bool is_rewrite = operation == kOperationReplace;
   Status st = CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<TableMetadata> {
     std::vector<ManifestFile> manifests;
     if (added_manifest) manifests.push_back(*added_manifest);
@@ -587,6 +593,10 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
       FLOE_ASSIGN_OR_RETURN(existing, Manifests(*current));
     }
     for (const ManifestFile& mf : existing) {
+      if (is_rewrite && mf.content == ManifestContent::kDeletes && mf.sequence_number > planned_sequence_number) {
+        return Conflict("cannot {}: delete files were committed since it was planned (snapshot {}); plan it again",
+                        operation, mf.added_snapshot_id);
+      }
       if (mf.content != ManifestContent::kData || remaining.empty()) {
         manifests.push_back(mf);
         continue;

@@ -156,6 +156,45 @@ TEST_F(TableTest, OverwriteDeletesAndValidates) {
   EXPECT_EQ(live->size(), 1u);
 }
 
+TEST_F(TableTest, RewriteSurvivesConcurrentAppendsButNotConcurrentDeletes) {
+  ASSERT_TRUE(table_->FastAppend({DayFile(*table_, 1, 0, 9, "a"), DayFile(*table_, 1, 10, 19, "b")}).has_value());
+  std::string a = table_->metadata().location + "/data/a.parquet";
+  std::string b = table_->metadata().location + "/data/b.parquet";
+  // The compactor plans on its own Table; the writer commits between its plan and its commit.
+  auto compactor = catalog_->LoadTable(id_);
+  ASSERT_TRUE(compactor.has_value());
+  ASSERT_TRUE(table_->FastAppend({DayFile(*table_, 1, 20, 29, "c")}).has_value());
+  ASSERT_TRUE((*compactor)->RewriteFiles({a, b}, {DayFile(**compactor, 1, 0, 19, "ab")}).has_value());
+  EXPECT_EQ((*compactor)->metadata().CurrentSnapshot()->operation(), "replace");
+  EXPECT_EQ((*compactor)->metadata().CurrentSnapshot()->summary.at("total-records"), "30");
+  EXPECT_EQ((*compactor)->metadata().CurrentSnapshot()->summary.at("deleted-data-files"), "2");
+  EXPECT_EQ((*compactor)->metadata().CurrentSnapshot()->summary.at("added-data-files"), "1");
+  ASSERT_TRUE(table_->Refresh().has_value());
+  std::string ab = table_->metadata().location + "/data/ab.parquet";
+  std::string c = table_->metadata().location + "/data/c.parquet";
+
+  // A position delete on a file being rewritten lands meanwhile: the rewrite would bring the
+  // deleted row back (its new file is newer than the delete), so it must fail, and not retry.
+  auto second = catalog_->LoadTable(id_);
+  ASSERT_TRUE(second.has_value());
+  DataFile deletes;
+  deletes.content = FileContent::kPositionDeletes;
+  deletes.file_path = table_->ops().NewLocation("data/ab-deletes.parquet");
+  deletes.spec_id = table_->metadata().default_spec_id;
+  deletes.partition = {Literal::Int(1)};
+  deletes.referenced_data_file = ab;
+  deletes.record_count = 1;
+  deletes.file_size_in_bytes = 100;
+  ASSERT_TRUE(table_->AddDeleteFiles({deletes}).has_value());
+  auto lost = (*second)->RewriteFiles({ab, c}, {DayFile(**second, 1, 0, 29, "abc")});
+  ASSERT_FALSE(lost.has_value());
+  EXPECT_EQ(lost.error().kind(), ErrorKind::kConflict);
+  EXPECT_NE(lost.error().message().find("delete files were committed"), std::string::npos);
+  // Planned again after the delete, it is fine as far as the commit is concerned.
+  ASSERT_TRUE((*second)->Refresh().has_value());
+  EXPECT_TRUE((*second)->RewriteFiles({c}, {DayFile(**second, 1, 20, 29, "c2")}).has_value());
+}
+
 TEST_F(TableTest, ConcurrentAppendersEachLandExactlyOnce) {
   constexpr int kThreads = 6;
   constexpr int kAppendsPerThread = 5;
