@@ -336,6 +336,14 @@ Result<TableMetadata> Table::AddSnapshot(const TableMetadata& base, int64_t snap
   const Snapshot* parent = base.CurrentSnapshot();
   std::map<std::string, std::string> prev = parent ? parent->summary : std::map<std::string, std::string>{};
   for (const auto& [k, v] : delta) s.summary[k] = v;
+  if (operation == kOperationReplace) {
+    // A replace changes no rows, so a writer's checkpoint in the parent's summary (the stream
+    // job's `floe.offsets.<topic>`) still holds: carried over, it survives the expiry of the
+    // snapshot that wrote it however many compactions follow.
+    for (const auto& [k, v] : prev) {
+      if (k.starts_with(kCarriedSummaryPrefix)) s.summary.try_emplace(k, v);
+    }
+  }
   auto total = [&](const char* total_key, const char* added_key, const char* removed_key) {
     int64_t t = SummaryLong(prev, total_key) + SummaryLong(delta, added_key) - SummaryLong(delta, removed_key);
     s.summary[total_key] = std::to_string(std::max<int64_t>(0, t));

@@ -157,9 +157,12 @@ TEST_F(TableTest, OverwriteDeletesAndValidates) {
 }
 
 TEST_F(TableTest, RewriteSurvivesConcurrentAppendsButNotConcurrentDeletes) {
+  // A stream job's checkpoint rides along each append.
+  table_->set_summary_properties({{"floe.offsets.orders", R"({"0":20})"}});
   ASSERT_TRUE(table_->FastAppend({DayFile(*table_, 1, 0, 9, "a"), DayFile(*table_, 1, 10, 19, "b")}).has_value());
   std::string a = table_->metadata().location + "/data/a.parquet";
   std::string b = table_->metadata().location + "/data/b.parquet";
+  table_->set_summary_properties({{"floe.offsets.orders", R"({"0":30})"}, {"floe.other", "x"}});
   // The compactor plans on its own Table; the writer commits between its plan and its commit.
   auto compactor = catalog_->LoadTable(id_);
   ASSERT_TRUE(compactor.has_value());
@@ -169,6 +172,10 @@ TEST_F(TableTest, RewriteSurvivesConcurrentAppendsButNotConcurrentDeletes) {
   EXPECT_EQ((*compactor)->metadata().CurrentSnapshot()->summary.at("total-records"), "30");
   EXPECT_EQ((*compactor)->metadata().CurrentSnapshot()->summary.at("deleted-data-files"), "2");
   EXPECT_EQ((*compactor)->metadata().CurrentSnapshot()->summary.at("added-data-files"), "1");
+  // The replace carries the checkpoint of its parent (the concurrent append), nothing else.
+  EXPECT_EQ((*compactor)->metadata().CurrentSnapshot()->summary.at("floe.offsets.orders"), R"({"0":30})");
+  EXPECT_FALSE((*compactor)->metadata().CurrentSnapshot()->summary.contains("floe.other"));
+  table_->set_summary_properties({});
   ASSERT_TRUE(table_->Refresh().has_value());
   std::string ab = table_->metadata().location + "/data/ab.parquet";
   std::string c = table_->metadata().location + "/data/c.parquet";

@@ -4,8 +4,9 @@
 // asked, removes orphan files (files no metadata references, older than a threshold, such as
 // those a killed job wrote but never committed). Its commits race the job's appends through
 // compare-and-swap; a lost race is retried, a failed round is logged and tried again next
-// interval. Compaction and expiry commits carry no source offsets: the job and fresh reads take
-// them from the nearest ancestor that has them.
+// interval. A compaction commit (an Iceberg replace) carries its parent's source offsets over,
+// so expiring the snapshot that wrote them never makes the job re-ingest; the job and fresh
+// reads still look back to the nearest ancestor that has them.
 #pragma once
 
 #include <condition_variable>
