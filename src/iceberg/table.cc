@@ -337,11 +337,16 @@ Result<TableMetadata> Table::AddSnapshot(const TableMetadata& base, int64_t snap
   std::map<std::string, std::string> prev = parent ? parent->summary : std::map<std::string, std::string>{};
   for (const auto& [k, v] : delta) s.summary[k] = v;
   if (operation == kOperationReplace) {
-    // A replace changes no rows, so a writer's checkpoint in the parent's summary (the stream
-    // job's `floe.offsets.<topic>`) still holds: carried over, it survives the expiry of the
-    // snapshot that wrote it however many compactions follow.
-    for (const auto& [k, v] : prev) {
-      if (k.starts_with(kCarriedSummaryPrefix)) s.summary.try_emplace(k, v);
+    // A replace changes no rows, so a writer's checkpoint (the stream job's
+    // `floe.offsets.<topic>`) in the nearest ancestor that has it still holds: carried over, it
+    // survives the expiry of the snapshot that wrote it however many compactions follow. The
+    // walk is bounded by the snapshot count, so a corrupt cycle of parents cannot loop.
+    const Snapshot* ancestor = parent;
+    for (size_t steps = 0; ancestor && steps < base.snapshots.size(); ++steps) {
+      for (const auto& [k, v] : ancestor->summary) {
+        if (k.starts_with(kCarriedSummaryPrefix)) s.summary.try_emplace(k, v);
+      }
+      ancestor = ancestor->parent_snapshot_id ? base.SnapshotById(*ancestor->parent_snapshot_id) : nullptr;
     }
   }
   auto total = [&](const char* total_key, const char* added_key, const char* removed_key) {
