@@ -565,6 +565,30 @@ Status Table::AddDeleteFiles(const std::vector<DataFile>& deletes) {
   return st;
 }
 
+Status Table::RewriteManifests(size_t* merged) {
+  if (merged) *merged = 0;
+  int64_t snapshot_id = NewSnapshotId();
+  bool nothing = false;
+  Status st = CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<TableMetadata> {
+    const Snapshot* current = base.CurrentSnapshot();
+    if (!current) {
+      nothing = true;  // Ends the commit without writing metadata (an attempt's error is final).
+      return AlreadyExists("no snapshot: nothing to merge");
+    }
+    FLOE_ASSIGN_OR_RETURN(std::vector<ManifestFile> existing, Manifests(*current));
+    size_t before = existing.size();
+    FLOE_ASSIGN_OR_RETURN(std::vector<ManifestFile> manifests, MergeManifests(base, snapshot_id, std::move(existing), written));
+    if (manifests.size() >= before) {
+      nothing = true;
+      return AlreadyExists("too few manifests to merge");
+    }
+    if (merged) *merged = before - manifests.size();
+    return AddSnapshot(base, snapshot_id, kOperationReplace, std::move(manifests), {}, written);
+  });
+  if (nothing && !st) return OkStatus();
+  return st;
+}
+
 Status Table::OverwriteFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added) {
   return ReplaceFiles(deleted, added, added.empty() ? kOperationDelete : kOperationOverwrite);
 }

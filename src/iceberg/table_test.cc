@@ -202,6 +202,37 @@ TEST_F(TableTest, RewriteSurvivesConcurrentAppendsButNotConcurrentDeletes) {
   EXPECT_TRUE((*second)->RewriteFiles({c}, {DayFile(**second, 1, 20, 29, "c2")}).has_value());
 }
 
+TEST_F(TableTest, RewriteManifestsMergesThemAndKeepsEveryFile) {
+  ASSERT_TRUE(table_->SetProperties({{"commit.manifest.min-count-to-merge", "3"}}).has_value());
+  size_t merged = 99;
+  ASSERT_TRUE(table_->RewriteManifests(&merged).has_value());  // No snapshot yet: nothing.
+  EXPECT_EQ(merged, 0u);
+  table_->set_summary_properties({{"floe.offsets.orders", R"({"0":5})"}});
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(table_->FastAppend({DayFile(*table_, i, i * 10, i * 10 + 9, fmt::format("f{}", i))}).has_value());
+  ASSERT_TRUE(table_->OverwriteFiles({table_->metadata().location + "/data/f0.parquet"}, {}).has_value());
+  auto before = table_->Manifests(*table_->metadata().CurrentSnapshot());
+  ASSERT_TRUE(before.has_value());
+  ASSERT_EQ(before->size(), 5u);
+  ASSERT_TRUE(table_->RewriteManifests(&merged).has_value());
+  EXPECT_EQ(merged, 4u);
+  const Snapshot* s = table_->metadata().CurrentSnapshot();
+  EXPECT_EQ(s->operation(), "replace");
+  EXPECT_EQ(s->summary.at("total-records"), "40");
+  EXPECT_EQ(s->summary.at("total-data-files"), "4");
+  EXPECT_EQ(s->summary.at("floe.offsets.orders"), R"({"0":5})");
+  auto after = table_->Manifests(*s);
+  ASSERT_TRUE(after.has_value());
+  EXPECT_EQ(after->size(), 1u);
+  auto plan = Plan("");
+  ASSERT_TRUE(plan.has_value());
+  EXPECT_EQ(Paths(*plan), (std::vector<std::string>{"f1.parquet", "f2.parquet", "f3.parquet", "f4.parquet"}));
+  // One manifest left: below the count to merge, nothing is committed.
+  int64_t id = s->snapshot_id;
+  ASSERT_TRUE(table_->RewriteManifests(&merged).has_value());
+  EXPECT_EQ(merged, 0u);
+  EXPECT_EQ(table_->metadata().CurrentSnapshot()->snapshot_id, id);
+}
+
 TEST_F(TableTest, ConcurrentAppendersEachLandExactlyOnce) {
   constexpr int kThreads = 6;
   constexpr int kAppendsPerThread = 5;
