@@ -18,6 +18,9 @@ namespace floe::iceberg {
 // The summary's "operation" values.
 inline constexpr std::string_view kOperationAppend = "append";
 inline constexpr std::string_view kOperationReplace = "replace";
+// Summary properties a `replace` snapshot copies from its nearest ancestor that has each (writers' checkpoints such as
+// the stream job's `floe.offsets.<topic>`): a compaction must not make a writer lose its place.
+inline constexpr std::string_view kCarriedSummaryPrefix = "floe.offsets.";
 inline constexpr std::string_view kOperationOverwrite = "overwrite";
 inline constexpr std::string_view kOperationDelete = "delete";
 

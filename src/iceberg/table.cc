@@ -336,6 +336,19 @@ Result<TableMetadata> Table::AddSnapshot(const TableMetadata& base, int64_t snap
   const Snapshot* parent = base.CurrentSnapshot();
   std::map<std::string, std::string> prev = parent ? parent->summary : std::map<std::string, std::string>{};
   for (const auto& [k, v] : delta) s.summary[k] = v;
+  if (operation == kOperationReplace) {
+    // A replace changes no rows, so a writer's checkpoint (the stream job's
+    // `floe.offsets.<topic>`) in the nearest ancestor that has it still holds: carried over, it
+    // survives the expiry of the snapshot that wrote it however many compactions follow. The
+    // walk is bounded by the snapshot count, so a corrupt cycle of parents cannot loop.
+    const Snapshot* ancestor = parent;
+    for (size_t steps = 0; ancestor && steps < base.snapshots.size(); ++steps) {
+      for (const auto& [k, v] : ancestor->summary) {
+        if (k.starts_with(kCarriedSummaryPrefix)) s.summary.try_emplace(k, v);
+      }
+      ancestor = ancestor->parent_snapshot_id ? base.SnapshotById(*ancestor->parent_snapshot_id) : nullptr;
+    }
+  }
   auto total = [&](const char* total_key, const char* added_key, const char* removed_key) {
     int64_t t = SummaryLong(prev, total_key) + SummaryLong(delta, added_key) - SummaryLong(delta, removed_key);
     s.summary[total_key] = std::to_string(std::max<int64_t>(0, t));
@@ -552,6 +565,30 @@ Status Table::AddDeleteFiles(const std::vector<DataFile>& deletes) {
   return st;
 }
 
+Status Table::RewriteManifests(size_t* merged) {
+  if (merged) *merged = 0;
+  int64_t snapshot_id = NewSnapshotId();
+  bool nothing = false;
+  Status st = CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<TableMetadata> {
+    const Snapshot* current = base.CurrentSnapshot();
+    if (!current) {
+      nothing = true;  // Ends the commit without writing metadata (an attempt's error is final).
+      return AlreadyExists("no snapshot: nothing to merge");
+    }
+    FLOE_ASSIGN_OR_RETURN(std::vector<ManifestFile> existing, Manifests(*current));
+    size_t before = existing.size();
+    FLOE_ASSIGN_OR_RETURN(std::vector<ManifestFile> manifests, MergeManifests(base, snapshot_id, std::move(existing), written));
+    if (manifests.size() >= before) {
+      nothing = true;
+      return AlreadyExists("too few manifests to merge");
+    }
+    if (merged) *merged = before - manifests.size();
+    return AddSnapshot(base, snapshot_id, kOperationReplace, std::move(manifests), {}, written);
+  });
+  if (nothing && !st) return OkStatus();
+  return st;
+}
+
 Status Table::OverwriteFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added) {
   return ReplaceFiles(deleted, added, added.empty() ? kOperationDelete : kOperationOverwrite);
 }
@@ -576,6 +613,12 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
     FLOE_ASSIGN_OR_RETURN(added_manifest, WriteNewManifest(metadata(), snapshot_id, entries));
   }
   std::set<std::string> to_delete(deleted.begin(), deleted.end());
+  // The state the caller planned against. A rewrite's new files get a newer data sequence number
+  // than any delete file committed meanwhile, so such deletes would no longer apply to the
+  // rewritten rows and those rows would come back: a replace fails instead (Iceberg's
+  // "no new deletes for rewritten files" validation, conservatively for any new delete file).
+  const int64_t planned_sequence_number = metadata().last_sequence_number;
+  const bool is_rewrite = operation == kOperationReplace;
   Status st = CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<TableMetadata> {
     std::vector<ManifestFile> manifests;
     if (added_manifest) manifests.push_back(*added_manifest);
@@ -587,6 +630,10 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
       FLOE_ASSIGN_OR_RETURN(existing, Manifests(*current));
     }
     for (const ManifestFile& mf : existing) {
+      if (is_rewrite && mf.content == ManifestContent::kDeletes && mf.sequence_number > planned_sequence_number) {
+        return Conflict("cannot {}: delete files were committed since it was planned (snapshot {}); plan it again",
+                        operation, mf.added_snapshot_id);
+      }
       if (mf.content != ManifestContent::kData || remaining.empty()) {
         manifests.push_back(mf);
         continue;

@@ -83,6 +83,10 @@ class Table {
   Status RewriteFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added);
   // Adds position or equality delete files (merge-on-read row deletes) in one snapshot.
   Status AddDeleteFiles(const std::vector<DataFile>& deletes);
+  // Merges the default spec's small data manifests (commit.manifest.min-count-to-merge, default
+  // 100, and commit.manifest.target-size-bytes) into fewer, dropping DELETED entries, in one
+  // `replace` snapshot; nothing when there are fewer. Sets *merged to the manifests replaced.
+  Status RewriteManifests(size_t* merged = nullptr);
 
   // Metadata changes.
   Status UpdateSchema(const std::vector<SchemaChange>& changes);

@@ -156,6 +156,83 @@ TEST_F(TableTest, OverwriteDeletesAndValidates) {
   EXPECT_EQ(live->size(), 1u);
 }
 
+TEST_F(TableTest, RewriteSurvivesConcurrentAppendsButNotConcurrentDeletes) {
+  // A stream job's checkpoint rides along each append.
+  table_->set_summary_properties({{"floe.offsets.orders", R"({"0":20})"}});
+  ASSERT_TRUE(table_->FastAppend({DayFile(*table_, 1, 0, 9, "a"), DayFile(*table_, 1, 10, 19, "b")}).has_value());
+  std::string a = table_->metadata().location + "/data/a.parquet";
+  std::string b = table_->metadata().location + "/data/b.parquet";
+  table_->set_summary_properties({{"floe.offsets.orders", R"({"0":30})"}, {"floe.other", "x"}});
+  // The compactor plans on its own Table; the writer commits between its plan and its commit.
+  auto compactor = catalog_->LoadTable(id_);
+  ASSERT_TRUE(compactor.has_value());
+  ASSERT_TRUE(table_->FastAppend({DayFile(*table_, 1, 20, 29, "c")}).has_value());
+  ASSERT_TRUE((*compactor)->RewriteFiles({a, b}, {DayFile(**compactor, 1, 0, 19, "ab")}).has_value());
+  EXPECT_EQ((*compactor)->metadata().CurrentSnapshot()->operation(), "replace");
+  EXPECT_EQ((*compactor)->metadata().CurrentSnapshot()->summary.at("total-records"), "30");
+  EXPECT_EQ((*compactor)->metadata().CurrentSnapshot()->summary.at("deleted-data-files"), "2");
+  EXPECT_EQ((*compactor)->metadata().CurrentSnapshot()->summary.at("added-data-files"), "1");
+  // The replace carries the checkpoint of its parent (the concurrent append), nothing else.
+  EXPECT_EQ((*compactor)->metadata().CurrentSnapshot()->summary.at("floe.offsets.orders"), R"({"0":30})");
+  EXPECT_FALSE((*compactor)->metadata().CurrentSnapshot()->summary.contains("floe.other"));
+  table_->set_summary_properties({});
+  ASSERT_TRUE(table_->Refresh().has_value());
+  std::string ab = table_->metadata().location + "/data/ab.parquet";
+  std::string c = table_->metadata().location + "/data/c.parquet";
+
+  // A position delete on a file being rewritten lands meanwhile: the rewrite would bring the
+  // deleted row back (its new file is newer than the delete), so it must fail, and not retry.
+  auto second = catalog_->LoadTable(id_);
+  ASSERT_TRUE(second.has_value());
+  DataFile deletes;
+  deletes.content = FileContent::kPositionDeletes;
+  deletes.file_path = table_->ops().NewLocation("data/ab-deletes.parquet");
+  deletes.spec_id = table_->metadata().default_spec_id;
+  deletes.partition = {Literal::Int(1)};
+  deletes.referenced_data_file = ab;
+  deletes.record_count = 1;
+  deletes.file_size_in_bytes = 100;
+  ASSERT_TRUE(table_->AddDeleteFiles({deletes}).has_value());
+  auto lost = (*second)->RewriteFiles({ab, c}, {DayFile(**second, 1, 0, 29, "abc")});
+  ASSERT_FALSE(lost.has_value());
+  EXPECT_EQ(lost.error().kind(), ErrorKind::kConflict);
+  EXPECT_NE(lost.error().message().find("delete files were committed"), std::string::npos);
+  // Planned again after the delete, it is fine as far as the commit is concerned.
+  ASSERT_TRUE((*second)->Refresh().has_value());
+  EXPECT_TRUE((*second)->RewriteFiles({c}, {DayFile(**second, 1, 20, 29, "c2")}).has_value());
+}
+
+TEST_F(TableTest, RewriteManifestsMergesThemAndKeepsEveryFile) {
+  ASSERT_TRUE(table_->SetProperties({{"commit.manifest.min-count-to-merge", "3"}}).has_value());
+  size_t merged = 99;
+  ASSERT_TRUE(table_->RewriteManifests(&merged).has_value());  // No snapshot yet: nothing.
+  EXPECT_EQ(merged, 0u);
+  table_->set_summary_properties({{"floe.offsets.orders", R"({"0":5})"}});
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(table_->FastAppend({DayFile(*table_, i, i * 10, i * 10 + 9, fmt::format("f{}", i))}).has_value());
+  ASSERT_TRUE(table_->OverwriteFiles({table_->metadata().location + "/data/f0.parquet"}, {}).has_value());
+  auto before = table_->Manifests(*table_->metadata().CurrentSnapshot());
+  ASSERT_TRUE(before.has_value());
+  ASSERT_EQ(before->size(), 5u);
+  ASSERT_TRUE(table_->RewriteManifests(&merged).has_value());
+  EXPECT_EQ(merged, 4u);
+  const Snapshot* s = table_->metadata().CurrentSnapshot();
+  EXPECT_EQ(s->operation(), "replace");
+  EXPECT_EQ(s->summary.at("total-records"), "40");
+  EXPECT_EQ(s->summary.at("total-data-files"), "4");
+  EXPECT_EQ(s->summary.at("floe.offsets.orders"), R"({"0":5})");
+  auto after = table_->Manifests(*s);
+  ASSERT_TRUE(after.has_value());
+  EXPECT_EQ(after->size(), 1u);
+  auto plan = Plan("");
+  ASSERT_TRUE(plan.has_value());
+  EXPECT_EQ(Paths(*plan), (std::vector<std::string>{"f1.parquet", "f2.parquet", "f3.parquet", "f4.parquet"}));
+  // One manifest left: below the count to merge, nothing is committed.
+  int64_t id = s->snapshot_id;
+  ASSERT_TRUE(table_->RewriteManifests(&merged).has_value());
+  EXPECT_EQ(merged, 0u);
+  EXPECT_EQ(table_->metadata().CurrentSnapshot()->snapshot_id, id);
+}
+
 TEST_F(TableTest, ConcurrentAppendersEachLandExactlyOnce) {
   constexpr int kThreads = 6;
   constexpr int kAppendsPerThread = 5;

@@ -43,9 +43,10 @@ void TableMaintenance::Loop() {
     if (!report) {
       failures_.Increment();
       log->warn("maintenance: {} (trying again in {} ms)", report.error().ToString(), options_.interval_ms);
-    } else if (report->files_rewritten + report->snapshots_expired + report->orphans_removed > 0) {
-      log->info("maintenance: compacted {} files into {}, expired {} snapshots, removed {} orphan files",
-                report->files_rewritten, report->files_added, report->snapshots_expired, report->orphans_removed);
+    } else if (report->files_rewritten + report->manifests_merged + report->snapshots_expired + report->orphans_removed > 0) {
+      log->info("maintenance: compacted {} files into {}, merged {} manifests, expired {} snapshots, removed {} orphan files",
+                report->files_rewritten, report->files_added, report->manifests_merged, report->snapshots_expired,
+                report->orphans_removed);
     }
     lock.lock();
   }
@@ -57,14 +58,23 @@ Result<MaintenanceReport> TableMaintenance::RunOnce() {
   FLOE_ASSIGN_OR_RETURN(auto table, open_table_());
   int64_t threshold = options_.compact_threshold_bytes > 0 ? options_.compact_threshold_bytes
                                                            : options_.target_file_size_bytes / 4 * 3;
-  FLOE_ASSIGN_OR_RETURN_CTX(
-      sql::iceberg_sql::CompactionResult compacted,
-      sql::iceberg_sql::CompactDataFiles(*table, {.file_size_threshold = threshold,
-                                                  .target_file_size_bytes = options_.target_file_size_bytes}),
-      "compaction");
-  report.files_rewritten = compacted.files_rewritten;
-  report.files_added = compacted.files_added;
-  files_rewritten_.Increment(compacted.files_rewritten);
+  auto compacted = sql::iceberg_sql::CompactDataFiles(*table, {.file_size_threshold = threshold,
+                                                               .target_file_size_bytes = options_.target_file_size_bytes});
+  if (compacted) {
+    report.files_rewritten = compacted->files_rewritten;
+    report.files_added = compacted->files_added;
+    files_rewritten_.Increment(compacted->files_rewritten);
+  } else if (compacted.error().kind() == ErrorKind::kConflict) {
+    // A rewritten file was removed or deletes arrived since planning: the next round plans
+    // again; expiry and orphan removal still run now.
+    Logger("stream")->warn("maintenance: compaction skipped: {}", compacted.error().ToString());
+    FLOE_RETURN_IF_ERROR(table->Refresh());
+  } else {
+    return std::unexpected(compacted.error().WithContext("compaction"));
+  }
+  // Each append adds a manifest; past commit.manifest.min-count-to-merge (default 100) they are
+  // merged so planning reads few.
+  FLOE_RETURN_IF_ERROR_CTX(table->RewriteManifests(&report.manifests_merged), "manifest rewrite");
 
   int64_t now = Clock::System().NowMillis();
   iceberg::ExpireOptions expire;

@@ -3,9 +3,12 @@
 // sql/iceberg/compaction.h), expires old snapshots and what only they referenced, and, when
 // asked, removes orphan files (files no metadata references, older than a threshold, such as
 // those a killed job wrote but never committed). Its commits race the job's appends through
-// compare-and-swap; a lost race is retried, a failed round is logged and tried again next
-// interval. Compaction and expiry commits carry no source offsets: the job and fresh reads take
-// them from the nearest ancestor that has them.
+// compare-and-swap; a lost race is retried (a compaction whose files were removed, or that deletes
+// arrived for, is skipped for the round while the other steps still run), manifests are merged
+// past commit.manifest.min-count-to-merge, a failed round is logged and tried again next
+// interval. A compaction commit (an Iceberg replace) carries its parent's source offsets over,
+// so expiring the snapshot that wrote them never makes the job re-ingest; the job and fresh
+// reads still look back to the nearest ancestor that has them.
 #pragma once
 
 #include <condition_variable>
@@ -33,6 +36,7 @@ struct MaintenanceOptions {
 struct MaintenanceReport {
   size_t files_rewritten = 0;
   size_t files_added = 0;
+  size_t manifests_merged = 0;
   size_t snapshots_expired = 0;
   size_t orphans_removed = 0;
 };

@@ -23,8 +23,8 @@ std::string OffsetsToJson(const SourceOffsets& offsets);
 // Strict: an object of partition numbers (as strings, >= 0) to offsets (integers >= 0).
 Result<SourceOffsets> OffsetsFromJson(std::string_view json);
 
-// The offsets of `topic` recorded by `snapshot` or, when it has none (maintenance commits such
-// as compaction carry none), by its nearest ancestor that has them; empty when none has or
+// The offsets of `topic` recorded by `snapshot` or, when it has none (a commit by another
+// writer; compaction's replace carries its parent's over), by its nearest ancestor that has them; empty when none has or
 // `snapshot` is null. The walk is bounded by the snapshot count, so a corrupt cycle of parents
 // cannot loop.
 Result<SourceOffsets> OffsetsInAncestryOf(const iceberg::TableMetadata& metadata, const iceberg::Snapshot* snapshot,

@@ -30,5 +30,25 @@ TEST(SourceOffsets, MergeReplacesOnlyUpdatedPartitions) {
   EXPECT_EQ(MergeOffsets({{0, 5}, {1, 7}}, {{1, 9}, {2, 1}}), (SourceOffsets{{0, 5}, {1, 9}, {2, 1}}));
 }
 
+TEST(SourceOffsets, AncestryLooksPastSnapshotsWithoutOffsets) {
+  iceberg::TableMetadata m;
+  auto snapshot = [&](int64_t id, std::optional<int64_t> parent, std::map<std::string, std::string> summary) {
+    iceberg::Snapshot s;
+    s.snapshot_id = id;
+    s.parent_snapshot_id = parent;
+    s.summary = std::move(summary);
+    m.snapshots.push_back(s);
+  };
+  snapshot(1, std::nullopt, {{"floe.offsets.orders", R"({"0":10})"}});
+  snapshot(2, 1, {{"operation", "replace"}});
+  snapshot(3, 2, {{"operation", "replace"}, {"floe.offsets.other", R"({"0":99})"}});
+  snapshot(4, 99, {{"operation", "replace"}});  // Its parent expired.
+  auto found = OffsetsInAncestryOf(m, m.SnapshotById(3), "orders");
+  ASSERT_TRUE(found.has_value()) << found.error().ToString();
+  EXPECT_EQ(*found, (SourceOffsets{{0, 10}}));
+  EXPECT_TRUE(OffsetsInAncestryOf(m, m.SnapshotById(4), "orders")->empty());
+  EXPECT_TRUE(OffsetsInAncestryOf(m, nullptr, "orders")->empty());
+}
+
 }  // namespace
 }  // namespace floe::stream

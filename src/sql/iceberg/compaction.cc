@@ -18,9 +18,10 @@ Result<CompactionResult> CompactDataFiles(iceberg::Table& table, const Compactio
   std::map<std::string, std::vector<const iceberg::FileScanTask*>> groups;
   int32_t spec_id = table.metadata().default_spec_id;
   for (const iceberg::FileScanTask& t : plan.tasks) {
-    // Files with deletes are left to a rewrite that applies them (not yet): dropping the deletes
-    // here would need the delete files removed in the same commit.
-    if (t.file.spec_id != spec_id || t.file.file_size_in_bytes >= threshold || !t.deletes.empty()) continue;
+    // Files with deletes are read with them applied. The delete files stay: a position delete
+    // then names a file no longer live, and an equality delete is older than the new files (a
+    // newer data sequence number), so neither applies to the rewritten rows.
+    if (t.file.spec_id != spec_id || t.file.file_size_in_bytes >= threshold) continue;
     std::string key;
     for (const iceberg::Literal& l : t.file.partition) key += l.ToString() + "\x1f";
     groups[key].push_back(&t);

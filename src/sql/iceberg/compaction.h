@@ -1,9 +1,11 @@
 // Bin-pack compaction (Spark's rewrite_data_files, Trino's ALTER TABLE ... EXECUTE optimize):
 // the small data files of each partition, in bins of about one target file, are read back — deletes applied, columns a file lacks
 // filled, promoted types widened, exactly as a scan shapes them — and written as files of the
-// target size, in one `replace` snapshot. The rewrite commits with compare-and-swap retries and
+// target size, in one `replace` snapshot (which keeps the stream job's checkpoint, see
+// iceberg::kCarriedSummaryPrefix). The rewrite commits with compare-and-swap retries and
 // survives concurrent appends (its deleted files are still live in the new base); it fails with
-// kConflict if one of them was removed meanwhile. Readers of older snapshots are unaffected:
+// kConflict if one of them was removed, or any delete file committed, meanwhile (the deleted rows
+// would come back), and is simply planned again next time. Readers of older snapshots are unaffected:
 // files are only deleted by snapshot expiry. `floe table compact`, the SQL procedure optimize
 // and the stream job's maintenance share it. Runs on the caller's thread.
 #pragma once

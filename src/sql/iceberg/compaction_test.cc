@@ -1,0 +1,164 @@
+#include "sql/iceberg/compaction.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "iceberg/batch_conversion.h"
+#include "iceberg/data_files.h"
+#include "iceberg/filesystem_catalog.h"
+#include "iceberg/scan.h"
+#include "io/test_folder.h"
+
+namespace floe::sql::iceberg_sql {
+namespace {
+
+using iceberg::Literal;
+using iceberg::NestedField;
+using iceberg::Type;
+using iceberg::TypeId;
+
+// A region partition value as text ('eu' -> eu).
+std::string Region(const Literal& l) {
+  std::string s = l.ToString();
+  return s.size() >= 2 && s.front() == '\'' ? s.substr(1, s.size() - 2) : s;
+}
+
+// Events partitioned by region (identity), so a file's partition is its region.
+class CompactionTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto catalog = iceberg::FileSystemCatalog::Open(io::testing::FreshFolder());
+    ASSERT_TRUE(catalog.has_value()) << catalog.error().ToString();
+    catalog_ = std::move(*catalog);
+    auto id = iceberg::TableIdentifier::Parse("db.events");
+    ASSERT_TRUE(id.has_value());
+    iceberg::Schema schema(0, {NestedField{1, "id", true, Type::Primitive(TypeId::kLong)},
+                               NestedField{2, "region", false, Type::Primitive(TypeId::kString)}});
+    auto table = catalog_->CreateTable(*id, schema, {iceberg::PartitionField{2, 1000, "region", iceberg::Transform::Identity()}});
+    ASSERT_TRUE(table.has_value()) << table.error().ToString();
+    table_ = std::move(*table);
+  }
+
+  // One small file of `count` ids from `first` in `region`, committed with a stream job's
+  // checkpoint as the job would write it.
+  void AppendFile(const std::string& region, int64_t first, int count) {
+    auto fields = iceberg::ToBatchFields(table_->metadata().CurrentSchema());
+    ASSERT_TRUE(fields.has_value());
+    formats::ColumnBatch b = formats::MakeEmptyBatch(*fields);
+    for (int i = 0; i < count; ++i) {
+      b.columns[0].Append<int64_t>(first + i);
+      b.columns[1].AppendString(region);
+    }
+    b.num_rows = count;
+    auto files = iceberg::WriteDataFiles(*table_, {b});
+    ASSERT_TRUE(files.has_value()) << files.error().ToString();
+    ASSERT_EQ(files->size(), 1u);
+    produced_ += count;
+    table_->set_summary_properties({{"floe.offsets.events", "{\"0\":" + std::to_string(produced_) + "}"}});
+    ASSERT_TRUE(table_->FastAppend(*files).has_value());
+  }
+
+  // Live data files per region, and every id read back.
+  std::map<std::string, int> FilesPerRegion() {
+    std::map<std::string, int> out;
+    auto plan = iceberg::PlanScan(*table_, iceberg::ScanOptions{});
+    EXPECT_TRUE(plan.has_value());
+    for (const auto& t : plan->tasks) ++out[Region(t.file.partition[0])];
+    return out;
+  }
+  std::vector<int64_t> Ids() {
+    std::vector<int64_t> ids;
+    auto plan = iceberg::PlanScan(*table_, iceberg::ScanOptions{});
+    EXPECT_TRUE(plan.has_value());
+    for (const auto& t : plan->tasks) {
+      Status st = iceberg::ReadTask(*table_, t, plan->schema, [&](const formats::ColumnBatch& b, const std::vector<int>& cols) -> Status {
+        for (int64_t r = 0; r < b.num_rows; ++r) ids.push_back(b.columns[static_cast<size_t>(cols[0])].Data<int64_t>()[r]);
+        return OkStatus();
+      });
+      EXPECT_TRUE(st.has_value()) << st.error().ToString();
+    }
+    std::sort(ids.begin(), ids.end());
+    return ids;
+  }
+
+  std::unique_ptr<iceberg::FileSystemCatalog> catalog_;
+  std::unique_ptr<iceberg::Table> table_;
+  int64_t produced_ = 0;
+};
+
+TEST_F(CompactionTest, BinPacksEachPartitionAppliesDeletesAndKeepsTheCheckpoint) {
+  for (int i = 0; i < 4; ++i) AppendFile("eu", i * 10, 10);
+  for (int i = 0; i < 3; ++i) AppendFile("us", 100 + i * 10, 10);
+  AppendFile("apac", 200, 10);  // Alone in its partition: nothing to pack it with.
+  ASSERT_EQ(FilesPerRegion(), (std::map<std::string, int>{{"apac", 1}, {"eu", 4}, {"us", 3}}));
+  // Rows 0 and 1 of the first eu file (ids 0 and 1) are deleted by position.
+  auto plan = iceberg::PlanScan(*table_, iceberg::ScanOptions{});
+  ASSERT_TRUE(plan.has_value());
+  std::string first_eu;
+  for (const auto& t : plan->tasks) {
+    if (Region(t.file.partition[0]) == "eu" && t.file.lower_bounds.contains(1)) {
+      auto lo = iceberg::FromBinary(*Type::Primitive(TypeId::kLong), t.file.lower_bounds.at(1));
+      if (lo.has_value() && lo->ToString() == "0") first_eu = t.file.file_path;
+    }
+  }
+  ASSERT_FALSE(first_eu.empty());
+  auto deletes = iceberg::WritePositionDeletes(*table_, {{first_eu, {0, 1}}}, {Literal::String("eu")});
+  ASSERT_TRUE(deletes.has_value()) << deletes.error().ToString();
+  ASSERT_TRUE(table_->AddDeleteFiles({*deletes}).has_value());
+  // The delete's snapshot (another writer's) has no checkpoint; the replace carries the one of
+  // the nearest ancestor that has it.
+  EXPECT_FALSE(table_->metadata().CurrentSnapshot()->summary.contains("floe.offsets.events"));
+  std::string checkpoint = "{\"0\":80}";
+
+  auto done = CompactDataFiles(*table_, {.file_size_threshold = int64_t{64} << 20});
+  ASSERT_TRUE(done.has_value()) << done.error().ToString();
+  EXPECT_EQ(done->files_rewritten, 7u);
+  EXPECT_EQ(done->files_added, 2u);
+  EXPECT_EQ(FilesPerRegion(), (std::map<std::string, int>{{"apac", 1}, {"eu", 1}, {"us", 1}}));
+  std::vector<int64_t> want;
+  for (int64_t id = 2; id < 40; ++id) want.push_back(id);
+  for (int64_t id = 100; id < 130; ++id) want.push_back(id);
+  for (int64_t id = 200; id < 210; ++id) want.push_back(id);
+  EXPECT_EQ(Ids(), want);
+  std::map<std::string, std::string> summary = table_->metadata().CurrentSnapshot()->summary;
+  const iceberg::Snapshot* s = table_->metadata().CurrentSnapshot();
+  EXPECT_EQ(s->operation(), "replace");
+  EXPECT_EQ(summary["deleted-data-files"], "7");
+  EXPECT_EQ(summary["deleted-records"], "70");
+  EXPECT_EQ(summary["added-data-files"], "2");
+  EXPECT_EQ(summary["added-records"], "68");
+  EXPECT_EQ(summary["total-data-files"], "3");
+  EXPECT_EQ(summary["total-records"], "78");
+  EXPECT_EQ(summary["floe.offsets.events"], checkpoint);
+
+  // Nothing small is left to pack: a second run commits nothing.
+  int64_t before = table_->metadata().current_snapshot_id.value_or(-1);
+  auto again = CompactDataFiles(*table_, {.file_size_threshold = int64_t{64} << 20});
+  ASSERT_TRUE(again.has_value()) << again.error().ToString();
+  EXPECT_EQ(again->files_rewritten, 0u);
+  EXPECT_EQ(table_->metadata().current_snapshot_id.value_or(-1), before);
+}
+
+TEST_F(CompactionTest, BinsStayNearTheTargetSize) {
+  for (int i = 0; i < 6; ++i) AppendFile("eu", i * 10, 10);
+  auto plan = iceberg::PlanScan(*table_, iceberg::ScanOptions{});
+  ASSERT_TRUE(plan.has_value());
+  int64_t largest = 0;
+  for (const auto& t : plan->tasks) largest = std::max(largest, t.file.file_size_in_bytes);
+  // Room for two inputs per output, not three.
+  int64_t target = largest * 2 + largest / 2;
+  auto done = CompactDataFiles(*table_, {.file_size_threshold = target, .target_file_size_bytes = target});
+  ASSERT_TRUE(done.has_value()) << done.error().ToString();
+  EXPECT_EQ(done->files_rewritten, 6u);
+  EXPECT_EQ(done->files_added, 3u);
+  EXPECT_EQ(FilesPerRegion(), (std::map<std::string, int>{{"eu", 3}}));
+  EXPECT_EQ(Ids().size(), 60u);
+}
+
+}  // namespace
+}  // namespace floe::sql::iceberg_sql
