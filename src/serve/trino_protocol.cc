@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "serve/session_properties.h"
 #include "serve/trino_json.h"
 
 namespace floe::serve {
@@ -178,8 +179,15 @@ Status TrinoProtocol::Register(net::HttpRouter& router) {
 
 HttpResponse TrinoProtocol::PostStatement(HttpRequest& request) {
   if (request.body.empty()) return HttpResponse::Text(400, "SQL statement is empty\n");
+  SessionState session = SessionFromHeaders(request);
+  // As SET SESSION does: a value floe cannot use is refused, not silently replaced.
+  for (const auto& [name, value] : session.properties) {
+    if (auto valid = CheckSessionProperty(name, value); !valid) {
+      return HttpResponse::Text(400, fmt::format("X-Trino-Session {}: {}\n", name, valid.error().message()));
+    }
+  }
   QueryRequest query_request{.sql = request.body,
-                             .session = SessionFromHeaders(request),
+                             .session = std::move(session),
                              .protocol = "trino",
                              .interceptor = statements_};
   auto query = manager_.Submit(std::move(query_request));

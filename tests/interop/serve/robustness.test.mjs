@@ -113,3 +113,21 @@ test('HTTP port: garbage and oversize requests close that connection only', { ti
   assert.equal(unknown.status, 404);
   await stillServes();
 });
+
+test('session properties floe interprets are checked, by SET SESSION, SET and X-Trino-Session alike', async () => {
+  const header = await fetch(`${server.url}/v1/statement`, {
+    method: 'POST', body: 'SELECT 1', headers: { 'X-Trino-User': 'me', 'X-Trino-Session': 'freshness=recent' },
+  });
+  assert.equal(header.status, 400);
+  assert.match(await header.text(), /freshness 'recent' is not 'live' or 'snapshot'/);
+  const trino = Trino.create({ server: server.url, catalog: 'floe', schema: 'default', source: 'robustness' });
+  const failures = [];
+  for await (const r of await trino.query("SET SESSION live_tail_max_bytes = 'lots'")) if (r.error) failures.push(r.error.message);
+  assert.match(failures.join(' '), /data size/);
+  const client = new pg.Client({ host: '127.0.0.1', port: server.pgPort, user: 'tester', database: 'floe' });
+  await client.connect();
+  await assert.rejects(client.query("SET freshness = 'recent'"), /'live' or 'snapshot'/);
+  await client.query("SET freshness = 'snapshot'");
+  assert.equal((await client.query('SELECT 1 AS one')).rows[0].one, 1);
+  await client.end();
+});
