@@ -1,5 +1,7 @@
 #include "stream/kafka_source.h"
 
+#include <chrono>
+
 #include <librdkafka/rdkafka.h>
 
 #include "base/logging.h"
@@ -57,7 +59,9 @@ Result<std::unique_ptr<KafkaSource>> KafkaSource::Create(SourceOptions options, 
 KafkaSource::~KafkaSource() {
   Close();
   if (pending_assignment_ != nullptr) rd_kafka_topic_partition_list_destroy(pending_assignment_);
-  if (kafka_ != nullptr) rd_kafka_destroy(kafka_);
+  if (kafka_ != nullptr) {
+    rd_kafka_destroy_flags(kafka_, close_finished_ ? 0 : RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
+  }
 }
 
 void KafkaSource::OnRebalance(rd_kafka_s* kafka, int error, rd_kafka_topic_partition_list_s* partitions,
@@ -190,7 +194,26 @@ std::vector<int32_t> KafkaSource::AssignedPartitions() const { return assigned_;
 void KafkaSource::Close() {
   if (closed_ || kafka_ == nullptr) return;
   closed_ = true;
-  rd_kafka_consumer_close(kafka_);
+  // Leave the group (so the others rebalance at once), but never wait on it for ever: a close
+  // while a JoinGroup is pending waits for that rebalance to finish, which a coordinator may
+  // hold for max.poll.interval.ms. Past the deadline the handle is destroyed without it.
+  rd_kafka_queue_t* queue = rd_kafka_queue_new(kafka_);
+  if (rd_kafka_error_t* error = rd_kafka_consumer_close_queue(kafka_, queue)) {
+    rd_kafka_error_destroy(error);
+    rd_kafka_queue_destroy(queue);
+    close_finished_ = false;
+    return;
+  }
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!rd_kafka_consumer_closed(kafka_) && std::chrono::steady_clock::now() < deadline) {
+    rd_kafka_event_t* event = rd_kafka_queue_poll(queue, 100);
+    if (event == nullptr) continue;
+    // Partitions revoked by the close: give them up.
+    if (rd_kafka_event_type(event) == RD_KAFKA_EVENT_REBALANCE) rd_kafka_assign(kafka_, nullptr);
+    rd_kafka_event_destroy(event);
+  }
+  close_finished_ = rd_kafka_consumer_closed(kafka_) != 0;
+  rd_kafka_queue_destroy(queue);
 }
 
 }  // namespace floe::stream

@@ -77,6 +77,7 @@ class KafkaSource {
   rd_kafka_s* kafka_ = nullptr;
   bool rebalanced_ = false;
   bool closed_ = false;
+  bool close_finished_ = true;  // Whether Close left the group; destroy skips it otherwise.
   std::vector<int32_t> assigned_;
   Status last_error_;
   // Partitions the group gave this member while the table's offsets could not be read (the
