@@ -1,5 +1,6 @@
 // The batch fields (names, field ids, nullability, types) an Iceberg schema's rows take in a
-// ColumnBatch. Stateless; any thread.
+// ColumnBatch, for the JSON decoder's callers: the same mapping as iceberg::ToBatchFields
+// (iceberg/batch_conversion.h), which it forwards to. Stateless; any thread.
 #pragma once
 
 #include <vector>
