@@ -85,27 +85,12 @@ int RunStreamCommand(const StreamFlags& flags) {
   config.trigger.available_now = flags.available_now;
   config.target_file_size_bytes = flags.target_file_size_mb << 20;
 
+  // Blocked before any thread starts, so every thread inherits it and the waiter below gets them.
   sigset_t signals;
   sigemptyset(&signals);
   sigaddset(&signals, SIGINT);
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-  std::atomic<stream::StreamJob*> job{nullptr};
-  std::atomic<bool> finished{false};
-  std::thread waiter([&] {
-    int signal = 0;
-    sigwait(&signals, &signal);
-    if (finished.load()) return;
-    Logger("stream")->info("signal {}: finishing the current batch and stopping", signal);
-    // The job may still be starting: keep asking until it exists or the run has ended.
-    while (!finished.load()) {
-      if (auto* running = job.load()) {
-        running->Stop();
-        return;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-  });
   MetricsRegistry metrics;
   // Prometheus scrapes /metrics on its own thread; the registry is lock-free to read.
   std::unique_ptr<net::HttpServer> metrics_server;
@@ -128,7 +113,16 @@ int RunStreamCommand(const StreamFlags& flags) {
     if (auto started = metrics_server->Start(); !started) return fail(started.error());
     Logger("stream")->info("metrics on http://{}/metrics", metrics_server->address());
   }
-  Status status = stream::RunStream(config, metrics, &job);
+  std::atomic<bool> stop{false};
+  std::atomic<bool> finished{false};
+  std::thread waiter([&] {
+    int signal = 0;
+    sigwait(&signals, &signal);
+    if (finished.load()) return;
+    Logger("stream")->info("signal {}: finishing the current batch and stopping", signal);
+    stop.store(true);
+  });
+  Status status = stream::RunStream(config, metrics, &stop);
   if (metrics_server) metrics_server->Stop(std::chrono::milliseconds(1000));
   finished.store(true);
   pthread_kill(waiter.native_handle(), SIGTERM);

@@ -9,10 +9,11 @@
 namespace floe::stream {
 
 StreamJob::StreamJob(KafkaSource& source, BatchCommitter& committer, TriggerOptions trigger,
-                     MetricsRegistry& metrics)
+                     MetricsRegistry& metrics, const std::atomic<bool>* stop_requested)
     : source_(source),
       committer_(committer),
       trigger_(trigger),
+      stop_requested_(stop_requested),
       records_in_(metrics.GetCounter("floe_stream_records_in_total", "Records read from Kafka")),
       rows_out_(metrics.GetCounter("floe_stream_rows_committed_total", "Rows committed to the table")),
       dead_letters_(metrics.GetCounter("floe_stream_dead_letters_total", "Records sent to the dead-letter table")),
@@ -27,7 +28,7 @@ StreamJob::StreamJob(KafkaSource& source, BatchCommitter& committer, TriggerOpti
 Result<bool> StreamJob::Collect(MicroBatch& batch) {
   Clock& clock = Clock::System();
   int64_t deadline = clock.MonotonicNanos() + trigger_.interval_millis * 1'000'000;
-  while (!stop_.load()) {
+  while (!Stopping()) {
     int64_t remaining_ms = (deadline - clock.MonotonicNanos()) / 1'000'000;
     if (remaining_ms <= 0 || batch.record_count() >= trigger_.max_records || batch.value_bytes() >= trigger_.max_bytes) {
       return true;
@@ -134,7 +135,7 @@ Status StreamJob::Run() {
     std::this_thread::sleep_for(std::chrono::milliseconds(std::min(10'000, 100 << std::min(consecutive_failures, 7))));
   };
   Clock& clock = Clock::System();
-  while (!stop_.load()) {
+  while (!Stopping()) {
     batch.Clear();
     int64_t opened = clock.MonotonicNanos();
     if (must_reseek) {

@@ -34,7 +34,10 @@ struct TriggerOptions {
 
 class StreamJob {
  public:
-  StreamJob(KafkaSource& source, BatchCommitter& committer, TriggerOptions trigger, MetricsRegistry& metrics);
+  // `stop_requested`, when given, is the owner's flag: the job stops between batches once it is
+  // set (the owner never needs a pointer to the job, which may be gone by then).
+  StreamJob(KafkaSource& source, BatchCommitter& committer, TriggerOptions trigger, MetricsRegistry& metrics,
+            const std::atomic<bool>* stop_requested = nullptr);
 
   Status Run();
   void Stop() { stop_.store(true); }
@@ -54,7 +57,10 @@ class StreamJob {
   KafkaSource& source_;
   BatchCommitter& committer_;
   TriggerOptions trigger_;
+  bool Stopping() const { return stop_.load() || (stop_requested_ != nullptr && stop_requested_->load()); }
+
   std::atomic<bool> stop_{false};
+  const std::atomic<bool>* stop_requested_ = nullptr;
   std::map<int32_t, int64_t> end_targets_;  // available_now: partition -> end offset when first owned.
   std::atomic<int64_t> batches_committed_{0};
   std::atomic<uint64_t> rows_committed_{0};

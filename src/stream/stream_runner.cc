@@ -51,7 +51,7 @@ Result<std::unique_ptr<iceberg::Table>> LoadTable(std::shared_ptr<catalog::Catal
 
 }  // namespace
 
-Status RunStream(const StreamConfig& config, MetricsRegistry& metrics, std::atomic<StreamJob*>* job_out) {
+Status RunStream(const StreamConfig& config, MetricsRegistry& metrics, const std::atomic<bool>* stop) {
   auto log = Logger("stream");
   FLOE_ASSIGN_OR_RETURN(formats::EpochUnit unit, formats::ParseEpochUnit(config.timestamp_unit));
   FLOE_ASSIGN_OR_RETURN_CTX(catalog::TableIdentifier id, catalog::IdentifierFromString(config.table), "--table");
@@ -140,12 +140,10 @@ Status RunStream(const StreamConfig& config, MetricsRegistry& metrics, std::atom
   maintenance_options.target_file_size_bytes = config.target_file_size_bytes;
   TableMaintenance maintenance([catalog, id] { return LoadTable(catalog, id); }, maintenance_options, metrics);
   maintenance.Start();
-  StreamJob job(*kafka_source, *committer, config.trigger, metrics);
-  if (job_out != nullptr) job_out->store(&job);
+  StreamJob job(*kafka_source, *committer, config.trigger, metrics, stop);
   log->info("streaming {} from {} into {} (group {}, trigger {} ms)", config.topic, config.brokers, config.table,
             group, config.trigger.interval_millis);
   Status status = job.Run();
-  if (job_out != nullptr) job_out->store(nullptr);
   maintenance.Stop();
   return status;
 }

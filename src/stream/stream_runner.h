@@ -36,9 +36,8 @@ struct StreamConfig {
   MaintenanceOptions maintenance;  // Its target file size is set from target_file_size_bytes.
 };
 
-// Runs until `stop` becomes true (checked between batches and while polling), or until the
-// trigger's own limits end it. `job_out`, when given, receives the running job (for Stop from
-// another thread) and is reset before returning.
-Status RunStream(const StreamConfig& config, MetricsRegistry& metrics, std::atomic<StreamJob*>* job_out = nullptr);
+// Runs until `*stop` becomes true (checked between batches and while polling), or until the
+// trigger's own limits end it. `stop` may be null (run until the trigger's limits).
+Status RunStream(const StreamConfig& config, MetricsRegistry& metrics, const std::atomic<bool>* stop = nullptr);
 
 }  // namespace floe::stream

@@ -8,29 +8,22 @@ namespace floe::up {
 
 Status StreamRole::Start() {
   stopping_.store(false);
-  done_.store(false);
   thread_ = std::thread([this] {
     auto log = Logger("stream");
     while (!stopping_.load()) {
-      Status status = stream::RunStream(config_, metrics_, &job_);
+      Status status = stream::RunStream(config_, metrics_, &stopping_);
       if (stopping_.load()) break;
       if (!status) log->error("{}; starting again in 2 s", status.error().ToString());
       for (int i = 0; i < 20 && !stopping_.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
-    done_.store(true);
   });
   return OkStatus();
 }
 
 void StreamRole::Stop() {
   if (!thread_.joinable()) return;
+  // The running job watches this flag itself, so no pointer to a job that may be gone is needed.
   stopping_.store(true);
-  // A job may appear after the flag is set (RunStream was still opening the catalog): keep
-  // stopping whatever job runs until the thread has finished.
-  while (!done_.load()) {
-    if (auto* job = job_.load()) job->Stop();
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
   thread_.join();
 }
 

@@ -27,8 +27,6 @@ class StreamRole final : public Role {
   stream::StreamConfig config_;
   MetricsRegistry metrics_;
   std::atomic<bool> stopping_{false};
-  std::atomic<bool> done_{true};
-  std::atomic<stream::StreamJob*> job_{nullptr};
   std::thread thread_;
 };
 
