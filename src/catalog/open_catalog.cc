@@ -1,6 +1,9 @@
 #include "catalog/open_catalog.h"
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 #include "catalog/pointer_catalog.h"
 #include "catalog/rest_catalog.h"
@@ -38,8 +41,15 @@ Result<std::unique_ptr<Catalog>> OpenCatalog(const CatalogOptions& options) {
   } else {
     return InvalidArgument("catalog URI '{}': expected sqlite:PATH, postgresql://... or http(s)://host:port", uri);
   }
-  FLOE_ASSIGN_OR_RETURN_CTX(auto sql, SqlCatalog::Open(std::move(connect), options.catalog_name, serialize_writes),
-                            fmt::format("opening catalog {}", uri));
+  // Two processes opening a new SQLite catalog at once (two stream workers starting together)
+  // race on its switch to WAL and its table creation, where SQLite answers "busy" at once
+  // rather than waiting: such an open is tried again for a while.
+  auto opened = SqlCatalog::Open(connect, options.catalog_name, serialize_writes);
+  for (int attempt = 1; !opened && opened.error().kind() == ErrorKind::kUnavailable && attempt < 40; ++attempt) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::min(50 * attempt, 500)));
+    opened = SqlCatalog::Open(connect, options.catalog_name, serialize_writes);
+  }
+  FLOE_ASSIGN_OR_RETURN_CTX(auto sql, std::move(opened), fmt::format("opening catalog {}", uri));
   return std::unique_ptr<Catalog>(std::make_unique<PointerCatalog>(
       std::move(sql), std::make_unique<MetadataFileIo>(relative_root), options.warehouse));
 }
