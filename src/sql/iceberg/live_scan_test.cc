@@ -98,6 +98,21 @@ class LiveScanTest : public ::testing::Test {
     return r.rows.empty() ? -1 : r.rows[0][0].as_int();
   }
 
+  // floe's query server over `catalog`, for psql (Debian's client, nobody's code here).
+  static std::unique_ptr<serve::QueryServer> StartQueryServer(SqlCatalog& catalog) {
+    serve::QueryServerOptions options;
+    options.http_port = 0;
+    options.pg_port = 0;
+    auto server = std::make_unique<serve::QueryServer>(catalog, options);
+    EXPECT_TRUE(server->Start().has_value());
+    return server;
+  }
+  static floe::testing::ProcessOutput Psql(uint16_t port, const std::string& sql) {
+    return RunProcess({"/usr/bin/psql", "-X", "-A", "-t", "-h", "127.0.0.1", "-p", std::to_string(port), "-U", "tester",
+                       "-d", "floe", "-c", sql},
+                      {"PGCONNECT_TIMEOUT=10"});
+  }
+
   floe::testing::TempFolder dir_;
   int broker_port_ = 0;
   std::string brokers_;
@@ -114,6 +129,15 @@ TEST_F(LiveScanTest, CountsEachAcknowledgedEventOnceBeforeAndAfterItsCommit) {
   EXPECT_EQ(Count(*catalog, Freshness::kSnapshot), first);
   EXPECT_EQ(Count(*catalog, Freshness::kLive, &warnings), first + second);
   EXPECT_TRUE(warnings.empty()) << warnings.front();
+  // The same through PostgreSQL's wire protocol, as psql sees it.
+  if (access("/usr/bin/psql", X_OK) == 0) {
+    auto server = StartQueryServer(*catalog);
+    auto live_psql = Psql(server->pg_port(), "SELECT count(*) FROM shop.orders");
+    EXPECT_EQ(live_psql.out, std::to_string(first + second) + "\n") << live_psql.err;
+    auto snapshot_psql = Psql(server->pg_port(), "SET freshness = 'snapshot'; SELECT count(*) FROM shop.orders");
+    EXPECT_EQ(snapshot_psql.out, "SET\n" + std::to_string(first) + "\n") << snapshot_psql.err;
+    server->Stop();
+  }
 
   // Filters, projections and aggregates see the tail's rows as table rows.
   const std::string by_type =
@@ -174,16 +198,8 @@ TEST_F(LiveScanTest, FallsBackToTheSnapshotWithAWarning) {
 
   // psql sees the fallback as a WARNING and still gets the committed rows; SET checks its values.
   if (access("/usr/bin/psql", X_OK) == 0) {
-    serve::QueryServerOptions options;
-    options.http_port = 0;
-    options.pg_port = 0;
-    serve::QueryServer server(*catalog, options);
-    ASSERT_TRUE(server.Start().has_value());
-    auto psql = [&](const std::string& sql) {
-      return RunProcess({"/usr/bin/psql", "-X", "-A", "-t", "-h", "127.0.0.1", "-p", std::to_string(server.pg_port()),
-                         "-U", "tester", "-d", "floe", "-c", sql},
-                        {"PGCONNECT_TIMEOUT=10"});
-    };
+    auto server = StartQueryServer(*catalog);
+    auto psql = [&](const std::string& sql) { return Psql(server->pg_port(), sql); };
     auto fallback = psql("SELECT count(*) FROM shop.orders");
     EXPECT_EQ(fallback.exit_code, 0) << fallback.err;
     EXPECT_EQ(fallback.out, std::to_string(first) + "\n");
@@ -195,7 +211,7 @@ TEST_F(LiveScanTest, FallsBackToTheSnapshotWithAWarning) {
     auto snapshot = psql("SET freshness = 'snapshot'; SELECT count(*) FROM shop.orders");
     EXPECT_EQ(snapshot.exit_code, 0) << snapshot.err;
     EXPECT_EQ(snapshot.err.find("WARNING"), std::string::npos) << snapshot.err;
-    server.Stop();
+    server->Stop();
   }
 
   // And the tail is back once the broker is (its clients reconnect with a backoff).
