@@ -159,6 +159,10 @@ ColumnVector SliceVector(const ColumnVector& source, int64_t offset, int64_t len
     for (size_t i = 0; i <= count; ++i) out.offsets[i] = source.offsets[first + i] - base;
     if (type.id == TypeId::kString || type.id == TypeId::kBinary) {
       out.values.Append(source.values.data() + base, static_cast<size_t>(end - base));
+      if (source.HasDictionary()) {
+        out.dictionary = source.dictionary;
+        out.dictionary_codes.assign(source.dictionary_codes.begin() + first, source.dictionary_codes.begin() + first + count);
+      }
     } else {
       for (size_t c = 0; c < source.children.size(); ++c) out.children[c] = SliceVector(source.children[c], base, end - base);
     }

@@ -152,7 +152,15 @@ class ColumnVector {
   Buffer values;
   std::vector<int32_t> offsets;   // length + 1 entries (starting at 0) when type().HasOffsets().
   std::vector<ColumnVector> children;
+  // Optional, strings and binary only: when every slot came from one Parquet dictionary, that
+  // dictionary (a vector of the same type, no nulls) and each slot's index in it (0 for null
+  // slots), so consumers can work once per distinct value instead of once per row. The slots'
+  // own bytes are still filled in; anything that builds a vector differently simply leaves
+  // these empty. Trusted only through HasDictionary(), which appending invalidates.
+  std::shared_ptr<const ColumnVector> dictionary;
+  std::vector<uint32_t> dictionary_codes;
 
+  bool HasDictionary() const { return dictionary != nullptr && dictionary_codes.size() == static_cast<size_t>(length); }
   bool IsValid(int64_t i) const { return validity.empty() || validity[static_cast<size_t>(i)] != 0; }
   int64_t NullCount() const;
 

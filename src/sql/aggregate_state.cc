@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <unordered_set>
 
 #include "sql/key_table.h"
@@ -707,6 +708,132 @@ class DistinctState final : public AggregateState {
   std::vector<std::string> rows_;
 };
 
+// DISTINCT over one 8-byte argument (every integer, date and timestamp type, doubles): the
+// (group, value) pairs live inline in one open-addressing table, so a probe touches one cache
+// line instead of a slot, a hash and a key (count(DISTINCT customer_id) is a dashboard staple).
+class FixedDistinctState final : public AggregateState {
+ public:
+  FixedDistinctState(std::unique_ptr<AggregateState> inner, SqlType arg_type)
+      : inner_(std::move(inner)), arg_type_(std::move(arg_type)), is_double_(PhysicalTypeOf(arg_type_) == PhysicalType::kDouble) {
+    slots_.assign(kInitialSlots, Slot{});
+  }
+
+  void Resize(size_t groups) override { inner_->Resize(groups); }
+  Status Update(const uint32_t* groups, int64_t rows, const std::vector<VectorPtr>& args, const uint8_t* mask) override {
+    const ColumnVector& v = *args[0];
+    const auto* values = v.Data<uint64_t>();
+    fresh_rows_.clear();
+    // Hash the chunk first so the slots of rows ahead can be prefetched: the table is usually
+    // far larger than the cache and each probe would otherwise wait on memory.
+    keys_.resize(static_cast<size_t>(rows));
+    hashes_.resize(static_cast<size_t>(rows));
+    for (int64_t i = 0; i < rows; ++i) {
+      bool valid = v.IsValid(i);
+      uint64_t key = valid ? Normalize(values[i]) : 0;
+      keys_[static_cast<size_t>(i)] = key;
+      hashes_[static_cast<size_t>(i)] = Mix(key, groups[i], !valid);
+    }
+    constexpr int64_t kAhead = 16;
+    for (int64_t i = 0; i < rows; ++i) {
+      if (i + kAhead < rows) __builtin_prefetch(&slots_[hashes_[static_cast<size_t>(i + kAhead)] & (slots_.size() - 1)]);
+      if (!Take(mask, i)) continue;
+      if (Insert(groups[i], keys_[static_cast<size_t>(i)], !v.IsValid(i), hashes_[static_cast<size_t>(i)])) {
+        fresh_rows_.push_back(static_cast<uint32_t>(i));
+      }
+    }
+    if (fresh_rows_.empty()) return OkStatus();
+    fresh_groups_.clear();
+    for (uint32_t i : fresh_rows_) fresh_groups_.push_back(groups[i]);
+    std::vector<VectorPtr> picked{Gather(v, fresh_rows_.data(), static_cast<int64_t>(fresh_rows_.size()))};
+    return inner_->Update(fresh_groups_.data(), static_cast<int64_t>(fresh_groups_.size()), picked, nullptr);
+  }
+  Status Merge(AggregateState& other, const std::vector<uint32_t>& mapping) override {
+    auto& o = static_cast<FixedDistinctState&>(other);
+    auto fresh = NewVector(arg_type_, static_cast<int64_t>(o.size_));
+    fresh_groups_.clear();
+    for (const Slot& s : o.slots_) {
+      if (s.state == kEmpty) continue;
+      uint32_t g = mapping[s.group];
+      if (!Insert(g, s.value, s.state == kNull, Mix(s.value, g, s.state == kNull))) continue;
+      fresh_groups_.push_back(g);
+      if (s.state == kNull) {
+        fresh->AppendNull();
+      } else {
+        if (!fresh->validity.empty()) fresh->validity.push_back(1);
+        fresh->values.Push(s.value);
+        ++fresh->length;
+      }
+    }
+    if (fresh_groups_.empty()) return OkStatus();
+    std::vector<VectorPtr> args{VectorPtr(fresh)};
+    return inner_->Update(fresh_groups_.data(), static_cast<int64_t>(fresh_groups_.size()), args, nullptr);
+  }
+  Result<VectorPtr> Finalize(size_t groups) override { return inner_->Finalize(groups); }
+  int64_t Bytes() const override { return inner_->Bytes() + static_cast<int64_t>(slots_.capacity() * sizeof(Slot)); }
+
+ private:
+  static constexpr size_t kInitialSlots = 256;
+  static constexpr uint32_t kEmpty = 0, kValue = 1, kNull = 2;
+  struct Slot {
+    uint64_t value = 0;
+    uint32_t group = 0;
+    uint32_t state = kEmpty;
+  };
+
+  // Doubles group as SQL compares them: -0.0 with 0.0, every NaN with every other.
+  uint64_t Normalize(uint64_t bits) const {
+    if (!is_double_) return bits;
+    double d;
+    std::memcpy(&d, &bits, 8);
+    if (d == 0) d = 0;
+    if (std::isnan(d)) d = std::numeric_limits<double>::quiet_NaN();
+    std::memcpy(&bits, &d, 8);
+    return bits;
+  }
+  static uint64_t Mix(uint64_t value, uint32_t group, bool null) {
+    uint64_t h = value ^ (static_cast<uint64_t>(group) * 0x9E3779B97F4A7C15ULL) ^ (null ? 0x5555555555555555ULL : 0);
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+  }
+  // Adds the pair; true when it was not there before.
+  bool Insert(uint32_t group, uint64_t value, bool null, uint64_t hash) {
+    uint32_t state = null ? kNull : kValue;
+    uint64_t mask = slots_.size() - 1;
+    for (uint64_t s = hash & mask;; s = (s + 1) & mask) {
+      Slot& slot = slots_[s];
+      if (slot.state == kEmpty) {
+        slot = Slot{value, group, state};
+        if (++size_ * 4 > slots_.size() * 3) Grow();
+        return true;
+      }
+      if (slot.value == value && slot.group == group && slot.state == state) return false;
+    }
+  }
+  void Grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.size() * 2, Slot{});
+    uint64_t mask = slots_.size() - 1;
+    for (const Slot& o : old) {
+      if (o.state == kEmpty) continue;
+      uint64_t s = Mix(o.value, o.group, o.state == kNull) & mask;
+      while (slots_[s].state != kEmpty) s = (s + 1) & mask;
+      slots_[s] = o;
+    }
+  }
+
+  std::unique_ptr<AggregateState> inner_;
+  SqlType arg_type_;
+  bool is_double_;
+  std::vector<Slot> slots_;
+  size_t size_ = 0;
+  std::vector<uint32_t> fresh_rows_, fresh_groups_;
+  std::vector<uint64_t> keys_, hashes_;  // Per chunk, reused.
+};
+
 Result<std::unique_ptr<AggregateState>> MakePlain(const AggregateCall& call, const std::vector<SqlType>& types) {
   const std::string& f = call.function;
   const SqlType& result = call.type;
@@ -758,6 +885,12 @@ Result<std::unique_ptr<AggregateState>> MakePlain(const AggregateCall& call, con
 
 Result<std::unique_ptr<AggregateState>> MakeAggregateState(const AggregateCall& call, const std::vector<SqlType>& arg_types) {
   FLOE_ASSIGN_OR_RETURN(auto state, MakePlain(call, arg_types));
+  if (call.distinct && arg_types.size() == 1) {
+    PhysicalType physical = PhysicalTypeOf(arg_types[0]);
+    if (physical == PhysicalType::kInt64 || physical == PhysicalType::kDouble) {
+      return std::unique_ptr<AggregateState>(std::make_unique<FixedDistinctState>(std::move(state), arg_types[0]));
+    }
+  }
   if (call.distinct && !arg_types.empty()) {
     return std::unique_ptr<AggregateState>(std::make_unique<DistinctState>(std::move(state), arg_types));
   }

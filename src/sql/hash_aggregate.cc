@@ -25,7 +25,49 @@ class AggregateLocal final : public LocalSinkState {
   std::vector<uint32_t> ids;
   MemoryReservation reservation;
   int64_t chunks = 0;
+  // Group ids by combination of dictionary codes, valid while the key columns carry these
+  // dictionaries (-1: that combination not met yet).
+  std::vector<std::shared_ptr<const ColumnVector>> dictionaries;
+  std::vector<int64_t> combination_ids;
+  std::string row_key;
 };
+
+// Most code combinations worth a direct table; past it the row-by-row path is as good.
+constexpr uint64_t kMaxCodeCombinations = 1 << 14;
+
+// Group ids for a chunk whose key columns all come straight from Parquet dictionaries (low-
+// cardinality strings such as region or type): one key encoding and hash-table probe per
+// distinct combination of codes instead of per row. False when the columns do not qualify.
+bool DictionaryGroupIds(AggregateLocal& local, const std::vector<const ColumnVector*>& keys, int64_t rows) {
+  uint64_t combinations = 1;
+  for (const ColumnVector* k : keys) {
+    if (!k->HasDictionary()) return false;
+    combinations *= static_cast<uint64_t>(k->dictionary->length) + 1;  // + 1: null
+    if (combinations > kMaxCodeCombinations) return false;
+  }
+  bool same = local.dictionaries.size() == keys.size();
+  for (size_t k = 0; same && k < keys.size(); ++k) same = local.dictionaries[k] == keys[k]->dictionary;
+  if (!same) {
+    local.dictionaries.clear();
+    for (const ColumnVector* k : keys) local.dictionaries.push_back(k->dictionary);
+    local.combination_ids.assign(combinations, -1);
+  }
+  for (int64_t i = 0; i < rows; ++i) {
+    uint64_t combination = 0;
+    for (const ColumnVector* k : keys) {
+      auto size = static_cast<uint64_t>(k->dictionary->length);
+      combination = combination * (size + 1) + (k->IsValid(i) ? k->dictionary_codes[static_cast<size_t>(i)] : size);
+    }
+    int64_t& id = local.combination_ids[combination];
+    if (id < 0) {
+      KeyEncoder::EncodeRow(keys, i, &local.row_key);
+      bool inserted;
+      id = local.table.FindOrInsert(local.row_key, HashKey(local.row_key), inserted);
+    }
+    local.ids[static_cast<size_t>(i)] = static_cast<uint32_t>(id);
+  }
+  return true;
+}
 
 class HashAggregateSink final : public Sink {
  public:
@@ -75,11 +117,13 @@ class HashAggregateSink final : public Sink {
         key_columns.push_back(v.get());
         keys.push_back(std::move(v));
       }
-      local.encoder.Encode(key_columns, n);
       size_t before = local.table.size();
-      for (int64_t i = 0; i < n; ++i) {
-        bool inserted;
-        local.ids[static_cast<size_t>(i)] = local.table.FindOrInsert(local.encoder.key(i), local.encoder.hash(i), inserted);
+      if (!DictionaryGroupIds(local, key_columns, n)) {
+        local.encoder.Encode(key_columns, n);
+        for (int64_t i = 0; i < n; ++i) {
+          bool inserted;
+          local.ids[static_cast<size_t>(i)] = local.table.FindOrInsert(local.encoder.key(i), local.encoder.hash(i), inserted);
+        }
       }
       if (local.table.size() != before) {
         for (auto& s : local.states) s->Resize(local.table.size());

@@ -10,26 +10,85 @@ namespace floe::sql {
 
 uint64_t HashKey(std::string_view key) { return XXH3_64bits(key.data(), key.size()); }
 
+namespace {
+
+// How one key column is encoded: see the file comment in key_table.h.
+struct KeyColumn {
+  explicit KeyColumn(const ColumnVector* c)
+      : vector(c),
+        width(c->type().HasOffsets() ? 0 : c->type().FixedWidth()),
+        is_double(c->type().id == formats::TypeId::kDouble),
+        valid(c->validity.empty() ? nullptr : c->validity.data()),
+        data(c->values.data()) {}
+  // The most bytes slot i can take.
+  size_t MaxBytes(size_t i) const {
+    if (width > 0) return 1 + static_cast<size_t>(width);
+    return 5 + static_cast<size_t>(vector->offsets[i + 1] - vector->offsets[i]);
+  }
+  // Writes slot i's encoding at `out`; returns the bytes written.
+  size_t Write(size_t i, uint8_t* out) const {
+    bool present = valid == nullptr || valid[i] != 0;
+    out[0] = present ? 1 : 0;
+    switch (width) {
+      case 0: {
+        // Nulls encode an empty string so NULL = NULL for grouping.
+        std::string_view v = present ? vector->StringAt(static_cast<int64_t>(i)) : std::string_view();
+        auto len = static_cast<uint32_t>(v.size());
+        std::memcpy(out + 1, &len, 4);
+        if (len > 0) std::memcpy(out + 5, v.data(), len);
+        return 5 + len;
+      }
+      case 1:
+        out[1] = present ? data[i] : 0;
+        return 2;
+      case 8: {
+        uint64_t bits = 0;
+        if (present) {
+          if (is_double) {
+            double d;
+            std::memcpy(&d, data + i * 8, 8);
+            if (d == 0) d = 0;  // -0.0 groups with 0.0.
+            if (std::isnan(d)) d = std::numeric_limits<double>::quiet_NaN();
+            std::memcpy(&bits, &d, 8);
+          } else {
+            std::memcpy(&bits, data + i * 8, 8);
+          }
+        }
+        std::memcpy(out + 1, &bits, 8);
+        return 9;
+      }
+      default: {
+        auto w = static_cast<size_t>(width);
+        if (present) {
+          std::memcpy(out + 1, data + i * w, w);
+        } else {
+          std::memset(out + 1, 0, w);
+        }
+        return 1 + w;
+      }
+    }
+  }
+
+  const ColumnVector* vector;
+  int width;  // 0 for strings
+  bool is_double;
+  const uint8_t* valid;
+  const uint8_t* data;
+};
+
+}  // namespace
+
 void KeyEncoder::Encode(const std::vector<const ColumnVector*>& columns, int64_t rows) {
   auto n = static_cast<size_t>(rows);
-  struct Column {
-    const ColumnVector* vector;
-    int width;  // 0 for strings
-    bool is_double;
-    const uint8_t* valid;
-    const uint8_t* data;
-  };
-  std::vector<Column> cols;
+  std::vector<KeyColumn> cols;
   bool any_validity = false;
   size_t fixed = 0;
   size_t total_strings = 0;
   for (const ColumnVector* c : columns) {
-    int width = c->type().HasOffsets() ? 0 : c->type().FixedWidth();
-    cols.push_back(Column{c, width, c->type().id == formats::TypeId::kDouble, c->validity.empty() ? nullptr : c->validity.data(),
-                          c->values.data()});
+    cols.emplace_back(c);
     any_validity |= !c->validity.empty();
-    fixed += width == 0 ? 5 : 1 + static_cast<size_t>(width);
-    if (width == 0 && rows > 0) total_strings += static_cast<size_t>(c->offsets[n] - c->offsets[0]);
+    fixed += cols.back().width == 0 ? 5 : 1 + static_cast<size_t>(cols.back().width);
+    if (cols.back().width == 0 && rows > 0) total_strings += static_cast<size_t>(c->offsets[n] - c->offsets[0]);
   }
   nulls_.assign(any_validity ? n : 0, 0);
   offsets_.resize(n + 1);
@@ -39,57 +98,28 @@ void KeyEncoder::Encode(const std::vector<const ColumnVector*>& columns, int64_t
   size_t at = 0;
   for (size_t i = 0; i < n; ++i) {
     offsets_[i] = at;
-    for (const Column& c : cols) {
-      bool valid = c.valid == nullptr || c.valid[i] != 0;
-      out[at++] = valid ? 1 : 0;
-      if (!valid) nulls_[i] = 1;
-      switch (c.width) {
-        case 0: {
-          // Nulls encode an empty string so NULL = NULL for grouping.
-          std::string_view v = valid ? c.vector->StringAt(static_cast<int64_t>(i)) : std::string_view();
-          auto len = static_cast<uint32_t>(v.size());
-          std::memcpy(out + at, &len, 4);
-          at += 4;
-          if (len > 0) std::memcpy(out + at, v.data(), len);
-          at += len;
-          break;
-        }
-        case 1:
-          out[at] = valid ? c.data[i] : 0;
-          at += 1;
-          break;
-        case 8: {
-          uint64_t bits = 0;
-          if (valid) {
-            if (c.is_double) {
-              double d;
-              std::memcpy(&d, c.data + i * 8, 8);
-              if (d == 0) d = 0;  // -0.0 groups with 0.0.
-              if (std::isnan(d)) d = std::numeric_limits<double>::quiet_NaN();
-              std::memcpy(&bits, &d, 8);
-            } else {
-              std::memcpy(&bits, c.data + i * 8, 8);
-            }
-          }
-          std::memcpy(out + at, &bits, 8);
-          at += 8;
-          break;
-        }
-        default: {
-          auto w = static_cast<size_t>(c.width);
-          if (valid) {
-            std::memcpy(out + at, c.data + i * w, w);
-          } else {
-            std::memset(out + at, 0, w);
-          }
-          at += w;
-          break;
-        }
-      }
+    for (const KeyColumn& c : cols) {
+      if (c.valid != nullptr && c.valid[i] == 0) nulls_[i] = 1;
+      at += c.Write(i, out + at);
     }
   }
   offsets_[n] = at;
   for (size_t i = 0; i < n; ++i) hashes_[i] = XXH3_64bits(out + offsets_[i], offsets_[i + 1] - offsets_[i]);
+}
+
+void KeyEncoder::EncodeRow(const std::vector<const ColumnVector*>& columns, int64_t row, std::string* key) {
+  auto i = static_cast<size_t>(row);
+  std::vector<KeyColumn> cols;
+  size_t bytes = 0;
+  for (const ColumnVector* c : columns) {
+    cols.emplace_back(c);
+    bytes += cols.back().MaxBytes(i);
+  }
+  key->resize(bytes);
+  auto* out = reinterpret_cast<uint8_t*>(key->data());
+  size_t at = 0;
+  for (const KeyColumn& c : cols) at += c.Write(i, out + at);
+  key->resize(at);
 }
 
 namespace {

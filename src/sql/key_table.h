@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -25,6 +26,8 @@ class KeyEncoder {
             offsets_[static_cast<size_t>(i) + 1] - offsets_[static_cast<size_t>(i)]};
   }
   uint64_t hash(int64_t i) const { return hashes_[static_cast<size_t>(i)]; }
+  // The key of one row, exactly as Encode would make it (hash it with HashKey).
+  static void EncodeRow(const std::vector<const ColumnVector*>& columns, int64_t row, std::string* key);
   // Whether any key column of row i is null.
   bool has_null(int64_t i) const { return !nulls_.empty() && nulls_[static_cast<size_t>(i)] != 0; }
 

@@ -9,23 +9,6 @@ namespace floe::sql {
 namespace {
 
 // Rows [offset, offset + count) of a storage column.
-formats::ColumnVector SliceColumn(const formats::ColumnVector& v, int64_t offset, int64_t count) {
-  formats::ColumnVector out(v.type());
-  out.length = count;
-  if (!v.validity.empty()) out.validity.assign(v.validity.begin() + offset, v.validity.begin() + offset + count);
-  if (v.type().HasOffsets()) {
-    int32_t base = v.offsets[static_cast<size_t>(offset)];
-    int32_t end = v.offsets[static_cast<size_t>(offset + count)];
-    out.offsets.clear();
-    for (int64_t i = 0; i <= count; ++i) out.offsets.push_back(v.offsets[static_cast<size_t>(offset + i)] - base);
-    out.values.Append(v.values.data() + base, static_cast<size_t>(end - base));
-  } else {
-    auto w = static_cast<size_t>(v.type().FixedWidth());
-    out.values.Append(v.values.data() + static_cast<size_t>(offset) * w, static_cast<size_t>(count) * w);
-  }
-  return out;
-}
-
 formats::ColumnVector NullColumn(const formats::DataType& type, int64_t rows) {
   formats::ColumnVector out(type);
   for (int64_t i = 0; i < rows; ++i) out.AppendNull();
@@ -61,7 +44,7 @@ class MemoryTableScan final : public TableScan {
     int64_t bytes = 0;
     for (int c : columns_) {
       batch.fields.push_back(source.fields[static_cast<size_t>(c)]);
-      batch.columns.push_back(SliceColumn(source.columns[static_cast<size_t>(c)], split.offset, split.rows));
+      batch.columns.push_back(formats::SliceVector(source.columns[static_cast<size_t>(c)], split.offset, split.rows));
       bytes += static_cast<int64_t>(batch.columns.back().values.size());
     }
     {

@@ -185,6 +185,11 @@ VectorPtr Gather(const ColumnVector& v, const uint32_t* idx, int64_t count) {
       at += e - b;
       out->offsets[static_cast<size_t>(i + 1)] = at;
     }
+    if (v.HasDictionary()) {
+      out->dictionary = v.dictionary;
+      out->dictionary_codes.resize(static_cast<size_t>(count));
+      for (int64_t i = 0; i < count; ++i) out->dictionary_codes[static_cast<size_t>(i)] = v.dictionary_codes[idx[i]];
+    }
   } else {
     int32_t w = v.type().FixedWidth();
     out->values.Resize(static_cast<size_t>(count * w));
@@ -369,6 +374,8 @@ Result<VectorPtr> FromStorage(ColumnVector&& column, const SqlType& type) {
         out->offsets = std::move(column.offsets);
         out->validity = std::move(column.validity);
         out->length = column.length;
+        out->dictionary = std::move(column.dictionary);
+        out->dictionary_codes = std::move(column.dictionary_codes);
         if (out->offsets.empty()) out->offsets.push_back(0);
         return VectorPtr(out);
       }

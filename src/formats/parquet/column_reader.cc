@@ -86,6 +86,9 @@ class ChunkDecoder {
     out_->rep.clear();
     out_->num_levels = out_->num_values = 0;
     out_->offsets.clear();
+    out_->dictionary.reset();
+    out_->codes.clear();
+    all_coded_ = true;
     phys_.Resize(0);
     ba_data_.Resize(0);
     ba_offsets_.assign(1, 0);
@@ -177,6 +180,14 @@ class ChunkDecoder {
     }
     dict_count_ = n;
     have_dict_ = true;
+    const TypeId type = leaf_.node->type.id;
+    if (leaf_.physical == PhysicalType::kByteArray && (type == TypeId::kString || type == TypeId::kBinary)) {
+      auto dictionary = std::make_shared<formats::ColumnVector>(leaf_.node->type);
+      dictionary->values = dict_data_;
+      dictionary->offsets = dict_offsets_;
+      dictionary->length = n;
+      dictionary_ = std::move(dictionary);
+    }
     return OkStatus();
   }
 
@@ -328,6 +339,7 @@ class ChunkDecoder {
 
   Status DecodeValues(Encoding encoding, std::string_view data, int64_t n) {
     out_->num_values += n;
+    if (n > 0 && encoding != Encoding::kPlainDictionary && encoding != Encoding::kRleDictionary) all_coded_ = false;
     switch (encoding) {
       case Encoding::kPlain: return DecodePlain(data, n);
       case Encoding::kPlainDictionary:
@@ -441,6 +453,7 @@ class ChunkDecoder {
       }
       return OkStatus();
     }
+    if (dictionary_ != nullptr && all_coded_) out_->codes.insert(out_->codes.end(), idx, idx + n);
     const int32_t* doff = dict_offsets_.data();
     size_t total = 0;
     for (int64_t i = 0; i < n; ++i) total += static_cast<size_t>(doff[idx[i] + 1] - doff[idx[i]]);
@@ -483,6 +496,11 @@ class ChunkDecoder {
       // Swap rather than move: in page mode the previous page's buffers come back for reuse.
       std::swap(out_->values, ba_data_);
       std::swap(out_->offsets, ba_offsets_);
+      if (dictionary_ != nullptr && all_coded_ && static_cast<int64_t>(out_->codes.size()) == n) {
+        out_->dictionary = dictionary_;
+      } else {
+        out_->codes.clear();
+      }
       return OkStatus();
     }
     if (static_cast<int64_t>(phys_.size()) != n * width_) return Corruption("value count mismatch");
@@ -589,6 +607,10 @@ class ChunkDecoder {
   Buffer dict_data_;
   std::vector<int32_t> dict_offsets_;
   Buffer indices_;
+  // The dictionary as a batch vector (strings and binary only), shared by every batch read
+  // from this chunk; and whether every value of the output so far came from it.
+  std::shared_ptr<const formats::ColumnVector> dictionary_;
+  bool all_coded_ = true;
 };
 
 }  // namespace
@@ -634,6 +656,15 @@ Status ColumnChunkStream::Read(int64_t rows, DecodedChunk* out) {
       for (int64_t i = 0; i < m; ++i) v += d[i] == leaf_.max_def;
     }
     if (bytes_type) {
+      // Dictionary codes survive only while every value appended came from one dictionary.
+      if (s.page.dictionary != nullptr && (out->num_values == 0 || out->dictionary == s.page.dictionary)) {
+        out->dictionary = s.page.dictionary;
+        const uint32_t* c = s.page.codes.data() + s.value_pos;
+        out->codes.insert(out->codes.end(), c, c + v);
+      } else if (v > 0 || s.page.dictionary == nullptr) {
+        out->dictionary.reset();
+        out->codes.clear();
+      }
       const int32_t* o = s.page.offsets.data() + s.value_pos;
       int32_t base = o[0];
       auto dest_base = static_cast<int32_t>(out->values.size());

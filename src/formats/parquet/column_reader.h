@@ -29,6 +29,10 @@ struct DecodedChunk {
   int64_t num_values = 0;         // Non-null values in `values`.
   formats::Buffer values;         // Dense batch-typed values (bytes for strings/binary).
   std::vector<int32_t> offsets;   // Strings/binary: num_values + 1 entries.
+  // Strings/binary whose every value came from the chunk's dictionary: that dictionary and each
+  // dense value's index in it (num_values entries); null otherwise.
+  std::shared_ptr<const formats::ColumnVector> dictionary;
+  std::vector<uint32_t> codes;
 };
 
 // Reads a flat (unrepeated) column chunk a few rows at a time, decoding one page at a time,

@@ -85,6 +85,17 @@ Status FillLeaf(const SchemaNode& node, DecodedChunk& chunk, std::vector<uint8_t
   if (node.type.HasOffsets()) {
     // Strings and binary: repeat the previous end for null slots.
     out->values = std::move(chunk.values);
+    if (chunk.dictionary != nullptr && static_cast<int64_t>(chunk.codes.size()) == chunk.num_values) {
+      out->dictionary = std::move(chunk.dictionary);
+      if (all_valid) {
+        out->dictionary_codes = std::move(chunk.codes);
+      } else {
+        out->dictionary_codes.assign(static_cast<size_t>(slots), 0);
+        for (int64_t i = 0, j = 0; i < slots; ++i) {
+          if (validity[static_cast<size_t>(i)]) out->dictionary_codes[static_cast<size_t>(i)] = chunk.codes[static_cast<size_t>(j++)];
+        }
+      }
+    }
     if (all_valid) {
       out->offsets = std::move(chunk.offsets);
     } else {

@@ -432,6 +432,63 @@ TEST(HostileFiles, FooterLengthAndMagic) {
   EXPECT_FALSE(FileReader::Open(std::make_unique<MemoryInputFile>(std::string(100, 'x'))).has_value());
 }
 
+// Dictionary codes handed to the query engine must name the very string of each slot, and
+// must be absent wherever a value did not come from the chunk's dictionary (a column whose
+// dictionary outgrew its limit falls back to PLAIN part-way through the chunk).
+TEST(RowGroupStreaming, DictionaryCodesNameEachSlotsValue) {
+  std::vector<Field> fields{F("region", 1, formats::Primitive(TypeId::kString)), F("id", 2, formats::Primitive(TypeId::kString))};
+  ColumnBatch batch;
+  batch.fields = fields;
+  batch.num_rows = 5000;
+  ColumnVector region(fields[0].type), id(fields[1].type);
+  const char* regions[] = {"eu-west", "us-east", "", "ap-south"};
+  for (int64_t i = 0; i < batch.num_rows; ++i) {
+    if (i % 7 == 3) {
+      region.AppendNull();
+    } else {
+      region.AppendString(regions[i % 4]);
+    }
+    id.AppendString("order-" + std::to_string(i * 7919 % 100003));
+  }
+  batch.columns = {std::move(region), std::move(id)};
+  WriterOptions o;
+  o.page_bytes = 900;
+  o.dictionary_bytes = 8192;  // The ids outgrow it; the regions never do.
+  std::string bytes = WriteFile(fields, {batch}, o);
+  auto reader = FileReader::Open(std::make_unique<MemoryInputFile>(bytes));
+  ASSERT_TRUE(reader.has_value()) << reader.error().ToString();
+  int64_t row = 0, region_plain = 0, id_coded = 0, id_plain = 0;
+  for (int g = 0; g < (*reader)->num_row_groups(); ++g) {
+    auto stream = (*reader)->OpenRowGroup(g, {0, 1});
+    ASSERT_TRUE(stream.has_value()) << stream.error().ToString();
+    while (true) {
+      auto next = (*stream)->Next(333);
+      ASSERT_TRUE(next.has_value()) << next.error().ToString();
+      if (!*next) break;
+      const ColumnBatch& part = **next;
+      for (size_t c = 0; c < 2; ++c) {
+        const ColumnVector& v = part.columns[c];
+        if (!v.HasDictionary()) {
+          ++(c == 0 ? region_plain : id_plain);
+          continue;
+        }
+        if (c == 1) ++id_coded;
+        for (int64_t r = 0; r < part.num_rows; ++r) {
+          if (!v.IsValid(r)) continue;
+          uint32_t code = v.dictionary_codes[static_cast<size_t>(r)];
+          ASSERT_LT(code, static_cast<uint32_t>(v.dictionary->length));
+          ASSERT_EQ(v.dictionary->StringAt(code), v.StringAt(r)) << "column " << c << " row " << row + r;
+        }
+      }
+      row += part.num_rows;
+    }
+  }
+  EXPECT_EQ(row, 5000);
+  EXPECT_EQ(region_plain, 0) << "every batch of the low-cardinality column carries its dictionary";
+  EXPECT_GT(id_coded, 0);
+  EXPECT_GT(id_plain, 0);
+}
+
 }  // namespace
 }  // namespace floe::parquet
 
