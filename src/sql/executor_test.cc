@@ -277,6 +277,10 @@ TEST(ExecutorDictionaries, GroupingByCodesEqualsGroupingByValues) {
       "SELECT kind, count(*) FROM t WHERE id % 5 <> 2 GROUP BY kind ORDER BY kind",
       "SELECT DISTINCT kind, region FROM t ORDER BY kind, region",
       "SELECT region, count(DISTINCT kind) FROM t GROUP BY region ORDER BY region",
+      // Comparisons with a constant are answered per dictionary entry.
+      "SELECT region, count(*) FROM t WHERE kind = 'sell' GROUP BY region ORDER BY region",
+      "SELECT count(*) FROM t WHERE 'eu' < region AND region <> '' AND kind >= 'refund'",
+      "SELECT count(*) FROM t WHERE region = 'unused' OR region = NULL OR kind = 'nothing'",
   };
   for (const char* sql : queries) {
     for (int threads : {1, 3}) {

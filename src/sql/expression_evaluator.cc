@@ -142,6 +142,14 @@ class CompareNode final : public ExprNode {
       case PhysicalType::kString: {
         const ColumnVector& x = *a.vec;
         const ColumnVector& y = *b.vec;
+        if (b.constant && b.valid(0) && !a.constant && x.HasDictionary() && x.dictionary->length <= n) {
+          CompareCodes(x, y.StringAt(0), false, d, n);
+          break;
+        }
+        if (a.constant && a.valid(0) && !b.constant && y.HasDictionary() && y.dictionary->length <= n) {
+          CompareCodes(y, x.StringAt(0), true, d, n);
+          break;
+        }
         auto ga = [&x, sa](int64_t i) { return x.StringAt(i * static_cast<int64_t>(sa)); };
         auto gb = [&y, sb](int64_t i) { return y.StringAt(i * static_cast<int64_t>(sb)); };
         Dispatch(ga, gb, d, n);
@@ -153,6 +161,22 @@ class CompareNode final : public ExprNode {
   }
 
  private:
+  // A dictionary-coded string column against a constant: compares each dictionary entry once,
+  // then looks every row's answer up by its code (null slots are masked by validity later).
+  void CompareCodes(const ColumnVector& coded, std::string_view constant, bool constant_first, uint8_t* d, int64_t n) const {
+    const ColumnVector& dictionary = *coded.dictionary;
+    std::vector<uint8_t> per_entry(static_cast<size_t>(dictionary.length));
+    auto entry = [&dictionary](int64_t k) { return dictionary.StringAt(k); };
+    auto fixed = [constant](int64_t) { return constant; };
+    if (constant_first) {
+      Dispatch(fixed, entry, per_entry.data(), dictionary.length);
+    } else {
+      Dispatch(entry, fixed, per_entry.data(), dictionary.length);
+    }
+    const uint32_t* codes = coded.dictionary_codes.data();
+    for (int64_t i = 0; i < n; ++i) d[i] = per_entry[codes[i]];
+  }
+
   template <typename GA, typename GB>
   void Dispatch(GA a, GB b, uint8_t* d, int64_t n) const {
     switch (op_) {

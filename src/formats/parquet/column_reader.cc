@@ -65,7 +65,7 @@ class ChunkDecoder {
  public:
   ChunkDecoder(const LeafColumn& leaf, const ColumnMetaData& meta, const ReaderOptions& options, DecodedChunk* out,
                bool whole_chunk = true)
-      : leaf_(leaf), meta_(meta), options_(options), out_(out), width_(FixedPhysicalWidth(leaf)) {
+      : leaf_(leaf), meta_(meta), options_(options), out_(out), width_(FixedPhysicalWidth(leaf)), page_mode_(!whole_chunk) {
     ba_offsets_.push_back(0);
     if (!whole_chunk) return;
     // Size the outputs once from the chunk's value count (capped: the count is unchecked).
@@ -88,6 +88,7 @@ class ChunkDecoder {
     out_->offsets.clear();
     out_->dictionary.reset();
     out_->codes.clear();
+    out_->codes_only = false;
     all_coded_ = true;
     phys_.Resize(0);
     ba_data_.Resize(0);
@@ -453,7 +454,11 @@ class ChunkDecoder {
       }
       return OkStatus();
     }
-    if (dictionary_ != nullptr && all_coded_) out_->codes.insert(out_->codes.end(), idx, idx + n);
+    if (dictionary_ != nullptr && all_coded_) {
+      out_->codes.insert(out_->codes.end(), idx, idx + n);
+      // A page is all one encoding: its strings are copied once, by ColumnChunkStream::Read.
+      if (page_mode_) return OkStatus();
+    }
     const int32_t* doff = dict_offsets_.data();
     size_t total = 0;
     for (int64_t i = 0; i < n; ++i) total += static_cast<size_t>(doff[idx[i] + 1] - doff[idx[i]]);
@@ -482,6 +487,12 @@ class ChunkDecoder {
     const formats::DataType& type = leaf_.node->type;
     int64_t n = out_->num_values;
     if (leaf_.physical == PhysicalType::kByteArray) {
+      if (page_mode_ && dictionary_ != nullptr && all_coded_ && static_cast<int64_t>(out_->codes.size()) == n &&
+          type.id != TypeId::kDecimal) {
+        out_->dictionary = dictionary_;
+        out_->codes_only = true;
+        return OkStatus();
+      }
       if (static_cast<int64_t>(ba_offsets_.size()) != n + 1) return Corruption("byte array count mismatch");
       if (type.id == TypeId::kDecimal) {
         out_->values.Resize(static_cast<size_t>(n) * 16);
@@ -611,6 +622,7 @@ class ChunkDecoder {
   // from this chunk; and whether every value of the output so far came from it.
   std::shared_ptr<const formats::ColumnVector> dictionary_;
   bool all_coded_ = true;
+  bool page_mode_;
 };
 
 }  // namespace
@@ -629,6 +641,35 @@ ColumnChunkStream::ColumnChunkStream(const LeafColumn& leaf, const ColumnMetaDat
                                      const ReaderOptions& options)
     : leaf_(leaf), state_(std::make_unique<State>(leaf, meta, std::move(bytes), options)) {}
 ColumnChunkStream::~ColumnChunkStream() = default;
+
+namespace {
+
+// Appends the dictionary strings named by `codes` (already checked against its size).
+Status AppendByCode(const formats::ColumnVector& dictionary, const uint32_t* codes, int64_t n, DecodedChunk* out) {
+  const int32_t* doff = dictionary.offsets.data();
+  size_t total = 0;
+  for (int64_t i = 0; i < n; ++i) total += static_cast<size_t>(doff[codes[i] + 1] - doff[codes[i]]);
+  size_t at = out->values.size();
+  if (at + total > static_cast<size_t>(INT32_MAX)) return ResourceExhausted("byte arrays over 2 GiB in one batch");
+  out->values.Resize(at + total);
+  uint8_t* dst = out->values.data() + at;
+  const uint8_t* src = dictionary.values.data();
+  size_t base = out->offsets.size();
+  out->offsets.resize(base + static_cast<size_t>(n));
+  int32_t* o = out->offsets.data() + base;
+  auto off = static_cast<int32_t>(at);
+  for (int64_t i = 0; i < n; ++i) {
+    int32_t b = doff[codes[i]];
+    int32_t len = doff[codes[i] + 1] - b;
+    std::memcpy(dst, src + b, static_cast<size_t>(len));
+    dst += len;
+    off += len;
+    o[i] = off;
+  }
+  return OkStatus();
+}
+
+}  // namespace
 
 Status ColumnChunkStream::Read(int64_t rows, DecodedChunk* out) {
   State& s = *state_;
@@ -664,6 +705,15 @@ Status ColumnChunkStream::Read(int64_t rows, DecodedChunk* out) {
       } else if (v > 0 || s.page.dictionary == nullptr) {
         out->dictionary.reset();
         out->codes.clear();
+      }
+      if (s.page.codes_only) {
+        FLOE_RETURN_IF_ERROR(AppendByCode(*s.page.dictionary, s.page.codes.data() + s.value_pos, v, out));
+        out->num_levels += m;
+        out->num_values += v;
+        s.level_pos += m;
+        s.value_pos += v;
+        rows -= m;
+        continue;
       }
       const int32_t* o = s.page.offsets.data() + s.value_pos;
       int32_t base = o[0];

@@ -33,6 +33,9 @@ struct DecodedChunk {
   // dense value's index in it (num_values entries); null otherwise.
   std::shared_ptr<const formats::ColumnVector> dictionary;
   std::vector<uint32_t> codes;
+  // Page mode only: the strings were left in the dictionary (values and offsets are empty);
+  // whoever copies them out reads them by code.
+  bool codes_only = false;
 };
 
 // Reads a flat (unrepeated) column chunk a few rows at a time, decoding one page at a time,
