@@ -110,6 +110,34 @@ class ChunkDecoder {
     return true;
   }
 
+  // Page mode: when the next page is a data page of at most `max_rows` rows, steps over it
+  // without decompressing it and returns its row count; 0 when it must be decoded instead (a
+  // dictionary page, a page straddling the end of the skip, or the end of the chunk).
+  Result<int64_t> SkipDataPage(std::string_view bytes, int64_t max_rows) {
+    if (pos_ >= bytes.size() || total_levels_ >= meta_.num_values) return 0;
+    size_t header_len = 0;
+    FLOE_ASSIGN_OR_RETURN_CTX(PageHeader header, DecodePageHeader(bytes.substr(pos_), &header_len), fmt::format("page {}", page_));
+    if (header.type == PageType::kDictionaryPage) {
+      // Later pages may need it; it is decoded once whatever is skipped.
+      FLOE_RETURN_IF_ERROR_CTX(DecodePage(bytes, &pos_), fmt::format("page {}", page_));
+      ++page_;
+      return SkipDataPage(bytes, max_rows);
+    }
+    if (header.compressed_page_size < 0) return Corruption("page {}: negative page size", page_);
+    if (static_cast<size_t>(header.compressed_page_size) > bytes.size() - pos_ - header_len) {
+      return Corruption("page {}: page of {} bytes runs past its chunk", page_, header.compressed_page_size);
+    }
+    int64_t rows = -1;
+    if (header.type == PageType::kDataPage && header.data_page_header) rows = header.data_page_header->num_values;
+    if (header.type == PageType::kDataPageV2 && header.data_page_header_v2) rows = header.data_page_header_v2->num_rows;
+    if (rows <= 0 || rows > max_rows) return 0;
+    if (rows > meta_.num_values - total_levels_) return Corruption("page {}: pages hold more values than the chunk's {}", page_, meta_.num_values);
+    pos_ += header_len + static_cast<size_t>(header.compressed_page_size);
+    total_levels_ += rows;
+    ++page_;
+    return rows;
+  }
+
   Status Run(std::string_view bytes) {
     size_t pos = 0;
     int page = 0;
@@ -686,6 +714,7 @@ Status ColumnChunkStream::Read(int64_t rows, DecodedChunk* out) {
     if (s.level_pos == s.page.num_levels) {
       FLOE_ASSIGN_OR_RETURN(bool more, s.decoder.NextDataPage(s.bytes));
       if (!more) return Corruption("column ends {} rows early", rows);
+      ++pages_decoded_;
       s.level_pos = s.value_pos = 0;
     }
     int64_t m = std::min(rows, s.page.num_levels - s.level_pos);
@@ -731,6 +760,36 @@ Status ColumnChunkStream::Read(int64_t rows, DecodedChunk* out) {
     s.level_pos += m;
     s.value_pos += v;
     rows -= m;
+  }
+  return OkStatus();
+}
+
+Status ColumnChunkStream::Skip(int64_t rows) {
+  State& s = *state_;
+  while (rows > 0) {
+    if (s.level_pos < s.page.num_levels) {
+      int64_t m = std::min(rows, s.page.num_levels - s.level_pos);
+      int64_t v = m;
+      if (leaf_.max_def > 0) {
+        const int16_t* d = s.page.def.data() + s.level_pos;
+        v = 0;
+        for (int64_t i = 0; i < m; ++i) v += d[i] == leaf_.max_def;
+      }
+      s.level_pos += m;
+      s.value_pos += v;
+      rows -= m;
+      continue;
+    }
+    FLOE_ASSIGN_OR_RETURN(int64_t skipped, s.decoder.SkipDataPage(s.bytes, rows));
+    if (skipped > 0) {
+      rows -= skipped;
+      ++pages_skipped_;
+      continue;
+    }
+    FLOE_ASSIGN_OR_RETURN(bool more, s.decoder.NextDataPage(s.bytes));
+    if (!more) return Corruption("column ends {} rows early", rows);
+    ++pages_decoded_;
+    s.level_pos = s.value_pos = 0;
   }
   return OkStatus();
 }

@@ -47,11 +47,17 @@ class ColumnChunkStream {
   ~ColumnChunkStream();
   // Appends the next `rows` rows (levels and dense values) to `out`.
   Status Read(int64_t rows, DecodedChunk* out);
+  // Steps over the next `rows` rows; whole data pages inside them are not even decompressed.
+  Status Skip(int64_t rows);
+  // Data pages decoded and stepped over so far.
+  int64_t pages_decoded() const { return pages_decoded_; }
+  int64_t pages_skipped() const { return pages_skipped_; }
 
  private:
   struct State;
   const LeafColumn& leaf_;
   std::unique_ptr<State> state_;
+  int64_t pages_decoded_ = 0, pages_skipped_ = 0;
 };
 
 // Decodes the chunk whose bytes (starting at its first page) are `bytes`.

@@ -111,10 +111,24 @@ formats::Field FileReader::BatchField(int f) const {
 
 Result<std::unique_ptr<RowGroupReader>> FileReader::OpenRowGroup(int row_group, const std::vector<int>& fields) const {
   if (row_group < 0 || row_group >= num_row_groups()) return InvalidArgument("row group {} of {}", row_group, num_row_groups());
+  int64_t rows = metadata_.row_groups[static_cast<size_t>(row_group)].num_rows;
+  return OpenRowGroup(row_group, fields, rows > 0 ? std::vector<RowRange>{RowRange{0, rows}} : std::vector<RowRange>{});
+}
+
+Result<std::unique_ptr<RowGroupReader>> FileReader::OpenRowGroup(int row_group, const std::vector<int>& fields,
+                                                                 std::vector<RowRange> ranges) const {
+  if (row_group < 0 || row_group >= num_row_groups()) return InvalidArgument("row group {} of {}", row_group, num_row_groups());
   std::unique_ptr<RowGroupReader> r(new RowGroupReader());
   r->file_ = this;
   r->row_group_ = row_group;
   r->rows_ = metadata_.row_groups[static_cast<size_t>(row_group)].num_rows;
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    if (ranges[i].begin < 0 || ranges[i].end > r->rows_ || ranges[i].begin >= ranges[i].end ||
+        (i > 0 && ranges[i].begin < ranges[i - 1].end)) {
+      return InvalidArgument("row ranges must be sorted, disjoint, non-empty and inside the row group's {} rows", r->rows_);
+    }
+  }
+  r->ranges_ = std::move(ranges);
   r->fields_ = fields;
   if (r->fields_.empty()) {
     for (size_t i = 0; i < schema_.fields().size(); ++i) r->fields_.push_back(static_cast<int>(i));
@@ -138,6 +152,18 @@ Result<std::unique_ptr<RowGroupReader>> FileReader::OpenRowGroup(int row_group, 
 
 RowGroupReader::~RowGroupReader() = default;
 
+int64_t RowGroupReader::pages_decoded() const {
+  int64_t n = 0;
+  for (const auto& s : streams_) n += s ? s->pages_decoded() : 0;
+  return n;
+}
+
+int64_t RowGroupReader::pages_skipped() const {
+  int64_t n = 0;
+  for (const auto& s : streams_) n += s ? s->pages_skipped() : 0;
+  return n;
+}
+
 Result<std::optional<formats::ColumnBatch>> RowGroupReader::Next(int64_t max_rows) {
   if (done_ >= rows_ && !(rows_ == 0 && done_ == 0 && whole_)) return std::optional<formats::ColumnBatch>();
   if (whole_) {
@@ -145,8 +171,30 @@ Result<std::optional<formats::ColumnBatch>> RowGroupReader::Next(int64_t max_row
     FLOE_ASSIGN_OR_RETURN(formats::ColumnBatch b, file_->ReadRowGroup(row_group_, fields_));
     return std::optional<formats::ColumnBatch>(std::move(b));
   }
-  int64_t n = std::min(std::max<int64_t>(max_rows, 1), rows_ - done_);
+  // Move to the next selected range, stepping every column over the rows before it.
+  while (next_range_ < ranges_.size() && ranges_[next_range_].end <= done_) ++next_range_;
   const Schema& schema = file_->schema();
+  if (next_range_ == ranges_.size()) {
+    // Step over the pages after the last range (headers only) so the page counts are whole.
+    for (int f : fields_) {
+      size_t l = static_cast<size_t>(schema.fields()[static_cast<size_t>(f)].leaf);
+      FLOE_RETURN_IF_ERROR_CTX(streams_[l]->Skip(rows_ - done_), fmt::format("{}: column '{}': row group {}", file_->location(),
+                                                                            fmt::join(schema.leaves()[l].path, "."), row_group_));
+    }
+    done_ = rows_;
+    return std::optional<formats::ColumnBatch>();
+  }
+  const RowRange& range = ranges_[next_range_];
+  if (done_ < range.begin) {
+    for (int f : fields_) {
+      size_t l = static_cast<size_t>(schema.fields()[static_cast<size_t>(f)].leaf);
+      const LeafColumn& leaf = schema.leaves()[l];
+      std::string where = fmt::format("{}: column '{}': row group {}", file_->location(), fmt::join(leaf.path, "."), row_group_);
+      FLOE_RETURN_IF_ERROR_CTX(streams_[l]->Skip(range.begin - done_), where);
+    }
+    done_ = range.begin;
+  }
+  int64_t n = std::min(std::max<int64_t>(max_rows, 1), range.end - done_);
   formats::ColumnBatch batch;
   batch.num_rows = n;
   std::vector<DecodedChunk> chunks(schema.leaves().size());
@@ -191,20 +239,17 @@ Result<formats::ColumnBatch> FileReader::ReadRowGroup(int row_group, const std::
   return batch;
 }
 
-bool FileReader::MayMatch(int row_group, const ColumnPredicate& p) const {
-  int f = schema_.FindField(p.column);
-  if (f < 0) return true;
-  const SchemaNode& node = schema_.fields()[static_cast<size_t>(f)];
-  if (node.kind != SchemaNode::Kind::kPrimitive) return true;
-  const LeafColumn& leaf = schema_.leaves()[static_cast<size_t>(node.leaf)];
-  const RowGroup& rg = metadata_.row_groups[static_cast<size_t>(row_group)];
-  const ColumnMetaData& m = *rg.columns[static_cast<size_t>(node.leaf)].meta_data;
-  if (!m.statistics) return true;
-  const Statistics& s = *m.statistics;
-  if (p.op == ColumnPredicate::Op::kIsNull) return !s.null_count || *s.null_count > 0;
-  if (p.op == ColumnPredicate::Op::kNotNull) return !s.null_count || *s.null_count < rg.num_rows;
-  if (!s.min_value || !s.max_value) return true;  // Only the well-ordered fields are trusted.
-  if (s.null_count && *s.null_count == rg.num_rows) return false;  // Comparisons never match nulls.
+namespace {
+
+// Whether a range of `rows` values of a column whose bounds (plain-encoded, in the column's
+// order; either may be absent) and null count (when known) are given may hold a value that
+// satisfies `p`. Row group statistics and page index entries are both judged by it.
+bool BoundsMayMatch(const SchemaNode& node, const LeafColumn& leaf, const ColumnPredicate& p, const std::string* min,
+                    const std::string* max, std::optional<int64_t> null_count, int64_t rows) {
+  if (p.op == ColumnPredicate::Op::kIsNull) return !null_count || *null_count > 0;
+  if (p.op == ColumnPredicate::Op::kNotNull) return !null_count || *null_count < rows;
+  if (null_count && *null_count == rows) return false;  // Comparisons never match nulls.
+  if (min == nullptr || max == nullptr) return true;
   // Encode the constant in the column's physical type, then compare in its order.
   std::string c;
   using formats::TypeId;
@@ -237,8 +282,8 @@ bool FileReader::MayMatch(int row_group, const ColumnPredicate& p) const {
     c = std::get<std::string>(p.value);
   }
   ByteOrder order = ByteOrder::kUnsigned;
-  int vs_min = ComparePlain(leaf.physical, order, c, *s.min_value);
-  int vs_max = ComparePlain(leaf.physical, order, c, *s.max_value);
+  int vs_min = ComparePlain(leaf.physical, order, c, *min);
+  int vs_max = ComparePlain(leaf.physical, order, c, *max);
   switch (p.op) {
     case ColumnPredicate::Op::kEq: return vs_min >= 0 && vs_max <= 0;
     case ColumnPredicate::Op::kLt: return vs_min > 0;   // some value < c needs min < c
@@ -247,6 +292,93 @@ bool FileReader::MayMatch(int row_group, const ColumnPredicate& p) const {
     case ColumnPredicate::Op::kGe: return vs_max <= 0;
     default: return true;
   }
+}
+
+// The rows in both sorted, disjoint range lists.
+std::vector<RowRange> Intersect(const std::vector<RowRange>& a, const std::vector<RowRange>& b) {
+  std::vector<RowRange> out;
+  for (size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+    int64_t begin = std::max(a[i].begin, b[j].begin), end = std::min(a[i].end, b[j].end);
+    if (begin < end) out.push_back(RowRange{begin, end});
+    if (a[i].end < b[j].end) {
+      ++i;
+    } else {
+      ++j;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+bool FileReader::MayMatch(int row_group, const ColumnPredicate& p) const {
+  int f = schema_.FindField(p.column);
+  if (f < 0) return true;
+  const SchemaNode& node = schema_.fields()[static_cast<size_t>(f)];
+  if (node.kind != SchemaNode::Kind::kPrimitive) return true;
+  const LeafColumn& leaf = schema_.leaves()[static_cast<size_t>(node.leaf)];
+  const RowGroup& rg = metadata_.row_groups[static_cast<size_t>(row_group)];
+  const ColumnMetaData& m = *rg.columns[static_cast<size_t>(node.leaf)].meta_data;
+  if (!m.statistics) return true;
+  const Statistics& s = *m.statistics;
+  // Only the well-ordered fields (min_value, max_value) are trusted.
+  return BoundsMayMatch(node, leaf, p, s.min_value ? &*s.min_value : nullptr, s.max_value ? &*s.max_value : nullptr, s.null_count,
+                        rg.num_rows);
+}
+
+Result<std::vector<RowRange>> FileReader::SelectRows(int row_group, const std::vector<ColumnPredicate>& predicates) const {
+  if (row_group < 0 || row_group >= num_row_groups()) return InvalidArgument("row group {} of {}", row_group, num_row_groups());
+  const RowGroup& rg = metadata_.row_groups[static_cast<size_t>(row_group)];
+  std::vector<RowRange> selected{RowRange{0, rg.num_rows}};
+  for (const ColumnPredicate& p : predicates) {
+    int f = schema_.FindField(p.column);
+    if (f < 0) continue;
+    const SchemaNode& node = schema_.fields()[static_cast<size_t>(f)];
+    if (node.kind != SchemaNode::Kind::kPrimitive) continue;
+    const LeafColumn& leaf = schema_.leaves()[static_cast<size_t>(node.leaf)];
+    const ColumnChunk& chunk = rg.columns[static_cast<size_t>(node.leaf)];
+    if (!chunk.column_index_offset || !chunk.column_index_length || !chunk.offset_index_offset || !chunk.offset_index_length) continue;
+    std::string where = fmt::format("{}: column '{}': row group {}", location(), fmt::join(leaf.path, "."), row_group);
+    auto read = [&](int64_t offset, int32_t length) -> Result<std::string> {
+      if (offset < 0 || length < 0 || static_cast<uint64_t>(offset) > file_->Size() ||
+          static_cast<uint64_t>(length) > file_->Size() - static_cast<uint64_t>(offset)) {
+        return Corruption("page index at {} of {} bytes runs past the file", offset, length);
+      }
+      return file_->ReadAt(static_cast<uint64_t>(offset), static_cast<uint64_t>(length));
+    };
+    FLOE_ASSIGN_OR_RETURN_CTX(std::string column_bytes, read(*chunk.column_index_offset, *chunk.column_index_length), where);
+    FLOE_ASSIGN_OR_RETURN_CTX(std::string offset_bytes, read(*chunk.offset_index_offset, *chunk.offset_index_length), where);
+    FLOE_ASSIGN_OR_RETURN_CTX(ColumnIndex column_index, DecodeColumnIndex(column_bytes), where + ": column index");
+    FLOE_ASSIGN_OR_RETURN_CTX(OffsetIndex offset_index, DecodeOffsetIndex(offset_bytes), where + ": offset index");
+    const auto& pages = offset_index.page_locations;
+    size_t n = pages.size();
+    if (column_index.null_pages.size() != n || column_index.min_values.size() != n || column_index.max_values.size() != n ||
+        (!column_index.null_counts.empty() && column_index.null_counts.size() != n)) {
+      return Corruption("{}: the column index describes {} pages, the offset index {}", where, column_index.null_pages.size(), n);
+    }
+    std::vector<RowRange> matching;
+    for (size_t k = 0; k < n; ++k) {
+      int64_t begin = pages[k].first_row_index;
+      int64_t end = k + 1 < n ? pages[k + 1].first_row_index : rg.num_rows;
+      if (begin < 0 || end < begin || end > rg.num_rows || (k == 0 && begin != 0)) {
+        return Corruption("{}: offset index page {} covers rows {} to {} of {}", where, k, begin, end, rg.num_rows);
+      }
+      std::optional<int64_t> nulls;
+      if (!column_index.null_counts.empty()) nulls = column_index.null_counts[k];
+      if (column_index.null_pages[k]) nulls = end - begin;
+      bool may = BoundsMayMatch(node, leaf, p, column_index.null_pages[k] ? nullptr : &column_index.min_values[k],
+                                column_index.null_pages[k] ? nullptr : &column_index.max_values[k], nulls, end - begin);
+      if (!may || begin == end) continue;
+      if (!matching.empty() && matching.back().end == begin) {
+        matching.back().end = end;
+      } else {
+        matching.push_back(RowRange{begin, end});
+      }
+    }
+    selected = Intersect(selected, matching);
+    if (selected.empty()) break;
+  }
+  return selected;
 }
 
 std::vector<int> FileReader::SelectRowGroups(const std::vector<ColumnPredicate>& predicates) const {

@@ -33,6 +33,13 @@ struct ColumnPredicate {
   std::variant<int64_t, double, std::string> value;
 };
 
+// Rows [begin, end) of a row group.
+struct RowRange {
+  int64_t begin = 0;
+  int64_t end = 0;
+  bool operator==(const RowRange&) const = default;
+};
+
 class FileReader;
 
 // Reads one row group as a series of batches. Flat columns stream page by page, so memory
@@ -41,8 +48,12 @@ class FileReader;
 class RowGroupReader {
  public:
   ~RowGroupReader();
-  // The next batch of at most `max_rows` rows, or nullopt after the last.
+  // The next batch of at most `max_rows` rows (all inside one selected range), or nullopt
+  // after the last.
   Result<std::optional<formats::ColumnBatch>> Next(int64_t max_rows);
+  // Data pages decoded and stepped over so far, over every projected column.
+  int64_t pages_decoded() const;
+  int64_t pages_skipped() const;
 
  private:
   friend class FileReader;
@@ -51,6 +62,8 @@ class RowGroupReader {
   int row_group_ = 0;
   int64_t rows_ = 0, done_ = 0;
   std::vector<int> fields_;
+  std::vector<RowRange> ranges_;  // The rows to read; a nested projection reads them all.
+  size_t next_range_ = 0;
   bool whole_ = false;
   std::vector<std::unique_ptr<ColumnChunkStream>> streams_;  // Per leaf (flat projections).
   std::string where_;
@@ -72,8 +85,17 @@ class FileReader {
   Result<formats::ColumnBatch> ReadRowGroup(int row_group, const std::vector<int>& fields = {}) const;
   // Streams row group `row_group` projected to `fields` (all when empty) in batches.
   Result<std::unique_ptr<RowGroupReader>> OpenRowGroup(int row_group, const std::vector<int>& fields = {}) const;
+  // The same, reading only the rows in `ranges` (sorted, disjoint, non-empty): columns step
+  // over the rows between them, whole pages without decompressing. A projection with a nested
+  // column reads the whole row group.
+  Result<std::unique_ptr<RowGroupReader>> OpenRowGroup(int row_group, const std::vector<int>& fields, std::vector<RowRange> ranges) const;
   // Row groups whose statistics allow rows matching all `predicates`.
   std::vector<int> SelectRowGroups(const std::vector<ColumnPredicate>& predicates) const;
+  // The rows of `row_group` that may match all `predicates` by the page index (ColumnIndex
+  // bounds and null counts, OffsetIndex row positions) of the predicates' columns; columns
+  // without a page index select every row. Empty when no page can match. A page index that
+  // contradicts itself or the footer is a corruption error naming the file, column and row group.
+  Result<std::vector<RowRange>> SelectRows(int row_group, const std::vector<ColumnPredicate>& predicates) const;
 
  private:
   FileReader(std::unique_ptr<io::InputFile> file, ReaderOptions options) : file_(std::move(file)), options_(options) {}

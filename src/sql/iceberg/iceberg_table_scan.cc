@@ -227,9 +227,15 @@ class IcebergTableScan final : public TableScan {
       total = matches_file || split.row_group == 0 ? (matches_file ? 1 : total) : 0;
     }
     row_groups_total_.fetch_add(total);
-    row_groups_read_.fetch_add(static_cast<int64_t>(groups.size()));
     for (int g : groups) {
       const parquet::RowGroup& rg = reader->metadata().row_groups[static_cast<size_t>(g)];
+      // Pages: the page index of the predicates' columns narrows the row group to row ranges.
+      std::vector<parquet::RowRange> ranges{parquet::RowRange{0, rg.num_rows}};
+      if (!predicates.empty() && !projection.empty()) {
+        FLOE_ASSIGN_OR_RETURN(ranges, reader->SelectRows(g, predicates));
+        if (ranges.empty()) continue;
+      }
+      row_groups_read_.fetch_add(1);
       int64_t bytes = 0;
       for (int f : projection) {
         const parquet::SchemaNode& node = reader->schema().fields()[static_cast<size_t>(f)];
@@ -243,12 +249,15 @@ class IcebergTableScan final : public TableScan {
         FLOE_RETURN_IF_ERROR(EmitConstants(rg.num_rows, constants, sink));
         continue;
       }
-      FLOE_ASSIGN_OR_RETURN_CTX(auto stream, reader->OpenRowGroup(g, projection), task.file.file_path);
+      if (rg.num_rows == 0) continue;
+      FLOE_ASSIGN_OR_RETURN_CTX(auto stream, reader->OpenRowGroup(g, projection, std::move(ranges)), task.file.file_path);
       while (true) {
         FLOE_ASSIGN_OR_RETURN_CTX(auto batch, stream->Next(kScanBatchRows), task.file.file_path);
         if (!batch) break;
         FLOE_RETURN_IF_ERROR(EmitProjected(*batch, source, constants, sink));
       }
+      pages_read_.fetch_add(stream->pages_decoded());
+      pages_total_.fetch_add(stream->pages_decoded() + stream->pages_skipped());
     }
     return OkStatus();
   }
@@ -259,6 +268,8 @@ class IcebergTableScan final : public TableScan {
     s.files_read = files_read_.load();
     s.row_groups_total = row_groups_total_.load();
     s.row_groups_read = row_groups_read_.load();
+    s.pages_total = pages_total_.load();
+    s.pages_read = pages_read_.load();
     s.bytes_read = bytes_read_.load();
     s.rows_read = rows_read_.load();
     return s;
@@ -372,6 +383,7 @@ class IcebergTableScan final : public TableScan {
   bool has_predicate_ = false;
   std::vector<std::atomic<bool>> file_touched_;
   std::atomic<int64_t> files_read_{0}, row_groups_total_{0}, row_groups_read_{0}, bytes_read_{0}, rows_read_{0};
+  std::atomic<int64_t> pages_total_{0}, pages_read_{0};
   std::mutex table_mutex_;
   std::unique_ptr<iceberg::Table> table_object_;  // Guarded by table_mutex_ until set; then read-only.
 };

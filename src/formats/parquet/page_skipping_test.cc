@@ -1,0 +1,238 @@
+// Page skipping: SelectRows turns the page index of the predicates' columns into row ranges,
+// and a row group opened on those ranges returns exactly those rows (stepping over whole pages
+// without decompressing them), for pages v1 and v2, nullable and dictionary-coded columns.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "formats/parquet/file_reader.h"
+#include "formats/parquet/file_writer.h"
+#include "formats/parquet/local_file.h"
+
+namespace floe::parquet {
+namespace {
+
+using formats::ColumnBatch;
+using formats::ColumnVector;
+using formats::Field;
+using formats::TypeId;
+
+Field F(std::string name, int id, TypeId type, bool nullable = true) {
+  Field f;
+  f.name = std::move(name);
+  f.id = id;
+  f.nullable = nullable;
+  f.type = formats::Primitive(type);
+  return f;
+}
+
+// `rows` events: ts ascending (one per second from 0), a low-cardinality region, a nullable
+// amount that is null over rows [2000, 3000) and on every 13th row, and an id.
+ColumnBatch Events(int64_t rows) {
+  std::vector<Field> fields{F("ts", 1, TypeId::kTimestampTz, false), F("region", 2, TypeId::kString), F("amount", 3, TypeId::kDouble),
+                            F("id", 4, TypeId::kString, false)};
+  ColumnBatch b = formats::MakeEmptyBatch(fields);
+  const char* regions[] = {"eu", "us", "ap"};
+  for (int64_t i = 0; i < rows; ++i) {
+    b.columns[0].Append<int64_t>(i * 1000000);
+    b.columns[1].AppendString(regions[(i / 7) % 3]);
+    if ((i >= 2000 && i < 3000) || i % 13 == 0) {
+      b.columns[2].AppendNull();
+    } else {
+      b.columns[2].Append<double>(static_cast<double>(i) / 4);
+    }
+    b.columns[3].AppendString("event-" + std::to_string(i));
+  }
+  b.num_rows = rows;
+  return b;
+}
+
+std::string Write(const ColumnBatch& batch, bool v2, bool page_index) {
+  WriterOptions o;
+  o.page_bytes = 1024;
+  o.data_page_v2 = v2;
+  o.page_index = page_index;
+  std::string bytes;
+  auto w = FileWriter::Open(std::make_unique<MemoryOutputStream>(&bytes), batch.fields, o);
+  EXPECT_TRUE(w.has_value()) << w.error().ToString();
+  EXPECT_TRUE((*w)->Write(batch).has_value());
+  EXPECT_TRUE((*w)->Close().has_value());
+  return bytes;
+}
+
+ColumnPredicate Pred(std::string column, ColumnPredicate::Op op, std::variant<int64_t, double, std::string> value) {
+  ColumnPredicate p;
+  p.column = std::move(column);
+  p.op = op;
+  p.value = std::move(value);
+  return p;
+}
+
+bool SameSlot(const ColumnVector& a, int64_t i, const ColumnVector& b, int64_t j) {
+  if (a.IsValid(i) != b.IsValid(j)) return false;
+  if (!a.IsValid(i)) return true;
+  if (a.type().HasOffsets()) return a.StringAt(i) == b.StringAt(j);
+  return a.FixedAt(i) == b.FixedAt(j);
+}
+
+// Reads `ranges` of row group 0 in batches of `batch_rows` and checks every row against the
+// whole row group read without ranges.
+void ExpectRangesRead(const FileReader& reader, const std::vector<RowRange>& ranges, int64_t batch_rows, int64_t* pages_skipped) {
+  auto whole = reader.ReadRowGroup(0);
+  ASSERT_TRUE(whole.has_value()) << whole.error().ToString();
+  auto stream = reader.OpenRowGroup(0, {0, 1, 2, 3}, ranges);
+  ASSERT_TRUE(stream.has_value()) << stream.error().ToString();
+  std::vector<int64_t> expected_rows;
+  for (const RowRange& r : ranges) {
+    for (int64_t i = r.begin; i < r.end; ++i) expected_rows.push_back(i);
+  }
+  size_t at = 0;
+  while (true) {
+    auto next = (*stream)->Next(batch_rows);
+    ASSERT_TRUE(next.has_value()) << next.error().ToString();
+    if (!*next) break;
+    const ColumnBatch& part = **next;
+    ASSERT_LE(part.num_rows, batch_rows);
+    for (int64_t r = 0; r < part.num_rows; ++r, ++at) {
+      ASSERT_LT(at, expected_rows.size());
+      for (size_t c = 0; c < 4; ++c) {
+        ASSERT_TRUE(SameSlot(whole->columns[c], expected_rows[at], part.columns[c], r))
+            << "column " << c << " row " << expected_rows[at] << " batch " << batch_rows;
+      }
+    }
+  }
+  EXPECT_EQ(at, expected_rows.size());
+  *pages_skipped = (*stream)->pages_skipped();
+}
+
+TEST(PageSkipping, TimeRangeSelectsFewPagesAndReadsExactlyThoseRows) {
+  ColumnBatch events = Events(6000);
+  for (bool v2 : {false, true}) {
+    std::string bytes = Write(events, v2, true);
+    auto reader = FileReader::Open(std::make_unique<MemoryInputFile>(bytes, "events.parquet"));
+    ASSERT_TRUE(reader.has_value()) << reader.error().ToString();
+    ASSERT_EQ((*reader)->num_row_groups(), 1);
+    // ts in [3000 s, 3100 s): a few pages of ts.
+    auto ranges = (*reader)->SelectRows(0, {Pred("ts", ColumnPredicate::Op::kGe, int64_t{3000} * 1000000),
+                                            Pred("ts", ColumnPredicate::Op::kLt, int64_t{3100} * 1000000)});
+    ASSERT_TRUE(ranges.has_value()) << ranges.error().ToString();
+    ASSERT_FALSE(ranges->empty());
+    EXPECT_LE(ranges->front().begin, 3000);
+    EXPECT_GE(ranges->back().end, 3100);
+    int64_t selected = 0;
+    for (const RowRange& r : *ranges) selected += r.end - r.begin;
+    EXPECT_LT(selected, 1000) << "the page index narrows 6000 rows to a few pages";
+    for (int64_t batch_rows : {int64_t{1}, int64_t{50}, int64_t{4096}}) {
+      int64_t skipped = 0;
+      ExpectRangesRead(**reader, *ranges, batch_rows, &skipped);
+      EXPECT_GT(skipped, 0);
+    }
+    // Nothing matches past the end; IS NULL only where nulls are.
+    auto none = (*reader)->SelectRows(0, {Pred("ts", ColumnPredicate::Op::kGt, int64_t{7000} * 1000000)});
+    ASSERT_TRUE(none.has_value());
+    EXPECT_TRUE(none->empty());
+    auto null_ts = (*reader)->SelectRows(0, {Pred("ts", ColumnPredicate::Op::kIsNull, int64_t{0})});
+    ASSERT_TRUE(null_ts.has_value());
+    EXPECT_TRUE(null_ts->empty()) << "every page of ts counts no nulls";
+    auto null_amount = (*reader)->SelectRows(0, {Pred("amount", ColumnPredicate::Op::kIsNull, int64_t{0})});
+    ASSERT_TRUE(null_amount.has_value());
+    EXPECT_EQ(*null_amount, (std::vector<RowRange>{RowRange{0, 6000}})) << "every page of amount has a null";
+  }
+}
+
+TEST(PageSkipping, AnyRangesReadTheirRowsAcrossPageBoundaries) {
+  ColumnBatch events = Events(5000);
+  std::mt19937_64 rng(7);
+  for (bool v2 : {false, true}) {
+    std::string bytes = Write(events, v2, true);
+    auto reader = FileReader::Open(std::make_unique<MemoryInputFile>(bytes, "events.parquet"));
+    ASSERT_TRUE(reader.has_value()) << reader.error().ToString();
+    for (int trial = 0; trial < 20; ++trial) {
+      std::vector<RowRange> ranges;
+      int64_t at = static_cast<int64_t>(rng() % 300);
+      while (at < 5000) {
+        int64_t end = std::min<int64_t>(5000, at + 1 + static_cast<int64_t>(rng() % 700));
+        ranges.push_back(RowRange{at, end});
+        at = end + 1 + static_cast<int64_t>(rng() % 900);
+      }
+      int64_t skipped = 0;
+      ExpectRangesRead(**reader, ranges, 1 + static_cast<int64_t>(rng() % 600), &skipped);
+    }
+  }
+}
+
+TEST(PageSkipping, WithoutAPageIndexEveryRowIsSelected) {
+  std::string bytes = Write(Events(3000), false, false);
+  auto reader = FileReader::Open(std::make_unique<MemoryInputFile>(bytes, "events.parquet"));
+  ASSERT_TRUE(reader.has_value());
+  auto ranges = (*reader)->SelectRows(0, {Pred("ts", ColumnPredicate::Op::kGe, int64_t{2900} * 1000000)});
+  ASSERT_TRUE(ranges.has_value());
+  EXPECT_EQ(*ranges, (std::vector<RowRange>{RowRange{0, 3000}}));
+}
+
+TEST(PageSkipping, BadRangesAreRefused) {
+  std::string bytes = Write(Events(100), false, true);
+  auto reader = FileReader::Open(std::make_unique<MemoryInputFile>(bytes, "events.parquet"));
+  ASSERT_TRUE(reader.has_value());
+  for (const std::vector<RowRange>& bad : {std::vector<RowRange>{RowRange{5, 5}}, std::vector<RowRange>{RowRange{0, 101}},
+                                           std::vector<RowRange>{RowRange{10, 20}, RowRange{15, 30}}}) {
+    auto stream = (*reader)->OpenRowGroup(0, {0}, bad);
+    EXPECT_FALSE(stream.has_value());
+  }
+}
+
+// A page index pointing outside the file, or disagreeing with itself, is a corruption error
+// naming the file, the column and the row group; it never crashes.
+TEST(PageSkipping, HostilePageIndexGivesAClearError) {
+  std::string bytes = Write(Events(3000), false, true);
+  uint32_t footer_len;
+  std::memcpy(&footer_len, bytes.data() + bytes.size() - 8, 4);
+  std::string body = bytes.substr(0, bytes.size() - 8 - footer_len);
+  auto metadata = DecodeFileMetaData(std::string_view(bytes).substr(bytes.size() - 8 - footer_len, footer_len));
+  ASSERT_TRUE(metadata.has_value());
+  auto rebuild = [&](const FileMetaData& m) {
+    std::string footer;
+    EncodeFileMetaData(m, &footer);
+    std::string out = body + footer;
+    auto len = static_cast<uint32_t>(footer.size());
+    out.append(reinterpret_cast<const char*>(&len), 4);
+    out += "PAR1";
+    return out;
+  };
+  std::vector<FileMetaData> hostile;
+  FileMetaData past_end = *metadata;
+  past_end.row_groups[0].columns[0].column_index_offset = static_cast<int64_t>(bytes.size());
+  hostile.push_back(past_end);
+  FileMetaData huge = *metadata;
+  huge.row_groups[0].columns[0].offset_index_length = INT32_MAX;
+  hostile.push_back(huge);
+  FileMetaData shifted = *metadata;  // The offset index read as a column index: garbage.
+  shifted.row_groups[0].columns[0].column_index_offset = shifted.row_groups[0].columns[0].offset_index_offset;
+  shifted.row_groups[0].columns[0].column_index_length = shifted.row_groups[0].columns[0].offset_index_length;
+  hostile.push_back(shifted);
+  FileMetaData swapped = *metadata;  // Another column's index: page counts disagree.
+  swapped.row_groups[0].columns[0].offset_index_offset = swapped.row_groups[0].columns[3].offset_index_offset;
+  swapped.row_groups[0].columns[0].offset_index_length = swapped.row_groups[0].columns[3].offset_index_length;
+  hostile.push_back(swapped);
+  int errors = 0;
+  for (const FileMetaData& m : hostile) {
+    std::string file = rebuild(m);
+    auto reader = FileReader::Open(std::make_unique<MemoryInputFile>(file, "hostile.parquet"));
+    ASSERT_TRUE(reader.has_value()) << reader.error().ToString();
+    auto ranges = (*reader)->SelectRows(0, {Pred("ts", ColumnPredicate::Op::kGe, int64_t{5})});
+    if (ranges.has_value()) {
+      // A garbage index that still decodes must at least stay inside the row group.
+      for (const RowRange& r : *ranges) EXPECT_TRUE(r.begin >= 0 && r.end <= 3000 && r.begin < r.end);
+      continue;
+    }
+    ++errors;
+    std::string message = ranges.error().ToString();
+    EXPECT_NE(message.find("hostile.parquet"), std::string::npos) << message;
+    EXPECT_NE(message.find("'ts'"), std::string::npos) << message;
+    EXPECT_NE(message.find("row group 0"), std::string::npos) << message;
+  }
+  EXPECT_GE(errors, 3) << "the index past the end, the oversized one and the mismatched page counts are errors";
+}
+
+}  // namespace
+}  // namespace floe::parquet
