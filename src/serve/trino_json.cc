@@ -100,6 +100,12 @@ nlohmann::json TrinoValue(const sql::Value& value) {
       return d;
     }
     case TypeKind::kVarbinary: return Base64Encode(value.as_string());
+    case TypeKind::kRow: {
+      // Rows travel as JSON arrays of their field values; the names are in the typeSignature.
+      nlohmann::json fields = nlohmann::json::array();
+      for (const sql::Value& f : value.as_fields()) fields.push_back(TrinoValue(f));
+      return fields;
+    }
     default: return value.ToText();
   }
 }

@@ -79,6 +79,29 @@ class ConstantNode final : public ExprNode {
   Value value_;
 };
 
+// ---- rows
+
+// s.name: the field's vector, shared with the row vector when the row is never null;
+// otherwise a copy whose slots are null wherever the row is.
+class FieldAccessNode final : public ExprNode {
+ public:
+  FieldAccessNode(SqlType type, ExprNodePtr row, size_t field) : ExprNode(std::move(type)), row_(std::move(row)), field_(field) {}
+
+  Result<VectorPtr> Evaluate(const DataChunk& chunk, QueryContext& context) const override {
+    FLOE_ASSIGN_OR_RETURN(VectorPtr row, row_->Evaluate(chunk, context));
+    const ColumnVector& child = row->children[field_];
+    if (row->validity.empty()) return VectorPtr(row, &child);
+    auto out = std::make_shared<ColumnVector>(child);
+    if (out->validity.empty()) out->validity.assign(static_cast<size_t>(out->length), 1);
+    for (int64_t i = 0; i < out->length; ++i) out->validity[static_cast<size_t>(i)] &= row->validity[static_cast<size_t>(i)];
+    return VectorPtr(out);
+  }
+
+ private:
+  ExprNodePtr row_;
+  size_t field_;
+};
+
 // ---- comparisons
 
 enum class CompareOp { kEq, kNeq, kLt, kLte, kGt, kGte };
@@ -1041,6 +1064,16 @@ Result<std::vector<ExprNodePtr>> CompileArgs(const BoundExpr& e, const ColumnLay
 
 Result<ExprNodePtr> CompileCall(const BoundExpr& e, const ColumnLayout& layout) {
   const std::string& name = e.name;
+  if (name == "field_access" && e.args.size() == 2 && e.args[0]->type.kind() == TypeKind::kRow && CanCarry(e.args[0]->type) &&
+      CanCarry(e.type) && e.args[1]->kind == BoundKind::kConstant) {
+    const std::string& field = e.args[1]->value.as_string();
+    const auto& fields = e.args[0]->type.fields();
+    for (size_t f = 0; f < fields.size(); ++f) {
+      if (fields[f].name != field) continue;
+      FLOE_ASSIGN_OR_RETURN(auto row, Compile(*e.args[0], layout));
+      return ExprNodePtr(std::make_unique<FieldAccessNode>(e.type, std::move(row), f));
+    }
+  }
   static const char* kNested[] = {"field_access", "subscript", "array_constructor", "row_constructor", "cardinality", "element_at", "contains"};
   for (const char* n : kNested) {
     if (name == n) return NotImplemented("{} on nested types is not supported by the executor yet", name);
@@ -1097,7 +1130,20 @@ Result<ExprNodePtr> CompileCall(const BoundExpr& e, const ColumnLayout& layout) 
   return ExprNodePtr(std::make_unique<RowCallNode>(name, e.type, std::move(args)));
 }
 
+// Rows are carried and read by field access only; anything else computing on one (comparing,
+// casting, passing it to a function) is refused rather than computed wrong.
+Status CheckRowUse(const BoundExpr& e) {
+  if (e.kind == BoundKind::kColumn || e.kind == BoundKind::kConstant || e.kind == BoundKind::kIsNull) return OkStatus();
+  if (e.kind == BoundKind::kCall && e.name == "field_access") return OkStatus();
+  bool rows = !IsExecutable(e.type);
+  for (const auto& arg : e.args) rows = rows || !IsExecutable(arg->type);
+  if (!rows) return OkStatus();
+  return NotImplemented("{} on values of type row/array/map is not supported by the executor yet; read their fields (payload.name)",
+                        e.kind == BoundKind::kCall ? e.name + "()" : std::string("this expression"));
+}
+
 Result<ExprNodePtr> Compile(const BoundExpr& e, const ColumnLayout& layout) {
+  FLOE_RETURN_IF_ERROR(CheckRowUse(e));
   ExprNodePtr node;
   switch (e.kind) {
     case BoundKind::kConstant:

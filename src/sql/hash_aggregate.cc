@@ -235,7 +235,13 @@ Result<std::unique_ptr<Sink>> MakeHashAggregate(const LogicalOperator& node, con
     if (call.filter) {
       FLOE_ASSIGN_OR_RETURN(a.filter, CompileExpression(*call.filter, layout));
     }
-    // Check the function is supported before any row is read.
+    // Check the function is supported before any row is read. Of rows, only their presence
+    // counts (count(payload)); no aggregate computes on them yet.
+    for (const SqlType& t : a.arg_types) {
+      if (!IsExecutable(t) && !(call.function == "count" && !call.distinct)) {
+        return NotImplemented("aggregate {}() on type {} is not supported by the executor yet", call.function, t.ToString());
+      }
+    }
     FLOE_RETURN_IF_ERROR(MakeAggregateState(call, a.arg_types));
     aggregates.push_back(std::move(a));
   }

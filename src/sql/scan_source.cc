@@ -67,7 +67,7 @@ ScanRequest MakeScanRequest(const LogicalOperator& node, QueryContext& context) 
 
 Result<std::unique_ptr<Source>> MakeScanSource(const LogicalOperator& node, QueryContext& context) {
   for (const auto& c : node.output) {
-    if (!IsExecutable(c.type)) {
+    if (!CanCarry(c.type)) {
       return NotImplemented("reading column '{}' of type {} is not supported by the executor yet", c.name, c.type.ToString());
     }
   }

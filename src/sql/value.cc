@@ -1,5 +1,7 @@
 #include "sql/value.h"
 
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -65,9 +67,27 @@ Result<Value> ParseDecimalLiteral(std::string_view text) {
   return Value::Decimal(SqlType::Decimal(precision, scale), negative ? -unscaled : unscaled);
 }
 
+bool Value::operator==(const Value& other) const {
+  if (type_ != other.type_) return false;
+  using Fields = std::shared_ptr<const std::vector<Value>>;
+  if (std::holds_alternative<Fields>(data_) && std::holds_alternative<Fields>(other.data_)) return as_fields() == other.as_fields();
+  return data_ == other.data_;
+}
+
 std::string Value::ToText() const {
   if (is_null()) return "NULL";
   switch (type_.kind()) {
+    case TypeKind::kRow: {
+      std::string out = "{";
+      const auto& fields = as_fields();
+      for (size_t i = 0; i < fields.size(); ++i) {
+        if (i > 0) out += ", ";
+        out += i < type_.fields().size() && !type_.fields()[i].name.empty() ? type_.fields()[i].name : fmt::format("field{}", i);
+        out.push_back('=');
+        out += fields[i].ToText();
+      }
+      return out + "}";
+    }
     case TypeKind::kBoolean: return as_bool() ? "true" : "false";
     case TypeKind::kDecimal: return DecimalToString(as_decimal(), type_.scale());
     case TypeKind::kReal:
@@ -122,6 +142,11 @@ std::string Value::ToSql() const {
     case TypeKind::kVarbinary: return fmt::format("X{}", quote(ToText()));
     case TypeKind::kIntervalDayTime: return fmt::format("INTERVAL {} DAY TO SECOND", quote(ToText()));
     case TypeKind::kIntervalYearMonth: return fmt::format("INTERVAL {} YEAR TO MONTH", quote(ToText()));
+    case TypeKind::kRow: {
+      std::vector<std::string> fields;
+      for (const Value& f : as_fields()) fields.push_back(f.ToSql());
+      return fmt::format("CAST(ROW({}) AS {})", fmt::join(fields, ", "), type_.ToString());
+    }
     case TypeKind::kReal:
     case TypeKind::kDouble: {
       std::string text = ToText();

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "base/result.h"
 #include "sql/sql_type.h"
@@ -26,6 +28,10 @@ class Value {
   static Value Double(SqlType type, double v) { return Value(std::move(type), v); }
   // varchar text, varbinary bytes, uuid's 36-character text.
   static Value String(SqlType type, std::string v) { return Value(std::move(type), std::move(v)); }
+  // A row's field values, in the type's field order.
+  static Value Row(SqlType type, std::vector<Value> fields) {
+    return Value(std::move(type), std::make_shared<const std::vector<Value>>(std::move(fields)));
+  }
 
   const SqlType& type() const { return type_; }
   bool is_null() const { return std::holds_alternative<std::monostate>(data_); }
@@ -34,13 +40,15 @@ class Value {
   Int128 as_decimal() const { return std::get<Int128>(data_); }
   double as_double() const { return std::get<double>(data_); }
   const std::string& as_string() const { return std::get<std::string>(data_); }
+  const std::vector<Value>& as_fields() const { return *std::get<std::shared_ptr<const std::vector<Value>>>(data_); }
 
   // SQL literal text: NULL, TRUE, 42, 12.50, 'it''s', DATE '2024-01-01', X'0aff'.
   std::string ToSql() const;
-  // Plain text for result output: 12.50, 2024-01-01, it's.
+  // Plain text for result output: 12.50, 2024-01-01, it's; rows as Trino prints them,
+  // {name=ann, geo={lat=1.0, lon=2.0}}.
   std::string ToText() const;
 
-  bool operator==(const Value& other) const { return type_ == other.type_ && data_ == other.data_; }
+  bool operator==(const Value& other) const;
 
  private:
   explicit Value(SqlType type) : type_(std::move(type)) {}
@@ -48,7 +56,7 @@ class Value {
   Value(SqlType type, T data) : type_(std::move(type)), data_(std::move(data)) {}
 
   SqlType type_;
-  std::variant<std::monostate, bool, int64_t, Int128, double, std::string> data_;
+  std::variant<std::monostate, bool, int64_t, Int128, double, std::string, std::shared_ptr<const std::vector<Value>>> data_;
 };
 
 // The decimal text of `unscaled` at `scale`: (12345, 2) -> "123.45".

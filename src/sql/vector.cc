@@ -27,7 +27,20 @@ bool IsExecutable(const SqlType& type) {
   return type.kind() != TypeKind::kRow && type.kind() != TypeKind::kArray && type.kind() != TypeKind::kMap;
 }
 
+bool CanCarry(const SqlType& type) {
+  if (type.kind() != TypeKind::kRow) return IsExecutable(type);
+  for (const RowField& f : type.fields()) {
+    if (!CanCarry(f.type)) return false;
+  }
+  return true;
+}
+
 formats::DataType ExecDataType(const SqlType& type) {
+  if (type.kind() == TypeKind::kRow) {
+    std::vector<formats::Field> fields;
+    for (const RowField& f : type.fields()) fields.push_back(formats::Field{f.name, -1, true, ExecDataType(f.type)});
+    return formats::StructType(std::move(fields));
+  }
   switch (PhysicalTypeOf(type)) {
     case PhysicalType::kBool: return formats::Primitive(TypeId::kBoolean);
     case PhysicalType::kInt64: return formats::Primitive(TypeId::kInt64);
@@ -63,6 +76,11 @@ void SetNull(ColumnVector& v, int64_t i) {
 
 Value GetValue(const ColumnVector& v, const SqlType& type, int64_t row) {
   if (!v.IsValid(row)) return Value::Null(type);
+  if (type.kind() == TypeKind::kRow) {
+    std::vector<Value> fields;
+    for (size_t f = 0; f < type.fields().size() && f < v.children.size(); ++f) fields.push_back(GetValue(v.children[f], type.fields()[f].type, row));
+    return Value::Row(type, std::move(fields));
+  }
   switch (PhysicalTypeOf(type)) {
     case PhysicalType::kBool:
       if (type.IsUnknown()) return Value::Null(type);
@@ -80,6 +98,17 @@ Value GetValue(const ColumnVector& v, const SqlType& type, int64_t row) {
 }
 
 void AppendValue(ColumnVector& v, const Value& value) {
+  if (v.type().id == TypeId::kStruct && !value.is_null()) {
+    v.AppendStructSlot(true);
+    for (size_t f = 0; f < v.children.size(); ++f) {
+      if (value.type().kind() == TypeKind::kRow && f < value.as_fields().size()) {
+        AppendValue(v.children[f], value.as_fields()[f]);
+      } else {
+        v.children[f].AppendNull();
+      }
+    }
+    return;
+  }
   if (value.is_null()) {
     v.AppendNull();
     return;
@@ -96,6 +125,10 @@ void AppendValue(ColumnVector& v, const Value& value) {
 
 VectorPtr ConstantVector(const Value& value, int64_t rows) {
   auto v = NewVector(value.type(), rows);
+  if (v->type().id == TypeId::kStruct) {
+    for (int64_t i = 0; i < rows; ++i) AppendValue(*v, value);
+    return v;
+  }
   if (value.is_null() || value.type().IsUnknown()) {
     int32_t width = v->type().FixedWidth();
     if (width > 0) {
@@ -154,6 +187,11 @@ void AppendFrom(ColumnVector& to, const ColumnVector& from, int64_t row) {
     to.AppendNull();
     return;
   }
+  if (to.type().id == TypeId::kStruct) {
+    to.AppendStructSlot(true);
+    for (size_t f = 0; f < to.children.size(); ++f) AppendFrom(to.children[f], from.children[f], row);
+    return;
+  }
   if (!to.validity.empty()) to.validity.push_back(1);
   if (to.type().HasOffsets()) {
     std::string_view s = from.StringAt(row);
@@ -166,7 +204,24 @@ void AppendFrom(ColumnVector& to, const ColumnVector& from, int64_t row) {
   ++to.length;
 }
 
+namespace {
+
+// Rows of a struct vector at `idx`: the validity and every field gathered alike.
+ColumnVector GatherStruct(const ColumnVector& v, const uint32_t* idx, int64_t count) {
+  ColumnVector out(v.type());
+  if (!v.validity.empty()) {
+    out.validity.resize(static_cast<size_t>(count));
+    for (int64_t i = 0; i < count; ++i) out.validity[static_cast<size_t>(i)] = v.validity[idx[i]];
+  }
+  for (size_t f = 0; f < v.children.size(); ++f) out.children[f] = ColumnVector(*Gather(v.children[f], idx, count));
+  out.length = count;
+  return out;
+}
+
+}  // namespace
+
 VectorPtr Gather(const ColumnVector& v, const uint32_t* idx, int64_t count) {
+  if (v.type().id == TypeId::kStruct) return std::make_shared<ColumnVector>(GatherStruct(v, idx, count));
   auto out = std::make_shared<ColumnVector>(v.type());
   if (!v.validity.empty()) {
     out->validity.resize(static_cast<size_t>(count));
@@ -228,6 +283,12 @@ DataChunk SliceChunk(const DataChunk& chunk, int64_t offset, int64_t count) {
 
 VectorPtr Concatenate(const std::vector<DataChunk>& chunks, size_t column, const SqlType& type) {
   auto out = NewVector(type);
+  if (out->type().id == TypeId::kStruct) {
+    for (const auto& c : chunks) {
+      for (int64_t i = 0; i < c.rows; ++i) AppendFrom(*out, *c.columns[column], i);
+    }
+    return out;
+  }
   int64_t total = 0;
   size_t bytes = 0;
   bool nulls = false;
@@ -321,6 +382,20 @@ Result<formats::DataType> StorageDataType(const SqlType& type) {
 }
 
 Result<VectorPtr> FromStorage(ColumnVector&& column, const SqlType& type) {
+  if (type.kind() == TypeKind::kRow && column.type().id == TypeId::kStruct && CanCarry(type)) {
+    // Fields by position: the scan has already shaped the struct to the table's current type.
+    if (column.children.size() != type.fields().size()) {
+      return Internal("a {} column arrived with {} fields", type.ToString(), column.children.size());
+    }
+    auto out = NewVector(type);
+    out->length = column.length;
+    out->validity = std::move(column.validity);
+    for (size_t f = 0; f < column.children.size(); ++f) {
+      FLOE_ASSIGN_OR_RETURN(VectorPtr child, FromStorage(std::move(column.children[f]), type.fields()[f].type));
+      out->children[f] = *child;
+    }
+    return VectorPtr(out);
+  }
   if (!IsExecutable(type)) return NotImplemented("the executor cannot read columns of type {} yet", type.ToString());
   TypeId id = column.type().id;
   PhysicalType physical = PhysicalTypeOf(type);

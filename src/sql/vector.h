@@ -32,8 +32,12 @@ inline constexpr int64_t kChunkRows = 8192;
 PhysicalType PhysicalTypeOf(const SqlType& type);
 // The ColumnVector type of the executor's form of `type`.
 formats::DataType ExecDataType(const SqlType& type);
-// Whether the executor can hold values of `type` (nested types are not supported yet).
+// Whether the executor can compute on values of `type` (compare, group, sort, aggregate):
+// every type but the nested ones.
 bool IsExecutable(const SqlType& type);
+// Whether vectors of `type` can flow through scans, filters, projections, joins and sorts as
+// payload: the executable types, and rows of them (read through field access, s.name).
+bool CanCarry(const SqlType& type);
 
 struct DataChunk {
   std::vector<VectorPtr> columns;

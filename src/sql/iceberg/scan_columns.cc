@@ -87,6 +87,27 @@ ColumnVector ConstantVector(const DataType& type, const iceberg::Literal& value,
 
 Result<ColumnVector> ConvertVector(ColumnVector in, const DataType& type) {
   BT from = in.type().id;
+  if (from == BT::kStruct && type.id == BT::kStruct) {
+    // Fields by id (by name in files without ids): a struct may have gained, lost or
+    // reordered fields since the file was written, and a field's type may have widened.
+    ColumnVector out(type);
+    out.length = in.length;
+    out.validity = std::move(in.validity);
+    for (size_t f = 0; f < type.children.size(); ++f) {
+      const formats::Field& want = type.children[f];
+      int found = -1;
+      for (size_t k = 0; k < in.children.size(); ++k) {
+        const formats::Field& have = in.type().children[k];
+        if (have.id >= 0 && want.id >= 0 ? have.id == want.id : have.name == want.name) found = static_cast<int>(k);
+      }
+      if (found < 0) {
+        FillNulls(out.children[f], out.length);
+        continue;
+      }
+      FLOE_ASSIGN_OR_RETURN(out.children[f], ConvertVector(std::move(in.children[static_cast<size_t>(found)]), want.type));
+    }
+    return out;
+  }
   if (from == type.id) {
     if (from != BT::kDecimal || (in.type().precision == type.precision && in.type().scale == type.scale)) return in;
     if (in.type().scale != type.scale) {

@@ -174,6 +174,38 @@ before(async () => {
   const files = floeRows(`SELECT file_path FROM shop."orders$files"`).map(r => r[0].replace(/^file:\/\//, ''));
   assert.ok(files.length >= 4, `files: ${files.length}`);
   await conn.run(`CREATE VIEW orders AS SELECT * FROM read_parquet([${files.map(f => `'${f}'`).join(', ')}])`);
+
+  // A table with struct columns (and a list column no query reads), in two commits.
+  writeFileSync(join(dir, 'nested.json'), JSON.stringify({
+    type: 'struct', 'schema-id': 0, fields: [
+      { id: 1, name: 'id', required: true, type: 'long' },
+      { id: 2, name: 'payload', required: false, type: { type: 'struct', fields: [
+        { id: 3, name: 'customer', required: false, type: 'string' },
+        { id: 4, name: 'amount', required: false, type: 'double' },
+        { id: 5, name: 'geo', required: false, type: { type: 'struct', fields: [
+          { id: 6, name: 'lat', required: true, type: 'double' },
+          { id: 7, name: 'lon', required: true, type: 'double' }] } }] } },
+      { id: 8, name: 'tags', required: false, type: { type: 'list', 'element-id': 9, 'element-required': false, element: 'string' } },
+    ] }));
+  execFileSync(floe, ['table', 'create', 'shop.nested', '--warehouse', warehouse, '--schema', join(dir, 'nested.json')]);
+  const nr = prng(11);
+  for (let part = 0; part < 2; part++) {
+    const lines = [];
+    for (let i = part * 400; i < (part + 1) * 400; i++) {
+      const payload = nr() < 0.15 ? null : {
+        customer: nr() < 0.1 ? null : pick(['ann', 'bob', 'cy', 'dee'], nr),
+        amount: nr() < 0.1 ? null : Math.round(nr() * 10000) / 100,
+        geo: nr() < 0.2 ? null : { lat: Math.round(nr() * 1800 - 900) / 10, lon: Math.round(nr() * 3600 - 1800) / 10 },
+      };
+      lines.push(JSON.stringify({ id: i, payload, tags: nr() < 0.5 ? null : ['a', 'b'].slice(0, 1 + Math.floor(nr() * 2)) }));
+    }
+    const file = join(dir, `nested-${part}.jsonl`);
+    writeFileSync(file, lines.join('\n') + '\n');
+    execFileSync(floe, ['table', 'append', 'shop.nested', '--warehouse', warehouse, file]);
+  }
+  const nestedFiles = floeRows(`SELECT file_path FROM shop."nested$files"`).map(r => r[0].replace(/^file:\/\//, ''));
+  assert.equal(nestedFiles.length, 2);
+  await conn.run(`CREATE VIEW nested AS SELECT * FROM read_parquet([${nestedFiles.map(f => `'${f}'`).join(', ')}])`);
 });
 
 after(() => {
@@ -194,6 +226,18 @@ test('$files lists exactly the data files in the table folder', () => {
   walk(join(warehouse, 'shop', 'orders', 'data'));
   assert.deepEqual(listed.map(r => r[0].replace(/^file:\/\//, '')).sort(), onDisk.sort());
   assert.equal(listed.reduce((s, r) => s + Number(r[1]), 0), appends.reduce((a, b) => a + b, 0));
+});
+
+test('struct field access agrees with DuckDB reading the same files', async () => {
+  const queries = [
+    [`SELECT id, payload.customer, payload.amount, payload.geo.lat, payload.geo.lon FROM {T} ORDER BY id`, true],
+    [`SELECT payload.customer, count(*), sum(payload.amount), max(payload.geo.lon) FROM {T} WHERE payload.geo.lat > 10 GROUP BY 1`, false],
+    [`SELECT count(*) FILTER (WHERE payload IS NULL), count(payload.geo), count(payload.customer) FROM {T}`, false],
+    [`SELECT a.id, b.payload.customer FROM {T} a JOIN {T} b ON a.id = b.id + 1 WHERE a.payload.amount > b.payload.amount`, false],
+  ];
+  for (const [sql, ordered] of queries) {
+    await same(d => sql.replaceAll('{T}', d.table === 'orders' ? 'nested' : 'shop.nested'), { ordered });
+  }
 });
 
 test('snapshots and time travel', () => {
