@@ -1,7 +1,9 @@
 #include "formats/parquet/file_reader.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <utility>
 
 #include "formats/parquet/record_assembler.h"
 #include "formats/parquet/statistics.h"
@@ -164,6 +166,45 @@ int64_t RowGroupReader::pages_skipped() const {
   return n;
 }
 
+std::string RowGroupReader::Where(size_t leaf) const {
+  return fmt::format("{}: column '{}': row group {}", file_->location(), fmt::join(file_->schema().leaves()[leaf].path, "."), row_group_);
+}
+
+// Skips are deferred until a column is read again, so runs of skipped batches become one skip
+// that can step over whole pages.
+Status RowGroupReader::SkipColumn(size_t leaf, int64_t rows) {
+  if (pending_skip_.size() < streams_.size()) pending_skip_.resize(streams_.size(), 0);
+  pending_skip_[leaf] += rows;
+  return OkStatus();
+}
+
+Status RowGroupReader::FlushSkip(size_t leaf) {
+  if (leaf >= pending_skip_.size() || pending_skip_[leaf] == 0) return OkStatus();
+  int64_t rows = std::exchange(pending_skip_[leaf], 0);
+  FLOE_RETURN_IF_ERROR_CTX(streams_[leaf]->Skip(rows), Where(leaf));
+  return OkStatus();
+}
+
+Status RowGroupReader::SkipAll(int64_t rows) {
+  const Schema& schema = file_->schema();
+  for (int f : fields_) FLOE_RETURN_IF_ERROR(SkipColumn(static_cast<size_t>(schema.fields()[static_cast<size_t>(f)].leaf), rows));
+  done_ += rows;
+  return OkStatus();
+}
+
+void RowGroupReader::SetFilter(std::vector<ColumnPredicate> predicates) {
+  filter_.clear();
+  if (whole_) return;
+  const Schema& schema = file_->schema();
+  for (ColumnPredicate& p : predicates) {
+    int f = schema.FindField(p.column);
+    if (f < 0) continue;
+    for (size_t k = 0; k < fields_.size(); ++k) {
+      if (fields_[k] == f) filter_.push_back(Filter{k, p});
+    }
+  }
+}
+
 Result<std::optional<formats::ColumnBatch>> RowGroupReader::Next(int64_t max_rows) {
   if (done_ >= rows_ && !(rows_ == 0 && done_ == 0 && whole_)) return std::optional<formats::ColumnBatch>();
   if (whole_) {
@@ -171,44 +212,62 @@ Result<std::optional<formats::ColumnBatch>> RowGroupReader::Next(int64_t max_row
     FLOE_ASSIGN_OR_RETURN(formats::ColumnBatch b, file_->ReadRowGroup(row_group_, fields_));
     return std::optional<formats::ColumnBatch>(std::move(b));
   }
-  // Move to the next selected range, stepping every column over the rows before it.
-  while (next_range_ < ranges_.size() && ranges_[next_range_].end <= done_) ++next_range_;
   const Schema& schema = file_->schema();
-  if (next_range_ == ranges_.size()) {
-    // Step over the pages after the last range (headers only) so the page counts are whole.
-    for (int f : fields_) {
-      size_t l = static_cast<size_t>(schema.fields()[static_cast<size_t>(f)].leaf);
-      FLOE_RETURN_IF_ERROR_CTX(streams_[l]->Skip(rows_ - done_), fmt::format("{}: column '{}': row group {}", file_->location(),
-                                                                            fmt::join(schema.leaves()[l].path, "."), row_group_));
+  while (true) {
+    // Move to the next selected range, stepping every column over the rows before it.
+    while (next_range_ < ranges_.size() && ranges_[next_range_].end <= done_) ++next_range_;
+    if (next_range_ == ranges_.size()) {
+      // Step over the pages after the last range (headers only) so the page counts are whole.
+      FLOE_RETURN_IF_ERROR(SkipAll(rows_ - done_));
+      for (int f : fields_) FLOE_RETURN_IF_ERROR(FlushSkip(static_cast<size_t>(schema.fields()[static_cast<size_t>(f)].leaf)));
+      return std::optional<formats::ColumnBatch>();
     }
-    done_ = rows_;
-    return std::optional<formats::ColumnBatch>();
-  }
-  const RowRange& range = ranges_[next_range_];
-  if (done_ < range.begin) {
-    for (int f : fields_) {
+    const RowRange& range = ranges_[next_range_];
+    if (done_ < range.begin) FLOE_RETURN_IF_ERROR(SkipAll(range.begin - done_));
+    int64_t n = std::min(std::max<int64_t>(max_rows, 1), range.end - done_);
+    std::vector<DecodedChunk> chunks(schema.leaves().size());
+    std::vector<std::optional<formats::ColumnVector>> columns(fields_.size());
+    auto read = [&](size_t k) -> Status {
+      int f = fields_[k];
       size_t l = static_cast<size_t>(schema.fields()[static_cast<size_t>(f)].leaf);
-      const LeafColumn& leaf = schema.leaves()[l];
-      std::string where = fmt::format("{}: column '{}': row group {}", file_->location(), fmt::join(leaf.path, "."), row_group_);
-      FLOE_RETURN_IF_ERROR_CTX(streams_[l]->Skip(range.begin - done_), where);
+      FLOE_RETURN_IF_ERROR(FlushSkip(l));
+      FLOE_RETURN_IF_ERROR_CTX(streams_[l]->Read(n, &chunks[l]), Where(l));
+      FLOE_ASSIGN_OR_RETURN_CTX(formats::ColumnVector column, AssembleField(schema, f, chunks, n), Where(l));
+      columns[k] = std::move(column);
+      return OkStatus();
+    };
+    // Filter columns first: when no row of the batch can match, the other columns step over
+    // it instead of decoding it.
+    // A filter that every batch so far has passed will not skip anything; stop paying for it.
+    bool any = true;
+    if (!filter_.empty() && batches_passed_ < kBatchesBeforeGivingUp) {
+      for (const Filter& filter : filter_) {
+        if (!columns[filter.field]) FLOE_RETURN_IF_ERROR(read(filter.field));
+      }
+      std::vector<uint8_t> match(static_cast<size_t>(n), 1);
+      for (const Filter& filter : filter_) NarrowMatches(*columns[filter.field], filter.predicate, match.data());
+      any = std::find(match.begin(), match.end(), 1) != match.end();
+      batches_passed_ = any ? batches_passed_ + 1 : 0;
     }
-    done_ = range.begin;
+    if (!any) {
+      for (size_t k = 0; k < fields_.size(); ++k) {
+        if (columns[k]) continue;
+        FLOE_RETURN_IF_ERROR(SkipColumn(static_cast<size_t>(schema.fields()[static_cast<size_t>(fields_[k])].leaf), n));
+      }
+      done_ += n;
+      rows_filtered_ += n;
+      continue;
+    }
+    formats::ColumnBatch batch;
+    batch.num_rows = n;
+    for (size_t k = 0; k < fields_.size(); ++k) {
+      if (!columns[k]) FLOE_RETURN_IF_ERROR(read(k));
+      batch.fields.push_back(file_->BatchField(fields_[k]));
+      batch.columns.push_back(std::move(*columns[k]));
+    }
+    done_ += n;
+    return std::optional<formats::ColumnBatch>(std::move(batch));
   }
-  int64_t n = std::min(std::max<int64_t>(max_rows, 1), range.end - done_);
-  formats::ColumnBatch batch;
-  batch.num_rows = n;
-  std::vector<DecodedChunk> chunks(schema.leaves().size());
-  for (int f : fields_) {
-    size_t l = static_cast<size_t>(schema.fields()[static_cast<size_t>(f)].leaf);
-    const LeafColumn& leaf = schema.leaves()[l];
-    std::string where = fmt::format("{}: column '{}': row group {}", file_->location(), fmt::join(leaf.path, "."), row_group_);
-    FLOE_RETURN_IF_ERROR_CTX(streams_[l]->Read(n, &chunks[l]), where);
-    FLOE_ASSIGN_OR_RETURN_CTX(formats::ColumnVector column, AssembleField(schema, f, chunks, n), where);
-    batch.fields.push_back(file_->BatchField(f));
-    batch.columns.push_back(std::move(column));
-  }
-  done_ += n;
-  return std::optional<formats::ColumnBatch>(std::move(batch));
 }
 
 Result<formats::ColumnBatch> FileReader::ReadRowGroup(int row_group, const std::vector<int>& fields_in) const {

@@ -40,6 +40,10 @@ struct RowRange {
   bool operator==(const RowRange&) const = default;
 };
 
+// Clears match[i] for each row of `column` (a batch of a primitive column) whose value cannot
+// satisfy `p`; rows it cannot judge (NaN, decimals, types the constant does not fit) stay set.
+void NarrowMatches(const formats::ColumnVector& column, const ColumnPredicate& p, uint8_t* match);
+
 class FileReader;
 
 // Reads one row group as a series of batches. Flat columns stream page by page, so memory
@@ -54,6 +58,12 @@ class RowGroupReader {
   // Data pages decoded and stepped over so far, over every projected column.
   int64_t pages_decoded() const;
   int64_t pages_skipped() const;
+  // Late materialization: predicates (a conjunction) on projected primitive columns. Each
+  // batch decodes their columns first; a batch where no row can satisfy them all is never
+  // returned and the other columns step over it. Rows of returned batches are not filtered.
+  void SetFilter(std::vector<ColumnPredicate> predicates);
+  // Rows stepped over because no row of their batch could match the filter.
+  int64_t rows_filtered() const { return rows_filtered_; }
 
  private:
   friend class FileReader;
@@ -64,6 +74,22 @@ class RowGroupReader {
   std::vector<int> fields_;
   std::vector<RowRange> ranges_;  // The rows to read; a nested projection reads them all.
   size_t next_range_ = 0;
+  struct Filter {
+    size_t field;  // Index into fields_.
+    ColumnPredicate predicate;
+  };
+  std::vector<Filter> filter_;
+  int64_t rows_filtered_ = 0;
+  static constexpr int kBatchesBeforeGivingUp = 4;
+  int batches_passed_ = 0;  // Batches in a row with a possible match.
+
+  std::vector<int64_t> pending_skip_;  // Per leaf: rows to step over before its next read.
+
+  std::string Where(size_t leaf) const;
+  Status SkipColumn(size_t leaf, int64_t rows);
+  Status FlushSkip(size_t leaf);
+  // Steps every projected column over the next `rows` rows.
+  Status SkipAll(int64_t rows);
   bool whole_ = false;
   std::vector<std::unique_ptr<ColumnChunkStream>> streams_;  // Per leaf (flat projections).
   std::string where_;

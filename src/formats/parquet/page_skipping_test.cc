@@ -161,6 +161,47 @@ TEST(PageSkipping, AnyRangesReadTheirRowsAcrossPageBoundaries) {
   }
 }
 
+// Late materialization: the filter column is decoded first; batches where no row can match
+// are never returned and the other columns step over them.
+TEST(PageSkipping, FilterColumnsFirstSkipBatchesWithoutAMatch) {
+  ColumnBatch events = Events(6000);
+  std::string bytes = Write(events, false, true);
+  auto reader = FileReader::Open(std::make_unique<MemoryInputFile>(bytes, "events.parquet"));
+  ASSERT_TRUE(reader.has_value()) << reader.error().ToString();
+  struct Case {
+    std::vector<ColumnPredicate> filter;
+    std::vector<int64_t> batches_with;  // First rows of the batches (of 100) that must come back.
+  };
+  std::vector<Case> cases;
+  cases.push_back({{Pred("id", ColumnPredicate::Op::kEq, std::string("event-4321"))}, {4300}});
+  cases.push_back({{Pred("region", ColumnPredicate::Op::kEq, std::string("nowhere"))}, {}});
+  cases.push_back({{Pred("amount", ColumnPredicate::Op::kGe, 1400.0), Pred("amount", ColumnPredicate::Op::kLt, 1425.0)}, {5600}});
+  cases.push_back({{Pred("ts", ColumnPredicate::Op::kGt, int64_t{5950} * 1000000), Pred("amount", ColumnPredicate::Op::kIsNull, int64_t{0})},
+                   {5900}});
+  for (const Case& c : cases) {
+    auto whole = (*reader)->ReadRowGroup(0);
+    ASSERT_TRUE(whole.has_value());
+    auto stream = (*reader)->OpenRowGroup(0, {0, 1, 2, 3});
+    ASSERT_TRUE(stream.has_value());
+    (*stream)->SetFilter(c.filter);
+    std::vector<int64_t> firsts;
+    while (true) {
+      auto next = (*stream)->Next(100);
+      ASSERT_TRUE(next.has_value()) << next.error().ToString();
+      if (!*next) break;
+      const ColumnBatch& part = **next;
+      int64_t first = part.columns[0].Data<int64_t>()[0] / 1000000;  // ts is the row number in seconds.
+      firsts.push_back(first);
+      for (int64_t r = 0; r < part.num_rows; ++r) {
+        for (size_t col = 0; col < 4; ++col) ASSERT_TRUE(SameSlot(whole->columns[col], first + r, part.columns[col], r));
+      }
+    }
+    EXPECT_EQ(firsts, c.batches_with) << c.filter[0].column;
+    EXPECT_EQ((*stream)->rows_filtered(), 6000 - 100 * static_cast<int64_t>(c.batches_with.size()));
+    EXPECT_GT((*stream)->pages_skipped(), 0);
+  }
+}
+
 TEST(PageSkipping, WithoutAPageIndexEveryRowIsSelected) {
   std::string bytes = Write(Events(3000), false, false);
   auto reader = FileReader::Open(std::make_unique<MemoryInputFile>(bytes, "events.parquet"));

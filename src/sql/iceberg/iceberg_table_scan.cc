@@ -251,6 +251,7 @@ class IcebergTableScan final : public TableScan {
       }
       if (rg.num_rows == 0) continue;
       FLOE_ASSIGN_OR_RETURN_CTX(auto stream, reader->OpenRowGroup(g, projection, std::move(ranges)), task.file.file_path);
+      stream->SetFilter(predicates);
       while (true) {
         FLOE_ASSIGN_OR_RETURN_CTX(auto batch, stream->Next(kScanBatchRows), task.file.file_path);
         if (!batch) break;
