@@ -1,7 +1,9 @@
 // `floe sql`: run SQL from the command line (src/sql). Without --catalog the tables live in an
 // in-memory catalog for the run; --threads sets the executor's worker threads.
+#include <editline/readline.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -13,6 +15,8 @@
 
 namespace floe::cli {
 namespace {
+
+constexpr int kHistoryEntries = 1000;
 
 std::string CsvField(const std::string& text) {
   if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
@@ -121,6 +125,55 @@ int RunText(sql::SqlSession& session, const std::string& text, const std::string
   return kExitOk;
 }
 
+bool IsQuit(std::string_view line) {
+  size_t b = line.find_first_not_of(" \t");
+  size_t e = line.find_last_not_of(" \t;");
+  if (b == std::string_view::npos || e == std::string_view::npos || e < b) return false;
+  std::string_view word = line.substr(b, e - b + 1);
+  return word == "\\q" || word == "quit" || word == "exit";
+}
+
+// The shell reads statements ending with ';' (several lines each) until end of input or \q.
+// At a terminal it edits lines and keeps a history across runs in ~/.floe_sql_history (as
+// psql keeps ~/.psql_history); piped input is read as it comes.
+int RunShell(sql::SqlSession& session, const std::string& format, const sql::QueryOptions& options) {
+  const bool interactive = isatty(0) && isatty(1);
+  std::string history;
+  if (interactive) {
+    if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') history = std::string(home) + "/.floe_sql_history";
+    using_history();
+    stifle_history(kHistoryEntries);
+    if (!history.empty()) read_history(history.c_str());
+  }
+  std::string buffer;
+  int status = kExitOk;
+  while (true) {
+    std::string line;
+    if (interactive) {
+      char* read = readline(buffer.empty() ? "floe> " : "   -> ");
+      if (read == nullptr) break;
+      line = read;
+      std::free(read);
+    } else if (!std::getline(std::cin, line)) {
+      break;
+    }
+    if (buffer.empty() && IsQuit(line)) break;
+    if (buffer.empty() && line.find_first_not_of(" \t") == std::string::npos) continue;
+    buffer += line + "\n";
+    if (line.find(';') == std::string::npos) continue;
+    if (interactive) {
+      std::string entry = buffer.substr(0, buffer.size() - 1);
+      add_history(entry.c_str());
+      if (!history.empty()) write_history(history.c_str());
+    }
+    status = RunText(session, buffer, format, options);
+    buffer.clear();
+  }
+  if (buffer.find_first_not_of(" \t\n") != std::string::npos) status = RunText(session, buffer, format, options);
+  if (interactive) std::cout << "\n";
+  return status;
+}
+
 }  // namespace
 
 void RegisterSqlCommand(CLI::App& root, CommandRegistry& registry) {
@@ -162,21 +215,7 @@ void RegisterSqlCommand(CLI::App& root, CommandRegistry& registry) {
       text << in.rdbuf();
       return RunText(session, text.str(), flags->format, options);
     }
-    // A minimal shell: statements end with ';'. (History and editing come with the REPL work.)
-    std::string buffer, line;
-    int status = kExitOk;
-    bool interactive = isatty(0);
-    if (interactive) std::cout << "floe> " << std::flush;
-    while (std::getline(std::cin, line)) {
-      buffer += line + "\n";
-      if (line.find(';') != std::string::npos) {
-        status = RunText(session, buffer, flags->format, options);
-        buffer.clear();
-      }
-      if (interactive) std::cout << (buffer.empty() ? "floe> " : "   -> ") << std::flush;
-    }
-    if (buffer.find_first_not_of(" \t\n") != std::string::npos) status = RunText(session, buffer, flags->format, options);
-    return status;
+    return RunShell(session, flags->format, options);
   });
   app->add_option("--catalog", flags->catalog, "sqlite:PATH, postgresql://... or http(s)://host:port");
   app->add_option("--warehouse", flags->warehouse, "file:///abs/path or s3://bucket/prefix");

@@ -2,6 +2,14 @@
 // and either works or says plainly that it has not been built.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <poll.h>
+#include <pty.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
 
 #include "support/child_process.h"
 #include "support/run_process.h"
@@ -83,6 +91,91 @@ TEST(Cli, UpRejectsAMalformedTrafficRate) {
   auto r = RunProcess({FloeBinary(), "up", "--traffic", "lots"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("'lots'"));
+}
+
+// `floe sql` at a terminal: a pseudo-terminal stands in for the user. Lines are edited by
+// libedit, a statement may span lines, and the history survives into the next run, where the
+// up arrow brings the last statement back.
+class SqlShellAtATerminal {
+ public:
+  explicit SqlShellAtATerminal(const std::string& home) {
+    const std::string floe = FloeBinary();  // Before the fork: the child only execs.
+    pid_ = forkpty(&fd_, nullptr, nullptr, nullptr);
+    if (pid_ == 0) {
+      setenv("HOME", home.c_str(), 1);
+      setenv("TERM", "dumb", 1);
+      execl(floe.c_str(), floe.c_str(), "sql", static_cast<char*>(nullptr));
+      _exit(127);
+    }
+  }
+  ~SqlShellAtATerminal() {
+    if (pid_ > 0) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+    if (fd_ >= 0) close(fd_);
+  }
+  bool started() const { return pid_ > 0; }
+  void Type(const std::string& keys) { ASSERT_EQ(write(fd_, keys.data(), keys.size()), static_cast<ssize_t>(keys.size())); }
+  // Reads what the shell prints until `text` appears (or 20 s pass, a hang rather than a timing).
+  bool WaitFor(const std::string& text) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (screen_.find(text) == std::string::npos) {
+      if (std::chrono::steady_clock::now() > deadline) return false;
+      pollfd p{fd_, POLLIN, 0};
+      if (poll(&p, 1, 200) <= 0) continue;
+      char buf[4096];
+      ssize_t n = read(fd_, buf, sizeof(buf));
+      if (n <= 0) return false;
+      screen_.append(buf, static_cast<size_t>(n));
+    }
+    return true;
+  }
+  int Wait() {
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    pid_ = -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+  const std::string& screen() const { return screen_; }
+
+ private:
+  pid_t pid_ = -1;
+  int fd_ = -1;
+  std::string screen_;
+};
+
+TEST(Cli, SqlShellEditsLinesAndKeepsHistoryAcrossRuns) {
+  std::string home = ::testing::TempDir() + "floe-shell-" + std::to_string(getpid());
+  ASSERT_EQ(system(("rm -rf " + home + " && mkdir -p " + home).c_str()), 0);
+  {
+    SqlShellAtATerminal shell(home);
+    ASSERT_TRUE(shell.started());
+    ASSERT_TRUE(shell.WaitFor("floe> ")) << shell.screen();
+    shell.Type("SELECT 40 +\r");
+    ASSERT_TRUE(shell.WaitFor("-> ")) << shell.screen();
+    shell.Type("2 AS answer;\r");
+    ASSERT_TRUE(shell.WaitFor("42")) << shell.screen();
+    shell.Type("SELECT 'ab'X\x7f || 'c' AS fixed;\r");  // Backspace removes the X.
+    ASSERT_TRUE(shell.WaitFor("abc")) << shell.screen();
+    shell.Type("\\q\r");
+    EXPECT_EQ(shell.Wait(), 0) << shell.screen();
+  }
+  std::ifstream saved(home + "/.floe_sql_history");
+  std::stringstream text;
+  text << saved.rdbuf();
+  // libedit's history file escapes spaces and newlines; the statements are there.
+  EXPECT_THAT(text.str(), HasSubstr("answer;"));
+  EXPECT_THAT(text.str(), HasSubstr("fixed;"));
+  {
+    SqlShellAtATerminal shell(home);
+    ASSERT_TRUE(shell.WaitFor("floe> ")) << shell.screen();
+    shell.Type("\x1b[A\x1b[A\r");  // Up twice: the two-line statement of the last run.
+    ASSERT_TRUE(shell.WaitFor("42")) << shell.screen();
+    shell.Type("\x04");  // End of input leaves too.
+    EXPECT_EQ(shell.Wait(), 0) << shell.screen();
+  }
+  ASSERT_EQ(system(("rm -rf " + home).c_str()), 0);
 }
 
 }  // namespace
