@@ -10,26 +10,6 @@ nlohmann::json TypeArgument(const sql::SqlType& type) { return {{"kind", "TYPE"}
 
 }  // namespace
 
-std::string Base64Encode(std::string_view bytes) {
-  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  size_t i = 0;
-  for (; i + 2 < bytes.size(); i += 3) {
-    uint32_t n = (uint8_t(bytes[i]) << 16) | (uint8_t(bytes[i + 1]) << 8) | uint8_t(bytes[i + 2]);
-    for (int shift : {18, 12, 6, 0}) out.push_back(kAlphabet[(n >> shift) & 63]);
-  }
-  if (i < bytes.size()) {
-    uint32_t n = uint8_t(bytes[i]) << 16;
-    if (i + 1 < bytes.size()) n |= uint8_t(bytes[i + 1]) << 8;
-    out.push_back(kAlphabet[(n >> 18) & 63]);
-    out.push_back(kAlphabet[(n >> 12) & 63]);
-    out.push_back(i + 1 < bytes.size() ? kAlphabet[(n >> 6) & 63] : '=');
-    out.push_back('=');
-  }
-  return out;
-}
-
 nlohmann::json TrinoTypeSignature(const sql::SqlType& type) {
   using sql::TypeKind;
   nlohmann::json arguments = nlohmann::json::array();

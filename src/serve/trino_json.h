@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/base64.h"
+
 #include "serve/query_error.h"
 #include "sql/sql_type.h"
 #include "sql/value.h"
@@ -21,7 +23,5 @@ nlohmann::json TrinoColumn(const std::string& name, const sql::SqlType& type);
 nlohmann::json TrinoValue(const sql::Value& value);
 // {"message", "errorCode", "errorName", "errorType", "errorLocation", "failureInfo"}
 nlohmann::json TrinoError(const QueryError& error);
-
-std::string Base64Encode(std::string_view bytes);
 
 }  // namespace floe::serve

@@ -1,5 +1,7 @@
 #include "formats/parquet/json_rows.h"
 
+#include "base/base64.h"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -11,28 +13,10 @@ namespace {
 using formats::ColumnVector;
 using formats::TypeId;
 
-constexpr char kBase64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-void AppendBase64(std::string_view s, std::string* out) {
+// Binary as a JSON string of its base64 text.
+void AppendBase64String(std::string_view s, std::string* out) {
   out->push_back('"');
-  size_t i = 0;
-  auto byte = [&](size_t k) { return static_cast<uint32_t>(static_cast<uint8_t>(s[k])); };
-  for (; i + 3 <= s.size(); i += 3) {
-    uint32_t v = byte(i) << 16 | byte(i + 1) << 8 | byte(i + 2);
-    for (int k = 3; k >= 0; --k) out->push_back(kBase64[(v >> (6 * k)) & 63]);
-  }
-  if (i + 1 == s.size()) {
-    uint32_t v = byte(i) << 16;
-    out->push_back(kBase64[(v >> 18) & 63]);
-    out->push_back(kBase64[(v >> 12) & 63]);
-    out->append("==");
-  } else if (i + 2 == s.size()) {
-    uint32_t v = byte(i) << 16 | byte(i + 1) << 8;
-    out->push_back(kBase64[(v >> 18) & 63]);
-    out->push_back(kBase64[(v >> 12) & 63]);
-    out->push_back(kBase64[(v >> 6) & 63]);
-    out->push_back('=');
-  }
+  AppendBase64(s, out);
   out->push_back('"');
 }
 
@@ -106,8 +90,8 @@ void AppendValue(const ColumnVector& v, int64_t i, std::string* out) {
       fmt::format_to(std::back_inserter(*out), "\"{}Z\"", FormatTimestampMicros(v.Data<int64_t>()[i]));
       return;
     case TypeId::kString: AppendJsonString(v.StringAt(i), out); return;
-    case TypeId::kBinary: AppendBase64(v.StringAt(i), out); return;
-    case TypeId::kFixed: AppendBase64(v.FixedAt(i), out); return;
+    case TypeId::kBinary: AppendBase64String(v.StringAt(i), out); return;
+    case TypeId::kFixed: AppendBase64String(v.FixedAt(i), out); return;
     case TypeId::kUuid: {
       std::string_view b = v.FixedAt(i);
       out->push_back('"');

@@ -1,0 +1,122 @@
+#include "auth/scram.h"
+
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
+#include <openssl/sha.h>
+
+#include <fmt/format.h>
+
+#include "base/base64.h"
+
+namespace floe::auth {
+namespace {
+
+std::string Hmac(std::string_view key, std::string_view data) {
+  unsigned char out[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), reinterpret_cast<const unsigned char*>(data.data()),
+       data.size(), out, &length);
+  return std::string(reinterpret_cast<char*>(out), length);
+}
+
+std::string Sha256(std::string_view data) {
+  unsigned char out[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(data.data()), data.size(), out);
+  return std::string(reinterpret_cast<char*>(out), SHA256_DIGEST_LENGTH);
+}
+
+// The value of attribute `key` ("r", "p", ...) in a comma-separated SCRAM message.
+std::optional<std::string_view> Attribute(std::string_view message, char key) {
+  size_t start = 0;
+  while (start < message.size()) {
+    size_t comma = message.find(',', start);
+    std::string_view part = message.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    if (part.size() >= 2 && part[0] == key && part[1] == '=') return part.substr(2);
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return std::nullopt;
+}
+
+std::string Base64(std::string_view bytes) { return Base64Encode(bytes); }
+
+}  // namespace
+
+std::string RandomBytes(size_t n) {
+  std::string out(n, '\0');
+  RAND_bytes(reinterpret_cast<unsigned char*>(out.data()), static_cast<int>(n));
+  return out;
+}
+
+std::optional<std::string> ScramClientUser(std::string_view client_first) {
+  if (!(client_first.starts_with("n,") || client_first.starts_with("y,"))) return std::nullopt;
+  size_t second_comma = client_first.find(',', 2);
+  if (second_comma == std::string_view::npos) return std::nullopt;
+  auto name = Attribute(client_first.substr(second_comma + 1), 'n');
+  if (!name) return std::nullopt;
+  // RFC 5802: ',' and '=' travel as =2C and =3D; any other '=' is malformed.
+  std::string out;
+  for (size_t i = 0; i < name->size(); ++i) {
+    if ((*name)[i] != '=') {
+      out.push_back((*name)[i]);
+      continue;
+    }
+    std::string_view code = name->substr(i + 1, 2);
+    if (code == "2C") {
+      out.push_back(',');
+    } else if (code == "3D") {
+      out.push_back('=');
+    } else {
+      return std::nullopt;
+    }
+    i += 2;
+  }
+  return out;
+}
+
+ScramExchange::ScramExchange(std::string password, int iterations)
+    : password_(std::move(password)), iterations_(iterations), salt_(RandomBytes(16)) {}
+
+Result<std::string> ScramExchange::ServerFirst(std::string_view client_first) {
+  // gs2 header: "n,," (no channel binding; "y,," when the client could but thinks we cannot).
+  if (!(client_first.starts_with("n,") || client_first.starts_with("y,"))) {
+    return Unauthenticated("SCRAM: channel binding is not supported");
+  }
+  size_t second_comma = client_first.find(',', 2);
+  if (second_comma == std::string_view::npos) return Unauthenticated("SCRAM: malformed client-first-message");
+  client_first_bare_ = std::string(client_first.substr(second_comma + 1));
+  auto nonce = Attribute(client_first_bare_, 'r');
+  if (!nonce || nonce->empty()) return Unauthenticated("SCRAM: client nonce missing");
+  nonce_ = std::string(*nonce) + (server_nonce_.empty() ? Base64(RandomBytes(18)) : server_nonce_);
+  server_first_ = fmt::format("r={},s={},i={}", nonce_, Base64(salt_), iterations_);
+  return server_first_;
+}
+
+Result<std::string> ScramExchange::ServerFinal(std::string_view client_final) {
+  if (server_first_.empty()) return Unauthenticated("SCRAM: out of order");
+  auto nonce = Attribute(client_final, 'r');
+  auto proof_text = Attribute(client_final, 'p');
+  size_t proof_at = client_final.rfind(",p=");
+  if (!nonce || !proof_text || proof_at == std::string_view::npos || *nonce != nonce_) {
+    return Unauthenticated("SCRAM: malformed client-final-message");
+  }
+  FLOE_ASSIGN_OR_RETURN(std::string proof, Base64Decode(*proof_text));
+  std::string salted(32, '\0');
+  PKCS5_PBKDF2_HMAC(password_.data(), static_cast<int>(password_.size()),
+                    reinterpret_cast<const unsigned char*>(salt_.data()), static_cast<int>(salt_.size()), iterations_,
+                    EVP_sha256(), 32, reinterpret_cast<unsigned char*>(salted.data()));
+  std::string client_key = Hmac(salted, "Client Key");
+  std::string stored_key = Sha256(client_key);
+  std::string auth_message =
+      client_first_bare_ + "," + server_first_ + "," + std::string(client_final.substr(0, proof_at));
+  std::string signature = Hmac(stored_key, auth_message);
+  if (proof.size() != signature.size()) return Unauthenticated("password authentication failed");
+  std::string recovered(proof.size(), '\0');
+  for (size_t i = 0; i < proof.size(); ++i) recovered[i] = static_cast<char>(proof[i] ^ signature[i]);
+  if (Sha256(recovered) != stored_key) return Unauthenticated("password authentication failed");
+  std::string server_key = Hmac(salted, "Server Key");
+  return "v=" + Base64(Hmac(server_key, auth_message));
+}
+
+}  // namespace floe::auth
