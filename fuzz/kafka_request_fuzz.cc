@@ -49,6 +49,7 @@ void RunRequest(const uint8_t* data, size_t size) {
     RequestHeader header;
     std::string host = "fuzz";
     std::string response;
+    SaslState sasl;
   };
   auto request = std::make_shared<Request>();
   request->frame.assign(reinterpret_cast<const char*>(data), size);
@@ -59,7 +60,7 @@ void RunRequest(const uint8_t* data, size_t size) {
   auto in = std::make_shared<WireReader>(reader);
   Broker& broker = *fuzz.broker;
   boost::asio::co_spawn(broker.executor(), [request, in, &broker]() -> awaitable<void> {
-    RequestContext ctx{broker, request->header, request->frame, request->host};
+    RequestContext ctx{broker, request->header, request->frame, request->host, request->sasl};
     WireWriter out(&request->response, request->header.flexible);
     (void)co_await Dispatch(ctx, *in, out);
   }, boost::asio::detached);

@@ -98,7 +98,10 @@ Result<std::string> ScramExchange::ServerFinal(std::string_view client_final) {
   auto nonce = Attribute(client_final, 'r');
   auto proof_text = Attribute(client_final, 'p');
   size_t proof_at = client_final.rfind(",p=");
-  if (!nonce || !proof_text || proof_at == std::string_view::npos || *nonce != nonce_) {
+  // RFC 5802 wants r to equal the server's nonce. librdkafka sends its own nonce followed by
+  // the server's (which already starts with it), and Kafka brokers accept any r that ends with
+  // the server's nonce; so does floe. The proof still covers r exactly as sent.
+  if (!nonce || !proof_text || proof_at == std::string_view::npos || !nonce->ends_with(nonce_)) {
     return Unauthenticated("SCRAM: malformed client-final-message");
   }
   FLOE_ASSIGN_OR_RETURN(std::string proof, Base64Decode(*proof_text));

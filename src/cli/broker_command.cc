@@ -4,6 +4,7 @@
 
 #include <thread>
 
+#include "auth/users.h"
 #include "base/logging.h"
 #include "broker/server/broker.h"
 #include "cli/command.h"
@@ -27,6 +28,7 @@ struct BrokerFlags {
   int32_t max_request_bytes = 100 * 1024 * 1024;
   int32_t max_connections = 1000;
   int32_t initial_rebalance_delay_ms = 0;
+  std::string auth_file;
 };
 
 int RunBroker(const BrokerFlags& flags) {
@@ -57,6 +59,11 @@ int RunBroker(const BrokerFlags& flags) {
   config.max_request_bytes = flags.max_request_bytes;
   config.max_connections = flags.max_connections;
   config.groups.initial_rebalance_delay_ms = flags.initial_rebalance_delay_ms;
+  if (!flags.auth_file.empty()) {
+    auto users = auth::LoadAuthFile(flags.auth_file);
+    if (!users) return fail(users.error());
+    config.users = std::move(*users);
+  }
 
   // Signals are taken by a dedicated thread (sigwait), so block them before any thread starts.
   sigset_t signals;
@@ -116,6 +123,8 @@ void RegisterBrokerCommand(CLI::App& root, CommandRegistry& registry) {
   app->add_option("--max-request-bytes", flags->max_request_bytes, "Largest request frame accepted")
       ->capture_default_str();
   app->add_option("--max-connections", flags->max_connections, "Connections accepted at once")->capture_default_str();
+  app->add_option("--auth-file", flags->auth_file,
+                  "TOML with [[user]] name/password: clients must authenticate with SASL/PLAIN or SCRAM-SHA-256 (default: none)");
   app->add_option("--group-initial-rebalance-delay-ms", flags->initial_rebalance_delay_ms,
                   "How long a new group's first rebalance waits for more members")
       ->capture_default_str();

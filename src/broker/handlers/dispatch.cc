@@ -22,6 +22,8 @@ awaitable<Status> Dispatch(RequestContext& ctx, WireReader& in, WireWriter& out)
     case ApiKey::kDeleteTopics: co_return HandleDeleteTopics(ctx, in, out);
     case ApiKey::kInitProducerId: co_return HandleInitProducerId(ctx, in, out);
     case ApiKey::kDescribeConfigs: co_return HandleDescribeConfigs(ctx, in, out);
+    case ApiKey::kSaslHandshake: co_return HandleSaslHandshake(ctx, in, out);
+    case ApiKey::kSaslAuthenticate: co_return HandleSaslAuthenticate(ctx, in, out);
   }
   co_return NotImplemented("API key {}", ctx.header.api_key);
 }

@@ -7,6 +7,7 @@
 // polls, JoinGroup and SyncGroup barriers) are coroutines.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +15,7 @@
 #include <utility>  // Before Boost 1.74 awaitable.hpp, which uses std::exchange without it.
 #include <boost/asio/awaitable.hpp>
 
+#include "auth/scram.h"
 #include "base/result.h"
 #include "broker/protocol/error_code.h"
 #include "broker/protocol/request_header.h"
@@ -29,12 +31,24 @@ struct ResponseRegion {
   FileRegion region;
 };
 
+// A connection's SASL progress. With users configured (BrokerConfig::users), every request
+// but ApiVersions, SaslHandshake and SaslAuthenticate closes the connection until the client
+// has authenticated, as Kafka does.
+struct SaslState {
+  bool authenticated = false;
+  std::string mechanism;  // Chosen by SaslHandshake: "PLAIN" or "SCRAM-SHA-256".
+  std::string user;       // Once authenticated.
+  std::unique_ptr<auth::ScramExchange> scram;  // Between SCRAM's two client messages.
+};
+
 struct RequestContext {
   Broker& broker;
   const RequestHeader& header;
   std::string& frame;  // The request's bytes; Produce stamps offsets into them in place.
   const std::string& client_host;
+  SaslState& sasl;
   bool send_response = true;
+  bool close_after_response = false;  // A failed authentication: answer, then hang up.
   std::vector<ResponseRegion> regions;  // In increasing `at` order.
 
   int16_t version() const { return header.api_version; }
@@ -66,5 +80,7 @@ Status HandleCreateTopics(RequestContext& ctx, WireReader& in, WireWriter& out);
 Status HandleDeleteTopics(RequestContext& ctx, WireReader& in, WireWriter& out);
 Status HandleInitProducerId(RequestContext& ctx, WireReader& in, WireWriter& out);
 Status HandleDescribeConfigs(RequestContext& ctx, WireReader& in, WireWriter& out);
+Status HandleSaslHandshake(RequestContext& ctx, WireReader& in, WireWriter& out);
+Status HandleSaslAuthenticate(RequestContext& ctx, WireReader& in, WireWriter& out);
 
 }  // namespace floe::broker

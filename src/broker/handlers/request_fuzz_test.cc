@@ -57,6 +57,7 @@ TEST(RequestFuzzTest, MutatedRequestsNeverCrashTheBroker) {
     RequestHeader header;
     std::string host = "fuzz";
     std::string response;
+    SaslState sasl;
   };
   std::vector<std::unique_ptr<Pending>> kept;
   std::mt19937 rng(20261202);
@@ -78,7 +79,7 @@ TEST(RequestFuzzTest, MutatedRequestsNeverCrashTheBroker) {
       // The reader must outlive a handler that suspends: keep it with the request.
       auto in = std::make_shared<WireReader>(reader);
       boost::asio::co_spawn(broker->executor(), [raw, in, &broker = *broker, &decoded, &rejected]() -> awaitable<void> {
-        RequestContext ctx{broker, raw->header, raw->frame, raw->host};
+        RequestContext ctx{broker, raw->header, raw->frame, raw->host, raw->sasl};
         WireWriter out(&raw->response, raw->header.flexible);
         Status status = co_await Dispatch(ctx, *in, out);
         ++(status ? decoded : rejected);

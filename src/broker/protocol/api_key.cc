@@ -7,7 +7,7 @@ namespace {
 
 // Produce starts at 3 and Fetch at 4: older versions carry the v0/v1 message formats, which
 // floe does not store (every batch is RecordBatch v2).
-constexpr std::array<ApiSupport, 18> kApis = {{
+constexpr std::array<ApiSupport, 20> kApis = {{
     {ApiKey::kProduce, "Produce", 3, 7, 9},
     {ApiKey::kFetch, "Fetch", 4, 11, 12},
     {ApiKey::kListOffsets, "ListOffsets", 0, 5, 6},
@@ -21,11 +21,15 @@ constexpr std::array<ApiSupport, 18> kApis = {{
     {ApiKey::kSyncGroup, "SyncGroup", 0, 3, 4},
     {ApiKey::kDescribeGroups, "DescribeGroups", 0, 4, 5},
     {ApiKey::kListGroups, "ListGroups", 0, 2, 3},
+    // Clients look for v0 to know SASL is there, then use v1 (tokens in SaslAuthenticate
+    // requests); a v0 client's unframed tokens fail as a bad frame. Never flexible.
+    {ApiKey::kSaslHandshake, "SaslHandshake", 0, 1, 32767},
     {ApiKey::kApiVersions, "ApiVersions", 0, 3, 3},
     {ApiKey::kCreateTopics, "CreateTopics", 0, 4, 5},
     {ApiKey::kDeleteTopics, "DeleteTopics", 0, 3, 4},
     {ApiKey::kInitProducerId, "InitProducerId", 0, 1, 2},
     {ApiKey::kDescribeConfigs, "DescribeConfigs", 0, 3, 4},
+    {ApiKey::kSaslAuthenticate, "SaslAuthenticate", 0, 1, 2},
 }};
 
 }  // namespace

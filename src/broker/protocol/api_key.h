@@ -25,11 +25,13 @@ enum class ApiKey : int16_t {
   kSyncGroup = 14,
   kDescribeGroups = 15,
   kListGroups = 16,
+  kSaslHandshake = 17,
   kApiVersions = 18,
   kCreateTopics = 19,
   kDeleteTopics = 20,
   kInitProducerId = 22,
   kDescribeConfigs = 32,
+  kSaslAuthenticate = 36,
 };
 
 struct ApiSupport {

@@ -4,7 +4,9 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "auth/users.h"
 #include "base/result.h"
 #include "broker/group/group_coordinator.h"
 #include "broker/log/log_config.h"
@@ -36,6 +38,9 @@ struct BrokerConfig {
   int32_t retention_check_interval_ms = 60000;
   LogConfig log;
   GroupCoordinatorOptions groups;
+  // Users of --auth-file: when any, clients must authenticate with SASL/PLAIN or
+  // SCRAM-SHA-256 before anything else.
+  std::vector<auth::AuthUser> users;
 };
 
 }  // namespace floe::broker

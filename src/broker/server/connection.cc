@@ -25,6 +25,7 @@ Connection::Connection(Broker& broker, asio::ip::tcp::socket socket)
   peer_ = ec ? "unknown" : endpoint.address().to_string();
   socket_.set_option(asio::ip::tcp::no_delay(true), ec);
   ++broker_.metrics().connections_open;
+  sasl_.authenticated = broker_.config().users.empty();
 }
 
 Connection::~Connection() { --broker_.metrics().connections_open; }
@@ -102,8 +103,14 @@ asio::awaitable<void> Connection::Handle(std::shared_ptr<Connection> self, std::
                              !header ? header.error().ToString()
                                      : fmt::format("unsupported API key {} version {}", header->api_key, header->api_version));
     }
+  } else if (!sasl_.authenticated && header->api->key != ApiKey::kApiVersions && header->api->key != ApiKey::kSaslHandshake &&
+             header->api->key != ApiKey::kSaslAuthenticate) {
+    // Kafka's rule: before authentication a client may only negotiate versions and SASL.
+    ++broker_.metrics().frames_rejected;
+    slot->close = true;
+    Logger("broker")->info("closing connection from {}: {} before authenticating", peer_, header->api->name);
   } else {
-    RequestContext ctx{broker_, *header, frame, peer_};
+    RequestContext ctx{broker_, *header, frame, peer_, sasl_};
     BeginResponse(&slot->response, *header);
     WireWriter writer(&slot->response, header->flexible);
     // A handler that throws (a bug) must not leave the request unanswered: the client would wait
@@ -122,6 +129,7 @@ asio::awaitable<void> Connection::Handle(std::shared_ptr<Connection> self, std::
                              status.error().ToString());
     } else {
       slot->respond = ctx.send_response;
+      slot->close_after_response = ctx.close_after_response;
       uint64_t external = 0;
       for (const ResponseRegion& r : ctx.regions) external += r.region.length;
       slot->regions = std::move(ctx.regions);
@@ -164,6 +172,7 @@ asio::awaitable<void> Connection::WriteLoop() {
       } else if (slot->respond) {
         buffers.push_back(asio::buffer(slot->response));
         broker_.metrics().bytes_out += slot->response.size();
+        close_after = slot->close_after_response;
       }
       sending.push_back(std::move(slot));
     }

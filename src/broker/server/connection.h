@@ -30,6 +30,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     bool done = false;
     bool respond = true;
     bool close = false;
+    bool close_after_response = false;
     std::string response;
     std::vector<ResponseRegion> regions;
   };
@@ -49,6 +50,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   WakeSignal writer_wake_;
   WakeSignal reader_wake_;
   bool closed_ = false;
+  SaslState sasl_;
 };
 
 }  // namespace floe::broker

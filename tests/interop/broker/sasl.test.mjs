@@ -1,0 +1,75 @@
+// `floe broker --auth-file`: Kafka clients nobody here wrote authenticate with SASL/PLAIN and
+// SCRAM-SHA-256 (kcat's librdkafka, kafkajs); a wrong password, an unknown user and a client
+// without SASL are refused and get nothing.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import kafkajs from 'kafkajs';
+import { startBroker } from './broker_process.mjs';
+
+const { Kafka, logLevel } = kafkajs;
+let dir, broker;
+
+function kcatSasl(mechanism, user, password, args, input) {
+  return spawnSync('kcat', ['-b', broker.address, '-X', 'security.protocol=SASL_PLAINTEXT', '-X', `sasl.mechanisms=${mechanism}`,
+    '-X', `sasl.username=${user}`, '-X', `sasl.password=${password}`, ...args], { input, encoding: 'utf8', timeout: 30000 });
+}
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'floe-sasl-'));
+  writeFileSync(join(dir, 'users.toml'), '[[user]]\nname = "alice"\npassword = "wonder land"\n[[user]]\nname = "bob"\npassword = "b0b"\n');
+  broker = await startBroker(['--auth-file', join(dir, 'users.toml')]);
+});
+
+after(async () => {
+  await broker.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('kcat produces and consumes with SASL/PLAIN and SCRAM-SHA-256', () => {
+  for (const mechanism of ['PLAIN', 'SCRAM-SHA-256']) {
+    const topic = `t-${mechanism.toLowerCase()}`;
+    const lines = Array.from({ length: 50 }, (_, i) => `k${i}:${mechanism} value ${i}`).join('\n') + '\n';
+    const produced = kcatSasl(mechanism, 'alice', 'wonder land', ['-P', '-t', topic, '-K:'], lines);
+    assert.equal(produced.status, 0, produced.stderr);
+    const consumed = kcatSasl(mechanism, 'bob', 'b0b', ['-C', '-t', topic, '-e', '-f', '%k:%s\n']);
+    assert.equal(consumed.status, 0, consumed.stderr);
+    assert.equal(consumed.stdout, lines);
+  }
+});
+
+test('kcat with a wrong password, an unknown user or no SASL gets nothing', () => {
+  for (const [mechanism, user, password] of [['SCRAM-SHA-256', 'alice', 'wonderland'], ['PLAIN', 'alice', 'x'],
+                                            ['SCRAM-SHA-256', 'mallory', 'wonder land'], ['PLAIN', 'mallory', 'b0b']]) {
+    const r = kcatSasl(mechanism, user, password, ['-L', '-m', '2']);
+    assert.notEqual(r.status, 0, `${mechanism} ${user} was let in`);
+    assert.match(r.stderr, /[Aa]uthentication/, r.stderr);
+  }
+  const plain = spawnSync('kcat', ['-b', broker.address, '-L', '-m', '2'], { encoding: 'utf8', timeout: 30000 });
+  assert.notEqual(plain.status, 0, 'a client without SASL read metadata');
+});
+
+test('kafkajs authenticates with both mechanisms and is refused a wrong password', { timeout: 60000 }, async () => {
+  for (const mechanism of ['plain', 'scram-sha-256']) {
+    const kafka = new Kafka({ clientId: 'floe-sasl', brokers: [broker.address], logLevel: logLevel.NOTHING,
+                              sasl: { mechanism, username: 'bob', password: 'b0b' } });
+    const producer = kafka.producer();
+    await producer.connect();
+    await producer.send({ topic: `kjs-${mechanism}`, messages: [{ key: 'a', value: mechanism }] });
+    await producer.disconnect();
+    const admin = kafka.admin();
+    await admin.connect();
+    const offsets = await admin.fetchTopicOffsets(`kjs-${mechanism}`);
+    await admin.disconnect();
+    assert.equal(offsets.reduce((sum, p) => sum + Number(p.high), 0), 1);
+
+    const wrong = new Kafka({ clientId: 'floe-sasl', brokers: [broker.address], logLevel: logLevel.NOTHING, retry: { retries: 0 },
+                              sasl: { mechanism, username: 'bob', password: 'nope' } });
+    const refused = wrong.admin();
+    await assert.rejects(refused.connect(), /SASL|[Aa]uthentication/);
+    await refused.disconnect();
+  }
+});
