@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "auth/users.h"
 #include "base/logging.h"
 #include "base/metrics.h"
 #include "catalog/oauth_tokens.h"
@@ -23,6 +24,7 @@ struct CatalogFlags {
   std::string catalog_name = "default";
   int threads = 8;
   std::string users;
+  std::string auth_file;
   int token_lifetime_s = 3600;
 };
 
@@ -62,6 +64,12 @@ int RunCatalog(const CatalogFlags& flags) {
   if (!catalog) return fail(catalog.error());
   auto users = catalog::ParseUsers(flags.users);
   if (!users) return fail(users.error());
+  if (!flags.auth_file.empty()) {
+    // The users of the shared auth file are OAuth2 clients: client id = name, secret = password.
+    auto file_users = auth::LoadAuthFile(flags.auth_file);
+    if (!file_users) return fail(file_users.error());
+    for (const auth::AuthUser& u : *file_users) (*users)[u.name] = u.password;
+  }
   catalog::OAuthTokens tokens(std::move(*users), std::chrono::seconds(flags.token_lifetime_s));
   MetricsRegistry metrics;
   catalog::RestServerOptions options;
@@ -101,6 +109,8 @@ void RegisterCatalogCommand(CLI::App& root, CommandRegistry& registry) {
       ->capture_default_str();
   app->add_option("--users", flags->users,
                   "CLIENT_ID:SECRET[,...]: require OAuth2 bearer tokens from POST /v1/oauth/tokens (empty: no auth)");
+  app->add_option("--auth-file", flags->auth_file,
+                  "TOML with [[user]] name/password: each user is an OAuth2 client (client id, secret) that must get a token");
   app->add_option("--token-lifetime-s", flags->token_lifetime_s, "Lifetime of issued tokens")->capture_default_str();
 }
 

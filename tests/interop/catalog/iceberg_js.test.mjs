@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IcebergRestCatalog, IcebergError } from 'iceberg-js';
@@ -242,11 +242,13 @@ test('many concurrent committers: every commit lands exactly once', async () => 
   console.log(`${writers * commitsEach} commits, ${conflicts} conflicts retried`);
 });
 
-test('with users configured: OAuth2 client credentials give a bearer token iceberg-js uses; no token is 401', async () => {
+for (const how of ['--users', '--auth-file']) test(`with users configured by ${how}: OAuth2 client credentials give a bearer token iceberg-js uses; no token is 401`, async () => {
   const authDir = mkdtempSync(join(tmpdir(), 'floe-catalog-auth-'));
+  writeFileSync(join(authDir, 'users.toml'), '[[user]]\nname = "spark"\npassword = "s3cret"\n[[user]]\nname = "trino"\npassword = "other"\n');
+  const users = how === '--users' ? ['--users', 'spark:s3cret,trino:other'] : ['--auth-file', join(authDir, 'users.toml')];
   const guarded = spawn(process.env.FLOE_BIN, ['catalog', '--listen', '127.0.0.1:0', '--backend',
     `sqlite:${join(authDir, 'catalog.db')}`, '--warehouse', `file://${join(authDir, 'warehouse')}`,
-    '--users', 'spark:s3cret,trino:other'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    ...users], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const url = await new Promise((resolve, reject) => {
       let out = '';
