@@ -40,7 +40,10 @@ ErrorCode AppendPartition(Broker& broker, RequestContext& ctx, Topic* topic, Par
   auto appended = log->Append(ctx.Mutable(*records), *batches);
   if (!appended) {
     Logger("broker")->error("append to {}-{}: {}", topic->name, result.index, appended.error().ToString());
-    return ErrorCode::kUnknownServerError;
+    // A disk that is full or failing: KAFKA_STORAGE_ERROR, which clients retry.
+    ErrorKind kind = appended.error().kind();
+    return kind == ErrorKind::kResourceExhausted || kind == ErrorKind::kIo ? ErrorCode::kKafkaStorageError
+                                                                           : ErrorCode::kUnknownServerError;
   }
   broker.metrics().records_batches_in += batches->size();
   result.base_offset = appended->base_offset;

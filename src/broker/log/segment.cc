@@ -121,12 +121,34 @@ void Segment::AddIndexEntries(const BatchHeader& header, uint64_t position, std:
 }
 
 Status Segment::Append(std::string_view batch, const BatchHeader& header) {
-  FLOE_RETURN_IF_ERROR(PwriteAll(file_->fd(), batch, size_, log_path()));
-  std::string index_bytes, time_bytes;
-  AddIndexEntries(header, size_, &index_bytes, &time_bytes);
-  if (!index_bytes.empty()) {
-    FLOE_RETURN_IF_ERROR(WriteAll(index_fd_, index_bytes, Path(".index")));
-    FLOE_RETURN_IF_ERROR(WriteAll(time_fd_, time_bytes, Path(".timeindex")));
+  // A write that fails part-way (a full disk) is undone, on disk and in memory, so the segment
+  // stays exactly its appended batches and the next append, once there is room, continues it.
+  struct stat index_stat {}, time_stat {};
+  if (::fstat(index_fd_, &index_stat) != 0) return ErrnoError(errno, "fstat", Path(".index"));
+  if (::fstat(time_fd_, &time_stat) != 0) return ErrnoError(errno, "fstat", Path(".timeindex"));
+  const uint64_t saved_bytes_since_index = bytes_since_index_;
+  const int64_t saved_max_timestamp = max_timestamp_;
+  const size_t saved_offsets = offset_index_.size(), saved_times = time_index_.size();
+  Status written = PwriteAll(file_->fd(), batch, size_, log_path());
+  if (written) {
+    std::string index_bytes, time_bytes;
+    AddIndexEntries(header, size_, &index_bytes, &time_bytes);
+    if (!index_bytes.empty()) {
+      written = WriteAll(index_fd_, index_bytes, Path(".index"));
+      if (written) written = WriteAll(time_fd_, time_bytes, Path(".timeindex"));
+    }
+  }
+  if (!written) {
+    // Truncating only frees space, so it works on a full disk; if it fails anyway, recovery
+    // on the next start cuts the torn tail.
+    (void)::ftruncate(file_->fd(), static_cast<off_t>(size_));
+    (void)::ftruncate(index_fd_, index_stat.st_size);
+    (void)::ftruncate(time_fd_, time_stat.st_size);
+    bytes_since_index_ = saved_bytes_since_index;
+    max_timestamp_ = saved_max_timestamp;
+    offset_index_.resize(saved_offsets);
+    time_index_.resize(saved_times);
+    return written;
   }
   size_ += batch.size();
   next_offset_ = header.last_offset() + 1;

@@ -37,6 +37,7 @@ enum class ErrorCode : int16_t {
   kDuplicateSequenceNumber = 46,
   kInvalidProducerEpoch = 47,
   kInvalidTransactionTimeout = 50,
+  kKafkaStorageError = 56,
   kSaslAuthenticationFailed = 58,
   kUnknownProducerId = 59,
   kGroupIdNotFound = 69,
