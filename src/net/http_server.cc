@@ -16,6 +16,7 @@
 #include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
+#include <boost/beast/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
@@ -61,6 +62,9 @@ class HttpServer::Impl {
 
   Status Start() {
     if (io_) return InvalidArgument("HTTP server already started on {}", address_);
+    if (options_.tls.enabled()) {
+      FLOE_ASSIGN_OR_RETURN(tls_, MakeServerTlsContext(options_.tls));
+    }
     io_ = std::make_unique<asio::io_context>(options_.threads);
     error_code ec;
     auto ip = asio::ip::make_address(options_.host, ec);
@@ -149,7 +153,8 @@ class HttpServer::Impl {
   }
 
   // Writes a response that ends the connection (for requests that could not be read).
-  static asio::awaitable<void> Reject(beast::tcp_stream& stream, int status, std::string_view message,
+  template <typename Stream>
+  static asio::awaitable<void> Reject(Stream& stream, int status, std::string_view message,
                                       const std::string& server_name) {
     http::response<http::string_body> res;
     res.version(11);
@@ -173,7 +178,22 @@ class HttpServer::Impl {
       if (!ec) remote = fmt::format("{}:{}", endpoint.address().to_string(), endpoint.port());
     }
     try {
-      co_await Serve(stream, *conn, remote);
+      if (tls_) {
+        // HTTPS: the handshake gets the request timeout; a client that fails it is dropped.
+        beast::ssl_stream<beast::tcp_stream&> secure(stream, *tls_);
+        stream.expires_after(options_.request_timeout);
+        error_code ec;
+        co_await secure.async_handshake(asio::ssl::stream_base::server, asio::redirect_error(asio::use_awaitable, ec));
+        if (ec) {
+          Logger("http")->info("HTTP server {}: TLS handshake with {} failed: {}", address_, remote, ec.message());
+        } else {
+          co_await Serve(secure, *conn, remote);
+          stream.expires_after(std::chrono::seconds(2));
+          co_await secure.async_shutdown(asio::redirect_error(asio::use_awaitable, ec));
+        }
+      } else {
+        co_await Serve(stream, *conn, remote);
+      }
     } catch (const std::exception& e) {
       Logger("http")->warn("HTTP server {}: connection from {}: {}", address_, remote, e.what());
     }
@@ -183,14 +203,15 @@ class HttpServer::Impl {
     stream.socket().close(ignored);
   }
 
-  asio::awaitable<void> Serve(beast::tcp_stream& stream, Connection& conn, const std::string& remote) {
+  template <typename Stream>
+  asio::awaitable<void> Serve(Stream& stream, Connection& conn, const std::string& remote) {
     beast::flat_buffer buffer;
     while (!stopping_) {
       conn.busy = false;
       http::request_parser<http::string_body> parser;
       parser.header_limit(options_.max_header_bytes);
       parser.body_limit(options_.max_body_bytes);
-      stream.expires_after(options_.idle_timeout);
+      beast::get_lowest_layer(stream).expires_after(options_.idle_timeout);
       error_code ec;
       co_await http::async_read_header(stream, buffer, parser, asio::redirect_error(asio::use_awaitable, ec));
       conn.busy = true;
@@ -206,7 +227,7 @@ class HttpServer::Impl {
         if (IsBadRequest(ec)) co_await Reject(stream, 400, "malformed HTTP request: " + ec.message(), options_.server_name);
         co_return;  // Closed, timed out or cancelled.
       }
-      stream.expires_after(options_.request_timeout);
+      beast::get_lowest_layer(stream).expires_after(options_.request_timeout);
       auto expect = parser.get()[http::field::expect];
       if (!expect.empty() && beast::iequals(expect, "100-continue")) {
         static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
@@ -288,6 +309,7 @@ class HttpServer::Impl {
   std::string address_;
   std::unique_ptr<asio::io_context> io_;
   std::optional<tcp::acceptor> acceptor_;
+  std::shared_ptr<asio::ssl::context> tls_;  // Null: plain HTTP.
   std::optional<Executor> accept_strand_;
   std::vector<std::thread> threads_;
 

@@ -17,6 +17,7 @@
 
 #include "base/result.h"
 #include "net/http_router.h"
+#include "net/tls.h"
 
 namespace floe::net {
 
@@ -29,6 +30,7 @@ struct HttpServerOptions {
   std::chrono::milliseconds idle_timeout{60'000};     // Between requests on a kept-alive connection.
   std::chrono::milliseconds request_timeout{60'000};  // To receive a request and send its response.
   std::string server_name = "floe";
+  TlsFiles tls;  // When enabled, every connection speaks TLS (HTTPS) from its first byte.
 };
 
 class HttpServer {

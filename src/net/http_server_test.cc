@@ -12,7 +12,9 @@
 
 #include "net/http_client.h"
 #include "net/scripted_server.h"
+#include "io/test_folder.h"
 #include "support/run_process.h"
+#include "support/test_certificate.h"
 
 namespace floe::net {
 namespace {
@@ -212,6 +214,37 @@ TEST_F(HttpServerTest, AForeignClientTalksToIt) {
   ASSERT_EQ(out.exit_code, 0) << out.err;
   EXPECT_NE(out.out.find("HTTP/1.1 200"), std::string::npos) << out.out;
   EXPECT_NE(out.out.find("from curl"), std::string::npos) << out.out;
+}
+
+// HTTPS: curl (Debian) trusting the test certificate gets answers; one that does not trust
+// it, and plain HTTP to the TLS port, get none; a bad certificate or key fails Start clearly.
+TEST_F(HttpServerTest, ServesHttpsWithAConfiguredCertificate) {
+  std::string folder = io::testing::FreshFolder();
+  auto cert = floe::testing::MakeTestCertificate(folder);
+  ASSERT_TRUE(cert.error.empty()) << cert.error;
+  HttpServerOptions options;
+  options.tls = TlsFiles{cert.cert_file, cert.key_file};
+  StartWith(TestRouter(), options);
+  std::string https = fmt::format("https://127.0.0.1:{}", server_->port());
+  auto trusted = floe::testing::RunProcess({"/usr/bin/curl", "-sS", "--cacert", cert.cert_file, "-X", "POST", "--data-binary",
+                                            "over tls", https + "/echo?q=2", "-D", "-"});
+  ASSERT_EQ(trusted.exit_code, 0) << trusted.err;
+  EXPECT_NE(trusted.out.find("HTTP/1.1 200"), std::string::npos) << trusted.out;
+  EXPECT_NE(trusted.out.find("over tls"), std::string::npos) << trusted.out;
+  auto untrusted = floe::testing::RunProcess({"/usr/bin/curl", "-sS", https + "/ok"});
+  EXPECT_NE(untrusted.exit_code, 0) << untrusted.out;
+  auto plain = floe::testing::RunProcess({"/usr/bin/curl", "-sS", "--max-time", "5", base_ + "/ok"});
+  EXPECT_EQ(plain.out.find("ok"), std::string::npos) << plain.out;
+  // The server still answers after the failed handshakes.
+  trusted = floe::testing::RunProcess({"/usr/bin/curl", "-sS", "--cacert", cert.cert_file, https + "/hello/tls"});
+  EXPECT_EQ(trusted.out, "hello tls");
+
+  HttpServer missing({.tls = TlsFiles{folder + "/nope.pem", cert.key_file}}, HttpRouter());
+  Status st = missing.Start();
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.error().message().find("nope.pem"), std::string::npos) << st.error().ToString();
+  HttpServer mismatched({.tls = TlsFiles{cert.cert_file, cert.cert_file}}, HttpRouter());
+  EXPECT_FALSE(mismatched.Start());
 }
 
 TEST_F(HttpServerTest, GracefulStopFinishesRequestsInFlight) {
