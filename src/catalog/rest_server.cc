@@ -491,6 +491,7 @@ Result<net::HttpRouter> MakeRestCatalogRouter(Catalog& catalog, const RestServer
 Status RestCatalogServer::Start() {
   FLOE_ASSIGN_OR_RETURN(net::HttpRouter router, MakeRestCatalogRouter(catalog_, options_));
   net::HttpServerOptions http;
+  http.tls = options_.tls;
   http.host = options_.host;
   http.port = options_.port;
   http.threads = options_.threads;

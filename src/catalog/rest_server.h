@@ -14,6 +14,7 @@
 #include "catalog/catalog.h"
 #include "catalog/oauth_tokens.h"
 #include "net/http_router.h"
+#include "net/tls.h"
 #include "net/http_server.h"
 
 namespace floe::catalog {
@@ -28,6 +29,7 @@ struct RestServerOptions {
   // With tokens enabled, POST /v1/oauth/tokens issues bearer tokens for client credentials and
   // every other catalog route answers 401 without a live one. Null: no authentication.
   OAuthTokens* tokens = nullptr;
+  net::TlsFiles tls;  // HTTPS when enabled.
 };
 
 // The router alone, for tests and for roles that mount the catalog beside other routes.

@@ -25,6 +25,7 @@ struct CatalogFlags {
   int threads = 8;
   std::string users;
   std::string auth_file;
+  std::string tls_cert, tls_key;
   int token_lifetime_s = 3600;
 };
 
@@ -79,6 +80,7 @@ int RunCatalog(const CatalogFlags& flags) {
   options.warehouse = warehouse;
   options.metrics = &metrics;
   options.tokens = &tokens;
+  options.tls = net::TlsFiles{flags.tls_cert, flags.tls_key};
   catalog::RestCatalogServer server(**catalog, options);
   if (auto started = server.Start(); !started) return fail(started.error());
   // Tests and scripts read the bound port from this line (port 0 picks a free one).
@@ -111,6 +113,8 @@ void RegisterCatalogCommand(CLI::App& root, CommandRegistry& registry) {
                   "CLIENT_ID:SECRET[,...]: require OAuth2 bearer tokens from POST /v1/oauth/tokens (empty: no auth)");
   app->add_option("--auth-file", flags->auth_file,
                   "TOML with [[user]] name/password: each user is an OAuth2 client (client id, secret) that must get a token");
+  app->add_option("--tls-cert", flags->tls_cert, "PEM certificate chain: serve HTTPS (with --tls-key)");
+  app->add_option("--tls-key", flags->tls_key, "PEM private key of --tls-cert");
   app->add_option("--token-lifetime-s", flags->token_lifetime_s, "Lifetime of issued tokens")->capture_default_str();
 }
 

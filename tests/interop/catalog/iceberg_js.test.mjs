@@ -2,7 +2,7 @@
 // namespaces, tables, commits, concurrent committers, and the spec's error answers.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -282,5 +282,38 @@ for (const how of ['--users', '--auth-file']) test(`with users configured by ${h
   } finally {
     guarded.kill('SIGTERM');
     rmSync(authDir, { recursive: true, force: true });
+  }
+});
+
+test('with --tls-cert/--tls-key the catalog speaks HTTPS: iceberg-js trusting the certificate works, plain HTTP does not', async () => {
+  const tlsDir = mkdtempSync(join(tmpdir(), 'floe-catalog-tls-'));
+  const cert = join(tlsDir, 'cert.pem'), key = join(tlsDir, 'key.pem');
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2',
+                           '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdio: 'ignore' });
+  const secure = spawn(process.env.FLOE_BIN, ['catalog', '--listen', '127.0.0.1:0', '--backend', `sqlite:${join(tlsDir, 'catalog.db')}`,
+    '--warehouse', `file://${join(tlsDir, 'warehouse')}`, '--tls-cert', cert, '--tls-key', key], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const address = await new Promise((resolve, reject) => {
+      let out = '';
+      secure.stdout.on('data', (chunk) => {
+        out += chunk;
+        const match = out.match(/listening on (\S+)/);
+        if (match) resolve(match[1]);
+      });
+      secure.on('exit', (code) => reject(new Error(`floe catalog exited with ${code}: ${out}`)));
+    });
+    // A separate Node process, so NODE_EXTRA_CA_CERTS (read at start-up) makes it trust the certificate.
+    const script = `
+      import { IcebergRestCatalog } from 'iceberg-js';
+      const c = new IcebergRestCatalog({ baseUrl: 'https://${address}' });
+      await c.createNamespace({ namespace: ['over_tls'] });
+      console.log(JSON.stringify(await c.listNamespaces()));`;
+    const listed = execFileSync(process.execPath, ['--input-type=module', '-e', script],
+      { cwd: new URL('..', import.meta.url).pathname, env: { ...process.env, NODE_EXTRA_CA_CERTS: cert }, encoding: 'utf8' });
+    assert.match(listed, /over_tls/);
+    await assert.rejects(fetch(`http://${address}/v1/config`));
+  } finally {
+    secure.kill('SIGTERM');
+    rmSync(tlsDir, { recursive: true, force: true });
   }
 });
