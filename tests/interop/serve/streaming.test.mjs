@@ -6,6 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import net from 'node:net';
 import pg from 'pg';
 import { Trino } from 'trino-client';
 import { startQueryServer } from './query_process.mjs';
@@ -127,4 +128,82 @@ test('an error after rows were sent reaches both clients', async () => {
   assert.equal(last.error.errorName, 'DIVISION_BY_ZERO');
   assert.equal(last.stats.state, 'FAILED');
   assert.ok(rows > 0 && rows < bigRows, `rows before the error: ${rows}`);
+});
+
+// A raw PostgreSQL client that reads only when told: the server must wait for it (its query
+// stays RUNNING with a bounded buffer) and a CancelRequest must stop the query mid-stream.
+function int32(n) { const b = Buffer.alloc(4); b.writeInt32BE(n); return b; }
+function pgMessage(type, body) { return Buffer.concat([Buffer.from(type), int32(body.length + 4), body]); }
+
+class RawPg {
+  constructor(port) {
+    this.socket = net.connect(port, '127.0.0.1');
+    this.buffer = Buffer.alloc(0);
+    this.waiters = [];
+    this.socket.on('data', (d) => {
+      this.buffer = Buffer.concat([this.buffer, d]);
+      this.wake();
+    });
+    this.socket.on('error', () => {});
+  }
+  wake() { const w = this.waiters; this.waiters = []; w.forEach((f) => f()); }
+  // The next backend message {type, body}.
+  async next() {
+    for (;;) {
+      if (this.buffer.length >= 5) {
+        const length = this.buffer.readInt32BE(1);
+        if (this.buffer.length >= 1 + length) {
+          const type = String.fromCharCode(this.buffer[0]);
+          const body = this.buffer.subarray(5, 1 + length);
+          this.buffer = this.buffer.subarray(1 + length);
+          return { type, body };
+        }
+      }
+      await new Promise((resolve) => this.waiters.push(resolve));
+    }
+  }
+}
+
+test('psql-style CancelRequest stops a query whose client is not reading; the server held back', async () => {
+  // 1,000,000 rows (~60 MB on the wire): more than the kernel's socket buffers hold.
+  const sql = `WITH a(n) AS (VALUES ${digits}) SELECT a.n * 10000 + b.n * 100 + c.n AS id, ` +
+    `'slow-${'x'.repeat(40)}' AS pad FROM a, a AS b, a AS c`;
+  const client = new RawPg(server.pgPort);
+  const startupBody = Buffer.concat([int32(196608), Buffer.from('user\0tester\0database\0floe\0\0')]);
+  client.socket.write(Buffer.concat([int32(startupBody.length + 4), startupBody]));
+  let pid;
+  let secret;
+  for (let m = await client.next(); m.type !== 'Z'; m = await client.next()) {
+    if (m.type === 'K') { pid = m.body.readInt32BE(0); secret = m.body.readInt32BE(4); }
+  }
+  client.socket.write(pgMessage('Q', Buffer.from(`${sql}\0`)));
+  let dataRows = 0;
+  for (let m = await client.next(); dataRows === 0; m = await client.next()) {
+    if (m.type === 'D') dataRows += 1;
+  }
+  client.socket.pause();  // The client stops reading.
+  // The query stays RUNNING behind its full buffer, however long we look.
+  let info;
+  do {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    info = await infoBySql(sql);
+  } while (info.peakBufferedBytes < bufferKb * 1024);
+  assert.equal(info.state, 'RUNNING');
+  assert.ok(info.peakBufferedBytes <= peakLimit, JSON.stringify(info));
+  // CancelRequest on a second socket, as psql sends on Ctrl-C.
+  const cancel = net.connect(server.pgPort, '127.0.0.1');
+  cancel.on('error', () => {});
+  await new Promise((resolve) => cancel.on('connect', resolve));
+  cancel.write(Buffer.concat([int32(16), int32(80877102), int32(pid), int32(secret)]));
+  client.socket.resume();
+  let error;
+  for (let m = await client.next(); m.type !== 'Z'; m = await client.next()) {
+    if (m.type === 'D') dataRows += 1;
+    if (m.type === 'E') error = m.body.toString('latin1');
+  }
+  assert.match(error, /C57014/);
+  assert.ok(dataRows > 0 && dataRows < 1000000, `rows before the cancel: ${dataRows}`);
+  assert.equal((await infoBySql(sql)).state, 'CANCELED');
+  client.socket.destroy();
+  cancel.destroy();
 });
