@@ -44,7 +44,8 @@ struct QueryRequest {
 
 struct QueryLimits {
   std::chrono::milliseconds max_run_time{300'000};
-  int64_t max_memory_bytes = 1LL << 30;  // Of a result kept whole (not streamed).
+  // Of the engine's operator state per statement, and of a result kept whole (not streamed).
+  int64_t max_memory_bytes = 1LL << 30;
   int64_t max_buffered_bytes = 4 << 20;  // Of a streamed result not yet taken by its client.
 };
 

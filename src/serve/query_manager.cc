@@ -83,9 +83,11 @@ void QueryManager::Run(const std::shared_ptr<Query>& query) {
     ++running_;
   }
   if (query->MarkRunning()) {
-    RowSink sink{.stream = query->stream().get(), .last_statement_rows_only = query->request().last_statement_rows_only};
+    RunOptions run{.stream = query->stream().get(),
+                   .last_statement_rows_only = query->request().last_statement_rows_only,
+                   .memory_limit_bytes = query->limits().max_memory_bytes};
     RunOutput output = RunStatements(catalog_, query->request().sql, query->request().session,
-                                     query->request().interceptor.get(), &query->cancel_flag(), sink);
+                                     query->request().interceptor.get(), &query->cancel_flag(), run);
     query->Finish(std::move(output));
   }
   {
