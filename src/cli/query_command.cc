@@ -19,6 +19,8 @@ struct QueryFlags {
   int max_queued = 1000;
   int query_timeout_s = 300;
   int query_memory_mb = 1024;
+  int client_timeout_s = 300;
+  int64_t result_buffer_kb = 4096;
   int threads = 16;
 };
 
@@ -62,6 +64,11 @@ int RunQuery(const QueryFlags& flags) {
   options.queries.max_queued = flags.max_queued;
   options.queries.limits.max_run_time = std::chrono::seconds(flags.query_timeout_s);
   options.queries.limits.max_memory_bytes = int64_t{flags.query_memory_mb} << 20;
+  if (flags.client_timeout_s < 1 || flags.result_buffer_kb < 1) {
+    return usage("--client-timeout-s and --result-buffer-kb must be positive");
+  }
+  options.queries.limits.max_buffered_bytes = flags.result_buffer_kb << 10;
+  options.trino_client_timeout = std::chrono::seconds(flags.client_timeout_s);
   options.http_threads = flags.threads;
   options.web_root = flags.web_root.empty() ? serve::StaticFiles::FindDefaultRoot() : flags.web_root;
 
@@ -115,6 +122,12 @@ void RegisterQueryCommand(CLI::App& root, CommandRegistry& registry) {
       ->capture_default_str();
   app->add_option("--query-timeout-s", flags->query_timeout_s, "Per-query run time limit")->capture_default_str();
   app->add_option("--query-memory-mb", flags->query_memory_mb, "Per-query memory limit")->capture_default_str();
+  app->add_option("--client-timeout-s", flags->client_timeout_s,
+                  "A Trino query whose client stops polling this long is canceled")
+      ->capture_default_str();
+  app->add_option("--result-buffer-kb", flags->result_buffer_kb,
+                  "Per-query buffer of result rows not yet sent; a slower client holds the query back")
+      ->capture_default_str();
   app->add_option("--threads", flags->threads, "HTTP threads (Trino polls wait on them)")->capture_default_str();
 }
 

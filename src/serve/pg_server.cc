@@ -3,6 +3,7 @@
 #include <openssl/crypto.h>
 
 #include <atomic>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -26,6 +27,7 @@
 #include "serve/pg_messages.h"
 #include "serve/pg_statements.h"
 #include "serve/pg_types.h"
+#include "sql/pre_parser.h"
 
 namespace floe::serve {
 
@@ -72,11 +74,18 @@ struct PreparedStatement {
   int parameter_count = 0;
 };
 
+// A bound statement. Its query runs from the first Describe or Execute and streams its rows;
+// an Execute with a row limit sends some and leaves the query running behind its bounded
+// buffer until the next Execute (a cursor).
 struct Portal {
   std::string sql;
   std::vector<int16_t> result_formats;
-  std::shared_ptr<Query> query;  // Once run.
-  size_t next_row = 0;
+  std::shared_ptr<Query> query;                    // Once run.
+  std::shared_ptr<const StatementOutcome> header;  // Its columns, once the engine knows them.
+  std::shared_ptr<const StatementOutcome> ended;   // Its end, once reached.
+  std::deque<ResultRow> pending;                   // Taken from the stream, not yet sent.
+  int64_t sent = 0;
+  bool done = false;   // The stream is finished (the query has ended).
   bool empty = false;  // The statement was empty.
 };
 
@@ -229,7 +238,22 @@ namespace {
 class Connection {
  public:
   Connection(PgServer::Impl& server, tcp::socket socket, Strand strand)
-      : server_(server), socket_(std::move(socket)), strand_(std::move(strand)), writer_(&out_) {}
+      : server_(server),
+        socket_(std::move(socket)),
+        strand_(std::move(strand)),
+        writer_(&out_),
+        timer_(std::make_shared<asio::steady_timer>(strand_, asio::steady_timer::time_point::max())) {}
+
+  // A client that leaves stops what it left running (its queries would block on full buffers).
+  ~Connection() {
+    for (auto& [name, portal] : portals_) {
+      if (portal.query) portal.query->Cancel();
+    }
+    if (target_) {
+      std::lock_guard lock(target_->mu);
+      if (target_->current) target_->current->Cancel();
+    }
+  }
 
   asio::awaitable<void> Run() {
     auto [pid, target] = server_.Register();
@@ -420,34 +444,48 @@ class Connection {
     writer_.AuthenticationSaslFinal(*final_message);
   }
 
-  asio::awaitable<std::shared_ptr<Query>> RunSql(std::string sql) {
-    auto timer = std::make_shared<asio::steady_timer>(strand_, asio::steady_timer::time_point::max());
+  // Submits `sql` as a streamed query; its stream wakes this connection when rows arrive.
+  std::shared_ptr<Query> Submit(std::string sql) {
+    QueryRequest request{.sql = std::move(sql), .session = session_, .protocol = "postgres",
+                         .interceptor = server_.statements(), .stream = true};
+    auto query = server_.manager().Submit(std::move(request));
     auto liveness = server_.liveness();
     Strand strand = strand_;
-    QueryRequest request{.sql = std::move(sql), .session = session_, .protocol = "postgres",
-                         .interceptor = server_.statements()};
-    auto query = server_.manager().Submit(std::move(request), [timer, liveness, strand] {
+    auto timer = timer_;
+    query->stream()->SetListener([liveness, strand, timer] {
       liveness->Post(strand, [timer] { timer->cancel(); });
     });
-    {
-      std::lock_guard lock(target_->mu);
-      target_->current = query;
-    }
-    while (!query->done()) {
+    std::lock_guard lock(target_->mu);
+    target_->current = query;
+    return query;
+  }
+
+  // The next items of `query`'s stream, waiting for them without holding a thread; empty once
+  // the stream is finished. Takes at most about what one flush sends, so a slow client leaves
+  // the rest in the query's bounded buffer (and the query waits).
+  asio::awaitable<std::vector<StreamItem>> NextItems(Query& query) {
+    while (true) {
+      auto items = query.stream()->Take(kFlushBytes);
+      if (!items.empty() || query.stream()->Finished()) co_return items;
       error_code ec;
-      co_await timer->async_wait(asio::redirect_error(asio::use_awaitable, ec));
+      co_await timer_->async_wait(asio::redirect_error(asio::use_awaitable, ec));
     }
+  }
+
+  // What a statement's end changes in the session's transaction status.
+  void Track(const StatementOutcome& outcome) {
+    if (outcome.verb == "BEGIN" || outcome.verb == "START TRANSACTION") transaction_ = 'T';
+    if (outcome.verb == "COMMIT" || outcome.verb == "ROLLBACK") transaction_ = 'I';
+  }
+
+  // `query`'s stream is finished: the session takes its changes.
+  void Ended(const std::shared_ptr<Query>& query) {
     {
       std::lock_guard lock(target_->mu);
-      target_->current.reset();
+      if (target_->current == query) target_->current.reset();
     }
     session_ = query->session_after();
-    for (const auto& outcome : query->outcomes()) {
-      if (outcome.verb == "BEGIN" || outcome.verb == "START TRANSACTION") transaction_ = 'T';
-      if (outcome.verb == "COMMIT" || outcome.verb == "ROLLBACK") transaction_ = 'I';
-    }
     if (query->state() != QueryState::kFinished && transaction_ == 'T') transaction_ = 'E';
-    co_return query;
   }
 
   void SendError(const QueryError& error) { writer_.Error(Fields(error)); }
@@ -460,30 +498,23 @@ class Connection {
     }
   }
 
-  // The rows of `outcome` from `from`, at most `limit` (0: all), in `formats`. Returns the row
-  // after the last one sent, or nullopt after sending an error.
-  std::optional<size_t> SendRows(const StatementOutcome& outcome, const std::vector<int16_t>& formats, size_t from,
-                                 size_t limit) {
-    const auto& rows = outcome.result.rows;
-    size_t end = limit == 0 ? rows.size() : std::min(rows.size(), from + limit);
-    std::vector<std::optional<std::string>> cells;
-    for (size_t r = from; r < end; ++r) {
-      cells.clear();
-      for (size_t c = 0; c < rows[r].size(); ++c) {
-        if (FormatOf(formats, c) == 1) {
-          auto binary = pg::BinaryValue(rows[r][c]);
-          if (!binary) {
-            SendError(QueryError::From(binary.error(), ""));
-            return std::nullopt;
-          }
-          cells.push_back(std::move(*binary));
-        } else {
-          cells.push_back(pg::TextValue(rows[r][c]));
+  // One DataRow in `formats`; false after sending an error instead (a value binary cannot carry).
+  bool SendRow(const ResultRow& row, const std::vector<int16_t>& formats) {
+    cells_.clear();
+    for (size_t c = 0; c < row.size(); ++c) {
+      if (FormatOf(formats, c) == 1) {
+        auto binary = pg::BinaryValue(row[c]);
+        if (!binary) {
+          SendError(QueryError::From(binary.error(), ""));
+          return false;
         }
+        cells_.push_back(std::move(*binary));
+      } else {
+        cells_.push_back(pg::TextValue(row[c]));
       }
-      writer_.DataRow(cells);
     }
-    return end;
+    writer_.DataRow(cells_);
+    return true;
   }
 
   static int16_t FormatOf(const std::vector<int16_t>& formats, size_t column) {
@@ -511,21 +542,34 @@ class Connection {
     if (tokens && tokens->empty()) {
       writer_.EmptyQueryResponse();
     } else {
-      auto query = co_await RunSql(std::string(*text));
-      bool failed = false;
-      for (const auto& outcome : query->outcomes()) {
-        if (outcome.has_rows) SendRowDescription(outcome, {});
-        if (!SendRows(outcome, {}, 0, 0)) {
-          failed = true;
-          break;
+      // Rows go out as the engine makes them; each flush waits for the client (backpressure).
+      auto query = Submit(std::string(*text));
+      int64_t rows = 0;
+      while (true) {
+        auto items = co_await NextItems(*query);
+        if (items.empty()) break;
+        for (const StreamItem& item : items) {
+          switch (item.kind) {
+            case StreamItem::Kind::kBegin:
+              rows = 0;
+              if (item.statement->has_rows) SendRowDescription(*item.statement, {});
+              break;
+            case StreamItem::Kind::kRows:
+              for (const ResultRow& row : item.rows) SendRow(row, {});
+              rows += static_cast<int64_t>(item.rows.size());
+              break;
+            case StreamItem::Kind::kEnd:
+              SendWarnings(*item.statement);
+              writer_.CommandComplete(CommandTag(*item.statement, static_cast<size_t>(rows)));
+              Track(*item.statement);
+              break;
+          }
         }
-        SendWarnings(outcome);
-        writer_.CommandComplete(CommandTag(outcome, outcome.result.rows.size()));
-        if (out_.size() > (256 << 10)) co_await Flush();
+        if (out_.size() >= kFlushBytes) co_await Flush();
       }
-      if (!failed && query->state() != QueryState::kFinished) {
-        SendError(query->error().value_or(QueryError::Canceled()));
-      }
+      Ended(query);
+      // A failure mid-stream arrives after the rows already sent, as PostgreSQL sends it.
+      if (query->state() != QueryState::kFinished) SendError(query->error().value_or(QueryError::Canceled()));
     }
     writer_.ReadyForQuery(transaction_);
     co_await Flush();
@@ -597,6 +641,7 @@ class Connection {
       ExtendedError(QueryError::From(sql.error(), statement.query));
       return;
     }
+    if (bind->portal.empty()) DropPortal("");
     if (!bind->portal.empty() && portals_.contains(bind->portal)) {
       ExtendedError("42P03", fmt::format("portal \"{}\" already exists", bind->portal));
       return;
@@ -610,19 +655,53 @@ class Connection {
     writer_.BindComplete();
   }
 
-  // Runs the portal once; false after sending its error.
+  // Takes the portal's next items from its stream; marks it done at the end.
+  asio::awaitable<void> Pull(Portal& portal) {
+    auto items = co_await NextItems(*portal.query);
+    if (items.empty()) {
+      portal.done = true;
+      Ended(portal.query);
+      co_return;
+    }
+    for (StreamItem& item : items) {
+      switch (item.kind) {
+        case StreamItem::Kind::kBegin: portal.header = item.statement; break;
+        case StreamItem::Kind::kRows:
+          for (ResultRow& row : item.rows) portal.pending.push_back(std::move(row));
+          break;
+        case StreamItem::Kind::kEnd:
+          portal.ended = item.statement;
+          Track(*item.statement);
+          break;
+      }
+    }
+  }
+
+  // Starts the portal's query once and waits for its columns; false after sending its error.
   asio::awaitable<bool> EnsureRun(Portal& portal) {
     if (portal.empty) co_return true;
-    if (!portal.query) portal.query = co_await RunSql(portal.sql);
-    if (portal.query->state() != QueryState::kFinished) {
+    if (!portal.query) {
+      auto tokens = sql::Tokenize(portal.sql);
+      if (tokens && sql::SplitStatements(*tokens).size() > 1) {
+        ExtendedError("42601", "cannot insert multiple commands into a prepared statement");
+        co_return false;
+      }
+      portal.query = Submit(portal.sql);
+    }
+    while (!portal.header && !portal.done) co_await Pull(portal);
+    if (portal.done && portal.query->state() != QueryState::kFinished) {
       ExtendedError(portal.query->error().value_or(QueryError::Canceled()));
       co_return false;
     }
-    if (portal.query->outcomes().size() > 1) {
-      ExtendedError("42601", "cannot insert multiple commands into a prepared statement");
-      co_return false;
-    }
     co_return true;
+  }
+
+  // Closes a portal; a query it still runs is canceled.
+  void DropPortal(const std::string& name) {
+    auto it = portals_.find(name);
+    if (it == portals_.end()) return;
+    if (it->second.query && !it->second.done) it->second.query->Cancel();
+    portals_.erase(it);
   }
 
   asio::awaitable<void> Describe(const Message& message) {
@@ -652,9 +731,17 @@ class Connection {
         writer_.NoData();
         co_return;
       }
-      auto query = co_await RunSql(*sql);
-      if (query->state() == QueryState::kFinished && query->outcomes().size() == 1 && query->outcomes()[0].has_rows) {
-        SendRowDescription(query->outcomes()[0], {});
+      // Only its columns are wanted: the query is stopped once they are known.
+      Portal probe;
+      probe.sql = std::move(*sql);
+      probe.query = Submit(probe.sql);
+      while (!probe.header && !probe.done) co_await Pull(probe);
+      if (!probe.done) {
+        probe.query->Cancel();
+        Ended(probe.query);
+      }
+      if (probe.header && probe.header->has_rows) {
+        SendRowDescription(*probe.header, {});
       } else {
         writer_.NoData();
       }
@@ -668,10 +755,10 @@ class Connection {
     }
     if (!co_await EnsureRun(it->second)) co_return;
     Portal& portal = it->second;
-    if (portal.empty || portal.query->outcomes().empty() || !portal.query->outcomes()[0].has_rows) {
+    if (portal.empty || !portal.header || !portal.header->has_rows) {
       writer_.NoData();
     } else {
-      SendRowDescription(portal.query->outcomes()[0], portal.result_formats);
+      SendRowDescription(*portal.header, portal.result_formats);
     }
   }
 
@@ -691,24 +778,37 @@ class Connection {
       writer_.EmptyQueryResponse();
       co_return;
     }
-    if (portal.query->outcomes().empty()) {
+    size_t max_rows = *limit <= 0 ? 0 : static_cast<size_t>(*limit);
+    size_t sent = 0;
+    while (true) {
+      while (!portal.pending.empty() && (max_rows == 0 || sent < max_rows)) {
+        if (!SendRow(portal.pending.front(), portal.result_formats)) {
+          skip_to_sync_ = true;
+          DropPortal(std::string(*name));
+          co_return;
+        }
+        portal.pending.pop_front();
+        ++sent;
+        ++portal.sent;
+      }
+      if (max_rows != 0 && sent >= max_rows) {
+        writer_.PortalSuspended();
+        co_return;
+      }
+      if (out_.size() >= kFlushBytes) co_await Flush();
+      if (portal.done) break;
+      co_await Pull(portal);
+    }
+    if (portal.query->state() != QueryState::kFinished) {
+      ExtendedError(portal.query->error().value_or(QueryError::Canceled()));
+      co_return;
+    }
+    if (!portal.ended) {
       writer_.CommandComplete("SELECT 0");
       co_return;
     }
-    const StatementOutcome& outcome = portal.query->outcomes()[0];
-    size_t max_rows = *limit <= 0 ? 0 : static_cast<size_t>(*limit);
-    auto next = SendRows(outcome, portal.result_formats, portal.next_row, max_rows);
-    if (!next) {
-      skip_to_sync_ = true;
-      co_return;
-    }
-    portal.next_row = *next;
-    if (max_rows != 0 && portal.next_row < outcome.result.rows.size()) {
-      writer_.PortalSuspended();
-    } else {
-      SendWarnings(outcome);
-      writer_.CommandComplete(CommandTag(outcome, outcome.result.rows.size()));
-    }
+    SendWarnings(*portal.ended);
+    writer_.CommandComplete(CommandTag(*portal.ended, static_cast<size_t>(portal.sent)));
   }
 
   void Close(const Message& message) {
@@ -719,7 +819,7 @@ class Connection {
     if (*kind == 'S') {
       statements_.erase(std::string(*name));
     } else {
-      portals_.erase(std::string(*name));
+      DropPortal(std::string(*name));
     }
     writer_.CloseComplete();
   }
@@ -739,7 +839,7 @@ class Connection {
         case 'H': co_await Flush(); break;
         case 'S':
           skip_to_sync_ = false;
-          portals_.erase("");
+          DropPortal("");
           writer_.ReadyForQuery(transaction_);
           co_await Flush();
           break;
@@ -751,9 +851,12 @@ class Connection {
         default:
           Fatal("08P01", fmt::format("invalid frontend message type {}", static_cast<int>(static_cast<uint8_t>(message->type))));
       }
-      if (out_.size() > (256 << 10)) co_await Flush();
+      if (out_.size() >= kFlushBytes) co_await Flush();
     }
   }
+
+  // Output past this is written (and the client waited for) before more rows are taken.
+  static constexpr int64_t kFlushBytes = 256 << 10;
 
   PgServer::Impl& server_;
   tcp::socket socket_;
@@ -769,6 +872,8 @@ class Connection {
   bool skip_to_sync_ = false;
   std::map<std::string, PreparedStatement> statements_;
   std::map<std::string, Portal> portals_;
+  std::shared_ptr<asio::steady_timer> timer_;  // Woken by the running query's stream.
+  std::vector<std::optional<std::string>> cells_;  // SendRow's, reused.
 };
 
 }  // namespace

@@ -44,7 +44,13 @@ Query::Query(std::string id, QueryRequest request, QueryLimits limits)
       request_(std::move(request)),
       limits_(limits),
       created_wall_(std::chrono::system_clock::now()),
-      created_(Clock::now()) {}
+      created_(Clock::now()),
+      stream_(request_.stream ? std::make_shared<ResultStream>(limits.max_buffered_bytes) : nullptr),
+      touched_nanos_(created_.time_since_epoch().count()) {}
+
+void Query::Touch() { touched_nanos_.store(Clock::now().time_since_epoch().count()); }
+
+int64_t Query::peak_buffered_bytes() const { return stream_ ? stream_->peak_bytes() : result_bytes(); }
 
 QueryState Query::state() const {
   std::lock_guard lock(mu_);
@@ -80,6 +86,17 @@ void Query::Cancel() {
 }
 
 bool Query::EnforceTimeLimit(Clock::time_point now) {
+  if (request_.abandon_after.count() > 0 &&
+      now - Clock::time_point(Clock::duration(touched_nanos_.load())) > request_.abandon_after) {
+    if (done()) {
+      // Finished, but the client never took the rest: free it.
+      if (stream_ && !stream_->Finished()) stream_->Close(/*discard=*/true);
+      return false;
+    }
+    cancel_.store(true);
+    Fail(QueryError::Abandoned(request_.abandon_after.count()), QueryState::kFailed);
+    return true;
+  }
   {
     std::lock_guard lock(mu_);
     if (state_ != QueryState::kRunning || now - started_ < limits_.max_run_time) return false;
@@ -106,7 +123,7 @@ void Query::Finish(RunOutput output) {
   std::unique_lock lock(mu_);
   if (state_ != QueryState::kRunning) return;  // Canceled or timed out meanwhile.
   int64_t rows = 0;
-  for (const auto& outcome : output.outcomes) rows += static_cast<int64_t>(outcome.result.rows.size());
+  for (const auto& outcome : output.outcomes) rows += outcome.rows;
   result_rows_.store(rows);
   result_bytes_.store(bytes);
   outcomes_ = std::move(output.outcomes);
@@ -117,7 +134,8 @@ void Query::Finish(RunOutput output) {
   } else {
     state_ = QueryState::kFinished;
   }
-  Complete(lock);
+  // An engine error still lets the client have the statements that succeeded before it.
+  Complete(lock, /*discard=*/false);
 }
 
 void Query::Fail(QueryError error, QueryState state) {
@@ -127,10 +145,12 @@ void Query::Fail(QueryError error, QueryState state) {
   error_ = std::move(error);
   session_after_ = request_.session;
   state_ = state;
-  Complete(lock);
+  // Canceled or over a limit: the rest of the result is not worth sending (the client gets the error).
+  Complete(lock, /*discard=*/true);
 }
 
-void Query::Complete(std::unique_lock<std::mutex>& lock) {
+void Query::Complete(std::unique_lock<std::mutex>& lock, bool discard) {
+  if (stream_) stream_->Close(discard);
   ended_ = Clock::now();
   if (started_ == Clock::time_point{}) started_ = ended_;
   std::vector<std::function<void()>> callbacks = std::move(callbacks_);
@@ -170,6 +190,7 @@ nlohmann::json Query::Info() const {
       {"queuedMillis", queued_millis()},
       {"elapsedMillis", elapsed_millis()},
       {"rows", result_rows()},
+      {"peakBufferedBytes", peak_buffered_bytes()},
   };
   if (state != QueryState::kQueued && state != QueryState::kRunning && error_.has_value()) {
     info["error"] = {{"message", error_->message}, {"errorName", error_->name}};

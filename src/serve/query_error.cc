@@ -86,6 +86,16 @@ QueryError QueryError::Canceled() {
   return out;
 }
 
+QueryError QueryError::Abandoned(int64_t after_millis) {
+  QueryError out;
+  out.message = fmt::format("Query was abandoned: its client did not poll for {} ms", after_millis);
+  out.name = "ABANDONED_QUERY";
+  out.code = 2;
+  out.type = "USER_ERROR";
+  out.sqlstate = "57014";
+  return out;
+}
+
 QueryError QueryError::TimeLimit(int64_t limit_millis) {
   QueryError out;
   out.message = fmt::format("Query exceeded the maximum execution time limit of {} ms", limit_millis);

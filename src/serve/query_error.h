@@ -25,6 +25,7 @@ struct QueryError {
   // Classifies `error` raised by `sql` (used to turn the line and column into an offset).
   static QueryError From(const Error& error, std::string_view sql);
   static QueryError Canceled();
+  static QueryError Abandoned(int64_t after_millis);  // The client stopped polling.
   static QueryError TimeLimit(int64_t limit_millis);
   static QueryError MemoryLimit(int64_t limit_bytes);
   static QueryError QueueFull(int queued);

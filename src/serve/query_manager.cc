@@ -83,8 +83,11 @@ void QueryManager::Run(const std::shared_ptr<Query>& query) {
     ++running_;
   }
   if (query->MarkRunning()) {
+    RunOptions run{.stream = query->stream().get(),
+                   .last_statement_rows_only = query->request().last_statement_rows_only,
+                   .memory_limit_bytes = query->limits().max_memory_bytes};
     RunOutput output = RunStatements(catalog_, query->request().sql, query->request().session,
-                                     query->request().interceptor.get(), &query->cancel_flag());
+                                     query->request().interceptor.get(), &query->cancel_flag(), run);
     query->Finish(std::move(output));
   }
   {
@@ -109,9 +112,17 @@ void QueryManager::Watch() {
     stop_watch_.wait_for(lock, std::chrono::milliseconds(100));
     auto now = Query::Clock::now();
     std::vector<std::shared_ptr<Query>> candidates(admitted_.begin(), admitted_.end());
+    // Ended queries whose client may have left rows untaken (abandonment frees them).
+    for (const auto& query : order_) {
+      if (query->request().abandon_after.count() > 0 && query->done() && query->stream() && !query->stream()->Finished()) {
+        candidates.push_back(query);
+      }
+    }
     lock.unlock();
     for (auto& query : candidates) {
-      if (query->EnforceTimeLimit(now)) Logger("serve")->warn("query {} exceeded its time limit", query->id());
+      if (query->EnforceTimeLimit(now)) {
+        Logger("serve")->warn("query {} ended: {}", query->id(), query->error() ? query->error()->message : "");
+      }
     }
     if (metrics_ != nullptr) {
       metrics_->GetGauge("floe_queries_running", "Queries running now").Set(running());

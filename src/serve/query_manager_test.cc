@@ -86,6 +86,45 @@ TEST_F(QueryManagerTest, MemoryLimitFailsALargeResult) {
   EXPECT_EQ(query->error()->name, "EXCEEDED_LOCAL_MEMORY_LIMIT");
 }
 
+TEST_F(QueryManagerTest, AStreamedQueryHandsEachStatementToItsStream) {
+  QueryManager manager(catalog_, {}, nullptr);
+  QueryRequest request = Request("SELECT 1 AS a; SELECT n FROM (VALUES (1), (2), (3)) AS t(n)");
+  request.stream = true;
+  auto query = manager.Submit(std::move(request));
+  std::vector<StreamItem::Kind> kinds;
+  int64_t rows = 0;
+  while (!query->stream()->Finished()) {
+    query->stream()->WaitReadable(1, std::chrono::seconds(10));
+    for (const auto& item : query->stream()->Take(1 << 20)) {
+      kinds.push_back(item.kind);
+      rows += static_cast<int64_t>(item.rows.size());
+    }
+  }
+  using K = StreamItem::Kind;
+  EXPECT_EQ(kinds, (std::vector<K>{K::kBegin, K::kRows, K::kEnd, K::kBegin, K::kRows, K::kEnd}));
+  EXPECT_EQ(rows, 4);
+  ASSERT_EQ(query->state(), QueryState::kFinished);
+  ASSERT_EQ(query->outcomes().size(), 2u);
+  EXPECT_TRUE(query->outcomes()[1].result.rows.empty());  // They went through the stream.
+  EXPECT_EQ(query->outcomes()[1].rows, 3);
+  EXPECT_EQ(query->result_rows(), 4);
+}
+
+TEST_F(QueryManagerTest, TheMemoryLimitBoundsTheEngineOfAStreamedQuery) {
+  QueryManagerOptions options;
+  options.limits.max_memory_bytes = 64 << 10;
+  QueryManager manager(catalog_, options, nullptr);
+  std::string values;
+  for (int i = 0; i < 2000; ++i) values += fmt::format("{}({})", i ? "," : "", i);
+  QueryRequest request = Request("SELECT a.n, count(*) FROM (VALUES " + values + ") AS a(n), (VALUES " + values +
+                                 ") AS b(n) GROUP BY a.n * 10000 + b.n, a.n");
+  request.stream = true;
+  auto query = manager.Submit(std::move(request));
+  ASSERT_TRUE(query->Wait(std::chrono::seconds(60)));
+  ASSERT_TRUE(query->error().has_value());
+  EXPECT_EQ(query->error()->name, "EXCEEDED_LOCAL_MEMORY_LIMIT");
+}
+
 TEST_F(QueryManagerTest, OnDoneRunsOnceWhenTheQueryEnds) {
   QueryManager manager(catalog_, {}, nullptr);
   std::atomic<int> calls{0};

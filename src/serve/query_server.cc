@@ -13,7 +13,7 @@ QueryServer::~QueryServer() { Stop(); }
 
 Status QueryServer::Start() {
   manager_ = std::make_unique<QueryManager>(catalog_, options_.queries, &metrics_);
-  trino_ = std::make_unique<TrinoProtocol>(*manager_, TrinoProtocolOptions{.version = options_.version});
+  trino_ = std::make_unique<TrinoProtocol>(*manager_, TrinoProtocolOptions{.version = options_.version, .client_timeout = options_.trino_client_timeout});
   api_ = std::make_unique<HttpApi>(*manager_, options_.pipeline, options_.version);
   files_ = std::make_unique<StaticFiles>(options_.web_root);
   net::HttpRouter router;

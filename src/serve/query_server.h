@@ -26,6 +26,7 @@ struct QueryServerOptions {
   uint16_t pg_port = 5433;
   PgServerOptions pg;
   QueryManagerOptions queries;
+  std::chrono::milliseconds trino_client_timeout{300'000};  // See TrinoProtocolOptions::client_timeout.
   std::string web_root;  // Empty: no console.
   std::string version;  // Empty: floe's (the project version).
   PipelineControl* pipeline = nullptr;  // `floe up` only.

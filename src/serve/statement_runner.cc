@@ -3,6 +3,7 @@
 #include <chrono>
 #include <thread>
 
+#include "serve/result_stream.h"
 #include "serve/session_properties.h"
 #include "sql/pre_parser.h"
 
@@ -42,6 +43,12 @@ void TestingDelay(const SessionState& session, const std::atomic<bool>* cancel) 
   }
 }
 
+sql::QueryOptions EngineOptions(const SessionState& session, const std::atomic<bool>* cancel, const RunOptions& run) {
+  sql::QueryOptions options = QueryOptionsFor(session, cancel);
+  if (run.memory_limit_bytes > 0) options.memory_limit_bytes = run.memory_limit_bytes;
+  return options;
+}
+
 }  // namespace
 
 std::string StatementVerb(const std::vector<sql::Token>& tokens) {
@@ -57,7 +64,7 @@ std::string StatementVerb(const std::vector<sql::Token>& tokens) {
 }
 
 RunOutput RunStatements(const sql::SqlCatalog& catalog, std::string_view sql, SessionState session,
-                        StatementInterceptor* interceptor, const std::atomic<bool>* cancel) {
+                        StatementInterceptor* interceptor, const std::atomic<bool>* cancel, RunOptions run) {
   RunOutput out;
   auto fail = [&](Error error, std::string text) {
     out.error = std::move(error);
@@ -67,8 +74,11 @@ RunOutput RunStatements(const sql::SqlCatalog& catalog, std::string_view sql, Se
   };
   auto tokens = sql::Tokenize(sql);
   if (!tokens) return fail(tokens.error(), std::string(sql));
-  for (const sql::TokenRange& range : sql::SplitStatements(*tokens)) {
+  auto ranges = sql::SplitStatements(*tokens);
+  for (size_t index = 0; index < ranges.size(); ++index) {
+    const sql::TokenRange& range = ranges[index];
     if (cancel != nullptr && cancel->load()) break;
+    bool keep_rows = !run.last_statement_rows_only || index + 1 == ranges.size();
     std::vector<sql::Token> statement_tokens(tokens->begin() + range.first, tokens->begin() + range.last);
     int begin = statement_tokens.front().begin;
     int end = statement_tokens.back().end;
@@ -84,6 +94,16 @@ RunOutput RunStatements(const sql::SqlCatalog& catalog, std::string_view sql, Se
         StatementOutcome answer = std::move(interception.answer->value());
         if (answer.verb.empty()) answer.verb = outcome.verb;
         answer.has_rows = answer.has_rows || !answer.result.column_names.empty();
+        answer.rows = static_cast<int64_t>(answer.result.rows.size());
+        if (run.stream != nullptr) {
+          std::vector<ResultRow> rows = std::move(answer.result.rows);
+          answer.result.rows.clear();
+          run.stream->Begin(answer);
+          if (keep_rows) {
+            if (auto pushed = run.stream->Push(std::move(rows)); !pushed) return fail(pushed.error(), text);
+          }
+          run.stream->End(answer);
+        }
         out.outcomes.push_back(std::move(answer));
         answered = true;
         break;
@@ -100,13 +120,50 @@ RunOutput RunStatements(const sql::SqlCatalog& catalog, std::string_view sql, Se
     TestingDelay(session, cancel);
     if (cancel != nullptr && cancel->load()) break;
     sql::SqlSession engine(catalog, sql::BindOptions{session.catalog, session.schema});
-    auto results = engine.Run(text, QueryOptionsFor(session, cancel));
+    if (run.stream != nullptr) {
+      // Each statement's rows go out batch by batch as the executor makes them.
+      StatementOutcome header = outcome;
+      sql::StreamCallbacks callbacks;
+      callbacks.on_columns = [&](const std::vector<std::string>& names, const std::vector<sql::SqlType>& types) -> Status {
+        header.has_rows = true;
+        header.result.column_names = names;
+        header.result.column_types = types;
+        run.stream->Begin(header);
+        return OkStatus();
+      };
+      callbacks.on_batch = [&](const sql::ResultBatch& batch) -> Status {
+        if (!keep_rows) return OkStatus();
+        std::vector<ResultRow> rows;
+        rows.reserve(static_cast<size_t>(batch.rows()));
+        for (int64_t i = 0; i < batch.rows(); ++i) rows.push_back(batch.Row(i));
+        return run.stream->Push(std::move(rows));
+      };
+      auto summaries = engine.RunStreaming(text, EngineOptions(session, cancel, run), callbacks);
+      if (!summaries) return fail(summaries.error(), text);
+      session.catalog = engine.options().catalog;
+      session.schema = engine.options().schema;
+      for (auto& summary : *summaries) {
+        StatementOutcome each = header;
+        each.result.message = summary.message;
+        each.result.update_count = summary.update_count;
+        each.result.warnings = std::move(summary.warnings);
+        each.rows = summary.rows;
+        if (summary.update_count) each.affected = *summary.update_count;
+        if (!each.has_rows) run.stream->Begin(each);
+        run.stream->End(each);
+        out.outcomes.push_back(std::move(each));
+      }
+      continue;
+    }
+    auto results = engine.Run(text, EngineOptions(session, cancel, run));
     if (!results) return fail(results.error(), text);
     session.catalog = engine.options().catalog;
     session.schema = engine.options().schema;
     for (auto& result : *results) {
       StatementOutcome each = outcome;
       each.has_rows = !result.column_names.empty();
+      if (result.update_count) each.affected = *result.update_count;
+      each.rows = static_cast<int64_t>(result.rows.size());
       each.result = std::move(result);
       out.outcomes.push_back(std::move(each));
     }

@@ -25,6 +25,7 @@ struct StatementOutcome {
   std::string verb;      // Leading keywords, upper case: "SELECT", "SHOW", "SET", "CREATE TABLE".
   bool has_rows = false;  // Produces a row set (possibly empty).
   int64_t affected = -1;  // Rows written, for INSERT and friends; -1 when not applicable.
+  int64_t rows = 0;       // Rows the statement returned (streamed ones included).
 };
 
 // What an interceptor makes of one statement: an answer, a rewrite for the engine, or nothing.
@@ -51,9 +52,21 @@ struct RunOutput {
   SessionState session;                    // After the statements (USE, SET ...).
 };
 
+class ResultStream;
+
+// Where the rows go: kept in the outcomes (`stream` null), or streamed (each statement's
+// header, rows and end; the outcomes then carry no rows). `last_statement_rows_only` streams the
+// rows of the last statement alone (Trino shows one result). `memory_limit_bytes` bounds the
+// engine's operator state per statement (0: the engine's default).
+struct RunOptions {
+  ResultStream* stream = nullptr;
+  bool last_statement_rows_only = false;
+  int64_t memory_limit_bytes = 0;
+};
+
 // Runs each statement of `sql`. Stops at the first error or when `cancel` becomes true.
 RunOutput RunStatements(const sql::SqlCatalog& catalog, std::string_view sql, SessionState session,
-                        StatementInterceptor* interceptor, const std::atomic<bool>* cancel);
+                        StatementInterceptor* interceptor, const std::atomic<bool>* cancel, RunOptions run = {});
 
 // The statement's leading keywords as a command tag verb ("SELECT", "CREATE TABLE").
 std::string StatementVerb(const std::vector<sql::Token>& tokens);

@@ -98,23 +98,9 @@ nlohmann::json Stats(const Query& query, QueryState reported, int64_t rows) {
       {"processedBytes", query.result_bytes()},
       {"physicalInputBytes", 0},
       {"physicalWrittenBytes", 0},
-      {"peakMemoryBytes", query.result_bytes()},
+      {"peakMemoryBytes", query.peak_buffered_bytes()},
       {"spilledBytes", 0},
   };
-}
-
-size_t EstimateRowBytes(const std::vector<sql::Value>& row) {
-  size_t bytes = 2;
-  for (const auto& value : row) {
-    bytes += 4;
-    if (!value.is_null() && (value.type().kind() == sql::TypeKind::kVarchar ||
-                             value.type().kind() == sql::TypeKind::kVarbinary)) {
-      bytes += value.as_string().size() * 4 / 3;
-    } else {
-      bytes += 12;
-    }
-  }
-  return bytes;
 }
 
 void AddSessionHeaders(HttpResponse& response, const SessionState& before, const SessionState& after, bool use) {
@@ -161,9 +147,8 @@ Status TrinoProtocol::Register(net::HttpRouter& router) {
     return [this, method](HttpRequest& request) { return (this->*method)(request); };
   };
   FLOE_RETURN_IF_ERROR(router.Add("POST", "/v1/statement", bind(&TrinoProtocol::PostStatement)));
-  FLOE_RETURN_IF_ERROR(router.Add("GET", "/v1/statement/queued/{id}/{slug}/{token}", bind(&TrinoProtocol::GetQueued)));
-  FLOE_RETURN_IF_ERROR(
-      router.Add("GET", "/v1/statement/executing/{id}/{slug}/{token}", bind(&TrinoProtocol::GetExecuting)));
+  FLOE_RETURN_IF_ERROR(router.Add("GET", "/v1/statement/queued/{id}/{slug}/{token}", bind(&TrinoProtocol::GetPage)));
+  FLOE_RETURN_IF_ERROR(router.Add("GET", "/v1/statement/executing/{id}/{slug}/{token}", bind(&TrinoProtocol::GetPage)));
   FLOE_RETURN_IF_ERROR(
       router.Add("DELETE", "/v1/statement/queued/{id}/{slug}/{token}", bind(&TrinoProtocol::CancelStatement)));
   FLOE_RETURN_IF_ERROR(
@@ -189,8 +174,13 @@ HttpResponse TrinoProtocol::PostStatement(HttpRequest& request) {
   QueryRequest query_request{.sql = request.body,
                              .session = std::move(session),
                              .protocol = "trino",
-                             .interceptor = statements_};
+                             .interceptor = statements_,
+                             .stream = true,
+                             .last_statement_rows_only = true,
+                             .abandon_after = options_.client_timeout};
   auto query = manager_.Submit(std::move(query_request));
+  auto paging = std::make_shared<Paging>();
+  paging->slug = RandomSlug();
   {
     std::lock_guard lock(mu_);
     if (paging_.size() > 4 * manager_.options().history_size + 64) {
@@ -198,142 +188,107 @@ HttpResponse TrinoProtocol::PostStatement(HttpRequest& request) {
         it = manager_.Find(it->first) ? std::next(it) : paging_.erase(it);
       }
     }
-    paging_[query->id()] = Paging{.slug = RandomSlug(), .page_starts = {}};
+    paging_[query->id()] = paging;
   }
   // The first answer never carries data: the npm client ignores data in it.
   std::string base = BaseUri(request);
-  Paging paging;
-  {
-    std::lock_guard lock(mu_);
-    paging = paging_[query->id()];
-  }
   nlohmann::json body = {
       {"id", query->id()},
       {"infoUri", fmt::format("{}/ui/query.html?{}", base, query->id())},
-      {"nextUri", fmt::format("{}/v1/statement/queued/{}/{}/1", base, query->id(), paging.slug)},
+      {"nextUri", fmt::format("{}/v1/statement/queued/{}/{}/1", base, query->id(), paging->slug)},
       {"stats", Stats(*query, QueryState::kQueued, 0)},
       {"warnings", nlohmann::json::array()},
   };
   return JsonResponse(body);
 }
 
-std::shared_ptr<Query> TrinoProtocol::Lookup(const HttpRequest& request, Paging* paging) {
+std::shared_ptr<Query> TrinoProtocol::Lookup(const HttpRequest& request, std::shared_ptr<Paging>* paging) {
   std::string_view id = request.Param("id");
   if (id.empty()) return nullptr;
   {
     std::lock_guard lock(mu_);
     auto it = paging_.find(id);
-    if (it == paging_.end() || it->second.slug != request.Param("slug")) return nullptr;
+    if (it == paging_.end() || it->second->slug != request.Param("slug")) return nullptr;
     *paging = it->second;
   }
   return manager_.Find(id);
 }
 
-HttpResponse TrinoProtocol::GetQueued(HttpRequest& request) {
-  Paging paging;
+HttpResponse TrinoProtocol::GetPage(HttpRequest& request) {
+  std::shared_ptr<Paging> paging;
   auto query = Lookup(request, &paging);
-  if (!query) return NotFoundResponse("Query not found");
+  if (!query || !query->stream()) return NotFoundResponse("Query not found");
   size_t token = 0;
   std::string_view text = request.Param("token");
   std::from_chars(text.data(), text.data() + text.size(), token);
-  std::chrono::milliseconds wait = options_.max_wait;
-  query->Wait(wait);
-  return Respond(request, query, token, false);
+  std::lock_guard lock(paging->mu);
+  query->Touch();
+  // A client retrying a GET gets the same page; pages before it are gone (as Trino answers).
+  if (paging->last.has_value() && token == paging->token) return *paging->last;
+  if (token != paging->token + 1) return HttpResponse::Text(410, "Page is gone\n");
+  HttpResponse response = NextPage(request, query, *paging, token);
+  paging->token = token;
+  paging->last = response;
+  return response;
 }
 
-HttpResponse TrinoProtocol::GetExecuting(HttpRequest& request) {
-  Paging paging;
-  auto query = Lookup(request, &paging);
-  if (!query) return NotFoundResponse("Query not found");
-  size_t token = 0;
-  std::string_view text = request.Param("token");
-  std::from_chars(text.data(), text.data() + text.size(), token);
-  query->Wait(options_.max_wait);
-  return Respond(request, query, token, true);
-}
-
-std::vector<size_t> TrinoProtocol::PageStarts(const Query& query) {
-  {
-    std::lock_guard lock(mu_);
-    auto it = paging_.find(query.id());
-    if (it != paging_.end() && !it->second.page_starts.empty()) return it->second.page_starts;
-  }
-  std::vector<size_t> starts = {0};
-  if (!query.outcomes().empty()) {
-    const auto& rows = query.outcomes().back().result.rows;
-    size_t bytes = 0;
-    for (size_t i = 0; i < rows.size(); ++i) {
-      size_t row_bytes = EstimateRowBytes(rows[i]);
-      if (bytes > 0 && bytes + row_bytes > options_.target_page_bytes) {
-        starts.push_back(i);
-        bytes = 0;
+HttpResponse TrinoProtocol::NextPage(const HttpRequest& request, const std::shared_ptr<Query>& query, Paging& paging,
+                                     size_t token) {
+  ResultStream& stream = *query->stream();
+  auto page_bytes = static_cast<int64_t>(options_.target_page_bytes);
+  stream.WaitReadable(page_bytes, options_.max_wait);
+  nlohmann::json data = nlohmann::json::array();
+  for (StreamItem& item : stream.Take(page_bytes)) {
+    switch (item.kind) {
+      case StreamItem::Kind::kBegin: {
+        const auto& result = item.statement->result;
+        paging.columns = nullptr;
+        if (!item.statement->has_rows) break;
+        paging.columns = nlohmann::json::array();
+        for (size_t i = 0; i < result.column_names.size(); ++i) {
+          paging.columns.push_back(TrinoColumn(result.column_names[i], result.column_types[i]));
+        }
+        break;
       }
-      bytes += row_bytes;
+      case StreamItem::Kind::kRows:
+        for (const ResultRow& row : item.rows) {
+          nlohmann::json out = nlohmann::json::array();
+          for (const auto& value : row) out.push_back(TrinoValue(value));
+          data.push_back(std::move(out));
+        }
+        break;
+      case StreamItem::Kind::kEnd: paging.ended = item.statement; break;
     }
-    starts.push_back(rows.size());
-  } else {
-    starts.push_back(0);
   }
-  std::lock_guard lock(mu_);
-  auto it = paging_.find(query.id());
-  if (it != paging_.end()) it->second.page_starts = starts;
-  return starts;
-}
-
-HttpResponse TrinoProtocol::Respond(const HttpRequest& request, const std::shared_ptr<Query>& query, size_t token,
-                                    bool executing) {
+  paging.rows_sent += static_cast<int64_t>(data.size());
   std::string base = BaseUri(request);
-  Paging paging;
-  {
-    std::lock_guard lock(mu_);
-    paging = paging_[query->id()];
-  }
   nlohmann::json body = {
       {"id", query->id()},
       {"infoUri", fmt::format("{}/ui/query.html?{}", base, query->id())},
       {"warnings", nlohmann::json::array()},
   };
-  QueryState state = query->state();
-  if (state == QueryState::kQueued || state == QueryState::kRunning) {
-    body["nextUri"] = fmt::format("{}/v1/statement/{}/{}/{}/{}", base, executing ? "executing" : "queued", query->id(),
-                                  paging.slug, token + 1);
-    body["stats"] = Stats(*query, state, 0);
+  if (!paging.columns.is_null()) body["columns"] = paging.columns;
+  if (!data.empty()) body["data"] = std::move(data);
+  if (!stream.Finished()) {
+    // More to come: the query runs on (or its rows wait in the buffer) until the next poll.
+    QueryState state = query->state() == QueryState::kQueued ? QueryState::kQueued : QueryState::kRunning;
+    body["nextUri"] = fmt::format("{}/v1/statement/executing/{}/{}/{}", base, query->id(), paging.slug, token + 1);
+    body["stats"] = Stats(*query, state, paging.rows_sent);
     return JsonResponse(body);
   }
-  HttpResponse response;
+  // The stream closes only once the query has ended, so its state is final here.
+  QueryState state = query->state();
   if (state != QueryState::kFinished) {
+    body.erase("data");
     body["error"] = TrinoError(query->error().value_or(QueryError::Canceled()));
-    body["stats"] = Stats(*query, QueryState::kFailed, 0);
-    response = JsonResponse(body);
-    return response;
+    body["stats"] = Stats(*query, QueryState::kFailed, paging.rows_sent);
+    return JsonResponse(body);
   }
-  std::vector<size_t> starts = PageStarts(*query);
-  size_t pages = starts.size() - 1;
-  size_t page = executing ? token : 0;
-  if (page >= pages) page = pages - 1;
-  bool last = page + 1 >= pages;
-  int64_t rows_sent = 0;
-  if (!query->outcomes().empty()) {
-    const StatementOutcome& outcome = query->outcomes().back();
-    const auto& result = outcome.result;
-    if (outcome.has_rows) {
-      nlohmann::json columns = nlohmann::json::array();
-      for (size_t i = 0; i < result.column_names.size(); ++i) {
-        columns.push_back(TrinoColumn(result.column_names[i], result.column_types[i]));
-      }
-      body["columns"] = std::move(columns);
-      nlohmann::json data = nlohmann::json::array();
-      for (size_t r = starts[page]; r < starts[page + 1]; ++r) {
-        nlohmann::json row = nlohmann::json::array();
-        for (const auto& value : result.rows[r]) row.push_back(TrinoValue(value));
-        data.push_back(std::move(row));
-      }
-      rows_sent = static_cast<int64_t>(starts[page + 1]);
-      if (!data.empty()) body["data"] = std::move(data);
-    }
+  if (paging.ended) {
+    const StatementOutcome& outcome = *paging.ended;
     // Trino's warning shape; the code is floe's own (Trino reserves small codes for its engine).
     nlohmann::json warnings = nlohmann::json::array();
-    for (const std::string& warning : result.warnings) {
+    for (const std::string& warning : outcome.result.warnings) {
       warnings.push_back({{"warningCode", {{"code", 0x0F10'0001}, {"name", "FLOE_ENGINE_WARNING"}}}, {"message", warning}});
     }
     body["warnings"] = std::move(warnings);
@@ -343,11 +298,8 @@ HttpResponse TrinoProtocol::Respond(const HttpRequest& request, const std::share
       if (outcome.affected >= 0) body["updateCount"] = outcome.affected;
     }
   }
-  if (!last) {
-    body["nextUri"] = fmt::format("{}/v1/statement/executing/{}/{}/{}", base, query->id(), paging.slug, page + 1);
-  }
-  body["stats"] = Stats(*query, last ? QueryState::kFinished : QueryState::kRunning, rows_sent);
-  response = JsonResponse(body);
+  body["stats"] = Stats(*query, QueryState::kFinished, paging.rows_sent);
+  HttpResponse response = JsonResponse(body);
   bool use = false;
   for (const auto& outcome : query->outcomes()) use = use || outcome.verb == "USE";
   AddSessionHeaders(response, query->request().session, query->session_after(), use);
@@ -355,7 +307,7 @@ HttpResponse TrinoProtocol::Respond(const HttpRequest& request, const std::share
 }
 
 HttpResponse TrinoProtocol::CancelStatement(HttpRequest& request) {
-  Paging paging;
+  std::shared_ptr<Paging> paging;
   auto query = Lookup(request, &paging);
   if (!query) return NotFoundResponse("Query not found");
   query->Cancel();

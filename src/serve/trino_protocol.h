@@ -1,6 +1,7 @@
 // Trino's client REST protocol (docs/trino-protocol.md) over floe's HTTP server: POST
-// /v1/statement answers a QUEUED stub with a nextUri; GETs on nextUri wait briefly for the
-// query, then page its columns and rows by size; DELETE on nextUri or /v1/query/{id} cancels;
+// /v1/statement answers a QUEUED stub with a nextUri; each GET on nextUri takes the next page
+// of rows (by size) from the running query's stream, waiting briefly for it to fill, so the query
+// runs on between polls within its bounded buffer; DELETE on nextUri or /v1/query/{id} cancels;
 // GET /v1/info describes the server. Session state travels in X-Trino-* request headers and
 // comes back as X-Trino-Set-* / Clear-* response headers. Owned by the QueryServer; its
 // handlers run on the HTTP server's threads concurrently.
@@ -10,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,7 +24,9 @@ namespace floe::serve {
 struct TrinoProtocolOptions {
   std::string version = "0";
   size_t target_page_bytes = 1 << 20;
-  std::chrono::milliseconds max_wait{1000};  // How long one GET waits for a running query.
+  std::chrono::milliseconds max_wait{1000};  // How long one GET waits for a page to fill.
+  // A query whose client stops polling for this long is canceled (Trino's query.client.timeout).
+  std::chrono::milliseconds client_timeout{300'000};
 };
 
 class TrinoProtocol {
@@ -32,26 +36,31 @@ class TrinoProtocol {
   Status Register(net::HttpRouter& router);
 
  private:
-  // What the protocol remembers of a query beyond the Query itself.
+  // What the protocol remembers of a query beyond the Query itself: where its client is in the
+  // stream of pages. One poll at a time builds a page (mu).
   struct Paging {
     std::string slug;
-    std::vector<size_t> page_starts;  // Row offsets of each page, once the query finished.
+    std::mutex mu;
+    size_t token = 0;                                  // Of the last answer (the POST is 0).
+    std::optional<net::HttpResponse> last;             // That answer, for a retried GET.
+    nlohmann::json columns;                            // Of the statement being shown, once known.
+    std::shared_ptr<const StatementOutcome> ended;     // The last statement that ended.
+    int64_t rows_sent = 0;
   };
 
   net::HttpResponse PostStatement(net::HttpRequest& request);
-  net::HttpResponse GetQueued(net::HttpRequest& request);
-  net::HttpResponse GetExecuting(net::HttpRequest& request);
+  net::HttpResponse GetPage(net::HttpRequest& request);
   net::HttpResponse CancelStatement(net::HttpRequest& request);
   net::HttpResponse CancelQuery(net::HttpRequest& request);
   net::HttpResponse QueryInfo(net::HttpRequest& request);
   net::HttpResponse ServerInfo(net::HttpRequest& request);
 
   // The query and its paging for a nextUri, or null when unknown or the slug is wrong.
-  std::shared_ptr<Query> Lookup(const net::HttpRequest& request, Paging* paging);
-  // A response for `query` at executing page `page` (or a status while it runs).
-  net::HttpResponse Respond(const net::HttpRequest& request, const std::shared_ptr<Query>& query, size_t token,
-                            bool executing);
-  std::vector<size_t> PageStarts(const Query& query);
+  std::shared_ptr<Query> Lookup(const net::HttpRequest& request, std::shared_ptr<Paging>* paging);
+  // The next page of `query`: what its stream has within a page's size (waiting up to max_wait
+  // for a page to fill), with a nextUri until the client has everything.
+  net::HttpResponse NextPage(const net::HttpRequest& request, const std::shared_ptr<Query>& query, Paging& paging,
+                             size_t token);
 
   QueryManager& manager_;
   const TrinoProtocolOptions options_;
@@ -59,7 +68,7 @@ class TrinoProtocol {
   const std::chrono::steady_clock::time_point started_;
 
   std::mutex mu_;
-  std::map<std::string, Paging, std::less<>> paging_;  // By query id; guarded by mu_.
+  std::map<std::string, std::shared_ptr<Paging>, std::less<>> paging_;  // By query id; guarded by mu_.
 };
 
 }  // namespace floe::serve

@@ -7,6 +7,7 @@
 #include "sql/ast_statement.h"
 #include "sql/binder_internal.h"
 #include "sql/metadata_tables.h"
+#include "sql/system_tables.h"
 #include "sql/scalar_evaluation.h"
 #include "sql/sql_error.h"
 #include "sql/temporal.h"
@@ -211,6 +212,12 @@ Result<LogicalPtr> BinderImpl::BindNamedTable(const TableRef& ref, Scope& scope,
       return VirtualTable(name.ToString(), std::move(columns), std::move(*rows), scope, alias);
     }
     return ErrorAt(ref.location, fmt::format("Table '{}' does not exist", name.ToString()));
+  }
+  if (name.catalog == "system") {
+    auto system = ReadSystemTable(catalog_, name.schema, name.table);
+    if (!system.has_value()) return ErrorAt(ref.location, system.error().message(), system.error().kind());
+    if (!system->has_value()) return ErrorAt(ref.location, fmt::format("Table '{}' does not exist", name.ToString()));
+    return VirtualTable(name.ToString(), std::move((*system)->columns), std::move((*system)->rows), scope, alias);
   }
   std::string metadata;
   if (size_t dollar = name.table.find('$'); dollar != std::string::npos) {

@@ -114,3 +114,58 @@ test('the console API lists the table with schema, snapshots and files', async (
     body: JSON.stringify({ sql: 'SELECT count(*) AS n FROM shop.orders' }) })).json();
   assert.deepEqual(query.rows, [[rows.length]]);
 });
+
+// The statements Trino's JDBC driver sends for DatabaseMetaData (what Metabase, DBeaver and
+// Superset's JDBC paths call), as the driver writes them: upper-case names, LIKE ... ESCAPE.
+test('system.jdbc answers the JDBC driver\'s metadata queries', async () => {
+  const trino = Trino.create({ server: server.url, catalog: 'floe', schema: 'shop' });
+  const run = async (sql) => {
+    let columns;
+    const data = [];
+    for await (const result of await trino.query(sql)) {
+      assert.equal(result.error, undefined, `${sql}: ${JSON.stringify(result.error)}`);
+      if (result.columns) columns = result.columns;
+      if (result.data) data.push(...result.data);
+    }
+    return { names: columns.map((c) => c.name), types: columns.map((c) => c.type), data };
+  };
+  const catalogs = await run('SELECT TABLE_CAT\nFROM system.jdbc.catalogs\nORDER BY TABLE_CAT');
+  assert.deepEqual(catalogs.data, [['floe']]);
+  const schemas = await run("SELECT TABLE_SCHEM, TABLE_CATALOG\nFROM system.jdbc.schemas\nWHERE TABLE_CATALOG = 'floe' " +
+    "AND TABLE_SCHEM LIKE 'sh%' ESCAPE '\\'\nORDER BY TABLE_CATALOG, TABLE_SCHEM");
+  assert.deepEqual(schemas.names, ['table_schem', 'table_catalog']);
+  assert.deepEqual(schemas.data, [['shop', 'floe']]);
+  const tables = await run('SELECT TABLE_CAT, TABLE_SCHEM, TABLE_NAME, TABLE_TYPE, REMARKS,\n  TYPE_CAT, TYPE_SCHEM, ' +
+    "TYPE_NAME,   SELF_REFERENCING_COL_NAME, REF_GENERATION\nFROM system.jdbc.tables\nWHERE TABLE_CAT = 'floe' AND " +
+    "TABLE_SCHEM LIKE 'shop' ESCAPE '\\' AND TABLE_NAME LIKE '%' ESCAPE '\\' AND TABLE_TYPE IN ('TABLE', 'VIEW')\n" +
+    'ORDER BY TABLE_TYPE, TABLE_CAT, TABLE_SCHEM, TABLE_NAME');
+  assert.deepEqual(tables.names, ['table_cat', 'table_schem', 'table_name', 'table_type', 'remarks', 'type_cat',
+    'type_schem', 'type_name', 'self_referencing_col_name', 'ref_generation']);
+  assert.deepEqual(tables.data, [['floe', 'shop', 'orders', 'TABLE', null, null, null, null, null, null]]);
+  const columns = await run('SELECT TABLE_CAT, TABLE_SCHEM, TABLE_NAME, COLUMN_NAME, DATA_TYPE,\n  TYPE_NAME, ' +
+    'COLUMN_SIZE, BUFFER_LENGTH, DECIMAL_DIGITS, NUM_PREC_RADIX,\n  NULLABLE, REMARKS, COLUMN_DEF, SQL_DATA_TYPE, ' +
+    'SQL_DATETIME_SUB,\n  CHAR_OCTET_LENGTH, ORDINAL_POSITION, IS_NULLABLE,\n  SCOPE_CATALOG, SCOPE_SCHEMA, ' +
+    'SCOPE_TABLE,\n  SOURCE_DATA_TYPE, IS_AUTOINCREMENT, IS_GENERATEDCOLUMN\nFROM system.jdbc.columns\n' +
+    "WHERE TABLE_CAT = 'floe' AND TABLE_SCHEM LIKE 'shop' ESCAPE '\\' AND TABLE_NAME LIKE 'orders' ESCAPE '\\'\n" +
+    'ORDER BY TABLE_CAT, TABLE_SCHEM, TABLE_NAME, ORDINAL_POSITION');
+  assert.equal(columns.names.length, 24);
+  assert.deepEqual(columns.types.slice(0, 7), ['varchar', 'varchar', 'varchar', 'varchar', 'bigint', 'varchar', 'bigint']);
+  // name, java.sql.Types code, type name, size, nullable, position, IS_NULLABLE
+  assert.deepEqual(columns.data.map((r) => [r[3], r[4], r[5], r[6], r[10], r[16], r[17]]), [
+    ['id', -5, 'bigint', 19, 0, 1, 'NO'],
+    ['region', 12, 'varchar', 2147483647, 0, 2, 'NO'],
+    ['amount', 8, 'double', 53, 0, 3, 'NO'],
+  ]);
+  const types = await run('SELECT TABLE_TYPE\nFROM system.jdbc.table_types\nORDER BY TABLE_TYPE');
+  assert.deepEqual(types.data, [['TABLE'], ['VIEW']]);
+  const typeInfo = await run('SELECT TYPE_NAME, DATA_TYPE, PRECISION, LITERAL_PREFIX, LITERAL_SUFFIX,\nCREATE_PARAMS, ' +
+    'NULLABLE, CASE_SENSITIVE, SEARCHABLE, UNSIGNED_ATTRIBUTE,\nFIXED_PREC_SCALE, AUTO_INCREMENT, LOCAL_TYPE_NAME, ' +
+    'MINIMUM_SCALE, MAXIMUM_SCALE,\nSQL_DATA_TYPE, SQL_DATETIME_SUB, NUM_PREC_RADIX\nFROM system.jdbc.types\nORDER BY DATA_TYPE');
+  assert.ok(typeInfo.data.some((r) => r[0] === 'bigint' && r[1] === -5), JSON.stringify(typeInfo.data));
+  assert.deepEqual(typeInfo.types.slice(7, 8), ['boolean']);
+  const empty = await run('SELECT TYPE_CAT, TYPE_SCHEM, TYPE_NAME,\n  CLASS_NAME, DATA_TYPE, REMARKS, BASE_TYPE\n' +
+    'FROM system.jdbc.udts\nORDER BY DATA_TYPE, TYPE_CAT, TYPE_SCHEM, TYPE_NAME');
+  assert.deepEqual(empty.data, []);
+  const metadata = await run('SELECT catalog_name FROM system.metadata.catalogs');
+  assert.deepEqual(metadata.data, [['floe']]);
+});
