@@ -14,7 +14,7 @@ namespace {
 struct QueryFlags {
   std::string listen = "127.0.0.1:8080";
   std::string pg_listen = "127.0.0.1:5433";
-  std::string catalog, warehouse, web_root, auth_file;
+  std::string catalog, warehouse, web_root, auth_file, tls_cert, tls_key;
   int max_running = 4;
   int max_queued = 1000;
   int query_timeout_s = 300;
@@ -60,6 +60,7 @@ int RunQuery(const QueryFlags& flags) {
     if (!users) return usage(users.error().message());
     options.pg.users = std::move(*users);
   }
+  options.tls = net::TlsFiles{flags.tls_cert, flags.tls_key};
   options.queries.max_running = flags.max_running;
   options.queries.max_queued = flags.max_queued;
   options.queries.limits.max_run_time = std::chrono::seconds(flags.query_timeout_s);
@@ -115,7 +116,10 @@ void RegisterQueryCommand(CLI::App& root, CommandRegistry& registry) {
   app->add_option("--warehouse", flags->warehouse, "file:///abs/path or s3://bucket/prefix");
   app->add_option("--web-root", flags->web_root, "The console's files (default: web/ of the source tree beside the build)");
   app->add_option("--auth-file", flags->auth_file,
-                  "TOML with [[user]] name/password/method: PostgreSQL clients must authenticate (default: trust loopback)");
+                  "TOML with [[user]] name/password/method: PostgreSQL clients authenticate with it and the HTTP port "
+                  "(Trino protocol, API, console) requires basic auth (default: trust loopback)");
+  app->add_option("--tls-cert", flags->tls_cert, "PEM certificate chain: HTTPS on --listen and TLS required on --pg-listen");
+  app->add_option("--tls-key", flags->tls_key, "PEM private key of --tls-cert");
   app->add_option("--max-running-queries", flags->max_running, "Queries run at once; more wait in a queue")
       ->capture_default_str();
   app->add_option("--max-queued-queries", flags->max_queued, "Queries that may wait; more fail with QUERY_QUEUE_FULL")

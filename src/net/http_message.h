@@ -37,6 +37,7 @@ struct HttpRequest {
   HttpHeaders headers;
   std::string body;
   std::string remote_address;                         // "127.0.0.1:53122" (server side).
+  std::string scheme = "http";                        // "https" on a TLS connection (server side).
   std::map<std::string, std::string> path_params;     // Decoded captures of the route ("{table}").
 
   // The decoded value of query parameter `name` (first occurrence).

@@ -117,6 +117,9 @@ HttpResponse HttpRouter::Dispatch(HttpRequest& request) const {
     return response;
   }
   request.path_params = std::move(best_captures);
+  if (guard_) {
+    if (auto refused = guard_(request)) return std::move(*refused);
+  }
   return best->handler(request);
 }
 

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,8 @@ class HttpRouter {
 
   // Routes `request` (filling its path_params) and runs the handler, or answers 404/405/400.
   HttpResponse Dispatch(HttpRequest& request) const;
+  // Runs before every matched handler; a response it returns (a 401, say) is sent instead.
+  void SetGuard(std::function<std::optional<HttpResponse>(const HttpRequest&)> guard) { guard_ = std::move(guard); }
 
  private:
   struct Segment {
@@ -46,6 +49,7 @@ class HttpRouter {
                    std::map<std::string, std::string>* captures);
 
   std::vector<Route> routes_;
+  std::function<std::optional<HttpResponse>(const HttpRequest&)> guard_;
 };
 
 }  // namespace floe::net

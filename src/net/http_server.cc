@@ -291,6 +291,7 @@ class HttpServer::Impl {
     }
     request.body = std::move(req.body());
     request.remote_address = remote;
+    request.scheme = tls_ ? "https" : "http";
     if (request.path.empty() || request.path.front() != '/') {
       return HttpResponse::Text(400, "request target must be an absolute path\n");
     }

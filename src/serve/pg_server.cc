@@ -2,6 +2,8 @@
 
 #include <openssl/crypto.h>
 
+#include <boost/asio/ssl/stream.hpp>
+
 #include <atomic>
 #include <deque>
 #include <map>
@@ -130,6 +132,9 @@ class PgServer::Impl {
   ~Impl() { Stop(); }
 
   Status Start() {
+    if (options_.tls.enabled()) {
+      FLOE_ASSIGN_OR_RETURN(tls_, net::MakeServerTlsContext(options_.tls));
+    }
     io_ = std::make_unique<asio::io_context>(options_.threads);
     error_code ec;
     auto ip = asio::ip::make_address(options_.host, ec);
@@ -174,6 +179,7 @@ class PgServer::Impl {
   uint16_t port() const { return port_; }
 
   const PgServerOptions& options() const { return options_; }
+  asio::ssl::context* tls() const { return tls_.get(); }
   QueryManager& manager() { return manager_; }
   const std::shared_ptr<pg::PgStatements>& statements() const { return statements_; }
   const std::shared_ptr<Liveness>& liveness() const { return liveness_; }
@@ -223,6 +229,7 @@ class PgServer::Impl {
   std::atomic<uint16_t> port_{0};
   std::unique_ptr<asio::io_context> io_;
   std::optional<tcp::acceptor> acceptor_;
+  std::shared_ptr<asio::ssl::context> tls_;  // Null: SSLRequest is answered 'N'.
   std::optional<Strand> accept_strand_;
   std::vector<std::thread> threads_;
 
@@ -266,7 +273,7 @@ class Connection {
       Logger("pg")->debug("PostgreSQL connection {}: {}", pid_, e.what());
     }
     error_code ignored;
-    if (!out_.empty()) co_await asio::async_write(socket_, asio::buffer(out_), asio::redirect_error(asio::use_awaitable, ignored));
+    if (!out_.empty()) co_await WriteAll(asio::buffer(out_), ignored);
     socket_.shutdown(tcp::socket::shutdown_both, ignored);
     socket_.close(ignored);
     server_.Unregister(pid_);
@@ -282,7 +289,8 @@ class Connection {
       }
       char chunk[16384];
       error_code ec;
-      size_t got = co_await socket_.async_read_some(asio::buffer(chunk), asio::redirect_error(asio::use_awaitable, ec));
+      size_t got = tls_ ? co_await tls_->async_read_some(asio::buffer(chunk), asio::redirect_error(asio::use_awaitable, ec))
+                        : co_await socket_.async_read_some(asio::buffer(chunk), asio::redirect_error(asio::use_awaitable, ec));
       if (ec) co_return false;
       in_.append(chunk, got);
     }
@@ -319,9 +327,34 @@ class Connection {
   asio::awaitable<void> Flush() {
     if (out_.empty()) co_return;
     error_code ec;
-    co_await asio::async_write(socket_, asio::buffer(out_), asio::redirect_error(asio::use_awaitable, ec));
+    co_await WriteAll(asio::buffer(out_), ec);
     out_.clear();
     if (ec) throw CloseConnection{};
+  }
+
+  // Writes to the client, through TLS once the connection upgraded.
+  asio::awaitable<void> WriteAll(asio::const_buffer bytes, error_code& ec) {
+    if (tls_) {
+      co_await asio::async_write(*tls_, bytes, asio::redirect_error(asio::use_awaitable, ec));
+    } else {
+      co_await asio::async_write(socket_, bytes, asio::redirect_error(asio::use_awaitable, ec));
+    }
+  }
+
+  // SSLRequest with a certificate configured: 'S', then the TLS handshake on this socket.
+  asio::awaitable<void> StartTls() {
+    out_.push_back('S');
+    co_await Flush();
+    // Bytes sent before the handshake would be taken as if encrypted (CVE-2021-23214): refuse.
+    if (in_pos_ != in_.size()) Fatal("08P01", "received unencrypted data after SSL request");
+    tls_ = std::make_unique<asio::ssl::stream<tcp::socket&>>(socket_, *server_.tls());
+    error_code ec;
+    co_await tls_->async_handshake(asio::ssl::stream_base::server, asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) {
+      Logger("pg")->info("PostgreSQL connection {}: TLS handshake failed: {}", pid_, ec.message());
+      tls_.reset();
+      throw CloseConnection{};
+    }
   }
 
   asio::awaitable<bool> Startup() {
@@ -335,6 +368,10 @@ class Connection {
       int32_t code = PeekInt32(4);
       std::string body = in_.substr(in_pos_ + 8, static_cast<size_t>(length) - 8);
       in_pos_ += static_cast<size_t>(length);
+      if (code == pg::kSslRequestCode && server_.tls() != nullptr && !tls_) {
+        co_await StartTls();
+        continue;
+      }
       if (code == pg::kSslRequestCode || code == pg::kGssEncRequestCode) {
         out_.push_back('N');
         co_await Flush();
@@ -348,6 +385,8 @@ class Connection {
         co_return false;
       }
       if ((code >> 16) != 3) Fatal("0A000", fmt::format("unsupported frontend protocol {}.{}", code >> 16, code & 0xffff));
+      // With a certificate configured, TLS is required: psql's default sslmode=prefer asks first.
+      if (server_.tls() != nullptr && !tls_) Fatal("28000", "this server requires SSL (connect with sslmode=require)");
       auto parameters = pg::ReadStartupParameters(body);
       if (!parameters) Fatal("08P01", parameters.error().message());
       std::string user;
@@ -860,6 +899,7 @@ class Connection {
 
   PgServer::Impl& server_;
   tcp::socket socket_;
+  std::unique_ptr<asio::ssl::stream<tcp::socket&>> tls_;  // Set after a successful SSLRequest.
   Strand strand_;
   std::string in_;
   size_t in_pos_ = 0;

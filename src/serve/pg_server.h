@@ -14,6 +14,7 @@
 
 #include "base/metrics.h"
 #include "base/result.h"
+#include "net/tls.h"
 #include "serve/pg_auth.h"
 #include "serve/query_manager.h"
 
@@ -27,6 +28,7 @@ struct PgServerOptions {
   uint32_t max_message_bytes = 64 << 20;
   uint32_t max_startup_bytes = 10'000;
   std::string version = "0";  // floe's, for version().
+  net::TlsFiles tls;  // When enabled, clients must upgrade with SSLRequest (sslmode=require).
 };
 
 class PgServer {

@@ -1,5 +1,7 @@
 #include "serve/query_server.h"
 
+#include "serve/basic_auth.h"
+
 #include <fmt/format.h>
 
 namespace floe::serve {
@@ -25,7 +27,15 @@ Status QueryServer::Start() {
     return response;
   }));
   FLOE_RETURN_IF_ERROR(router.Add("GET", "/{path*}", [this](net::HttpRequest& request) { return files_->Serve(request); }));
+  if (!options_.pg.users.empty()) {
+    // Everything but the liveness probes needs credentials once users are configured.
+    router.SetGuard([users = options_.pg.users](const net::HttpRequest& request) -> std::optional<net::HttpResponse> {
+      if (request.path == "/v1/info" || request.path == "/v1/info/state") return std::nullopt;
+      return CheckBasicAuth(users, request);
+    });
+  }
   net::HttpServerOptions http_options;
+  http_options.tls = options_.tls;
   http_options.host = options_.host;
   http_options.port = options_.http_port;
   http_options.threads = options_.http_threads;
@@ -38,6 +48,7 @@ Status QueryServer::Start() {
     pg.host = options_.pg_host;
     pg.port = options_.pg_port;
     pg.version = options_.version;
+    pg.tls = options_.tls;
     pg_ = std::make_unique<PgServer>(*manager_, pg, &metrics_);
     if (auto started = pg_->Start(); !started) {
       http_->Stop();

@@ -24,7 +24,8 @@ struct QueryServerOptions {
   bool pg_enabled = true;
   std::string pg_host = "127.0.0.1";
   uint16_t pg_port = 5433;
-  PgServerOptions pg;
+  PgServerOptions pg;  // pg.users (--auth-file) also guard the HTTP port with basic auth.
+  net::TlsFiles tls;   // When enabled: HTTPS, and TLS required on the PostgreSQL port.
   QueryManagerOptions queries;
   std::chrono::milliseconds trino_client_timeout{300'000};  // See TrinoProtocolOptions::client_timeout.
   std::string web_root;  // Empty: no console.

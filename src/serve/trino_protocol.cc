@@ -16,7 +16,7 @@ using net::HttpResponse;
 
 std::string BaseUri(const HttpRequest& request) {
   auto host = request.headers.Get("Host");
-  return fmt::format("http://{}", host.has_value() && !host->empty() ? *host : "127.0.0.1");
+  return fmt::format("{}://{}", request.scheme, host.has_value() && !host->empty() ? *host : "127.0.0.1");
 }
 
 std::string RandomSlug() {

@@ -1,0 +1,19 @@
+// HTTP basic authentication for the query server's HTTP port (Trino protocol, HTTP API,
+// console) against the `--auth-file` users: Trino's password authenticator, as its JDBC
+// driver, CLI and trino-client send it. Stateless; any thread.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "auth/users.h"
+#include "net/http_message.h"
+
+namespace floe::serve {
+
+// Null when `request` carries `Authorization: Basic` credentials of one of `users` (and its
+// X-Trino-User, if any, names that same user); otherwise the 401 (no or wrong credentials,
+// with a WWW-Authenticate challenge) or 403 (another user) to send.
+std::optional<net::HttpResponse> CheckBasicAuth(const std::vector<auth::AuthUser>& users, const net::HttpRequest& request);
+
+}  // namespace floe::serve
