@@ -29,6 +29,7 @@ struct BrokerFlags {
   int32_t max_connections = 1000;
   int32_t initial_rebalance_delay_ms = 0;
   std::string auth_file;
+  std::string tls_cert, tls_key;
 };
 
 int RunBroker(const BrokerFlags& flags) {
@@ -64,6 +65,7 @@ int RunBroker(const BrokerFlags& flags) {
     if (!users) return fail(users.error());
     config.users = std::move(*users);
   }
+  config.tls = net::TlsFiles{flags.tls_cert, flags.tls_key};
 
   // Signals are taken by a dedicated thread (sigwait), so block them before any thread starts.
   sigset_t signals;
@@ -123,6 +125,8 @@ void RegisterBrokerCommand(CLI::App& root, CommandRegistry& registry) {
   app->add_option("--max-request-bytes", flags->max_request_bytes, "Largest request frame accepted")
       ->capture_default_str();
   app->add_option("--max-connections", flags->max_connections, "Connections accepted at once")->capture_default_str();
+  app->add_option("--tls-cert", flags->tls_cert, "PEM certificate chain: clients connect with TLS (with --tls-key)");
+  app->add_option("--tls-key", flags->tls_key, "PEM private key of --tls-cert");
   app->add_option("--auth-file", flags->auth_file,
                   "TOML with [[user]] name/password: clients must authenticate with SASL/PLAIN or SCRAM-SHA-256 (default: none)");
   app->add_option("--group-initial-rebalance-delay-ms", flags->initial_rebalance_delay_ms,

@@ -117,6 +117,9 @@ asio::awaitable<void> Every(std::chrono::milliseconds period, std::function<void
 }  // namespace
 
 Status Broker::Listen(const std::string& metrics_listen) {
+  if (config_.tls.enabled()) {
+    FLOE_ASSIGN_OR_RETURN(tls_, net::MakeServerTlsContext(config_.tls));
+  }
   FLOE_ASSIGN_OR_RETURN(io_->acceptor, Bind(io_->context, config_.listen));
   advertised_ = config_.advertise;
   if (advertised_.host.empty()) advertised_.host = config_.listen.host == "0.0.0.0" ? "127.0.0.1" : config_.listen.host;
@@ -136,8 +139,8 @@ Status Broker::Listen(const std::string& metrics_listen) {
   asio::co_spawn(io_->context, Every(std::chrono::milliseconds(std::max(100, config_.retention_check_interval_ms)),
                                      [this] { topics_->ApplyRetention(); }),
                  asio::detached);
-  Logger("broker")->info("listening on {}:{} (advertised {}:{}), data in {}, fsync {}", config_.listen.host,
-                         bound_port(), advertised_.host, advertised_.port, config_.data_dir,
+  Logger("broker")->info("listening on {}:{} (advertised {}:{}{}), data in {}, fsync {}", config_.listen.host,
+                         bound_port(), advertised_.host, advertised_.port, tls_ ? ", TLS" : "", config_.data_dir,
                          FsyncPolicyName(config_.fsync));
   return OkStatus();
 }

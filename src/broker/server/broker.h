@@ -55,6 +55,8 @@ class Broker {
   // Creates `name` with the default partition count if auto-creation is on.
   Result<Topic*> AutoCreateTopic(const std::string& name);
   std::string RenderMetrics();
+  // The listener's TLS context, or null when clients connect in the clear.
+  boost::asio::ssl::context* tls() const { return tls_.get(); }
 
  private:
   struct Io;
@@ -69,6 +71,7 @@ class Broker {
   std::unique_ptr<TopicRegistry> topics_;
   std::unique_ptr<GroupCoordinator> groups_;
   BrokerMetrics metrics_;
+  std::shared_ptr<boost::asio::ssl::context> tls_;
   int64_t next_producer_id_ = 0;
 };
 

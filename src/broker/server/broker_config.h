@@ -10,6 +10,7 @@
 #include "base/result.h"
 #include "broker/group/group_coordinator.h"
 #include "broker/log/log_config.h"
+#include "net/tls.h"
 
 namespace floe::broker {
 
@@ -41,6 +42,9 @@ struct BrokerConfig {
   // Users of --auth-file: when any, clients must authenticate with SASL/PLAIN or
   // SCRAM-SHA-256 before anything else.
   std::vector<auth::AuthUser> users;
+  // Certificate and key: clients connect with TLS (security.protocol=SSL, or SASL_SSL with
+  // users). Fetches then copy through TLS instead of sendfile.
+  net::TlsFiles tls;
 };
 
 }  // namespace floe::broker

@@ -1,6 +1,7 @@
 #include "broker/server/connection.h"
 
 #include <sys/sendfile.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
@@ -47,8 +48,38 @@ void Connection::Close(std::string_view why) {
   reader_wake_.Notify();
 }
 
+asio::awaitable<boost::system::error_code> Connection::ReadExactly(asio::mutable_buffer buffer) {
+  boost::system::error_code ec;
+  if (tls_) {
+    co_await asio::async_read(*tls_, buffer, asio::redirect_error(asio::use_awaitable, ec));
+  } else {
+    co_await asio::async_read(socket_, buffer, asio::redirect_error(asio::use_awaitable, ec));
+  }
+  co_return ec;
+}
+
+template <typename Buffers>
+asio::awaitable<boost::system::error_code> Connection::WriteAll(const Buffers& buffers) {
+  boost::system::error_code ec;
+  if (tls_) {
+    co_await asio::async_write(*tls_, buffers, asio::redirect_error(asio::use_awaitable, ec));
+  } else {
+    co_await asio::async_write(socket_, buffers, asio::redirect_error(asio::use_awaitable, ec));
+  }
+  co_return ec;
+}
+
 asio::awaitable<void> Connection::ReadLoop() {
   auto self = shared_from_this();
+  if (broker_.tls() != nullptr) {
+    tls_ = std::make_unique<asio::ssl::stream<asio::ip::tcp::socket&>>(socket_, *broker_.tls());
+    boost::system::error_code ec;
+    co_await tls_->async_handshake(asio::ssl::stream_base::server, asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) {
+      Close(fmt::format("TLS handshake failed: {}", ec.message()));
+      co_return;
+    }
+  }
   const auto max_in_flight = static_cast<size_t>(std::max(1, broker_.config().max_in_flight_per_connection));
   while (!closed_) {
     while (!closed_ && queue_.size() >= max_in_flight) {
@@ -57,8 +88,7 @@ asio::awaitable<void> Connection::ReadLoop() {
     }
     if (closed_) break;
     unsigned char size_bytes[4];
-    boost::system::error_code ec;
-    co_await asio::async_read(socket_, asio::buffer(size_bytes), asio::redirect_error(asio::use_awaitable, ec));
+    boost::system::error_code ec = co_await ReadExactly(asio::buffer(size_bytes));
     if (ec) {
       Close("");
       break;
@@ -71,7 +101,7 @@ asio::awaitable<void> Connection::ReadLoop() {
       break;
     }
     std::string frame(static_cast<size_t>(size), '\0');
-    co_await asio::async_read(socket_, asio::buffer(frame), asio::redirect_error(asio::use_awaitable, ec));
+    ec = co_await ReadExactly(asio::buffer(frame));
     if (ec) {
       Close("");
       break;
@@ -178,8 +208,7 @@ asio::awaitable<void> Connection::WriteLoop() {
     }
     reader_wake_.Notify();
     if (!buffers.empty()) {
-      boost::system::error_code ec;
-      co_await asio::async_write(socket_, buffers, asio::redirect_error(asio::use_awaitable, ec));
+      boost::system::error_code ec = co_await WriteAll(buffers);
       if (ec) {
         Close("");
         break;
@@ -195,6 +224,39 @@ asio::awaitable<void> Connection::WriteLoop() {
 
 asio::awaitable<bool> Connection::SendWithRegions(const Slot& slot) {
   boost::system::error_code ec;
+  if (tls_) {
+    // sendfile cannot encrypt: the file bytes are read and written through TLS.
+    size_t at = 0;
+    std::string chunk;
+    for (const ResponseRegion& r : slot.regions) {
+      if (r.at > at) {
+        ec = co_await WriteAll(asio::buffer(slot.response.data() + at, r.at - at));
+        if (ec) co_return false;
+        at = r.at;
+      }
+      chunk.resize(r.region.length);
+      uint64_t done = 0;
+      while (done < r.region.length) {
+        ssize_t n = ::pread(r.region.file->fd(), chunk.data() + done, r.region.length - done,
+                            static_cast<off_t>(r.region.position + done));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+          Logger("broker")->warn("reading a segment for {}: {}", peer_, n == 0 ? "unexpected end of file" : std::strerror(errno));
+          co_return false;
+        }
+        done += static_cast<uint64_t>(n);
+      }
+      ec = co_await WriteAll(asio::buffer(chunk));
+      if (ec) co_return false;
+      broker_.metrics().bytes_out += r.region.length;
+    }
+    if (at < slot.response.size()) {
+      ec = co_await WriteAll(asio::buffer(slot.response.data() + at, slot.response.size() - at));
+      if (ec) co_return false;
+    }
+    broker_.metrics().bytes_out += slot.response.size();
+    co_return true;
+  }
   size_t at = 0;
   for (const ResponseRegion& r : slot.regions) {
     if (r.at > at) {

@@ -12,6 +12,7 @@
 #include <utility>  // Before Boost 1.74 awaitable.hpp, which uses std::exchange without it.
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/stream.hpp>
 
 #include "broker/handlers/handler.h"
 #include "broker/server/broker.h"
@@ -42,6 +43,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // Writes a response with file regions in order: bytes of `response`, then sendfile.
   boost::asio::awaitable<bool> SendWithRegions(const Slot& slot);
   void Close(std::string_view why);
+  // Reads or writes exactly these bytes, through TLS when the listener has it.
+  boost::asio::awaitable<boost::system::error_code> ReadExactly(boost::asio::mutable_buffer buffer);
+  template <typename Buffers>
+  boost::asio::awaitable<boost::system::error_code> WriteAll(const Buffers& buffers);
 
   Broker& broker_;
   boost::asio::ip::tcp::socket socket_;
@@ -51,6 +56,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   WakeSignal reader_wake_;
   bool closed_ = false;
   SaslState sasl_;
+  std::unique_ptr<boost::asio::ssl::stream<boost::asio::ip::tcp::socket&>> tls_;
 };
 
 }  // namespace floe::broker
