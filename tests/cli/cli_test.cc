@@ -117,10 +117,13 @@ class SqlShellAtATerminal {
   }
   bool started() const { return pid_ > 0; }
   void Type(const std::string& keys) { ASSERT_EQ(write(fd_, keys.data(), keys.size()), static_cast<ssize_t>(keys.size())); }
-  // Reads what the shell prints until `text` appears (or 20 s pass, a hang rather than a timing).
+  // Reads what the shell prints until `text` appears after what earlier calls matched (or 60 s
+  // pass: a hang, not a timing). Keys are typed only after the prompt that reads them is shown:
+  // the line editor may discard input typed before it set up the terminal.
   bool WaitFor(const std::string& text) {
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    while (screen_.find(text) == std::string::npos) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    size_t at;
+    while ((at = screen_.find(text, seen_)) == std::string::npos) {
       if (std::chrono::steady_clock::now() > deadline) return false;
       pollfd p{fd_, POLLIN, 0};
       if (poll(&p, 1, 200) <= 0) continue;
@@ -129,13 +132,26 @@ class SqlShellAtATerminal {
       if (n <= 0) return false;
       screen_.append(buf, static_cast<size_t>(n));
     }
+    seen_ = at + text.size();
     return true;
   }
+  // The exit code, or -1 when the shell has not exited within 60 s (it is then killed).
   int Wait() {
     int status = 0;
-    waitpid(pid_, &status, 0);
-    pid_ = -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    for (int i = 0; i < 600; ++i) {
+      if (waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = -1;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+      }
+      // Keep draining the terminal so the shell never blocks writing to it.
+      pollfd p{fd_, POLLIN, 0};
+      if (poll(&p, 1, 100) > 0) {
+        char buf[4096];
+        ssize_t n = read(fd_, buf, sizeof(buf));
+        if (n > 0) screen_.append(buf, static_cast<size_t>(n));
+      }
+    }
+    return -1;
   }
   const std::string& screen() const { return screen_; }
 
@@ -143,6 +159,7 @@ class SqlShellAtATerminal {
   pid_t pid_ = -1;
   int fd_ = -1;
   std::string screen_;
+  size_t seen_ = 0;
 };
 
 TEST(Cli, SqlShellEditsLinesAndKeepsHistoryAcrossRuns) {
@@ -156,8 +173,10 @@ TEST(Cli, SqlShellEditsLinesAndKeepsHistoryAcrossRuns) {
     ASSERT_TRUE(shell.WaitFor("-> ")) << shell.screen();
     shell.Type("2 AS answer;\r");
     ASSERT_TRUE(shell.WaitFor("42")) << shell.screen();
+    ASSERT_TRUE(shell.WaitFor("floe> ")) << shell.screen();
     shell.Type("SELECT 'ab'X\x7f || 'c' AS fixed;\r");  // Backspace removes the X.
     ASSERT_TRUE(shell.WaitFor("abc")) << shell.screen();
+    ASSERT_TRUE(shell.WaitFor("floe> ")) << shell.screen();
     shell.Type("\\q\r");
     EXPECT_EQ(shell.Wait(), 0) << shell.screen();
   }
@@ -172,6 +191,7 @@ TEST(Cli, SqlShellEditsLinesAndKeepsHistoryAcrossRuns) {
     ASSERT_TRUE(shell.WaitFor("floe> ")) << shell.screen();
     shell.Type("\x1b[A\x1b[A\r");  // Up twice: the two-line statement of the last run.
     ASSERT_TRUE(shell.WaitFor("42")) << shell.screen();
+    ASSERT_TRUE(shell.WaitFor("floe> ")) << shell.screen();
     shell.Type("\x04");  // End of input leaves too.
     EXPECT_EQ(shell.Wait(), 0) << shell.screen();
   }
