@@ -679,13 +679,18 @@ Status AppendByCode(const formats::ColumnVector& dictionary, const uint32_t* cod
   for (int64_t i = 0; i < n; ++i) total += static_cast<size_t>(doff[codes[i] + 1] - doff[codes[i]]);
   size_t at = out->values.size();
   if (at + total > static_cast<size_t>(INT32_MAX)) return ResourceExhausted("byte arrays over 2 GiB in one batch");
-  out->values.Resize(at + total);
-  uint8_t* dst = out->values.data() + at;
-  const uint8_t* src = dictionary.values.data();
   size_t base = out->offsets.size();
   out->offsets.resize(base + static_cast<size_t>(n));
   int32_t* o = out->offsets.data() + base;
   auto off = static_cast<int32_t>(at);
+  if (total == 0) {
+    // Every string is empty; the byte buffers may be null, which memcpy must not see.
+    std::fill(o, o + n, off);
+    return OkStatus();
+  }
+  out->values.Resize(at + total);
+  uint8_t* dst = out->values.data() + at;
+  const uint8_t* src = dictionary.values.data();
   for (int64_t i = 0; i < n; ++i) {
     int32_t b = doff[codes[i]];
     int32_t len = doff[codes[i] + 1] - b;
