@@ -23,6 +23,7 @@ struct UpFlags {
   std::string query_listen = "127.0.0.1:8080", pg_listen = "127.0.0.1:5433";
   double malformed_rate = 0.005;
   bool processes = false;
+  std::string auth_file;
 };
 
 int RunUp(const UpFlags& flags) {
@@ -48,6 +49,7 @@ int RunUp(const UpFlags& flags) {
   options.partitions = flags.partitions;
   options.malformed_rate = flags.malformed_rate;
   options.processes = flags.processes;
+  options.auth_file = flags.auth_file;
   if (flags.traffic == "off") {
     options.traffic = -1;
   } else {
@@ -122,6 +124,9 @@ void RegisterUpCommand(CLI::App& root, CommandRegistry& registry) {
   app->add_option("--malformed-rate", flags->malformed_rate, "Share of malformed generated events (dead letters)")
       ->capture_default_str();
   app->add_flag("--processes", flags->processes, "Run each role as its own supervised child process");
+  app->add_option("--auth-file", flags->auth_file,
+                  "TOML of [[user]] name/password: every listener requires one of them (Kafka SASL, catalog "
+                  "OAuth2, Trino basic auth, PostgreSQL); the pipeline's own clients use the first");
 }
 
 }  // namespace floe::cli

@@ -2,6 +2,8 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include "broker/client/kafka_client_config.h"
+
 namespace floe::generator {
 
 void KafkaProducer::OnDeliveryReport(rd_kafka_s* kafka, const void* message, void* opaque) {
@@ -23,19 +25,14 @@ Result<std::unique_ptr<KafkaProducer>> KafkaProducer::Create(const std::string& 
                                                              DeliveryCallback on_delivery) {
   std::unique_ptr<KafkaProducer> producer(new KafkaProducer());
   producer->on_delivery_ = std::move(on_delivery);
-  rd_kafka_conf_t* conf = rd_kafka_conf_new();
-  std::map<std::string, std::string> settings = {
-      {"bootstrap.servers", brokers}, {"acks", "all"},   {"enable.idempotence", "true"},
-      {"linger.ms", "5"},            {"partitioner", "murmur2_random"}, {"log_level", "3"},
+  broker::KafkaSettings defaults = {
+      {"acks", "all"},     {"enable.idempotence", "true"}, {"linger.ms", "5"},
+      {"partitioner", "murmur2_random"}, {"log_level", "3"},
   };
-  for (const auto& [k, v] : config) settings[k] = v;
+  broker::KafkaSettings overrides(config.begin(), config.end());
+  overrides.emplace_back("bootstrap.servers", brokers);
+  FLOE_ASSIGN_OR_RETURN(rd_kafka_conf_t * conf, broker::MakeKafkaConf(defaults, overrides, "the producer"));
   char error[512];
-  for (const auto& [k, v] : settings) {
-    if (rd_kafka_conf_set(conf, k.c_str(), v.c_str(), error, sizeof(error)) != RD_KAFKA_CONF_OK) {
-      rd_kafka_conf_destroy(conf);
-      return InvalidArgument("Kafka producer setting {}={}: {}", k, v, error);
-    }
-  }
   rd_kafka_conf_set_opaque(conf, producer.get());
   rd_kafka_conf_set_dr_msg_cb(conf, [](rd_kafka_t* kafka, const rd_kafka_message_t* message, void* opaque) {
     OnDeliveryReport(kafka, message, opaque);

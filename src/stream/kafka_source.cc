@@ -5,6 +5,7 @@
 #include <librdkafka/rdkafka.h>
 
 #include "base/logging.h"
+#include "broker/client/kafka_client_config.h"
 
 namespace floe::stream {
 
@@ -12,8 +13,7 @@ Result<std::unique_ptr<KafkaSource>> KafkaSource::Create(SourceOptions options, 
   std::unique_ptr<KafkaSource> source(new KafkaSource());
   source->options_ = std::move(options);
   source->provider_ = std::move(provider);
-  std::map<std::string, std::string> settings = {
-      {"bootstrap.servers", source->options_.brokers},
+  broker::KafkaSettings defaults = {
       {"group.id", source->options_.group},
       {"enable.auto.commit", "false"},
       {"enable.auto.offset.store", "false"},
@@ -26,15 +26,10 @@ Result<std::unique_ptr<KafkaSource>> KafkaSource::Create(SourceOptions options, 
       {"session.timeout.ms", "10000"},
       {"heartbeat.interval.ms", "1000"},
   };
-  for (const auto& [k, v] : source->options_.config) settings[k] = v;
-  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  broker::KafkaSettings overrides(source->options_.config.begin(), source->options_.config.end());
+  overrides.emplace_back("bootstrap.servers", source->options_.brokers);
+  FLOE_ASSIGN_OR_RETURN(rd_kafka_conf_t * conf, broker::MakeKafkaConf(defaults, overrides, "the stream job's consumer"));
   char error[512];
-  for (const auto& [k, v] : settings) {
-    if (rd_kafka_conf_set(conf, k.c_str(), v.c_str(), error, sizeof(error)) != RD_KAFKA_CONF_OK) {
-      rd_kafka_conf_destroy(conf);
-      return InvalidArgument("Kafka consumer setting {}={}: {}", k, v, error);
-    }
-  }
   rd_kafka_conf_set_opaque(conf, source.get());
   rd_kafka_conf_set_rebalance_cb(conf, [](rd_kafka_t* kafka, rd_kafka_resp_err_t err,
                                           rd_kafka_topic_partition_list_t* partitions, void* opaque) {

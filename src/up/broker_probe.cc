@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "broker/client/kafka_client_config.h"
+
 namespace floe::up {
 
 int64_t TopicOffsets::end_offset_sum() const {
@@ -18,13 +20,10 @@ BrokerProbe::~BrokerProbe() {
 
 Status BrokerProbe::Connect() {
   if (kafka_ != nullptr) return OkStatus();
-  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  FLOE_ASSIGN_OR_RETURN(rd_kafka_conf_t * conf,
+                        broker::MakeKafkaConf({{"client.id", "floe-console"}}, {{"bootstrap.servers", bootstrap_}},
+                                              "the console's broker probe"));
   char error[512];
-  if (rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap_.c_str(), error, sizeof(error)) != RD_KAFKA_CONF_OK ||
-      rd_kafka_conf_set(conf, "client.id", "floe-console", error, sizeof(error)) != RD_KAFKA_CONF_OK) {
-    rd_kafka_conf_destroy(conf);
-    return InvalidArgument("broker probe: {}", error);
-  }
   // A broker the playground took down is expected: its connection errors are not news.
   rd_kafka_conf_set_log_cb(conf, [](const rd_kafka_t*, int, const char*, const char*) {});
   kafka_ = rd_kafka_new(RD_KAFKA_PRODUCER, conf, error, sizeof(error));  // Takes conf on success.

@@ -14,6 +14,12 @@ Status CatalogRole::Start() {
   options.port = static_cast<uint16_t>(port_);
   options.warehouse = warehouse_;
   options.metrics = &metrics_;
+  if (!users_.empty()) {
+    std::map<std::string, std::string> clients;
+    for (const auth::AuthUser& user : users_) clients[user.name] = user.password;
+    tokens_ = std::make_unique<catalog::OAuthTokens>(std::move(clients));
+    options.tokens = tokens_.get();
+  }
   server_ = std::make_unique<catalog::RestCatalogServer>(*catalog_, options);
   FLOE_RETURN_IF_ERROR_CTX(server_->Start(), "starting the catalog");
   return OkStatus();
@@ -22,6 +28,7 @@ Status CatalogRole::Start() {
 void CatalogRole::Stop() {
   if (server_) server_->Stop();
   server_.reset();
+  tokens_.reset();
   catalog_.reset();
 }
 

@@ -5,7 +5,9 @@
 #include <string>
 
 #include "base/metrics.h"
+#include "auth/users.h"
 #include "catalog/catalog.h"
+#include "catalog/oauth_tokens.h"
 #include "catalog/rest_server.h"
 #include "up/role.h"
 
@@ -13,8 +15,14 @@ namespace floe::up {
 
 class CatalogRole final : public Role {
  public:
-  CatalogRole(std::string host, int port, std::string backend, std::string warehouse)
-      : host_(std::move(host)), port_(port), backend_(std::move(backend)), warehouse_(std::move(warehouse)) {}
+  // With `users`, clients need an OAuth2 token for one of them (POST /v1/oauth/tokens).
+  CatalogRole(std::string host, int port, std::string backend, std::string warehouse,
+              std::vector<auth::AuthUser> users = {})
+      : host_(std::move(host)),
+        port_(port),
+        backend_(std::move(backend)),
+        warehouse_(std::move(warehouse)),
+        users_(std::move(users)) {}
   ~CatalogRole() override { Stop(); }
 
   std::string_view name() const override { return "catalog"; }
@@ -27,7 +35,9 @@ class CatalogRole final : public Role {
   int port_;
   std::string backend_;
   std::string warehouse_;
+  std::vector<auth::AuthUser> users_;
   MetricsRegistry metrics_;
+  std::unique_ptr<catalog::OAuthTokens> tokens_;
   std::unique_ptr<catalog::Catalog> catalog_;
   std::unique_ptr<catalog::RestCatalogServer> server_;
 };

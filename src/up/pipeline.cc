@@ -1,6 +1,7 @@
 #include "up/pipeline.h"
 
 #include <signal.h>
+#include <stdlib.h>
 
 #include <filesystem>
 #include <fstream>
@@ -8,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "base/logging.h"
+#include "broker/client/kafka_client_config.h"
 #include "generator/ledger.h"
 #include "generator/order_event.h"
 #include "stream/stream_runner.h"
@@ -52,11 +54,12 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeInProcessRoles() {
   broker_config.listen = {options_.host, static_cast<uint16_t>(options_.broker_port)};
   broker_config.data_dir = options_.data + "/broker";
   broker_config.default_partitions = options_.partitions;
+  broker_config.users = users_;
   std::string metrics =
       options_.broker_metrics_port < 0 ? "" : HostPortText(options_.host, options_.broker_metrics_port);
   roles.push_back(std::make_unique<BrokerRole>(broker_config, metrics));
   roles.push_back(std::make_unique<CatalogRole>(options_.host, options_.catalog_port,
-                                                "sqlite:" + options_.data + "/catalog.db", Warehouse()));
+                                                "sqlite:" + options_.data + "/catalog.db", Warehouse(), users_));
   roles.push_back(std::make_unique<StreamRole>(StreamConfigFor()));
   roles.push_back(MakeQueryRole());
   return roles;
@@ -71,6 +74,7 @@ std::unique_ptr<Role> Pipeline::MakeQueryRole() {
   query.pg_host = options_.pg_host;
   query.pg_port = static_cast<uint16_t>(options_.pg_port);
   query.web_root = serve::StaticFiles::FindDefaultRoot();
+  query.pg.users = users_;
   std::string catalog = options_.processes ? "" : fmt::format("http://{}:{}", options_.host, options_.catalog_port);
   return std::make_unique<QueryRole>(query, catalog, Warehouse(), &control());
 }
@@ -96,21 +100,23 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeProcessRoles() {
   std::string brokers = HostPortText(options_.host, options_.broker_port);
   std::string logs = options_.data + "/logs";
   std::filesystem::create_directories(logs);
-  roles.push_back(std::make_unique<ProcessRole>(
-      "broker", "Kafka protocol on " + brokers,
-      std::vector<std::string>{options_.floe_binary, "broker", "--listen", brokers, "--data",
-                               options_.data + "/broker", "--partitions", std::to_string(options_.partitions),
-                               "--metrics-listen",
-                               options_.broker_metrics_port < 0
-                                   ? ""
-                                   : HostPortText(options_.host, options_.broker_metrics_port)},
-      logs + "/broker.log", options_.host, options_.broker_port));
+  std::vector<std::string> broker_argv = {
+      options_.floe_binary, "broker", "--listen", brokers, "--data", options_.data + "/broker", "--partitions",
+      std::to_string(options_.partitions), "--metrics-listen",
+      options_.broker_metrics_port < 0 ? "" : HostPortText(options_.host, options_.broker_metrics_port)};
+  std::vector<std::string> catalog_argv = {options_.floe_binary, "catalog", "--listen",
+                                           HostPortText(options_.host, options_.catalog_port), "--backend",
+                                           "sqlite:" + options_.data + "/catalog.db", "--warehouse", Warehouse()};
+  if (!users_.empty()) {
+    for (auto* argv : {&broker_argv, &catalog_argv}) {
+      argv->insert(argv->end(), {"--auth-file", AbsolutePath(options_.auth_file)});
+    }
+  }
+  roles.push_back(std::make_unique<ProcessRole>("broker", "Kafka protocol on " + brokers, std::move(broker_argv),
+                                                logs + "/broker.log", options_.host, options_.broker_port));
   roles.push_back(std::make_unique<ProcessRole>(
       "catalog", fmt::format("Iceberg REST catalog on http://{}", HostPortText(options_.host, options_.catalog_port)),
-      std::vector<std::string>{options_.floe_binary, "catalog", "--listen",
-                               HostPortText(options_.host, options_.catalog_port), "--backend",
-                               "sqlite:" + options_.data + "/catalog.db", "--warehouse", Warehouse()},
-      logs + "/catalog.log", options_.host, options_.catalog_port));
+      std::move(catalog_argv), logs + "/catalog.log", options_.host, options_.catalog_port));
   // The child reads the table's schema from a file; the same schema the in-process job embeds.
   stream::StreamConfig stream = StreamConfigFor();
   std::string schema_path = options_.data + "/orders.schema.json";
@@ -141,10 +147,39 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeProcessRoles() {
   return roles;
 }
 
+Status Pipeline::AuthenticateClients() {
+  FLOE_ASSIGN_OR_RETURN(users_, auth::LoadAuthFile(options_.auth_file));
+  if (users_.empty()) return InvalidArgument("{} names no user; the pipeline's own clients need one", options_.auth_file);
+  const auth::AuthUser& self = users_.front();
+  if (self.name.find_first_of(":\r\n") != std::string::npos || self.password.find_first_of("\r\n") != std::string::npos) {
+    return InvalidArgument("the first user of {} authenticates the pipeline's own clients: its name cannot hold ':' "
+                           "or a line break, nor its password a line break", options_.auth_file);
+  }
+  // The stream job, the generator, fresh reads and the console's probe read their Kafka
+  // settings from this file, in this process and in the children, which inherit the
+  // environment. It holds a password, so only its owner may read it.
+  std::string properties_path = AbsolutePath(options_.data + "/kafka-client.properties");
+  {
+    std::ofstream out(properties_path, std::ios::trunc);
+    std::error_code ignored;
+    std::filesystem::permissions(properties_path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write,
+                                 std::filesystem::perm_options::replace, ignored);
+    out << "# Written by `floe up --auth-file`: how the pipeline's own Kafka clients authenticate.\n"
+        << "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=SCRAM-SHA-256\n"
+        << "sasl.username=" << self.name << "\nsasl.password=" << self.password << "\n";
+    if (!out) return IoError("writing {}", properties_path);
+  }
+  ::setenv(std::string(broker::kKafkaClientConfigVariable).c_str(), properties_path.c_str(), 1);
+  // The REST catalog client exchanges these for a token (catalog/rest_catalog.h).
+  ::setenv("FLOE_CATALOG_CREDENTIAL", (self.name + ":" + self.password).c_str(), 1);
+  return OkStatus();
+}
+
 Status Pipeline::Start() {
   std::error_code error;
   std::filesystem::create_directories(options_.data, error);
   if (error) return IoError("creating data folder {}: {}", options_.data, error.message());
+  if (!options_.auth_file.empty()) FLOE_RETURN_IF_ERROR_CTX(AuthenticateClients(), "--auth-file");
 
   // Every store the roles open from here on can be given the playground's faults.
   if (!options_.processes) faults_->Install();

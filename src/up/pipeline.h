@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "auth/users.h"
 #include "base/result.h"
 #include "stream/stream_runner.h"
 #include "up/pipeline_console.h"
@@ -41,6 +42,8 @@ struct UpOptions {
   int partitions = 4;
   double malformed_rate = 0.005;
   bool processes = false;           // One supervised child process per role.
+  // Users every listener requires (auth/users.h); the pipeline's own clients use the first.
+  std::string auth_file;
   std::string floe_binary = "/proc/self/exe";  // What child processes run.
 };
 
@@ -100,10 +103,14 @@ class Pipeline {
   std::vector<std::unique_ptr<Role>> MakeProcessRoles();
   std::unique_ptr<Role> MakeQueryRole();
   stream::StreamConfig StreamConfigFor() const;
+  // Loads --auth-file and points the pipeline's own Kafka and catalog clients (in this process
+  // and its children) at the first user's credentials.
+  Status AuthenticateClients();
   void Supervise();
   Role* Find(std::string_view role) const;  // Requires mutex_.
 
   UpOptions options_;
+  std::vector<auth::AuthUser> users_;  // From options_.auth_file; empty: nothing authenticates.
   mutable std::mutex mutex_;
   std::vector<std::unique_ptr<Role>> started_;  // Guarded by mutex_.
   std::set<std::string, std::less<>> held_down_;  // Guarded by mutex_.

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <memory>
 
+#include "broker/client/kafka_client_config.h"
+
 namespace floe::broker {
 namespace {
 
@@ -16,13 +18,9 @@ struct KafkaDeleter {
 using KafkaHandle = std::unique_ptr<rd_kafka_t, KafkaDeleter>;
 
 Result<KafkaHandle> Connect(const std::string& brokers) {
+  FLOE_ASSIGN_OR_RETURN(rd_kafka_conf_t * conf,
+                        MakeKafkaConf({{"log_level", "3"}}, {{"bootstrap.servers", brokers}}, "floe topic"));
   char errstr[512];
-  rd_kafka_conf_t* conf = rd_kafka_conf_new();
-  if (rd_kafka_conf_set(conf, "bootstrap.servers", brokers.c_str(), errstr, sizeof errstr) != RD_KAFKA_CONF_OK ||
-      rd_kafka_conf_set(conf, "log_level", "3", errstr, sizeof errstr) != RD_KAFKA_CONF_OK) {
-    rd_kafka_conf_destroy(conf);
-    return InvalidArgument("{}", errstr);
-  }
   rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr);
   if (!rk) return Unavailable("kafka client: {}", errstr);
   return KafkaHandle(rk);

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "broker/client/kafka_client_config.h"
+
 namespace floe::sql::iceberg_sql {
 namespace {
 
@@ -209,11 +211,8 @@ Result<std::shared_ptr<LogTail>> LogTail::Open(LogSource source, std::vector<for
   Impl& impl = *tail->impl_;
   impl.source = std::move(source);
   impl.fields = std::move(event_fields);
-  char errstr[512];
-  rd_kafka_conf_t* conf = rd_kafka_conf_new();
   // Reads at explicit offsets, outside any group; short fetch waits keep the tail fresh.
-  const std::pair<const char*, std::string> settings[] = {
-      {"bootstrap.servers", impl.source.brokers},
+  const broker::KafkaSettings defaults = {
       {"client.id", "floe-fresh-reads"},
       {"enable.auto.commit", "false"},
       {"enable.auto.offset.store", "false"},
@@ -223,12 +222,10 @@ Result<std::shared_ptr<LogTail>> LogTail::Open(LogSource source, std::vector<for
       {"socket.connection.setup.timeout.ms", "3000"},
       {"log_level", "3"},
   };
-  for (const auto& [key, value] : settings) {
-    if (rd_kafka_conf_set(conf, key, value.c_str(), errstr, sizeof(errstr)) != RD_KAFKA_CONF_OK) {
-      rd_kafka_conf_destroy(conf);
-      return InvalidArgument("log tail consumer setting {}: {}", key, errstr);
-    }
-  }
+  FLOE_ASSIGN_OR_RETURN(rd_kafka_conf_t * conf,
+                        broker::MakeKafkaConf(defaults, {{"bootstrap.servers", impl.source.brokers}},
+                                              "the fresh-reads consumer"));
+  char errstr[512];
   impl.consumer = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof(errstr));
   if (impl.consumer == nullptr) {
     rd_kafka_conf_destroy(conf);

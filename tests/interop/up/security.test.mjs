@@ -1,0 +1,137 @@
+// `floe up --processes --auth-file`: every listener of the whole pipeline requires one of the
+// file's users, and the pipeline's own clients (stream job, generator, fresh reads) get in as
+// the first. kafkajs reads the orders topic only with SCRAM credentials; node `pg` and
+// trino-client count the rows the stream job committed only with a password; the REST
+// catalog answers 401 without a token and serves one for client credentials.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import kafkajs from 'kafkajs';
+import pg from 'pg';
+import { Trino, BasicAuth } from 'trino-client';
+
+const { Kafka, logLevel } = kafkajs;
+const FLOE = process.env.FLOE_BIN;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(what, check, timeoutMs = 60000) {
+  const end = Date.now() + timeoutMs;
+  let last;
+  while (Date.now() < end) {
+    try {
+      last = await check();
+      if (last) return last;
+    } catch (e) {
+      last = e.message;
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
+}
+
+let dir, floe, log = '', ports;
+
+before(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'floe-up-auth-'));
+  fs.writeFileSync(path.join(dir, 'users.toml'),
+    '[[user]]\nname = "pipeline"\npassword = "inside job"\n\n[[user]]\nname = "alice"\npassword = "wonder land"\n');
+  ports = { broker: await freePort(), catalog: await freePort(), query: await freePort(), pg: await freePort() };
+  floe = spawn(FLOE, ['up', '--processes', '--data', path.join(dir, 'data'), '--auth-file', path.join(dir, 'users.toml'),
+    '--traffic', '300', '--trigger', '1s', '--partitions', '2', '--broker-listen', `127.0.0.1:${ports.broker}`,
+    '--broker-metrics-listen', '', '--catalog-port', String(ports.catalog), '--query-listen', `127.0.0.1:${ports.query}`,
+    '--pg-listen', `127.0.0.1:${ports.pg}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  floe.stdout.on('data', (d) => { log += d; });
+  floe.stderr.on('data', (d) => { log += d; });
+  await waitFor('floe up to start', () => {
+    if (floe.exitCode !== null) throw new Error(`floe up exited ${floe.exitCode}: ${log.slice(-2000)}`);
+    return log.includes('floe up: running');
+  });
+});
+
+after(async () => {
+  if (floe && floe.exitCode === null) {
+    const exited = new Promise((r) => floe.once('exit', r));
+    floe.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 20000))]);
+    if (floe.exitCode === null) floe.kill('SIGKILL');
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const pgConfig = (password) => ({ host: '127.0.0.1', port: ports.pg, user: 'alice', password, database: 'floe' });
+
+async function countRows(password) {
+  const client = new pg.Client(pgConfig(password));
+  await client.connect();
+  try {
+    const { rows } = await client.query('SELECT count(*) AS n FROM shop.orders');
+    return Number(rows[0].n);
+  } finally {
+    await client.end();
+  }
+}
+
+test('the stream job gets in: rows committed, counted through PostgreSQL with a password', { timeout: 120000 }, async () => {
+  const first = await waitFor('rows in shop.orders', async () => (await countRows('wonder land')) || null);
+  await waitFor('the table to grow', async () => (await countRows('wonder land')) > first);
+  await assert.rejects(countRows('wrong'), /password authentication failed/);
+  // The file the pipeline's clients read holds a password: its owner alone may read it.
+  const mode = fs.statSync(path.join(dir, 'data', 'kafka-client.properties')).mode & 0o777;
+  assert.equal(mode, 0o600);
+});
+
+test('kafkajs reads the orders topic only with SCRAM credentials', { timeout: 120000 }, async () => {
+  const base = { clientId: 'floe-up-auth', brokers: [`127.0.0.1:${ports.broker}`], logLevel: logLevel.NOTHING };
+  const anonymous = new Kafka({ ...base, retry: { retries: 0 }, connectionTimeout: 3000 }).admin();
+  await assert.rejects(anonymous.connect().then(() => anonymous.fetchTopicOffsets('orders')));
+  await anonymous.disconnect().catch(() => {});
+
+  const kafka = new Kafka({ ...base, sasl: { mechanism: 'scram-sha-256', username: 'alice', password: 'wonder land' } });
+  const consumer = kafka.consumer({ groupId: 'floe-up-auth-reader' });
+  await consumer.connect();
+  await consumer.subscribe({ topic: 'orders', fromBeginning: true });
+  const events = [];
+  await consumer.run({ eachMessage: async ({ message }) => { events.push(message.value.toString()); } });
+  await waitFor('events from the generator', () => events.length >= 10);
+  await consumer.disconnect();
+  assert.ok(events.some((e) => e.includes('"event_id"')), events[0]);
+});
+
+test('trino-client needs basic auth; the catalog needs a token', { timeout: 60000 }, async () => {
+  const rows = async (auth) => {
+    const trino = Trino.create({ server: `http://127.0.0.1:${ports.query}`, auth, catalog: 'floe', schema: 'shop' });
+    const out = [];
+    for await (const result of await trino.query('SELECT count(*) FROM orders')) {
+      if (result.error) throw new Error(result.error.message);
+      out.push(...(result.data ?? []));
+    }
+    return out;
+  };
+  const [[count]] = await rows(new BasicAuth('alice', 'wonder land'));
+  assert.ok(count > 0, `count ${count}`);
+  await assert.rejects(rows(undefined), /401|Unauthorized|authentication/i);
+
+  const catalog = `http://127.0.0.1:${ports.catalog}`;
+  assert.equal((await fetch(`${catalog}/v1/namespaces`)).status, 401);
+  const token = await fetch(`${catalog}/v1/oauth/tokens`, {
+    method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'alice', client_secret: 'wonder land' }),
+  }).then((r) => r.json());
+  const namespaces = await fetch(`${catalog}/v1/namespaces`, { headers: { authorization: `Bearer ${token.access_token}` } })
+    .then((r) => r.json());
+  assert.deepEqual(namespaces.namespaces.map((n) => n.join('.')).sort(), ['shop']);
+});
