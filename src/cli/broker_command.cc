@@ -125,7 +125,7 @@ void RegisterBrokerCommand(CLI::App& root, CommandRegistry& registry) {
   app->add_option("--max-request-bytes", flags->max_request_bytes, "Largest request frame accepted")
       ->capture_default_str();
   app->add_option("--max-connections", flags->max_connections, "Connections accepted at once")->capture_default_str();
-  app->add_option("--tls-cert", flags->tls_cert, "PEM certificate chain: clients connect with TLS (with --tls-key)");
+  app->add_option("--tls-cert", flags->tls_cert, "PEM certificate chain: clients and metrics scrapes connect with TLS (with --tls-key)");
   app->add_option("--tls-key", flags->tls_key, "PEM private key of --tls-cert");
   app->add_option("--auth-file", flags->auth_file,
                   "TOML with [[user]] name/password: clients must authenticate with SASL/PLAIN or SCRAM-SHA-256 (default: none)");

@@ -173,6 +173,7 @@ Status Broker::ServeMetrics(const std::string& metrics_listen) {
   options.port = where.port;
   options.threads = 1;
   options.max_body_bytes = 1 << 16;
+  options.tls = config_.tls;  // A TLS broker serves its metrics over HTTPS too: scrape with https.
   io_->metrics_server = std::make_unique<net::HttpServer>(options, std::move(router));
   return io_->metrics_server->Start();
 }

@@ -103,6 +103,12 @@ test('TLS: kcat (SASL_SSL) and kafkajs (ssl + sasl) produce and consume through 
     const offsets = await admin.fetchTopicOffsets('secret');
     await admin.disconnect();
     assert.equal(offsets.reduce((sum, p) => sum + Number(p.high), 0), 20000);
+    // The metrics port is HTTPS as well.
+    const scrape = spawnSync('curl', ['-sS', '--cacert', cert, `https://127.0.0.1:${secure.metricsPort}/metrics`], { encoding: 'utf8' });
+    assert.equal(scrape.status, 0, scrape.stderr);
+    assert.match(scrape.stdout, /floe_broker_/);
+    const plainScrape = spawnSync('curl', ['-sS', '--max-time', '5', `http://127.0.0.1:${secure.metricsPort}/metrics`], { encoding: 'utf8' });
+    assert.doesNotMatch(plainScrape.stdout, /floe_broker_/);
   } finally {
     await secure.stop();
     rmSync(tlsDir, { recursive: true, force: true });
