@@ -23,7 +23,7 @@ struct UpFlags {
   std::string query_listen = "127.0.0.1:8080", pg_listen = "127.0.0.1:5433";
   double malformed_rate = 0.005;
   bool processes = false;
-  std::string auth_file;
+  std::string auth_file, tls_cert, tls_key;
 };
 
 int RunUp(const UpFlags& flags) {
@@ -50,6 +50,12 @@ int RunUp(const UpFlags& flags) {
   options.malformed_rate = flags.malformed_rate;
   options.processes = flags.processes;
   options.auth_file = flags.auth_file;
+  options.tls_cert = flags.tls_cert;
+  options.tls_key = flags.tls_key;
+  if (flags.tls_cert.empty() != flags.tls_key.empty()) {
+    fmt::print(stderr, "floe up: --tls-cert and --tls-key go together\n");
+    return kExitUsage;
+  }
   if (flags.traffic == "off") {
     options.traffic = -1;
   } else {
@@ -127,6 +133,9 @@ void RegisterUpCommand(CLI::App& root, CommandRegistry& registry) {
   app->add_option("--auth-file", flags->auth_file,
                   "TOML of [[user]] name/password: every listener requires one of them (Kafka SASL, catalog "
                   "OAuth2, Trino basic auth, PostgreSQL); the pipeline's own clients use the first");
+  app->add_option("--tls-cert", flags->tls_cert,
+                  "PEM certificate chain: TLS on every listener (with --tls-key); the pipeline's own clients trust it");
+  app->add_option("--tls-key", flags->tls_key, "PEM private key of --tls-cert");
 }
 
 }  // namespace floe::cli

@@ -1,5 +1,7 @@
 #include "net/http_client.h"
 
+#include <cstdlib>
+
 #include <curl/curl.h>
 
 #include <strings.h>
@@ -68,6 +70,11 @@ size_t OnHeader(char* data, size_t size, size_t count, void* user) {
 
 }  // namespace
 
+std::string HttpClientOptions::DefaultCaFile() {
+  const char* file = std::getenv("SSL_CERT_FILE");
+  return file == nullptr ? std::string() : std::string(file);
+}
+
 HttpClient::HttpClient(HttpClientOptions options) : options_(std::move(options)) { InitCurlOnce(); }
 
 HttpClient::~HttpClient() {
@@ -120,6 +127,7 @@ Result<HttpResponse> HttpClient::Send(const HttpClientRequest& request) {
   curl_easy_setopt(curl, CURLOPT_URL, request.url.c_str());
   curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(curl, CURLOPT_NOPROXY, "127.0.0.1,localhost,::1");
+  if (!options_.ca_file.empty()) curl_easy_setopt(curl, CURLOPT_CAINFO, options_.ca_file.c_str());
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, OnBody);
   curl_easy_setopt(curl, CURLOPT_WRITEDATA, &ex);

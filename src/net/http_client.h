@@ -28,6 +28,11 @@ struct HttpClientOptions {
   std::chrono::milliseconds total_timeout{0};
   uint64_t max_response_bytes = uint64_t{1} << 31;
   size_t max_idle_handles = 32;
+  // PEM certificates trusted for https:// instead of the system's bundle; by default the file
+  // SSL_CERT_FILE names (OpenSSL's convention), so a private CA reaches every floe client.
+  std::string ca_file = DefaultCaFile();
+
+  static std::string DefaultCaFile();
 };
 
 struct HttpClientRequest {

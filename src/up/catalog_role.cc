@@ -14,6 +14,7 @@ Status CatalogRole::Start() {
   options.port = static_cast<uint16_t>(port_);
   options.warehouse = warehouse_;
   options.metrics = &metrics_;
+  options.tls = tls_;
   if (!users_.empty()) {
     std::map<std::string, std::string> clients;
     for (const auth::AuthUser& user : users_) clients[user.name] = user.password;
@@ -33,7 +34,8 @@ void CatalogRole::Stop() {
 }
 
 std::string CatalogRole::Describe() const {
-  return fmt::format("Iceberg REST on {}:{} ({}, warehouse {})", host_, port_, backend_, warehouse_);
+  return fmt::format("Iceberg REST on {}://{}:{} ({}, warehouse {})", tls_.enabled() ? "https" : "http", host_, port_,
+                     backend_, warehouse_);
 }
 
 }  // namespace floe::up

@@ -16,13 +16,15 @@ namespace floe::up {
 class CatalogRole final : public Role {
  public:
   // With `users`, clients need an OAuth2 token for one of them (POST /v1/oauth/tokens).
+  // With `tls`, it serves HTTPS.
   CatalogRole(std::string host, int port, std::string backend, std::string warehouse,
-              std::vector<auth::AuthUser> users = {})
+              std::vector<auth::AuthUser> users = {}, net::TlsFiles tls = {})
       : host_(std::move(host)),
         port_(port),
         backend_(std::move(backend)),
         warehouse_(std::move(warehouse)),
-        users_(std::move(users)) {}
+        users_(std::move(users)),
+        tls_(std::move(tls)) {}
   ~CatalogRole() override { Stop(); }
 
   std::string_view name() const override { return "catalog"; }
@@ -36,6 +38,7 @@ class CatalogRole final : public Role {
   std::string backend_;
   std::string warehouse_;
   std::vector<auth::AuthUser> users_;
+  net::TlsFiles tls_;
   MetricsRegistry metrics_;
   std::unique_ptr<catalog::OAuthTokens> tokens_;
   std::unique_ptr<catalog::Catalog> catalog_;

@@ -39,7 +39,7 @@ Pipeline::Pipeline(UpOptions options)
     : options_(std::move(options)), faults_(std::make_shared<StorageFaults>()) {
   console_ = std::make_unique<PipelineConsole>(
       *this, ConsoleSources{.brokers = HostPortText(options_.host, options_.broker_port),
-                            .catalog = fmt::format("http://{}:{}", options_.host, options_.catalog_port),
+                            .catalog = CatalogUrl(),
                             .warehouse = Warehouse()});
 }
 
@@ -55,11 +55,13 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeInProcessRoles() {
   broker_config.data_dir = options_.data + "/broker";
   broker_config.default_partitions = options_.partitions;
   broker_config.users = users_;
+  broker_config.tls = {options_.tls_cert, options_.tls_key};
   std::string metrics =
       options_.broker_metrics_port < 0 ? "" : HostPortText(options_.host, options_.broker_metrics_port);
   roles.push_back(std::make_unique<BrokerRole>(broker_config, metrics));
   roles.push_back(std::make_unique<CatalogRole>(options_.host, options_.catalog_port,
-                                                "sqlite:" + options_.data + "/catalog.db", Warehouse(), users_));
+                                                "sqlite:" + options_.data + "/catalog.db", Warehouse(), users_,
+                                                net::TlsFiles{options_.tls_cert, options_.tls_key}));
   roles.push_back(std::make_unique<StreamRole>(StreamConfigFor()));
   roles.push_back(MakeQueryRole());
   return roles;
@@ -75,7 +77,8 @@ std::unique_ptr<Role> Pipeline::MakeQueryRole() {
   query.pg_port = static_cast<uint16_t>(options_.pg_port);
   query.web_root = serve::StaticFiles::FindDefaultRoot();
   query.pg.users = users_;
-  std::string catalog = options_.processes ? "" : fmt::format("http://{}:{}", options_.host, options_.catalog_port);
+  query.tls = {options_.tls_cert, options_.tls_key};
+  std::string catalog = options_.processes ? "" : CatalogUrl();
   return std::make_unique<QueryRole>(query, catalog, Warehouse(), &control());
 }
 
@@ -86,7 +89,7 @@ stream::StreamConfig Pipeline::StreamConfigFor() const {
   config.brokers = HostPortText(options_.host, options_.broker_port);
   config.topic = "orders";
   config.table = "shop.orders";
-  config.catalog = fmt::format("http://{}:{}", options_.host, options_.catalog_port);
+  config.catalog = CatalogUrl();
   config.warehouse = Warehouse();
   config.schema_json = std::string(generator::OrdersSchemaJson());
   config.partition = {"hour(ts)"};
@@ -107,15 +110,17 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeProcessRoles() {
   std::vector<std::string> catalog_argv = {options_.floe_binary, "catalog", "--listen",
                                            HostPortText(options_.host, options_.catalog_port), "--backend",
                                            "sqlite:" + options_.data + "/catalog.db", "--warehouse", Warehouse()};
-  if (!users_.empty()) {
-    for (auto* argv : {&broker_argv, &catalog_argv}) {
-      argv->insert(argv->end(), {"--auth-file", AbsolutePath(options_.auth_file)});
+  for (auto* argv : {&broker_argv, &catalog_argv}) {
+    if (!users_.empty()) argv->insert(argv->end(), {"--auth-file", AbsolutePath(options_.auth_file)});
+    if (!options_.tls_cert.empty()) {
+      argv->insert(argv->end(),
+                   {"--tls-cert", AbsolutePath(options_.tls_cert), "--tls-key", AbsolutePath(options_.tls_key)});
     }
   }
   roles.push_back(std::make_unique<ProcessRole>("broker", "Kafka protocol on " + brokers, std::move(broker_argv),
                                                 logs + "/broker.log", options_.host, options_.broker_port));
   roles.push_back(std::make_unique<ProcessRole>(
-      "catalog", fmt::format("Iceberg REST catalog on http://{}", HostPortText(options_.host, options_.catalog_port)),
+      "catalog", fmt::format("Iceberg REST catalog on {}", CatalogUrl()),
       std::move(catalog_argv), logs + "/catalog.log", options_.host, options_.catalog_port));
   // The child reads the table's schema from a file; the same schema the in-process job embeds.
   stream::StreamConfig stream = StreamConfigFor();
@@ -147,31 +152,53 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeProcessRoles() {
   return roles;
 }
 
-Status Pipeline::AuthenticateClients() {
-  FLOE_ASSIGN_OR_RETURN(users_, auth::LoadAuthFile(options_.auth_file));
-  if (users_.empty()) return InvalidArgument("{} names no user; the pipeline's own clients need one", options_.auth_file);
-  const auth::AuthUser& self = users_.front();
-  if (self.name.find_first_of(":\r\n") != std::string::npos || self.password.find_first_of("\r\n") != std::string::npos) {
-    return InvalidArgument("the first user of {} authenticates the pipeline's own clients: its name cannot hold ':' "
-                           "or a line break, nor its password a line break", options_.auth_file);
+std::string Pipeline::CatalogUrl() const {
+  return fmt::format("{}://{}:{}", options_.tls_cert.empty() ? "http" : "https", options_.host, options_.catalog_port);
+}
+
+Status Pipeline::ConfigureClients() {
+  bool tls = !options_.tls_cert.empty();
+  std::vector<std::string> properties;  // librdkafka settings, "key=value"
+  if (!options_.auth_file.empty()) {
+    FLOE_ASSIGN_OR_RETURN_CTX(users_, auth::LoadAuthFile(options_.auth_file), "--auth-file");
+    if (users_.empty()) {
+      return InvalidArgument("--auth-file {} names no user; the pipeline's own clients need one", options_.auth_file);
+    }
+    const auth::AuthUser& self = users_.front();
+    if (self.name.find_first_of(":\r\n") != std::string::npos || self.password.find_first_of("\r\n") != std::string::npos) {
+      return InvalidArgument("the first user of {} authenticates the pipeline's own clients: its name cannot hold ':' "
+                             "or a line break, nor its password a line break", options_.auth_file);
+    }
+    properties.insert(properties.end(), {std::string("security.protocol=") + (tls ? "SASL_SSL" : "SASL_PLAINTEXT"),
+                                         "sasl.mechanism=SCRAM-SHA-256", "sasl.username=" + self.name,
+                                         "sasl.password=" + self.password});
+    // The REST catalog client exchanges these for a token (catalog/rest_catalog.h).
+    ::setenv("FLOE_CATALOG_CREDENTIAL", (self.name + ":" + self.password).c_str(), 1);
+  } else if (tls) {
+    properties.emplace_back("security.protocol=SSL");
   }
+  if (tls) {
+    if (options_.tls_key.empty()) return InvalidArgument("--tls-cert needs --tls-key");
+    std::string cert = AbsolutePath(options_.tls_cert);
+    properties.push_back("ssl.ca.location=" + cert);
+    // floe's HTTP clients (the catalog's, in this process and the children) trust it too.
+    ::setenv("SSL_CERT_FILE", cert.c_str(), 1);
+  }
+  if (properties.empty()) return OkStatus();
   // The stream job, the generator, fresh reads and the console's probe read their Kafka
   // settings from this file, in this process and in the children, which inherit the
-  // environment. It holds a password, so only its owner may read it.
-  std::string properties_path = AbsolutePath(options_.data + "/kafka-client.properties");
+  // environment. It may hold a password, so only its owner may read it.
+  std::string path = AbsolutePath(options_.data + "/kafka-client.properties");
   {
-    std::ofstream out(properties_path, std::ios::trunc);
+    std::ofstream out(path, std::ios::trunc);
     std::error_code ignored;
-    std::filesystem::permissions(properties_path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write,
+    std::filesystem::permissions(path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write,
                                  std::filesystem::perm_options::replace, ignored);
-    out << "# Written by `floe up --auth-file`: how the pipeline's own Kafka clients authenticate.\n"
-        << "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=SCRAM-SHA-256\n"
-        << "sasl.username=" << self.name << "\nsasl.password=" << self.password << "\n";
-    if (!out) return IoError("writing {}", properties_path);
+    out << "# Written by `floe up`: how the pipeline's own Kafka clients connect.\n";
+    for (const std::string& line : properties) out << line << "\n";
+    if (!out) return IoError("writing {}", path);
   }
-  ::setenv(std::string(broker::kKafkaClientConfigVariable).c_str(), properties_path.c_str(), 1);
-  // The REST catalog client exchanges these for a token (catalog/rest_catalog.h).
-  ::setenv("FLOE_CATALOG_CREDENTIAL", (self.name + ":" + self.password).c_str(), 1);
+  ::setenv(std::string(broker::kKafkaClientConfigVariable).c_str(), path.c_str(), 1);
   return OkStatus();
 }
 
@@ -179,7 +206,7 @@ Status Pipeline::Start() {
   std::error_code error;
   std::filesystem::create_directories(options_.data, error);
   if (error) return IoError("creating data folder {}: {}", options_.data, error.message());
-  if (!options_.auth_file.empty()) FLOE_RETURN_IF_ERROR_CTX(AuthenticateClients(), "--auth-file");
+  FLOE_RETURN_IF_ERROR(ConfigureClients());
 
   // Every store the roles open from here on can be given the playground's faults.
   if (!options_.processes) faults_->Install();

@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "auth/users.h"
+#include "net/tls.h"
 #include "base/result.h"
 #include "stream/stream_runner.h"
 #include "up/pipeline_console.h"
@@ -44,6 +45,8 @@ struct UpOptions {
   bool processes = false;           // One supervised child process per role.
   // Users every listener requires (auth/users.h); the pipeline's own clients use the first.
   std::string auth_file;
+  // TLS on every listener; the pipeline's own clients trust this certificate.
+  std::string tls_cert, tls_key;
   std::string floe_binary = "/proc/self/exe";  // What child processes run.
 };
 
@@ -104,8 +107,9 @@ class Pipeline {
   std::unique_ptr<Role> MakeQueryRole();
   stream::StreamConfig StreamConfigFor() const;
   // Loads --auth-file and points the pipeline's own Kafka and catalog clients (in this process
-  // and its children) at the first user's credentials.
-  Status AuthenticateClients();
+  // and its children) at the first user's credentials and the TLS certificate.
+  Status ConfigureClients();
+  std::string CatalogUrl() const;  // http:// or https://
   void Supervise();
   Role* Find(std::string_view role) const;  // Requires mutex_.
 

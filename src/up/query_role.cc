@@ -42,7 +42,7 @@ Result<int64_t> QueryRole::CountRows(std::string_view table) {
 std::string QueryRole::Describe() const {
   if (!server_) return "not running";
   std::string text = server_->Describe();
-  if (!options_.web_root.empty()) text += ", console at http://" + options_.host + ":" + std::to_string(server_->http_port()) + "/";
+  if (!options_.web_root.empty()) text += fmt::format(", console at {}://", options_.tls.enabled() ? "https" : "http") + options_.host + ":" + std::to_string(server_->http_port()) + "/";
   return text;
 }
 

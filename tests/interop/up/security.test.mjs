@@ -1,11 +1,12 @@
-// `floe up --processes --auth-file`: every listener of the whole pipeline requires one of the
-// file's users, and the pipeline's own clients (stream job, generator, fresh reads) get in as
-// the first. kafkajs reads the orders topic only with SCRAM credentials; node `pg` and
-// trino-client count the rows the stream job committed only with a password; the REST
-// catalog answers 401 without a token and serves one for client credentials.
+// `floe up --processes --auth-file --tls-cert --tls-key`: every listener of the whole pipeline
+// is TLS and requires one of the file's users, and the pipeline's own clients (stream job,
+// generator, fresh reads) get in as the first, trusting the certificate. kafkajs reads the
+// orders topic only with SCRAM credentials; node `pg` and trino-client count the rows the
+// stream job committed only with a password; the REST catalog answers 401 without a token and
+// serves one for client credentials; plaintext gets nothing anywhere.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -43,14 +44,20 @@ async function waitFor(what, check, timeoutMs = 60000) {
   throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
 }
 
-let dir, floe, log = '', ports;
+let dir, floe, log = '', ports, ca, cert;
 
 before(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'floe-up-auth-'));
   fs.writeFileSync(path.join(dir, 'users.toml'),
     '[[user]]\nname = "pipeline"\npassword = "inside job"\n\n[[user]]\nname = "alice"\npassword = "wonder land"\n');
+  cert = path.join(dir, 'cert.pem');
+  const key = path.join(dir, 'key.pem');
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2',
+                           '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdio: 'ignore' });
+  ca = fs.readFileSync(cert, 'utf8');
   ports = { broker: await freePort(), catalog: await freePort(), query: await freePort(), pg: await freePort() };
   floe = spawn(FLOE, ['up', '--processes', '--data', path.join(dir, 'data'), '--auth-file', path.join(dir, 'users.toml'),
+    '--tls-cert', cert, '--tls-key', key,
     '--traffic', '300', '--trigger', '1s', '--partitions', '2', '--broker-listen', `127.0.0.1:${ports.broker}`,
     '--broker-metrics-listen', '', '--catalog-port', String(ports.catalog), '--query-listen', `127.0.0.1:${ports.query}`,
     '--pg-listen', `127.0.0.1:${ports.pg}`], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -72,10 +79,10 @@ after(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const pgConfig = (password) => ({ host: '127.0.0.1', port: ports.pg, user: 'alice', password, database: 'floe' });
+const pgConfig = (password, ssl = { ca }) => ({ host: '127.0.0.1', port: ports.pg, user: 'alice', password, database: 'floe', ssl });
 
-async function countRows(password) {
-  const client = new pg.Client(pgConfig(password));
+async function countRows(password, ssl) {
+  const client = new pg.Client(pgConfig(password, ssl));
   await client.connect();
   try {
     const { rows } = await client.query('SELECT count(*) AS n FROM shop.orders');
@@ -89,13 +96,14 @@ test('the stream job gets in: rows committed, counted through PostgreSQL with a 
   const first = await waitFor('rows in shop.orders', async () => (await countRows('wonder land')) || null);
   await waitFor('the table to grow', async () => (await countRows('wonder land')) > first);
   await assert.rejects(countRows('wrong'), /password authentication failed/);
+  await assert.rejects(countRows('wonder land', false), /requires SSL/);
   // The file the pipeline's clients read holds a password: its owner alone may read it.
   const mode = fs.statSync(path.join(dir, 'data', 'kafka-client.properties')).mode & 0o777;
   assert.equal(mode, 0o600);
 });
 
 test('kafkajs reads the orders topic only with SCRAM credentials', { timeout: 120000 }, async () => {
-  const base = { clientId: 'floe-up-auth', brokers: [`127.0.0.1:${ports.broker}`], logLevel: logLevel.NOTHING };
+  const base = { clientId: 'floe-up-auth', brokers: [`127.0.0.1:${ports.broker}`], logLevel: logLevel.NOTHING, ssl: { ca: [ca] } };
   const anonymous = new Kafka({ ...base, retry: { retries: 0 }, connectionTimeout: 3000 }).admin();
   await assert.rejects(anonymous.connect().then(() => anonymous.fetchTopicOffsets('orders')));
   await anonymous.disconnect().catch(() => {});
@@ -113,7 +121,7 @@ test('kafkajs reads the orders topic only with SCRAM credentials', { timeout: 12
 
 test('trino-client needs basic auth; the catalog needs a token', { timeout: 60000 }, async () => {
   const rows = async (auth) => {
-    const trino = Trino.create({ server: `http://127.0.0.1:${ports.query}`, auth, catalog: 'floe', schema: 'shop' });
+    const trino = Trino.create({ server: `https://127.0.0.1:${ports.query}`, ssl: { ca }, auth, catalog: 'floe', schema: 'shop' });
     const out = [];
     for await (const result of await trino.query('SELECT count(*) FROM orders')) {
       if (result.error) throw new Error(result.error.message);
@@ -125,13 +133,13 @@ test('trino-client needs basic auth; the catalog needs a token', { timeout: 6000
   assert.ok(count > 0, `count ${count}`);
   await assert.rejects(rows(undefined), /401|Unauthorized|authentication/i);
 
-  const catalog = `http://127.0.0.1:${ports.catalog}`;
-  assert.equal((await fetch(`${catalog}/v1/namespaces`)).status, 401);
-  const token = await fetch(`${catalog}/v1/oauth/tokens`, {
-    method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'alice', client_secret: 'wonder land' }),
-  }).then((r) => r.json());
-  const namespaces = await fetch(`${catalog}/v1/namespaces`, { headers: { authorization: `Bearer ${token.access_token}` } })
-    .then((r) => r.json());
+  const catalog = `https://127.0.0.1:${ports.catalog}`;
+  const curl = (...args) => spawnSync('curl', ['-sS', '--max-time', '10', '--cacert', cert, ...args], { encoding: 'utf8' });
+  assert.equal(curl('-o', '/dev/null', '-w', '%{http_code}', `${catalog}/v1/namespaces`).stdout, '401');
+  const token = JSON.parse(curl('--data', 'grant_type=client_credentials&client_id=alice&client_secret=wonder%20land',
+                                `${catalog}/v1/oauth/tokens`).stdout);
+  const namespaces = JSON.parse(curl('-H', `Authorization: Bearer ${token.access_token}`, `${catalog}/v1/namespaces`).stdout);
   assert.deepEqual(namespaces.namespaces.map((n) => n.join('.')).sort(), ['shop']);
+  const plain = spawnSync('curl', ['-sS', '--max-time', '5', `http://127.0.0.1:${ports.catalog}/v1/config`], { encoding: 'utf8' });
+  assert.doesNotMatch(plain.stdout, /defaults|overrides/);
 });
