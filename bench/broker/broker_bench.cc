@@ -1,6 +1,7 @@
 // The broker benchmark's measuring tools, run by bench/broker.bench.sh beside `floe broker`:
 //   loopback BYTES CHUNK        raw loopback TCP throughput of BYTES written in CHUNK writes
 //   fsync DIR BYTES CHUNK       sequential write + fdatasync per CHUNK (the durable ceiling)
+//   write DIR BYTES CHUNK       sequential buffered writes (the page-cache ceiling of any log)
 //   replay PORT TOPIC BYTES RECORD_SIZE ACKS
 //                               raw Produce v3 requests (one ~1 MB batch each, 16 in flight)
 //                               over one connection: the broker's ingest without client costs
@@ -75,8 +76,10 @@ int Loopback(uint64_t bytes, size_t chunk) {
   return 0;
 }
 
-int Fsync(const std::string& dir, uint64_t bytes, size_t chunk) {
-  std::string path = dir + "/fsync-ceiling.bin";
+// Sequential writes into the page cache, with an fdatasync after every chunk when `sync`: the
+// most any log on this file system can take.
+int WriteCeiling(const std::string& dir, uint64_t bytes, size_t chunk, bool sync) {
+  std::string path = dir + "/write-ceiling.bin";
   int fd = ::open(path.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0644);
   if (fd < 0) {
     std::perror("open");
@@ -88,13 +91,19 @@ int Fsync(const std::string& dir, uint64_t bytes, size_t chunk) {
   uint64_t syncs = 0;
   while (written < bytes) {
     if (::write(fd, buf.data(), chunk) != static_cast<ssize_t>(chunk)) break;
-    ::fdatasync(fd);
+    if (sync) {
+      ::fdatasync(fd);
+      ++syncs;
+    }
     written += chunk;
-    ++syncs;
   }
   double s = Seconds(start);
   ::close(fd);
   ::unlink(path.c_str());
+  if (!sync) {
+    std::printf("write_mb_s %.1f MB/s\n", static_cast<double>(written) / s / 1e6);
+    return 0;
+  }
   std::printf("fsync_mb_s %.1f MB/s\nfsync_per_s %.0f syncs/s\n", static_cast<double>(written) / s / 1e6,
               static_cast<double>(syncs) / s);
   return 0;
@@ -380,7 +389,8 @@ int Latency(const std::string& brokers, const std::string& topic, double rate, d
 int main(int argc, char** argv) {
   std::string mode = argc > 1 ? argv[1] : "";
   if (mode == "loopback" && argc == 4) return Loopback(std::stoull(argv[2]), std::stoul(argv[3]));
-  if (mode == "fsync" && argc == 5) return Fsync(argv[2], std::stoull(argv[3]), std::stoul(argv[4]));
+  if (mode == "fsync" && argc == 5) return WriteCeiling(argv[2], std::stoull(argv[3]), std::stoul(argv[4]), true);
+  if (mode == "write" && argc == 5) return WriteCeiling(argv[2], std::stoull(argv[3]), std::stoul(argv[4]), false);
   if (mode == "replay" && argc == 7) {
     return Replay(std::stoi(argv[2]), argv[3], std::stoull(argv[4]), std::stoul(argv[5]),
                   static_cast<int16_t>(std::stoi(argv[6])));
@@ -390,7 +400,7 @@ int main(int argc, char** argv) {
     return Latency(argv[2], argv[3], std::stod(argv[4]), std::stod(argv[5]), std::stoul(argv[6]), argv[7]);
   }
   std::fprintf(stderr,
-               "usage: broker_bench loopback BYTES CHUNK | fsync DIR BYTES CHUNK | replay PORT TOPIC BYTES SIZE ACKS | "
+               "usage: broker_bench loopback BYTES CHUNK | fsync DIR BYTES CHUNK | write DIR BYTES CHUNK | replay PORT TOPIC BYTES SIZE ACKS | "
                "drain PORT TOPIC PARTITIONS | "
                "latency BROKERS TOPIC RATE SECONDS SIZE ACKS\n");
   return 2;
