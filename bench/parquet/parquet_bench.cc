@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "base/allocator.h"
 #include "formats/parquet/file_reader.h"
 #include "formats/parquet/file_writer.h"
 #include "formats/parquet/json_rows.h"
@@ -165,6 +166,7 @@ Result<Sums> Scan(const std::string& path) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  floe::ConfigureAllocatorForBatches();
   if (argc < 3) {
     fmt::print(stderr, "usage: parquet_bench generate|jsonl|scan ...\n");
     return 2;

@@ -11,10 +11,12 @@
 #include <iostream>
 #include <string>
 
+#include "base/allocator.h"
 #include "sql/iceberg/iceberg_sql_catalog.h"
 #include "sql/sql_session.h"
 
 int main(int argc, char** argv) {
+  floe::ConfigureAllocatorForBatches();
   if (argc < 4) {
     std::cerr << "usage: sql_dashboard_bench WAREHOUSE THREADS REPEAT < QUERIES\n";
     return 2;

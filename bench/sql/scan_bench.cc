@@ -8,6 +8,7 @@
 
 #include <iostream>
 
+#include "base/allocator.h"
 #include "sql/iceberg/iceberg_sql_catalog.h"
 #include "sql/table_scan.h"
 
@@ -83,6 +84,7 @@ void ReadColumn(benchmark::State& state, const std::string& column) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  floe::ConfigureAllocatorForBatches();
   if (argc < 2) {
     std::cerr << "usage: sql_scan_bench WAREHOUSE [benchmark flags]\n";
     return 2;

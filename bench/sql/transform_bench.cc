@@ -11,6 +11,7 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include "base/allocator.h"
 #include "formats/json/event_decoder.h"
 #include "formats/json/iceberg_fields.h"
 #include "iceberg/schema_json.h"
@@ -80,6 +81,7 @@ int Run(int64_t events, const std::string& path, const std::string& sql) {
 }  // namespace floe
 
 int main(int argc, char** argv) {
+  floe::ConfigureAllocatorForBatches();
   if (argc != 4) {
     std::fprintf(stderr, "usage: sql_transform_bench N EVENTS.jsonl SQL\n");
     return 2;

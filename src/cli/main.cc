@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "base/allocator.h"
 #include "base/config.h"
 #include "base/crc32c.h"
 #include "base/logging.h"
@@ -11,6 +12,7 @@
 #include "up/storage_faults.h"
 
 int main(int argc, char** argv) {
+  floe::ConfigureAllocatorForBatches();
   using namespace floe;
   CLI::App app("floe: an open streaming lakehouse (Kafka protocol broker, stream job, Iceberg tables, "
                "REST catalog, SQL engine) in one binary.",
