@@ -7,40 +7,13 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { freePort, waitFor } from '../support/waiting.mjs';
 
 const FLOE = process.env.FLOE_BIN;
 const SHOTS = path.join(process.env.FLOE_BUILD_DIR || os.tmpdir(), 'test-artifacts', 'console');
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-// Waits until `check` returns something truthy; fails with the last value after the deadline.
-async function waitFor(what, check, { timeoutMs = 60000, intervalMs = 250 } = {}) {
-  const end = Date.now() + timeoutMs;
-  let last;
-  while (Date.now() < end) {
-    try {
-      last = await check();
-      if (last) return last;
-    } catch (e) {
-      last = e.message;
-    }
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-  throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
-}
 
 const number = (text) => Number(String(text).replace(/[^0-9.\-]/g, '')) || 0;
 

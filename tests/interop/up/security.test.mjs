@@ -8,41 +8,15 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import kafkajs from 'kafkajs';
 import pg from 'pg';
 import { Trino, BasicAuth } from 'trino-client';
+import { freePort, waitFor } from '../support/waiting.mjs';
 
 const { Kafka, logLevel } = kafkajs;
 const FLOE = process.env.FLOE_BIN;
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(what, check, timeoutMs = 60000) {
-  const end = Date.now() + timeoutMs;
-  let last;
-  while (Date.now() < end) {
-    try {
-      last = await check();
-      if (last) return last;
-    } catch (e) {
-      last = e.message;
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
-}
 
 let dir, floe, log = '', ports, ca, cert;
 
