@@ -66,6 +66,12 @@ std::string DoubleText(double d) {
   return fmt::format("{}", d);
 }
 
+// float4 prints its own shortest digits, as PostgreSQL does.
+std::string RealText(double d) {
+  if (!std::isfinite(d)) return DoubleText(d);
+  return fmt::format("{}", static_cast<float>(d));
+}
+
 }  // namespace
 
 int32_t TypeOid(const sql::SqlType& type) {
@@ -134,7 +140,7 @@ std::optional<std::string> TextValue(const sql::Value& value) {
   if (value.is_null()) return std::nullopt;
   switch (value.type().kind()) {
     case TypeKind::kBoolean: return std::string(value.as_bool() ? "t" : "f");
-    case TypeKind::kReal:
+    case TypeKind::kReal: return RealText(value.as_double());
     case TypeKind::kDouble: return DoubleText(value.as_double());
     case TypeKind::kTime:
     case TypeKind::kTimestamp: return TrimFraction(value.ToText());

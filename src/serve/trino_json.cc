@@ -1,6 +1,9 @@
 #include "serve/trino_json.h"
 
 #include <cmath>
+#include <string>
+
+#include <fmt/format.h>
 
 namespace floe::serve {
 namespace {
@@ -77,6 +80,9 @@ nlohmann::json TrinoValue(const sql::Value& value) {
       double d = value.as_double();
       if (std::isnan(d)) return "NaN";
       if (std::isinf(d)) return d > 0 ? "Infinity" : "-Infinity";
+      // A REAL goes out with a float's shortest digits (1.1), as Trino sends it, not the
+      // digits of the double that holds it (1.100000023841858).
+      if (value.type().kind() == TypeKind::kReal) return std::stod(fmt::format("{}", static_cast<float>(d)));
       return d;
     }
     case TypeKind::kVarbinary: return Base64Encode(value.as_string());

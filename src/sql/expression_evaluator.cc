@@ -21,6 +21,11 @@ struct Operand {
   bool valid(int64_t i) const { return vec->IsValid(constant ? 0 : i); }
 };
 
+// REAL values live in double vectors holding a float's value.
+void RoundToReal(double* d, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) d[i] = static_cast<double>(static_cast<float>(d[i]));
+}
+
 Int128 LoadI128(const ColumnVector& v, int64_t i) {
   Int128 x;
   std::memcpy(&x, v.values.data() + i * 16, 16);
@@ -335,6 +340,8 @@ class ArithmeticNode final : public ExprNode {
           case ArithOp::kDivide: for (int64_t i = 0; i < n; ++i) d[i] = x[i * sa] / y[i * sb]; break;
           case ArithOp::kModulus: for (int64_t i = 0; i < n; ++i) d[i] = std::fmod(x[i * sa], y[i * sb]); break;
         }
+        // REAL is float: a double result rounded once equals the float operation's result.
+        if (type().kind() == TypeKind::kReal) RoundToReal(d, n);
         break;
       }
       case PhysicalType::kInt128: {
@@ -625,6 +632,7 @@ class CastNode final : public ExprNode {
       const int64_t* s = in->Data<int64_t>();
       double* d = out->MutableData<double>();
       for (int64_t i = 0; i < n; ++i) d[i] = static_cast<double>(s[i]);
+      if (tk == TypeKind::kReal) RoundToReal(d, n);
       out->validity = in->validity;
       return VectorPtr(out);
     }
@@ -655,6 +663,7 @@ class CastNode final : public ExprNode {
       double* d = out->MutableData<double>();
       double f = static_cast<double>(PowerOfTen(from.scale()));
       for (int64_t i = 0; i < n; ++i) d[i] = static_cast<double>(LoadI128(*in, i)) / f;
+      if (tk == TypeKind::kReal) RoundToReal(d, n);
       out->validity = in->validity;
       return VectorPtr(out);
     }

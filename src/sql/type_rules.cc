@@ -39,10 +39,10 @@ std::optional<SqlType> CommonSuperType(const SqlType& a, const SqlType& b) {
     return SqlType::Decimal(std::min(SqlType::kMaxDecimalPrecision, integral + scale), scale);
   }
   if (a.IsNumeric() && b.IsNumeric()) {
-    if (a.kind() == TypeKind::kReal && b.kind() == TypeKind::kReal) return a;
-    // real with a small exact type stays real in Trino; double covers every other case.
-    if ((a.kind() == TypeKind::kReal && IntegerRank(b.kind()) > 0 && IntegerRank(b.kind()) <= 4) ||
-        (b.kind() == TypeKind::kReal && IntegerRank(a.kind()) > 0)) {
+    // Real with real or any exact type (integers, decimals) stays real, as in Trino; double
+    // covers every other case.
+    if ((a.kind() == TypeKind::kReal && (b.kind() == TypeKind::kReal || b.IsExactNumeric())) ||
+        (b.kind() == TypeKind::kReal && a.IsExactNumeric())) {
       return SqlType(TypeKind::kReal);
     }
     return SqlType::Double();

@@ -90,7 +90,7 @@ std::string Value::ToText() const {
     }
     case TypeKind::kBoolean: return as_bool() ? "true" : "false";
     case TypeKind::kDecimal: return DecimalToString(as_decimal(), type_.scale());
-    case TypeKind::kReal:
+    case TypeKind::kReal: return fmt::format("{}", static_cast<float>(as_double()));  // 1.1, not 1.100000023841858
     case TypeKind::kDouble: return fmt::format("{}", as_double());
     case TypeKind::kDate: return FormatDate(as_int());
     case TypeKind::kTimestamp: return FormatTimestamp(as_int(), false);

@@ -25,7 +25,11 @@ class Value {
   // Integers, dates (days), timestamps (micros), intervals (micros or months).
   static Value Int(SqlType type, int64_t v) { return Value(std::move(type), v); }
   static Value Decimal(SqlType type, Int128 unscaled) { return Value(std::move(type), unscaled); }
-  static Value Double(SqlType type, double v) { return Value(std::move(type), v); }
+  // A REAL keeps a float's value (held as a double).
+  static Value Double(SqlType type, double v) {
+    if (type.kind() == TypeKind::kReal) v = static_cast<double>(static_cast<float>(v));
+    return Value(std::move(type), v);
+  }
   // varchar text, varbinary bytes, uuid's 36-character text.
   static Value String(SqlType type, std::string v) { return Value(std::move(type), std::move(v)); }
   // A row's field values, in the type's field order.
