@@ -15,7 +15,9 @@ QueryServer::~QueryServer() { Stop(); }
 
 Status QueryServer::Start() {
   manager_ = std::make_unique<QueryManager>(catalog_, options_.queries, &metrics_);
-  trino_ = std::make_unique<TrinoProtocol>(*manager_, TrinoProtocolOptions{.version = options_.version, .client_timeout = options_.trino_client_timeout});
+  trino_ = std::make_unique<TrinoProtocol>(*manager_, TrinoProtocolOptions{.version = options_.version,
+                                                                     .client_timeout = options_.trino_client_timeout,
+                                                                     .final_page_linger = options_.trino_final_page_linger});
   api_ = std::make_unique<HttpApi>(*manager_, options_.pipeline, options_.version);
   files_ = std::make_unique<StaticFiles>(options_.web_root);
   net::HttpRouter router;

@@ -28,6 +28,7 @@ struct QueryServerOptions {
   net::TlsFiles tls;   // When enabled: HTTPS, and TLS required on the PostgreSQL port.
   QueryManagerOptions queries;
   std::chrono::milliseconds trino_client_timeout{300'000};  // See TrinoProtocolOptions::client_timeout.
+  std::chrono::milliseconds trino_final_page_linger{30'000};  // See TrinoProtocolOptions::final_page_linger.
   std::string web_root;  // Empty: no console.
   std::string version;  // Empty: floe's (the project version).
   PipelineControl* pipeline = nullptr;  // `floe up` only.

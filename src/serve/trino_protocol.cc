@@ -183,6 +183,7 @@ HttpResponse TrinoProtocol::PostStatement(HttpRequest& request) {
   paging->slug = RandomSlug();
   {
     std::lock_guard lock(mu_);
+    ForgetFinished(std::chrono::steady_clock::now());
     if (paging_.size() > 4 * manager_.options().history_size + 64) {
       for (auto it = paging_.begin(); it != paging_.end();) {
         it = manager_.Find(it->first) ? std::next(it) : paging_.erase(it);
@@ -229,7 +230,20 @@ HttpResponse TrinoProtocol::GetPage(HttpRequest& request) {
   HttpResponse response = NextPage(request, query, *paging, token);
   paging->token = token;
   paging->last = response;
+  if (paging->done) {
+    std::lock_guard lock(mu_);
+    auto now = std::chrono::steady_clock::now();
+    finished_.emplace_back(now, query->id());
+    ForgetFinished(now);
+  }
   return response;
+}
+
+void TrinoProtocol::ForgetFinished(std::chrono::steady_clock::time_point now) {
+  while (!finished_.empty() && now - finished_.front().first >= options_.final_page_linger) {
+    paging_.erase(finished_.front().second);
+    finished_.pop_front();
+  }
 }
 
 HttpResponse TrinoProtocol::NextPage(const HttpRequest& request, const std::shared_ptr<Query>& query, Paging& paging,
@@ -278,6 +292,7 @@ HttpResponse TrinoProtocol::NextPage(const HttpRequest& request, const std::shar
   }
   // The stream closes only once the query has ended, so its state is final here.
   QueryState state = query->state();
+  paging.done = true;
   if (state != QueryState::kFinished) {
     body.erase("data");
     body["error"] = TrinoError(query->error().value_or(QueryError::Canceled()));

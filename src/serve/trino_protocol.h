@@ -8,6 +8,7 @@
 #pragma once
 
 #include <chrono>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -27,6 +28,10 @@ struct TrinoProtocolOptions {
   std::chrono::milliseconds max_wait{1000};  // How long one GET waits for a page to fill.
   // A query whose client stops polling for this long is canceled (Trino's query.client.timeout).
   std::chrono::milliseconds client_timeout{300'000};
+  // How long the last page of a query that ended stays for a retried GET; then the query's
+  // paging is forgotten (its info stays with the QueryManager), so pages of finished queries
+  // do not pile up in memory.
+  std::chrono::milliseconds final_page_linger{30'000};
 };
 
 class TrinoProtocol {
@@ -46,6 +51,7 @@ class TrinoProtocol {
     nlohmann::json columns;                            // Of the statement being shown, once known.
     std::shared_ptr<const StatementOutcome> ended;     // The last statement that ended.
     int64_t rows_sent = 0;
+    bool done = false;                                 // The last answer had no nextUri.
   };
 
   net::HttpResponse PostStatement(net::HttpRequest& request);
@@ -68,7 +74,12 @@ class TrinoProtocol {
   const std::chrono::steady_clock::time_point started_;
 
   std::mutex mu_;
+  // Forgets the paging of queries whose final page was served over final_page_linger ago.
+  void ForgetFinished(std::chrono::steady_clock::time_point now);  // Requires mu_.
+
   std::map<std::string, std::shared_ptr<Paging>, std::less<>> paging_;  // By query id; guarded by mu_.
+  // Queries whose final page was served, oldest first; guarded by mu_.
+  std::deque<std::pair<std::chrono::steady_clock::time_point, std::string>> finished_;
 };
 
 }  // namespace floe::serve
