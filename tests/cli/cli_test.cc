@@ -10,6 +10,8 @@
 #include <chrono>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <thread>
 
 #include "support/child_process.h"
 #include "support/run_process.h"
@@ -135,20 +137,26 @@ class SqlShellAtATerminal {
     seen_ = at + text.size();
     return true;
   }
-  // The exit code, or -1 when the shell has not exited within 60 s (it is then killed).
+  // The exit code, or -1 when the shell has not exited within 60 s (it is then killed) or died
+  // by a signal. The limit is a deadline, not a count of polls: once the shell closes the
+  // terminal, poll returns at once (hang-up) while the kernel may still be finishing its exit.
   int Wait() {
-    int status = 0;
-    for (int i = 0; i < 600; ++i) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (std::chrono::steady_clock::now() < deadline) {
+      int status = 0;
       if (waitpid(pid_, &status, WNOHANG) == pid_) {
         pid_ = -1;
+        if (!WIFEXITED(status)) screen_ += "\n[killed by signal " + std::to_string(WTERMSIG(status)) + "]";
         return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
       }
       // Keep draining the terminal so the shell never blocks writing to it.
       pollfd p{fd_, POLLIN, 0};
-      if (poll(&p, 1, 100) > 0) {
-        char buf[4096];
-        ssize_t n = read(fd_, buf, sizeof(buf));
-        if (n > 0) screen_.append(buf, static_cast<size_t>(n));
+      char buf[4096];
+      ssize_t n = poll(&p, 1, 100) > 0 ? read(fd_, buf, sizeof(buf)) : 0;
+      if (n > 0) {
+        screen_.append(buf, static_cast<size_t>(n));
+      } else {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
       }
     }
     return -1;
