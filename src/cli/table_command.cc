@@ -22,6 +22,7 @@
 #include "iceberg/data_files.h"
 #include "iceberg/filesystem_catalog.h"
 #include "iceberg/maintenance.h"
+#include "iceberg/delete_rows.h"
 #include "iceberg/scan.h"
 #include "iceberg/schema_json.h"
 
@@ -31,7 +32,7 @@ namespace {
 using namespace floe::iceberg;
 
 struct Flags {
-  std::string table, catalog, warehouse, schema, file, filter, format, older_than, ref;
+  std::string table, catalog, warehouse, schema, file, filter, format, older_than, ref, mode;
   std::vector<std::string> partition, properties;
   std::vector<std::string> add_columns, drop_columns, rename_columns, promote_columns, unset_properties;
   int64_t snapshot = 0;
@@ -438,62 +439,88 @@ int RunAlter(const Flags& f) {
   return st ? kExitOk : Fail("alter", st.error());
 }
 
-// Row-level delete (merge-on-read): position delete files for the rows matching --filter.
+// Row-level delete, merge-on-read: position delete files for the rows matching the filter.
+Status DeleteMergeOnRead(const Flags& f, std::unique_ptr<Table> table) {
+  if (table->metadata().format_version >= 3) {
+    // v3 readers expect deletion vectors, and a v3 writer may not add position delete files.
+    return NotImplemented("merge-on-read deletes on a format v3 table need deletion vectors, which floe does not "
+                          "write yet; use --mode copy-on-write");
+  }
+  ScanOptions options;
+  FLOE_ASSIGN_OR_RETURN(options.filter, ParseFilter(f.filter));
+  FLOE_ASSIGN_OR_RETURN(ScanPlan plan, PlanScan(*table, options));
+  const Schema& schema = plan.schema;
+  // One delete file per partition of the default spec (deletes apply within a partition).
+  std::map<std::string, std::pair<std::vector<Literal>, std::map<std::string, std::vector<int64_t>>>> by_partition;
+  int64_t rows = 0;
+  for (const FileScanTask& task : plan.tasks) {
+    if (task.file.spec_id != table->metadata().default_spec_id) {
+      return NotImplemented("deleting rows of files written with an older partition spec");
+    }
+    int64_t base = 0;
+    std::vector<int64_t> hits;
+    FLOE_RETURN_IF_ERROR(ReadTaskRows(*table, task, schema, [&](const formats::ColumnBatch& b, const std::vector<int>& cols,
+                                                                const std::vector<uint8_t>& deleted) -> Status {
+      for (int64_t row = 0; row < b.num_rows; ++row) {
+        if (!deleted.empty() && deleted[row]) continue;
+        bool match = EvaluateRow(task.residual, [&](int32_t id) -> Literal {
+          for (size_t i = 0; i < schema.fields().size(); ++i) {
+            if (schema.fields()[i].id == id) {
+              return cols[i] < 0 ? Literal() : LiteralAt(b.columns[cols[i]], row, *schema.fields()[i].type);
+            }
+          }
+          return Literal();
+        });
+        if (match) hits.push_back(base + row);
+      }
+      base += b.num_rows;
+      return OkStatus();
+    }));
+    if (hits.empty()) continue;
+    rows += static_cast<int64_t>(hits.size());
+    std::string key;
+    for (const Literal& l : task.file.partition) key += l.ToString() + "\x1f";
+    auto& slot = by_partition[key];
+    slot.first = task.file.partition;
+    slot.second[task.file.file_path] = std::move(hits);
+  }
+  if (rows == 0) {
+    fmt::print("no rows match\n");
+    return OkStatus();
+  }
+  std::vector<DataFile> deletes;
+  for (const auto& [key, slot] : by_partition) {
+    FLOE_ASSIGN_OR_RETURN(DataFile d, WritePositionDeletes(*table, slot.second, slot.first));
+    deletes.push_back(std::move(d));
+  }
+  FLOE_RETURN_IF_ERROR(table->AddDeleteFiles(deletes));
+  fmt::print("deleted {} rows with {} position delete files; snapshot {}\n", rows, deletes.size(),
+             table->metadata().current_snapshot_id.value_or(0));
+  return OkStatus();
+}
+
+// Row-level delete, copy-on-write (iceberg/delete_rows.h): files are dropped or rewritten.
+Status DeleteCopyOnWrite(const Flags& f, std::unique_ptr<Table> table) {
+  FLOE_ASSIGN_OR_RETURN(ExprPtr filter, ParseFilter(f.filter));
+  FLOE_ASSIGN_OR_RETURN(DeleteRowsResult done, DeleteRows(*table, filter));
+  if (!done.snapshot_id) {
+    fmt::print("no rows match\n");
+    return OkStatus();
+  }
+  fmt::print("deleted {} rows: {} files dropped, {} rewritten into {}; snapshot {}\n", done.deleted_rows,
+             done.files_dropped, done.files_rewritten, done.files_added, *done.snapshot_id);
+  return OkStatus();
+}
+
+// --mode, else the table's write.delete.mode (Iceberg's property; copy-on-write by default).
 int RunDelete(const Flags& f) {
   auto run = [&]() -> Status {
     if (f.filter.empty()) return InvalidArgument("delete needs --filter EXPR (use a filter of true to delete every row)");
     FLOE_ASSIGN_OR_RETURN(auto table, LoadTable(f));
-    ScanOptions options;
-    FLOE_ASSIGN_OR_RETURN(options.filter, ParseFilter(f.filter));
-    FLOE_ASSIGN_OR_RETURN(ScanPlan plan, PlanScan(*table, options));
-    const Schema& schema = plan.schema;
-    // One delete file per partition of the default spec (deletes apply within a partition).
-    std::map<std::string, std::pair<std::vector<Literal>, std::map<std::string, std::vector<int64_t>>>> by_partition;
-    int64_t rows = 0;
-    for (const FileScanTask& task : plan.tasks) {
-      if (task.file.spec_id != table->metadata().default_spec_id) {
-        return NotImplemented("deleting rows of files written with an older partition spec");
-      }
-      int64_t base = 0;
-      std::vector<int64_t> hits;
-      FLOE_RETURN_IF_ERROR(ReadTaskRows(*table, task, schema, [&](const formats::ColumnBatch& b, const std::vector<int>& cols,
-                                                                  const std::vector<uint8_t>& deleted) -> Status {
-        for (int64_t row = 0; row < b.num_rows; ++row) {
-          if (!deleted.empty() && deleted[row]) continue;
-          bool match = EvaluateRow(task.residual, [&](int32_t id) -> Literal {
-            for (size_t i = 0; i < schema.fields().size(); ++i) {
-              if (schema.fields()[i].id == id) {
-                return cols[i] < 0 ? Literal() : LiteralAt(b.columns[cols[i]], row, *schema.fields()[i].type);
-              }
-            }
-            return Literal();
-          });
-          if (match) hits.push_back(base + row);
-        }
-        base += b.num_rows;
-        return OkStatus();
-      }));
-      if (hits.empty()) continue;
-      rows += static_cast<int64_t>(hits.size());
-      std::string key;
-      for (const Literal& l : task.file.partition) key += l.ToString() + "\x1f";
-      auto& slot = by_partition[key];
-      slot.first = task.file.partition;
-      slot.second[task.file.file_path] = std::move(hits);
-    }
-    if (rows == 0) {
-      fmt::print("no rows match\n");
-      return OkStatus();
-    }
-    std::vector<DataFile> deletes;
-    for (const auto& [key, slot] : by_partition) {
-      FLOE_ASSIGN_OR_RETURN(DataFile d, WritePositionDeletes(*table, slot.second, slot.first));
-      deletes.push_back(std::move(d));
-    }
-    FLOE_RETURN_IF_ERROR(table->AddDeleteFiles(deletes));
-    fmt::print("deleted {} rows with {} position delete files; snapshot {}\n", rows, deletes.size(),
-               table->metadata().current_snapshot_id.value_or(0));
-    return OkStatus();
+    std::string mode = f.mode.empty() ? table->metadata().Property("write.delete.mode", "copy-on-write") : f.mode;
+    if (mode == "copy-on-write") return DeleteCopyOnWrite(f, std::move(table));
+    if (mode == "merge-on-read") return DeleteMergeOnRead(f, std::move(table));
+    return InvalidArgument("delete mode '{}': use copy-on-write or merge-on-read", mode);
   };
   Status st = run();
   return st ? kExitOk : Fail("delete", st.error());
@@ -520,7 +547,7 @@ void RegisterTableCommand(CLI::App& root, CommandRegistry& registry) {
       {"expire", "Expire old snapshots and delete unreachable files", RunExpire},
       {"compact", "Rewrite small data files into larger ones", RunCompact},
       {"remove-orphans", "Delete files no snapshot references", RunRemoveOrphans},
-      {"delete", "Delete the rows matching --filter (position delete files)", RunDelete},
+      {"delete", "Delete the rows matching --filter (copy-on-write or merge-on-read)", RunDelete},
       {"alter", "Evolve the schema (add, drop, rename, promote columns) and set properties", RunAlter},
   };
   for (const Verb& verb : verbs) {
@@ -562,7 +589,12 @@ void RegisterTableCommand(CLI::App& root, CommandRegistry& registry) {
       app->add_option("--property", flags->properties, "Set a table property KEY=VALUE (repeatable)");
       app->add_option("--unset-property", flags->unset_properties, "Remove a table property (repeatable)");
     }
-    if (v == "delete") app->add_option("--filter", flags->filter, "Rows to delete, e.g. \"id < 10\"")->required();
+    if (v == "delete") {
+      app->add_option("--filter", flags->filter, "Rows to delete, e.g. \"id < 10\" (true: every row)")->required();
+      app->add_option("--mode", flags->mode,
+                      "copy-on-write (rewrite files) or merge-on-read (position delete files); default: the "
+                      "table's write.delete.mode, else copy-on-write");
+    }
   }
 }
 

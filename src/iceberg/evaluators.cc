@@ -1,6 +1,7 @@
 #include "iceberg/evaluators.h"
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 
 namespace floe::iceberg {
@@ -185,7 +186,98 @@ int FieldIndex(const Type& partition_type, int32_t field_id) {
 
 bool IsFloating(const Type& t) { return t.id() == TypeId::kFloat || t.id() == TypeId::kDouble; }
 
+// What a file's metrics prove about one column: every value (lower/upper bound all of them),
+// and whether nulls or NaNs are known to be absent or to be all there is.
+struct KnownColumn {
+  std::optional<Literal> lower, upper;
+  bool no_nulls = false, only_nulls = false;
+  bool no_nans = false, only_nans = false;
+};
+
+// Must every row satisfy the predicate? Comparisons need the column free of nulls (a null never
+// matches) and of NaNs (bounds ignore them).
+bool RangeMustMatch(const Expression& p, const KnownColumn& c) {
+  switch (p.op) {
+    case ExprOp::kIsNull: return c.only_nulls;
+    case ExprOp::kNotNull: return c.no_nulls;
+    case ExprOp::kIsNan: return c.only_nans;
+    case ExprOp::kNotNan: return c.no_nans;
+    default: break;
+  }
+  if (!c.no_nulls || !c.no_nans || !c.lower || !c.upper) return false;
+  const Literal& lo = *c.lower;
+  const Literal& up = *c.upper;
+  auto outside = [&](const Literal& v) { return v < lo || v > up; };
+  switch (p.op) {
+    case ExprOp::kLt: return up < p.literals[0];
+    case ExprOp::kLtEq: return up <= p.literals[0];
+    case ExprOp::kGt: return lo > p.literals[0];
+    case ExprOp::kGtEq: return lo >= p.literals[0];
+    // Truncated string bounds differ whenever a value was cut, so equal bounds are exact.
+    case ExprOp::kEq: return lo == up && lo == p.literals[0];
+    case ExprOp::kIn:
+      return lo == up && std::any_of(p.literals.begin(), p.literals.end(), [&](const Literal& v) { return v == lo; });
+    case ExprOp::kNotEq: return outside(p.literals[0]);
+    case ExprOp::kNotIn: return std::all_of(p.literals.begin(), p.literals.end(), outside);
+    case ExprOp::kStartsWith: {
+      // Every string between two strings with the prefix has it too.
+      const std::string& prefix = p.literals[0].as_bytes();
+      return lo.as_bytes().starts_with(prefix) && up.as_bytes().starts_with(prefix);
+    }
+    default: return false;
+  }
+}
+
+bool MustMatch(const ExprPtr& e, const std::function<std::optional<KnownColumn>(const Expression&)>& column_of) {
+  switch (e->op) {
+    case ExprOp::kTrue: return true;
+    case ExprOp::kFalse: return false;
+    case ExprOp::kAnd: return MustMatch(e->children[0], column_of) && MustMatch(e->children[1], column_of);
+    case ExprOp::kOr: return MustMatch(e->children[0], column_of) || MustMatch(e->children[1], column_of);
+    case ExprOp::kNot: return false;
+    default: break;
+  }
+  std::optional<KnownColumn> c = column_of(*e);
+  return c && RangeMustMatch(*e, *c);
+}
+
 }  // namespace
+
+bool FileAllRowsMatch(const ExprPtr& bound, const DataFile& file, const Schema& schema) {
+  if (bound->op == ExprOp::kTrue) return true;
+  return MustMatch(bound, [&](const Expression& p) -> std::optional<KnownColumn> {
+    const NestedField* field = schema.FindField(p.field_id);
+    if (!field || !field->type->is_primitive()) return std::nullopt;
+    const Type& t = *field->type;
+    KnownColumn c;
+    auto values = file.value_counts.find(p.field_id);
+    auto nulls = file.null_value_counts.find(p.field_id);
+    auto nans = file.nan_value_counts.find(p.field_id);
+    if (nulls != file.null_value_counts.end()) {
+      c.no_nulls = nulls->second == 0;
+      c.only_nulls = values != file.value_counts.end() && nulls->second == values->second;
+    }
+    if (IsFloating(t)) {
+      if (nans != file.nan_value_counts.end()) {
+        c.no_nans = nans->second == 0;
+        c.only_nans = values != file.value_counts.end() && nans->second == values->second;
+      }
+    } else {
+      c.no_nans = true;
+    }
+    if (auto it = file.lower_bounds.find(p.field_id); it != file.lower_bounds.end()) {
+      if (auto l = FromBinary(t, it->second)) c.lower = *l;
+    }
+    if (auto it = file.upper_bounds.find(p.field_id); it != file.upper_bounds.end()) {
+      if (auto u = FromBinary(t, it->second)) c.upper = *u;
+    }
+    if ((c.lower && c.lower->is_nan()) || (c.upper && c.upper->is_nan())) {
+      c.lower.reset();
+      c.upper.reset();
+    }
+    return c;
+  });
+}
 
 ExprPtr ProjectInclusive(const ExprPtr& bound, const PartitionSpec& spec, const Schema& schema) {
   return ProjectImpl(bound, spec, schema);

@@ -149,6 +149,9 @@ Schema ManifestEntrySchema(const TypePtr& partition_type, int format_version) {
   data_file.push_back(Opt(140, "sort_order_id", P(TypeId::kInt)));
   if (format_version >= 3) data_file.push_back(Opt(142, "first_row_id", P(TypeId::kLong)));
   if (format_version >= 2) data_file.push_back(Opt(143, "referenced_data_file", P(TypeId::kString)));
+  // v3 deletion vectors: where the DV blob sits inside its Puffin file.
+  if (format_version >= 3) data_file.push_back(Opt(144, "content_offset", P(TypeId::kLong)));
+  if (format_version >= 3) data_file.push_back(Opt(145, "content_size_in_bytes", P(TypeId::kLong)));
 
   std::vector<NestedField> entry;
   entry.push_back(Req(0, "status", P(TypeId::kInt)));
@@ -272,6 +275,10 @@ Result<WrittenManifest> WriteManifest(const ManifestWriteContext& ctx, const std
     df.push_back(f.sort_order_id ? AvroValue::Int(*f.sort_order_id) : AvroValue::Null());
     if (ctx.format_version >= 3) df.push_back(f.first_row_id ? AvroValue::Long(*f.first_row_id) : AvroValue::Null());
     df.push_back(f.referenced_data_file ? AvroValue::String(*f.referenced_data_file) : AvroValue::Null());
+    if (ctx.format_version >= 3) {
+      df.push_back(f.content_offset ? AvroValue::Long(*f.content_offset) : AvroValue::Null());
+      df.push_back(f.content_size_in_bytes ? AvroValue::Long(*f.content_size_in_bytes) : AvroValue::Null());
+    }
 
     AvroValue entry = AvroValue::Record({
         AvroValue::Int(static_cast<int32_t>(e.status)),
@@ -414,6 +421,8 @@ Result<std::vector<ManifestEntry>> ReadManifest(std::string bytes, const Manifes
     if (auto so = GetLong(dn, dv, 140, "sort_order_id")) f.sort_order_id = static_cast<int32_t>(*so);
     f.referenced_data_file = GetBytes(dn, dv, 143, "referenced_data_file");
     f.first_row_id = GetLong(dn, dv, 142, "first_row_id");
+    f.content_offset = GetLong(dn, dv, 144, "content_offset");
+    f.content_size_in_bytes = GetLong(dn, dv, 145, "content_size_in_bytes");
     out.push_back(std::move(e));
   }
   return out;

@@ -47,6 +47,13 @@ struct DataFile {
   std::optional<int32_t> sort_order_id;
   std::optional<std::string> referenced_data_file;
   std::optional<int64_t> first_row_id;
+  // v3 deletion vectors (file_format "PUFFIN"): the blob's byte range in the Puffin file.
+  std::optional<int64_t> content_offset;
+  std::optional<int64_t> content_size_in_bytes;
+
+  bool is_deletion_vector() const {
+    return content == FileContent::kPositionDeletes && (file_format == "PUFFIN" || file_format == "puffin");
+  }
 };
 
 struct ManifestEntry {

@@ -5,6 +5,7 @@
 #include <set>
 #include <thread>
 
+#include "iceberg/evaluators.h"
 #include "iceberg/schema_json.h"
 
 namespace floe::iceberg {
@@ -590,15 +591,53 @@ Status Table::RewriteManifests(size_t* merged) {
 }
 
 Status Table::OverwriteFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added) {
-  return ReplaceFiles(deleted, added, added.empty() ? kOperationDelete : kOperationOverwrite);
+  return ReplaceFiles(deleted, added, added.empty() ? kOperationDelete : kOperationOverwrite, nullptr);
+}
+
+Status Table::OverwriteFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added,
+                             const OverwriteValidation& validation) {
+  return ReplaceFiles(deleted, added, added.empty() ? kOperationDelete : kOperationOverwrite, &validation);
 }
 
 Status Table::RewriteFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added) {
-  return ReplaceFiles(deleted, added, kOperationReplace);
+  // A rewrite's new files get a newer data sequence number than any delete file committed
+  // meanwhile, so such deletes would no longer apply to the rewritten rows and those rows
+  // would come back: a replace fails instead (conservatively for any new delete file).
+  OverwriteValidation validation;
+  validation.planned_sequence_number = metadata().last_sequence_number;
+  return ReplaceFiles(deleted, added, kOperationReplace, &validation);
 }
 
+namespace {
+
+// The first data file added after `planned` that might hold rows matching `filter`, if any.
+Result<std::optional<std::string>> FindConflictingData(Table& table, const TableMetadata& base,
+                                                       const std::vector<ManifestFile>& manifests, int64_t planned,
+                                                       const ExprPtr& filter) {
+  FLOE_ASSIGN_OR_RETURN(ExprPtr bound, Bind(filter, base.CurrentSchema()));
+  for (const ManifestFile& mf : manifests) {
+    if (mf.content != ManifestContent::kData || mf.sequence_number <= planned || !mf.has_added_files()) continue;
+    const PartitionSpec* spec = base.SpecById(mf.partition_spec_id);
+    if (!spec) return Corruption("manifest {} uses unknown partition spec {}", mf.manifest_path, mf.partition_spec_id);
+    ExprPtr projected = ProjectInclusive(bound, *spec, base.CurrentSchema());
+    FLOE_ASSIGN_OR_RETURN(TypePtr partition_type, spec->PartitionType(base.CurrentSchema()));
+    if (!ManifestMightMatch(projected, mf, *partition_type)) continue;
+    FLOE_ASSIGN_OR_RETURN(auto entries, table.ReadEntries(mf));
+    for (const ManifestEntry& e : entries) {
+      if (e.status != EntryStatus::kAdded || e.sequence_number.value_or(0) <= planned) continue;
+      if (PartitionMatches(projected, e.data_file.partition, *partition_type) &&
+          FileMightMatch(bound, e.data_file, base.CurrentSchema())) {
+        return std::optional<std::string>(e.data_file.file_path);
+      }
+    }
+  }
+  return std::optional<std::string>();
+}
+
+}  // namespace
+
 Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added,
-                           std::string_view operation) {
+                           std::string_view operation, const OverwriteValidation* validation) {
   if (deleted.empty() && added.empty()) return OkStatus();
   int64_t snapshot_id = NewSnapshotId();
   std::optional<ManifestFile> added_manifest;
@@ -613,36 +652,50 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
     FLOE_ASSIGN_OR_RETURN(added_manifest, WriteNewManifest(metadata(), snapshot_id, entries));
   }
   std::set<std::string> to_delete(deleted.begin(), deleted.end());
-  // The state the caller planned against. A rewrite's new files get a newer data sequence number
-  // than any delete file committed meanwhile, so such deletes would no longer apply to the
-  // rewritten rows and those rows would come back: a replace fails instead (Iceberg's
-  // "no new deletes for rewritten files" validation, conservatively for any new delete file).
-  const int64_t planned_sequence_number = metadata().last_sequence_number;
-  const bool is_rewrite = operation == kOperationReplace;
   Status st = CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<TableMetadata> {
     std::vector<ManifestFile> manifests;
     if (added_manifest) manifests.push_back(*added_manifest);
     std::set<std::string> remaining = to_delete;
     int64_t deleted_records = 0, deleted_bytes = 0, deleted_files = 0;
+    int64_t removed_delete_files = 0, removed_positions = 0, removed_delete_bytes = 0;
     const Snapshot* current = base.CurrentSnapshot();
     std::vector<ManifestFile> existing;
     if (current) {
       FLOE_ASSIGN_OR_RETURN(existing, Manifests(*current));
     }
-    for (const ManifestFile& mf : existing) {
-      if (is_rewrite && mf.content == ManifestContent::kDeletes && mf.sequence_number > planned_sequence_number) {
-        return Conflict("cannot {}: delete files were committed since it was planned (snapshot {}); plan it again",
-                        operation, mf.added_snapshot_id);
+    if (validation) {
+      for (const ManifestFile& mf : existing) {
+        if (validation->fail_on_new_deletes && mf.content == ManifestContent::kDeletes &&
+            mf.sequence_number > validation->planned_sequence_number) {
+          return Conflict("cannot {}: delete files were committed since it was planned (snapshot {}); plan it again",
+                          operation, mf.added_snapshot_id);
+        }
       }
-      if (mf.content != ManifestContent::kData || remaining.empty()) {
+      if (validation->conflict_filter) {
+        FLOE_ASSIGN_OR_RETURN(auto conflicting, FindConflictingData(*this, base, existing, validation->planned_sequence_number,
+                                                                    validation->conflict_filter));
+        if (conflicting) {
+          return Conflict("cannot {}: a concurrent commit added {}, which may hold rows matching {} (serializable "
+                          "isolation; plan it again, or set write.delete.isolation-level=snapshot)",
+                          operation, *conflicting, ToString(validation->conflict_filter));
+        }
+      }
+    }
+    for (const ManifestFile& mf : existing) {
+      if (remaining.empty() && mf.content == ManifestContent::kData) {
         manifests.push_back(mf);
         continue;
       }
       FLOE_ASSIGN_OR_RETURN(auto entries, ReadEntries(mf));
-      bool hit = std::any_of(entries.begin(), entries.end(), [&](const ManifestEntry& e) {
-        return e.status != EntryStatus::kDeleted && remaining.contains(e.data_file.file_path);
-      });
-      if (!hit) {
+      const bool data = mf.content == ManifestContent::kData;
+      // A delete file goes with the data file it is scoped to; other delete files stay.
+      auto removed = [&](const ManifestEntry& e) {
+        if (e.status == EntryStatus::kDeleted) return false;
+        if (data) return remaining.contains(e.data_file.file_path);
+        return e.data_file.content == FileContent::kPositionDeletes && e.data_file.referenced_data_file &&
+               to_delete.contains(*e.data_file.referenced_data_file);
+      };
+      if (!std::any_of(entries.begin(), entries.end(), removed)) {
         manifests.push_back(mf);
         continue;
       }
@@ -651,10 +704,17 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
       std::vector<ManifestEntry> rewritten;
       for (ManifestEntry& e : entries) {
         if (e.status == EntryStatus::kDeleted) continue;
-        if (remaining.erase(e.data_file.file_path)) {
-          ++deleted_files;
-          deleted_records += e.data_file.record_count;
-          deleted_bytes += e.data_file.file_size_in_bytes;
+        if (removed(e)) {
+          if (data) {
+            remaining.erase(e.data_file.file_path);
+            ++deleted_files;
+            deleted_records += e.data_file.record_count;
+            deleted_bytes += e.data_file.file_size_in_bytes;
+          } else {
+            ++removed_delete_files;
+            removed_positions += e.data_file.record_count;
+            removed_delete_bytes += e.data_file.file_size_in_bytes;
+          }
           e.status = EntryStatus::kDeleted;
           e.snapshot_id = snapshot_id;
         } else {
@@ -663,7 +723,7 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
         rewritten.push_back(std::move(e));
       }
       const PartitionSpec* spec = base.SpecById(mf.partition_spec_id);
-      ManifestWriteContext ctx{2, &base.CurrentSchema(), spec, ManifestContent::kData, snapshot_id};
+      ManifestWriteContext ctx{std::max(2, base.format_version), &base.CurrentSchema(), spec, mf.content, snapshot_id};
       FLOE_ASSIGN_OR_RETURN(WrittenManifest w, WriteManifest(ctx, rewritten));
       std::string location = ops_->NewLocation(fmt::format("metadata/{}-m1.avro", NewUuid()));
       FLOE_RETURN_IF_ERROR(WriteLocation(location, w.bytes));
@@ -685,8 +745,12 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
     if (deleted_files > 0) {
       delta["deleted-data-files"] = std::to_string(deleted_files);
       delta["deleted-records"] = std::to_string(deleted_records);
-      delta["removed-files-size"] = std::to_string(deleted_bytes);
     }
+    if (removed_delete_files > 0) {
+      delta["removed-delete-files"] = std::to_string(removed_delete_files);
+      delta["removed-position-deletes"] = std::to_string(removed_positions);
+    }
+    if (deleted_bytes + removed_delete_bytes > 0) delta["removed-files-size"] = std::to_string(deleted_bytes + removed_delete_bytes);
     return AddSnapshot(base, snapshot_id, operation, std::move(manifests), delta, written);
   });
   if (!st && st.error().kind() == ErrorKind::kConflict && added_manifest) {

@@ -43,6 +43,19 @@ struct SchemaChange {
   std::string doc;          // add
 };
 
+// What an overwrite re-checks against the commits made since its caller read the table,
+// besides that every file it removes is still live (Java's OverwriteFiles validations).
+struct OverwriteValidation {
+  int64_t planned_sequence_number = 0;  // The table's last-sequence-number the caller read.
+  // Fail when delete files were committed since: the rows they delete from a file this
+  // overwrite rewrites would come back in the rewrite (validateNoConflictingDeletes).
+  bool fail_on_new_deletes = true;
+  // Serializable isolation: fail when a data file added since might hold rows matching this
+  // unbound filter, which the overwrite would have had to see (validateNoConflictingData).
+  // Null: snapshot isolation, concurrent appends are fine.
+  ExprPtr conflict_filter;
+};
+
 class Table {
  public:
   // Loads the current metadata through `ops`.
@@ -79,6 +92,9 @@ class Table {
   // Removes `deleted` (by path; each must be live in the base, else the commit fails with
   // Conflict) and adds `added`. Operation: delete (no adds), overwrite, or replace (rewrite).
   Status OverwriteFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added);
+  // As above, validated against what changed since `validation.planned_sequence_number`.
+  Status OverwriteFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added,
+                        const OverwriteValidation& validation);
   Status DeleteFiles(const std::vector<std::string>& deleted) { return OverwriteFiles(deleted, {}); }
   Status RewriteFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added);
   // Adds position or equality delete files (merge-on-read row deletes) in one snapshot.
@@ -128,8 +144,10 @@ class Table {
   // ADDED, older ones become EXISTING, DELETED entries are dropped.
   Result<std::vector<ManifestFile>> MergeManifests(const TableMetadata& base, int64_t snapshot_id,
                                                    std::vector<ManifestFile> manifests, std::vector<std::string>* written);
+  // Removing a data file also removes the delete files scoped to it alone (file-scoped
+  // position deletes and deletion vectors), which would otherwise dangle.
   Status ReplaceFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added,
-                      std::string_view operation);
+                      std::string_view operation, const OverwriteValidation* validation);
   // Builds the next snapshot from `base` with `manifests` and `summary` additions.
   Result<TableMetadata> AddSnapshot(const TableMetadata& base, int64_t snapshot_id, std::string_view operation,
                                     std::vector<ManifestFile> manifests, const std::map<std::string, std::string>& delta,

@@ -116,8 +116,9 @@ TEST_F(TableCliTest, CreateAppendScanAndMaintain) {
   EXPECT_EQ(frows.size(), expected);
   for (const auto& r : frows) EXPECT_EQ(r["kind"], "k1");
 
-  // Row-level deletes: position delete files, applied on read.
-  auto del = Floe({"table", "delete", "db.events", "--warehouse", wh, "--filter", "id in (3, 5, 120) or id >= 148"});
+  // Row-level deletes, merge-on-read: position delete files, applied on read.
+  auto del = Floe({"table", "delete", "db.events", "--warehouse", wh, "--filter", "id in (3, 5, 120) or id >= 148",
+                   "--mode", "merge-on-read"});
   ASSERT_EQ(del.exit_code, 0) << del.err;
   EXPECT_NE(del.out.find("deleted 5 rows"), std::string::npos) << del.out;
   auto remaining = Lines(Floe({"table", "scan", "db.events", "--warehouse", wh}).out);
@@ -129,6 +130,24 @@ TEST_F(TableCliTest, CreateAppendScanAndMaintain) {
   auto snaps_del = nlohmann::json::parse(Floe({"table", "snapshots", "db.events", "--warehouse", wh, "--format", "json"}).out);
   EXPECT_EQ(snaps_del.back()["operation"], "delete");
   EXPECT_EQ(snaps_del.back()["summary"]["added-position-deletes"], "5");
+  // Then copy-on-write (the default): the files holding 148 and 149 are rewritten without them
+  // (bucket(4, id) puts them with others), and the position deletes are applied on the way.
+  auto cow = Floe({"table", "delete", "db.events", "--warehouse", wh, "--filter", "id >= 147 or id = 3"});
+  ASSERT_EQ(cow.exit_code, 0) << cow.err;
+  EXPECT_NE(cow.out.find("deleted 1 rows"), std::string::npos) << cow.out;  // 147: the rest were gone.
+  auto after_cow = Lines(Floe({"table", "scan", "db.events", "--warehouse", wh}).out);
+  EXPECT_EQ(after_cow.size(), 144u);
+  for (const auto& r : after_cow) EXPECT_LT(r["id"].get<int64_t>(), 147);
+  auto snaps_cow = nlohmann::json::parse(Floe({"table", "snapshots", "db.events", "--warehouse", wh, "--format", "json"}).out);
+  EXPECT_EQ(snaps_cow.back()["operation"], "overwrite");
+  // total-records counts data file records (position-deleted rows too): one fewer.
+  EXPECT_EQ(snaps_cow.back()["summary"]["total-records"], "149");
+  auto none = Floe({"table", "delete", "db.events", "--warehouse", wh, "--filter", "id = 3"});
+  ASSERT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_NE(none.out.find("no rows match"), std::string::npos) << none.out;
+  auto bad_mode = Floe({"table", "delete", "db.events", "--warehouse", wh, "--filter", "id = 1", "--mode", "nope"});
+  EXPECT_NE(bad_mode.exit_code, 0);
+  EXPECT_NE(bad_mode.err.find("copy-on-write or merge-on-read"), std::string::npos) << bad_mode.err;
   // Back to before the delete for the checks below.
   ASSERT_EQ(Floe({"table", "rollback", "db.events", "--warehouse", wh, "--snapshot",
                   std::to_string(snaps_del[1]["snapshot-id"].get<int64_t>())}).exit_code, 0);
@@ -141,7 +160,7 @@ TEST_F(TableCliTest, CreateAppendScanAndMaintain) {
   auto snaps = Floe({"table", "snapshots", "db.events", "--warehouse", wh, "--format", "json"});
   ASSERT_EQ(snaps.exit_code, 0) << snaps.err;
   auto list = nlohmann::json::parse(snaps.out);
-  ASSERT_EQ(list.size(), 4u);
+  ASSERT_EQ(list.size(), 5u);  // Three appends and the two deletes rolled back.
   EXPECT_EQ(list[1]["summary"]["total-records"], "150");
   EXPECT_EQ(list[2]["summary"]["total-records"], "152");
   EXPECT_EQ(list[1]["operation"], "append");

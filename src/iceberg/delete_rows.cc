@@ -1,0 +1,165 @@
+#include "iceberg/delete_rows.h"
+
+#include <algorithm>
+
+#include "iceberg/batch_conversion.h"
+#include "iceberg/evaluators.h"
+#include "iceberg/scan.h"
+
+namespace floe::iceberg {
+namespace {
+
+using formats::ColumnBatch;
+
+// Evaluates the bound filter on each row: the matcher for tables without a SQL predicate.
+Result<std::vector<uint8_t>> MatchFilter(const ExprPtr& bound, const Schema& schema, const ColumnBatch& batch,
+                                         const std::vector<int>& columns) {
+  std::vector<int32_t> ids = ReferencedFieldIds(bound);
+  std::map<int32_t, std::pair<int, const Type*>> where;  // field id -> batch column, type
+  for (int32_t id : ids) {
+    int column = -1;
+    const Type* type = nullptr;
+    for (size_t i = 0; i < schema.fields().size(); ++i) {
+      if (schema.fields()[i].id == id) {
+        column = columns[i];
+        type = schema.fields()[i].type.get();
+      }
+    }
+    // A nested field's value is not a slot of a top-level vector: refusing is better than
+    // reading it as null and quietly keeping rows that should go.
+    if (!type) return NotImplemented("delete filters on nested fields ({}) are not supported", schema.FindColumnName(id));
+    where[id] = {column, type};
+  }
+  std::vector<uint8_t> out(static_cast<size_t>(batch.num_rows), 0);
+  for (int64_t row = 0; row < batch.num_rows; ++row) {
+    out[static_cast<size_t>(row)] = EvaluateRow(bound, [&](int32_t id) -> Literal {
+      auto it = where.find(id);
+      if (it == where.end() || it->second.first < 0) return Literal();
+      return LiteralAt(batch.columns[static_cast<size_t>(it->second.first)], row, *it->second.second);
+    });
+  }
+  return out;
+}
+
+// The rows of one file that survive, as batches typed like the current schema.
+struct Survivors {
+  std::vector<ColumnBatch> batches;
+  int64_t kept = 0;
+  int64_t deleted = 0;
+};
+
+Result<Survivors> ReadSurvivors(Table& table, const FileScanTask& task, const Schema& schema, const ExprPtr& bound,
+                                const DeleteRowsOptions& options) {
+  FLOE_ASSIGN_OR_RETURN(std::vector<formats::Field> fields, ToBatchFields(schema));
+  Survivors out;
+  Status st = ReadTaskRows(table, task, schema, [&](const ColumnBatch& b, const std::vector<int>& columns,
+                                                    const std::vector<uint8_t>& already_deleted) -> Status {
+    std::vector<uint8_t> match;
+    if (options.matcher) {
+      FLOE_ASSIGN_OR_RETURN(match, options.matcher(b, columns));
+    } else {
+      FLOE_ASSIGN_OR_RETURN(match, MatchFilter(bound, schema, b, columns));
+    }
+    if (match.size() != static_cast<size_t>(b.num_rows)) {
+      return Internal("the row matcher flagged {} rows of a {}-row batch", match.size(), b.num_rows);
+    }
+    ColumnBatch kept = formats::MakeEmptyBatch(fields);
+    for (int64_t row = 0; row < b.num_rows; ++row) {
+      size_t r = static_cast<size_t>(row);
+      if (!already_deleted.empty() && already_deleted[r]) continue;  // Gone before this delete.
+      if (match[r]) {
+        ++out.deleted;
+        continue;
+      }
+      for (size_t i = 0; i < columns.size(); ++i) {
+        if (columns[i] < 0) {
+          kept.columns[i].AppendNull();
+          continue;
+        }
+        const formats::ColumnVector& source = b.columns[static_cast<size_t>(columns[i])];
+        if (source.type().id != fields[i].type.id) {
+          return NotImplemented("{}: column '{}' is stored as {} but the table now has {}; rewriting promoted columns "
+                                "is not supported",
+                                task.file.file_path, fields[i].name, formats::TypeIdName(source.type().id),
+                                formats::TypeIdName(fields[i].type.id));
+        }
+        CopyRow(source, row, &kept.columns[i]);
+      }
+      ++kept.num_rows;
+    }
+    out.kept += kept.num_rows;
+    if (kept.num_rows > 0) out.batches.push_back(std::move(kept));
+    return OkStatus();
+  });
+  if (!st) return std::unexpected(st.error());
+  return out;
+}
+
+void DeleteWritten(Table& table, const std::vector<DataFile>& files) {
+  for (const DataFile& f : files) {
+    if (auto key = table.ops().KeyForLocation(f.file_path)) (void)table.ops().store().Delete(*key);
+  }
+}
+
+}  // namespace
+
+Result<DeleteRowsResult> DeleteRows(Table& table, const ExprPtr& filter, const DeleteRowsOptions& options) {
+  const int64_t planned_sequence_number = table.metadata().last_sequence_number;
+  ScanOptions scan;
+  scan.filter = filter ? filter : True();
+  FLOE_ASSIGN_OR_RETURN(ScanPlan plan, PlanScan(table, scan));
+  DeleteRowsResult result;
+  std::vector<std::string> removed;
+  std::vector<DataFile> added;
+  for (const FileScanTask& task : plan.tasks) {
+    // Files with deletes are read even when every row matches: the count of rows deleted must
+    // leave out the rows their deletes already removed.
+    bool all_match = options.filter_is_exact && task.deletes.empty() &&
+                     FileAllRowsMatch(task.residual, task.file, plan.schema);
+    if (all_match) {
+      removed.push_back(task.file.file_path);
+      result.deleted_rows += task.file.record_count;
+      ++result.files_dropped;
+      continue;
+    }
+    auto survivors = ReadSurvivors(table, task, plan.schema, plan.filter, options);
+    if (!survivors) {
+      DeleteWritten(table, added);
+      return std::unexpected(survivors.error());
+    }
+    if (survivors->deleted == 0) continue;  // Untouched.
+    result.deleted_rows += survivors->deleted;
+    ++result.files_rewritten;
+    removed.push_back(task.file.file_path);
+    if (survivors->kept == 0) continue;
+    auto written = WriteDataFiles(table, survivors->batches, options.write);
+    if (!written) {
+      DeleteWritten(table, added);
+      return std::unexpected(written.error());
+    }
+    added.insert(added.end(), written->begin(), written->end());
+  }
+  if (removed.empty()) return result;  // Nothing matched: no snapshot.
+
+  OverwriteValidation validation;
+  validation.planned_sequence_number = planned_sequence_number;
+  validation.fail_on_new_deletes = true;
+  std::string isolation = table.metadata().Property("write.delete.isolation-level", "serializable");
+  if (isolation == "serializable") {
+    validation.conflict_filter = scan.filter;
+  } else if (isolation != "snapshot") {
+    DeleteWritten(table, added);
+    return InvalidArgument("write.delete.isolation-level is '{}'; use serializable or snapshot", isolation);
+  }
+  Status committed = table.OverwriteFiles(removed, added, validation);
+  if (!committed) {
+    // Definitely not committed: the new files are garbage. An unknown outcome keeps them.
+    if (committed.error().kind() == ErrorKind::kConflict) DeleteWritten(table, added);
+    return std::unexpected(committed.error());
+  }
+  result.files_added = static_cast<int64_t>(added.size());
+  result.snapshot_id = table.metadata().current_snapshot_id;
+  return result;
+}
+
+}  // namespace floe::iceberg

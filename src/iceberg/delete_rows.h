@@ -1,0 +1,59 @@
+// Row-level delete by filter, copy-on-write: what `DELETE FROM t WHERE ...` does to a
+// copy-on-write Iceberg table in Spark, and PyIceberg's `Table.delete(delete_filter)`.
+//
+// Scan planning picks the data files that may hold matching rows (partition and column-metric
+// pruning). A file whose metrics prove every row matches (strict evaluation) and that has no
+// delete files is dropped without being read. Any other candidate is read with its delete files
+// applied (position, equality, deletion vectors); if some of its rows match, the file is
+// replaced by one holding the rest (none when all matched), written with the table's default
+// spec. Untouched files stay as they are. Everything is committed as one snapshot through
+// Table::OverwriteFiles: `delete` when files were only removed, `overwrite` when some were
+// rewritten, with the usual summary (deleted-data-files, deleted-records, added-data-files,
+// added-records, ...). When nothing matches no snapshot is committed (as PyIceberg does).
+//
+// Concurrency: the commit re-checks the table as it is then. It fails with kConflict when a
+// file being replaced is gone, when delete files were committed since planning (their rows
+// would come back in the rewrite), and, under the table's `write.delete.isolation-level`
+// `serializable` (the default, as in Iceberg), when a data file appended since might hold
+// matching rows; `snapshot` allows such appends. The caller may plan again; new files of a
+// failed commit are deleted.
+//
+// Runs on the caller's thread.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "formats/column_batch.h"
+#include "iceberg/data_files.h"
+#include "iceberg/expression.h"
+#include "iceberg/table.h"
+
+namespace floe::iceberg {
+
+struct DeleteRowsOptions {
+  // For predicates an Iceberg expression cannot state (SQL): flags the rows to delete in a
+  // batch read with the table schema's columns (`columns` as in ReadTask: the batch column of
+  // each schema column, or -1 for null). The filter must then be implied by the matcher (it
+  // prunes files), and only drops files unread when `filter_is_exact` says it equals it.
+  using RowMatcher = std::function<Result<std::vector<uint8_t>>(const formats::ColumnBatch& batch,
+                                                                const std::vector<int>& columns)>;
+  RowMatcher matcher;
+  bool filter_is_exact = true;
+  DataWriteOptions write;
+};
+
+struct DeleteRowsResult {
+  int64_t deleted_rows = 0;
+  int64_t files_dropped = 0;    // Removed whole without being read.
+  int64_t files_rewritten = 0;  // Read, then removed or replaced by a file of the remaining rows.
+  int64_t files_added = 0;
+  std::optional<int64_t> snapshot_id;  // The committed snapshot; none when nothing matched.
+};
+
+// Deletes the rows matching the unbound `filter` (True() deletes every row).
+Result<DeleteRowsResult> DeleteRows(Table& table, const ExprPtr& filter, const DeleteRowsOptions& options = {});
+
+}  // namespace floe::iceberg

@@ -1,0 +1,348 @@
+#include "iceberg/delete_rows.h"
+
+#include <algorithm>
+
+#include <gtest/gtest.h>
+
+#include "base/bytes.h"
+#include "iceberg/batch_conversion.h"
+#include "iceberg/deletion_vector.h"
+#include "iceberg/filesystem_catalog.h"
+#include "iceberg/scan.h"
+#include "io/test_folder.h"
+
+namespace floe::iceberg {
+namespace {
+
+// Events partitioned by region (identity): eu holds ids 0..9, us ids 10..19, one file each.
+class DeleteRowsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto catalog = FileSystemCatalog::Open(io::testing::FreshFolder());
+    ASSERT_TRUE(catalog.has_value()) << catalog.error().ToString();
+    catalog_ = std::move(*catalog);
+    auto id = TableIdentifier::Parse("db.events");
+    ASSERT_TRUE(id.has_value());
+    id_ = *id;
+    Schema schema(0, {NestedField{1, "id", true, Type::Primitive(TypeId::kLong)},
+                      NestedField{2, "region", false, Type::Primitive(TypeId::kString)}});
+    auto table = catalog_->CreateTable(id_, schema, {PartitionField{2, 1000, "region", Transform::Identity()}});
+    ASSERT_TRUE(table.has_value()) << table.error().ToString();
+    table_ = std::move(*table);
+    Append(*table_, "eu", 0, 10);
+    Append(*table_, "us", 10, 10);
+  }
+
+  static void Append(Table& table, const std::string& region, int64_t first, int count) {
+    auto fields = ToBatchFields(table.metadata().CurrentSchema());
+    ASSERT_TRUE(fields.has_value());
+    formats::ColumnBatch b = formats::MakeEmptyBatch(*fields);
+    for (int i = 0; i < count; ++i) {
+      b.columns[0].Append<int64_t>(first + i);
+      b.columns[1].AppendString(region);
+    }
+    b.num_rows = count;
+    auto files = WriteDataFiles(table, {b});
+    ASSERT_TRUE(files.has_value()) << files.error().ToString();
+    ASSERT_TRUE(table.FastAppend(*files).has_value());
+  }
+
+  // Every id the current snapshot holds, deletes applied, ascending.
+  std::vector<int64_t> Ids(Table& table) {
+    std::vector<int64_t> ids;
+    auto plan = PlanScan(table, ScanOptions{});
+    EXPECT_TRUE(plan.has_value()) << plan.error().ToString();
+    for (const auto& task : plan->tasks) {
+      Status st = ReadTask(table, task, plan->schema, [&](const formats::ColumnBatch& b, const std::vector<int>& cols) {
+        for (int64_t r = 0; r < b.num_rows; ++r) ids.push_back(LiteralAt(b.columns[cols[0]], r, *Type::Primitive(TypeId::kLong)).as_long());
+        return OkStatus();
+      });
+      EXPECT_TRUE(st.has_value()) << st.error().ToString();
+    }
+    std::sort(ids.begin(), ids.end());
+    return ids;
+  }
+  std::vector<int64_t> Ids() { return Ids(*table_); }
+
+  static std::vector<int64_t> Range(int64_t lo, int64_t hi) {
+    std::vector<int64_t> out;
+    for (int64_t i = lo; i <= hi; ++i) out.push_back(i);
+    return out;
+  }
+  static std::vector<int64_t> Concat(std::vector<int64_t> a, const std::vector<int64_t>& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+  }
+
+  Result<DeleteRowsResult> Delete(Table& table, const std::string& filter) {
+    FLOE_ASSIGN_OR_RETURN(ExprPtr f, ParseFilter(filter));
+    return DeleteRows(table, f);
+  }
+
+  // The live data file of a region.
+  DataFile FileOf(const std::string& region) {
+    auto plan = PlanScan(*table_, ScanOptions{});
+    for (const auto& t : plan->tasks) {
+      if (t.file.partition[0].as_bytes() == region) return t.file;
+    }
+    ADD_FAILURE() << "no file for " << region;
+    return {};
+  }
+
+  const std::map<std::string, std::string>& Summary() { return table_->metadata().CurrentSnapshot()->summary; }
+
+  std::unique_ptr<FileSystemCatalog> catalog_;
+  TableIdentifier id_;
+  std::unique_ptr<Table> table_;
+};
+
+TEST_F(DeleteRowsTest, DropsFilesWhoseRowsAllMatchWithoutReadingThem) {
+  // The eu file is gone from storage: reading it would fail, so the delete must not read it.
+  DataFile eu = FileOf("eu");
+  ASSERT_TRUE(catalog_->store().Delete(*table_->ops().KeyForLocation(eu.file_path)).has_value());
+  auto r = Delete(*table_, "region = 'eu'");
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_EQ(r->deleted_rows, 10);
+  EXPECT_EQ(r->files_dropped, 1);
+  EXPECT_EQ(r->files_rewritten, 0);
+  EXPECT_EQ(table_->metadata().CurrentSnapshot()->operation(), "delete");
+  EXPECT_EQ(Summary().at("deleted-data-files"), "1");
+  EXPECT_EQ(Summary().at("deleted-records"), "10");
+  EXPECT_EQ(Summary().at("total-records"), "10");
+  EXPECT_EQ(Ids(), Range(10, 19));
+
+  // Column bounds prove it too: every us id is >= 10.
+  r = Delete(*table_, "id >= 10");
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_EQ(r->files_dropped, 1);
+  EXPECT_TRUE(Ids().empty());
+}
+
+TEST_F(DeleteRowsTest, RewritesFilesThatPartlyMatchInTheirPartition) {
+  auto r = Delete(*table_, "id >= 5 and id < 15");
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_EQ(r->deleted_rows, 10);
+  EXPECT_EQ(r->files_rewritten, 2);
+  EXPECT_EQ(r->files_added, 2);
+  EXPECT_EQ(table_->metadata().CurrentSnapshot()->operation(), "overwrite");
+  EXPECT_EQ(Summary().at("deleted-data-files"), "2");
+  EXPECT_EQ(Summary().at("deleted-records"), "20");
+  EXPECT_EQ(Summary().at("added-data-files"), "2");
+  EXPECT_EQ(Summary().at("added-records"), "10");
+  EXPECT_EQ(Summary().at("total-records"), "10");
+  EXPECT_EQ(Ids(), Concat(Range(0, 4), Range(15, 19)));
+  // Each survivor stays in its partition.
+  EXPECT_EQ(FileOf("eu").record_count, 5);
+  EXPECT_EQ(FileOf("us").record_count, 5);
+}
+
+TEST_F(DeleteRowsTest, NothingMatchingCommitsNoSnapshot) {
+  int64_t before = *table_->metadata().current_snapshot_id;
+  // Pruned by partition or bounds.
+  for (const char* filter : {"id > 100", "region = 'asia'", "id in (100, 200) or region = 'mars'"}) {
+    auto r = Delete(*table_, filter);
+    ASSERT_TRUE(r.has_value()) << filter << ": " << r.error().ToString();
+    EXPECT_EQ(r->deleted_rows, 0) << filter;
+    EXPECT_FALSE(r->snapshot_id.has_value()) << filter;
+  }
+  // Read (4 lies within the eu file's bounds) but no row matches.
+  auto r = Delete(*table_, "region = 'eu' and id > 3 and id < 4");
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_EQ(r->deleted_rows, 0);
+  EXPECT_EQ(*table_->metadata().current_snapshot_id, before);
+  EXPECT_EQ(Ids(), Range(0, 19));
+}
+
+TEST_F(DeleteRowsTest, ExistingPositionDeletesApplyAndGoWithTheirFile) {
+  DataFile us = FileOf("us");
+  auto deletes = WritePositionDeletes(*table_, {{us.file_path, {0, 1}}}, us.partition);  // ids 10, 11
+  ASSERT_TRUE(deletes.has_value()) << deletes.error().ToString();
+  ASSERT_TRUE(table_->AddDeleteFiles({*deletes}).has_value());
+  ASSERT_EQ(Ids(), Concat(Range(0, 9), Range(12, 19)));
+
+  auto r = Delete(*table_, "id < 13 and region = 'us'");
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_EQ(r->deleted_rows, 1);  // 10 and 11 were already gone.
+  EXPECT_EQ(Ids(), Concat(Range(0, 9), Range(13, 19)));
+  // The file-scoped delete file would dangle: it is removed with its data file.
+  EXPECT_EQ(Summary().at("removed-delete-files"), "1");
+  EXPECT_EQ(Summary().at("total-delete-files"), "0");
+  auto plan = PlanScan(*table_, ScanOptions{});
+  for (const auto& t : plan->tasks) EXPECT_TRUE(t.deletes.empty());
+
+  // Every remaining us row matches, but the file is read (it has no deletes now, so it is
+  // dropped unread); then everything.
+  r = Delete(*table_, "true");
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_EQ(r->deleted_rows, 17);
+  EXPECT_TRUE(Ids().empty());
+  EXPECT_EQ(Summary().at("total-records"), "0");
+}
+
+TEST_F(DeleteRowsTest, AConcurrentRemovalOfAFileBeingRewrittenFails) {
+  auto stale = catalog_->LoadTable(id_);
+  ASSERT_TRUE(stale.has_value());
+  // Another writer removes the eu rows first.
+  ASSERT_TRUE(Delete(*table_, "region = 'eu'").has_value());
+  // The stale table plans the eu file for a rewrite; committing it would resurrect eu rows.
+  auto r = Delete(**stale, "id = 3 or id = 12");
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().kind(), ErrorKind::kConflict);
+  EXPECT_NE(r.error().message().find("no longer in the table"), std::string::npos) << r.error().ToString();
+  ASSERT_TRUE(table_->Refresh().has_value());
+  EXPECT_EQ(Ids(), Range(10, 19));
+  // Planned again, it goes through.
+  ASSERT_TRUE((*stale)->Refresh().has_value());
+  r = Delete(**stale, "id = 3 or id = 12");
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_EQ(r->deleted_rows, 1);
+}
+
+TEST_F(DeleteRowsTest, ConcurrentDeletesAndAppendsConflictUnderSerializable) {
+  auto stale = catalog_->LoadTable(id_);
+  ASSERT_TRUE(stale.has_value());
+  // A position delete on the us file lands after the stale table read it.
+  DataFile us = FileOf("us");
+  auto deletes = WritePositionDeletes(*table_, {{us.file_path, {9}}}, us.partition);
+  ASSERT_TRUE(deletes.has_value());
+  ASSERT_TRUE(table_->AddDeleteFiles({*deletes}).has_value());
+  auto r = Delete(**stale, "id = 12");
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().kind(), ErrorKind::kConflict);
+  EXPECT_NE(r.error().message().find("delete files were committed"), std::string::npos) << r.error().ToString();
+  EXPECT_EQ(Ids(), Concat(Range(0, 9), Range(10, 18)));
+
+  // An append of matching rows after planning: serializable (the default) refuses...
+  ASSERT_TRUE((*stale)->Refresh().has_value());
+  auto other = catalog_->LoadTable(id_);
+  ASSERT_TRUE(other.has_value());
+  Append(**other, "eu", 100, 5);
+  r = Delete(**stale, "region = 'eu'");
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().kind(), ErrorKind::kConflict);
+  EXPECT_NE(r.error().message().find("serializable"), std::string::npos) << r.error().ToString();
+  // ... while an append elsewhere does not conflict.
+  ASSERT_TRUE((*stale)->Refresh().has_value());
+  Append(**other, "us", 200, 5);
+  r = Delete(**stale, "region = 'eu'");
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_EQ(r->deleted_rows, 15);
+
+  // Snapshot isolation lets the matching append through; its rows stay.
+  ASSERT_TRUE(table_->Refresh().has_value());
+  ASSERT_TRUE(table_->SetProperties({{"write.delete.isolation-level", "snapshot"}}).has_value());
+  ASSERT_TRUE((*stale)->Refresh().has_value());
+  ASSERT_TRUE((*other)->Refresh().has_value());
+  Append(**other, "us", 300, 2);
+  r = Delete(**stale, "region = 'us'");
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  ASSERT_TRUE(table_->Refresh().has_value());
+  EXPECT_EQ(Ids(), Range(300, 301));
+}
+
+// A Puffin file holding one blob (format/puffin-spec.md): magic, blob, footer.
+std::string PuffinFile(const std::string& blob, const std::string& referenced, int64_t* offset) {
+  std::string out = "PFA1";
+  *offset = static_cast<int64_t>(out.size());
+  out += blob;
+  std::string json = fmt::format(
+      R"({{"blobs":[{{"type":"deletion-vector-v1","fields":[2147483645],"snapshot-id":-1,"sequence-number":-1,)"
+      R"("offset":{},"length":{},"properties":{{"referenced-data-file":"{}","cardinality":"2"}}}}]}})",
+      *offset, blob.size(), referenced);
+  out += "PFA1" + json;
+  ByteWriter w(&out);
+  w.AppendLittle<uint32_t>(static_cast<uint32_t>(json.size()));
+  w.AppendLittle<uint32_t>(0);
+  out += "PFA1";
+  return out;
+}
+
+TEST_F(DeleteRowsTest, DeletionVectorsApplyOnReadAndInRewrites) {
+  // Format v3, as a table upgraded by another engine.
+  TableMetadata v3 = table_->metadata();
+  v3.format_version = 3;
+  v3.next_row_id = 0;
+  ASSERT_TRUE(table_->ops().Commit(table_->current(), v3).has_value());
+  ASSERT_TRUE(table_->Refresh().has_value());
+
+  DataFile us = FileOf("us");
+  int64_t offset = 0;
+  std::string puffin = PuffinFile(EncodeDeletionVector({5, 0}), us.file_path, &offset);  // ids 10, 15
+  DataFile dv;
+  dv.content = FileContent::kPositionDeletes;
+  dv.file_format = "PUFFIN";
+  dv.file_path = table_->ops().NewLocation("data/us-dv.puffin");
+  dv.spec_id = us.spec_id;
+  dv.partition = us.partition;
+  dv.record_count = 2;
+  dv.file_size_in_bytes = static_cast<int64_t>(puffin.size());
+  dv.referenced_data_file = us.file_path;
+  dv.content_offset = offset;
+  dv.content_size_in_bytes = static_cast<int64_t>(EncodeDeletionVector({5, 0}).size());
+  ASSERT_TRUE(table_->WriteLocation(dv.file_path, puffin).has_value());
+  ASSERT_TRUE(table_->AddDeleteFiles({dv}).has_value());
+  // The manifest kept the blob's range (v3 fields 144/145).
+  auto plan = PlanScan(*table_, ScanOptions{});
+  ASSERT_TRUE(plan.has_value());
+  bool found = false;
+  for (const auto& t : plan->tasks) {
+    for (const auto& d : t.deletes) {
+      found = found || (d.is_deletion_vector() && d.content_offset == offset);
+    }
+  }
+  EXPECT_TRUE(found);
+  std::vector<int64_t> expected = Range(0, 9);
+  for (int64_t id : {11, 12, 13, 14, 16, 17, 18, 19}) expected.push_back(id);
+  EXPECT_EQ(Ids(), expected);
+
+  auto r = Delete(*table_, "id = 16");
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_EQ(r->deleted_rows, 1);
+  expected.erase(std::find(expected.begin(), expected.end(), 16));
+  EXPECT_EQ(Ids(), expected);
+  EXPECT_EQ(Summary().at("removed-delete-files"), "1");  // The DV went with its data file.
+}
+
+TEST_F(DeleteRowsTest, ADamagedDeletionVectorIsCorruptionNamingTheBlob) {
+  TableMetadata v3 = table_->metadata();
+  v3.format_version = 3;
+  ASSERT_TRUE(table_->ops().Commit(table_->current(), v3).has_value());
+  ASSERT_TRUE(table_->Refresh().has_value());
+  DataFile us = FileOf("us");
+  int64_t offset = 0;
+  std::string blob = EncodeDeletionVector({1});
+  blob[blob.size() - 6] ^= 0x40;  // A flipped bit in the bitmap: the CRC no longer matches.
+  std::string puffin = PuffinFile(blob, us.file_path, &offset);
+  DataFile dv;
+  dv.content = FileContent::kPositionDeletes;
+  dv.file_format = "PUFFIN";
+  dv.file_path = table_->ops().NewLocation("data/bad-dv.puffin");
+  dv.spec_id = us.spec_id;
+  dv.partition = us.partition;
+  dv.record_count = 1;
+  dv.file_size_in_bytes = static_cast<int64_t>(puffin.size());
+  dv.referenced_data_file = us.file_path;
+  dv.content_offset = offset;
+  dv.content_size_in_bytes = static_cast<int64_t>(blob.size());
+  ASSERT_TRUE(table_->WriteLocation(dv.file_path, puffin).has_value());
+  ASSERT_TRUE(table_->AddDeleteFiles({dv}).has_value());
+  auto plan = PlanScan(*table_, ScanOptions{});
+  ASSERT_TRUE(plan.has_value());
+  bool failed = false;
+  for (const auto& t : plan->tasks) {
+    Status st = ReadTask(*table_, t, plan->schema, [](const formats::ColumnBatch&, const std::vector<int>&) { return OkStatus(); });
+    if (st.has_value()) continue;
+    failed = true;
+    EXPECT_EQ(st.error().kind(), ErrorKind::kCorruption);
+    EXPECT_NE(st.error().message().find("bad-dv.puffin blob at 4+"), std::string::npos) << st.error().ToString();
+    EXPECT_NE(st.error().message().find("CRC"), std::string::npos) << st.error().ToString();
+  }
+  EXPECT_TRUE(failed);
+  // A delete that would rewrite the file refuses too, rather than bringing the row back.
+  auto r = Delete(*table_, "id = 12");
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().kind(), ErrorKind::kCorruption);
+}
+
+}  // namespace
+}  // namespace floe::iceberg
