@@ -109,6 +109,8 @@ std::string CommandTag(const StatementOutcome& outcome, size_t rows) {
   if (verb == "UPDATE" || verb == "DELETE" || verb == "MERGE") {
     return fmt::format("{} {}", verb, std::max<int64_t>(outcome.affected, 0));
   }
+  // PostgreSQL tags CREATE TABLE AS with the rows it wrote, as a SELECT.
+  if (verb == "CREATE TABLE" && outcome.affected >= 0) return fmt::format("SELECT {}", outcome.affected);
   if (verb == "SHOW" || verb == "EXPLAIN") return verb;
   if (outcome.has_rows || verb.empty() || verb == "SELECT") return fmt::format("SELECT {}", rows);
   return verb;

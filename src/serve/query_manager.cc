@@ -8,7 +8,7 @@
 
 namespace floe::serve {
 
-QueryManager::QueryManager(const sql::SqlCatalog& catalog, QueryManagerOptions options, MetricsRegistry* metrics)
+QueryManager::QueryManager(sql::SqlCatalog& catalog, QueryManagerOptions options, MetricsRegistry* metrics)
     : catalog_(catalog),
       options_(options),
       metrics_(metrics),

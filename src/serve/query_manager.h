@@ -39,7 +39,7 @@ struct QueryManagerOptions {
 class QueryManager {
  public:
   // `catalog` and `metrics` (may be null) outlive the manager.
-  QueryManager(const sql::SqlCatalog& catalog, QueryManagerOptions options, MetricsRegistry* metrics);
+  QueryManager(sql::SqlCatalog& catalog, QueryManagerOptions options, MetricsRegistry* metrics);
   ~QueryManager();  // Cancels what is queued or running, waits for the workers.
   QueryManager(const QueryManager&) = delete;
   QueryManager& operator=(const QueryManager&) = delete;
@@ -65,7 +65,7 @@ class QueryManager {
   void Watch();
   std::string NextId();
 
-  const sql::SqlCatalog& catalog_;
+  sql::SqlCatalog& catalog_;
   const QueryManagerOptions options_;
   MetricsRegistry* metrics_;
   ThreadPool workers_;

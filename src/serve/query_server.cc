@@ -6,7 +6,7 @@
 
 namespace floe::serve {
 
-QueryServer::QueryServer(const sql::SqlCatalog& catalog, QueryServerOptions options)
+QueryServer::QueryServer(sql::SqlCatalog& catalog, QueryServerOptions options)
     : catalog_(catalog), options_(std::move(options)) {
   if (options_.version.empty()) options_.version = FLOE_SERVE_VERSION;
 }

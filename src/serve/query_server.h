@@ -37,7 +37,7 @@ struct QueryServerOptions {
 class QueryServer {
  public:
   // `catalog` outlives the server.
-  QueryServer(const sql::SqlCatalog& catalog, QueryServerOptions options);
+  QueryServer(sql::SqlCatalog& catalog, QueryServerOptions options);
   ~QueryServer();
 
   Status Start();
@@ -50,7 +50,7 @@ class QueryServer {
   MetricsRegistry& metrics() { return metrics_; }
 
  private:
-  const sql::SqlCatalog& catalog_;
+  sql::SqlCatalog& catalog_;
   QueryServerOptions options_;
   MetricsRegistry metrics_;
   std::unique_ptr<QueryManager> manager_;

@@ -63,7 +63,7 @@ std::string StatementVerb(const std::vector<sql::Token>& tokens) {
   return verb;
 }
 
-RunOutput RunStatements(const sql::SqlCatalog& catalog, std::string_view sql, SessionState session,
+RunOutput RunStatements(sql::SqlCatalog& catalog, std::string_view sql, SessionState session,
                         StatementInterceptor* interceptor, const std::atomic<bool>* cancel, RunOptions run) {
   RunOutput out;
   auto fail = [&](Error error, std::string text) {

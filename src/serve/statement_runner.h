@@ -65,7 +65,7 @@ struct RunOptions {
 };
 
 // Runs each statement of `sql`. Stops at the first error or when `cancel` becomes true.
-RunOutput RunStatements(const sql::SqlCatalog& catalog, std::string_view sql, SessionState session,
+RunOutput RunStatements(sql::SqlCatalog& catalog, std::string_view sql, SessionState session,
                         StatementInterceptor* interceptor, const std::atomic<bool>* cancel, RunOptions run = {});
 
 // The statement's leading keywords as a command tag verb ("SELECT", "CREATE TABLE").

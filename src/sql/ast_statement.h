@@ -22,6 +22,7 @@ enum class StatementKind {
   kCreateTable,    // name, columns, partitioned_by, if_not_exists
   kCreateTableAs,  // name, query, partitioned_by, if_not_exists
   kInsert,         // name, insert_columns, query (VALUES or SELECT)
+  kDelete,         // name, where; query: SELECT * FROM the table WHERE (the rows to delete)
   kDropTable,      // name, if_exists
   kDropSchema,     // name, if_exists
   kAlterTable,     // name, alter_action, column / column_name / new_name

@@ -42,6 +42,10 @@ Result<int64_t> SqlCatalog::AppendRows(const QualifiedTableName& name, std::vect
   return NotImplemented("catalog is read-only: cannot insert into {}", name.ToString());
 }
 
+Result<int64_t> SqlCatalog::DeleteRows(const QualifiedTableName& name, const ScanPredicate&, bool, const RowSelector&) {
+  return NotImplemented("catalog is read-only: cannot delete from {}", name.ToString());
+}
+
 Result<std::string> SqlCatalog::ExecuteProcedure(const QualifiedTableName& name, std::string_view procedure,
                                                  const std::map<std::string, Value>&) {
   return NotImplemented("catalog is read-only: cannot execute {} on {}", procedure, name.ToString());

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -19,6 +20,7 @@
 namespace floe::sql {
 
 struct ScanRequest;
+struct ScanPredicate;
 class TableScan;
 
 struct QualifiedTableName {
@@ -103,6 +105,14 @@ class SqlCatalog {
   // Appends rows (batches typed like the table's columns, in column order) as one snapshot;
   // returns the number of rows written.
   virtual Result<int64_t> AppendRows(const QualifiedTableName& name, std::vector<formats::ColumnBatch> batches);
+  // DELETE: removes the rows `select` flags, as one commit, and returns how many. `select` gets
+  // batches of every table column in order, typed by StorageDataType (a column a file lacks is
+  // null), and answers one flag per row. `pushed` holds terms the WHERE implies, for skipping
+  // files; when `pushed_is_exact` (the WHERE is exactly their conjunction) storage may also drop
+  // files whose statistics prove every row matches without reading them.
+  using RowSelector = std::function<Result<std::vector<uint8_t>>(const formats::ColumnBatch& batch)>;
+  virtual Result<int64_t> DeleteRows(const QualifiedTableName& name, const ScanPredicate& pushed, bool pushed_is_exact,
+                                     const RowSelector& select);
   // ALTER TABLE ... EXECUTE optimize | expire_snapshots | remove_orphan_files: a one-line summary.
   virtual Result<std::string> ExecuteProcedure(const QualifiedTableName& name, std::string_view procedure,
                                                const std::map<std::string, Value>& arguments);

@@ -285,6 +285,47 @@ Result<int64_t> MemoryCatalog::AppendRows(const QualifiedTableName& name, std::v
   return rows;
 }
 
+Result<int64_t> MemoryCatalog::DeleteRows(const QualifiedTableName& name, const ScanPredicate&, bool,
+                                          const RowSelector& select) {
+  std::unique_lock lock(*mutex_);
+  FLOE_ASSIGN_OR_RETURN(StoredTable* stored, Find(name));
+  const auto& columns = stored->table->columns;
+  // Built aside and swapped in at the end, so a failing selector leaves the table as it was.
+  std::vector<std::shared_ptr<const formats::ColumnBatch>> kept_batches;
+  int64_t deleted = 0;
+  for (const auto& batch : stored->batches) {
+    FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> flags, select(*batch));
+    if (flags.size() != static_cast<size_t>(batch->num_rows)) {
+      return Internal("delete from {}: {} flags for {} rows", name.ToString(), flags.size(), batch->num_rows);
+    }
+    std::vector<uint32_t> keep;
+    for (size_t r = 0; r < flags.size(); ++r) {
+      if (!flags[r]) keep.push_back(static_cast<uint32_t>(r));
+    }
+    deleted += batch->num_rows - static_cast<int64_t>(keep.size());
+    if (keep.size() == flags.size()) {
+      kept_batches.push_back(batch);
+      continue;
+    }
+    if (keep.empty()) continue;
+    auto kept = std::make_shared<formats::ColumnBatch>();
+    kept->fields = batch->fields;
+    kept->num_rows = static_cast<int64_t>(keep.size());
+    for (size_t c = 0; c < columns.size(); ++c) {
+      FLOE_ASSIGN_OR_RETURN(VectorPtr exec, FromStorage(formats::ColumnVector(batch->columns[c]), columns[c].type));
+      VectorPtr rows = Gather(*exec, keep.data(), static_cast<int64_t>(keep.size()));
+      FLOE_ASSIGN_OR_RETURN(formats::ColumnVector stored_form, ToStorage(*rows, columns[c].type));
+      kept->columns.push_back(std::move(stored_form));
+    }
+    kept_batches.push_back(std::move(kept));
+  }
+  stored->batches = std::move(kept_batches);
+  CatalogTable table = *stored->table;
+  table.estimated_rows = std::max<int64_t>(0, table.estimated_rows.value_or(0) - deleted);
+  stored->table = std::make_shared<const CatalogTable>(std::move(table));
+  return deleted;
+}
+
 Result<std::string> MemoryCatalog::ExecuteProcedure(const QualifiedTableName& name, std::string_view procedure,
                                                      const std::map<std::string, Value>& arguments) {
   std::unique_lock lock(*mutex_);

@@ -225,6 +225,31 @@ class Reader {
       FLOE_ASSIGN_OR_RETURN(statement->query, ReadSelect(select_body));
       return statement;
     }
+    if (type == "DeleteStmt") {
+      auto statement = std::make_unique<Statement>(StatementKind::kDelete, at);
+      element rel, other;
+      if (!Get(body, "relation", rel)) return Malformed(at, "DELETE without a table");
+      FLOE_RETURN_IF_ERROR(ReadRelationName(rel, *statement));
+      if (!List(body, "usingClause").empty()) return Unsupported(at, "DELETE ... USING");
+      if (Get(body, "returningList", other)) return Unsupported(at, "RETURNING");
+      if (Get(body, "withClause", other)) return Unsupported(at, "WITH ... DELETE");
+      // The rows to delete as the query that selects them, so the binder and optimizer treat the
+      // WHERE exactly as a SELECT's (names, types, pushdown into the scan).
+      auto query = std::make_unique<Query>(Query::Kind::kSelect, at);
+      auto ref = std::make_unique<TableRef>(TableRef::Kind::kNamed, statement->name_location);
+      ref->name = statement->name;
+      FLOE_RETURN_IF_ERROR(ReadAlias(rel, *ref));
+      query->from.push_back(std::move(ref));
+      SelectItem all;
+      all.expr = std::make_unique<Expr>(ExprKind::kStar, at);
+      all.location = at;
+      query->select.push_back(std::move(all));
+      if (Get(body, "whereClause", other)) {
+        FLOE_ASSIGN_OR_RETURN(query->where, ReadExpr(other));
+      }
+      statement->query = std::move(query);
+      return statement;
+    }
     if (type == "DropStmt") {
       std::string_view remove = Str(body, "removeType");
       StatementKind kind;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sql/executor.h"
+#include "sql/expression_evaluator.h"
 #include "sql/optimizer.h"
 #include "sql/parser.h"
 #include "sql/physical_operator.h"
@@ -193,6 +194,56 @@ Result<StatementSummary> SqlSession::RunOne(const ast::Statement& statement, std
   return summary;
 }
 
+Result<int64_t> SqlSession::RunDelete(BoundStatement& bound, std::string_view sql, const QueryOptions& query_options) {
+  // The binder's plan selects the rows to delete: Project(Filter(Scan)) (no Filter without a
+  // WHERE). The WHERE is evaluated on the scan's columns, which are every table column in order.
+  const LogicalOperator* scan = bound.plan.get();
+  BoundExprPtr predicate;
+  while (scan != nullptr && scan->kind != LogicalKind::kScan) {
+    if (scan->kind == LogicalKind::kFilter) predicate = scan->predicate->Clone();
+    scan = scan->children.empty() ? nullptr : scan->children[0].get();
+  }
+  if (scan == nullptr || !scan->table) return Internal("DELETE without a table scan");
+  std::vector<OutputColumn> columns = scan->output;
+  // The optimizer finds what storage can use: the terms pushed into the scan. The WHERE equals
+  // their conjunction when nothing stays above the scan and no residual is pushed with them.
+  FLOE_ASSIGN_OR_RETURN(LogicalPtr optimized, Optimize(std::move(bound.plan)));
+  const LogicalOperator* node = optimized.get();
+  bool exact = true;
+  while (node != nullptr && node->kind != LogicalKind::kScan) {
+    if (node->kind == LogicalKind::kEmpty) return int64_t{0};  // The WHERE is never true.
+    if (node->kind == LogicalKind::kFilter) exact = false;
+    node = node->children.empty() ? nullptr : node->children[0].get();
+  }
+  const ScanPredicate none;
+  const ScanPredicate* pushed = node != nullptr ? &node->pushed : &none;
+  exact = exact && pushed->residual.empty();
+  QueryContext context(catalog_, query_options, sql);
+  ExprNodePtr compiled;
+  if (predicate) {
+    FLOE_ASSIGN_OR_RETURN(compiled, CompileExpression(*predicate, ColumnLayout::Of(columns, nullptr)));
+  }
+  SqlCatalog::RowSelector select = [&](const formats::ColumnBatch& batch) -> Result<std::vector<uint8_t>> {
+    if (batch.columns.size() != columns.size()) {
+      return Conflict("the table has {} columns now, the statement saw {}; run it again", batch.columns.size(), columns.size());
+    }
+    std::vector<uint8_t> flags(static_cast<size_t>(batch.num_rows), compiled ? 0 : 1);
+    if (!compiled || batch.num_rows == 0) return flags;
+    DataChunk chunk;
+    chunk.rows = batch.num_rows;
+    for (size_t c = 0; c < columns.size(); ++c) {
+      FLOE_ASSIGN_OR_RETURN(VectorPtr v, FromStorage(formats::ColumnVector(batch.columns[c]), columns[c].type));
+      chunk.columns.push_back(std::move(v));
+    }
+    FLOE_ASSIGN_OR_RETURN(std::vector<uint32_t> rows, SelectTrueRows(*compiled, chunk, context));
+    for (uint32_t r : rows) flags[r] = 1;
+    return flags;
+  };
+  auto deleted = writable_->DeleteRows(bound.target, *pushed, exact, select);
+  if (!deleted) return std::unexpected(deleted.error());
+  return *deleted;
+}
+
 Result<StatementSummary> SqlSession::RunWrite(const ast::Statement& statement, BoundStatement& bound, std::string_view sql,
                                               const QueryOptions& query_options) {
   using ast::StatementKind;
@@ -325,6 +376,12 @@ Result<StatementSummary> SqlSession::RunWrite(const ast::Statement& statement, B
       FLOE_ASSIGN_OR_RETURN(int64_t rows, insert(std::move(bound.plan), *table, targets));
       summary.update_count = rows;
       summary.message = RowsMessage("INSERT", rows);
+      return summary;
+    }
+    case StatementKind::kDelete: {
+      FLOE_ASSIGN_OR_RETURN(int64_t rows, RunDelete(bound, sql, query_options));
+      summary.update_count = rows;
+      summary.message = RowsMessage("DELETE", rows);
       return summary;
     }
     case StatementKind::kDropTable: {

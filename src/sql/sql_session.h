@@ -88,6 +88,8 @@ class SqlSession {
                                   const StreamCallbacks& callbacks);
   Result<StatementSummary> RunWrite(const ast::Statement& statement, BoundStatement& bound, std::string_view sql,
                                     const QueryOptions& query_options);
+  // DELETE FROM: the rows the statement's WHERE selects, removed in one commit; their count.
+  Result<int64_t> RunDelete(BoundStatement& bound, std::string_view sql, const QueryOptions& query_options);
 
   const SqlCatalog& catalog_;
   SqlCatalog* writable_ = nullptr;

@@ -6,6 +6,7 @@
 #include "base/units.h"
 #include "iceberg/batch_conversion.h"
 #include "iceberg/data_files.h"
+#include "iceberg/delete_rows.h"
 #include "iceberg/filesystem_catalog.h"
 #include "iceberg/maintenance.h"
 #include "iceberg/scan.h"
@@ -19,6 +20,7 @@
 #include "sql/iceberg/metadata_table_scan.h"
 #include "sql/iceberg/resolved_table.h"
 #include "sql/iceberg/scan_columns.h"
+#include "sql/iceberg/scan_filter.h"
 #include "sql/table_scan.h"
 
 namespace floe::sql::iceberg_sql {
@@ -286,6 +288,45 @@ Result<int64_t> IcebergSqlCatalog::AppendRows(const QualifiedTableName& name, st
   FLOE_ASSIGN_OR_RETURN(auto files, iceberg::WriteDataFiles(*table, typed));
   FLOE_RETURN_IF_ERROR(table->FastAppend(files));
   return rows;
+}
+
+Result<int64_t> IcebergSqlCatalog::DeleteRows(const QualifiedTableName& name, const ScanPredicate& pushed,
+                                              bool pushed_is_exact, const RowSelector& select) {
+  FLOE_RETURN_IF_ERROR(CheckCatalog(name.catalog));
+  FLOE_ASSIGN_OR_RETURN(auto ops, state_->directory->Open(name.schema, name.table));
+  FLOE_ASSIGN_OR_RETURN(auto table, iceberg::Table::Load(ops));
+  const iceberg::Schema& schema = table->metadata().CurrentSchema();
+  // The columns the SQL table shows (as GetTable describes them), by schema position.
+  struct Visible {
+    size_t schema_index;
+    formats::DataType batch_type;
+  };
+  std::vector<Visible> visible;
+  for (size_t i = 0; i < schema.fields().size(); ++i) {
+    if (auto type = SqlTypeFor(*schema.fields()[i].type)) visible.push_back({i, BatchTypeFor(*type)});
+  }
+  bool exact = pushed_is_exact;
+  iceberg::DeleteRowsOptions options;
+  iceberg::ExprPtr filter = ToIcebergFilter(&pushed, schema, &exact);
+  options.filter_is_exact = exact;
+  // Storage reads each candidate file; the statement's own WHERE decides each row.
+  options.matcher = [&](const formats::ColumnBatch& b, const std::vector<int>& columns) -> Result<std::vector<uint8_t>> {
+    formats::ColumnBatch view;
+    view.num_rows = b.num_rows;
+    for (const Visible& v : visible) {
+      int c = columns[v.schema_index];
+      if (c < 0) {
+        view.columns.push_back(ConstantVector(v.batch_type, iceberg::Literal(), b.num_rows));
+        continue;
+      }
+      FLOE_ASSIGN_OR_RETURN(formats::ColumnVector converted,
+                            ConvertVector(formats::ColumnVector(b.columns[static_cast<size_t>(c)]), v.batch_type));
+      view.columns.push_back(std::move(converted));
+    }
+    return select(view);
+  };
+  FLOE_ASSIGN_OR_RETURN(iceberg::DeleteRowsResult done, iceberg::DeleteRows(*table, filter, options));
+  return done.deleted_rows;
 }
 
 Result<std::string> IcebergSqlCatalog::ExecuteProcedure(const QualifiedTableName& name, std::string_view procedure,

@@ -47,6 +47,8 @@ class IcebergSqlCatalog final : public SqlCatalog {
   Status DropTable(const QualifiedTableName& name) override;
   Status AlterTable(const QualifiedTableName& name, const TableChange& change) override;
   Result<int64_t> AppendRows(const QualifiedTableName& name, std::vector<formats::ColumnBatch> batches) override;
+  Result<int64_t> DeleteRows(const QualifiedTableName& name, const ScanPredicate& pushed, bool pushed_is_exact,
+                             const RowSelector& select) override;
   Result<std::string> ExecuteProcedure(const QualifiedTableName& name, std::string_view procedure,
                                        const std::map<std::string, Value>& arguments) override;
 

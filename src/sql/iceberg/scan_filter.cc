@@ -32,32 +32,34 @@ std::optional<ExprOp> IcebergOp(ColumnPredicate::Op op) {
 
 }  // namespace
 
-iceberg::ExprPtr ToIcebergFilter(const ScanPredicate* predicate, const iceberg::Schema& schema) {
+iceberg::ExprPtr ToIcebergFilter(const ScanPredicate* predicate, const iceberg::Schema& schema, bool* exact) {
   iceberg::ExprPtr out = iceberg::True();
+  if (exact) *exact = true;
   if (!predicate) return out;
-  for (const ColumnPredicate& term : predicate->terms) {
+  if (exact && !predicate->residual.empty()) *exact = false;
+  // One term as a bound Iceberg predicate, or null when it does not translate exactly.
+  auto translate = [&](const ColumnPredicate& term) -> iceberg::ExprPtr {
     const iceberg::NestedField* field = TopLevelField(schema, term);
     auto op = IcebergOp(term.op);
-    if (!field || !op || !field->type->is_primitive()) continue;
+    if (!field || !op || !field->type->is_primitive()) return nullptr;
     std::vector<iceberg::Literal> literals;
-    bool exact = true;
     for (const Value& v : term.values) {
       auto literal = LiteralFor(v, *field->type);
-      if (!literal) {
-        exact = false;
-        break;
-      }
+      if (!literal) return nullptr;
       literals.push_back(std::move(*literal));
     }
-    if (!exact) continue;
-    if (*op == ExprOp::kIn && literals.empty()) {
-      out = iceberg::False();  // IN of only nulls matches nothing.
+    if (*op == ExprOp::kIn && literals.empty()) return iceberg::False();  // IN of only nulls matches nothing.
+    if (*op == ExprOp::kStartsWith && field->type->id() != iceberg::TypeId::kString) return nullptr;
+    auto bound = iceberg::Bind(iceberg::Predicate(*op, field->name, std::move(literals)), schema);
+    return bound ? *bound : nullptr;
+  };
+  for (const ColumnPredicate& term : predicate->terms) {
+    iceberg::ExprPtr e = translate(term);
+    if (!e) {
+      if (exact) *exact = false;
       continue;
     }
-    if (*op == ExprOp::kStartsWith && field->type->id() != iceberg::TypeId::kString) continue;
-    auto bound = iceberg::Bind(iceberg::Predicate(*op, field->name, std::move(literals)), schema);
-    if (!bound) continue;
-    out = iceberg::And(out, *bound);
+    out = iceberg::And(out, e);
   }
   return out;
 }

@@ -14,8 +14,9 @@
 
 namespace floe::sql::iceberg_sql {
 
-// A bound filter (True() when nothing translates).
-iceberg::ExprPtr ToIcebergFilter(const ScanPredicate* predicate, const iceberg::Schema& schema);
+// A bound filter (True() when nothing translates). `exact`, when given, is cleared unless the
+// filter states the whole predicate (every term translated, no residual).
+iceberg::ExprPtr ToIcebergFilter(const ScanPredicate* predicate, const iceberg::Schema& schema, bool* exact = nullptr);
 
 struct FieldPredicate {
   int32_t field_id = 0;

@@ -141,10 +141,36 @@ test('icebird applies the position deletes floe writes', async () => {
   const wh = `file://${dir}/wh`;
   run('table', 'create', table, '--warehouse', wh, '--schema', join(dir, 'schema.json'), '--partition', 'bucket(4, id)');
   run('table', 'append', table, '--warehouse', wh, join(dir, 'input.parquet'));
-  run('table', 'delete', table, '--warehouse', wh, '--filter', "id < 20 or name = 'name-3'");
+  run('table', 'delete', table, '--warehouse', wh, '--mode', 'merge-on-read', '--filter', "id < 20 or name = 'name-3'");
+  const snapshots = JSON.parse(run('table', 'snapshots', table, '--warehouse', wh, '--format', 'json'));
+  assert.ok(Number(snapshots.at(-1).summary['added-position-deletes']) > 0);
   const expected = floeRows(table);
   assert.ok(expected.every(r => r.id >= 20 && r.name !== 'name-3'));
   assert.ok(expected.length < 280 && expected.length > 200);
+  assertSameRows(await icebirdRows(table), expected);
+});
+
+test('icebird reads a table after copy-on-write deletes by floe table delete and SQL DELETE', async () => {
+  const table = 'db.rewritten';
+  const wh = `file://${dir}/wh`;
+  run('table', 'create', table, '--warehouse', wh, '--schema', join(dir, 'schema.json'), '--partition', 'truncate(100, id)');
+  run('table', 'append', table, '--warehouse', wh, join(dir, 'input.parquet'));
+  run('table', 'append', table, '--warehouse', wh, join(dir, 'input.parquet'));
+  run('table', 'delete', table, '--warehouse', wh, '--filter', "id >= 200");  // whole files, unread
+  let snapshots = JSON.parse(run('table', 'snapshots', table, '--warehouse', wh, '--format', 'json'));
+  assert.equal(snapshots.at(-1).operation, 'delete');
+  assert.equal(snapshots.at(-1).summary['deleted-records'], '200');
+  // SQL DELETE rewrites the files where only some rows match.
+  const out = execFileSync(floe, ['sql', '--warehouse', wh, '-e',
+    "DELETE FROM db.rewritten WHERE price > 100 AND name <> 'name-4' OR id % 50 = 7"], { encoding: 'utf8' });
+  assert.match(out, /DELETE: \d+ rows/);
+  snapshots = JSON.parse(run('table', 'snapshots', table, '--warehouse', wh, '--format', 'json'));
+  assert.equal(snapshots.at(-1).operation, 'overwrite');
+  assert.equal(snapshots.at(-1).summary['added-position-deletes'], undefined);
+  const expected = floeRows(table);
+  const keep = r => r.id < 200 && !((Number(r.price) > 100 && r.name !== 'name-4') || r.id % 50 === 7);
+  assert.equal(expected.length, 2 * [...Array(300).keys()].map(i => ({ id: i, price: i * 1.25, name: `name-${i % 13}` })).filter(keep).length);
+  assert.ok(expected.every(keep));
   assertSameRows(await icebirdRows(table), expected);
 });
 

@@ -1,8 +1,7 @@
 // floe query over real Iceberg tables (a warehouse written by `floe table create/append`):
 // node `pg`, `trino-client` and Debian's psql read the same rows; the console's /api/tables
-// routes list the table with its schema, snapshots and files. Reading rows needs the engine's
-// executor (issue #9, branch sqlexec): until it is on main the tests that read rows skip,
-// saying so, and run by themselves once it lands.
+// routes list the table with its schema, snapshots and files; DELETE through both protocols
+// reports its count the way each protocol does.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -16,9 +15,7 @@ import { startQueryServer } from './query_process.mjs';
 const floe = process.env.FLOE_BIN;
 let dir;
 let server;
-let executor = false;
 const rows = [];
-const noExecutor = 'the engine cannot read table rows yet (executor: issue #9)';
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'floe-serve-tables-'));
@@ -41,9 +38,6 @@ before(async () => {
     execFileSync(floe, ['table', 'append', 'shop.orders', '--warehouse', warehouse, join(dir, `batch-${batch}.jsonl`)]);
   }
   server = await startQueryServer(['--warehouse', `file://${warehouse}`]);
-  const probe = await (await fetch(`${server.url}/api/query`, { method: 'POST',
-    body: JSON.stringify({ sql: 'SELECT count(*) FROM shop.orders' }) })).json();
-  executor = probe.error?.errorName !== 'NOT_SUPPORTED';
 });
 
 after(async () => {
@@ -53,8 +47,7 @@ after(async () => {
 
 const expectedEu = rows.filter((r) => r.region === 'eu');
 
-test('node pg reads the table, with and without bound parameters', async (t) => {
-  if (!executor) return t.skip(noExecutor);
+test('node pg reads the table, with and without bound parameters', async () => {
   const client = new pg.Client(server.pgConfig);
   await client.connect();
   try {
@@ -69,8 +62,7 @@ test('node pg reads the table, with and without bound parameters', async (t) => 
   }
 });
 
-test('trino-client reads the same rows', async (t) => {
-  if (!executor) return t.skip(noExecutor);
+test('trino-client reads the same rows', async () => {
   const data = [];
   let columns;
   for await (const result of await Trino.create({ server: server.url, catalog: 'floe', schema: 'shop' })
@@ -91,7 +83,7 @@ test('psql lists and describes the table', () => {
   assert.match(described, /id\|bigint/);
   assert.match(described, /region\|text/);
   assert.match(described, /amount\|double precision/);
-  if (executor) assert.match(psql('SELECT count(*) FROM shop.orders'), new RegExp(`\\n${rows.length}\\n`));
+  assert.match(psql('SELECT count(*) FROM shop.orders'), new RegExp(`\\n${rows.length}\\n`));
 });
 
 test('the console API lists the table with schema, snapshots and files', async () => {
@@ -101,12 +93,6 @@ test('the console API lists the table with schema, snapshots and files', async (
   assert.deepEqual(table.columns.map((c) => [c.name, c.type]), [['id', 'bigint'], ['region', 'varchar'], ['amount', 'double']]);
   const missing = await fetch(`${server.url}/api/tables/shop/nope`);
   assert.equal(missing.status, 404);
-  if (!executor) {
-    // The metadata tables are read through SQL: each part says why it is missing.
-    assert.equal(table.snapshots, null);
-    assert.match(table.errors.snapshots, /not built yet/);
-    return;
-  }
   assert.equal(table.snapshots?.length, 2, JSON.stringify(table.errors));
   assert.ok(table.files.length >= 2, JSON.stringify(table.files));
   assert.equal(table.files.reduce((sum, f) => sum + Number(f.record_count), 0), rows.length);
@@ -168,4 +154,30 @@ test('system.jdbc answers the JDBC driver\'s metadata queries', async () => {
   assert.deepEqual(empty.data, []);
   const metadata = await run('SELECT catalog_name FROM system.metadata.catalogs');
   assert.deepEqual(metadata.data, [['floe']]);
+});
+
+test('DELETE through pg (command tag DELETE n) and Trino (updateType, updateCount)', async () => {
+  const client = new pg.Client(server.pgConfig);
+  await client.connect();
+  try {
+    const created = await client.query('CREATE TABLE shop.scratch AS SELECT * FROM shop.orders');
+    assert.equal(created.rowCount, rows.length);
+    const deleted = await client.query("DELETE FROM shop.scratch WHERE region = 'eu' AND amount > $1", [30]);
+    assert.equal(deleted.command, 'DELETE');
+    assert.equal(deleted.rowCount, rows.filter((r) => r.region === 'eu' && r.amount > 30).length);
+  } finally {
+    await client.end();
+  }
+  let update;
+  for await (const result of await Trino.create({ server: server.url, catalog: 'floe', schema: 'shop' })
+    .query('DELETE FROM scratch WHERE id < 10')) {
+    assert.equal(result.error, undefined, JSON.stringify(result.error));
+    if (result.updateType) update = result;
+  }
+  assert.equal(update.updateType, 'DELETE');
+  const kept = rows.filter((r) => !(r.region === 'eu' && r.amount > 30));
+  assert.equal(update.updateCount, kept.filter((r) => r.id < 10).length);
+  const left = await (await fetch(`${server.url}/api/query`, { method: 'POST',
+    body: JSON.stringify({ sql: 'SELECT count(*) AS n FROM shop.scratch' }) })).json();
+  assert.deepEqual(left.rows, [[kept.filter((r) => r.id >= 10).length]], JSON.stringify(left));
 });
