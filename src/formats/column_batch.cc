@@ -12,7 +12,9 @@ int32_t DataType::FixedWidth() const {
     case TypeId::kDouble:
     case TypeId::kTime:
     case TypeId::kTimestamp:
-    case TypeId::kTimestampTz: return 8;
+    case TypeId::kTimestampTz:
+    case TypeId::kTimestampNs:
+    case TypeId::kTimestampTzNs: return 8;
     case TypeId::kDecimal:
     case TypeId::kUuid: return 16;
     case TypeId::kFixed: return width;
@@ -130,6 +132,8 @@ std::string_view TypeIdName(TypeId id) {
     case TypeId::kTime: return "time";
     case TypeId::kTimestamp: return "timestamp";
     case TypeId::kTimestampTz: return "timestamptz";
+    case TypeId::kTimestampNs: return "timestamp_ns";
+    case TypeId::kTimestampTzNs: return "timestamptz_ns";
     case TypeId::kString: return "string";
     case TypeId::kBinary: return "binary";
     case TypeId::kFixed: return "fixed";

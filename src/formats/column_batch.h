@@ -32,6 +32,8 @@ enum class TypeId : uint8_t {
   kTime,         // int64_t microseconds since midnight
   kTimestamp,    // int64_t microseconds since the epoch, no time zone
   kTimestampTz,  // int64_t microseconds since the epoch, UTC
+  kTimestampNs,    // int64_t nanoseconds since the epoch, no time zone (Iceberg v3 timestamp_ns)
+  kTimestampTzNs,  // int64_t nanoseconds since the epoch, UTC (timestamptz_ns)
   kString,       // offsets + UTF-8 bytes
   kBinary,       // offsets + bytes
   kFixed,        // `width` bytes per slot

@@ -21,6 +21,8 @@ Result<DataType> ToBatchType(const Type& t) {
     case TypeId::kTime: return formats::Primitive(BT::kTime);
     case TypeId::kTimestamp: return formats::Primitive(BT::kTimestamp);
     case TypeId::kTimestampTz: return formats::Primitive(BT::kTimestampTz);
+    case TypeId::kTimestampNs: return formats::Primitive(BT::kTimestampNs);
+    case TypeId::kTimestampTzNs: return formats::Primitive(BT::kTimestampTzNs);
     case TypeId::kString: return formats::Primitive(BT::kString);
     case TypeId::kUuid: return formats::Primitive(BT::kUuid);
     case TypeId::kFixed: return formats::FixedType(t.length());
@@ -78,7 +80,9 @@ Literal LiteralAt(const ColumnVector& v, int64_t row, const Type& type) {
     case BT::kInt64:
     case BT::kTime:
     case BT::kTimestamp:
-    case BT::kTimestampTz: return Literal::Long(v.Data<int64_t>()[row]);
+    case BT::kTimestampTz:
+    case BT::kTimestampNs:
+    case BT::kTimestampTzNs: return Literal::Long(v.Data<int64_t>()[row]);
     case BT::kFloat: {
       float x = v.Data<float>()[row];
       return type.id() == TypeId::kDouble ? Literal::Double(x) : Literal::Float(x);

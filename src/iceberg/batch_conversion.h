@@ -16,7 +16,7 @@
 namespace floe::iceberg {
 
 // Batch fields (names, ids, nullability, types) for a schema's columns. NotImplemented for
-// types batches cannot hold (timestamp_ns, variant).
+// types batches cannot hold (variant, geometry).
 Result<std::vector<formats::Field>> ToBatchFields(const Schema& schema);
 Result<formats::Field> ToBatchField(const NestedField& field);
 

@@ -319,8 +319,9 @@ bool BoundsMayMatch(const SchemaNode& node, const LeafColumn& leaf, const Column
       if (*i > INT32_MAX) return p.op != ColumnPredicate::Op::kEq && p.op != ColumnPredicate::Op::kGt && p.op != ColumnPredicate::Op::kGe;
       c = PlainBytes(static_cast<int32_t>(*i));
     } else if (leaf.physical == PhysicalType::kInt64 &&
-               (id == TypeId::kInt64 || ((id == TypeId::kTimestamp || id == TypeId::kTimestampTz || id == TypeId::kTime) &&
-                                         leaf.logical.unit == TimeUnit::kMicros))) {
+               (id == TypeId::kInt64 ||
+                ((id == TypeId::kTimestamp || id == TypeId::kTimestampTz || id == TypeId::kTime) && leaf.logical.unit == TimeUnit::kMicros) ||
+                ((id == TypeId::kTimestampNs || id == TypeId::kTimestampTzNs) && leaf.logical.unit == TimeUnit::kNanos))) {
       c = PlainBytes(*i);
     } else if (leaf.physical == PhysicalType::kBoolean) {
       c = std::string(1, static_cast<char>(*i != 0));

@@ -89,6 +89,12 @@ void AppendValue(const ColumnVector& v, int64_t i, std::string* out) {
     case TypeId::kTimestampTz:
       fmt::format_to(std::back_inserter(*out), "\"{}Z\"", FormatTimestampMicros(v.Data<int64_t>()[i]));
       return;
+    case TypeId::kTimestampNs:
+      fmt::format_to(std::back_inserter(*out), "\"{}\"", FormatTimestampNanos(v.Data<int64_t>()[i]));
+      return;
+    case TypeId::kTimestampTzNs:
+      fmt::format_to(std::back_inserter(*out), "\"{}Z\"", FormatTimestampNanos(v.Data<int64_t>()[i]));
+      return;
     case TypeId::kString: AppendJsonString(v.StringAt(i), out); return;
     case TypeId::kBinary: AppendBase64String(v.StringAt(i), out); return;
     case TypeId::kFixed: AppendBase64String(v.FixedAt(i), out); return;
@@ -157,6 +163,13 @@ std::string FormatDate(int32_t days) {
 std::string FormatTimeMicros(int64_t micros) {
   int64_t s = micros / 1000000, us = micros % 1000000;
   return fmt::format("{:02}:{:02}:{:02}.{:06}", s / 3600, s / 60 % 60, s % 60, us);
+}
+
+std::string FormatTimestampNanos(int64_t nanos) {
+  constexpr int64_t kNanosPerDay = 86400000000000LL;
+  int64_t days = nanos >= 0 ? nanos / kNanosPerDay : -((-(nanos + 1)) / kNanosPerDay) - 1;
+  int64_t rest = nanos - days * kNanosPerDay;
+  return FormatTimestampMicros(days * 86400000000LL + rest / 1000) + fmt::format("{:03}", rest % 1000);
 }
 
 std::string FormatTimestampMicros(int64_t micros) {

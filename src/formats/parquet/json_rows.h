@@ -22,5 +22,7 @@ void AppendJsonString(std::string_view s, std::string* out);
 std::string FormatDate(int32_t days);
 std::string FormatTimeMicros(int64_t micros);
 std::string FormatTimestampMicros(int64_t micros);
+// "1970-01-01T00:00:00.000000000" for 0.
+std::string FormatTimestampNanos(int64_t nanos);
 
 }  // namespace floe::parquet

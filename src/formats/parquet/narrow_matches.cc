@@ -88,7 +88,9 @@ void NarrowMatches(const formats::ColumnVector& column, const ColumnPredicate& p
       case TypeId::kInt64:
       case TypeId::kTime:
       case TypeId::kTimestamp:
-      case TypeId::kTimestampTz: return Narrow<int64_t, int64_t>(column, p.op, *i, match);
+      case TypeId::kTimestampTz:
+      case TypeId::kTimestampNs:
+      case TypeId::kTimestampTzNs: return Narrow<int64_t, int64_t>(column, p.op, *i, match);
       case TypeId::kBoolean: return Narrow<uint8_t, int64_t>(column, p.op, *i != 0 ? 1 : 0, match);
       default: return;
     }

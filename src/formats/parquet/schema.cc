@@ -73,6 +73,9 @@ Result<DataType> PrimitiveBatchType(const SchemaElement& e) {
       }
       return formats::Primitive(TypeId::kInt32);
     case PhysicalType::kInt64:
+      if (lt.kind == K::kTimestamp && lt.unit == TimeUnit::kNanos) {
+        return formats::Primitive(lt.adjusted_to_utc ? TypeId::kTimestampTzNs : TypeId::kTimestampNs);
+      }
       if (lt.kind == K::kTimestamp) {
         return formats::Primitive(lt.adjusted_to_utc ? TypeId::kTimestampTz : TypeId::kTimestamp);
       }
@@ -363,6 +366,14 @@ Status AppendElements(const Field& f, Repetition repetition, std::vector<SchemaE
       e.logical_type.adjusted_to_utc = t.id == TypeId::kTimestampTz;
       // The converted type implies UTC adjustment, so only adjusted timestamps carry it.
       if (t.id == TypeId::kTimestampTz) e.converted_type = ConvertedType::kTimestampMicros;
+      break;
+    case TypeId::kTimestampNs:
+    case TypeId::kTimestampTzNs:
+      // Nanoseconds have no converted type: readers that predate logical types see an int64.
+      e.type = PhysicalType::kInt64;
+      e.logical_type.kind = K::kTimestamp;
+      e.logical_type.unit = TimeUnit::kNanos;
+      e.logical_type.adjusted_to_utc = t.id == TypeId::kTimestampTzNs;
       break;
     case TypeId::kString:
       e.type = PhysicalType::kByteArray;

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sql/temporal.h"
+
 namespace floe::sql::iceberg_sql {
 
 using iceberg::Literal;
@@ -22,6 +24,9 @@ Result<SqlType> SqlTypeFor(const iceberg::Type& type) {
     case IT::kTime: return SqlType(TypeKind::kTime);
     case IT::kTimestamp: return SqlType::Timestamp();
     case IT::kTimestampTz: return SqlType::TimestampTz();
+    // SQL timestamps hold microseconds: nanosecond columns read rounded down to the microsecond.
+    case IT::kTimestampNs: return SqlType::Timestamp();
+    case IT::kTimestampTzNs: return SqlType::TimestampTz();
     case IT::kString: return SqlType::Varchar();
     case IT::kUuid: return SqlType(TypeKind::kUuid);
     case IT::kFixed:
@@ -218,6 +223,8 @@ Value ValueFor(const Literal& literal, const iceberg::Type& type, const SqlType&
     case IT::kBinary:
     case IT::kFixed: return Value::String(sql_type, literal.as_bytes());
     case IT::kUuid: return Value::String(sql_type, iceberg::ToJsonValue(type, literal).get<std::string>());
+    case IT::kTimestampNs:
+    case IT::kTimestampTzNs: return Value::Int(sql_type, FloorDiv(literal.as_long(), 1000));
     default: return Value::Int(sql_type, literal.as_long());
   }
 }

@@ -31,7 +31,9 @@ void AppendValue(ColumnVector& v, const Value& value) {
     case BT::kInt64:
     case BT::kTime:
     case BT::kTimestamp:
-    case BT::kTimestampTz: v.Append<int64_t>(value.as_int()); break;
+    case BT::kTimestampTz:
+    case BT::kTimestampNs:
+    case BT::kTimestampTzNs: v.Append<int64_t>(value.as_int()); break;
     case BT::kFloat: v.Append<float>(static_cast<float>(value.as_double())); break;
     case BT::kDouble: v.Append<double>(value.as_double()); break;
     case BT::kDecimal: v.Append<__int128>(value.as_decimal()); break;

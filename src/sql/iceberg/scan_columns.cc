@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "sql/temporal.h"
+
 namespace floe::sql::iceberg_sql {
 
 using formats::ColumnVector;
@@ -59,7 +61,9 @@ ColumnVector ConstantVector(const DataType& type, const iceberg::Literal& value,
     case BT::kInt64:
     case BT::kTime:
     case BT::kTimestamp:
-    case BT::kTimestampTz: FillValue<int64_t>(v, value.as_long(), n); break;
+    case BT::kTimestampTz:
+    case BT::kTimestampNs:
+    case BT::kTimestampTzNs: FillValue<int64_t>(v, value.as_long(), n); break;
     case BT::kFloat: FillValue<float>(v, static_cast<float>(value.as_double()), n); break;
     case BT::kDouble: FillValue<double>(v, value.as_double(), n); break;
     case BT::kDecimal: FillValue<__int128>(v, value.unscaled(), n); break;
@@ -121,6 +125,16 @@ Result<ColumnVector> ConvertVector(ColumnVector in, const DataType& type) {
     return out;
   }
   if (from == BT::kInt32 && type.id == BT::kInt64) return Widen<int32_t, int64_t>(std::move(in), type);
+  if ((from == BT::kTimestampNs && type.id == BT::kTimestamp) || (from == BT::kTimestampTzNs && type.id == BT::kTimestampTz)) {
+    // SQL's microsecond timestamps: round down, so ordering and date parts stay right before 1970.
+    ColumnVector out(type);
+    out.length = in.length;
+    out.validity = std::move(in.validity);
+    out.values = std::move(in.values);
+    auto* v = out.MutableData<int64_t>();
+    for (int64_t i = 0; i < out.length; ++i) v[i] = FloorDiv(v[i], 1000);
+    return out;
+  }
   if (from == BT::kFloat && type.id == BT::kDouble) return Widen<float, double>(std::move(in), type);
   if (from == BT::kInt32 && type.id == BT::kDecimal) return Widen<int32_t, __int128>(std::move(in), type);
   if (from == BT::kInt64 && type.id == BT::kDecimal) return Widen<int64_t, __int128>(std::move(in), type);

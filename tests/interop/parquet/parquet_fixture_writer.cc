@@ -54,6 +54,8 @@ std::vector<Field> Fields() {
       F("li", 20, formats::ListType(F("element", 21, Primitive(TypeId::kInt64)))),
       F("m", 22, formats::MapType(F("key", 23, Primitive(TypeId::kString), false), F("value", 24, Primitive(TypeId::kDouble)))),
       F("ll", 25, formats::ListType(F("element", 26, formats::ListType(F("element", 27, Primitive(TypeId::kString)))))),
+      F("tsns", 28, Primitive(TypeId::kTimestampNs)),
+      F("tstzns", 29, Primitive(TypeId::kTimestampTzNs)),
   };
 }
 
@@ -120,6 +122,10 @@ struct Gen {
       case TypeId::kTime: v->Append<int64_t>(static_cast<int64_t>(r % 86400000000ULL) / (r % 3 == 0 ? 1000000 : 1) * (r % 3 == 0 ? 1000000 : 1)); return;
       case TypeId::kTimestamp:
       case TypeId::kTimestampTz: v->Append<int64_t>(static_cast<int64_t>(r % 6000000000000000ULL) - 2000000000000000LL); return;
+      case TypeId::kTimestampNs:
+      case TypeId::kTimestampTzNs:  // 1906-2198, every digit down to the nanosecond.
+        v->Append<int64_t>(static_cast<int64_t>(r % 9000000000000000000ULL) - 2000000000000000000LL);
+        return;
       case TypeId::kString: {
         static const char* kWords[] = {"", "paid", "shipped", "caf\xc3\xa9", "a\"quote", "tab\there", "\xe2\x82\xac uro", "new\nline"};
         std::string s = r % 3 == 0 ? fmt::format("order-{}", r % 5000) : std::string(kWords[r % 8]);
