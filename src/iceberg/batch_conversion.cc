@@ -176,6 +176,17 @@ void CopyRow(const ColumnVector& src, int64_t row, ColumnVector* dst) {
   }
 }
 
+ColumnVector NanosToMicros(const ColumnVector& nanos) {
+  ColumnVector out(formats::Primitive(nanos.type().id == BT::kTimestampTzNs ? BT::kTimestampTz : BT::kTimestamp));
+  out.length = nanos.length;
+  out.validity = nanos.validity;
+  out.values.Resize(static_cast<size_t>(nanos.length) * 8);
+  const int64_t* in = nanos.Data<int64_t>();
+  int64_t* micros = out.MutableData<int64_t>();
+  for (int64_t i = 0; i < nanos.length; ++i) micros[i] = in[i] / 1000 - (in[i] % 1000 < 0 ? 1 : 0);
+  return out;
+}
+
 Result<formats::ColumnVector> ConstantColumn(const Type& type, const Literal& value, int64_t rows) {
   FLOE_ASSIGN_OR_RETURN(DataType batch_type, ToBatchType(type));
   ColumnVector v(batch_type);

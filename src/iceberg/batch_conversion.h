@@ -31,6 +31,10 @@ nlohmann::ordered_json JsonAt(const formats::ColumnVector& vector, int64_t row, 
 // column a data file does not store but its identity partition value fixes.
 Result<formats::ColumnVector> ConstantColumn(const Type& type, const Literal& value, int64_t rows);
 
+// A timestamp_ns or timestamptz_ns vector as timestamp or timestamptz: microseconds, rounded
+// down (so instants before 1970 keep their order and calendar fields).
+formats::ColumnVector NanosToMicros(const formats::ColumnVector& nanos);
+
 // Appends slot `row` of `src` to `dst` (same type).
 void CopyRow(const formats::ColumnVector& src, int64_t row, formats::ColumnVector* dst);
 

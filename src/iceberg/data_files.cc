@@ -120,8 +120,22 @@ Result<std::vector<DataFile>> WriteDataFiles(Table& table, const std::vector<Col
     return OkStatus();
   };
 
-  for (const ColumnBatch& batch : batches) {
-    std::vector<int> columns = MatchColumns(batch.fields, schema);
+  for (const ColumnBatch& input : batches) {
+    std::vector<int> columns = MatchColumns(input.fields, schema);
+    // Nanosecond timestamps (pandas and pyarrow write them) go into microsecond columns rounded
+    // down, as they always were read; the copy is made only when a column needs it.
+    std::optional<ColumnBatch> downcast;
+    for (size_t i = 0; i < columns.size(); ++i) {
+      if (columns[i] < 0) continue;
+      formats::TypeId have = input.fields[columns[i]].type.id, want = fields[i].type.id;
+      if ((have == formats::TypeId::kTimestampNs && want == formats::TypeId::kTimestamp) ||
+          (have == formats::TypeId::kTimestampTzNs && want == formats::TypeId::kTimestampTz)) {
+        if (!downcast) downcast = input;
+        downcast->fields[columns[i]].type = fields[i].type;
+        downcast->columns[columns[i]] = NanosToMicros(input.columns[columns[i]]);
+      }
+    }
+    const ColumnBatch& batch = downcast ? *downcast : input;
     for (size_t i = 0; i < columns.size(); ++i) {
       const NestedField& f = schema.fields()[i];
       if (columns[i] < 0) {

@@ -144,5 +144,41 @@ TEST_F(TimestampNanosTest, FiltersCompareNanoseconds) {
   EXPECT_TRUE(plan->tasks.empty());
 }
 
+// pandas and pyarrow write nanoseconds: appended to a microsecond column, they round down.
+TEST(TimestampNanosAppend, IntoMicrosecondColumnsRoundsDown) {
+  auto catalog = FileSystemCatalog::Open(io::testing::FreshFolder());
+  ASSERT_TRUE(catalog.has_value()) << catalog.error().ToString();
+  Schema schema(0, {NestedField{1, "at", false, Type::Primitive(TypeId::kTimestamp)},
+                    NestedField{2, "at_utc", false, Type::Primitive(TypeId::kTimestampTz)}});
+  auto table = (*catalog)->CreateTable(*TableIdentifier::Parse("db.micros"), schema, {});
+  ASSERT_TRUE(table.has_value()) << table.error().ToString();
+  formats::ColumnBatch b = formats::MakeEmptyBatch({formats::Field{"at", -1, true, formats::Primitive(formats::TypeId::kTimestampNs)},
+                                                    formats::Field{"at_utc", -1, true, formats::Primitive(formats::TypeId::kTimestampTzNs)}});
+  for (int64_t v : {kBeforeEpoch, kLate}) {
+    b.columns[0].Append<int64_t>(v);
+    b.columns[1].Append<int64_t>(v);
+  }
+  b.columns[0].AppendNull();
+  b.columns[1].AppendNull();
+  b.num_rows = 3;
+  auto files = WriteDataFiles(**table, {b});
+  ASSERT_TRUE(files.has_value()) << files.error().ToString();
+  ASSERT_TRUE((*table)->FastAppend(*files).has_value());
+  auto plan = PlanScan(**table, ScanOptions{});
+  ASSERT_TRUE(plan.has_value());
+  std::vector<std::string> rows;
+  for (const auto& task : plan->tasks) {
+    ASSERT_TRUE(ReadTask(**table, task, plan->schema, [&](const formats::ColumnBatch& batch, const std::vector<int>& cols) {
+      for (int64_t r = 0; r < batch.num_rows; ++r) {
+        rows.push_back(JsonAt(batch.columns[cols[0]], r, *schema.fields()[0].type).dump() + " " +
+                       JsonAt(batch.columns[cols[1]], r, *schema.fields()[1].type).dump());
+      }
+      return OkStatus();
+    }).has_value());
+  }
+  EXPECT_EQ(rows, (std::vector<std::string>{"\"1969-12-31T23:59:59.999999\" \"1969-12-31T23:59:59.999999+00:00\"",
+                                            "\"2023-11-14T22:13:20.123456\" \"2023-11-14T22:13:20.123456+00:00\"", "null null"}));
+}
+
 }  // namespace
 }  // namespace floe::iceberg

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "sql/temporal.h"
+#include "iceberg/batch_conversion.h"
 
 namespace floe::sql::iceberg_sql {
 
@@ -126,14 +126,7 @@ Result<ColumnVector> ConvertVector(ColumnVector in, const DataType& type) {
   }
   if (from == BT::kInt32 && type.id == BT::kInt64) return Widen<int32_t, int64_t>(std::move(in), type);
   if ((from == BT::kTimestampNs && type.id == BT::kTimestamp) || (from == BT::kTimestampTzNs && type.id == BT::kTimestampTz)) {
-    // SQL's microsecond timestamps: round down, so ordering and date parts stay right before 1970.
-    ColumnVector out(type);
-    out.length = in.length;
-    out.validity = std::move(in.validity);
-    out.values = std::move(in.values);
-    auto* v = out.MutableData<int64_t>();
-    for (int64_t i = 0; i < out.length; ++i) v[i] = FloorDiv(v[i], 1000);
-    return out;
+    return iceberg::NanosToMicros(in);  // SQL timestamps hold microseconds.
   }
   if (from == BT::kFloat && type.id == BT::kDouble) return Widen<float, double>(std::move(in), type);
   if (from == BT::kInt32 && type.id == BT::kDecimal) return Widen<int32_t, __int128>(std::move(in), type);
