@@ -127,29 +127,34 @@ int RunCreate(const Flags& f) {
   return st ? kExitOk : Fail("create", st.error());
 }
 
+// The rows of FILE (.parquet, or .jsonl decoded with the table's schema), for append and overwrite.
+Result<std::vector<formats::ColumnBatch>> ReadInputRows(const Flags& f, const Table& table) {
+  if (f.file.ends_with(".parquet")) {
+    FLOE_ASSIGN_OR_RETURN(auto input, parquet::LocalInputFile::Open(f.file));
+    return ReadParquetFile(std::move(input));
+  }
+  if (!f.file.ends_with(".jsonl") && !f.file.ends_with(".json")) {
+    return InvalidArgument("{}: expected a .parquet or .jsonl file", f.file);
+  }
+  FLOE_ASSIGN_OR_RETURN(std::string text, ReadLocalFile(f.file));
+  FLOE_ASSIGN_OR_RETURN(auto fields, ToBatchFields(table.metadata().CurrentSchema()));
+  FLOE_ASSIGN_OR_RETURN(auto decoder, formats::JsonEventDecoder::Make(fields));
+  size_t length = text.size();
+  text.append(formats::JsonEventDecoder::kPadding, '\0');
+  decoder->DecodeLines(std::string_view(text.data(), length), 1);
+  if (!decoder->errors().empty()) {
+    const formats::LineError& e = decoder->errors().front();
+    return InvalidArgument("{} line {}: {} ({} bad lines; nothing written)", f.file, e.line, e.message, decoder->errors().size());
+  }
+  std::vector<formats::ColumnBatch> batches;
+  batches.push_back(decoder->TakeBatch());
+  return batches;
+}
+
 int RunAppend(const Flags& f) {
   auto run = [&]() -> Status {
     FLOE_ASSIGN_OR_RETURN(auto table, LoadTable(f));
-    std::vector<formats::ColumnBatch> batches;
-    if (f.file.ends_with(".parquet")) {
-      FLOE_ASSIGN_OR_RETURN(auto input, parquet::LocalInputFile::Open(f.file));
-      FLOE_ASSIGN_OR_RETURN(batches, ReadParquetFile(std::move(input)));
-    } else if (f.file.ends_with(".jsonl") || f.file.ends_with(".json")) {
-      FLOE_ASSIGN_OR_RETURN(std::string text, ReadLocalFile(f.file));
-      FLOE_ASSIGN_OR_RETURN(auto fields, ToBatchFields(table->metadata().CurrentSchema()));
-      FLOE_ASSIGN_OR_RETURN(auto decoder, formats::JsonEventDecoder::Make(fields));
-      size_t length = text.size();
-      text.append(formats::JsonEventDecoder::kPadding, '\0');
-      decoder->DecodeLines(std::string_view(text.data(), length), 1);
-      if (!decoder->errors().empty()) {
-        const formats::LineError& e = decoder->errors().front();
-        return InvalidArgument("{} line {}: {} ({} bad lines; nothing appended)", f.file, e.line, e.message,
-                               decoder->errors().size());
-      }
-      batches.push_back(decoder->TakeBatch());
-    } else {
-      return InvalidArgument("{}: expected a .parquet or .jsonl file", f.file);
-    }
+    FLOE_ASSIGN_OR_RETURN(std::vector<formats::ColumnBatch> batches, ReadInputRows(f, *table));
     FLOE_ASSIGN_OR_RETURN(auto files, WriteDataFiles(*table, batches));
     int64_t rows = 0;
     for (const DataFile& d : files) rows += d.record_count;
@@ -512,6 +517,29 @@ Status DeleteCopyOnWrite(const Flags& f, std::unique_ptr<Table> table) {
   return OkStatus();
 }
 
+// Replaces the rows matching --filter (every row without one) by FILE's rows in one commit.
+int RunOverwrite(const Flags& f) {
+  auto run = [&]() -> Status {
+    FLOE_ASSIGN_OR_RETURN(auto table, LoadTable(f));
+    FLOE_ASSIGN_OR_RETURN(ExprPtr filter, ParseFilter(f.filter.empty() ? "true" : f.filter));
+    FLOE_ASSIGN_OR_RETURN(std::vector<formats::ColumnBatch> batches, ReadInputRows(f, *table));
+    DeleteRowsOptions options;
+    FLOE_ASSIGN_OR_RETURN(options.add_files, WriteDataFiles(*table, batches));
+    int64_t added_rows = 0;
+    for (const DataFile& d : options.add_files) added_rows += d.record_count;
+    FLOE_ASSIGN_OR_RETURN(DeleteRowsResult done, DeleteRows(*table, filter, options));
+    if (!done.snapshot_id) {
+      fmt::print("nothing to overwrite: no rows match and the file is empty\n");
+      return OkStatus();
+    }
+    fmt::print("overwrote {} rows with {} rows ({} files dropped, {} rewritten, {} added); snapshot {}\n", done.deleted_rows,
+               added_rows, done.files_dropped, done.files_rewritten, done.files_added, *done.snapshot_id);
+    return OkStatus();
+  };
+  Status st = run();
+  return st ? kExitOk : Fail("overwrite", st.error());
+}
+
 // --mode, else the table's write.delete.mode (Iceberg's property; copy-on-write by default).
 int RunDelete(const Flags& f) {
   auto run = [&]() -> Status {
@@ -540,6 +568,7 @@ void RegisterTableCommand(CLI::App& root, CommandRegistry& registry) {
   const Verb verbs[] = {
       {"create", "Create a table from an Iceberg schema JSON", RunCreate},
       {"append", "Append a JSON-lines or Parquet file", RunAppend},
+      {"overwrite", "Replace the rows matching --filter (default: all) by a file's rows, in one commit", RunOverwrite},
       {"scan", "Print a table's rows", RunScan},
       {"describe", "Print a table's schema, partition spec and properties", RunDescribe},
       {"snapshots", "List snapshots with their summaries", RunSnapshots},
@@ -562,7 +591,8 @@ void RegisterTableCommand(CLI::App& root, CommandRegistry& registry) {
       app->add_option("--partition", flags->partition, "Partition field, e.g. 'day(ts)' (repeatable)");
       app->add_option("--property", flags->properties, "Table property KEY=VALUE (repeatable)");
     }
-    if (v == "append") app->add_option("file", flags->file, "FILE.jsonl or FILE.parquet")->required();
+    if (v == "append" || v == "overwrite") app->add_option("file", flags->file, "FILE.jsonl or FILE.parquet")->required();
+    if (v == "overwrite") app->add_option("--filter", flags->filter, "Rows to replace, e.g. \"day = '2024-01-01'\" (default: every row)");
     if (v == "scan") {
       app->add_option("--snapshot", flags->snapshot, "Snapshot id to read");
       app->add_option("--ref", flags->ref, "Branch or tag to read");

@@ -107,10 +107,15 @@ Result<DeleteRowsResult> DeleteRows(Table& table, const ExprPtr& filter, const D
   const int64_t planned_sequence_number = table.metadata().last_sequence_number;
   ScanOptions scan;
   scan.filter = filter ? filter : True();
-  FLOE_ASSIGN_OR_RETURN(ScanPlan plan, PlanScan(table, scan));
+  auto planned = PlanScan(table, scan);
+  if (!planned) {
+    DeleteWritten(table, options.add_files);
+    return std::unexpected(planned.error());
+  }
+  const ScanPlan& plan = *planned;
   DeleteRowsResult result;
   std::vector<std::string> removed;
-  std::vector<DataFile> added;
+  std::vector<DataFile> added = options.add_files;
   for (const FileScanTask& task : plan.tasks) {
     // Files with deletes are read even when every row matches: the count of rows deleted must
     // leave out the rows their deletes already removed.
@@ -139,7 +144,7 @@ Result<DeleteRowsResult> DeleteRows(Table& table, const ExprPtr& filter, const D
     }
     added.insert(added.end(), written->begin(), written->end());
   }
-  if (removed.empty()) return result;  // Nothing matched: no snapshot.
+  if (removed.empty() && added.empty()) return result;  // Nothing matched: no snapshot.
 
   OverwriteValidation validation;
   validation.planned_sequence_number = planned_sequence_number;

@@ -43,13 +43,17 @@ struct DeleteRowsOptions {
   RowMatcher matcher;
   bool filter_is_exact = true;
   DataWriteOptions write;
+  // Overwrite by filter (PyIceberg's Table.overwrite, Spark's INSERT OVERWRITE ... WHERE): data
+  // files already written to add in the same commit, so readers see the old rows or the new
+  // ones, never both or neither. On a definite failure they are deleted with the rest.
+  std::vector<DataFile> add_files;
 };
 
 struct DeleteRowsResult {
   int64_t deleted_rows = 0;
   int64_t files_dropped = 0;    // Removed whole without being read.
   int64_t files_rewritten = 0;  // Read, then removed or replaced by a file of the remaining rows.
-  int64_t files_added = 0;
+  int64_t files_added = 0;      // Rewritten survivors and add_files.
   std::optional<int64_t> snapshot_id;  // The committed snapshot; none when nothing matched.
 };
 

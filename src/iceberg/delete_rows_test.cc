@@ -153,6 +153,44 @@ TEST_F(DeleteRowsTest, NothingMatchingCommitsNoSnapshot) {
   EXPECT_EQ(Ids(), Range(0, 19));
 }
 
+TEST_F(DeleteRowsTest, OverwriteByFilterSwapsRowsInOneCommit) {
+  // New eu rows 100..104, written first, replace the old eu rows atomically.
+  auto fields = ToBatchFields(table_->metadata().CurrentSchema());
+  ASSERT_TRUE(fields.has_value());
+  formats::ColumnBatch b = formats::MakeEmptyBatch(*fields);
+  for (int i = 0; i < 5; ++i) {
+    b.columns[0].Append<int64_t>(100 + i);
+    b.columns[1].AppendString("eu");
+  }
+  b.num_rows = 5;
+  auto written = WriteDataFiles(*table_, {b});
+  ASSERT_TRUE(written.has_value()) << written.error().ToString();
+  const int64_t before = table_->metadata().CurrentSnapshot()->snapshot_id;
+  DeleteRowsOptions options;
+  options.add_files = *written;
+  auto filter = ParseFilter("region = 'eu'");
+  ASSERT_TRUE(filter.has_value());
+  auto r = DeleteRows(*table_, *filter, options);
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_EQ(r->deleted_rows, 10);
+  EXPECT_EQ(r->files_added, 1);
+  EXPECT_EQ(table_->metadata().CurrentSnapshot()->parent_snapshot_id, before);
+  EXPECT_EQ(table_->metadata().CurrentSnapshot()->operation(), "overwrite");
+  EXPECT_EQ(Summary().at("deleted-records"), "10");
+  EXPECT_EQ(Summary().at("added-records"), "5");
+  EXPECT_EQ(Ids(), Concat(Range(10, 19), Range(100, 104)));
+
+  // A filter that cannot bind fails before committing, and the files written for it are gone.
+  auto more = WriteDataFiles(*table_, {b});
+  ASSERT_TRUE(more.has_value());
+  options.add_files = *more;
+  auto bad = ParseFilter("nope = 1");
+  ASSERT_TRUE(bad.has_value());
+  EXPECT_FALSE(DeleteRows(*table_, *bad, options).has_value());
+  EXPECT_FALSE(catalog_->store().Head(*table_->ops().KeyForLocation((*more)[0].file_path)).has_value());
+  EXPECT_EQ(Ids(), Concat(Range(10, 19), Range(100, 104)));
+}
+
 TEST_F(DeleteRowsTest, ExistingPositionDeletesApplyAndGoWithTheirFile) {
   DataFile us = FileOf("us");
   auto deletes = WritePositionDeletes(*table_, {{us.file_path, {0, 1}}}, us.partition);  // ids 10, 11

@@ -1,5 +1,6 @@
 // icebird (npm), an Iceberg reader nobody here wrote, reads tables floe writes: one table per
-// partition transform, plus one after compaction, rollback and expiry. The warehouse folder is
+// partition transform, plus ones after compaction, rollback and expiry, deletes (position
+// deletes and copy-on-write), an overwrite by filter and schema evolution. The warehouse folder is
 // served over a loopback HTTP server (with Range support); the file:// locations recorded in
 // floe's metadata are fetched from that server.
 import { test, before, after } from 'node:test';
@@ -171,6 +172,24 @@ test('icebird reads a table after copy-on-write deletes by floe table delete and
   const keep = r => r.id < 200 && !((Number(r.price) > 100 && r.name !== 'name-4') || r.id % 50 === 7);
   assert.equal(expected.length, 2 * [...Array(300).keys()].map(i => ({ id: i, price: i * 1.25, name: `name-${i % 13}` })).filter(keep).length);
   assert.ok(expected.every(keep));
+  assertSameRows(await icebirdRows(table), expected);
+});
+
+test('icebird reads a table after an overwrite by filter', async () => {
+  const table = 'db.overwritten';
+  const wh = `file://${dir}/wh`;
+  run('table', 'create', table, '--warehouse', wh, '--schema', join(dir, 'schema.json'), '--partition', 'month(ts)');
+  run('table', 'append', table, '--warehouse', wh, join(dir, 'input.parquet'));
+  // Rows 0..99 give way to three new rows, in one snapshot.
+  writeFileSync(join(dir, 'replacement.jsonl'), [0, 1, 2].map(i =>
+    JSON.stringify({ id: 5000 + i, ts: '2024-01-02T00:00:00Z', name: `new-${i}`, price: '2.50', day: '2024-01-02' })).join('\n') + '\n');
+  run('table', 'overwrite', table, '--warehouse', wh, join(dir, 'replacement.jsonl'), '--filter', 'id < 100');
+  const snapshots = JSON.parse(run('table', 'snapshots', table, '--warehouse', wh, '--format', 'json'));
+  assert.equal(snapshots.length, 2);
+  assert.equal(snapshots.at(-1).operation, 'overwrite');
+  const expected = floeRows(table);
+  assert.equal(expected.length, 203);
+  assert.ok(expected.every(r => r.id >= 100));
   assertSameRows(await icebirdRows(table), expected);
 });
 
