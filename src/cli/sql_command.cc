@@ -111,16 +111,17 @@ void Print(const sql::StatementResult& result, const std::string& format) {
   std::cout << "(" << result.rows.size() << " row" << (result.rows.size() == 1 ? "" : "s") << ")\n";
 }
 
-// Runs `text`; returns the exit code. Errors print one line on stderr.
+// Runs `text`, printing each statement's result as it finishes (as psql does, so the statements
+// before a failing one still show); returns the exit code. Errors print one line on stderr.
 int RunText(sql::SqlSession& session, const std::string& text, const std::string& format, const sql::QueryOptions& options) {
-  auto results = session.Run(text, options);
+  auto results = session.Run(text, options, [&](const sql::StatementResult& result) {
+    for (const std::string& warning : result.warnings) std::cerr << "WARNING: " << warning << "\n";
+    Print(result, format);
+    std::cout.flush();
+  });
   if (!results.has_value()) {
     std::cerr << "floe sql: " << results.error().message() << "\n";
     return results.error().kind() == ErrorKind::kNotImplemented ? kExitNotBuilt : kExitFailure;
-  }
-  for (const auto& result : *results) {
-    for (const std::string& warning : result.warnings) std::cerr << "WARNING: " << warning << "\n";
-    Print(result, format);
   }
   return kExitOk;
 }

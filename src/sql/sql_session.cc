@@ -57,7 +57,8 @@ std::vector<Value> ResultBatch::Row(int64_t row) const {
   return out;
 }
 
-Result<std::vector<StatementResult>> SqlSession::Run(std::string_view sql, const QueryOptions& query_options) {
+Result<std::vector<StatementResult>> SqlSession::Run(std::string_view sql, const QueryOptions& query_options,
+                                                     const std::function<void(const StatementResult&)>& each) {
   FLOE_ASSIGN_OR_RETURN(auto statements, Parse(sql));
   std::vector<StatementResult> out;
   for (const auto& statement : statements) {
@@ -76,6 +77,7 @@ Result<std::vector<StatementResult>> SqlSession::Run(std::string_view sql, const
     result.message = summary.message;
     result.update_count = summary.update_count;
     result.warnings = std::move(summary.warnings);
+    if (each) each(result);
     out.push_back(std::move(result));
   }
   return out;

@@ -71,8 +71,10 @@ class SqlSession {
   SqlSession(SqlCatalog& catalog, BindOptions options = {})
       : catalog_(catalog), writable_(&catalog), options_(std::move(options)) {}
 
-  // Runs every statement of `sql` in order; stops at the first error (results so far are lost).
-  Result<std::vector<StatementResult>> Run(std::string_view sql, const QueryOptions& query_options = {});
+  // Runs every statement of `sql` in order; stops at the first error (results so far are lost,
+  // but `each`, when given, has seen every statement that finished before it).
+  Result<std::vector<StatementResult>> Run(std::string_view sql, const QueryOptions& query_options = {},
+                                           const std::function<void(const StatementResult&)>& each = nullptr);
 
   // Runs every statement of `sql`, streaming each one's rows to `callbacks`.
   Result<std::vector<StatementSummary>> RunStreaming(std::string_view sql, const QueryOptions& query_options,

@@ -68,6 +68,15 @@ TEST(Cli, BadConfigFileIsAClearUsageError) {
   EXPECT_THAT(r.err, HasSubstr("log level 'loud'"));
 }
 
+TEST(Cli, SqlPrintsEachStatementBeforeALaterOneFails) {
+  auto r = RunProcess({FloeBinary(), "sql", "--format", "csv", "-e",
+                       "CREATE TABLE t (id bigint); INSERT INTO t VALUES (1), (2); SELECT sum(id) AS s FROM t; "
+                       "SELECT 1 / 0; SELECT 'never'"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "CREATE TABLE\nINSERT: 2 rows\ns\n3\n");
+  EXPECT_THAT(r.err, HasSubstr("Division by zero"));
+}
+
 TEST(Cli, UpRunsTheBuiltRolesReportsTheRestAndStopsCleanly) {
   TempFolder dir;
   int port = FreeLoopbackPort();
