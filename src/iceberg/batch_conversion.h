@@ -31,6 +31,15 @@ nlohmann::ordered_json JsonAt(const formats::ColumnVector& vector, int64_t row, 
 // column a data file does not store but its identity partition value fixes.
 Result<formats::ColumnVector> ConstantColumn(const Type& type, const Literal& value, int64_t rows);
 
+// `n` null slots of `type` (structs: null children too).
+formats::ColumnVector NullColumn(const formats::DataType& type, int64_t n);
+
+// `vector` as `type`, for a column stored with an older type: Iceberg's promotions (int->long,
+// float->double, decimal widening), fixed/uuid->binary, string<->binary, nanoseconds->
+// microseconds, and structs field by field (by id, else name; missing fields null). Unchanged
+// (moved) when it already has that type; NotImplemented for other pairs.
+Result<formats::ColumnVector> ConvertVector(formats::ColumnVector vector, const formats::DataType& type);
+
 // A timestamp_ns or timestamptz_ns vector as timestamp or timestamptz: microseconds, rounded
 // down (so instants before 1970 keep their order and calendar fields).
 formats::ColumnVector NanosToMicros(const formats::ColumnVector& nanos);

@@ -1,6 +1,7 @@
 #include "iceberg/delete_rows.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "iceberg/batch_conversion.h"
 #include "iceberg/evaluators.h"
@@ -63,6 +64,17 @@ Result<Survivors> ReadSurvivors(Table& table, const FileScanTask& task, const Sc
     if (match.size() != static_cast<size_t>(b.num_rows)) {
       return Internal("the row matcher flagged {} rows of a {}-row batch", match.size(), b.num_rows);
     }
+    // Columns stored with an older type (promoted since the file was written) are rewritten
+    // with the table's current type.
+    std::vector<std::optional<formats::ColumnVector>> promoted(columns.size());
+    for (size_t i = 0; i < columns.size(); ++i) {
+      if (columns[i] < 0 || b.columns[static_cast<size_t>(columns[i])].type().id == fields[i].type.id) continue;
+      auto converted = ConvertVector(b.columns[static_cast<size_t>(columns[i])], fields[i].type);
+      if (!converted) {
+        return std::unexpected(converted.error().WithContext(fmt::format("{}: column '{}'", task.file.file_path, fields[i].name)));
+      }
+      promoted[i] = std::move(*converted);
+    }
     ColumnBatch kept = formats::MakeEmptyBatch(fields);
     for (int64_t row = 0; row < b.num_rows; ++row) {
       size_t r = static_cast<size_t>(row);
@@ -76,14 +88,7 @@ Result<Survivors> ReadSurvivors(Table& table, const FileScanTask& task, const Sc
           kept.columns[i].AppendNull();
           continue;
         }
-        const formats::ColumnVector& source = b.columns[static_cast<size_t>(columns[i])];
-        if (source.type().id != fields[i].type.id) {
-          return NotImplemented("{}: column '{}' is stored as {} but the table now has {}; rewriting promoted columns "
-                                "is not supported",
-                                task.file.file_path, fields[i].name, formats::TypeIdName(source.type().id),
-                                formats::TypeIdName(fields[i].type.id));
-        }
-        CopyRow(source, row, &kept.columns[i]);
+        CopyRow(promoted[i] ? *promoted[i] : b.columns[static_cast<size_t>(columns[i])], row, &kept.columns[i]);
       }
       ++kept.num_rows;
     }

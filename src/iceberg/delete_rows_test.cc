@@ -191,6 +191,48 @@ TEST_F(DeleteRowsTest, OverwriteByFilterSwapsRowsInOneCommit) {
   EXPECT_EQ(Ids(), Concat(Range(10, 19), Range(100, 104)));
 }
 
+// Files written before int->long and float->double promotions are rewritten in the new types.
+TEST(DeleteRowsPromoted, RewritesColumnsStoredWithAnOlderType) {
+  auto catalog = FileSystemCatalog::Open(io::testing::FreshFolder());
+  ASSERT_TRUE(catalog.has_value()) << catalog.error().ToString();
+  Schema schema(0, {NestedField{1, "id", true, Type::Primitive(TypeId::kInt)},
+                    NestedField{2, "x", false, Type::Primitive(TypeId::kFloat)}});
+  auto table = (*catalog)->CreateTable(*TableIdentifier::Parse("db.old"), schema, {});
+  ASSERT_TRUE(table.has_value()) << table.error().ToString();
+  auto fields = ToBatchFields(schema);
+  ASSERT_TRUE(fields.has_value());
+  formats::ColumnBatch b = formats::MakeEmptyBatch(*fields);
+  for (int i = 0; i < 10; ++i) {
+    b.columns[0].Append<int32_t>(i);
+    b.columns[1].Append<float>(static_cast<float>(i) + 0.5f);
+  }
+  b.num_rows = 10;
+  auto files = WriteDataFiles(**table, {b});
+  ASSERT_TRUE(files.has_value()) << files.error().ToString();
+  ASSERT_TRUE((*table)->FastAppend(*files).has_value());
+  ASSERT_TRUE((*table)->UpdateSchema({SchemaChange{SchemaChange::Kind::kPromoteType, "id", Type::Primitive(TypeId::kLong)},
+                                      SchemaChange{SchemaChange::Kind::kPromoteType, "x", Type::Primitive(TypeId::kDouble)}})
+                  .has_value());
+  auto r = DeleteRows(**table, *ParseFilter("id < 3"));
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_EQ(r->deleted_rows, 3);
+  EXPECT_EQ(r->files_rewritten, 1);
+  auto plan = PlanScan(**table, ScanOptions{});
+  ASSERT_TRUE(plan.has_value());
+  ASSERT_EQ(plan->tasks.size(), 1u);
+  std::vector<std::string> rows;
+  ASSERT_TRUE(ReadTask(**table, plan->tasks[0], plan->schema, [&](const formats::ColumnBatch& batch, const std::vector<int>& cols) {
+    EXPECT_EQ(batch.columns[cols[0]].type().id, formats::TypeId::kInt64);
+    EXPECT_EQ(batch.columns[cols[1]].type().id, formats::TypeId::kDouble);
+    for (int64_t row = 0; row < batch.num_rows; ++row) {
+      rows.push_back(fmt::format("{}:{}", LiteralAt(batch.columns[cols[0]], row, *plan->schema.fields()[0].type).as_long(),
+                                 LiteralAt(batch.columns[cols[1]], row, *plan->schema.fields()[1].type).as_double()));
+    }
+    return OkStatus();
+  }).has_value());
+  EXPECT_EQ(rows, (std::vector<std::string>{"3:3.5", "4:4.5", "5:5.5", "6:6.5", "7:7.5", "8:8.5", "9:9.5"}));
+}
+
 TEST_F(DeleteRowsTest, ExistingPositionDeletesApplyAndGoWithTheirFile) {
   DataFile us = FileOf("us");
   auto deletes = WritePositionDeletes(*table_, {{us.file_path, {0, 1}}}, us.partition);  // ids 10, 11

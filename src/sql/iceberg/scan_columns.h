@@ -7,6 +7,7 @@
 
 #include "base/result.h"
 #include "formats/column_batch.h"
+#include "iceberg/batch_conversion.h"
 #include "iceberg/literal.h"
 
 namespace floe::sql::iceberg_sql {
@@ -14,7 +15,7 @@ namespace floe::sql::iceberg_sql {
 // `n` copies of `value` (null when value is null) as a vector of `type`.
 formats::ColumnVector ConstantVector(const formats::DataType& type, const iceberg::Literal& value, int64_t n);
 
-// `vector` as `type`; unchanged (moved) when it already has that type.
-Result<formats::ColumnVector> ConvertVector(formats::ColumnVector vector, const formats::DataType& type);
+// `vector` as `type` (the iceberg core's conversion; storage and SQL share it).
+using iceberg::ConvertVector;
 
 }  // namespace floe::sql::iceberg_sql
