@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "base/floor_div.h"
+
 namespace floe::iceberg {
 namespace {
 
@@ -245,7 +247,7 @@ Result<ColumnVector> ConvertVector(ColumnVector in, const DataType& type) {
   }
   if (from == BT::kInt32 && type.id == BT::kInt64) return Widen<int32_t, int64_t>(std::move(in), type);
   if ((from == BT::kTimestampNs && type.id == BT::kTimestamp) || (from == BT::kTimestampTzNs && type.id == BT::kTimestampTz)) {
-    return iceberg::NanosToMicros(in);  // SQL timestamps hold microseconds.
+    return NanosToMicros(in);
   }
   if (from == BT::kFloat && type.id == BT::kDouble) return Widen<float, double>(std::move(in), type);
   if (from == BT::kInt32 && type.id == BT::kDecimal) return Widen<int32_t, __int128>(std::move(in), type);
@@ -278,7 +280,7 @@ ColumnVector NanosToMicros(const ColumnVector& nanos) {
   out.values.Resize(static_cast<size_t>(nanos.length) * 8);
   const int64_t* in = nanos.Data<int64_t>();
   int64_t* micros = out.MutableData<int64_t>();
-  for (int64_t i = 0; i < nanos.length; ++i) micros[i] = in[i] / 1000 - (in[i] % 1000 < 0 ? 1 : 0);
+  for (int64_t i = 0; i < nanos.length; ++i) micros[i] = FloorDiv(in[i], 1000);
   return out;
 }
 

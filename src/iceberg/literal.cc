@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/bytes.h"
+#include "base/floor_div.h"
 
 namespace floe::iceberg {
 namespace {
@@ -53,8 +54,6 @@ std::optional<std::string> Unhex(std::string_view text) {
   }
   return out;
 }
-
-int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 
 std::string FormatDate(int64_t days) {
   int64_t y;

@@ -2,12 +2,11 @@
 
 #include <charconv>
 
+#include "base/floor_div.h"
 #include "iceberg/murmur3.h"
 
 namespace floe::iceberg {
 namespace {
-
-int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 
 bool IsTimestamp(TypeId id) {
   return id == TypeId::kTimestamp || id == TypeId::kTimestampTz || id == TypeId::kTimestampNs ||

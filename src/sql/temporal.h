@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/floor_div.h"
+
 namespace floe::sql {
 
 inline constexpr int64_t kMicrosPerSecond = 1'000'000;
@@ -31,9 +33,6 @@ std::optional<int64_t> ParseTimestamp(std::string_view text, bool with_zone);
 std::string FormatDate(int64_t days);
 // "2024-03-01 12:34:56.789000" (microseconds always shown); with_zone appends " UTC".
 std::string FormatTimestamp(int64_t micros, bool with_zone);
-
-// Floor division that rounds toward negative infinity.
-inline int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 
 // date_trunc(unit, ts) over microseconds; unit is second, minute, hour, day, week, month,
 // quarter or year. Empty when the unit is unknown.

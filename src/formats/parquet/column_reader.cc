@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "base/floor_div.h"
 #include "formats/parquet/bit_packing.h"
 #include "formats/parquet/compression.h"
 #include "formats/parquet/delta_encoding.h"
@@ -32,12 +33,6 @@ int FixedPhysicalWidth(const LeafColumn& leaf) {
     case PhysicalType::kByteArray: return 0;
   }
   return 0;
-}
-
-int64_t FloorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
 }
 
 __int128 BigEndianSigned(const uint8_t* p, size_t n) {

@@ -1,6 +1,7 @@
 #include "formats/parquet/json_rows.h"
 
 #include "base/base64.h"
+#include "base/floor_div.h"
 
 #include <fmt/format.h>
 
@@ -166,14 +167,12 @@ std::string FormatTimeMicros(int64_t micros) {
 }
 
 std::string FormatTimestampNanos(int64_t nanos) {
-  constexpr int64_t kNanosPerDay = 86400000000000LL;
-  int64_t days = nanos >= 0 ? nanos / kNanosPerDay : -((-(nanos + 1)) / kNanosPerDay) - 1;
-  int64_t rest = nanos - days * kNanosPerDay;
-  return FormatTimestampMicros(days * 86400000000LL + rest / 1000) + fmt::format("{:03}", rest % 1000);
+  int64_t micros = FloorDiv(nanos, 1000);
+  return FormatTimestampMicros(micros) + fmt::format("{:03}", nanos - micros * 1000);
 }
 
 std::string FormatTimestampMicros(int64_t micros) {
-  int64_t days = micros >= 0 ? micros / 86400000000LL : -((-micros + 86400000000LL - 1) / 86400000000LL);
+  int64_t days = FloorDiv(micros, 86400000000LL);
   int64_t rest = micros - days * 86400000000LL;
   return FormatDate(static_cast<int32_t>(days)) + "T" + FormatTimeMicros(rest);
 }
