@@ -2,7 +2,6 @@
 // limits, set operations, VALUES, CTEs, SHOW/DESCRIBE/information_schema, and validation of
 // DDL and writes.
 #include <algorithm>
-#include <functional>
 #include <set>
 
 #include "sql/ast_statement.h"
@@ -1031,12 +1030,8 @@ Result<BoundStatement> BinderImpl::BindStatement(const Statement& statement) {
       // The query selecting the rows to delete: Filter(Scan) under a projection of every column.
       FLOE_ASSIGN_OR_RETURN(out.plan, BindQuery(*statement.query, nullptr, nullptr));
       // Storage evaluates the WHERE on each batch it reads, one file at a time: no subqueries.
-      std::function<bool(const BoundExpr&)> has_subquery = [&](const BoundExpr& e) {
-        if (e.kind == BoundKind::kSubquery) return true;
-        return std::any_of(e.args.begin(), e.args.end(), [&](const BoundExprPtr& a) { return a && has_subquery(*a); });
-      };
       for (const LogicalOperator* op = out.plan.get(); op != nullptr; op = op->children.empty() ? nullptr : op->children[0].get()) {
-        if (op->kind == LogicalKind::kFilter && has_subquery(*op->predicate)) {
+        if (op->kind == LogicalKind::kFilter && op->predicate->HasSubquery()) {
           return ErrorAt(statement.query->where->location, "DELETE ... WHERE with a subquery is not supported");
         }
       }

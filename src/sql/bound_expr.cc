@@ -1,5 +1,7 @@
 #include "sql/bound_expr.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "sql/logical_plan.h"
@@ -168,6 +170,10 @@ void BoundExpr::CollectColumns(std::vector<ColumnId>& out) const {
   if (kind == BoundKind::kColumn) out.push_back(column);
   if (kind == BoundKind::kSubquery) out.insert(out.end(), correlated.begin(), correlated.end());
   for (const auto& arg : args) arg->CollectColumns(out);
+}
+
+bool BoundExpr::HasSubquery() const {
+  return kind == BoundKind::kSubquery || std::any_of(args.begin(), args.end(), [](const BoundExprPtr& a) { return a && a->HasSubquery(); });
 }
 
 BoundExprPtr MakeConstant(Value value) {

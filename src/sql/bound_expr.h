@@ -69,6 +69,8 @@ struct BoundExpr {
   std::string ToString() const;
   // Appends every column the expression reads (including correlated subquery inputs).
   void CollectColumns(std::vector<ColumnId>& out) const;
+  // Whether a subquery appears anywhere in the expression.
+  bool HasSubquery() const;
 };
 
 BoundExprPtr MakeConstant(Value value);

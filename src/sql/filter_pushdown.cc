@@ -30,11 +30,6 @@ bool Intersects(const std::set<ColumnId>& a, const std::set<ColumnId>& b) {
   return false;
 }
 
-bool HasSubquery(const BoundExpr& e) {
-  if (e.kind == BoundKind::kSubquery) return true;
-  return std::any_of(e.args.begin(), e.args.end(), [](const BoundExprPtr& a) { return HasSubquery(*a); });
-}
-
 bool Deterministic(const BoundExpr& e) {
   if (e.kind == BoundKind::kSubquery) return false;
   if (e.kind == BoundKind::kCall && (e.name == "random" || e.name == "rand" || e.name == "uuid")) return false;
@@ -186,7 +181,7 @@ LogicalPtr Push(LogicalPtr op, std::vector<BoundExprPtr> terms) {
           left_terms.push_back(std::move(term));
         } else if (!uses_left && uses_right && can_right && Deterministic(*term)) {
           right_terms.push_back(std::move(term));
-        } else if (inner && !HasSubquery(*term)) {
+        } else if (inner && !term->HasSubquery()) {
           join_terms.push_back(std::move(term));
         } else {
           kept.push_back(std::move(term));
@@ -297,7 +292,7 @@ LogicalPtr Push(LogicalPtr op, std::vector<BoundExprPtr> terms) {
     case LogicalKind::kScan: {
       std::vector<BoundExprPtr> kept;
       for (auto& term : terms) {
-        if (HasSubquery(*term)) {
+        if (term->HasSubquery()) {
           kept.push_back(std::move(term));
           continue;
         }

@@ -241,9 +241,7 @@ Result<int64_t> SqlSession::RunDelete(BoundStatement& bound, std::string_view sq
     for (uint32_t r : rows) flags[r] = 1;
     return flags;
   };
-  auto deleted = writable_->DeleteRows(bound.target, *pushed, exact, select);
-  if (!deleted) return std::unexpected(deleted.error());
-  return *deleted;
+  return writable_->DeleteRows(bound.target, *pushed, exact, select);
 }
 
 Result<StatementSummary> SqlSession::RunWrite(const ast::Statement& statement, BoundStatement& bound, std::string_view sql,
