@@ -3,6 +3,8 @@
 //   parquet_bench generate OUT.parquet ROWS      write order events with floe (zstd)
 //   parquet_bench jsonl OUT.jsonl ROWS           the same events as JSON lines
 //   parquet_bench scan FILE [REPEAT]             full scan: sum of every column, best time
+//   parquet_bench stages IN.jsonl OUT.parquet    ingest split into its stages (JSON decode,
+//                                                Parquet encode and write), to see where time goes
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "base/allocator.h"
+#include "formats/json/event_decoder.h"
 #include "formats/parquet/file_reader.h"
 #include "formats/parquet/file_writer.h"
 #include "formats/parquet/json_rows.h"
@@ -91,6 +94,46 @@ int Jsonl(const std::string& path, int64_t rows) {
   return std::fclose(f) == 0 ? 0 : 1;
 }
 
+// Decodes the whole file into batches first, then writes them: each stage timed on its own.
+int Stages(const std::string& input, const std::string& output) {
+  auto fields = bench::OrderEventFields();
+  auto decoder = formats::JsonEventDecoder::Make(fields);
+  if (!decoder) return 1;
+  FILE* in = std::fopen(input.c_str(), "rb");
+  if (!in) return 1;
+  std::string text;
+  char block[1 << 16];
+  for (size_t n; (n = std::fread(block, 1, sizeof block, in)) > 0;) text.append(block, n);
+  std::fclose(in);
+  text.append(formats::JsonEventDecoder::kPadding, ' ');
+  std::string_view lines(text.data(), text.size() - formats::JsonEventDecoder::kPadding);
+  auto start = std::chrono::steady_clock::now();
+  std::vector<formats::ColumnBatch> batches;
+  int64_t line = 1;
+  while (!lines.empty()) {
+    size_t cut = lines.size() > (8 << 20) ? lines.rfind('\n', 8 << 20) + 1 : lines.size();
+    line += (*decoder)->DecodeLines(lines.substr(0, cut), line);
+    lines.remove_prefix(cut);
+    if ((*decoder)->buffered_rows() >= (64 << 10) || lines.empty()) batches.push_back((*decoder)->TakeBatch());
+  }
+  double decode = Seconds(start);
+  start = std::chrono::steady_clock::now();
+  auto out = parquet::LocalOutputStream::Open(output);
+  if (!out) return 1;
+  auto writer = parquet::FileWriter::Open(std::move(*out), fields, parquet::WriterOptions{});
+  if (!writer) return 1;
+  for (const auto& batch : batches) {
+    if (auto s = (*writer)->Write(batch); !s) {
+      fmt::print(stderr, "{}\n", s.error().ToString());
+      return 1;
+    }
+  }
+  if (auto m = (*writer)->Close(); !m) return 1;
+  double write = Seconds(start);
+  fmt::print("{{\"decode_seconds\":{:.6f},\"write_seconds\":{:.6f},\"lines\":{}}}\n", decode, write, line - 1);
+  return 0;
+}
+
 // Sums every column: numbers by value, strings by byte length; nulls add nothing.
 constexpr int64_t kBatchRows = 8192;
 
@@ -168,12 +211,13 @@ Result<Sums> Scan(const std::string& path) {
 int main(int argc, char** argv) {
   floe::ConfigureAllocatorForBatches();
   if (argc < 3) {
-    fmt::print(stderr, "usage: parquet_bench generate|jsonl|scan ...\n");
+    fmt::print(stderr, "usage: parquet_bench generate|jsonl|scan|stages ...\n");
     return 2;
   }
   std::string mode = argv[1];
   if (mode == "generate" && argc == 4) return Generate(argv[2], std::atoll(argv[3]));
   if (mode == "jsonl" && argc == 4) return Jsonl(argv[2], std::atoll(argv[3]));
+  if (mode == "stages" && argc == 4) return Stages(argv[2], argv[3]);
   if (mode == "scan") {
     int repeat = argc > 3 ? std::atoi(argv[3]) : 3;
     double best = 1e100;
@@ -192,6 +236,6 @@ int main(int argc, char** argv) {
     fmt::print("{{\"seconds\":{:.6f},\"rows\":{},\"checksum\":{:.6e}}}\n", best, sums.rows, sums.total);
     return 0;
   }
-  fmt::print(stderr, "usage: parquet_bench generate|jsonl|scan ...\n");
+  fmt::print(stderr, "usage: parquet_bench generate|jsonl|scan|stages ...\n");
   return 2;
 }
