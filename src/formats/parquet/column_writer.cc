@@ -44,97 +44,113 @@ uint64_t Bits(T v) {
 }
 
 // Dictionary of fixed-width values, keyed by bit pattern (so NaNs and signed zeros are exact).
+// Each slot holds the value's bits beside its index, so a lookup touches one cache line, and
+// InsertMany prefetches the slots a few values ahead: high-cardinality columns (prices, ids)
+// otherwise stall on a cache miss per value.
 template <typename T>
 class NumericDictionary {
  public:
   NumericDictionary() { Rehash(1024); }
-  int32_t Insert(T v) {
-    uint64_t bits = Bits(v);
-    size_t i = Mix(bits) & mask_;
-    while (true) {
-      int32_t s = slots_[i];
-      if (s < 0) {
-        s = static_cast<int32_t>(values_.size());
-        values_.push_back(v);
-        slots_[i] = s;
-        if (values_.size() * 2 > slots_.size()) Rehash(slots_.size() * 2);
-        return s;
+  // Hashes a run of values and prefetches their slots before inserting them, so that the cache
+  // misses of a large dictionary overlap instead of stalling one value at a time.
+  void InsertMany(const T* values, int64_t n, uint32_t* indices) {
+    constexpr int64_t kRun = 64;
+    uint64_t hashes[kRun];
+    for (int64_t start = 0; start < n; start += kRun) {
+      const int64_t run = std::min(kRun, n - start);
+      for (int64_t i = 0; i < run; ++i) {
+        hashes[i] = Mix(Bits(values[start + i]));
+        __builtin_prefetch(&slots_[hashes[i] & mask_]);
       }
-      if (Bits(values_[static_cast<size_t>(s)]) == bits) return s;
-      i = (i + 1) & mask_;
+      for (int64_t i = 0; i < run; ++i) {
+        const T v = values[start + i];
+        indices[start + i] = static_cast<uint32_t>(InsertAt(Bits(v), v, hashes[i]));
+      }
     }
   }
   size_t size() const { return values_.size(); }
   size_t bytes() const { return values_.size() * sizeof(T); }
   const std::vector<T>& values() const { return values_; }
-  void Clear() {
-    values_.clear();
-    Rehash(1024);
-  }
 
  private:
+  struct Slot {
+    uint64_t bits = 0;
+    int32_t index = -1;  // Negative: empty.
+  };
+  int32_t InsertAt(uint64_t bits, T v, uint64_t hash) {
+    size_t i = hash & mask_;
+    while (true) {
+      Slot& slot = slots_[i];
+      if (slot.index < 0) {
+        slot = {bits, static_cast<int32_t>(values_.size())};
+        values_.push_back(v);
+        if (values_.size() * 2 > slots_.size()) Rehash(slots_.size() * 2);
+        return static_cast<int32_t>(values_.size() - 1);
+      }
+      if (slot.bits == bits) return slot.index;
+      i = (i + 1) & mask_;
+    }
+  }
   void Rehash(size_t n) {
-    slots_.assign(n, -1);
+    slots_.assign(n, Slot{});
     mask_ = n - 1;
     for (size_t k = 0; k < values_.size(); ++k) {
-      size_t i = Mix(Bits(values_[k])) & mask_;
-      while (slots_[i] >= 0) i = (i + 1) & mask_;
-      slots_[i] = static_cast<int32_t>(k);
+      const uint64_t bits = Bits(values_[k]);
+      size_t i = Mix(bits) & mask_;
+      while (slots_[i].index >= 0) i = (i + 1) & mask_;
+      slots_[i] = {bits, static_cast<int32_t>(k)};
     }
   }
   std::vector<T> values_;
-  std::vector<int32_t> slots_;
+  std::vector<Slot> slots_;
   size_t mask_ = 0;
 };
 
+// Dictionary of byte strings; slots keep each entry's hash so that probing rarely compares bytes.
 class ByteDictionary {
  public:
   ByteDictionary() { Rehash(1024); }
   int32_t Insert(std::string_view v) {
-    uint64_t h = XXH3_64bits(v.data(), v.size());
+    const uint64_t h = XXH3_64bits(v.data(), v.size());
     size_t i = h & mask_;
     while (true) {
-      int32_t s = slots_[i];
-      if (s < 0) {
-        s = static_cast<int32_t>(hashes_.size());
-        hashes_.push_back(h);
+      Slot& slot = slots_[i];
+      if (slot.index < 0) {
+        slot = {h, static_cast<int32_t>(ends_.size())};
         data_.Append(v.data(), v.size());
         ends_.push_back(static_cast<uint32_t>(data_.size()));
-        slots_[i] = s;
-        if (hashes_.size() * 2 > slots_.size()) Rehash(slots_.size() * 2);
-        return s;
+        if (ends_.size() * 2 > slots_.size()) Rehash(slots_.size() * 2);
+        return static_cast<int32_t>(ends_.size() - 1);
       }
-      if (hashes_[static_cast<size_t>(s)] == h && Get(static_cast<size_t>(s)) == v) return s;
+      if (slot.hash == h && Get(static_cast<size_t>(slot.index)) == v) return slot.index;
       i = (i + 1) & mask_;
     }
   }
-  size_t size() const { return hashes_.size(); }
+  size_t size() const { return ends_.size(); }
   size_t data_bytes() const { return data_.size(); }
   std::string_view Get(size_t k) const {
     uint32_t b = k == 0 ? 0 : ends_[k - 1];
     return {reinterpret_cast<const char*>(data_.data()) + b, ends_[k] - b};
   }
-  void Clear() {
-    hashes_.clear();
-    ends_.clear();
-    data_.Clear();
-    Rehash(1024);
-  }
 
  private:
+  struct Slot {
+    uint64_t hash = 0;
+    int32_t index = -1;  // Negative: empty.
+  };
   void Rehash(size_t n) {
-    slots_.assign(n, -1);
+    std::vector<Slot> old = std::exchange(slots_, std::vector<Slot>(n));
     mask_ = n - 1;
-    for (size_t k = 0; k < hashes_.size(); ++k) {
-      size_t i = hashes_[k] & mask_;
-      while (slots_[i] >= 0) i = (i + 1) & mask_;
-      slots_[i] = static_cast<int32_t>(k);
+    for (const Slot& s : old) {
+      if (s.index < 0) continue;
+      size_t i = s.hash & mask_;
+      while (slots_[i].index >= 0) i = (i + 1) & mask_;
+      slots_[i] = s;
     }
   }
-  std::vector<uint64_t> hashes_;
   std::vector<uint32_t> ends_;
   formats::Buffer data_;
-  std::vector<int32_t> slots_;
+  std::vector<Slot> slots_;
   size_t mask_ = 0;
 };
 
@@ -200,7 +216,9 @@ class TypedColumnWriter final : public ColumnWriter {
     // Values, as a dense array of T.
     const T* values = Gather(levels, n);
     if (values == nullptr && n > 0) return Internal("column {}: unsupported vector type", leaf_.path.back());
-    UpdateStats(values, n);
+    // Dictionary-encoded strings get their page's min/max from the entries the page used
+    // (FoldDictionaryStats), comparing each distinct value once instead of every value.
+    if (!(kBytes && use_dictionary_)) UpdateStats(values, n);
     if (bloom_) {
       for (int64_t i = 0; i < n; ++i) bloom_hashes_.insert(HashValue(values[i]));
     }
@@ -211,7 +229,7 @@ class TypedColumnWriter final : public ColumnWriter {
   }
 
   int64_t BufferedBytes() const override {
-    return static_cast<int64_t>(pages_.size()) + PageBytes() + (use_dictionary_ ? DictBytes() : 0);
+    return pages_bytes_ + PageBytes() + (use_dictionary_ ? DictBytes() : 0);
   }
 
   Result<ChunkResult> Finish() override {
@@ -248,16 +266,19 @@ class TypedColumnWriter final : public ColumnWriter {
       header.dictionary_page_header.emplace();
       header.dictionary_page_header->num_values = count;
       header.dictionary_page_header->encoding = Encoding::kPlain;
-      EncodePageHeader(header, &result.bytes);
-      uncompressed_total_ += static_cast<int64_t>(result.bytes.size() + plain.size());
-      result.bytes += compressed;
-      dict_size = static_cast<int64_t>(result.bytes.size());
+      std::string page;
+      EncodePageHeader(header, &page);
+      uncompressed_total_ += static_cast<int64_t>(page.size() + plain.size());
+      page += compressed;
+      dict_size = static_cast<int64_t>(page.size());
+      result.pages.push_back(std::move(page));
       meta.dictionary_page_offset = 0;
       encoding_stats_.push_back({PageType::kDictionaryPage, Encoding::kPlain, 1});
     }
     meta.data_page_offset = dict_size;
-    result.bytes += pages_;
-    meta.total_compressed_size = static_cast<int64_t>(result.bytes.size());
+    for (std::string& page : pages_) result.pages.push_back(std::move(page));
+    pages_.clear();
+    meta.total_compressed_size = dict_size + pages_bytes_;
     meta.total_uncompressed_size = uncompressed_total_;
     // Encodings used: levels, then values.
     meta.encodings.push_back(Encoding::kRle);
@@ -430,12 +451,11 @@ class TypedColumnWriter final : public ColumnWriter {
       size_t at = indices_.size();
       indices_.resize(at + static_cast<size_t>(n));
       uint32_t* idx = indices_.data() + at;
-      for (int64_t i = 0; i < n; ++i) {
-        if constexpr (kBytes) {
-          idx[i] = static_cast<uint32_t>(byte_dict_.Insert(values[i]));
-        } else if constexpr (!kBool) {
-          idx[i] = static_cast<uint32_t>(num_dict_.Insert(values[i]));
-        }
+      if constexpr (kBytes) {
+        for (int64_t i = 0; i < n; ++i) idx[i] = static_cast<uint32_t>(byte_dict_.Insert(values[i]));
+        MarkDictionaryEntries(idx, n);
+      } else if constexpr (!kBool) {
+        num_dict_.InsertMany(values, n, idx);
       }
       if (DictBytes() > static_cast<size_t>(options_.dictionary_bytes)) {
         // The dictionary is full (give or take one slice): close the page and write PLAIN from
@@ -477,9 +497,33 @@ class TypedColumnWriter final : public ColumnWriter {
     return 0;
   }
 
+  // Notes which dictionary entries the open page uses, for its byte min/max.
+  void MarkDictionaryEntries(const uint32_t* indices, int64_t n) {
+    if (dict_marked_.size() < DictSize()) dict_marked_.resize(DictSize());
+    for (int64_t i = 0; i < n; ++i) {
+      uint8_t& marked = dict_marked_[indices[i]];
+      if (!marked) {
+        marked = 1;
+        page_dict_entries_.push_back(indices[i]);
+      }
+    }
+  }
+
+  void FoldDictionaryStats() {
+    if constexpr (kBytes) {
+      for (uint32_t k : page_dict_entries_) {
+        page_bytes_.Update(byte_dict_.Get(k));
+        dict_marked_[k] = 0;
+      }
+    }
+    page_dict_entries_.clear();
+  }
+
   Status FlushPage() {
+    FoldDictionaryStats();
     const bool v2 = options_.data_page_v2;
-    std::string levels;
+    std::string& levels = levels_buffer_;
+    levels.clear();
     size_t rep_len = 0, def_len = 0;
     if (leaf_.max_rep > 0) {
       AppendLevels(page_rep_, leaf_.max_rep, !v2, &levels);
@@ -489,37 +533,43 @@ class TypedColumnWriter final : public ColumnWriter {
       AppendLevels(page_def_, leaf_.max_def, !v2, &levels);
       def_len = levels.size() - rep_len;
     }
-    std::string values;
+    // The encoded values: PLAIN pages use plain_ as it is, the others encode into values_buffer_.
+    std::string& encoded = values_buffer_;
+    encoded.clear();
+    std::string_view values = encoded;
     Encoding encoding = Encoding::kPlain;
     if (use_dictionary_ && dict_used_) {
       encoding = Encoding::kRleDictionary;
       int width = bits::BitWidth(DictSize() > 0 ? DictSize() - 1 : 0);
-      values.push_back(static_cast<char>(width));
-      RleEncode(indices_.data(), static_cast<int64_t>(indices_.size()), width, &values);
+      encoded.push_back(static_cast<char>(width));
+      RleEncode(indices_.data(), static_cast<int64_t>(indices_.size()), width, &encoded);
+      values = encoded;
     } else if constexpr (kBool) {
       if (v2) {
         encoding = Encoding::kRle;
-        values.append(4, '\0');
-        RleEncode(bools_.data(), static_cast<int64_t>(bools_.size()), 1, &values);
-        auto len = static_cast<uint32_t>(values.size() - 4);
-        std::memcpy(values.data(), &len, 4);
+        encoded.append(4, '\0');
+        RleEncode(bools_.data(), static_cast<int64_t>(bools_.size()), 1, &encoded);
+        auto len = static_cast<uint32_t>(encoded.size() - 4);
+        std::memcpy(encoded.data(), &len, 4);
       } else {
         size_t full = bools_.size() / 8 * 8;
-        for (size_t i = 0; i < full; i += 8) bits::Pack8(bools_.data() + i, 1, &values);
+        for (size_t i = 0; i < full; i += 8) bits::Pack8(bools_.data() + i, 1, &encoded);
         if (full < bools_.size()) {
           uint8_t pad[8] = {};
           std::copy(bools_.begin() + static_cast<long>(full), bools_.end(), pad);
-          bits::Pack8(pad, 1, &values);
+          bits::Pack8(pad, 1, &encoded);
         }
       }
+      values = encoded;
     } else if (use_delta_) {
       if constexpr (std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>) {
         encoding = Encoding::kDeltaBinaryPacked;
         DeltaBinaryPackedEncode(reinterpret_cast<const T*>(plain_.data()), static_cast<int64_t>(plain_.size() / sizeof(T)),
-                                &values);
+                                &encoded);
       }
+      values = encoded;
     } else {
-      values.swap(plain_);
+      values = plain_;
     }
     if (encoding != Encoding::kRleDictionary) {
       ++plain_pages_;
@@ -527,10 +577,15 @@ class TypedColumnWriter final : public ColumnWriter {
     }
 
     PageHeader header;
-    std::string body;
+    std::string& body = body_buffer_;
+    body.clear();
     if (!v2) {
-      std::string raw = std::move(levels);
-      raw += values;
+      // Levels and values are compressed together; required columns have no levels to join.
+      std::string_view raw = values;
+      if (!levels.empty()) {
+        levels += values;
+        raw = levels;
+      }
       FLOE_RETURN_IF_ERROR(compressor_.Compress(raw, &body));
       header.type = PageType::kDataPage;
       header.uncompressed_page_size = static_cast<int32_t>(raw.size());
@@ -557,14 +612,21 @@ class TypedColumnWriter final : public ColumnWriter {
       h.is_compressed = compress;
     }
     header.compressed_page_size = static_cast<int32_t>(body.size());
-    size_t page_start = pages_.size();
-    EncodePageHeader(header, &pages_);
-    uncompressed_total_ += static_cast<int64_t>(pages_.size() - page_start) + header.uncompressed_page_size;
-    pages_ += body;
+    // Each page is kept as its own string (header, then body), sized exactly: the chunk's pages
+    // are written one after another when the row group closes, never copied into one buffer.
+    std::string page;
+    EncodePageHeader(header, &page);
+    const auto header_size = static_cast<int64_t>(page.size());
+    page.reserve(page.size() + body.size());
+    page += body;
+    const int64_t page_start = pages_bytes_;
+    pages_bytes_ += static_cast<int64_t>(page.size());
+    uncompressed_total_ += header_size + header.uncompressed_page_size;
+    pages_.push_back(std::move(page));
 
     PageLocation loc;
     loc.offset = static_cast<int64_t>(page_start);
-    loc.compressed_page_size = static_cast<int32_t>(pages_.size() - page_start);
+    loc.compressed_page_size = static_cast<int32_t>(pages_bytes_ - page_start);
     loc.first_row_index = rows_before_page_;
     offset_index_.page_locations.push_back(loc);
     EncodedStats ps = PageStats();
@@ -676,8 +738,16 @@ class TypedColumnWriter final : public ColumnWriter {
   std::vector<std::string_view> views_;
   formats::Buffer scratch_;
 
+  // Which dictionary entries the open page uses (byte columns; see FoldDictionaryStats).
+  std::vector<uint8_t> dict_marked_;
+  std::vector<uint32_t> page_dict_entries_;
+
+  // Buffers FlushPage reuses from page to page.
+  std::string levels_buffer_, values_buffer_, body_buffer_;
+
   // The chunk so far.
-  std::string pages_;
+  std::vector<std::string> pages_;
+  int64_t pages_bytes_ = 0;
   int64_t uncompressed_total_ = 0;
   int64_t total_levels_ = 0, rows_before_page_ = 0, chunk_nulls_ = 0, chunk_nans_ = 0;
   int plain_pages_ = 0;

@@ -18,10 +18,11 @@
 
 namespace floe::parquet {
 
-// A finished column chunk: its pages (dictionary page first) and what the footer and the page
-// index say about them. Offsets are relative to the chunk's first byte.
+// A finished column chunk: its pages (dictionary page first), each a page header followed by its
+// body, to be written in order; and what the footer and the page index say about them. Offsets
+// are relative to the chunk's first byte.
 struct ChunkResult {
-  std::string bytes;
+  std::vector<std::string> pages;
   ColumnMetaData meta;  // data_page_offset / dictionary_page_offset relative to the chunk.
   EncodedStats stats;
   ColumnIndex column_index;

@@ -116,7 +116,7 @@ Status FileWriter::FlushRowGroup() {
   for (size_t l = 0; l < leaves.size(); ++l) {
     FLOE_ASSIGN_OR_RETURN(ChunkResult chunk, writers_[l]->Finish());
     int64_t start = position_;
-    FLOE_RETURN_IF_ERROR(Append(chunk.bytes));
+    for (const std::string& page : chunk.pages) FLOE_RETURN_IF_ERROR(Append(page));
     ColumnChunk cc;
     cc.file_offset = start;
     cc.meta_data = std::move(chunk.meta);

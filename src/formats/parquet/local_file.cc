@@ -61,16 +61,21 @@ Result<std::unique_ptr<io::OutputStream>> LocalOutputStream::Open(const std::str
 
 LocalOutputStream::~LocalOutputStream() { Abort(); }
 
-Status LocalOutputStream::FlushBuffer() {
+Status LocalOutputStream::WriteAll(std::string_view bytes) {
   size_t done = 0;
-  while (done < buffer_.size()) {
-    ssize_t n = ::write(fd_, buffer_.data() + done, buffer_.size() - done);
+  while (done < bytes.size()) {
+    ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
     if (n < 0) {
       if (errno == EINTR) continue;
       return ErrnoError(errno, "write", temp_);
     }
     done += static_cast<size_t>(n);
   }
+  return OkStatus();
+}
+
+Status LocalOutputStream::FlushBuffer() {
+  FLOE_RETURN_IF_ERROR(WriteAll(buffer_));
   buffer_.clear();
   return OkStatus();
 }
@@ -80,10 +85,7 @@ Status LocalOutputStream::Append(std::string_view bytes) {
   written_ += bytes.size();
   if (buffer_.size() + bytes.size() > (1 << 20)) {
     FLOE_RETURN_IF_ERROR(FlushBuffer());
-    if (bytes.size() > (1 << 20)) {
-      buffer_.assign(bytes);
-      return FlushBuffer();
-    }
+    if (bytes.size() > (1 << 20)) return WriteAll(bytes);  // Large pieces skip the buffer.
   }
   buffer_.append(bytes);
   return OkStatus();

@@ -53,6 +53,7 @@ class LocalOutputStream final : public io::OutputStream {
 
  private:
   LocalOutputStream(std::string path, std::string temp, int fd) : path_(std::move(path)), temp_(std::move(temp)), fd_(fd) {}
+  Status WriteAll(std::string_view bytes);
   Status FlushBuffer();
   std::string path_, temp_;
   int fd_;

@@ -3,7 +3,10 @@
 // without decompressing them), for pages v1 and v2, nullable and dictionary-coded columns.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
+
+#include <fmt/format.h>
 
 #include "formats/parquet/file_reader.h"
 #include "formats/parquet/file_writer.h"
@@ -157,6 +160,33 @@ TEST(PageSkipping, AnyRangesReadTheirRowsAcrossPageBoundaries) {
       }
       int64_t skipped = 0;
       ExpectRangesRead(**reader, ranges, 1 + static_cast<int64_t>(rng() % 600), &skipped);
+    }
+  }
+}
+
+// A dictionary-coded string column's page bounds come from the entries each page used (not the
+// whole dictionary, nor only entries new to the page): codes that cycle through the file let an
+// equality select only the pages holding that code, each time it comes back.
+TEST(PageSkipping, DictionaryStringPagesBoundOnlyTheirOwnValues) {
+  std::vector<Field> fields{F("code", 1, TypeId::kString, false)};
+  ColumnBatch batch = formats::MakeEmptyBatch(fields);
+  const int64_t rows = 12000;
+  auto code = [](int64_t row) { return fmt::format("k{:02}", (row / 500) % 6); };
+  for (int64_t i = 0; i < rows; ++i) batch.columns[0].AppendString(code(i));
+  batch.num_rows = rows;
+  for (bool v2 : {false, true}) {
+    std::string bytes = Write(batch, v2, true);
+    auto reader = FileReader::Open(std::make_unique<MemoryInputFile>(bytes, "codes.parquet"));
+    ASSERT_TRUE(reader.has_value()) << reader.error().ToString();
+    auto ranges = (*reader)->SelectRows(0, {Pred("code", ColumnPredicate::Op::kEq, std::string("k05"))});
+    ASSERT_TRUE(ranges.has_value()) << ranges.error().ToString();
+    int64_t selected = 0;
+    for (const RowRange& r : *ranges) selected += r.end - r.begin;
+    EXPECT_LT(selected, rows * 2 / 3) << "pages without k05 were selected";
+    for (int64_t row = 0; row < rows; ++row) {
+      if (code(row) != "k05") continue;
+      bool inside = std::any_of(ranges->begin(), ranges->end(), [&](const RowRange& r) { return row >= r.begin && row < r.end; });
+      ASSERT_TRUE(inside) << "row " << row << " holds k05 but was not selected";
     }
   }
 }

@@ -26,6 +26,13 @@ inline int CompareBytes(std::string_view a, std::string_view b, ByteOrder order)
     if (na != nb) return na ? -1 : 1;
   }
   size_t n = std::min(a.size(), b.size());
+  if (n >= 8) {
+    // Most pairs differ in their first eight bytes: decide those inline, as big-endian words.
+    uint64_t x, y;
+    std::memcpy(&x, a.data(), 8);
+    std::memcpy(&y, b.data(), 8);
+    if (x != y) return __builtin_bswap64(x) < __builtin_bswap64(y) ? -1 : 1;
+  }
   int c = n == 0 ? 0 : std::memcmp(a.data(), b.data(), n);
   if (c != 0) return c;
   return a.size() < b.size() ? -1 : a.size() > b.size() ? 1 : 0;
