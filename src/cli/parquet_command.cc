@@ -1,10 +1,12 @@
 // `floe parquet`: inspect and write Parquet files (src/formats/parquet).
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 
 #include <nlohmann/json.hpp>
 
+#include "base/mapped_file.h"
 #include "cli/command.h"
 #include "formats/json/event_decoder.h"
 #include "formats/json/iceberg_fields.h"
@@ -196,17 +198,71 @@ Result<std::string> ReadWholeFile(const std::string& path) {
   return file->ReadAt(0, file->Size());
 }
 
-// Decodes JSON lines from `input` in blocks and writes the rows with the Parquet writer; bad
-// lines are reported on stderr with their line numbers and skipped. Returns how many failed.
-Result<int64_t> WriteJsonLines(const std::string& input, formats::JsonEventDecoder& decoder, parquet::FileWriter& writer) {
-  constexpr size_t kBlock = 8 << 20;
-  constexpr int64_t kBatchRows = 64 << 10;
+// Decodes blocks of JSON lines and writes the rows with the Parquet writer, a batch at a time;
+// bad lines are reported on stderr with their line numbers and skipped.
+class JsonLinesWriter {
+ public:
+  static constexpr size_t kBlock = 8 << 20;
+  static constexpr int64_t kBatchRows = 64 << 10;
+
+  JsonLinesWriter(const std::string& input, formats::JsonEventDecoder& decoder, parquet::FileWriter& writer)
+      : input_(input), decoder_(decoder), writer_(writer) {}
+
+  // Decodes `text`, whole lines followed by JsonEventDecoder::kPadding readable bytes; `last`
+  // writes out what is buffered.
+  Status Feed(std::string_view text, bool last) {
+    line_ += decoder_.DecodeLines(text, line_);
+    for (const auto& e : decoder_.errors()) fmt::print(stderr, "{}:{}: {}\n", input_, e.line, e.message);
+    failed_ += static_cast<int64_t>(decoder_.errors().size());
+    decoder_.ClearErrors();
+    if (decoder_.buffered_rows() >= kBatchRows || last) {
+      formats::ColumnBatch batch = decoder_.TakeBatch();
+      FLOE_RETURN_IF_ERROR(writer_.Write(batch));
+    }
+    return OkStatus();
+  }
+  int64_t line() const { return line_; }
+  int64_t failed() const { return failed_; }
+
+ private:
+  const std::string& input_;
+  formats::JsonEventDecoder& decoder_;
+  parquet::FileWriter& writer_;
+  int64_t line_ = 1;
+  int64_t failed_ = 0;
+};
+
+// A mapped input is decoded where it lies, in blocks ending at line breaks; the lines within
+// kPadding bytes of the end (simdjson reads ahead) are copied into a padded buffer.
+Status WriteMappedLines(MappedFile& file, JsonLinesWriter& out) {
+  const std::string_view data = file.bytes();
+  constexpr size_t kPadding = formats::JsonEventDecoder::kPadding;
+  const size_t safe_end = data.size() > kPadding ? data.size() - kPadding : 0;
+  size_t pos = 0;
+  while (pos < safe_end) {
+    size_t limit = std::min(pos + JsonLinesWriter::kBlock, safe_end);
+    const void* nl = memrchr(data.data() + pos, '\n', limit - pos);
+    if (nl == nullptr) nl = std::memchr(data.data() + limit, '\n', safe_end - limit);  // A line longer than a block.
+    if (nl == nullptr) break;
+    size_t cut = static_cast<size_t>(static_cast<const char*>(nl) - data.data()) + 1;
+    FLOE_RETURN_IF_ERROR(out.Feed(data.substr(pos, cut - pos), false));
+    pos = cut;
+    file.ReleaseBefore(pos);
+  }
+  std::string tail(data.substr(pos));
+  tail.append(kPadding, ' ');
+  return out.Feed(std::string_view(tail.data(), tail.size() - kPadding), true);
+}
+
+// Anything that cannot be mapped (a pipe, /dev/stdin) is read in blocks; a line may not
+// outgrow 256 MiB.
+Status WriteStreamedLines(const std::string& input, JsonLinesWriter& out) {
+  constexpr size_t kBlock = JsonLinesWriter::kBlock;
   FILE* in = std::fopen(input.c_str(), "rb");
   if (in == nullptr) return ErrnoError(errno, "open", input);
   std::unique_ptr<FILE, int (*)(FILE*)> closer(in, std::fclose);
   std::string buffer;
   size_t carried = 0;  // Bytes of an unfinished line kept from the previous block.
-  int64_t line = 1, failed = 0;
   bool eof = false;
   while (!eof) {
     buffer.resize(carried + kBlock + formats::JsonEventDecoder::kPadding);
@@ -220,21 +276,24 @@ Result<int64_t> WriteJsonLines(const std::string& input, formats::JsonEventDecod
     if (!eof) {
       const void* nl = memrchr(buffer.data(), '\n', size);
       complete = nl ? static_cast<size_t>(static_cast<const char*>(nl) - buffer.data()) + 1 : 0;
-      if (complete == 0 && size > (256u << 20)) return InvalidArgument("{}: line {} is longer than 256 MiB", input, line);
+      if (complete == 0 && size > (256u << 20)) return InvalidArgument("{}: line {} is longer than 256 MiB", input, out.line());
     }
-    std::string_view text(buffer.data(), complete);
-    line += decoder.DecodeLines(text, line);
-    for (const auto& e : decoder.errors()) fmt::print(stderr, "{}:{}: {}\n", input, e.line, e.message);
-    failed += static_cast<int64_t>(decoder.errors().size());
-    decoder.ClearErrors();
-    if (decoder.buffered_rows() >= kBatchRows || eof) {
-      formats::ColumnBatch batch = decoder.TakeBatch();
-      FLOE_RETURN_IF_ERROR(writer.Write(batch));
-    }
+    FLOE_RETURN_IF_ERROR(out.Feed(std::string_view(buffer.data(), complete), eof));
     carried = size - complete;
     std::memmove(buffer.data(), buffer.data() + complete, carried);
   }
-  return failed;
+  return OkStatus();
+}
+
+// Decodes the JSON lines of `input` into `writer`. Returns how many lines failed.
+Result<int64_t> WriteJsonLines(const std::string& input, formats::JsonEventDecoder& decoder, parquet::FileWriter& writer) {
+  JsonLinesWriter out(input, decoder, writer);
+  if (auto mapped = MappedFile::Open(input)) {
+    FLOE_RETURN_IF_ERROR(WriteMappedLines(*mapped, out));
+  } else {
+    FLOE_RETURN_IF_ERROR(WriteStreamedLines(input, out));
+  }
+  return out.failed();
 }
 
 int RunWrite(const std::string& schema_path, const std::string& input, const std::string& output,

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -75,6 +76,39 @@ TEST(Cli, SqlPrintsEachStatementBeforeALaterOneFails) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.out, "CREATE TABLE\nINSERT: 2 rows\ns\n3\n");
   EXPECT_THAT(r.err, HasSubstr("Division by zero"));
+}
+
+// `floe parquet write` maps a file and reads a pipe in blocks: both decode the same rows, report
+// a bad line by its number and skip it, take a line longer than a block, and a last line with no
+// newline that ends inside the decoder's read-ahead padding.
+TEST(Cli, ParquetWriteDecodesFilesAndPipesAlikeAndReportsBadLines) {
+  std::string dir = ::testing::TempDir() + "floe-parquet-write-" + std::to_string(getpid());
+  ASSERT_EQ(std::system(("rm -rf " + dir + " && mkdir -p " + dir).c_str()), 0);
+  std::ofstream(dir + "/schema.json") << R"({"type":"struct","schema-id":0,"fields":[
+      {"id":1,"name":"id","required":true,"type":"long"},{"id":2,"name":"name","required":false,"type":"string"}]})";
+  {
+    std::ofstream in(dir + "/in.jsonl");
+    in << R"({"id":1,"name":"a"})" << "\n" << R"({"id":2})" << "\n" << R"({"id":3,"name":)" << "\n";
+    in << R"({"id":4,"name":")" << std::string(9 << 20, 'x') << R"("})" << "\n" << R"({"id":5})";
+  }
+  auto ids = [&](const std::string& file) {
+    auto r = RunProcess({FloeBinary(), "parquet", "cat", "--columns", "id", file});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r.out;
+  };
+  auto mapped = RunProcess({FloeBinary(), "parquet", "write", "--schema", dir + "/schema.json", dir + "/in.jsonl", dir + "/mapped.parquet"});
+  EXPECT_EQ(mapped.exit_code, 1);
+  EXPECT_THAT(mapped.err, HasSubstr("in.jsonl:3: "));
+  EXPECT_THAT(mapped.err, HasSubstr("4 rows to"));
+  EXPECT_THAT(mapped.err, HasSubstr("1 bad lines skipped"));
+  EXPECT_EQ(ids(dir + "/mapped.parquet"), "{\"id\":1}\n{\"id\":2}\n{\"id\":4}\n{\"id\":5}\n");
+  auto piped = RunProcess({"/bin/sh", "-c", "cat " + dir + "/in.jsonl | " + FloeBinary() + " parquet write --schema " + dir +
+                                                "/schema.json /dev/stdin " + dir + "/piped.parquet"});
+  EXPECT_EQ(piped.exit_code, 1);
+  EXPECT_THAT(piped.err, HasSubstr("/dev/stdin:3: "));
+  EXPECT_THAT(piped.err, HasSubstr("4 rows to"));
+  EXPECT_EQ(ids(dir + "/piped.parquet"), ids(dir + "/mapped.parquet"));
+  std::system(("rm -rf " + dir).c_str());
 }
 
 TEST(Cli, UpRunsTheBuiltRolesReportsTheRestAndStopsCleanly) {

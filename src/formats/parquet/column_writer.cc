@@ -71,6 +71,8 @@ class NumericDictionary {
   size_t size() const { return values_.size(); }
   size_t bytes() const { return values_.size() * sizeof(T); }
   const std::vector<T>& values() const { return values_; }
+  // Frees the hash slots once no more values will be inserted (the column fell back to PLAIN).
+  void ReleaseIndex() { std::vector<Slot>().swap(slots_); }
 
  private:
   struct Slot {
@@ -128,6 +130,8 @@ class ByteDictionary {
   }
   size_t size() const { return ends_.size(); }
   size_t data_bytes() const { return data_.size(); }
+  // Frees the hash slots once no more values will be inserted (the column fell back to PLAIN).
+  void ReleaseIndex() { std::vector<Slot>().swap(slots_); }
   std::string_view Get(size_t k) const {
     uint32_t b = k == 0 ? 0 : ends_[k - 1];
     return {reinterpret_cast<const char*>(data_.data()) + b, ends_[k] - b};
@@ -190,8 +194,8 @@ class TypedColumnWriter final : public ColumnWriter {
   static constexpr bool kBool = P == PhysicalType::kBoolean;
 
  public:
-  TypedColumnWriter(const LeafColumn& leaf, const WriterOptions& options, bool bloom)
-      : leaf_(leaf), options_(options), compressor_(options.codec, options.compression_level), bloom_(bloom) {
+  TypedColumnWriter(const LeafColumn& leaf, const WriterOptions& options, bool bloom, PageBuffers* buffers)
+      : leaf_(leaf), options_(options), compressor_(options.codec, options.compression_level), bloom_(bloom), buffers_(*buffers) {
     const TypeId id = leaf.node->type.id;
     use_dictionary_ = options.dictionary && !kBool;
     use_delta_ = options.delta_integers && (P == PhysicalType::kInt32 || P == PhysicalType::kInt64);
@@ -462,6 +466,12 @@ class TypedColumnWriter final : public ColumnWriter {
         // here on; the pages written so far keep their dictionary encoding.
         FLOE_RETURN_IF_ERROR(FlushPage());
         use_dictionary_ = false;
+        // Only the entries are needed now, for the dictionary page.
+        if constexpr (kBytes) {
+          byte_dict_.ReleaseIndex();
+        } else if constexpr (!kBool) {
+          num_dict_.ReleaseIndex();
+        }
       }
       return OkStatus();
     }
@@ -522,7 +532,7 @@ class TypedColumnWriter final : public ColumnWriter {
   Status FlushPage() {
     FoldDictionaryStats();
     const bool v2 = options_.data_page_v2;
-    std::string& levels = levels_buffer_;
+    std::string& levels = buffers_.levels;
     levels.clear();
     size_t rep_len = 0, def_len = 0;
     if (leaf_.max_rep > 0) {
@@ -533,8 +543,8 @@ class TypedColumnWriter final : public ColumnWriter {
       AppendLevels(page_def_, leaf_.max_def, !v2, &levels);
       def_len = levels.size() - rep_len;
     }
-    // The encoded values: PLAIN pages use plain_ as it is, the others encode into values_buffer_.
-    std::string& encoded = values_buffer_;
+    // The encoded values: PLAIN pages use plain_ as it is, the others encode into buffers_.values.
+    std::string& encoded = buffers_.values;
     encoded.clear();
     std::string_view values = encoded;
     Encoding encoding = Encoding::kPlain;
@@ -577,7 +587,7 @@ class TypedColumnWriter final : public ColumnWriter {
     }
 
     PageHeader header;
-    std::string& body = body_buffer_;
+    std::string& body = buffers_.body;
     body.clear();
     if (!v2) {
       // Levels and values are compressed together; required columns have no levels to join.
@@ -742,8 +752,7 @@ class TypedColumnWriter final : public ColumnWriter {
   std::vector<uint8_t> dict_marked_;
   std::vector<uint32_t> page_dict_entries_;
 
-  // Buffers FlushPage reuses from page to page.
-  std::string levels_buffer_, values_buffer_, body_buffer_;
+  PageBuffers& buffers_;  // Lent by the FileWriter, shared with the other columns.
 
   // The chunk so far.
   std::vector<std::string> pages_;
@@ -760,16 +769,17 @@ class TypedColumnWriter final : public ColumnWriter {
 
 }  // namespace
 
-std::unique_ptr<ColumnWriter> MakeColumnWriter(const LeafColumn& leaf, const WriterOptions& options, bool bloom) {
+std::unique_ptr<ColumnWriter> MakeColumnWriter(const LeafColumn& leaf, const WriterOptions& options, bool bloom,
+                                               PageBuffers* buffers) {
   switch (leaf.physical) {
-    case PhysicalType::kBoolean: return std::make_unique<TypedColumnWriter<PhysicalType::kBoolean>>(leaf, options, bloom);
-    case PhysicalType::kInt32: return std::make_unique<TypedColumnWriter<PhysicalType::kInt32>>(leaf, options, bloom);
-    case PhysicalType::kInt64: return std::make_unique<TypedColumnWriter<PhysicalType::kInt64>>(leaf, options, bloom);
-    case PhysicalType::kFloat: return std::make_unique<TypedColumnWriter<PhysicalType::kFloat>>(leaf, options, bloom);
-    case PhysicalType::kDouble: return std::make_unique<TypedColumnWriter<PhysicalType::kDouble>>(leaf, options, bloom);
-    case PhysicalType::kByteArray: return std::make_unique<TypedColumnWriter<PhysicalType::kByteArray>>(leaf, options, bloom);
+    case PhysicalType::kBoolean: return std::make_unique<TypedColumnWriter<PhysicalType::kBoolean>>(leaf, options, bloom, buffers);
+    case PhysicalType::kInt32: return std::make_unique<TypedColumnWriter<PhysicalType::kInt32>>(leaf, options, bloom, buffers);
+    case PhysicalType::kInt64: return std::make_unique<TypedColumnWriter<PhysicalType::kInt64>>(leaf, options, bloom, buffers);
+    case PhysicalType::kFloat: return std::make_unique<TypedColumnWriter<PhysicalType::kFloat>>(leaf, options, bloom, buffers);
+    case PhysicalType::kDouble: return std::make_unique<TypedColumnWriter<PhysicalType::kDouble>>(leaf, options, bloom, buffers);
+    case PhysicalType::kByteArray: return std::make_unique<TypedColumnWriter<PhysicalType::kByteArray>>(leaf, options, bloom, buffers);
     case PhysicalType::kFixedLenByteArray:
-      return std::make_unique<TypedColumnWriter<PhysicalType::kFixedLenByteArray>>(leaf, options, bloom);
+      return std::make_unique<TypedColumnWriter<PhysicalType::kFixedLenByteArray>>(leaf, options, bloom, buffers);
     case PhysicalType::kInt96: break;
   }
   return nullptr;

@@ -31,6 +31,13 @@ struct ChunkResult {
   std::string bloom_filter;  // The filter's bitset (empty when none).
 };
 
+// Buffers a page is assembled in (levels, encoded values, the compressed body). Only one column
+// closes a page at a time, so the FileWriter lends one set to all its column writers: wide
+// tables would otherwise hold a few page-sized buffers per column.
+struct PageBuffers {
+  std::string levels, values, body;
+};
+
 class ColumnWriter {
  public:
   virtual ~ColumnWriter() = default;
@@ -41,6 +48,8 @@ class ColumnWriter {
   virtual Result<ChunkResult> Finish() = 0;
 };
 
-std::unique_ptr<ColumnWriter> MakeColumnWriter(const LeafColumn& leaf, const WriterOptions& options, bool bloom_filter);
+// `buffers` must outlive the writer.
+std::unique_ptr<ColumnWriter> MakeColumnWriter(const LeafColumn& leaf, const WriterOptions& options, bool bloom_filter,
+                                               PageBuffers* buffers);
 
 }  // namespace floe::parquet

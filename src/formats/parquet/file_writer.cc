@@ -62,7 +62,7 @@ FileWriter::~FileWriter() {
 void FileWriter::StartRowGroup() {
   writers_.clear();
   for (size_t i = 0; i < schema_.leaves().size(); ++i) {
-    writers_.push_back(MakeColumnWriter(schema_.leaves()[i], options_, bloom_[i]));
+    writers_.push_back(MakeColumnWriter(schema_.leaves()[i], options_, bloom_[i], &page_buffers_));
   }
   row_group_rows_ = 0;
 }

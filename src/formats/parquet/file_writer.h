@@ -64,6 +64,7 @@ class FileWriter {
   int64_t rows_ = 0;
   int64_t row_group_rows_ = 0;
   bool closed_ = false;
+  PageBuffers page_buffers_;  // Declared before the writers that borrow it.
   std::vector<std::unique_ptr<ColumnWriter>> writers_;
   std::vector<bool> bloom_;
   ShreddedLevels shredded_;
