@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "base/append_uninitialized.h"
 #include "base/bytes.h"
 #include "base/clock.h"
 
@@ -350,9 +351,9 @@ Result<std::string> Segment::Read(uint64_t position, uint64_t max_bytes) const {
   uint64_t want = std::min<uint64_t>(std::max<uint64_t>(max_bytes, kBatchHeaderSize), size_ - position);
   // Fetches can be many megabytes: read straight into the string without zero-filling it first.
   Status read = OkStatus();
-  out.resize_and_overwrite(want, [&](char* data, size_t n) {
-    read = PreadAll(file_->fd(), data, n, position, log_path());
-    return read ? n : 0;
+  AppendUninitialized(&out, want, [&](char* data) -> size_t {
+    read = PreadAll(file_->fd(), data, want, position, log_path());
+    return read ? want : 0;
   });
   FLOE_RETURN_IF_ERROR(read);
   size_t at = 0;

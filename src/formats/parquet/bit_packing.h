@@ -64,23 +64,35 @@ inline void Unpack(const uint8_t* in, int width, int64_t count, T* out) {
   for (int64_t g = 0; g < count / 8; ++g) Unpack8(in + g * width, width, out + g * 8);
 }
 
+// Packs `groups` groups of 8 values of `width` bits (0..64) into exactly groups * width bytes at
+// `out`, streaming the bits through one 64-bit word.
+template <typename T>
+inline void PackGroups(const T* values, int64_t groups, int width, uint8_t* out) {
+  if (width == 0) return;
+  const uint64_t mask = width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
+  uint64_t word = 0;
+  int used = 0;  // Bits of `word` holding values.
+  for (int64_t i = 0, n = groups * 8; i < n; ++i) {
+    const uint64_t v = static_cast<uint64_t>(values[i]) & mask;
+    word |= v << used;
+    used += width;
+    if (used >= 64) {
+      std::memcpy(out, &word, 8);
+      out += 8;
+      used -= 64;
+      // The bits of v that did not fit (none when it ended exactly on the word's end).
+      word = used == 0 ? 0 : v >> (width - used);
+    }
+  }
+  // Eight values of `width` bits fill whole bytes, so `used` is a multiple of 8 here.
+  std::memcpy(out, &word, static_cast<size_t>(used / 8));
+}
+
 // Packs 8 values of `width` bits, appending `width` bytes to `out`.
 template <typename T>
 inline void Pack8(const T* values, int width, std::string* out) {
-  if (width == 0) return;
-  uint8_t buf[80] = {};
-  for (int i = 0; i < 8; ++i) {
-    uint64_t v = static_cast<uint64_t>(values[i]);
-    if (width < 64) v &= (uint64_t{1} << width) - 1;
-    int bit = i * width;
-    int byte = bit >> 3;
-    int shift = bit & 7;
-    uint64_t lo;
-    std::memcpy(&lo, buf + byte, 8);
-    lo |= v << shift;
-    std::memcpy(buf + byte, &lo, 8);
-    if (shift + width > 64) buf[byte + 8] |= static_cast<uint8_t>(v >> (64 - shift));
-  }
+  uint8_t buf[64];
+  PackGroups(values, 1, width, buf);
   out->append(reinterpret_cast<const char*>(buf), static_cast<size_t>(width));
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "base/append_uninitialized.h"
 #include "base/varint.h"
 #include "formats/parquet/bit_packing.h"
 
@@ -95,15 +96,19 @@ namespace {
 template <typename T>
 void FlushLiteral(const T* values, int64_t n, int bit_width, std::string* out) {
   // n is a multiple of 8 except at the very end of the data, where the group is zero-padded.
-  int64_t groups = (n + 7) / 8;
+  const int64_t groups = (n + 7) / 8, whole = n / 8;
   varint::AppendUnsigned(out, static_cast<uint64_t>(groups << 1 | 1));
-  int64_t i = 0;
-  for (; i + 8 <= n; i += 8) bits::Pack8(values + i, bit_width, out);
-  if (i < n) {
-    T pad[8] = {};
-    for (int64_t j = i; j < n; ++j) pad[j - i] = values[j];
-    bits::Pack8(pad, bit_width, out);
-  }
+  const auto bytes = static_cast<size_t>(groups * bit_width);
+  AppendUninitialized(out, bytes, [&](char* data) {
+    auto* to = reinterpret_cast<uint8_t*>(data);
+    bits::PackGroups(values, whole, bit_width, to);
+    if (whole < groups) {
+      T pad[8] = {};
+      std::copy(values + whole * 8, values + n, pad);
+      bits::PackGroups(pad, 1, bit_width, to + whole * bit_width);
+    }
+    return bytes;
+  });
 }
 
 template <typename T>
