@@ -188,4 +188,66 @@ ColumnBatch SliceBatch(const ColumnBatch& source, int64_t offset, int64_t length
   return out;
 }
 
+ColumnVector GatherRows(const ColumnVector& source, const uint32_t* rows, int64_t count) {
+  ColumnVector out(source.type());
+  out.length = count;
+  const auto n = static_cast<size_t>(count);
+  if (!source.validity.empty()) {
+    out.validity.resize(n);
+    for (size_t i = 0; i < n; ++i) out.validity[i] = source.validity[rows[i]];
+  }
+  const DataType& type = source.type();
+  if (type.id == TypeId::kString || type.id == TypeId::kBinary) {
+    const int32_t* from = source.offsets.data();
+    out.offsets.resize(n + 1);
+    size_t bytes = 0;
+    for (size_t i = 0; i < n; ++i) {
+      bytes += static_cast<size_t>(from[rows[i] + 1] - from[rows[i]]);
+      out.offsets[i + 1] = static_cast<int32_t>(bytes);
+    }
+    out.values.Resize(bytes);
+    for (size_t i = 0; i < n; ++i) {
+      const int32_t b = from[rows[i]];
+      std::memcpy(out.values.data() + out.offsets[i], source.values.data() + b, static_cast<size_t>(from[rows[i] + 1] - b));
+    }
+    if (source.HasDictionary()) {
+      out.dictionary = source.dictionary;
+      out.dictionary_codes.resize(n);
+      for (size_t i = 0; i < n; ++i) out.dictionary_codes[i] = source.dictionary_codes[rows[i]];
+    }
+  } else if (type.id == TypeId::kList || type.id == TypeId::kMap) {
+    // The elements of the chosen rows, in order, gathered from each child.
+    std::vector<uint32_t> elements;
+    out.offsets.resize(n + 1);
+    for (size_t i = 0; i < n; ++i) {
+      for (int32_t e = source.offsets[rows[i]]; e < source.offsets[rows[i] + 1]; ++e) elements.push_back(static_cast<uint32_t>(e));
+      out.offsets[i + 1] = static_cast<int32_t>(elements.size());
+    }
+    for (size_t c = 0; c < source.children.size(); ++c) {
+      out.children[c] = GatherRows(source.children[c], elements.data(), static_cast<int64_t>(elements.size()));
+    }
+  } else if (type.id == TypeId::kStruct) {
+    for (size_t c = 0; c < source.children.size(); ++c) out.children[c] = GatherRows(source.children[c], rows, count);
+  } else {
+    const auto width = static_cast<size_t>(type.FixedWidth());
+    out.values.Resize(n * width);
+    uint8_t* to = out.values.data();
+    const uint8_t* from = source.values.data();
+    switch (width) {
+      case 8:
+        for (size_t i = 0; i < n; ++i) std::memcpy(to + i * 8, from + size_t{rows[i]} * 8, 8);
+        break;
+      case 4:
+        for (size_t i = 0; i < n; ++i) std::memcpy(to + i * 4, from + size_t{rows[i]} * 4, 4);
+        break;
+      case 1:
+        for (size_t i = 0; i < n; ++i) to[i] = from[rows[i]];
+        break;
+      default:
+        for (size_t i = 0; i < n; ++i) std::memcpy(to + i * width, from + size_t{rows[i]} * width, width);
+    }
+  }
+  return out;
+}
+
 }  // namespace floe::formats

@@ -224,6 +224,11 @@ ColumnBatch MakeEmptyBatch(const std::vector<Field>& fields);
 ColumnVector SliceVector(const ColumnVector& source, int64_t offset, int64_t length);
 ColumnBatch SliceBatch(const ColumnBatch& source, int64_t offset, int64_t length);
 
+// Copies of the rows at `rows` (each inside the source), in that order: the partition fanout's
+// and the executor's gather. Nested children hold just those rows' elements; strings read from
+// one Parquet dictionary keep it.
+ColumnVector GatherRows(const ColumnVector& source, const uint32_t* rows, int64_t count);
+
 std::string_view TypeIdName(TypeId id);
 
 }  // namespace floe::formats

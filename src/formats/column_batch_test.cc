@@ -66,5 +66,28 @@ TEST(SliceBatch, EmptyAndWholeRanges) {
   EXPECT_EQ(all.columns[1].validity, b.columns[1].validity);
 }
 
+// Rows out of order and repeated: every column, nested ones included, holds exactly those rows.
+TEST(GatherRows, TakesTheChosenRowsInOrderFromEveryKindOfColumn) {
+  ColumnBatch b = SampleBatch();
+  const uint32_t rows[] = {4, 2, 2, 0, 3};
+  std::vector<ColumnVector> g;
+  for (const ColumnVector& c : b.columns) g.push_back(GatherRows(c, rows, 5));
+  for (int i = 0; i < 5; ++i) {
+    const auto r = static_cast<int64_t>(rows[i]);
+    EXPECT_EQ(g[0].Data<int64_t>()[i], r * 10);
+    EXPECT_EQ(g[1].IsValid(i), r != 2);
+    if (r != 2) {
+      EXPECT_EQ(g[1].StringAt(i), fmt::format("name{}", r));
+    }
+    ASSERT_EQ(g[2].offsets[i + 1] - g[2].offsets[i], r) << "row " << r << " has " << r << " tags";
+    for (int64_t t = 0; t < r; ++t) EXPECT_EQ(g[2].children[0].StringAt(g[2].offsets[i] + t), fmt::format("t{}{}", r, t));
+    EXPECT_EQ(g[3].children[0].Data<int32_t>()[i], r);
+  }
+  EXPECT_EQ(g[2].children[0].length, 4 + 2 + 2 + 0 + 3);
+  ColumnVector none = GatherRows(b.columns[2], rows, 0);
+  EXPECT_EQ(none.length, 0);
+  EXPECT_EQ(none.offsets.size(), 1u);
+}
+
 }  // namespace
 }  // namespace floe::formats

@@ -204,67 +204,8 @@ void AppendFrom(ColumnVector& to, const ColumnVector& from, int64_t row) {
   ++to.length;
 }
 
-namespace {
-
-// Rows of a struct vector at `idx`: the validity and every field gathered alike.
-ColumnVector GatherStruct(const ColumnVector& v, const uint32_t* idx, int64_t count) {
-  ColumnVector out(v.type());
-  if (!v.validity.empty()) {
-    out.validity.resize(static_cast<size_t>(count));
-    for (int64_t i = 0; i < count; ++i) out.validity[static_cast<size_t>(i)] = v.validity[idx[i]];
-  }
-  for (size_t f = 0; f < v.children.size(); ++f) out.children[f] = ColumnVector(*Gather(v.children[f], idx, count));
-  out.length = count;
-  return out;
-}
-
-}  // namespace
-
 VectorPtr Gather(const ColumnVector& v, const uint32_t* idx, int64_t count) {
-  if (v.type().id == TypeId::kStruct) return std::make_shared<ColumnVector>(GatherStruct(v, idx, count));
-  auto out = std::make_shared<ColumnVector>(v.type());
-  if (!v.validity.empty()) {
-    out->validity.resize(static_cast<size_t>(count));
-    for (int64_t i = 0; i < count; ++i) out->validity[static_cast<size_t>(i)] = v.validity[idx[i]];
-  }
-  if (v.type().HasOffsets()) {
-    size_t bytes = 0;
-    for (int64_t i = 0; i < count; ++i) bytes += static_cast<size_t>(v.offsets[idx[i] + 1] - v.offsets[idx[i]]);
-    out->values.Resize(bytes);
-    out->offsets.resize(static_cast<size_t>(count + 1));
-    int32_t at = 0;
-    out->offsets[0] = 0;
-    for (int64_t i = 0; i < count; ++i) {
-      int32_t b = v.offsets[idx[i]], e = v.offsets[idx[i] + 1];
-      if (e > b) std::memcpy(out->values.data() + at, v.values.data() + b, static_cast<size_t>(e - b));
-      at += e - b;
-      out->offsets[static_cast<size_t>(i + 1)] = at;
-    }
-    if (v.HasDictionary()) {
-      out->dictionary = v.dictionary;
-      out->dictionary_codes.resize(static_cast<size_t>(count));
-      for (int64_t i = 0; i < count; ++i) out->dictionary_codes[static_cast<size_t>(i)] = v.dictionary_codes[idx[i]];
-    }
-  } else {
-    int32_t w = v.type().FixedWidth();
-    out->values.Resize(static_cast<size_t>(count * w));
-    if (w == 8) {
-      const auto* s = v.Data<int64_t>();
-      auto* d = out->MutableData<int64_t>();
-      for (int64_t i = 0; i < count; ++i) d[i] = s[idx[i]];
-    } else if (w == 1) {
-      const auto* s = v.Data<uint8_t>();
-      auto* d = out->MutableData<uint8_t>();
-      for (int64_t i = 0; i < count; ++i) d[i] = s[idx[i]];
-    } else {
-      for (int64_t i = 0; i < count; ++i) {
-        std::memcpy(out->values.data() + i * w, v.values.data() + static_cast<size_t>(idx[i]) * static_cast<size_t>(w),
-                    static_cast<size_t>(w));
-      }
-    }
-  }
-  out->length = count;
-  return out;
+  return std::make_shared<ColumnVector>(formats::GatherRows(v, idx, count));
 }
 
 DataChunk GatherChunk(const DataChunk& chunk, const std::vector<uint32_t>& indexes) {
