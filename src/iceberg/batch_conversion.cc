@@ -174,36 +174,6 @@ nlohmann::ordered_json JsonAt(const ColumnVector& v, int64_t row, const Type& ty
   }
 }
 
-void CopyRow(const ColumnVector& src, int64_t row, ColumnVector* dst) {
-  const DataType& t = src.type();
-  if (!src.IsValid(row)) {
-    dst->AppendNull();  // Nested nulls included: AppendNull pads a struct's children.
-    return;
-  }
-  switch (t.id) {
-    case BT::kString:
-    case BT::kBinary:
-      dst->AppendString(src.StringAt(row));
-      return;
-    case BT::kStruct:
-      for (size_t i = 0; i < src.children.size(); ++i) CopyRow(src.children[i], row, &dst->children[i]);
-      dst->AppendStructSlot(true);
-      return;
-    case BT::kList:
-    case BT::kMap:
-      for (int32_t i = src.offsets[row]; i < src.offsets[row + 1]; ++i) {
-        for (size_t c = 0; c < src.children.size(); ++c) CopyRow(src.children[c], i, &dst->children[c]);
-      }
-      dst->AppendListEnd(true);
-      return;
-    default: {
-      size_t w = static_cast<size_t>(t.FixedWidth());
-      dst->MarkAndAppendFixed(std::string_view(reinterpret_cast<const char*>(src.values.data()) + row * w, w));
-      return;
-    }
-  }
-}
-
 ColumnVector NullColumn(const DataType& type, int64_t n) {
   ColumnVector v(type);
   FillNullSlots(v, n);

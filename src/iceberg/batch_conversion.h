@@ -1,6 +1,5 @@
 // Between Iceberg's model and formats::ColumnBatch, the columnar currency of the Parquet codec:
-// batch fields for a schema, one slot as a Literal or as JSON, and copying single rows (the
-// partition fanout writer's step).
+// batch fields for a schema, one slot as a Literal or as JSON, null and converted columns.
 //
 // Stateless functions; any thread (batches themselves are single-threaded).
 #pragma once
@@ -43,8 +42,5 @@ Result<formats::ColumnVector> ConvertVector(formats::ColumnVector vector, const 
 // A timestamp_ns or timestamptz_ns vector as timestamp or timestamptz: microseconds, rounded
 // down (so instants before 1970 keep their order and calendar fields).
 formats::ColumnVector NanosToMicros(const formats::ColumnVector& nanos);
-
-// Appends slot `row` of `src` to `dst` (same type).
-void CopyRow(const formats::ColumnVector& src, int64_t row, formats::ColumnVector* dst);
 
 }  // namespace floe::iceberg

@@ -8,6 +8,7 @@
 #include "formats/parquet/file_writer.h"
 #include "iceberg/batch_conversion.h"
 #include "iceberg/deletion_vector.h"
+#include "iceberg/partition_split.h"
 #include "iceberg/schema_json.h"
 
 namespace floe::iceberg {
@@ -56,20 +57,15 @@ std::string PartitionPath(const PartitionSpec& spec, const Type& partition_type,
 // One open output file of one partition.
 struct OpenFile {
   std::string location;
-  std::vector<Literal> partition;
   std::unique_ptr<parquet::FileWriter> writer;
-  ColumnBatch pending;
-  int64_t pending_bytes = 0;
-  int64_t written_bytes = 0;
+  int64_t written_bytes = 0;  // Estimated from the batches' in-memory sizes.
 };
 
-int64_t RowBytes(const ColumnBatch& b, int64_t row) {
-  int64_t n = 0;
-  for (const ColumnVector& c : b.columns) {
-    n += c.type().HasOffsets() && c.type().id != formats::TypeId::kList && c.type().id != formats::TypeId::kMap
-             ? c.offsets[row + 1] - c.offsets[row] + 4
-             : std::max(1, c.type().FixedWidth());
-  }
+// Bytes a vector holds in memory, nested children included: the writer's input size, by which
+// files are cut (the compressed file is smaller).
+int64_t VectorBytes(const ColumnVector& v) {
+  int64_t n = static_cast<int64_t>(v.values.size() + v.validity.size() + v.offsets.size() * sizeof(int32_t));
+  for (const ColumnVector& c : v.children) n += VectorBytes(c);
   return n;
 }
 
@@ -92,18 +88,17 @@ Result<std::vector<DataFile>> WriteDataFiles(Table& table, const std::vector<Col
   const PartitionSpec& spec = m.DefaultSpec();
   FLOE_ASSIGN_OR_RETURN(std::vector<formats::Field> fields, ToBatchFields(schema));
   FLOE_ASSIGN_OR_RETURN(TypePtr partition_type, spec.PartitionType(schema));
-  int64_t target = m.PropertyAsLong("write.target-file-size-bytes", options.target_file_size_bytes);
+  const int64_t target = std::max<int64_t>(1, m.PropertyAsLong("write.target-file-size-bytes", options.target_file_size_bytes));
 
-  std::map<std::string, OpenFile> open;  // by partition path
+  std::map<std::vector<Literal>, OpenFile> open;  // by partition
   std::vector<DataFile> out;
-  auto finish = [&](OpenFile& f) -> Status {
-    if (f.pending.num_rows > 0) FLOE_RETURN_IF_ERROR_CTX(f.writer->Write(f.pending), f.location);
+  auto finish = [&](const std::vector<Literal>& partition, OpenFile& f) -> Status {
     FLOE_ASSIGN_OR_RETURN(parquet::FileMetrics metrics, f.writer->Close());
     DataFile d;
     d.file_path = f.location;
     d.file_format = "PARQUET";
     d.spec_id = spec.spec_id();
-    d.partition = f.partition;
+    d.partition = partition;
     d.record_count = metrics.record_count;
     d.file_size_in_bytes = metrics.file_size;
     for (const auto& [id, c] : metrics.columns) {
@@ -119,8 +114,41 @@ Result<std::vector<DataFile>> WriteDataFiles(Table& table, const std::vector<Col
     out.push_back(std::move(d));
     return OkStatus();
   };
+  auto open_file = [&](const std::vector<Literal>& partition) -> Result<OpenFile*> {
+    auto it = open.find(partition);
+    if (it != open.end()) return &it->second;
+    OpenFile f;
+    std::string path = PartitionPath(spec, *partition_type, partition);
+    f.location = table.ops().NewLocation(fmt::format("data/{}{}.parquet", path, NewUuid()));
+    FLOE_ASSIGN_OR_RETURN(std::string key, table.ops().KeyForLocation(f.location));
+    FLOE_ASSIGN_OR_RETURN(auto stream, table.ops().store().OpenOutput(key));
+    parquet::WriterOptions writer_options;
+    // Readers (Java, icebird) take column ids and names from this key when present.
+    writer_options.key_value_metadata.push_back(parquet::KeyValue{"iceberg.schema", SchemaToJson(schema)});
+    FLOE_ASSIGN_OR_RETURN(f.writer, parquet::FileWriter::Open(std::move(stream), fields, writer_options));
+    return &open.emplace(partition, std::move(f)).first->second;
+  };
+  // Writes rows [first, first + count) of `rows` (in the table's column order) to the
+  // partition's open file, cutting a new file whenever one reaches the target size.
+  auto write = [&](const std::vector<Literal>& partition, const ColumnBatch& rows, int64_t bytes_per_row) -> Status {
+    int64_t first = 0;
+    while (first < rows.num_rows) {
+      FLOE_ASSIGN_OR_RETURN(OpenFile * f, open_file(partition));
+      const int64_t room = std::max<int64_t>(1, (target - f->written_bytes + bytes_per_row - 1) / bytes_per_row);
+      const int64_t count = std::min(rows.num_rows - first, room);
+      FLOE_RETURN_IF_ERROR_CTX(f->writer->WriteRows(rows, first, count), f->location);
+      f->written_bytes += count * bytes_per_row;
+      first += count;
+      if (f->written_bytes >= target) {
+        FLOE_RETURN_IF_ERROR(finish(partition, *f));
+        open.erase(partition);
+      }
+    }
+    return OkStatus();
+  };
 
   for (const ColumnBatch& input : batches) {
+    if (input.num_rows == 0) continue;
     std::vector<int> columns = MatchColumns(input.fields, schema);
     // Nanosecond timestamps (pandas and pyarrow write them) go into microsecond columns rounded
     // down, as they always were read; the copy is made only when a column needs it.
@@ -136,8 +164,10 @@ Result<std::vector<DataFile>> WriteDataFiles(Table& table, const std::vector<Col
       }
     }
     const ColumnBatch& batch = downcast ? *downcast : input;
+    bool in_table_order = batch.columns.size() == columns.size();
     for (size_t i = 0; i < columns.size(); ++i) {
       const NestedField& f = schema.fields()[i];
+      in_table_order = in_table_order && columns[i] == static_cast<int>(i);
       if (columns[i] < 0) {
         if (f.required) return InvalidArgument("the data has no column '{}' (id {}), which is required", f.name, f.id);
         continue;
@@ -148,55 +178,29 @@ Result<std::vector<DataFile>> WriteDataFiles(Table& table, const std::vector<Col
                                formats::TypeIdName(have.id), formats::TypeIdName(fields[i].type.id));
       }
     }
-    for (int64_t row = 0; row < batch.num_rows; ++row) {
-      std::vector<Literal> partition;
-      for (const PartitionField& pf : spec.fields()) {
-        int idx = -1;
-        for (size_t i = 0; i < schema.fields().size(); ++i) {
-          if (schema.fields()[i].id == pf.source_id) idx = columns[i];
-        }
-        const NestedField* source = schema.FindField(pf.source_id);
-        Literal v = idx < 0 || !source ? Literal() : LiteralAt(batch.columns[idx], row, *source->type);
-        partition.push_back(source ? pf.transform.Apply(*source->type, v) : Literal());
+    int64_t batch_bytes = 0;
+    for (const ColumnVector& c : batch.columns) batch_bytes += VectorBytes(c);
+    const int64_t bytes_per_row = std::max<int64_t>(1, batch_bytes / batch.num_rows);
+    std::vector<PartitionRows> parts = SplitByPartition(schema, spec, batch, columns);
+    for (const PartitionRows& part : parts) {
+      const auto count = static_cast<int64_t>(part.rows.size());
+      if (count == batch.num_rows && in_table_order) {
+        // The whole batch, already laid out as the table: written as it is, no copy.
+        FLOE_RETURN_IF_ERROR(write(part.partition, batch, bytes_per_row));
+        continue;
       }
-      std::string path = PartitionPath(spec, *partition_type, partition);
-      auto it = open.find(path);
-      if (it == open.end()) {
-        OpenFile f;
-        f.location = table.ops().NewLocation(fmt::format("data/{}{}.parquet", path, NewUuid()));
-        f.partition = partition;
-        FLOE_ASSIGN_OR_RETURN(std::string key, table.ops().KeyForLocation(f.location));
-        FLOE_ASSIGN_OR_RETURN(auto stream, table.ops().store().OpenOutput(key));
-        parquet::WriterOptions writer_options;
-        // Readers (Java, icebird) take column ids and names from this key when present.
-        writer_options.key_value_metadata.push_back(parquet::KeyValue{"iceberg.schema", SchemaToJson(schema)});
-        FLOE_ASSIGN_OR_RETURN(f.writer, parquet::FileWriter::Open(std::move(stream), fields, writer_options));
-        f.pending = formats::MakeEmptyBatch(fields);
-        it = open.emplace(path, std::move(f)).first;
-      }
-      OpenFile& f = it->second;
+      ColumnBatch rows;
+      rows.fields = fields;
+      rows.num_rows = count;
       for (size_t i = 0; i < columns.size(); ++i) {
-        if (columns[i] < 0) {
-          f.pending.columns[i].AppendNull();
-        } else {
-          CopyRow(batch.columns[columns[i]], row, &f.pending.columns[i]);
-        }
+        rows.columns.push_back(columns[i] < 0 ? NullColumn(fields[i].type, count)
+                                              : formats::GatherRows(batch.columns[static_cast<size_t>(columns[i])],
+                                                                    part.rows.data(), count));
       }
-      ++f.pending.num_rows;
-      f.pending_bytes += RowBytes(batch, row);
-      if (f.pending_bytes >= (4 << 20)) {
-        FLOE_RETURN_IF_ERROR_CTX(f.writer->Write(f.pending), f.location);
-        f.written_bytes += f.pending_bytes;
-        f.pending = formats::MakeEmptyBatch(fields);
-        f.pending_bytes = 0;
-        if (f.written_bytes >= target) {
-          FLOE_RETURN_IF_ERROR(finish(f));
-          open.erase(it);
-        }
-      }
+      FLOE_RETURN_IF_ERROR(write(part.partition, rows, bytes_per_row));
     }
   }
-  for (auto& [path, f] : open) FLOE_RETURN_IF_ERROR(finish(f));
+  for (auto& [partition, f] : open) FLOE_RETURN_IF_ERROR(finish(partition, f));
   return out;
 }
 
@@ -295,12 +299,14 @@ Status ReadTask(Table& table, const FileScanTask& task, const Schema& schema, co
   return ReadTaskRows(table, task, schema, [&](const ColumnBatch& b, const std::vector<int>& columns,
                                                const std::vector<uint8_t>& deleted) -> Status {
     if (deleted.empty() || std::find(deleted.begin(), deleted.end(), 1) == deleted.end()) return fn(b, columns);
-    ColumnBatch kept = formats::MakeEmptyBatch(b.fields);
+    std::vector<uint32_t> rows;
     for (int64_t row = 0; row < b.num_rows; ++row) {
-      if (deleted[static_cast<size_t>(row)]) continue;
-      for (size_t c = 0; c < b.columns.size(); ++c) CopyRow(b.columns[c], row, &kept.columns[c]);
-      ++kept.num_rows;
+      if (!deleted[static_cast<size_t>(row)]) rows.push_back(static_cast<uint32_t>(row));
     }
+    ColumnBatch kept;
+    kept.fields = b.fields;
+    kept.num_rows = static_cast<int64_t>(rows.size());
+    for (const ColumnVector& c : b.columns) kept.columns.push_back(formats::GatherRows(c, rows.data(), kept.num_rows));
     return fn(kept, columns);
   });
 }

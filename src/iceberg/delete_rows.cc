@@ -75,7 +75,7 @@ Result<Survivors> ReadSurvivors(Table& table, const FileScanTask& task, const Sc
       }
       promoted[i] = std::move(*converted);
     }
-    ColumnBatch kept = formats::MakeEmptyBatch(fields);
+    std::vector<uint32_t> rows;  // The rows this delete keeps.
     for (int64_t row = 0; row < b.num_rows; ++row) {
       size_t r = static_cast<size_t>(row);
       if (!already_deleted.empty() && already_deleted[r]) continue;  // Gone before this delete.
@@ -83,14 +83,15 @@ Result<Survivors> ReadSurvivors(Table& table, const FileScanTask& task, const Sc
         ++out.deleted;
         continue;
       }
-      for (size_t i = 0; i < columns.size(); ++i) {
-        if (columns[i] < 0) {
-          kept.columns[i].AppendNull();
-          continue;
-        }
-        CopyRow(promoted[i] ? *promoted[i] : b.columns[static_cast<size_t>(columns[i])], row, &kept.columns[i]);
-      }
-      ++kept.num_rows;
+      rows.push_back(static_cast<uint32_t>(row));
+    }
+    ColumnBatch kept;
+    kept.fields = fields;
+    kept.num_rows = static_cast<int64_t>(rows.size());
+    for (size_t i = 0; i < columns.size(); ++i) {
+      kept.columns.push_back(columns[i] < 0 ? NullColumn(fields[i].type, kept.num_rows)
+                                            : formats::GatherRows(promoted[i] ? *promoted[i] : b.columns[static_cast<size_t>(columns[i])],
+                                                                  rows.data(), kept.num_rows));
     }
     out.kept += kept.num_rows;
     if (kept.num_rows > 0) out.batches.push_back(std::move(kept));

@@ -73,8 +73,13 @@ Status FileWriter::Append(std::string_view bytes) {
   return OkStatus();
 }
 
-Status FileWriter::Write(const formats::ColumnBatch& batch) {
+Status FileWriter::Write(const formats::ColumnBatch& batch) { return WriteRows(batch, 0, batch.num_rows); }
+
+Status FileWriter::WriteRows(const formats::ColumnBatch& batch, int64_t first, int64_t count) {
   if (closed_) return InvalidArgument("write to a closed Parquet writer");
+  if (first < 0 || count < 0 || first + count > batch.num_rows) {
+    return InvalidArgument("rows [{}, {}) are outside the batch's {}", first, first + count, batch.num_rows);
+  }
   const auto& fields = schema_.fields();
   if (batch.columns.size() != fields.size()) {
     return InvalidArgument("batch has {} columns, the file {}", batch.columns.size(), fields.size());
@@ -88,8 +93,8 @@ Status FileWriter::Write(const formats::ColumnBatch& batch) {
   const auto& leaves = schema_.leaves();
   // Pages close between slices, so small pages need small slices.
   const int64_t slice_rows = std::clamp<int64_t>(options_.page_bytes / 16, 64, kSliceRows);
-  for (int64_t begin = 0; begin < batch.num_rows; begin += slice_rows) {
-    int64_t end = std::min(batch.num_rows, begin + slice_rows);
+  for (int64_t begin = first; begin < first + count; begin += slice_rows) {
+    int64_t end = std::min(first + count, begin + slice_rows);
     int64_t buffered = 0;
     for (size_t l = 0; l < leaves.size(); ++l) {
       ShredLeaf(leaves[l], batch.columns[static_cast<size_t>(leaves[l].top_field)], begin, end, &shredded_);

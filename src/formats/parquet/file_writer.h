@@ -46,6 +46,8 @@ class FileWriter {
   const Schema& schema() const { return schema_; }
   // Appends the batch's rows; its fields must match the writer's (types, order, nullability).
   Status Write(const formats::ColumnBatch& batch);
+  // Writes rows [first, first + count) of `batch` (inside it), without copying them out.
+  Status WriteRows(const formats::ColumnBatch& batch, int64_t first, int64_t count);
   // Ends the current row group (a no-op when it is empty).
   Status FlushRowGroup();
   // Writes the page index, footer and magic, and closes the stream.
