@@ -1,5 +1,7 @@
 #include "stream/iceberg_committer.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "base/clock.h"
@@ -200,12 +202,28 @@ Result<uint64_t> IcebergCommitter::CommitDeadLetters(const MicroBatch& batch,
   return count;
 }
 
-Result<std::vector<formats::ColumnBatch>> IcebergCommitter::Decode(std::vector<std::pair<size_t, std::string>>* bad) {
-  std::string_view text(lines_.data(), lines_.size() - formats::JsonEventDecoder::kPadding);
+Result<std::vector<formats::ColumnBatch>> IcebergCommitter::Decode(const MicroBatch& batch,
+                                                                   std::vector<std::pair<size_t, std::string>>* bad) {
+  const std::vector<SourceRecord>& records = batch.records();
   for (int round = 0;; ++round) {
-    decoder_->DecodeLines(text, 1);
+    std::vector<formats::ColumnBatch> batches;
+    bad->clear();
+    const size_t chunk = std::max<size_t>(1, options_.decode_chunk_records);
+    for (size_t start = 0; start < records.size(); start += chunk) {
+      const size_t end = std::min(records.size(), start + chunk);
+      // One JSON line per record, so line numbers are record numbers (fresh reads build the
+      // log tail's input the same way).
+      lines_.clear();
+      for (size_t i = start; i < end; ++i) formats::AppendEventLine(&lines_, batch.value(records[i]), records[i].value_null);
+      const size_t size = lines_.size();
+      lines_.append(formats::JsonEventDecoder::kPadding, '\0');
+      decoder_->DecodeLines(std::string_view(lines_.data(), size), static_cast<int64_t>(start) + 1);
+      for (const auto& error : decoder_->errors()) bad->emplace_back(static_cast<size_t>(error.line - 1), error.message);
+      decoder_->ClearErrors();
+      batches.push_back(decoder_->TakeBatch());
+    }
     std::map<std::string, formats::TypeId> unknown = decoder_->TakeUnknownFields();
-    if (!options_.evolve || unknown.empty() || round > 0) break;
+    if (!options_.evolve || unknown.empty() || round > 0) return batches;
     // New keys: add them as optional columns (a schema commit of its own, before the batch's),
     // then decode the batch again so its rows carry them.
     std::vector<iceberg::SchemaChange> changes;
@@ -230,43 +248,39 @@ Result<std::vector<formats::ColumnBatch>> IcebergCommitter::Decode(std::vector<s
     FLOE_ASSIGN_OR_RETURN(decoder_, formats::JsonEventDecoder::Make(std::move(fields), options_.timestamp_unit));
     decoder_->set_collect_unknown_fields(true);
   }
-  for (const auto& error : decoder_->errors()) bad->emplace_back(static_cast<size_t>(error.line - 1), error.message);
-  decoder_->ClearErrors();
-  std::vector<formats::ColumnBatch> batches;
-  batches.push_back(decoder_->TakeBatch());
-  return batches;
 }
 
 Status IcebergCommitter::ApplyTransform(size_t records, std::vector<formats::ColumnBatch>* batches,
                                         std::vector<std::pair<size_t, std::string>>* bad) {
-  // The decoded rows are the records that decoded, in order.
+  // The decoded rows are the records that decoded, in order, across the chunks.
   std::vector<bool> undecoded(records, false);
   for (const auto& [index, reason] : *bad) undecoded[index] = true;
   std::vector<size_t> record_of_row;
   for (size_t i = 0; i < records; ++i) {
     if (!undecoded[i]) record_of_row.push_back(i);
   }
-  std::vector<sql::iceberg_sql::RowFailure> failures;
-  FLOE_ASSIGN_OR_RETURN(std::vector<formats::ColumnBatch> rows, options_.transform->Apply(batches->front(), &failures));
-  for (const auto& failure : failures) {
-    bad->emplace_back(record_of_row[static_cast<size_t>(failure.row)], "transform: " + failure.message);
+  std::vector<formats::ColumnBatch> out;
+  size_t first_row = 0;  // Of the chunk being transformed, among all decoded rows.
+  for (const formats::ColumnBatch& chunk : *batches) {
+    std::vector<sql::iceberg_sql::RowFailure> failures;
+    FLOE_ASSIGN_OR_RETURN(std::vector<formats::ColumnBatch> rows, options_.transform->Apply(chunk, &failures));
+    for (const auto& failure : failures) {
+      bad->emplace_back(record_of_row[first_row + static_cast<size_t>(failure.row)], "transform: " + failure.message);
+    }
+    first_row += static_cast<size_t>(chunk.num_rows);
+    for (formats::ColumnBatch& b : rows) {
+      for (size_t c = 0; c < b.fields.size() && c < output_ids_.size(); ++c) b.fields[c].id = output_ids_[c];
+      out.push_back(std::move(b));
+    }
   }
-  for (formats::ColumnBatch& b : rows) {
-    for (size_t c = 0; c < b.fields.size() && c < output_ids_.size(); ++c) b.fields[c].id = output_ids_[c];
-  }
-  *batches = std::move(rows);
+  *batches = std::move(out);
   return OkStatus();
 }
 
 Result<CommitReport> IcebergCommitter::Commit(const MicroBatch& batch, const SourceOffsets& expected,
                                               const SourceOffsets& next) {
-  // One JSON line per record, so line numbers are record numbers (fresh reads build the log
-  // tail's input the same way).
-  lines_.clear();
-  for (const SourceRecord& r : batch.records()) formats::AppendEventLine(&lines_, batch.value(r), r.value_null);
-  lines_.append(formats::JsonEventDecoder::kPadding, '\0');
   std::vector<std::pair<size_t, std::string>> bad;
-  FLOE_ASSIGN_OR_RETURN(std::vector<formats::ColumnBatch> batches, Decode(&bad));
+  FLOE_ASSIGN_OR_RETURN(std::vector<formats::ColumnBatch> batches, Decode(batch, &bad));
   if (options_.transform) FLOE_RETURN_IF_ERROR(ApplyTransform(batch.record_count(), &batches, &bad));
 
   CommitReport report;

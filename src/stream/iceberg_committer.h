@@ -34,6 +34,9 @@ struct IcebergSinkOptions {
   // Unknown top-level keys become new optional columns (string, long, double or boolean) in a
   // schema change committed before the batch, instead of being ignored. Not with a transform.
   bool evolve = false;
+  // Records are turned into JSON lines and decoded this many at a time: lines for a whole
+  // micro-batch (up to 96 MiB of values) would be one more full copy of it, in fresh memory.
+  size_t decode_chunk_records = 64 << 10;
 };
 
 // The offsets of `topic` recorded by the newest snapshot in the current snapshot's ancestry
@@ -59,8 +62,9 @@ class IcebergCommitter final : public BatchCommitter {
   Result<uint64_t> CommitDeadLetters(const MicroBatch& batch, const std::vector<std::pair<size_t, std::string>>& bad,
                                      const SourceOffsets& next);
 
-  // Decodes lines_ into batches; with evolve, first adds the columns unknown keys call for.
-  Result<std::vector<formats::ColumnBatch>> Decode(std::vector<std::pair<size_t, std::string>>* bad);
+  // Decodes the batch's records, decode_chunk_records at a time, into batches; with evolve, first
+  // adds the columns unknown keys call for. `bad` gets each record that failed, by index.
+  Result<std::vector<formats::ColumnBatch>> Decode(const MicroBatch& batch, std::vector<std::pair<size_t, std::string>>* bad);
   // Runs the transform over the decoded rows of a batch of `records` records; its failures join
   // `bad` (record index, reason).
   Status ApplyTransform(size_t records, std::vector<formats::ColumnBatch>* batches,
@@ -72,7 +76,7 @@ class IcebergCommitter final : public BatchCommitter {
   std::unique_ptr<formats::JsonEventDecoder> decoder_;
   std::unique_ptr<formats::JsonEventDecoder> dead_letter_decoder_;
   std::vector<int32_t> output_ids_;  // With a transform: the table's field id of each output column.
-  std::string lines_;  // Reused buffer of one JSON line per record.
+  std::string lines_;  // Reused buffer of one JSON line per record of a chunk.
 };
 
 }  // namespace floe::stream

@@ -487,9 +487,10 @@ void AppendEventLine(std::string* lines, std::string_view value, bool is_null) {
   }
   size_t start = lines->size();
   lines->append(value);
-  for (size_t i = start; i < lines->size(); ++i) {
-    char& c = (*lines)[i];
-    if (c == '\n' || c == '\r') c = ' ';
+  // Values rarely hold a raw line break: find them with memchr rather than test every byte.
+  char* end = lines->data() + lines->size();
+  for (char brk : {'\n', '\r'}) {
+    for (char* c = lines->data() + start; (c = static_cast<char*>(std::memchr(c, brk, static_cast<size_t>(end - c)))); ++c) *c = ' ';
   }
   lines->push_back('\n');
 }
