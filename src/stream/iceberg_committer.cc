@@ -140,12 +140,17 @@ Result<std::unique_ptr<IcebergCommitter>> IcebergCommitter::Open(std::unique_ptr
     }
   }
   FLOE_ASSIGN_OR_RETURN(auto fields, formats::BatchFieldsFromSchema(*decoded));
-  FLOE_ASSIGN_OR_RETURN(committer->decoder_,
-                        formats::JsonEventDecoder::Make(std::move(fields), committer->options_.timestamp_unit));
-  if (committer->options_.evolve) {
-    if (committer->options_.transform) return InvalidArgument("--evolve cannot be combined with --transform");
-    committer->decoder_->set_collect_unknown_fields(true);
+  if (committer->options_.evolve && committer->options_.transform) {
+    return InvalidArgument("--evolve cannot be combined with --transform");
   }
+  const size_t lanes = committer->options_.evolve ? 1 : std::max<size_t>(1, committer->options_.decode_threads);
+  for (size_t i = 0; i < lanes; ++i) {
+    DecodeLane lane;
+    FLOE_ASSIGN_OR_RETURN(lane.decoder, formats::JsonEventDecoder::Make(fields, committer->options_.timestamp_unit));
+    lane.decoder->set_collect_unknown_fields(committer->options_.evolve);
+    committer->lanes_.push_back(std::move(lane));
+  }
+  if (lanes > 1) committer->pool_ = std::make_unique<ThreadPool>(lanes - 1);
   FLOE_ASSIGN_OR_RETURN(auto dlq_fields, formats::BatchFieldsFromSchema(dead_letters->metadata().CurrentSchema()));
   FLOE_ASSIGN_OR_RETURN(committer->dead_letter_decoder_,
                         formats::JsonEventDecoder::Make(std::move(dlq_fields), formats::EpochUnit::kMillis));
@@ -205,24 +210,42 @@ Result<uint64_t> IcebergCommitter::CommitDeadLetters(const MicroBatch& batch,
 Result<std::vector<formats::ColumnBatch>> IcebergCommitter::Decode(const MicroBatch& batch,
                                                                    std::vector<std::pair<size_t, std::string>>* bad) {
   const std::vector<SourceRecord>& records = batch.records();
+  const size_t chunk = std::max<size_t>(1, options_.decode_chunk_records);
+  const size_t chunks = (records.size() + chunk - 1) / chunk;
+  struct Decoded {
+    formats::ColumnBatch batch;
+    std::vector<formats::LineError> errors;
+  };
   for (int round = 0;; ++round) {
+    // Lane k decodes chunks k, k + lanes, ...; each chunk's results have a slot of their own.
+    std::vector<Decoded> decoded(chunks);
+    auto run_lane = [&](size_t k) {
+      DecodeLane& lane = lanes_[k];
+      for (size_t c = k; c < chunks; c += lanes_.size()) {
+        const size_t start = c * chunk, end = std::min(records.size(), start + chunk);
+        // One JSON line per record, so line numbers are record numbers (fresh reads build the
+        // log tail's input the same way).
+        lane.lines.clear();
+        for (size_t i = start; i < end; ++i) formats::AppendEventLine(&lane.lines, batch.value(records[i]), records[i].value_null);
+        const size_t size = lane.lines.size();
+        lane.lines.append(formats::JsonEventDecoder::kPadding, '\0');
+        lane.decoder->DecodeLines(std::string_view(lane.lines.data(), size), static_cast<int64_t>(start) + 1);
+        decoded[c].errors = lane.decoder->errors();
+        lane.decoder->ClearErrors();
+        decoded[c].batch = lane.decoder->TakeBatch();
+      }
+    };
+    for (size_t k = 1; k < lanes_.size(); ++k) pool_->Submit([&run_lane, k] { run_lane(k); });
+    run_lane(0);
+    if (pool_) pool_->Wait();
     std::vector<formats::ColumnBatch> batches;
     bad->clear();
-    const size_t chunk = std::max<size_t>(1, options_.decode_chunk_records);
-    for (size_t start = 0; start < records.size(); start += chunk) {
-      const size_t end = std::min(records.size(), start + chunk);
-      // One JSON line per record, so line numbers are record numbers (fresh reads build the
-      // log tail's input the same way).
-      lines_.clear();
-      for (size_t i = start; i < end; ++i) formats::AppendEventLine(&lines_, batch.value(records[i]), records[i].value_null);
-      const size_t size = lines_.size();
-      lines_.append(formats::JsonEventDecoder::kPadding, '\0');
-      decoder_->DecodeLines(std::string_view(lines_.data(), size), static_cast<int64_t>(start) + 1);
-      for (const auto& error : decoder_->errors()) bad->emplace_back(static_cast<size_t>(error.line - 1), error.message);
-      decoder_->ClearErrors();
-      batches.push_back(decoder_->TakeBatch());
+    for (Decoded& d : decoded) {
+      for (const auto& error : d.errors) bad->emplace_back(static_cast<size_t>(error.line - 1), error.message);
+      batches.push_back(std::move(d.batch));
     }
-    std::map<std::string, formats::TypeId> unknown = decoder_->TakeUnknownFields();
+    // With evolve there is one lane, whose decoder noted every unknown key of the batch.
+    std::map<std::string, formats::TypeId> unknown = lanes_[0].decoder->TakeUnknownFields();
     if (!options_.evolve || unknown.empty() || round > 0) return batches;
     // New keys: add them as optional columns (a schema commit of its own, before the batch's),
     // then decode the batch again so its rows carry them.
@@ -245,8 +268,8 @@ Result<std::vector<formats::ColumnBatch>> IcebergCommitter::Decode(const MicroBa
       Logger("stream")->info("evolved {}: added column(s) {}", table_->metadata().location, names);
     }
     FLOE_ASSIGN_OR_RETURN(auto fields, formats::BatchFieldsFromSchema(table_->metadata().CurrentSchema()));
-    FLOE_ASSIGN_OR_RETURN(decoder_, formats::JsonEventDecoder::Make(std::move(fields), options_.timestamp_unit));
-    decoder_->set_collect_unknown_fields(true);
+    FLOE_ASSIGN_OR_RETURN(lanes_[0].decoder, formats::JsonEventDecoder::Make(std::move(fields), options_.timestamp_unit));
+    lanes_[0].decoder->set_collect_unknown_fields(true);
   }
 }
 

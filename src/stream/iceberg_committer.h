@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 
+#include "base/thread_pool.h"
 #include "formats/json/event_decoder.h"
 #include "iceberg/table.h"
 #include "sql/iceberg/batch_transform.h"
@@ -37,6 +38,10 @@ struct IcebergSinkOptions {
   // Records are turned into JSON lines and decoded this many at a time: lines for a whole
   // micro-batch (up to 96 MiB of values) would be one more full copy of it, in fresh memory.
   size_t decode_chunk_records = 64 << 10;
+  // Threads decoding chunks side by side (the calling thread is one of them). Decoding is most
+  // of a commit's work, and while the job commits its consumer is idle; 1 with evolve, whose
+  // decoder notes unknown keys across the whole batch.
+  size_t decode_threads = 2;
 };
 
 // The offsets of `topic` recorded by the newest snapshot in the current snapshot's ancestry
@@ -73,10 +78,16 @@ class IcebergCommitter final : public BatchCommitter {
   IcebergSinkOptions options_;
   std::unique_ptr<iceberg::Table> table_;
   std::unique_ptr<iceberg::Table> dead_letters_;
-  std::unique_ptr<formats::JsonEventDecoder> decoder_;
+  // One decoding thread's state: its decoder and its reused buffer of one JSON line per record
+  // of the chunk it decodes.
+  struct DecodeLane {
+    std::unique_ptr<formats::JsonEventDecoder> decoder;
+    std::string lines;
+  };
+  std::vector<DecodeLane> lanes_;     // Lane 0 runs on the calling thread, the others on pool_.
+  std::unique_ptr<ThreadPool> pool_;  // Absent with one lane.
   std::unique_ptr<formats::JsonEventDecoder> dead_letter_decoder_;
   std::vector<int32_t> output_ids_;  // With a transform: the table's field id of each output column.
-  std::string lines_;  // Reused buffer of one JSON line per record of a chunk.
 };
 
 }  // namespace floe::stream

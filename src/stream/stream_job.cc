@@ -58,7 +58,12 @@ Result<bool> StreamJob::CaughtUp() {
   for (int32_t partition : assigned) {
     auto target = end_targets_.find(partition);
     if (target == end_targets_.end()) {
-      FLOE_ASSIGN_OR_RETURN(int64_t end, source_.HighWatermark(partition));
+      // The end the last fetch response reported costs nothing; asking the broker waits behind
+      // the consumer's long-polling fetch on the same connection (~100 ms per partition).
+      int64_t end = source_.CachedHighWatermark(partition);
+      if (end < 0) {
+        FLOE_ASSIGN_OR_RETURN(end, source_.HighWatermark(partition));
+      }
       target = end_targets_.emplace(partition, end).first;
     }
     auto done = committed.find(partition);
