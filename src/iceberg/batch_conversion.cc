@@ -174,6 +174,23 @@ nlohmann::ordered_json JsonAt(const ColumnVector& v, int64_t row, const Type& ty
   }
 }
 
+std::vector<int> MatchColumns(const std::vector<formats::Field>& batch_fields, const Schema& schema) {
+  std::vector<int> out;
+  for (const NestedField& f : schema.fields()) {
+    int found = -1;
+    for (size_t i = 0; i < batch_fields.size(); ++i) {
+      if (batch_fields[i].id == f.id) found = static_cast<int>(i);
+    }
+    if (found < 0) {
+      for (size_t i = 0; i < batch_fields.size(); ++i) {
+        if (batch_fields[i].id < 0 && batch_fields[i].name == f.name) found = static_cast<int>(i);
+      }
+    }
+    out.push_back(found);
+  }
+  return out;
+}
+
 ColumnVector NullColumn(const DataType& type, int64_t n) {
   ColumnVector v(type);
   FillNullSlots(v, n);

@@ -30,6 +30,10 @@ nlohmann::ordered_json JsonAt(const formats::ColumnVector& vector, int64_t row, 
 // column a data file does not store but its identity partition value fixes.
 Result<formats::ColumnVector> ConstantColumn(const Type& type, const Literal& value, int64_t rows);
 
+// For each column of `schema`, the index of the batch field with the same field id (or the same
+// name when the batch has no ids), or -1.
+std::vector<int> MatchColumns(const std::vector<formats::Field>& batch_fields, const Schema& schema);
+
 // `n` null slots of `type` (structs: null children too).
 formats::ColumnVector NullColumn(const formats::DataType& type, int64_t n);
 

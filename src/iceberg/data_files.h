@@ -10,18 +10,14 @@
 #include <vector>
 
 #include "formats/column_batch.h"
+#include "iceberg/data_file_writer.h"
 #include "iceberg/scan.h"
 #include "iceberg/table.h"
 
 namespace floe::iceberg {
 
-struct DataWriteOptions {
-  int64_t target_file_size_bytes = int64_t{512} << 20;  // write.target-file-size-bytes
-};
-
 // Writes rows to new Parquet files under the table's data/ folder and returns them (not yet
-// committed). Batch columns are matched to the current schema by field id, else by name; a
-// schema column missing from the batches must be optional (written as null).
+// committed), through a DataFileWriter (data_file_writer.h).
 Result<std::vector<DataFile>> WriteDataFiles(Table& table, const std::vector<formats::ColumnBatch>& batches,
                                              const DataWriteOptions& options = {});
 
