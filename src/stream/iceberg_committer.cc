@@ -1,6 +1,9 @@
 #include "stream/iceberg_committer.h"
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
 
 #include <fmt/format.h>
 
@@ -150,7 +153,7 @@ Result<std::unique_ptr<IcebergCommitter>> IcebergCommitter::Open(std::unique_ptr
     lane.decoder->set_collect_unknown_fields(committer->options_.evolve);
     committer->lanes_.push_back(std::move(lane));
   }
-  if (lanes > 1) committer->pool_ = std::make_unique<ThreadPool>(lanes - 1);
+  committer->pool_ = std::make_unique<ThreadPool>(lanes);
   FLOE_ASSIGN_OR_RETURN(auto dlq_fields, formats::BatchFieldsFromSchema(dead_letters->metadata().CurrentSchema()));
   FLOE_ASSIGN_OR_RETURN(committer->dead_letter_decoder_,
                         formats::JsonEventDecoder::Make(std::move(dlq_fields), formats::EpochUnit::kMillis));
@@ -207,21 +210,26 @@ Result<uint64_t> IcebergCommitter::CommitDeadLetters(const MicroBatch& batch,
   return count;
 }
 
-Result<std::vector<formats::ColumnBatch>> IcebergCommitter::Decode(const MicroBatch& batch,
-                                                                   std::vector<std::pair<size_t, std::string>>* bad) {
+Status IcebergCommitter::DecodeChunks(const MicroBatch& batch, const ChunkSink& sink,
+                                      std::vector<std::pair<size_t, std::string>>* bad) {
   const std::vector<SourceRecord>& records = batch.records();
   const size_t chunk = std::max<size_t>(1, options_.decode_chunk_records);
   const size_t chunks = (records.size() + chunk - 1) / chunk;
   struct Decoded {
-    formats::ColumnBatch batch;
+    formats::ColumnBatch rows;
     std::vector<formats::LineError> errors;
+    bool ready = false;  // Guarded by `mutex`.
   };
   for (int round = 0;; ++round) {
-    // Lane k decodes chunks k, k + lanes, ...; each chunk's results have a slot of their own.
+    // Lane k decodes chunks k, k + lanes, ... on the pool while this thread hands the chunks,
+    // in order, to the sink (the writer) as soon as each is ready.
     std::vector<Decoded> decoded(chunks);
+    std::mutex mutex;
+    std::condition_variable chunk_ready;
+    std::atomic<bool> cancelled = false;
     auto run_lane = [&](size_t k) {
       DecodeLane& lane = lanes_[k];
-      for (size_t c = k; c < chunks; c += lanes_.size()) {
+      for (size_t c = k; c < chunks && !cancelled.load(); c += lanes_.size()) {
         const size_t start = c * chunk, end = std::min(records.size(), start + chunk);
         // One JSON line per record, so line numbers are record numbers (fresh reads build the
         // log tail's input the same way).
@@ -232,21 +240,57 @@ Result<std::vector<formats::ColumnBatch>> IcebergCommitter::Decode(const MicroBa
         lane.decoder->DecodeLines(std::string_view(lane.lines.data(), size), static_cast<int64_t>(start) + 1);
         decoded[c].errors = lane.decoder->errors();
         lane.decoder->ClearErrors();
-        decoded[c].batch = lane.decoder->TakeBatch();
+        decoded[c].rows = lane.decoder->TakeBatch();
+        std::lock_guard lock(mutex);
+        decoded[c].ready = true;
+        chunk_ready.notify_all();
       }
     };
-    for (size_t k = 1; k < lanes_.size(); ++k) pool_->Submit([&run_lane, k] { run_lane(k); });
-    run_lane(0);
-    if (pool_) pool_->Wait();
-    std::vector<formats::ColumnBatch> batches;
+    for (size_t k = 0; k < lanes_.size(); ++k) pool_->Submit([&run_lane, k] { run_lane(k); });
+    // With evolve the rows wait until the whole batch is decoded: unknown keys anywhere in it
+    // change the schema they are written with.
+    const bool stream_rows = !options_.evolve;
+    Status status = OkStatus();
     bad->clear();
-    for (Decoded& d : decoded) {
-      for (const auto& error : d.errors) bad->emplace_back(static_cast<size_t>(error.line - 1), error.message);
-      batches.push_back(std::move(d.batch));
+    for (size_t c = 0; c < chunks; ++c) {
+      {
+        std::unique_lock lock(mutex);
+        chunk_ready.wait(lock, [&] { return decoded[c].ready; });
+      }
+      const size_t start = c * chunk, end = std::min(records.size(), start + chunk);
+      // The records whose rows the chunk holds: those that decoded, in order.
+      std::vector<size_t> record_of_row;
+      size_t next_error = 0;
+      for (size_t i = start; i < end; ++i) {
+        const auto& errors = decoded[c].errors;
+        if (next_error < errors.size() && static_cast<size_t>(errors[next_error].line - 1) == i) {
+          bad->emplace_back(i, errors[next_error].message);
+          ++next_error;
+          continue;
+        }
+        record_of_row.push_back(i);
+      }
+      if (stream_rows) {
+        status = sink(std::move(decoded[c].rows), record_of_row, bad);
+        if (!status) {
+          cancelled = true;
+          break;
+        }
+      }
     }
-    // With evolve there is one lane, whose decoder noted every unknown key of the batch.
-    std::map<std::string, formats::TypeId> unknown = lanes_[0].decoder->TakeUnknownFields();
-    if (!options_.evolve || unknown.empty() || round > 0) return batches;
+    pool_->Wait();
+    FLOE_RETURN_IF_ERROR(status);
+    std::map<std::string, formats::TypeId> unknown;
+    for (DecodeLane& lane : lanes_) unknown.merge(lane.decoder->TakeUnknownFields());
+    if (stream_rows || unknown.empty() || round > 0) {
+      if (!stream_rows) {
+        for (size_t c = 0; c < chunks; ++c) {
+          std::vector<size_t> record_of_row;  // Unused without a transform (evolve excludes one).
+          FLOE_RETURN_IF_ERROR(sink(std::move(decoded[c].rows), record_of_row, bad));
+        }
+      }
+      return OkStatus();
+    }
     // New keys: add them as optional columns (a schema commit of its own, before the batch's),
     // then decode the batch again so its rows carry them.
     std::vector<iceberg::SchemaChange> changes;
@@ -273,48 +317,46 @@ Result<std::vector<formats::ColumnBatch>> IcebergCommitter::Decode(const MicroBa
   }
 }
 
-Status IcebergCommitter::ApplyTransform(size_t records, std::vector<formats::ColumnBatch>* batches,
-                                        std::vector<std::pair<size_t, std::string>>* bad) {
-  // The decoded rows are the records that decoded, in order, across the chunks.
-  std::vector<bool> undecoded(records, false);
-  for (const auto& [index, reason] : *bad) undecoded[index] = true;
-  std::vector<size_t> record_of_row;
-  for (size_t i = 0; i < records; ++i) {
-    if (!undecoded[i]) record_of_row.push_back(i);
-  }
-  std::vector<formats::ColumnBatch> out;
-  size_t first_row = 0;  // Of the chunk being transformed, among all decoded rows.
-  for (const formats::ColumnBatch& chunk : *batches) {
-    std::vector<sql::iceberg_sql::RowFailure> failures;
-    FLOE_ASSIGN_OR_RETURN(std::vector<formats::ColumnBatch> rows, options_.transform->Apply(chunk, &failures));
-    for (const auto& failure : failures) {
-      bad->emplace_back(record_of_row[first_row + static_cast<size_t>(failure.row)], "transform: " + failure.message);
-    }
-    first_row += static_cast<size_t>(chunk.num_rows);
-    for (formats::ColumnBatch& b : rows) {
-      for (size_t c = 0; c < b.fields.size() && c < output_ids_.size(); ++c) b.fields[c].id = output_ids_[c];
-      out.push_back(std::move(b));
-    }
-  }
-  *batches = std::move(out);
-  return OkStatus();
-}
-
 Result<CommitReport> IcebergCommitter::Commit(const MicroBatch& batch, const SourceOffsets& expected,
                                               const SourceOffsets& next) {
-  std::vector<std::pair<size_t, std::string>> bad;
-  FLOE_ASSIGN_OR_RETURN(std::vector<formats::ColumnBatch> batches, Decode(batch, &bad));
-  if (options_.transform) FLOE_RETURN_IF_ERROR(ApplyTransform(batch.record_count(), &batches, &bad));
-
   CommitReport report;
+  std::vector<std::pair<size_t, std::string>> bad;
+  // Opened at the first rows, after any schema change evolve makes.
+  std::unique_ptr<iceberg::DataFileWriter> writer;
+  auto write = [&](formats::ColumnBatch rows, const std::vector<size_t>& record_of_row,
+                   std::vector<std::pair<size_t, std::string>>* bad) -> Status {
+    std::vector<formats::ColumnBatch> out;
+    if (options_.transform) {
+      std::vector<sql::iceberg_sql::RowFailure> failures;
+      FLOE_ASSIGN_OR_RETURN(out, options_.transform->Apply(rows, &failures));
+      for (const auto& failure : failures) {
+        bad->emplace_back(record_of_row[static_cast<size_t>(failure.row)], "transform: " + failure.message);
+      }
+      for (formats::ColumnBatch& b : out) {
+        for (size_t c = 0; c < b.fields.size() && c < output_ids_.size(); ++c) b.fields[c].id = output_ids_[c];
+      }
+    } else {
+      out.push_back(std::move(rows));
+    }
+    if (!writer) {
+      FLOE_ASSIGN_OR_RETURN(writer, iceberg::DataFileWriter::Open(*table_, {.target_file_size_bytes = options_.target_file_size_bytes}));
+    }
+    for (const formats::ColumnBatch& b : out) {
+      report.rows += static_cast<uint64_t>(b.num_rows);
+      FLOE_RETURN_IF_ERROR(writer->Write(b));
+    }
+    return OkStatus();
+  };
+  FLOE_RETURN_IF_ERROR(DecodeChunks(batch, write, &bad));
+  std::vector<iceberg::DataFile> files;
+  if (writer) {
+    FLOE_ASSIGN_OR_RETURN(files, writer->Finish());
+  }
   // Dead letters first: if the main commit then fails, the batch is read again and the dead
   // letters already committed are recognised by their offsets.
   if (!bad.empty()) {
     FLOE_ASSIGN_OR_RETURN(report.dead_letters, CommitDeadLetters(batch, bad, next));
   }
-  for (const auto& b : batches) report.rows += static_cast<uint64_t>(b.num_rows);
-  FLOE_ASSIGN_OR_RETURN(auto files, iceberg::WriteDataFiles(*table_, batches,
-                                                            {.target_file_size_bytes = options_.target_file_size_bytes}));
   report.files = files.size();
   for (const auto& file : files) report.bytes += static_cast<uint64_t>(file.file_size_in_bytes);
   FLOE_RETURN_IF_ERROR(AppendWithOffsets(*table_, files, options_.topic, expected, next));

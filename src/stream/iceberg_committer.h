@@ -11,6 +11,7 @@
 // Used from the stream job's loop thread only.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -38,9 +39,9 @@ struct IcebergSinkOptions {
   // Records are turned into JSON lines and decoded this many at a time: lines for a whole
   // micro-batch (up to 96 MiB of values) would be one more full copy of it, in fresh memory.
   size_t decode_chunk_records = 64 << 10;
-  // Threads decoding chunks side by side (the calling thread is one of them). Decoding is most
-  // of a commit's work, and while the job commits its consumer is idle; 1 with evolve, whose
-  // decoder notes unknown keys across the whole batch.
+  // Threads decoding chunks side by side while the calling thread writes the decoded rows:
+  // decoding and writing are a commit's work, and the consumer is idle meanwhile. 1 with
+  // evolve, whose decoder notes unknown keys across the whole batch.
   size_t decode_threads = 2;
 };
 
@@ -67,13 +68,15 @@ class IcebergCommitter final : public BatchCommitter {
   Result<uint64_t> CommitDeadLetters(const MicroBatch& batch, const std::vector<std::pair<size_t, std::string>>& bad,
                                      const SourceOffsets& next);
 
-  // Decodes the batch's records, decode_chunk_records at a time, into batches; with evolve, first
-  // adds the columns unknown keys call for. `bad` gets each record that failed, by index.
-  Result<std::vector<formats::ColumnBatch>> Decode(const MicroBatch& batch, std::vector<std::pair<size_t, std::string>>* bad);
-  // Runs the transform over the decoded rows of a batch of `records` records; its failures join
-  // `bad` (record index, reason).
-  Status ApplyTransform(size_t records, std::vector<formats::ColumnBatch>* batches,
-                        std::vector<std::pair<size_t, std::string>>* bad);
+  // Takes one decoded chunk's rows; `record_of_row` gives each row's record index (for
+  // dead letters the sink adds to `bad`, such as rows a transform rejects).
+  using ChunkSink = std::function<Status(formats::ColumnBatch rows, const std::vector<size_t>& record_of_row,
+                                         std::vector<std::pair<size_t, std::string>>* bad)>;
+  // Decodes the batch's records, decode_chunk_records at a time on the decode lanes, and hands
+  // each chunk to `sink` in order; with evolve, first adds the columns unknown keys call for
+  // (then the sink gets the chunks only once the whole batch decoded). `bad` gets each record
+  // that failed, by index.
+  Status DecodeChunks(const MicroBatch& batch, const ChunkSink& sink, std::vector<std::pair<size_t, std::string>>* bad);
 
   IcebergSinkOptions options_;
   std::unique_ptr<iceberg::Table> table_;
@@ -84,8 +87,8 @@ class IcebergCommitter final : public BatchCommitter {
     std::unique_ptr<formats::JsonEventDecoder> decoder;
     std::string lines;
   };
-  std::vector<DecodeLane> lanes_;     // Lane 0 runs on the calling thread, the others on pool_.
-  std::unique_ptr<ThreadPool> pool_;  // Absent with one lane.
+  std::vector<DecodeLane> lanes_;     // Each decodes on a thread of pool_.
+  std::unique_ptr<ThreadPool> pool_;  // One thread per lane.
   std::unique_ptr<formats::JsonEventDecoder> dead_letter_decoder_;
   std::vector<int32_t> output_ids_;  // With a transform: the table's field id of each output column.
 };

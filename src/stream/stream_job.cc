@@ -103,14 +103,15 @@ Status StreamJob::CommitBatch(MicroBatch& batch) {
     // the next batch's DropCommitted will see it). Either way Run re-reads from the table.
     return std::unexpected(report.error());
   }
-  commit_seconds_.Observe(static_cast<double>(clock.MonotonicNanos() - started) / 1e9);
+  const double commit_seconds = static_cast<double>(clock.MonotonicNanos() - started) / 1e9;
+  commit_seconds_.Observe(commit_seconds);
   rows_out_.Increment(report->rows);
   files_written_.Increment(report->files);
   dead_letters_.Increment(report->dead_letters);
   rows_committed_.fetch_add(report->rows);
   batches_committed_.fetch_add(1);
-  log->info("committed snapshot {}: {} rows, {} dead letters, {} files, offsets {}", report->snapshot_id,
-            report->rows, report->dead_letters, report->files, OffsetsToJson(batch.end_offsets()));
+  log->info("committed snapshot {}: {} rows, {} dead letters, {} files in {:.0f} ms, offsets {}", report->snapshot_id,
+            report->rows, report->dead_letters, report->files, commit_seconds * 1000, OffsetsToJson(batch.end_offsets()));
   source_.CommitGroupOffsets(batch.end_offsets());
   UpdateLag(batch.end_offsets());
   return OkStatus();
