@@ -84,6 +84,13 @@ TEST(GatherRows, TakesTheChosenRowsInOrderFromEveryKindOfColumn) {
     EXPECT_EQ(g[3].children[0].Data<int32_t>()[i], r);
   }
   EXPECT_EQ(g[2].children[0].length, 4 + 2 + 2 + 0 + 3);
+  ColumnVector empties(Primitive(TypeId::kString));
+  empties.AppendString("");
+  empties.AppendString("");
+  const uint32_t twice[] = {1, 0};
+  ColumnVector gathered = GatherRows(empties, twice, 2);
+  EXPECT_EQ(gathered.length, 2);
+  EXPECT_EQ(gathered.StringAt(0), "");
   ColumnVector none = GatherRows(b.columns[2], rows, 0);
   EXPECT_EQ(none.length, 0);
   EXPECT_EQ(none.offsets.size(), 1u);
