@@ -30,10 +30,17 @@ Node Compile(const Field& f) {
   return n;
 }
 
-// Shrinks `v` back to `length` slots, undoing appends made by a failed line.
+// Shrinks `v` back to `length` slots, undoing appends made by a failed line. Children are cut
+// even when `v` itself has no slot past `length`: the line may have failed inside a struct or
+// list value, after appending to its children but before closing its slot.
 void Truncate(ColumnVector& v, int64_t length) {
-  if (v.length <= length) return;
   const DataType& t = v.type();
+  if (t.id == TypeId::kStruct) {
+    for (auto& c : v.children) Truncate(c, length);
+  } else if (t.id == TypeId::kList || t.id == TypeId::kMap) {
+    for (auto& c : v.children) Truncate(c, v.offsets[static_cast<size_t>(length)]);
+  }
+  if (v.length <= length) return;
   if (!v.validity.empty()) v.validity.resize(static_cast<size_t>(length));
   switch (t.id) {
     case TypeId::kString:
@@ -43,11 +50,9 @@ void Truncate(ColumnVector& v, int64_t length) {
       break;
     case TypeId::kList:
     case TypeId::kMap:
-      for (auto& c : v.children) Truncate(c, v.offsets[static_cast<size_t>(length)]);
       v.offsets.resize(static_cast<size_t>(length) + 1);
       break;
     case TypeId::kStruct:
-      for (auto& c : v.children) Truncate(c, length);
       break;
     default:
       v.values.Resize(static_cast<size_t>(length) * static_cast<size_t>(t.FixedWidth()));

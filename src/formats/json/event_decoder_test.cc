@@ -143,6 +143,28 @@ TEST(JsonEventDecoder, EpochUnitsAndGarbage) {
   for (const auto& c : b.columns) EXPECT_EQ(c.length, b.num_rows);
 }
 
+// A line that fails inside a struct or list value, after appending to its children but before
+// closing its slot, leaves nothing in the children either.
+TEST(JsonEventDecoder, FailuresInsideNestedValuesLeaveNoChildren) {
+  auto d = Make();
+  Decode(*d,
+         "{\"id\":\"a\",\"tags\":[\"x\",{}]}\n"                  // The second element is bad.
+         "{\"id\":\"b\",\"attrs\":{\"k\":1,\"j\":\"many\"}}\n"   // The second value is bad.
+         "{\"id\":\"c\",\"addr\":{\"city\":\"x\",\"zip\":[]}}\n" // The struct's second field is bad.
+         "{\"id\":\"d\",\"tags\":[\"y\"],\"attrs\":{\"m\":2},\"addr\":{\"city\":\"Oslo\"}}");
+  ASSERT_EQ(d->errors().size(), 3u);
+  ColumnBatch b = d->TakeBatch();
+  ASSERT_EQ(b.num_rows, 1);
+  EXPECT_EQ(b.columns[8].offsets, (std::vector<int32_t>{0, 1}));
+  EXPECT_EQ(b.columns[8].children[0].length, 1);
+  EXPECT_EQ(b.columns[8].children[0].StringAt(0), "y");
+  EXPECT_EQ(b.columns[9].children[0].length, 1);
+  EXPECT_EQ(b.columns[9].children[0].StringAt(0), "m");
+  EXPECT_EQ(b.columns[9].children[1].length, 1);
+  EXPECT_EQ(b.columns[7].children[0].length, 1);
+  EXPECT_EQ(b.columns[7].children[0].StringAt(0), "Oslo");
+}
+
 TEST(TextValues, Parsers) {
   EXPECT_EQ(text::ParseDate("1970-01-01"), 0);
   EXPECT_EQ(text::ParseDate("1969-12-31"), -1);
