@@ -7,17 +7,23 @@
 #include <optional>
 #include <utility>
 
+#include "formats/json/strict_ondemand.h"
 #include "formats/json/text_values.h"
 
 namespace floe::formats {
 namespace {
 
-namespace dom = simdjson::dom;
-using simdjson::dom::element_type;
+using json::od::json_type;
+namespace od = json::od;
+
+static_assert(JsonEventDecoder::kPadding >= simdjson::SIMDJSON_PADDING);
 
 // One field's decoding plan: its type and, for structs, a name lookup over its children.
 struct Node {
   const Field* field = nullptr;
+  TypeId type = TypeId::kInt64;
+  // The name holds no quote or backslash, so a key's raw bytes can be compared with it.
+  bool plain_name = true;
   std::vector<Node> children;
   std::vector<uint8_t> seen;  // Structs: which children the current object set.
 };
@@ -25,6 +31,8 @@ struct Node {
 Node Compile(const Field& f) {
   Node n;
   n.field = &f;
+  n.type = f.type.id;
+  n.plain_name = f.name.find_first_of("\"\\") == std::string::npos;
   for (const Field& c : f.type.children) n.children.push_back(Compile(c));
   n.seen.resize(n.children.size());
   return n;
@@ -61,26 +69,35 @@ void Truncate(ColumnVector& v, int64_t length) {
   v.length = length;
 }
 
-// Key comparison without a library call: keys are short and usually match on the first try.
-inline bool SameKey(const std::string& name, std::string_view key) {
-  if (name.size() != key.size()) return false;
-  const char* a = name.data();
-  const char* b = key.data();
-  size_t n = key.size(), i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t x, y;
-    std::memcpy(&x, a + i, 8);
-    std::memcpy(&y, b + i, 8);
-    if (x != y) return false;
-  }
-  for (; i < n; ++i) {
-    if (a[i] != b[i]) return false;
-  }
-  return true;
+// Appends a present string slot (ColumnVector::AppendString, inlined for the hot path).
+inline void AppendText(ColumnVector& out, std::string_view s) {
+  if (!out.validity.empty()) out.validity.push_back(1);
+  out.values.Append(s.data(), s.size());
+  out.offsets.push_back(static_cast<int32_t>(out.values.size()));
+  ++out.length;
 }
 
 std::unexpected<Error> Bad(const Field& f, std::string_view what) {
   return InvalidArgument("field '{}': {}", f.name, what);
+}
+
+// JSON the parser refused, in field `f`'s value.
+std::unexpected<Error> Malformed(const Field& f, simdjson::error_code e) {
+  return InvalidArgument("field '{}': {}", f.name, simdjson::error_message(e));
+}
+
+std::unexpected<Error> Malformed(simdjson::error_code e) { return InvalidArgument("{}", simdjson::error_message(e)); }
+
+// A JSON number as text, as the DOM parser's value printed (integers exactly, other numbers in
+// their shortest double form).
+std::string_view NumberText(const json::Number& n, char (&buf)[32]) {
+  fmt::format_to_n_result<char*> r;
+  switch (n.type) {
+    case od::number_type::signed_integer: r = fmt::format_to_n(buf, sizeof buf, "{}", n.i); break;
+    case od::number_type::unsigned_integer: r = fmt::format_to_n(buf, sizeof buf, "{}", n.u); break;
+    default: r = fmt::format_to_n(buf, sizeof buf, "{}", n.d); break;
+  }
+  return {buf, static_cast<size_t>(r.out - buf)};
 }
 
 }  // namespace
@@ -90,25 +107,17 @@ struct JsonEventDecoder::Impl {
   Node root;  // A struct node over the top-level fields.
   Field root_field;
   EpochUnit unit = EpochUnit::kMicros;
-  dom::parser parser;
+  od::parser parser;
   ColumnBatch batch;
   std::vector<LineError> errors;
-  std::string scratch;
   std::string one;
   bool collect_unknown = false;
   std::map<std::string, TypeId> unknown;
+  // The current line's unknown keys: noted only once the line is known to be valid JSON.
+  std::vector<std::pair<std::string, TypeId>> line_unknown;
 
-  void NoteUnknown(std::string_view key, dom::element value) {
-    TypeId type;
-    switch (value.type()) {
-      case dom::element_type::STRING: type = TypeId::kString; break;
-      case dom::element_type::INT64:
-      case dom::element_type::UINT64: type = TypeId::kInt64; break;
-      case dom::element_type::DOUBLE: type = TypeId::kDouble; break;
-      case dom::element_type::BOOL: type = TypeId::kBoolean; break;
-      default: return;
-    }
-    auto [it, inserted] = unknown.emplace(std::string(key), type);
+  void NoteUnknown(const std::string& key, TypeId type) {
+    auto [it, inserted] = unknown.emplace(key, type);
     if (!inserted && it->second != type) {
       bool numbers = (it->second == TypeId::kInt64 || it->second == TypeId::kDouble) &&
                      (type == TypeId::kInt64 || type == TypeId::kDouble);
@@ -137,19 +146,26 @@ struct JsonEventDecoder::Impl {
     }
   }
 
-  Status AppendPrimitive(const Field& f, ColumnVector& out, dom::element v, element_type type) {
+  // A JSON string, number or boolean (never null) into primitive column `out`.
+  Status AppendPrimitive(const Node& node, ColumnVector& out, od::value& v, json_type type) {
+    const Field& f = *node.field;
     const DataType& t = f.type;
     std::string_view text;
-    bool is_string = type == element_type::STRING;
-    bool is_number = type == element_type::INT64 || type == element_type::UINT64 || type == element_type::DOUBLE;
+    const bool is_string = type == json_type::string;
+    const bool is_number = type == json_type::number;
     if (is_string) {
-      if (v.get_string().get(text)) return Bad(f, "bad string");
+      if (auto e = json::StringText(v).get(text)) return Malformed(f, e);
+    }
+    // Numbers are read once, as the DOM parser read them (decimals read their text instead).
+    json::Number number;
+    if (is_number && t.id != TypeId::kDecimal) {
+      if (auto e = json::ReadNumber(v, &number)) return Malformed(f, e);
     }
     switch (t.id) {
       case TypeId::kBoolean: {
         bool b;
-        if (type == element_type::BOOL) {
-          if (v.get_bool().get(b)) return Bad(f, "bad boolean");
+        if (type == json_type::boolean) {
+          if (auto e = v.get_bool().get(b)) return Malformed(f, e);
         } else if (is_string && (text == "true" || text == "false")) {
           b = text == "true";
         } else {
@@ -162,9 +178,11 @@ struct JsonEventDecoder::Impl {
       case TypeId::kInt64: {
         int64_t x;
         if (is_number) {
-          if (v.get_int64().get(x)) {
-            double d;
-            if (v.get_double().get(d) || d != std::floor(d) || std::fabs(d) > 9.2e18) return Bad(f, "expected an integer");
+          if (number.is_int64()) {
+            x = number.i;
+          } else {
+            double d = number.AsDouble();
+            if (d != std::floor(d) || std::fabs(d) > 9.2e18) return Bad(f, "expected an integer");
             x = static_cast<int64_t>(d);
           }
         } else if (is_string) {
@@ -186,7 +204,7 @@ struct JsonEventDecoder::Impl {
       case TypeId::kDouble: {
         double d;
         if (is_number) {
-          if (v.get_double().get(d)) return Bad(f, "bad number");
+          d = number.AsDouble();
         } else if (is_string) {
           auto p = text::ParseDouble(text);
           if (!p) return Bad(f, "expected a number");
@@ -203,10 +221,12 @@ struct JsonEventDecoder::Impl {
       }
       case TypeId::kDecimal: {
         if (is_number) {
-          // DOM numbers carry no source text: integers are exact, other numbers go through
-          // their shortest double form (strings keep every digit).
-          scratch = NumberText(v, type);
-          text = scratch;
+          // Every digit of the number as written (get_double checks its syntax; integers past
+          // 64 bits are fine here, a decimal column may hold them).
+          text = v.raw_json_token();
+          while (!text.empty() && json::IsJsonSpace(text.back())) text.remove_suffix(1);
+          double unused;
+          if (auto e = v.get_double().get(unused)) return Malformed(f, e);
         } else if (!is_string) {
           return Bad(f, "expected a decimal");
         }
@@ -222,10 +242,9 @@ struct JsonEventDecoder::Impl {
           out.Append<int32_t>(*p);
           return OkStatus();
         }
-        int64_t days;
-        if (!is_number || v.get_int64().get(days) || days < INT32_MIN || days > INT32_MAX) {
-          return Bad(f, "expected a date");
-        }
+        if (!is_number || !number.is_int64()) return Bad(f, "expected a date");
+        int64_t days = number.i;
+        if (days < INT32_MIN || days > INT32_MAX) return Bad(f, "expected a date");
         out.Append<int32_t>(static_cast<int32_t>(days));
         return OkStatus();
       }
@@ -236,9 +255,8 @@ struct JsonEventDecoder::Impl {
           out.Append<int64_t>(*p);
           return OkStatus();
         }
-        int64_t raw;
-        if (!is_number || v.get_int64().get(raw)) return Bad(f, "expected a time");
-        auto micros = ToMicros(raw);
+        if (!is_number || !number.is_int64()) return Bad(f, "expected a time");
+        auto micros = ToMicros(number.i);
         if (!micros) return Bad(f, "time out of range");
         out.Append<int64_t>(*micros);
         return OkStatus();
@@ -256,11 +274,12 @@ struct JsonEventDecoder::Impl {
           out.Append<int64_t>(*p);
           return OkStatus();
         }
-        int64_t raw;
         if (!is_number) return Bad(f, "expected a timestamp");
-        if (v.get_int64().get(raw)) {
-          double d;
-          if (v.get_double().get(d)) return Bad(f, "bad timestamp number");
+        int64_t raw;
+        if (number.is_int64()) {
+          raw = number.i;
+        } else {
+          double d = number.AsDouble();
           // 2^63 as a double: anything at or past it (or NaN) has no int64 value.
           if (!(d > -9223372036854775808.0 && d < 9223372036854775808.0)) return Bad(f, "timestamp out of range");
           raw = static_cast<int64_t>(d);
@@ -271,17 +290,18 @@ struct JsonEventDecoder::Impl {
         return OkStatus();
       }
       case TypeId::kString: {
-        if (!is_string) {
-          if (type == element_type::OBJECT || type == element_type::ARRAY) return Bad(f, "expected a string");
-          if (type == element_type::BOOL) {
-            scratch = bool(v) ? "true" : "false";
-          } else {
-            scratch = NumberText(v, type);
-          }
-          text = scratch;
+        char buf[32];
+        if (is_number) {
+          text = NumberText(number, buf);
+        } else if (type == json_type::boolean) {
+          bool b;
+          if (auto e = v.get_bool().get(b)) return Malformed(f, e);
+          text = b ? "true" : "false";
+        } else if (!is_string) {
+          return Bad(f, "expected a string");
         }
         if (out.values.size() + text.size() > static_cast<size_t>(INT32_MAX)) return ResourceExhausted("batch over 2 GiB of text");
-        out.AppendString(text);
+        AppendText(out, text);
         return OkStatus();
       }
       case TypeId::kBinary:
@@ -309,75 +329,109 @@ struct JsonEventDecoder::Impl {
     }
   }
 
-  static std::string NumberText(dom::element v, element_type type) {
-    if (type == element_type::INT64) return fmt::format("{}", int64_t(v));
-    if (type == element_type::UINT64) return fmt::format("{}", uint64_t(v));
-    return fmt::format("{}", double(v));
-  }
-
-  Status AppendValue(Node& node, ColumnVector& out, dom::element v) {
+  // Value `v` of field `node` into `out`; a container in it at `depth` or deeper is too deep.
+  Status AppendValue(Node& node, ColumnVector& out, od::value& v, int depth) {
     const Field& f = *node.field;
-    element_type type = v.type();
-    if (type == element_type::NULL_VALUE) {
+    json_type type;
+    if (auto e = v.type().get(type)) return Malformed(f, e);
+    if (type == json_type::null) {
+      bool is_null;  // An error, unless the whole atom is `null`.
+      if (auto e = v.is_null().get(is_null)) return Malformed(f, e);
       if (!f.nullable) return Bad(f, "null for a required field");
       out.AppendNull();
       return OkStatus();
     }
-    switch (f.type.id) {
+    switch (node.type) {
       case TypeId::kStruct: {
-        dom::object obj;
-        if (type != element_type::OBJECT || v.get_object().get(obj)) return Bad(f, "expected an object");
-        FLOE_RETURN_IF_ERROR(AppendObject(node, out.children, obj));
+        if (type != json_type::object) return Bad(f, "expected an object");
+        if (depth >= json::kMaxDepth) return Malformed(f, simdjson::DEPTH_ERROR);
+        od::object obj;
+        if (auto e = v.get_object().get(obj)) return Malformed(f, e);
+        FLOE_RETURN_IF_ERROR(AppendObject(node, out.children, obj, depth));
         out.AppendStructSlot(true);
         return OkStatus();
       }
       case TypeId::kList: {
-        dom::array arr;
-        if (type != element_type::ARRAY || v.get_array().get(arr)) return Bad(f, "expected an array");
-        for (dom::element ev : arr) FLOE_RETURN_IF_ERROR(AppendValue(node.children[0], out.children[0], ev));
+        if (type != json_type::array) return Bad(f, "expected an array");
+        if (depth >= json::kMaxDepth) return Malformed(f, simdjson::DEPTH_ERROR);
+        od::array arr;
+        if (auto e = v.get_array().get(arr)) return Malformed(f, e);
+        for (auto item : arr) {
+          if (auto e = item.error()) return Malformed(f, e);
+          od::value& element = item.value_unsafe();
+          FLOE_RETURN_IF_ERROR(AppendValue(node.children[0], out.children[0], element, depth + 1));
+        }
         out.AppendListEnd(true);
         return OkStatus();
       }
       case TypeId::kMap: {
-        dom::object obj;
-        if (type != element_type::OBJECT || v.get_object().get(obj)) return Bad(f, "expected an object");
+        if (type != json_type::object) return Bad(f, "expected an object");
         if (f.type.children[0].type.id != TypeId::kString) return Bad(f, "maps from JSON need string keys");
-        for (dom::key_value_pair kv : obj) {
-          out.children[0].AppendString(kv.key);
-          FLOE_RETURN_IF_ERROR(AppendValue(node.children[1], out.children[1], kv.value));
+        if (depth >= json::kMaxDepth) return Malformed(f, simdjson::DEPTH_ERROR);
+        od::object obj;
+        if (auto e = v.get_object().get(obj)) return Malformed(f, e);
+        for (auto member : obj) {
+          if (auto e = member.error()) return Malformed(f, e);
+          od::field& entry = member.value_unsafe();
+          std::string_view key;
+          if (auto e = json::KeyText(entry).get(key)) return Malformed(f, e);
+          out.children[0].AppendString(key);
+          FLOE_RETURN_IF_ERROR(AppendValue(node.children[1], out.children[1], entry.value(), depth + 1));
         }
         out.AppendListEnd(true);
         return OkStatus();
       }
       default:
-        return AppendPrimitive(f, out, v, type);
+        return AppendPrimitive(node, out, v, type);
     }
   }
 
-  // Fills `columns` (one per child of `node`) from `obj`; missing keys become nulls.
-  Status AppendObject(Node& node, std::vector<ColumnVector>& columns, dom::object obj) {
+  // The child of `node` whose name is `key` (unescaped), or children.size().
+  static size_t FindChild(const Node& node, std::string_view key) {
+    for (size_t i = 0; i < node.children.size(); ++i) {
+      if (node.children[i].field->name == key) return i;
+    }
+    return node.children.size();
+  }
+
+  // Fills `columns` (one per child of `node`) from `obj`, the object at `depth`; missing keys
+  // become nulls.
+  Status AppendObject(Node& node, std::vector<ColumnVector>& columns, od::object obj, int depth) {
     std::fill(node.seen.begin(), node.seen.end(), 0);
     const size_t n = node.children.size();
     size_t hint = 0;
-    for (dom::key_value_pair field : obj) {
-      std::string_view key = field.key;
-      // Events usually list their keys in schema order: try the next expected field first.
+    for (auto member : obj) {
+      if (auto e = member.error()) return Malformed(e);
+      od::field& field = member.value_unsafe();
+      // Events usually list their keys in schema order: try the next expected field first,
+      // on the key's raw bytes (no unescaping, no copy).
+      const char* raw = field.key().raw();
       size_t match = n;
       for (size_t k = 0; k < n; ++k) {
         size_t i = hint + k < n ? hint + k : hint + k - n;
-        if (SameKey(node.children[i].field->name, key)) {
+        if (node.children[i].plain_name && json::RawKeyIs(raw, node.children[i].field->name)) {
           match = i;
           break;
         }
       }
-      if (match == n) {  // Unknown keys are ignored (and noted, for --evolve).
-        if (collect_unknown && &node == &root) NoteUnknown(key, field.value);
-        continue;
+      if (match == n) {  // A key with escapes, a name that is not plain, or an unknown key.
+        std::string_view key;
+        if (auto e = json::KeyText(field).get(key)) return Malformed(e);
+        match = FindChild(node, key);
+        if (match == n) {  // Unknown keys are ignored (and noted, for --evolve), but checked.
+          const bool note = collect_unknown && &node == &root;
+          std::optional<TypeId> suggested;
+          if (auto e = json::SkipValue(field.value(), depth + 1, note ? &suggested : nullptr)) {
+            return InvalidArgument("field '{}': {}", key, simdjson::error_message(e));
+          }
+          if (suggested) line_unknown.emplace_back(std::string(key), *suggested);
+          continue;
+        }
       }
-      if (node.seen[match]) return InvalidArgument("field '{}' appears twice", key);
+      if (node.seen[match]) return InvalidArgument("field '{}' appears twice", node.children[match].field->name);
       node.seen[match] = 1;
       hint = match + 1 == n ? 0 : match + 1;
-      FLOE_RETURN_IF_ERROR(AppendValue(node.children[match], columns[match], field.value));
+      FLOE_RETURN_IF_ERROR(AppendValue(node.children[match], columns[match], field.value(), depth + 1));
     }
     for (size_t i = 0; i < n; ++i) {
       if (node.seen[i]) continue;
@@ -388,18 +442,38 @@ struct JsonEventDecoder::Impl {
     return OkStatus();
   }
 
+  // Whether the line is valid JSON in full (the slow path, for a line that failed after noting
+  // unknown keys: the DOM parser noted them only for valid JSON).
+  bool WholeLineIsJson(const char* data, size_t len, size_t capacity) {
+    od::document doc;
+    if (parser.iterate(data, len, capacity).get(doc)) return false;
+    od::value value;
+    if (doc.get_value().get(value)) return false;
+    return !json::SkipValue(value, 1, nullptr) && json::AtEnd(doc);
+  }
+
   Status DecodeLine(const char* data, size_t len, size_t capacity) {
-    (void)capacity;  // The caller guarantees kPadding readable bytes after the line.
-    dom::element doc;
-    if (auto e = parser.parse(data, len, false).get(doc)) return InvalidArgument("{}", simdjson::error_message(e));
-    dom::object obj;
-    if (doc.get_object().get(obj)) return InvalidArgument("a line must hold one JSON object");
+    // On-Demand parses as the decoder reads: a line's errors surface while its row is being
+    // appended, so a failure undoes the row (Truncate) and the whole line must be read.
+    od::document doc;
+    if (auto e = parser.iterate(data, len, capacity).get(doc)) return Malformed(e);
+    od::object obj;
+    if (auto e = doc.get_object().get(obj)) {
+      if (e == simdjson::INCORRECT_TYPE) return InvalidArgument("a line must hold one JSON object");
+      return Malformed(e);
+    }
     int64_t before = batch.num_rows;
-    Status s = AppendObject(root, batch.columns, obj);
+    line_unknown.clear();
+    Status s = AppendObject(root, batch.columns, obj, 1);
+    if (s && !json::AtEnd(doc)) s = Malformed(simdjson::TRAILING_CONTENT);
     if (!s) {
       for (auto& c : batch.columns) Truncate(c, before);
+      if (!line_unknown.empty() && WholeLineIsJson(data, len, capacity)) {
+        for (const auto& [key, type] : line_unknown) NoteUnknown(key, type);
+      }
       return s;
     }
+    for (const auto& [key, type] : line_unknown) NoteUnknown(key, type);
     ++batch.num_rows;
     return OkStatus();
   }

@@ -143,6 +143,81 @@ TEST(JsonEventDecoder, EpochUnitsAndGarbage) {
   for (const auto& c : b.columns) EXPECT_EQ(c.length, b.num_rows);
 }
 
+// On-Demand finds some errors only as it reads: each of these lines is malformed JSON, must be
+// an error and must leave nothing behind, whatever the decoder had appended before finding it.
+TEST(JsonEventDecoder, ErrorsFoundLateUndoTheRow) {
+  auto d = Make();
+  d->set_collect_unknown_fields(true);
+  const std::vector<std::string> bad = {
+      R"({"id":"a","qty":1} x)",                      // Trailing content after the object.
+      R"({"id":"a","qty":1}{"id":"b"})",              // A second object on the line.
+      R"({"id":"a","qty":1}})",                       // A stray closing brace.
+      R"({"id":"a","tags":["x"],"qty":1)",            // Unclosed object.
+      R"({"id":"a","tags":["x","y)",                  // Unclosed string.
+      R"({"id":"a","tags":["x"],"ok":tru})",           // Bad atom after good values.
+      R"({"id":"a","tags":["x"],"ok":nul})",
+      R"({"id":"a","tags":["x"],"qty":01})",           // Bad number.
+      R"({"id":"a","tags":["x"],"price":1.})",
+      R"({"id":"a","tags":["x"],"price":-})",
+      R"({"id":"a","tags":["x"],"qty":123456789012345678901234567890})",  // Past 64 bits.
+      R"({"id":"a","addr":{"city":"x"]})",             // Mismatched brackets.
+      R"({"id":"a","tags":["x"}})",
+      R"({"id":"a","addr":{"city":"x" "zip":1}})",     // Missing comma.
+      R"({"id":"a","addr":{"city" "x"}})",             // Missing colon.
+      R"({"id":"a","tags":["x",]})",                   // Trailing comma.
+      R"({"id":"a","addr":"x":1})",                    // A string value followed by ':'.
+      R"({"id":"a","extra":"x":1})",
+      R"({"id":"a","tags":["x"],"city":"bad \q escape"})",
+      R"({"id":"a","tags":["x"],"bad \q key":1})",
+      "{\"id\":\"a\",\"tags\":[\"x\"],\"s\":\"raw\ttab\"}",   // Unescaped control character.
+      "{\"id\":\"a\",\"tags\":[\"x\"],\"s\":\"\xff\"}",       // Not UTF-8.
+      // Unknown keys are skipped, but checked as the DOM parser checked them.
+      R"({"id":"a","tags":["x"],"extra":[1,2,tru]})",
+      R"({"id":"a","tags":["x"],"extra":{"k" 1}})",
+      R"({"id":"a","tags":["x"],"extra":{"k":[1}]})",
+      R"({"id":"a","tags":["x"],"extra":[{"\q":1}]})",
+      R"({"id":"a","tags":["x"],"extra":1e999})",
+      R"({"id":"a","tags":["x"],"extra":18446744073709551616})",
+  };
+  std::string text;
+  for (const auto& line : bad) text += line + "\n{\"id\":\"ok\",\"tags\":[\"t\"],\"addr\":{\"zip\":1}}\n";
+  Decode(*d, text);
+  ASSERT_EQ(d->errors().size(), bad.size());
+  for (size_t i = 0; i < bad.size(); ++i) EXPECT_EQ(d->errors()[i].line, static_cast<int64_t>(2 * i + 1)) << bad[i];
+  EXPECT_TRUE(d->TakeUnknownFields().empty()) << "keys of lines that are not JSON are not noted";
+  ColumnBatch b = d->TakeBatch();
+  ASSERT_EQ(b.num_rows, static_cast<int64_t>(bad.size()));
+  for (int64_t r = 0; r < b.num_rows; ++r) {
+    EXPECT_EQ(b.columns[0].StringAt(r), "ok");
+    EXPECT_EQ(b.columns[8].offsets[static_cast<size_t>(r) + 1], r + 1);
+    EXPECT_EQ(b.columns[8].children[0].StringAt(r), "t");
+    EXPECT_EQ(b.columns[7].children[1].Data<int64_t>()[r], 1);
+  }
+  for (const auto& c : b.columns) EXPECT_EQ(c.length, b.num_rows);
+}
+
+// A line cut anywhere is an error (the whole line aside), never a crash or a partial row.
+TEST(JsonEventDecoder, LinesCutAtEveryByteAreErrors) {
+  const std::string line =
+      R"({"id":"a\"b","ts":"2026-01-02T03:04:05Z","qty":-12,"price":1.5e3,"amount":"12.34","day":20455,"ok":false,)"
+      R"("addr":{"city":"Oslo","zip":123},"tags":["x",null,"\u00e9"],"attrs":{"k":1,"j":null},"u":null,"extra":[{"n":[true]}]})";
+  for (size_t cut = 0; cut <= line.size(); ++cut) {
+    auto d = Make();
+    std::string prefix = line.substr(0, cut);
+    Decode(*d, prefix + "\n" + line + "\n" + prefix);
+    const bool whole = cut == line.size();
+    const bool blank = cut == 0;  // An empty line is skipped, not an error.
+    ASSERT_EQ(d->errors().size(), whole || blank ? 0u : 2u) << prefix;
+    ColumnBatch b = d->TakeBatch();
+    ASSERT_EQ(b.num_rows, whole ? 3 : 1) << prefix;
+    for (const auto& c : b.columns) ASSERT_EQ(c.length, b.num_rows) << prefix;
+    EXPECT_EQ(b.columns[0].StringAt(0), "a\"b");
+    EXPECT_EQ(b.columns[8].offsets, whole ? (std::vector<int32_t>{0, 3, 6, 9}) : (std::vector<int32_t>{0, 3})) << prefix;
+    EXPECT_EQ(b.columns[8].children[0].StringAt(2), "\u00e9");
+    EXPECT_EQ(b.columns[9].children[0].length, whole ? 6 : 2) << prefix;
+  }
+}
+
 // A line that fails inside a struct or list value, after appending to its children but before
 // closing its slot, leaves nothing in the children either.
 TEST(JsonEventDecoder, FailuresInsideNestedValuesLeaveNoChildren) {
@@ -163,6 +238,84 @@ TEST(JsonEventDecoder, FailuresInsideNestedValuesLeaveNoChildren) {
   EXPECT_EQ(b.columns[9].children[1].length, 1);
   EXPECT_EQ(b.columns[7].children[0].length, 1);
   EXPECT_EQ(b.columns[7].children[0].StringAt(0), "Oslo");
+}
+
+TEST(JsonEventDecoder, LongValuesAndDeepNesting) {
+  auto d = Make();
+  const std::string long_text(3 << 20, 'x');
+  std::string text = "{\"id\":\"" + long_text + "\",\"tags\":[\"" + long_text + "\"]}\n";
+  // The DOM parser's limit, kept: the line's object and 1022 arrays inside it are fine, 1023 are
+  // too deep (skipped unknown values are counted too); far deeper is an error, not a crash.
+  text += "{\"id\":\"ok\",\"extra\":" + std::string(1022, '[') + std::string(1022, ']') + "}\n";
+  text += "{\"id\":\"deep\",\"extra\":" + std::string(1023, '[') + std::string(1023, ']') + "}\n";
+  text += "{\"id\":\"deeper\",\"extra\":" + std::string(200000, '[') + std::string(200000, ']') + "}\n";
+  text += "{\"id\":\"open\",\"extra\":" + std::string(200000, '{') + "}\n";
+  Decode(*d, text);
+  ASSERT_EQ(d->errors().size(), 3u);
+  EXPECT_EQ(d->errors()[0].line, 3);
+  EXPECT_NE(d->errors()[0].message.find("deep"), std::string::npos) << d->errors()[0].message;
+  ColumnBatch b = d->TakeBatch();
+  ASSERT_EQ(b.num_rows, 2);
+  EXPECT_EQ(b.columns[0].StringAt(0), long_text);
+  EXPECT_EQ(b.columns[8].children[0].StringAt(0), long_text);
+  EXPECT_EQ(b.columns[0].StringAt(1), "ok");
+}
+
+std::unique_ptr<JsonEventDecoder> MakeNumbers() {
+  auto field = [](std::string name, DataType type) {
+    Field f;
+    f.name = std::move(name);
+    f.type = std::move(type);
+    return f;
+  };
+  auto d = JsonEventDecoder::Make({field("wide", DecimalType(38, 20)), field("int", DecimalType(38, 0)),
+                                   field("d", Primitive(TypeId::kDouble)), field("s", Primitive(TypeId::kString)),
+                                   field("n", Primitive(TypeId::kInt64))});
+  EXPECT_TRUE(d.has_value());
+  return std::move(*d);
+}
+
+// Decimals read a number's text, so every digit is kept (they went through a double before).
+TEST(JsonEventDecoder, DecimalsFromNumbersKeepEveryDigit) {
+  auto d = MakeNumbers();
+  Decode(*d,
+         "{\"wide\":12.34567890123456789012,\"int\":123456789012345678901234567890}\n"
+         "{\"wide\":1e-20 ,\"int\":-1.5e3}\n"
+         "{\"wide\":1e-21}\n"   // More fraction digits than the scale: an error, never rounded.
+         "{\"int\":0.5}\n"
+         "{\"wide\":01}\n");    // Not a JSON number.
+  ASSERT_EQ(d->errors().size(), 3u);
+  ColumnBatch b = d->TakeBatch();
+  ASSERT_EQ(b.num_rows, 2);
+  auto digits = [](std::string_view text) {
+    __int128 v = 0;
+    for (char c : text) v = v * 10 + (c - '0');
+    return v;
+  };
+  EXPECT_TRUE(b.columns[0].Data<__int128>()[0] == digits("1234567890123456789012"));
+  EXPECT_TRUE(b.columns[1].Data<__int128>()[0] == digits("123456789012345678901234567890"));
+  EXPECT_TRUE(b.columns[0].Data<__int128>()[1] == 1);
+  EXPECT_TRUE(b.columns[1].Data<__int128>()[1] == -1500);
+}
+
+// Other columns read numbers as the DOM parser did: 64-bit integers exactly, anything else as
+// the nearest double (long fractions included), integers past 64 bits refused.
+TEST(JsonEventDecoder, NumbersReadAsBefore) {
+  auto d = MakeNumbers();
+  Decode(*d,
+         "{\"d\":922337203685.4775807,\"s\":3.1415926535897932384626,\"n\":-9223372036854775808}\n"
+         "{\"d\":18446744073709551615,\"s\":18446744073709551615,\"n\":1e3}\n"
+         "{\"d\":18446744073709551616}\n"
+         "{\"n\":9223372036854775808}\n");
+  ASSERT_EQ(d->errors().size(), 2u);
+  ColumnBatch b = d->TakeBatch();
+  ASSERT_EQ(b.num_rows, 2);
+  EXPECT_EQ(b.columns[2].Data<double>()[0], 922337203685.4775807);
+  EXPECT_EQ(b.columns[3].StringAt(0), "3.141592653589793");
+  EXPECT_EQ(b.columns[4].Data<int64_t>()[0], INT64_MIN);
+  EXPECT_EQ(b.columns[2].Data<double>()[1], 18446744073709551615.0);
+  EXPECT_EQ(b.columns[3].StringAt(1), "18446744073709551615");
+  EXPECT_EQ(b.columns[4].Data<int64_t>()[1], 1000);
 }
 
 TEST(TextValues, Parsers) {
@@ -204,6 +357,11 @@ TEST(JsonEventDecoderEvolve, NotesUnknownTopLevelKeysWithTheirTypes) {
                                                     {"ratio", TypeId::kDouble},  // 1 then 2.5: widened.
                                                     {"score", TypeId::kInt64}}));
   EXPECT_TRUE(d->TakeUnknownFields().empty()) << "taken";
+  // A line with a schema error still notes the keys before it (it is JSON); one that is not
+  // JSON notes nothing, wherever its error is.
+  Decode(*d, R"({"id":"c","late":1,"qty":"many"})" "\n" R"({"id":"d","never":1,"qty":[})" "\n");
+  EXPECT_EQ(d->TakeUnknownFields(), (std::map<std::string, TypeId>{{"late", TypeId::kInt64}}));
+  EXPECT_EQ(d->errors().size(), 2u);
   EXPECT_EQ(d->TakeBatch().num_rows, 2) << "rows still decode, ignoring the keys";
 }
 
