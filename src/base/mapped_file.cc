@@ -1,34 +1,24 @@
 #include "base/mapped_file.h"
 
-#include <fcntl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <utility>
 
+#include "base/regular_file.h"
+
 namespace floe {
 
 Result<MappedFile> MappedFile::Open(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return ErrnoError(errno, "open", path);
-  struct stat st;
-  if (::fstat(fd, &st) != 0) {
-    int e = errno;
-    ::close(fd);
-    return ErrnoError(e, "stat", path);
-  }
-  if (!S_ISREG(st.st_mode)) {
-    ::close(fd);
-    return InvalidArgument("{} is not a regular file", path);
-  }
-  if (st.st_size == 0) {
+  FLOE_ASSIGN_OR_RETURN(OpenedFile file, OpenRegularFile(path));
+  const int fd = file.fd;
+  if (file.size == 0) {
     ::close(fd);
     return MappedFile(nullptr, 0);
   }
-  const auto size = static_cast<size_t>(st.st_size);
+  const auto size = static_cast<size_t>(file.size);
   void* data = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
   int e = errno;
   ::close(fd);  // The mapping keeps the file open.

@@ -7,22 +7,13 @@
 #include <cerrno>
 #include <cstdio>
 
+#include "base/regular_file.h"
+
 namespace floe::parquet {
 
 Result<std::unique_ptr<io::InputFile>> LocalInputFile::Open(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return ErrnoError(errno, "open", path);
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    int e = errno;
-    ::close(fd);
-    return ErrnoError(e, "stat", path);
-  }
-  if (!S_ISREG(st.st_mode)) {
-    ::close(fd);
-    return InvalidArgument("{} is not a regular file", path);
-  }
-  return std::unique_ptr<io::InputFile>(new LocalInputFile(path, fd, static_cast<uint64_t>(st.st_size)));
+  FLOE_ASSIGN_OR_RETURN(OpenedFile file, OpenRegularFile(path));
+  return std::unique_ptr<io::InputFile>(new LocalInputFile(path, file.fd, file.size));
 }
 
 LocalInputFile::~LocalInputFile() { ::close(fd_); }
