@@ -271,7 +271,7 @@ Status IcebergCommitter::DecodeChunks(const MicroBatch& batch, const ChunkSink& 
         record_of_row.push_back(i);
       }
       if (stream_rows) {
-        status = sink(std::move(decoded[c].rows), record_of_row, bad);
+        status = sink(std::move(decoded[c].rows), record_of_row);
         if (!status) {
           cancelled = true;
           break;
@@ -286,7 +286,7 @@ Status IcebergCommitter::DecodeChunks(const MicroBatch& batch, const ChunkSink& 
       if (!stream_rows) {
         for (size_t c = 0; c < chunks; ++c) {
           std::vector<size_t> record_of_row;  // Unused without a transform (evolve excludes one).
-          FLOE_RETURN_IF_ERROR(sink(std::move(decoded[c].rows), record_of_row, bad));
+          FLOE_RETURN_IF_ERROR(sink(std::move(decoded[c].rows), record_of_row));
         }
       }
       return OkStatus();
@@ -323,14 +323,13 @@ Result<CommitReport> IcebergCommitter::Commit(const MicroBatch& batch, const Sou
   std::vector<std::pair<size_t, std::string>> bad;
   // Opened at the first rows, after any schema change evolve makes.
   std::unique_ptr<iceberg::DataFileWriter> writer;
-  auto write = [&](formats::ColumnBatch rows, const std::vector<size_t>& record_of_row,
-                   std::vector<std::pair<size_t, std::string>>* bad) -> Status {
+  auto write = [&](formats::ColumnBatch rows, const std::vector<size_t>& record_of_row) -> Status {
     std::vector<formats::ColumnBatch> out;
     if (options_.transform) {
       std::vector<sql::iceberg_sql::RowFailure> failures;
       FLOE_ASSIGN_OR_RETURN(out, options_.transform->Apply(rows, &failures));
       for (const auto& failure : failures) {
-        bad->emplace_back(record_of_row[static_cast<size_t>(failure.row)], "transform: " + failure.message);
+        bad.emplace_back(record_of_row[static_cast<size_t>(failure.row)], "transform: " + failure.message);
       }
       for (formats::ColumnBatch& b : out) {
         for (size_t c = 0; c < b.fields.size() && c < output_ids_.size(); ++c) b.fields[c].id = output_ids_[c];

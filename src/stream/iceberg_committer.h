@@ -68,10 +68,9 @@ class IcebergCommitter final : public BatchCommitter {
   Result<uint64_t> CommitDeadLetters(const MicroBatch& batch, const std::vector<std::pair<size_t, std::string>>& bad,
                                      const SourceOffsets& next);
 
-  // Takes one decoded chunk's rows; `record_of_row` gives each row's record index (for
-  // dead letters the sink adds to `bad`, such as rows a transform rejects).
-  using ChunkSink = std::function<Status(formats::ColumnBatch rows, const std::vector<size_t>& record_of_row,
-                                         std::vector<std::pair<size_t, std::string>>* bad)>;
+  // Takes one decoded chunk's rows; `record_of_row` gives each row's record index (for the
+  // dead letters it finds itself, such as rows a transform rejects).
+  using ChunkSink = std::function<Status(formats::ColumnBatch rows, const std::vector<size_t>& record_of_row)>;
   // Decodes the batch's records, decode_chunk_records at a time on the decode lanes, and hands
   // each chunk to `sink` in order; with evolve, first adds the columns unknown keys call for
   // (then the sink gets the chunks only once the whole batch decoded). `bad` gets each record
