@@ -188,6 +188,18 @@ ColumnBatch SliceBatch(const ColumnBatch& source, int64_t offset, int64_t length
   return out;
 }
 
+int64_t VectorBytes(const ColumnVector& v) {
+  auto bytes = static_cast<int64_t>(v.values.size() + v.validity.size() + v.offsets.size() * sizeof(int32_t));
+  for (const ColumnVector& child : v.children) bytes += VectorBytes(child);
+  return bytes;
+}
+
+int64_t BatchBytes(const ColumnBatch& batch) {
+  int64_t bytes = 0;
+  for (const ColumnVector& column : batch.columns) bytes += VectorBytes(column);
+  return bytes;
+}
+
 ColumnVector GatherRows(const ColumnVector& source, const uint32_t* rows, int64_t count) {
   ColumnVector out(source.type());
   out.length = count;

@@ -224,6 +224,11 @@ ColumnBatch MakeEmptyBatch(const std::vector<Field>& fields);
 ColumnVector SliceVector(const ColumnVector& source, int64_t offset, int64_t length);
 ColumnBatch SliceBatch(const ColumnBatch& source, int64_t offset, int64_t length);
 
+// Bytes a vector's buffers hold (values, validity, offsets), nested children included; a
+// batch's is the sum over its columns. For sizing files and memory, not exact allocation.
+int64_t VectorBytes(const ColumnVector& vector);
+int64_t BatchBytes(const ColumnBatch& batch);
+
 // Copies of the rows at `rows` (each inside the source), in that order: the partition fanout's
 // and the executor's gather. Nested children hold just those rows' elements; strings read from
 // one Parquet dictionary keep it.

@@ -31,14 +31,6 @@ std::string PartitionPath(const PartitionSpec& spec, const Type& partition_type,
   return out;
 }
 
-// Bytes a vector holds in memory, nested children included: the writer's input size, by which
-// files are cut (the compressed file is smaller).
-int64_t VectorBytes(const ColumnVector& v) {
-  int64_t n = static_cast<int64_t>(v.values.size() + v.validity.size() + v.offsets.size() * sizeof(int32_t));
-  for (const ColumnVector& c : v.children) n += VectorBytes(c);
-  return n;
-}
-
 }  // namespace
 
 Result<std::unique_ptr<DataFileWriter>> DataFileWriter::Open(Table& table, const DataWriteOptions& options) {
@@ -138,9 +130,8 @@ Status DataFileWriter::Write(const ColumnBatch& input) {
                              formats::TypeIdName(fields_[i].type.id));
     }
   }
-  int64_t batch_bytes = 0;
-  for (const ColumnVector& c : batch.columns) batch_bytes += VectorBytes(c);
-  const int64_t bytes_per_row = std::max<int64_t>(1, batch_bytes / batch.num_rows);
+  // Files are cut by the rows' in-memory size (the compressed file comes out smaller).
+  const int64_t bytes_per_row = std::max<int64_t>(1, formats::BatchBytes(batch) / batch.num_rows);
   for (const PartitionRows& part : SplitByPartition(schema, table_.metadata().DefaultSpec(), batch, columns)) {
     const auto count = static_cast<int64_t>(part.rows.size());
     if (count == batch.num_rows && in_table_order) {

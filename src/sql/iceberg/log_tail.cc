@@ -16,18 +16,6 @@ namespace {
 constexpr auto kIdleTimeout = std::chrono::seconds(60);
 constexpr size_t kFetchBatch = 4096;
 
-int64_t VectorBytes(const formats::ColumnVector& v) {
-  auto bytes = static_cast<int64_t>(v.values.size() + v.validity.size() + v.offsets.size() * sizeof(int32_t));
-  for (const auto& child : v.children) bytes += VectorBytes(child);
-  return bytes;
-}
-
-int64_t BatchBytes(const formats::ColumnBatch& batch) {
-  int64_t bytes = 0;
-  for (const auto& column : batch.columns) bytes += VectorBytes(column);
-  return bytes;
-}
-
 // One decode of consecutive records: the rows of those that decoded, with each row's offset.
 struct Segment {
   int64_t first_offset = 0;
@@ -193,7 +181,7 @@ struct LogTail::Impl {
       return Internal("{}: decoded {} rows from {} records with {} rejected", Where(partition), batch->num_rows,
                       line_offsets.size(), line_offsets.size() - segment.row_offsets.size());
     }
-    segment.bytes = BatchBytes(*batch);
+    segment.bytes = formats::BatchBytes(*batch);
     segment.batch = std::move(batch);
     tail.bytes += segment.bytes;
     total_bytes.fetch_add(segment.bytes);
