@@ -3,11 +3,13 @@
 //
 // The table is the checkpoint: CommittedOffsets reads the offsets recorded in the current
 // snapshot, and Commit succeeds only if the offsets of the batch's partitions are still
-// `expected` when it swaps the table's pointer, so one batch can never land twice. Called from
-// the job's loop thread only.
+// `expected` when it swaps the table's pointer, so one batch can never land twice. Not
+// thread-safe: the job commits on a thread of its own while its loop reads offsets (a
+// rebalance), so both go through one SerializedCommitter.
 #pragma once
 
 #include <cstdint>
+#include <mutex>
 #include <string>
 
 #include "base/result.h"
@@ -36,6 +38,28 @@ class BatchCommitter {
   // those partitions are no longer `expected`.
   virtual Result<CommitReport> Commit(const MicroBatch& batch, const SourceOffsets& expected,
                                       const SourceOffsets& next) = 0;
+};
+
+// One call at a time into `inner`. A rebalance that reads the table's offsets while a commit is
+// in flight waits for that commit, so the partitions it assigns start after what the commit
+// made durable rather than before it.
+class SerializedCommitter final : public BatchCommitter {
+ public:
+  explicit SerializedCommitter(BatchCommitter& inner) : inner_(inner) {}
+
+  Result<SourceOffsets> CommittedOffsets() override {
+    std::lock_guard lock(mutex_);
+    return inner_.CommittedOffsets();
+  }
+  Result<CommitReport> Commit(const MicroBatch& batch, const SourceOffsets& expected,
+                              const SourceOffsets& next) override {
+    std::lock_guard lock(mutex_);
+    return inner_.Commit(batch, expected, next);
+  }
+
+ private:
+  BatchCommitter& inner_;
+  std::mutex mutex_;
 };
 
 }  // namespace floe::stream

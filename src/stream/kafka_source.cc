@@ -1,6 +1,8 @@
 #include "stream/kafka_source.h"
 
+#include <algorithm>
 #include <chrono>
+#include <utility>
 
 #include <librdkafka/rdkafka.h>
 
@@ -41,6 +43,7 @@ Result<std::unique_ptr<KafkaSource>> KafkaSource::Create(SourceOptions options, 
     return InvalidArgument("creating Kafka consumer for {}: {}", source->options_.brokers, error);
   }
   rd_kafka_poll_set_consumer(source->kafka_);
+  source->consumer_queue_ = rd_kafka_queue_get_consumer(source->kafka_);
   rd_kafka_topic_partition_list_t* topics = rd_kafka_topic_partition_list_new(1);
   rd_kafka_topic_partition_list_add(topics, source->options_.topic.c_str(), RD_KAFKA_PARTITION_UA);
   rd_kafka_resp_err_t err = rd_kafka_subscribe(source->kafka_, topics);
@@ -54,6 +57,7 @@ Result<std::unique_ptr<KafkaSource>> KafkaSource::Create(SourceOptions options, 
 KafkaSource::~KafkaSource() {
   Close();
   if (pending_assignment_ != nullptr) rd_kafka_topic_partition_list_destroy(pending_assignment_);
+  if (consumer_queue_ != nullptr) rd_kafka_queue_destroy(consumer_queue_);
   if (kafka_ != nullptr) {
     rd_kafka_destroy_flags(kafka_, close_finished_ ? 0 : RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
   }
@@ -116,40 +120,53 @@ Status KafkaSource::Reseek() {
 
 Result<size_t> KafkaSource::Poll(MicroBatch& batch, int timeout_ms, size_t max_records, size_t max_bytes,
                                  bool* rebalanced) {
+  // Messages are taken a few thousand at a time (one call rather than one per message) and
+  // kept in the batch until it is committed, so their values are never copied.
+  constexpr size_t kTake = 4096;
+  rd_kafka_message_t* messages[kTake];
+  auto release = [](void* handle) { rd_kafka_message_destroy(static_cast<rd_kafka_message_t*>(handle)); };
   *rebalanced = false;
   size_t added = 0;
   int wait = timeout_ms;
   while (added < max_records && batch.value_bytes() < max_bytes) {
-    rd_kafka_message_t* message = rd_kafka_consumer_poll(kafka_, wait);
-    if (rebalanced_) {
-      // Records polled before the rebalance may belong to partitions now owned elsewhere, and
-      // every owned partition was moved back to the table's offsets: start the batch afresh.
-      // A message returned by this same call comes from the new assignment, so it is kept.
-      rebalanced_ = false;
-      *rebalanced = true;
-      batch.Clear();
-      added = 0;
-    }
+    ssize_t taken = rd_kafka_consume_batch_queue(consumer_queue_, wait, messages, std::min(kTake, max_records - added));
+    if (taken < 0) return Unavailable("polling {}: {}", options_.topic, rd_kafka_err2str(rd_kafka_last_error()));
+    const auto count = static_cast<size_t>(taken);
     if (!last_error_) {
-      Status error = last_error_;
-      last_error_ = OkStatus();
-      if (message != nullptr) rd_kafka_message_destroy(message);
+      // The rebalance callback could not read the table's offsets.
+      Status error = std::exchange(last_error_, OkStatus());
+      for (size_t i = 0; i < count; ++i) rd_kafka_message_destroy(messages[i]);
       return std::unexpected(error.error());
     }
-    if (message == nullptr) break;
-    wait = 0;  // Take what is already buffered, but do not wait again.
-    if (message->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
-      if (message->err != RD_KAFKA_RESP_ERR__PARTITION_EOF) {
-        Logger("stream")->warn("consumer: {}", rd_kafka_message_errstr(message));
-      }
-      rd_kafka_message_destroy(message);
+    if (rebalanced_) {
+      // The callback ran inside this call: records before it (in `batch` or in `messages`)
+      // may belong to partitions now owned elsewhere, and nothing tells which of `messages`
+      // came after it. All are dropped and every owned partition goes back to the table's
+      // offsets, so that dropping them leaves no gap.
+      rebalanced_ = false;
+      *rebalanced = true;
+      for (size_t i = 0; i < count; ++i) rd_kafka_message_destroy(messages[i]);
+      batch.Clear();
+      added = 0;
+      FLOE_RETURN_IF_ERROR(Reseek());
       continue;
     }
-    rd_kafka_timestamp_type_t type;
-    int64_t timestamp = rd_kafka_message_timestamp(message, &type);
-    batch.Add(message->partition, message->offset, timestamp, message->payload, message->len);
-    rd_kafka_message_destroy(message);
-    ++added;
+    if (count == 0) break;
+    wait = 0;  // Take what is already buffered, but do not wait again.
+    for (size_t i = 0; i < count; ++i) {
+      rd_kafka_message_t* message = messages[i];
+      if (message->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+        if (message->err != RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+          Logger("stream")->warn("consumer: {}", rd_kafka_message_errstr(message));
+        }
+        rd_kafka_message_destroy(message);
+        continue;
+      }
+      rd_kafka_timestamp_type_t type;
+      int64_t timestamp = rd_kafka_message_timestamp(message, &type);
+      batch.AddHeld(message->partition, message->offset, timestamp, message->payload, message->len, message, release);
+      ++added;
+    }
   }
   return added;
 }

@@ -20,6 +20,7 @@
 #include "stream/source_offsets.h"
 
 struct rd_kafka_s;
+struct rd_kafka_queue_s;
 struct rd_kafka_topic_partition_list_s;
 
 namespace floe::stream {
@@ -43,10 +44,11 @@ class KafkaSource {
   KafkaSource& operator=(const KafkaSource&) = delete;
 
   // Adds up to `max_records` records to `batch`, waiting at most `timeout_ms` for the first.
-  // Returns how many were added. When the assignment changed during the call, `batch` is
-  // cleared (its records may belong to partitions another worker now owns, and this source has
-  // moved every assigned partition back to the table's offsets) and *rebalanced is set.
-  // Stops early once the batch holds `max_bytes` of record values.
+  // Returns how many were added. The batch holds librdkafka's messages rather than copies of
+  // their values. When the assignment changed during the call, `batch` is cleared (its records
+  // may belong to partitions another worker now owns), every assigned partition is moved back
+  // to the table's offsets, and *rebalanced is set. Stops early once the batch holds
+  // `max_bytes` of record values.
   Result<size_t> Poll(MicroBatch& batch, int timeout_ms, size_t max_records, size_t max_bytes, bool* rebalanced);
 
   // Moves every assigned partition back to the provider's offsets (after a lost commit race).
@@ -75,6 +77,7 @@ class KafkaSource {
   SourceOptions options_;
   OffsetProvider provider_;
   rd_kafka_s* kafka_ = nullptr;
+  rd_kafka_queue_s* consumer_queue_ = nullptr;  // Polled in batches; owned reference.
   bool rebalanced_ = false;
   bool closed_ = false;
   bool close_finished_ = true;  // Whether Close left the group; destroy skips it otherwise.

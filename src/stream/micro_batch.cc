@@ -1,48 +1,87 @@
 #include "stream/micro_batch.h"
 
+#include <algorithm>
+#include <cstring>
+
 namespace floe::stream {
 
+namespace {
+constexpr size_t kBlockBytes = 1 << 20;
+}  // namespace
+
+void MicroBatch::Track(int32_t partition, int64_t offset) {
+  if (partition != run_partition_ || run_end_ == nullptr) {
+    start_offsets_.try_emplace(partition, offset);
+    run_end_ = &end_offsets_[partition];  // std::map values stay where they are.
+    run_partition_ = partition;
+  }
+  *run_end_ = offset + 1;
+}
+
 void MicroBatch::Add(int32_t partition, int64_t offset, int64_t timestamp_millis, const void* value, size_t size) {
-  SourceRecord record{partition, offset, timestamp_millis, arena_.size(), static_cast<uint32_t>(size), value == nullptr};
-  if (value != nullptr) arena_.append(static_cast<const char*>(value), size);
-  records_.push_back(record);
-  start_offsets_.try_emplace(partition, offset);
-  end_offsets_[partition] = offset + 1;
+  const char* copy = nullptr;
+  if (value != nullptr) {
+    if (size > block_left_) {
+      const size_t bytes = std::max(kBlockBytes, size);
+      blocks_.push_back(std::make_unique_for_overwrite<char[]>(bytes));
+      block_at_ = blocks_.back().get();
+      block_left_ = bytes;
+    }
+    if (size > 0) std::memcpy(block_at_, value, size);
+    copy = block_at_;
+    block_at_ += size;
+    block_left_ -= size;
+  }
+  records_.push_back({partition, offset, timestamp_millis, copy, static_cast<uint32_t>(size), value == nullptr});
+  value_bytes_ += size;
+  Track(partition, offset);
+}
+
+void MicroBatch::AddHeld(int32_t partition, int64_t offset, int64_t timestamp_millis, const void* value, size_t size,
+                         void* handle, Release release) {
+  held_.push_back(handle);
+  release_ = release;
+  records_.push_back({partition, offset, timestamp_millis, static_cast<const char*>(value), static_cast<uint32_t>(size),
+                      value == nullptr});
+  value_bytes_ += size;
+  Track(partition, offset);
 }
 
 void MicroBatch::Clear() {
-  arena_.clear();
+  for (void* handle : held_) release_(handle);
+  held_.clear();
+  blocks_.clear();
+  block_at_ = nullptr;
+  block_left_ = 0;
   records_.clear();
+  value_bytes_ = 0;
   start_offsets_.clear();
   end_offsets_.clear();
+  run_partition_ = -1;
+  run_end_ = nullptr;
 }
 
 void MicroBatch::DropCommitted(const SourceOffsets& committed) {
-  // Usually nothing is committed past the batch's start: keep the arena as it is then, rather
-  // than copying the whole batch once per commit.
   bool any = false;
   for (const auto& [partition, start] : start_offsets_) {
     auto it = committed.find(partition);
     any = any || (it != committed.end() && start < it->second);
   }
   if (!any) return;
-  std::string arena;
-  std::vector<SourceRecord> kept;
-  SourceOffsets starts, ends;
-  for (const SourceRecord& record : records_) {
+  // Values stay where they are (held or in blocks) until Clear: only the records go.
+  std::erase_if(records_, [&](const SourceRecord& record) {
     auto it = committed.find(record.partition);
-    if (it != committed.end() && record.offset < it->second) continue;
-    SourceRecord copy = record;
-    copy.value_begin = arena.size();
-    arena.append(arena_.data() + record.value_begin, record.value_size);
-    kept.push_back(copy);
-    starts.try_emplace(record.partition, record.offset);
-    ends[record.partition] = record.offset + 1;
+    return it != committed.end() && record.offset < it->second;
+  });
+  value_bytes_ = 0;
+  start_offsets_.clear();
+  end_offsets_.clear();
+  run_partition_ = -1;
+  run_end_ = nullptr;
+  for (const SourceRecord& record : records_) {
+    value_bytes_ += record.value_size;
+    Track(record.partition, record.offset);
   }
-  arena_ = std::move(arena);
-  records_ = std::move(kept);
-  start_offsets_ = std::move(starts);
-  end_offsets_ = std::move(ends);
 }
 
 }  // namespace floe::stream

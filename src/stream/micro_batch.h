@@ -1,10 +1,11 @@
-// MicroBatch: the records of one trigger interval, kept in one contiguous arena so that a
-// million records cost two allocations, not a million. Records of each partition are in offset
-// order. Owned by the stream job's loop thread.
+// MicroBatch: the records of one trigger interval. Values are not copied when the source can
+// lend them: librdkafka's messages are held, their payloads read where librdkafka received
+// them, and released together when the batch is cleared. Records of each partition are in
+// offset order. Used by one thread at a time (the job's loop, then the commit's thread).
 #pragma once
 
 #include <cstdint>
-#include <string>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -16,23 +17,35 @@ struct SourceRecord {
   int32_t partition;
   int64_t offset;
   int64_t timestamp_millis;  // The Kafka record's timestamp.
-  uint64_t value_begin;      // Into the batch's arena.
+  const char* value;         // Into a held message or the batch's own blocks; null for a null value.
   uint32_t value_size;
   bool value_null;
 };
 
 class MicroBatch {
  public:
+  // Gives back what AddHeld kept (a librdkafka message).
+  using Release = void (*)(void* handle);
+
+  MicroBatch() = default;
+  MicroBatch(const MicroBatch&) = delete;
+  MicroBatch& operator=(const MicroBatch&) = delete;
+  ~MicroBatch() { Clear(); }
+
+  // Adds a record with a copy of its value (`value` null: a null value).
   void Add(int32_t partition, int64_t offset, int64_t timestamp_millis, const void* value, size_t size);
+  // Adds a record whose value stays in `handle` (which must hold it) until the batch is cleared,
+  // when `release` gives the handle back.
+  void AddHeld(int32_t partition, int64_t offset, int64_t timestamp_millis, const void* value, size_t size,
+               void* handle, Release release);
+  // Forgets every record and releases every held handle.
   void Clear();
 
   size_t record_count() const { return records_.size(); }
-  size_t value_bytes() const { return arena_.size(); }
+  size_t value_bytes() const { return value_bytes_; }
   bool empty() const { return records_.empty(); }
   const std::vector<SourceRecord>& records() const { return records_; }
-  std::string_view value(const SourceRecord& record) const {
-    return std::string_view(arena_.data() + record.value_begin, record.value_size);
-  }
+  std::string_view value(const SourceRecord& record) const { return {record.value, record.value_size}; }
 
   // Per partition, the offset after the last record: where the next batch starts.
   const SourceOffsets& end_offsets() const { return end_offsets_; }
@@ -44,10 +57,21 @@ class MicroBatch {
   void DropCommitted(const SourceOffsets& committed);
 
  private:
-  std::string arena_;
+  void Track(int32_t partition, int64_t offset);
+
   std::vector<SourceRecord> records_;
+  size_t value_bytes_ = 0;
+  // Copied values, in blocks that never move (records point into them).
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  char* block_at_ = nullptr;
+  size_t block_left_ = 0;
+  std::vector<void*> held_;
+  Release release_ = nullptr;
   SourceOffsets start_offsets_;
   SourceOffsets end_offsets_;
+  // Records come in runs of one partition: the run's end offset is updated in place.
+  int32_t run_partition_ = -1;
+  int64_t* run_end_ = nullptr;
 };
 
 }  // namespace floe::stream

@@ -29,26 +29,33 @@ Result<bool> StreamJob::Collect(MicroBatch& batch) {
   Clock& clock = Clock::System();
   int64_t deadline = clock.MonotonicNanos() + trigger_.interval_millis * 1'000'000;
   while (!Stopping()) {
+    if (batch.record_count() >= trigger_.max_records || batch.value_bytes() >= trigger_.max_bytes) return true;
+    // Past its interval, the batch still takes records until the commit before it has landed:
+    // librdkafka 2.0 stops fetching for a whole second once its queue is full, so the queue is
+    // kept drained rather than left to fill while the loop waits for a commit.
+    const bool committing = CommitInFlight();
     int64_t remaining_ms = (deadline - clock.MonotonicNanos()) / 1'000'000;
-    if (remaining_ms <= 0 || batch.record_count() >= trigger_.max_records || batch.value_bytes() >= trigger_.max_bytes) {
-      return true;
-    }
+    if (remaining_ms <= 0 && !committing) return true;
+    int wait_ms = committing ? 10 : static_cast<int>(std::min<int64_t>(remaining_ms, 100));
     bool rebalanced = false;
-    FLOE_ASSIGN_OR_RETURN(size_t added,
-                          source_.Poll(batch, static_cast<int>(std::min<int64_t>(remaining_ms, 100)),
-                                       trigger_.max_records - batch.record_count(), trigger_.max_bytes, &rebalanced));
-    // Counted before the rebalance check: after a rebalance the source restarts the batch but
-    // keeps what it read from the new assignment (`added`), which would otherwise never be
-    // counted (the first assignment is a rebalance, so a job's first records were missed).
+    FLOE_ASSIGN_OR_RETURN(size_t added, source_.Poll(batch, wait_ms, trigger_.max_records - batch.record_count(),
+                                                     trigger_.max_bytes, &rebalanced));
+    // Counted before the rebalance check, in case a source keeps records across one.
     records_in_.Increment(added);
     if (rebalanced) continue;
-    if (added == 0 && trigger_.available_now) {
-      if (!batch.empty()) return true;  // Nothing more is coming soon: commit what there is.
+    if (added == 0 && trigger_.available_now && !committing) {
+      // Nothing more is coming soon: commit what there is, or let the commit in flight land
+      // before asking whether the table caught up.
+      if (!batch.empty() || in_flight_) return true;
       FLOE_ASSIGN_OR_RETURN(bool caught_up, CaughtUp());
       if (caught_up) return false;
     }
   }
   return false;
+}
+
+bool StreamJob::CommitInFlight() const {
+  return in_flight_ && in_flight_->outcome.wait_for(std::chrono::seconds(0)) != std::future_status::ready;
 }
 
 Result<bool> StreamJob::CaughtUp() {
@@ -72,7 +79,7 @@ Result<bool> StreamJob::CaughtUp() {
   return true;
 }
 
-Status StreamJob::CommitBatch(MicroBatch& batch) {
+Result<bool> StreamJob::StartCommit(MicroBatch& batch, int64_t opened_nanos) {
   auto log = Logger("stream");
   FLOE_ASSIGN_OR_RETURN(SourceOffsets committed, committer_.CommittedOffsets());
   size_t before = batch.record_count();
@@ -83,38 +90,61 @@ Status StreamJob::CommitBatch(MicroBatch& batch) {
   if (batch.empty()) {
     // Everything read is already in the table: another worker or an earlier life got there
     // first. Move to the table's offsets so the next batch starts where it ends.
-    return source_.Reseek();
+    FLOE_RETURN_IF_ERROR(source_.Reseek());
+    return false;
   }
   SourceOffsets expected;
   for (const auto& [partition, start] : batch.start_offsets()) {
     auto it = committed.find(partition);
     if (it != committed.end()) expected[partition] = it->second;
   }
-  Clock& clock = Clock::System();
-  int64_t started = clock.MonotonicNanos();
-  auto report = committer_.Commit(batch, expected, batch.end_offsets());
-  if (!report) {
-    if (report.error().kind() == ErrorKind::kConflict) {
+  in_flight_.emplace(InFlightCommit{
+      .records = batch.record_count(),
+      .end_offsets = batch.end_offsets(),
+      .opened_nanos = opened_nanos,
+      .outcome = std::async(std::launch::async, [this, &batch, expected = std::move(expected)] {
+        Clock& clock = Clock::System();
+        int64_t started = clock.MonotonicNanos();
+        CommitOutcome outcome{.report = committer_.Commit(batch, expected, batch.end_offsets())};
+        outcome.finished_nanos = clock.MonotonicNanos();
+        outcome.seconds = static_cast<double>(outcome.finished_nanos - started) / 1e9;
+        batch.Clear();
+        return outcome;
+      })});
+  return true;
+}
+
+Result<StreamJob::Settled> StreamJob::FinishCommit() {
+  if (!in_flight_) return Settled::kNothingInFlight;
+  InFlightCommit commit = std::move(*in_flight_);
+  in_flight_.reset();
+  CommitOutcome outcome = commit.outcome.get();
+  auto log = Logger("stream");
+  if (!outcome.report) {
+    if (outcome.report.error().kind() == ErrorKind::kConflict) {
       conflicts_.Increment();
-      log->warn("{}; re-reading from the table's offsets", report.error().message());
-      return source_.Reseek();
+      log->warn("{}; re-reading from the table's offsets", outcome.report.error().message());
+      FLOE_RETURN_IF_ERROR(source_.Reseek());
+      return Settled::kReRead;
     }
     // The commit's outcome is reported as failed: nothing of it is in the table (or it is, and
     // the next batch's DropCommitted will see it). Either way Run re-reads from the table.
-    return std::unexpected(report.error());
+    return std::unexpected(outcome.report.error().WithContext(
+        fmt::format("batch of {} records not committed", commit.records)));
   }
-  const double commit_seconds = static_cast<double>(clock.MonotonicNanos() - started) / 1e9;
-  commit_seconds_.Observe(commit_seconds);
-  rows_out_.Increment(report->rows);
-  files_written_.Increment(report->files);
-  dead_letters_.Increment(report->dead_letters);
-  rows_committed_.fetch_add(report->rows);
+  const CommitReport& report = *outcome.report;
+  commit_seconds_.Observe(outcome.seconds);
+  batch_seconds_.Observe(static_cast<double>(outcome.finished_nanos - commit.opened_nanos) / 1e9);
+  rows_out_.Increment(report.rows);
+  files_written_.Increment(report.files);
+  dead_letters_.Increment(report.dead_letters);
+  rows_committed_.fetch_add(report.rows);
   batches_committed_.fetch_add(1);
-  log->info("committed snapshot {}: {} rows, {} dead letters, {} files in {:.0f} ms, offsets {}", report->snapshot_id,
-            report->rows, report->dead_letters, report->files, commit_seconds * 1000, OffsetsToJson(batch.end_offsets()));
-  source_.CommitGroupOffsets(batch.end_offsets());
-  UpdateLag(batch.end_offsets());
-  return OkStatus();
+  log->info("committed snapshot {}: {} rows, {} dead letters, {} files in {:.0f} ms, offsets {}", report.snapshot_id,
+            report.rows, report.dead_letters, report.files, outcome.seconds * 1000, OffsetsToJson(commit.end_offsets));
+  source_.CommitGroupOffsets(commit.end_offsets);
+  UpdateLag(commit.end_offsets);
+  return Settled::kCommitted;
 }
 
 void StreamJob::UpdateLag(const SourceOffsets& next) {
@@ -129,7 +159,9 @@ void StreamJob::UpdateLag(const SourceOffsets& next) {
 
 Status StreamJob::Run() {
   auto log = Logger("stream");
-  MicroBatch batch;
+  // Two batches: one collecting while the other commits.
+  MicroBatch batches[2];
+  int collecting = 0;
   int consecutive_failures = 0;
   // After any failure the consumer's position is past records the table may not hold. Reading on
   // from there would leave a gap that the next commit closes over (found by the chaos test: a
@@ -140,8 +172,22 @@ Status StreamJob::Run() {
     ++consecutive_failures;
     std::this_thread::sleep_for(std::chrono::milliseconds(std::min(10'000, 100 << std::min(consecutive_failures, 7))));
   };
+  // Waits for the commit in flight. False when it failed or lost its race: then the batch
+  // collected behind it starts from a position the table does not hold, and is thrown away.
+  auto settle = [&] {
+    auto settled = FinishCommit();
+    if (!settled) {
+      log->error("{}", settled.error().ToString());
+      must_reseek = true;
+      back_off();
+      return false;
+    }
+    if (*settled == Settled::kCommitted) consecutive_failures = 0;
+    return *settled != Settled::kReRead;
+  };
   Clock& clock = Clock::System();
   while (!Stopping()) {
+    MicroBatch& batch = batches[collecting];
     batch.Clear();
     int64_t opened = clock.MonotonicNanos();
     if (must_reseek) {
@@ -153,6 +199,7 @@ Status StreamJob::Run() {
       must_reseek = false;
     }
     auto collected = Collect(batch);
+    if (!settle()) continue;
     if (!collected) {
       log->error("reading from the topic: {}", collected.error().ToString());
       must_reseek = true;
@@ -161,19 +208,27 @@ Status StreamJob::Run() {
     }
     bool keep_going = *collected;
     if (!batch.empty()) {
-      if (auto status = CommitBatch(batch); !status) {
+      auto started = StartCommit(batch, opened);
+      if (!started) {
         // Storage or catalog trouble: back off (up to 10 s) and read the batch again.
-        log->error("batch of {} records not committed: {}", batch.record_count(), status.error().ToString());
+        log->error("batch of {} records not committed: {}", batch.record_count(), started.error().ToString());
         must_reseek = true;
         back_off();
         continue;
       }
-      consecutive_failures = 0;
-      batch_seconds_.Observe(static_cast<double>(clock.MonotonicNanos() - opened) / 1e9);
+      if (*started) collecting ^= 1;
     }
-    if (!keep_going) break;
-    if (trigger_.max_batches > 0 && batches_committed_.load() >= trigger_.max_batches) break;
+    const int64_t limit = trigger_.max_batches;
+    if (!keep_going || (limit > 0 && batches_committed_.load() + (in_flight_ ? 1 : 0) >= limit)) {
+      // Stop only on what is known to be committed: a last commit that failed is read again.
+      if (!settle()) continue;
+      if (!keep_going || batches_committed_.load() >= limit) break;
+    }
   }
+  // Stopped between batches: let the commit in flight land rather than abandon it.
+  (void)settle();
+  // Held messages go back to librdkafka before the consumer closes.
+  for (MicroBatch& held : batches) held.Clear();
   source_.Close();
   return OkStatus();
 }

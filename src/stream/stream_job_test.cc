@@ -2,6 +2,8 @@
 // committer that keeps its "table" in memory and enforces the compare-and-swap contract, so
 // the loop's exactly-once logic is tested apart from Iceberg: restarts, two workers sharing a
 // topic, and lost commit races never duplicate or lose a record.
+#include <atomic>
+#include <chrono>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -72,11 +74,16 @@ class InMemoryCommitter final : public BatchCommitter {
  public:
   explicit InMemoryCommitter(InMemoryTable& table, CommitterFaults faults = {}) : table_(table), faults_(faults) {}
   Result<SourceOffsets> CommittedOffsets() override {
+    CallGuard guard(*this);
     if (faults_.failing_reads.contains(++reads_)) return Unavailable("injected: the catalog is down");
     return table_.offsets();
   }
   Result<CommitReport> Commit(const MicroBatch& batch, const SourceOffsets& expected,
                               const SourceOffsets& next) override {
+    CallGuard guard(*this);
+    // Long enough that the job's loop, collecting the next batch meanwhile, would call in if
+    // nothing kept it out.
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
     if (faults_.conflicts > 0) {
       --faults_.conflicts;
       return Conflict("injected: another writer won the race");
@@ -87,8 +94,19 @@ class InMemoryCommitter final : public BatchCommitter {
     }
     return table_.Commit(batch, expected, next);
   }
+  // Whether two calls ever ran at once (the committer contract says they must not).
+  bool overlapped() const { return overlapped_.load(); }
 
  private:
+  struct CallGuard {
+    explicit CallGuard(InMemoryCommitter& c) : c(c) {
+      if (c.calls_.fetch_add(1) != 0) c.overlapped_.store(true);
+    }
+    ~CallGuard() { c.calls_.fetch_sub(1); }
+    InMemoryCommitter& c;
+  };
+  std::atomic<int> calls_{0};
+  std::atomic<bool> overlapped_{false};
   InMemoryTable& table_;
   CommitterFaults faults_;
   int reads_ = 0;
@@ -117,7 +135,8 @@ class StreamJobTest : public ::testing::Test {
 
   // Runs one worker until it has committed `max_batches` batches or found nothing new.
   void RunWorker(InMemoryTable& table, int64_t max_batches, CommitterFaults faults = {}) {
-    InMemoryCommitter committer(table, faults);
+    InMemoryCommitter unserialized(table, faults);
+    SerializedCommitter committer(unserialized);
     auto source = KafkaSource::Create({.brokers = brokers_, .topic = "events", .group = "test-job"},
                                       [&] { return committer.CommittedOffsets(); });
     ASSERT_TRUE(source.has_value()) << source.error().ToString();
@@ -127,6 +146,7 @@ class StreamJobTest : public ::testing::Test {
                   metrics);
     auto status = job.Run();
     ASSERT_TRUE(status.has_value()) << status.error().ToString();
+    EXPECT_FALSE(unserialized.overlapped()) << "the committer was called from two threads at once";
   }
 
   testing::TempFolder dir_;

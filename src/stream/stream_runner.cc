@@ -130,17 +130,18 @@ Status RunStream(const StreamConfig& config, MetricsRegistry& metrics, const std
                                                 .event_schema = event_schema,
                                                 .evolve = config.evolve}));
   std::string group = config.group.empty() ? "floe-stream-" + config.table : config.group;
+  SerializedCommitter serialized(*committer);
   FLOE_ASSIGN_OR_RETURN(auto kafka_source,
                         KafkaSource::Create({.brokers = config.brokers,
                                              .topic = config.topic,
                                              .group = group,
                                              .config = config.consumer_config},
-                                            [&committer] { return committer->CommittedOffsets(); }));
+                                            [&serialized] { return serialized.CommittedOffsets(); }));
   MaintenanceOptions maintenance_options = config.maintenance;
   maintenance_options.target_file_size_bytes = config.target_file_size_bytes;
   TableMaintenance maintenance([catalog, id] { return LoadTable(catalog, id); }, maintenance_options, metrics);
   maintenance.Start();
-  StreamJob job(*kafka_source, *committer, config.trigger, metrics, stop);
+  StreamJob job(*kafka_source, serialized, config.trigger, metrics, stop);
   log->info("streaming {} from {} into {} (group {}, trigger {} ms)", config.topic, config.brokers, config.table,
             group, config.trigger.interval_millis);
   Status status = job.Run();
