@@ -40,13 +40,18 @@ using Strand = asio::strand<asio::io_context::executor_type>;
 
 namespace {
 
-// Lets query callbacks post to connection strands only while the io_context lives.
+// Lets a query's stream wake its connection only while the io_context lives. A query may
+// outlive the server (the query manager is destroyed after it), so the stream's listener holds
+// the connection's timer weakly: asio objects of a destroyed io_context must never be touched,
+// not even released (a strand's release locks its service's mutex).
 class Liveness {
  public:
-  template <typename Handler>
-  void Post(const Strand& strand, Handler handler) {
+  // Cancels `timer`'s wait on its strand, if the timer and its io_context still exist. The
+  // strong reference taken here is dropped under the lock, while the io_context lives.
+  void Wake(const std::weak_ptr<asio::steady_timer>& weak) {
     std::lock_guard lock(mu_);
-    if (alive_) asio::post(strand, std::move(handler));
+    if (!alive_) return;
+    if (auto timer = weak.lock()) asio::post(timer->get_executor(), [timer] { timer->cancel(); });
   }
   void End() {
     std::lock_guard lock(mu_);
@@ -491,11 +496,7 @@ class Connection {
                          .interceptor = server_.statements(), .stream = true};
     auto query = server_.manager().Submit(std::move(request));
     auto liveness = server_.liveness();
-    Strand strand = strand_;
-    auto timer = timer_;
-    query->stream()->SetListener([liveness, strand, timer] {
-      liveness->Post(strand, [timer] { timer->cancel(); });
-    });
+    query->stream()->SetListener([liveness, timer = std::weak_ptr<asio::steady_timer>(timer_)] { liveness->Wake(timer); });
     std::lock_guard lock(target_->mu);
     target_->current = query;
     return query;
