@@ -23,7 +23,12 @@ for _ in $(seq 100); do (echo > "/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
 "$floe" topic create orders --partitions 4 --brokers "127.0.0.1:$port" > /dev/null
 "$floe" produce --print-schema > "$work/orders.json"
 "$floe" produce --brokers "127.0.0.1:$port" --count "$events" --rate 0 --malformed-rate 0 --seed 3 > /dev/null
+# kcat's read of the backlog is timed too: librdkafka's consuming alone, the floor under the
+# stream job (which consumes through librdkafka as well).
+kcat_start=$(date +%s.%N)
 kcat -b "127.0.0.1:$port" -C -t orders -e -q -f '%s\n' > "$work/orders.jsonl"
+kcat_end=$(date +%s.%N)
+kcat_s=$(/usr/bin/python3 -c "print($kcat_end - $kcat_start)")
 echo "backlog: $(wc -l < "$work/orders.jsonl") events, $(du -m "$work/orders.jsonl" | cut -f1) MB of JSON"
 
 duck=$(node "$root/bench/stream/duckdb_orders.mjs" "$work/orders.jsonl" "$work/duck.parquet")
@@ -37,11 +42,13 @@ end=$(date +%s.%N)
 floe_s=$(/usr/bin/python3 -c "print($end - $start)")
 rss_mb=$(( $(cat "$work/rss") / 1024 ))
 rows=$("$floe" sql --catalog "sqlite:$work/catalog.db" --format csv -e 'SELECT count(*) FROM shop.orders' | tail -1)
-/usr/bin/python3 - "$floe_s" "$duck_s" "$rows" "$events" "$rss_mb" <<'PY'
+/usr/bin/python3 - "$floe_s" "$duck_s" "$rows" "$events" "$rss_mb" "$kcat_s" <<'PY'
 import sys
 floe, duck, rows, events, rss = float(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+kcat = float(sys.argv[6])
 print(f"drain {events} events into committed snapshots: floe stream {floe:.2f} s ({rows / floe:,.0f} ev/s, {rows} rows)")
 print(f"  DuckDB JSON -> Parquet, 1 thread:          {duck:.2f} s ({events / duck:,.0f} ev/s)")
+print(f"  kcat reading the backlog (librdkafka alone): {kcat:.2f} s ({events / kcat:,.0f} ev/s)")
 print(f"  floe/DuckDB time ratio: {floe / duck:.3f} (target <= 1.0); floe stream peak RSS {rss} MB (target < 512)")
 PY
 kill "$broker_pid"; wait "$broker_pid" 2>/dev/null || true; broker_pid=

@@ -2,7 +2,7 @@
 // folder, a PostgreSQL-wire client once shop.orders answers, and a stop that removes it all.
 import { createRequire } from 'node:module';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,11 +26,13 @@ function freePort() {
 // once a PostgreSQL client can count shop.orders.
 export async function startFloeUp(floe, { rate, trigger }) {
   const dir = mkdtempSync(join(tmpdir(), 'floe-bench-'));
+  const logFile = process.env.FLOE_BENCH_LOG ? openSync(process.env.FLOE_BENCH_LOG, 'w') : undefined;
   const [broker, catalog, query, pgPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const up = spawn(floe, ['up', '--data', dir, '--traffic', String(rate), '--trigger', trigger, '--partitions', '4',
     '--malformed-rate', '0', '--broker-listen', `127.0.0.1:${broker}`, '--broker-metrics-listen', '',
     '--catalog-port', String(catalog), '--query-listen', `127.0.0.1:${query}`, '--pg-listen', `127.0.0.1:${pgPort}`],
-    { stdio: ['ignore', 'ignore', 'ignore'] });
+    // FLOE_BENCH_LOG=FILE keeps the pipeline's log (commit times, maintenance) for a look afterwards.
+    { stdio: process.env.FLOE_BENCH_LOG ? ['ignore', logFile, logFile] : ['ignore', 'ignore', 'ignore'] });
   let client;
   const stop = async () => {
     await client?.end().catch(() => {});
