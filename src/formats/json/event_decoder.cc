@@ -100,6 +100,25 @@ std::string_view NumberText(const json::Number& n, char (&buf)[32]) {
   return {buf, static_cast<size_t>(r.out - buf)};
 }
 
+// How big a column grew in the last batch taken from the decoder.
+struct ColumnShape {
+  size_t values = 0, offsets = 0, validity = 0;
+  std::vector<ColumnShape> children;
+};
+
+ColumnShape ShapeOf(const ColumnVector& v) {
+  ColumnShape shape{.values = v.values.size(), .offsets = v.offsets.size(), .validity = v.validity.size(), .children = {}};
+  for (const ColumnVector& child : v.children) shape.children.push_back(ShapeOf(child));
+  return shape;
+}
+
+void ReserveShape(const ColumnShape& shape, ColumnVector* v) {
+  v->values.Reserve(shape.values);
+  v->offsets.reserve(shape.offsets);
+  v->validity.reserve(shape.validity);
+  for (size_t i = 0; i < shape.children.size() && i < v->children.size(); ++i) ReserveShape(shape.children[i], &v->children[i]);
+}
+
 }  // namespace
 
 struct JsonEventDecoder::Impl {
@@ -125,8 +144,19 @@ struct JsonEventDecoder::Impl {
     }
   }
 
+  // The sizes of the last batch taken: the next one reserves them when its first line is
+  // decoded (by then the last one has usually been written and freed, so its memory is reused)
+  // instead of growing by doubling, copying as it goes.
+  std::vector<ColumnShape> next_shape;
+
   void Reset() {
     batch = MakeEmptyBatch(fields);
+  }
+
+  void ReserveNextShape() {
+    if (next_shape.empty() || batch.num_rows != 0) return;
+    for (size_t i = 0; i < next_shape.size() && i < batch.columns.size(); ++i) ReserveShape(next_shape[i], &batch.columns[i]);
+    next_shape.clear();
   }
 
   // The epoch number `raw` (in `unit`) as microseconds; nullopt when that overflows 64 bits.
@@ -510,6 +540,7 @@ Result<std::unique_ptr<JsonEventDecoder>> JsonEventDecoder::Make(std::vector<Fie
 const std::vector<Field>& JsonEventDecoder::fields() const { return impl_->fields; }
 
 int64_t JsonEventDecoder::DecodeLines(std::string_view text, int64_t first_line) {
+  impl_->ReserveNextShape();
   const char* p = text.data();
   const char* end = p + text.size();
   int64_t line = first_line;
@@ -539,6 +570,8 @@ Status JsonEventDecoder::DecodeOne(std::string_view json) {
 int64_t JsonEventDecoder::buffered_rows() const { return impl_->batch.num_rows; }
 
 ColumnBatch JsonEventDecoder::TakeBatch() {
+  impl_->next_shape.clear();
+  for (const ColumnVector& column : impl_->batch.columns) impl_->next_shape.push_back(ShapeOf(column));
   ColumnBatch out = std::move(impl_->batch);
   impl_->Reset();
   return out;

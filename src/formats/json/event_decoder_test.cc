@@ -41,6 +41,35 @@ void Decode(JsonEventDecoder& d, std::string text) {
   d.DecodeLines(std::string_view(text).substr(0, text.size() - JsonEventDecoder::kPadding), 1);
 }
 
+TEST(JsonEventDecoder, ABatchAfterABiggerOneHoldsOnlyItsOwnRows) {
+  // The second batch starts with the first one's sizes reserved: nothing of the first may show.
+  auto d = Make();
+  std::string first;
+  for (int i = 0; i < 500; ++i) {
+    first += R"({"id":"first-)" + std::to_string(i) + R"(","qty":)" + std::to_string(i) +
+             R"(,"addr":{"city":"Oslo","zip":7},"tags":["a","b",null],"attrs":{"k":1}})" + "\n";
+  }
+  Decode(*d, first);
+  ColumnBatch big = d->TakeBatch();
+  ASSERT_EQ(big.num_rows, 500);
+  Decode(*d, R"({"id":"x"})" "\n" R"({"id":"y","qty":2,"tags":[]})");
+  ASSERT_TRUE(d->errors().empty());
+  ColumnBatch b = d->TakeBatch();
+  ASSERT_EQ(b.num_rows, 2);
+  EXPECT_EQ(b.columns[0].StringAt(0), "x");
+  EXPECT_EQ(b.columns[0].StringAt(1), "y");
+  EXPECT_EQ(b.columns[0].offsets.size(), 3u);
+  EXPECT_EQ(b.columns[0].values.size(), 2u);
+  EXPECT_FALSE(b.columns[2].IsValid(0));
+  EXPECT_EQ(b.columns[2].Data<int32_t>()[1], 2);
+  EXPECT_EQ(b.columns[2].values.size(), 2 * sizeof(int32_t));
+  EXPECT_FALSE(b.columns[7].IsValid(0));
+  EXPECT_EQ(b.columns[7].children[0].length, 2);
+  EXPECT_EQ(b.columns[8].offsets.size(), 3u);
+  EXPECT_EQ(b.columns[8].children[0].length, 0);
+  EXPECT_EQ(big.columns[0].StringAt(499), "first-499");  // The first batch is untouched.
+}
+
 TEST(JsonEventDecoder, DecodesEveryKindOfValue) {
   auto d = Make();
   Decode(*d,
