@@ -133,7 +133,9 @@ Result<size_t> KafkaSource::Poll(MicroBatch& batch, int timeout_ms, size_t max_r
     if (taken < 0) return Unavailable("polling {}: {}", options_.topic, rd_kafka_err2str(rd_kafka_last_error()));
     const auto count = static_cast<size_t>(taken);
     if (!last_error_) {
-      // The rebalance callback could not read the table's offsets.
+      // The rebalance callback could not read the table's offsets: the caller re-reads from
+      // the table (Reseek assigns the partitions held back), so the rebalance is dealt with.
+      rebalanced_ = false;
       Status error = std::exchange(last_error_, OkStatus());
       for (size_t i = 0; i < count; ++i) rd_kafka_message_destroy(messages[i]);
       return std::unexpected(error.error());
