@@ -1,9 +1,5 @@
 #include "net/http_server.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <future>
 #include <thread>
@@ -13,6 +9,7 @@
 #include "net/http_client.h"
 #include "net/scripted_server.h"
 #include "io/test_folder.h"
+#include "support/loopback_connection.h"
 #include "support/run_process.h"
 #include "support/test_certificate.h"
 
@@ -20,57 +17,20 @@ namespace floe::net {
 namespace {
 
 // A raw TCP client, for bytes no well-behaved client would send.
-class RawConnection {
- public:
-  explicit RawConnection(uint16_t port) {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(port);
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    connected_ = ::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
-  }
-  ~RawConnection() { ::close(fd_); }
-  bool connected() const { return connected_; }
-  void Send(std::string_view bytes) {
-    while (!bytes.empty()) {
-      ssize_t n = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
-      if (n <= 0) return;
-      bytes.remove_prefix(static_cast<size_t>(n));
-    }
-  }
-  void ShutdownWrite() { ::shutdown(fd_, SHUT_WR); }
-  // Reads until the peer closes.
-  std::string ReadAll() {
-    std::string out;
-    char buf[4096];
-    while (true) {
-      ssize_t n = ::recv(fd_, buf, sizeof(buf), 0);
-      if (n <= 0) return out;
-      out.append(buf, static_cast<size_t>(n));
-    }
-  }
-  // Reads until `count` responses' worth of "\r\n\r\n"+body have arrived (bodies are "ok").
-  std::string ReadUntil(std::string_view marker, int count) {
-    std::string out;
-    char buf[4096];
-    auto occurrences = [&] {
-      int c = 0;
-      for (size_t p = out.find(marker); p != std::string::npos; p = out.find(marker, p + 1)) c++;
-      return c;
-    };
-    while (occurrences() < count) {
-      ssize_t n = ::recv(fd_, buf, sizeof(buf), 0);
-      if (n <= 0) break;
-      out.append(buf, static_cast<size_t>(n));
-    }
-    return out;
-  }
+using RawConnection = ::floe::testing::LoopbackConnection;
 
- private:
-  int fd_ = -1;
-  bool connected_ = false;
-};
+// Reads from `conn` until `marker` has arrived `count` times (or the peer closes).
+std::string ReadUntil(RawConnection& conn, std::string_view marker, int count) {
+  std::string out;
+  auto occurrences = [&] {
+    int c = 0;
+    for (size_t p = out.find(marker); p != std::string::npos; p = out.find(marker, p + 1)) c++;
+    return c;
+  };
+  while (occurrences() < count && conn.ReadSome(&out)) {
+  }
+  return out;
+}
 
 HttpRouter TestRouter() {
   HttpRouter router;
@@ -148,7 +108,7 @@ TEST_F(HttpServerTest, KeepsConnectionsAliveAcrossRequests) {
   RawConnection conn(server_->port());
   ASSERT_TRUE(conn.connected());
   conn.Send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\nGET /ok HTTP/1.1\r\nHost: x\r\n\r\n");
-  std::string replies = conn.ReadUntil("\r\n\r\nok", 2);
+  std::string replies = ReadUntil(conn, "\r\n\r\nok", 2);
   EXPECT_EQ(replies.find("HTTP/1.1 200 OK"), 0u);
   EXPECT_NE(replies.find("HTTP/1.1 200 OK", 10), std::string::npos);
   conn.Send("GET /ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");

@@ -4,9 +4,6 @@
 // io_context is gone; under AddressSanitizer a strand or timer released late is a
 // use-after-free (it once hung `floe up` on SIGTERM and corrupted memory other threads used).
 #include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <cstring>
 #include <string>
@@ -15,26 +12,17 @@
 
 #include "serve/query_server.h"
 #include "sql/memory_catalog.h"
+#include "support/loopback_connection.h"
 
 namespace floe::serve {
 namespace {
 
-// A minimal PostgreSQL client over a blocking socket: enough to log in and run simple queries.
+// A minimal PostgreSQL client over a raw socket: enough to log in and run simple queries.
 class RawPgClient {
  public:
-  explicit RawPgClient(uint16_t port) {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(port);
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    connected_ = ::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
-  }
-  ~RawPgClient() {
-    if (fd_ >= 0) ::close(fd_);
-  }
+  explicit RawPgClient(uint16_t port) : conn_(port) {}
 
-  bool connected() const { return connected_; }
+  bool connected() const { return conn_.connected(); }
 
   // Sends the startup message; true once the server is ready for a query.
   bool Login() {
@@ -45,7 +33,7 @@ class RawPgClient {
     std::string message;
     AppendInt(&message, static_cast<int32_t>(body.size() + 4));
     message += body;
-    return Send(message) && ReadUntilReady();
+    return conn_.Send(message) && ReadUntilReady();
   }
 
   // Runs `sql` with the simple query protocol; true once the server is ready again.
@@ -54,7 +42,7 @@ class RawPgClient {
     AppendInt(&message, static_cast<int32_t>(sql.size() + 5));
     message += sql;
     message.push_back('\0');
-    return Send(message) && ReadUntilReady();
+    return conn_.Send(message) && ReadUntilReady();
   }
 
  private:
@@ -62,34 +50,23 @@ class RawPgClient {
     uint32_t be = htonl(static_cast<uint32_t>(v));
     out->append(reinterpret_cast<const char*>(&be), 4);
   }
-  bool Send(const std::string& bytes) { return ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(bytes.size()); }
-  bool ReadExactly(char* out, size_t n) {
-    size_t got = 0;
-    while (got < n) {
-      ssize_t r = ::recv(fd_, out + got, n - got, 0);
-      if (r <= 0) return false;
-      got += static_cast<size_t>(r);
-    }
-    return true;
-  }
   // Reads messages until ReadyForQuery ('Z'); false on an error response or a closed socket.
   bool ReadUntilReady() {
     while (true) {
       char header[5];
-      if (!ReadExactly(header, 5)) return false;
+      if (!conn_.ReadExactly(header, 5)) return false;
       uint32_t length;
       std::memcpy(&length, header + 1, 4);
       length = ntohl(length);
       if (length < 4 || length > (1u << 24)) return false;
       std::string body(length - 4, '\0');
-      if (!ReadExactly(body.data(), body.size())) return false;
+      if (!conn_.ReadExactly(body.data(), body.size())) return false;
       if (header[0] == 'E') return false;
       if (header[0] == 'Z') return true;
     }
   }
 
-  int fd_ = -1;
-  bool connected_ = false;
+  ::floe::testing::LoopbackConnection conn_;
 };
 
 TEST(PgServerShutdown, QueriesOutlivingThePortAreReleasedSafely) {
