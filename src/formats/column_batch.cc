@@ -84,14 +84,6 @@ void ColumnVector::AppendNull() {
   ++length;
 }
 
-void ColumnVector::AppendString(std::string_view s) {
-  MarkValid();
-  if (offsets.empty()) offsets.push_back(0);
-  values.Append(s.data(), s.size());
-  offsets.push_back(static_cast<int32_t>(values.size()));
-  ++length;
-}
-
 void ColumnVector::AppendListEnd(bool valid) {
   if (!valid) {
     AppendNull();

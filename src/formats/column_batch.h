@@ -190,7 +190,14 @@ class ColumnVector {
     values.Push(v);
     ++length;
   }
-  void AppendString(std::string_view s);
+  // Inline: decoders append one string per row.
+  void AppendString(std::string_view s) {
+    MarkValid();
+    if (offsets.empty()) offsets.push_back(0);
+    values.Append(s.data(), s.size());
+    offsets.push_back(static_cast<int32_t>(values.size()));
+    ++length;
+  }
   // Fixed-width binary slots (fixed, uuid): appends exactly FixedWidth() bytes.
   void MarkAndAppendFixed(std::string_view bytes) {
     MarkValid();

@@ -69,14 +69,6 @@ void Truncate(ColumnVector& v, int64_t length) {
   v.length = length;
 }
 
-// Appends a present string slot (ColumnVector::AppendString, inlined for the hot path).
-inline void AppendText(ColumnVector& out, std::string_view s) {
-  if (!out.validity.empty()) out.validity.push_back(1);
-  out.values.Append(s.data(), s.size());
-  out.offsets.push_back(static_cast<int32_t>(out.values.size()));
-  ++out.length;
-}
-
 std::unexpected<Error> Bad(const Field& f, std::string_view what) {
   return InvalidArgument("field '{}': {}", f.name, what);
 }
@@ -331,7 +323,7 @@ struct JsonEventDecoder::Impl {
           return Bad(f, "expected a string");
         }
         if (out.values.size() + text.size() > static_cast<size_t>(INT32_MAX)) return ResourceExhausted("batch over 2 GiB of text");
-        AppendText(out, text);
+        out.AppendString(text);
         return OkStatus();
       }
       case TypeId::kBinary:
