@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "base/exec_image.h"
 #include "io/s3_object_store.h"
 #include "s3rver_process.h"
 
@@ -46,16 +47,14 @@ double CurlSeconds(const std::string& url, uint64_t range_bytes) {
     args.push_back(fmt::format("{}-{}", offset, offset + range_bytes - 1));
     args.push_back(url);
   }
+  floe::ExecImage image(std::move(args), {});
   int out[2];
   if (::pipe(out) != 0) std::abort();
   pid_t pid = ::fork();
   if (pid == 0) {
     ::dup2(out[1], 1);
     ::close(out[0]);
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    ::execvp("curl", argv.data());
+    image.ExecSearchingPath();
     ::_exit(127);
   }
   ::close(out[1]);

@@ -10,15 +10,15 @@
 
 #include <thread>
 
+#include "base/exec_image.h"
+
 namespace floe {
 
 Result<std::unique_ptr<Subprocess>> Subprocess::Start(std::vector<std::string> argv, const std::string& log_path,
                                                       std::vector<std::string> extra_env) {
   if (argv.empty()) return InvalidArgument("no program to start");
-  // Everything the child needs is prepared before fork: after it only async-signal-safe calls.
-  std::vector<char*> args;
-  for (auto& a : argv) args.push_back(a.data());
-  args.push_back(nullptr);
+  std::string program = argv[0];
+  ExecImage image(std::move(argv), extra_env);
   int log_fd = open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (log_fd < 0) return ErrnoError(errno, "open", log_path);
   std::unique_ptr<Subprocess> process(new Subprocess());
@@ -26,7 +26,7 @@ Result<std::unique_ptr<Subprocess>> Subprocess::Start(std::vector<std::string> a
   if (process->pid_ < 0) {
     int error = errno;
     close(log_fd);
-    return ErrnoError(error, "fork for", argv[0]);
+    return ErrnoError(error, "fork for", program);
   }
   if (process->pid_ == 0) {
     dup2(log_fd, 1);
@@ -36,8 +36,7 @@ Result<std::unique_ptr<Subprocess>> Subprocess::Start(std::vector<std::string> a
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, nullptr);
-    for (auto& assignment : extra_env) putenv(assignment.data());
-    execv(args[0], args.data());
+    image.Exec();
     _exit(127);
   }
   close(log_fd);

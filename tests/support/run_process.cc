@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
-extern char** environ;
+#include "base/exec_image.h"
 
 namespace floe::testing {
 
@@ -19,6 +19,7 @@ std::string FloeBinary() {
 }
 
 ProcessOutput RunProcess(const std::vector<std::string>& argv, const std::vector<std::string>& extra_env) {
+  ExecImage image(argv, extra_env);
   int out_pipe[2], err_pipe[2];
   if (pipe(out_pipe) != 0 || pipe(err_pipe) != 0) throw std::runtime_error("pipe failed");
   pid_t pid = fork();
@@ -27,11 +28,7 @@ ProcessOutput RunProcess(const std::vector<std::string>& argv, const std::vector
     dup2(err_pipe[1], 2);
     close(out_pipe[0]);
     close(err_pipe[0]);
-    for (const auto& assignment : extra_env) putenv(const_cast<char*>(assignment.c_str()));
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execv(args[0], args.data());
+    image.Exec();
     _exit(127);
   }
   close(out_pipe[1]);

@@ -7,11 +7,14 @@
 #include <cstdlib>
 #include <memory>
 
+#include "base/exec_image.h"
+
 namespace floe::io::testing {
 
 Result<std::unique_ptr<S3rverProcess>> S3rverProcess::Start(const std::string& source_dir, const std::string& data_dir,
                                                             const std::string& bucket) {
   std::string script = source_dir + "/tests/interop/io/s3rver_launch.mjs";
+  ExecImage image({"node", script, data_dir, bucket}, {"NODE_PATH=" + source_dir + "/tests/interop/node_modules"});
   int to_child[2], from_child[2];
   if (::pipe(to_child) != 0 || ::pipe(from_child) != 0) return ErrnoError(errno, "pipe", "s3rver");
   pid_t pid = ::fork();
@@ -21,9 +24,7 @@ Result<std::unique_ptr<S3rverProcess>> S3rverProcess::Start(const std::string& s
     ::dup2(from_child[1], 1);
     ::close(to_child[1]);
     ::close(from_child[0]);
-    std::string node_path = source_dir + "/tests/interop/node_modules";
-    ::setenv("NODE_PATH", node_path.c_str(), 1);
-    ::execlp("node", "node", script.c_str(), data_dir.c_str(), bucket.c_str(), static_cast<char*>(nullptr));
+    image.ExecSearchingPath();
     ::_exit(127);
   }
   ::close(to_child[0]);
