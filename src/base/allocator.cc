@@ -1,10 +1,59 @@
 #include "base/allocator.h"
 
 #include <malloc.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
 
 namespace floe {
+namespace {
 
-void ConfigureAllocatorForBatches() {
+constexpr char kTunables[] = "GLIBC_TUNABLES";
+// Set across the re-execution: "unset" if GLIBC_TUNABLES was not set before, otherwise "was:"
+// followed by its old value. Its presence also stops a second re-execution, should glibc ignore
+// tunables (as it does for set-user-id programs).
+constexpr char kMarker[] = "FLOE_MALLOC_REEXEC";
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kGlibcMalloc = false;
+#else
+constexpr bool kGlibcMalloc = true;
+#endif
+
+void AskForTransparentHugePages(char** argv) {
+  if (const char* marker = std::getenv(kMarker)) {
+    // The re-executed process: the tunables have been read; give the environment back.
+    if (std::strncmp(marker, "was:", 4) == 0) {
+      ::setenv(kTunables, marker + 4, 1);
+    } else {
+      ::unsetenv(kTunables);
+    }
+    ::unsetenv(kMarker);
+    return;
+  }
+  const char* tunables = std::getenv(kTunables);
+  if (tunables != nullptr && std::strstr(tunables, "glibc.malloc.hugetlb") != nullptr) return;  // The user chose.
+  std::string marker = tunables == nullptr ? "unset" : std::string("was:") + tunables;
+  std::string wanted = tunables == nullptr || *tunables == '\0' ? std::string("glibc.malloc.hugetlb=1")
+                                                                : std::string(tunables) + ":glibc.malloc.hugetlb=1";
+  ::setenv(kMarker, marker.c_str(), 1);
+  ::setenv(kTunables, wanted.c_str(), 1);
+  ::execv("/proc/self/exe", argv);
+  // Could not re-execute (no /proc?): run on with 4 KiB pages.
+  if (tunables == nullptr) {
+    ::unsetenv(kTunables);
+  } else {
+    ::setenv(kTunables, tunables, 1);
+  }
+  ::unsetenv(kMarker);
+}
+
+}  // namespace
+
+void ConfigureAllocatorForBatches(char** argv) {
+  if (kGlibcMalloc && argv != nullptr && argv[0] != nullptr) AskForTransparentHugePages(argv);
   // Chunks below 64 MiB come from the heap and are reused rather than mapped and unmapped.
   mallopt(M_MMAP_THRESHOLD, 64 << 20);
   // Up to 128 MiB of free memory at the top of a heap stays for the next batch.

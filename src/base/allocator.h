@@ -6,12 +6,22 @@
 // page in again: a Parquet scan spent over a third of its time in page faults. Raising the mmap
 // and trim thresholds keeps freed batch memory in the heap for the next batch; memory in use is
 // unchanged and at most the trim threshold of free memory stays resident per arena.
+//
+// Memory touched for the first time still faults, one 4 KiB page at a time: a writer that
+// buffers a 30 MB row group, or a decoder whose batch grows, took one fault per page, and on
+// virtual machines a fault costs microseconds (a quarter of `floe parquet write`'s time). glibc
+// asks for transparent huge pages (2 MiB, one fault each) on its heaps only when the tunable
+// glibc.malloc.hugetlb=1 is set, and tunables are read only when a process starts: so the
+// process re-executes itself once with it set (see ConfigureAllocatorForBatches).
 #pragma once
 
 namespace floe {
 
-// Call once at process start, before threads (the floe binary's main; benchmarks too, so that
-// they measure what floe runs).
-void ConfigureAllocatorForBatches();
+// Call first thing in main, before threads (the floe binary's main; benchmarks too, so that they
+// measure what floe runs). May replace the process image, with the same pid, arguments and
+// environment, to start it with the tunable set; after that the environment is as it was (the
+// children floe starts do not inherit the tunable). Nothing is re-executed when the tunable is
+// already set by the user, or under AddressSanitizer (whose allocator ignores it).
+void ConfigureAllocatorForBatches(char** argv);
 
 }  // namespace floe

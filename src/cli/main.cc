@@ -12,7 +12,7 @@
 #include "up/storage_faults.h"
 
 int main(int argc, char** argv) {
-  floe::ConfigureAllocatorForBatches();
+  floe::ConfigureAllocatorForBatches(argv);
   using namespace floe;
   CLI::App app("floe: an open streaming lakehouse (Kafka protocol broker, stream job, Iceberg tables, "
                "REST catalog, SQL engine) in one binary.",

@@ -1,0 +1,50 @@
+#include "base/allocator.h"
+
+#include <gtest/gtest.h>
+
+#include "support/run_process.h"
+
+namespace floe {
+namespace {
+
+// Runs the probe (which calls ConfigureAllocatorForBatches first thing) with GLIBC_TUNABLES set
+// to `tunables`, or unset when null.
+std::string Probe(const char* tunables) {
+  std::vector<std::string> argv = {"/usr/bin/env"};
+  if (tunables == nullptr) {
+    argv.push_back("-u");
+    argv.push_back("GLIBC_TUNABLES");
+  } else {
+    argv.push_back(std::string("GLIBC_TUNABLES=") + tunables);
+  }
+  argv.insert(argv.end(), {FLOE_ALLOCATOR_PROBE, "first", "second arg"});
+  auto run = testing::RunProcess(argv);
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  return run.out;
+}
+
+class AllocatorTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+#if defined(__SANITIZE_ADDRESS__)
+    GTEST_SKIP() << "AddressSanitizer's allocator has no glibc tunables: nothing is re-executed";
+#endif
+  }
+};
+
+TEST_F(AllocatorTest, ReExecutesWithHugePagesAndGivesTheEnvironmentBack) {
+  EXPECT_EQ(Probe(nullptr), "tunables=(unset)\nmarker=(unset)\nstarted_with_hugetlb=1\nargs=first,second arg\n");
+}
+
+TEST_F(AllocatorTest, KeepsTheUsersOtherTunables) {
+  EXPECT_EQ(Probe("glibc.malloc.check=0"),
+            "tunables=glibc.malloc.check=0\nmarker=(unset)\nstarted_with_hugetlb=1\nargs=first,second arg\n");
+}
+
+TEST_F(AllocatorTest, LeavesAUsersOwnHugePageChoiceAlone) {
+  EXPECT_EQ(Probe("glibc.malloc.hugetlb=0"),
+            "tunables=glibc.malloc.hugetlb=0\nmarker=(unset)\nstarted_with_hugetlb=0\nargs=first,second arg\n");
+}
+
+}  // namespace
+}  // namespace floe
