@@ -1,6 +1,7 @@
 #include "base/allocator.h"
 
 #include <malloc.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -15,6 +16,9 @@ constexpr char kTunables[] = "GLIBC_TUNABLES";
 // followed by its old value. Its presence also stops a second re-execution, should glibc ignore
 // tunables (as it does for set-user-id programs).
 constexpr char kMarker[] = "FLOE_MALLOC_REEXEC";
+// The process name (comm) before the re-execution: executing /proc/self/exe would rename the
+// process "exe" in ps, top and pkill.
+constexpr char kName[] = "FLOE_MALLOC_REEXEC_NAME";
 
 #if defined(__SANITIZE_ADDRESS__)
 constexpr bool kGlibcMalloc = false;
@@ -30,7 +34,9 @@ void AskForTransparentHugePages(char** argv) {
     } else {
       ::unsetenv(kTunables);
     }
+    if (const char* name = std::getenv(kName)) ::prctl(PR_SET_NAME, name, 0, 0, 0);
     ::unsetenv(kMarker);
+    ::unsetenv(kName);
     return;
   }
   const char* tunables = std::getenv(kTunables);
@@ -38,7 +44,10 @@ void AskForTransparentHugePages(char** argv) {
   std::string marker = tunables == nullptr ? "unset" : std::string("was:") + tunables;
   std::string wanted = tunables == nullptr || *tunables == '\0' ? std::string("glibc.malloc.hugetlb=1")
                                                                 : std::string(tunables) + ":glibc.malloc.hugetlb=1";
+  char name[17] = {};
+  ::prctl(PR_GET_NAME, name, 0, 0, 0);
   ::setenv(kMarker, marker.c_str(), 1);
+  ::setenv(kName, name, 1);
   ::setenv(kTunables, wanted.c_str(), 1);
   ::execv("/proc/self/exe", argv);
   // Could not re-execute (no /proc?): run on with 4 KiB pages.
@@ -48,6 +57,7 @@ void AskForTransparentHugePages(char** argv) {
     ::setenv(kTunables, tunables, 1);
   }
   ::unsetenv(kMarker);
+  ::unsetenv(kName);
 }
 
 }  // namespace

@@ -33,17 +33,17 @@ class AllocatorTest : public ::testing::Test {
 };
 
 TEST_F(AllocatorTest, ReExecutesWithHugePagesAndGivesTheEnvironmentBack) {
-  EXPECT_EQ(Probe(nullptr), "tunables=(unset)\nmarker=(unset)\nstarted_with_hugetlb=1\nargs=first,second arg\n");
+  EXPECT_EQ(Probe(nullptr), "tunables=(unset)\nmarker=(unset)\nname=allocator_probe\nstarted_with_hugetlb=1\nargs=first,second arg\n");
 }
 
 TEST_F(AllocatorTest, KeepsTheUsersOtherTunables) {
   EXPECT_EQ(Probe("glibc.malloc.check=0"),
-            "tunables=glibc.malloc.check=0\nmarker=(unset)\nstarted_with_hugetlb=1\nargs=first,second arg\n");
+            "tunables=glibc.malloc.check=0\nmarker=(unset)\nname=allocator_probe\nstarted_with_hugetlb=1\nargs=first,second arg\n");
 }
 
 TEST_F(AllocatorTest, LeavesAUsersOwnHugePageChoiceAlone) {
   EXPECT_EQ(Probe("glibc.malloc.hugetlb=0"),
-            "tunables=glibc.malloc.hugetlb=0\nmarker=(unset)\nstarted_with_hugetlb=0\nargs=first,second arg\n");
+            "tunables=glibc.malloc.hugetlb=0\nmarker=(unset)\nname=allocator_probe\nstarted_with_hugetlb=0\nargs=first,second arg\n");
 }
 
 }  // namespace
