@@ -1,6 +1,6 @@
 // OpenRegularFile: opens a path for reading and refuses anything but a regular file (a
-// directory, pipe or device), so readers that need the size up front or a mapping fail early
-// with a clear error. Shared by the Parquet local input file and MappedFile.
+// directory, pipe or device), so readers that need the size up front fail early with a clear
+// error. Used by the Parquet local input file.
 #pragma once
 
 #include <cstdint>

@@ -78,9 +78,9 @@ TEST(Cli, SqlPrintsEachStatementBeforeALaterOneFails) {
   EXPECT_THAT(r.err, HasSubstr("Division by zero"));
 }
 
-// `floe parquet write` maps a file and reads a pipe in blocks: both decode the same rows, report
-// a bad line by its number and skip it, take a line longer than a block, and a last line with no
-// newline that ends inside the decoder's read-ahead padding.
+// `floe parquet write` reads a file or a pipe in blocks: both decode the same rows, report a bad
+// line by its number (also after a line longer than a block) and skip it, and take a last line
+// with no newline that ends inside the decoder's read-ahead padding.
 TEST(Cli, ParquetWriteDecodesFilesAndPipesAlikeAndReportsBadLines) {
   std::string dir = ::testing::TempDir() + "floe-parquet-write-" + std::to_string(getpid());
   ASSERT_EQ(std::system(("rm -rf " + dir + " && mkdir -p " + dir).c_str()), 0);
@@ -89,25 +89,27 @@ TEST(Cli, ParquetWriteDecodesFilesAndPipesAlikeAndReportsBadLines) {
   {
     std::ofstream in(dir + "/in.jsonl");
     in << R"({"id":1,"name":"a"})" << "\n" << R"({"id":2})" << "\n" << R"({"id":3,"name":)" << "\n";
-    in << R"({"id":4,"name":")" << std::string(9 << 20, 'x') << R"("})" << "\n" << R"({"id":5})";
+    in << R"({"id":4,"name":")" << std::string(9 << 20, 'x') << R"("})" << "\n" << "garbage\n" << R"({"id":5})";
   }
   auto ids = [&](const std::string& file) {
     auto r = RunProcess({FloeBinary(), "parquet", "cat", "--columns", "id", file});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     return r.out;
   };
-  auto mapped = RunProcess({FloeBinary(), "parquet", "write", "--schema", dir + "/schema.json", dir + "/in.jsonl", dir + "/mapped.parquet"});
-  EXPECT_EQ(mapped.exit_code, 1);
-  EXPECT_THAT(mapped.err, HasSubstr("in.jsonl:3: "));
-  EXPECT_THAT(mapped.err, HasSubstr("4 rows to"));
-  EXPECT_THAT(mapped.err, HasSubstr("1 bad lines skipped"));
-  EXPECT_EQ(ids(dir + "/mapped.parquet"), "{\"id\":1}\n{\"id\":2}\n{\"id\":4}\n{\"id\":5}\n");
+  auto from_file = RunProcess({FloeBinary(), "parquet", "write", "--schema", dir + "/schema.json", dir + "/in.jsonl", dir + "/from_file.parquet"});
+  EXPECT_EQ(from_file.exit_code, 1);
+  EXPECT_THAT(from_file.err, HasSubstr("in.jsonl:3: "));
+  EXPECT_THAT(from_file.err, HasSubstr("in.jsonl:5: "));
+  EXPECT_THAT(from_file.err, HasSubstr("4 rows to"));
+  EXPECT_THAT(from_file.err, HasSubstr("2 bad lines skipped"));
+  EXPECT_EQ(ids(dir + "/from_file.parquet"), "{\"id\":1}\n{\"id\":2}\n{\"id\":4}\n{\"id\":5}\n");
   auto piped = RunProcess({"/bin/sh", "-c", "cat " + dir + "/in.jsonl | " + FloeBinary() + " parquet write --schema " + dir +
                                                 "/schema.json /dev/stdin " + dir + "/piped.parquet"});
   EXPECT_EQ(piped.exit_code, 1);
   EXPECT_THAT(piped.err, HasSubstr("/dev/stdin:3: "));
+  EXPECT_THAT(piped.err, HasSubstr("/dev/stdin:5: "));
   EXPECT_THAT(piped.err, HasSubstr("4 rows to"));
-  EXPECT_EQ(ids(dir + "/piped.parquet"), ids(dir + "/mapped.parquet"));
+  EXPECT_EQ(ids(dir + "/piped.parquet"), ids(dir + "/from_file.parquet"));
   std::system(("rm -rf " + dir).c_str());
 }
 

@@ -536,7 +536,7 @@ int64_t JsonEventDecoder::DecodeLines(std::string_view text, int64_t first_line)
   const char* p = text.data();
   const char* end = p + text.size();
   int64_t line = first_line;
-  // Input read once from memory the caches have not seen (a mapped file, a fetch buffer): lines
+  // Input read once from memory the caches have not seen (a fetch buffer, a large block): lines
   // a few pages ahead are prefetched, since the hardware prefetcher stops at page boundaries.
   constexpr size_t kAhead = 8192;
   const char* prefetched = p;
