@@ -179,9 +179,27 @@ struct JsonEventDecoder::Impl {
       if (auto e = json::StringText(v).get(text)) return Malformed(f, e);
     }
     // Numbers are read once, as the DOM parser read them (decimals read their text instead).
+    // Integer and floating-point columns first try the one read they expect (On-Demand leaves
+    // a value unread when a read of it fails), the common case costing one parse, not two.
     json::Number number;
-    if (is_number && t.id != TypeId::kDecimal) {
-      if (auto e = json::ReadNumber(v, &number)) return Malformed(f, e);
+    if (is_number) {
+      if (t.id == TypeId::kInt64 && !v.get_int64().get(number.i)) {
+        out.Append<int64_t>(number.i);
+        return OkStatus();
+      }
+      if (t.id == TypeId::kDouble) {
+        const std::string_view token = v.raw_json_token();  // Before the read consumes it.
+        if (auto e = v.get_double().get(number.d)) return Malformed(f, e);
+        // Integers past 64 bits parse as doubles here, but the DOM parser refused them.
+        if (std::fabs(number.d) >= 9.2e18 && !json::IntegerTokenFits64Bits(token)) {
+          return Malformed(f, simdjson::NUMBER_OUT_OF_RANGE);
+        }
+        out.Append<double>(number.d);
+        return OkStatus();
+      }
+      if (t.id != TypeId::kDecimal) {
+        if (auto e = json::ReadNumber(v, &number)) return Malformed(f, e);
+      }
     }
     switch (t.id) {
       case TypeId::kBoolean: {

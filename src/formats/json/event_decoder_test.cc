@@ -335,10 +335,17 @@ TEST(JsonEventDecoder, NumbersReadAsBefore) {
          "{\"d\":922337203685.4775807,\"s\":3.1415926535897932384626,\"n\":-9223372036854775808}\n"
          "{\"d\":18446744073709551615,\"s\":18446744073709551615,\"n\":1e3}\n"
          "{\"d\":18446744073709551616}\n"
-         "{\"n\":9223372036854775808}\n");
-  ASSERT_EQ(d->errors().size(), 2u);
+         "{\"n\":9223372036854775808}\n"
+         "{\"d\":-9223372036854775809}\n"
+         "{\"d\":-9223372036854775808,\"n\":-0}\n"
+         "{\"d\":1.8446744073709551616e19 }\n");
+  ASSERT_EQ(d->errors().size(), 3u);
+  EXPECT_EQ(d->errors()[2].line, 5);
   ColumnBatch b = d->TakeBatch();
-  ASSERT_EQ(b.num_rows, 2);
+  ASSERT_EQ(b.num_rows, 4);
+  EXPECT_EQ(b.columns[2].Data<double>()[2], -9223372036854775808.0);
+  EXPECT_EQ(b.columns[4].Data<int64_t>()[2], 0);
+  EXPECT_EQ(b.columns[2].Data<double>()[3], 18446744073709551616.0);
   EXPECT_EQ(b.columns[2].Data<double>()[0], 922337203685.4775807);
   EXPECT_EQ(b.columns[3].StringAt(0), "3.141592653589793");
   EXPECT_EQ(b.columns[4].Data<int64_t>()[0], INT64_MIN);

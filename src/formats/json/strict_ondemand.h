@@ -14,6 +14,7 @@
 
 #include <simdjson.h>
 
+#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -104,6 +105,21 @@ inline simdjson::error_code ReadNumber(od::value& value, Number* out) {
     case od::number_type::unsigned_integer: return value.get_uint64().get(out->u);
     default: return value.get_double().get(out->d);
   }
+}
+
+// Whether number token `token` (as raw_json_token gives it, whitespace after it included) is a
+// fraction or exponent form, or an integer that fits in int64 or uint64 as the DOM parser
+// required.
+inline bool IntegerTokenFits64Bits(std::string_view token) {
+  while (!token.empty() && IsJsonSpace(token.back())) token.remove_suffix(1);
+  if (token.find_first_of(".eE") != std::string_view::npos) return true;
+  const char* end = token.data() + token.size();
+  if (!token.empty() && token.front() == '-') {
+    int64_t i;
+    return std::from_chars(token.data(), end, i).ec == std::errc();
+  }
+  uint64_t u;
+  return std::from_chars(token.data(), end, u).ec == std::errc();
 }
 
 // Reads `value` (a container in it at `depth` or deeper is too deep) and checks all of it.
