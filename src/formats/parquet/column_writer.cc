@@ -228,7 +228,7 @@ class TypedColumnWriter final : public ColumnWriter {
     }
     page_values_ += n;
     FLOE_RETURN_IF_ERROR(EncodeValues(values, n));
-    if (PageBytes() >= options_.page_bytes) FLOE_RETURN_IF_ERROR(FlushPage());
+    if (PageBytes() >= options_.page_bytes || page_levels_ >= options_.page_values) FLOE_RETURN_IF_ERROR(FlushPage());
     return OkStatus();
   }
 

@@ -191,6 +191,33 @@ TEST(PageSkipping, DictionaryStringPagesBoundOnlyTheirOwnValues) {
   }
 }
 
+// A column of a few distinct values encodes to a handful of bytes per page, so pages close on
+// their value count (WriterOptions::page_values), not their size: the page index still narrows
+// a scan, and the open page's dictionary codes stay small while it is built.
+TEST(PageSkipping, PagesOfFewDistinctValuesCloseOnTheirValueCount) {
+  std::vector<Field> fields{F("status", 1, TypeId::kString, false)};
+  ColumnBatch batch = formats::MakeEmptyBatch(fields);
+  const int64_t rows = 200000;
+  for (int64_t i = 0; i < rows; ++i) batch.columns[0].AppendString(i >= 190000 ? "refunded" : i % 2 ? "created" : "paid");
+  batch.num_rows = rows;
+  WriterOptions o;  // The defaults: 1 MiB pages of at least 20,000 values.
+  std::string bytes;
+  auto w = FileWriter::Open(std::make_unique<MemoryOutputStream>(&bytes), batch.fields, o);
+  ASSERT_TRUE(w.has_value()) << w.error().ToString();
+  ASSERT_TRUE((*w)->Write(batch).has_value());
+  ASSERT_TRUE((*w)->Close().has_value());
+  auto reader = FileReader::Open(std::make_unique<MemoryInputFile>(bytes, "status.parquet"));
+  ASSERT_TRUE(reader.has_value()) << reader.error().ToString();
+  auto ranges = (*reader)->SelectRows(0, {Pred("status", ColumnPredicate::Op::kEq, std::string("refunded"))});
+  ASSERT_TRUE(ranges.has_value()) << ranges.error().ToString();
+  int64_t selected = 0;
+  for (const RowRange& r : *ranges) {
+    selected += r.end - r.begin;
+    EXPECT_GE(r.begin, 190000 - 2 * 20000) << "a page well before the refunds was selected";
+  }
+  EXPECT_GE(selected, 10000);
+}
+
 // Late materialization: the filter column is decoded first; batches where no row can match
 // are never returned and the other columns step over them.
 TEST(PageSkipping, FilterColumnsFirstSkipBatchesWithoutAMatch) {

@@ -13,7 +13,11 @@ struct WriterOptions {
   Codec codec = Codec::kZstd;
   int compression_level = 1;           // zstd 1..22 (1 as Arrow; fast), gzip 1..9, brotli 0..11.
   int64_t row_group_bytes = 128 << 20;  // Flush a row group when its buffered pages reach this.
-  int64_t page_bytes = 1 << 20;         // Close a data page when its unencoded values reach this.
+  int64_t page_bytes = 1 << 20;         // Close a data page when its unencoded values reach this,
+  int64_t page_values = 20000;          // or once it holds this many values (nulls included;
+                                        // checked after each slice of rows, as parquet-mr and
+                                        // Arrow do): a page of a few distinct values is tiny
+                                        // encoded, but not its codes while it is being built.
   int64_t dictionary_bytes = 1 << 20;   // Fall back to PLAIN when a chunk's dictionary grows past this.
   bool dictionary = true;
   bool data_page_v2 = false;
