@@ -147,7 +147,15 @@ Result<std::vector<std::string>> RemoveOrphanFiles(Table& table, const OrphanOpt
     }
     token = page.next_token;
   } while (token);
+  // Writes a killed process never finished (the local store's temporary files) are orphans too.
+  FLOE_ASSIGN_OR_RETURN(std::vector<io::ObjectInfo> unfinished, table.ops().store().ListUnfinishedWrites(prefix));
+  std::vector<std::string> abandoned;
+  for (const io::ObjectInfo& o : unfinished) {
+    if (o.last_modified_millis < options.older_than_ms) abandoned.push_back(o.key);
+  }
   if (!options.dry_run && !orphans.empty()) FLOE_RETURN_IF_ERROR(table.ops().store().DeleteMany(orphans));
+  if (!options.dry_run && !abandoned.empty()) FLOE_RETURN_IF_ERROR(table.ops().store().DeleteUnfinishedWrites(abandoned));
+  orphans.insert(orphans.end(), abandoned.begin(), abandoned.end());
   return orphans;
 }
 

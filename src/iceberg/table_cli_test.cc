@@ -184,12 +184,21 @@ TEST_F(TableCliTest, CreateAppendScanAndMaintain) {
   EXPECT_EQ(snaps2.size(), 1u);  // Only the current one: the rest are older than 0 ms.
   EXPECT_EQ(Lines(Floe({"table", "scan", "db.events", "--warehouse", wh}).out).size(), 100u);
 
-  // A stray file in the table folder is an orphan; referenced files are not.
+  // A stray file in the table folder is an orphan; referenced files are not. So is the
+  // temporary file of a write whose process was killed, once it is older than the cut-off (a
+  // younger one may be a write in progress).
   std::ofstream(dir_.path() + "/wh/db/events/data/stray.parquet") << "junk";
+  const std::string unfinished = dir_.path() + "/wh/db/events/data/.floe-tmp-5eed-4d2-0";
+  std::ofstream(unfinished) << "half a file";
+  auto young = Floe({"table", "remove-orphans", "db.events", "--warehouse", wh, "--older-than", "1h"});
+  ASSERT_EQ(young.exit_code, 0) << young.err;
+  EXPECT_TRUE(std::filesystem::exists(unfinished));
   auto orphans = Floe({"table", "remove-orphans", "db.events", "--warehouse", wh, "--older-than", "0ms"});
   ASSERT_EQ(orphans.exit_code, 0) << orphans.err;
   EXPECT_NE(orphans.out.find("stray.parquet"), std::string::npos) << orphans.out;
+  EXPECT_NE(orphans.out.find(".floe-tmp-5eed-4d2-0"), std::string::npos) << orphans.out;
   EXPECT_FALSE(std::filesystem::exists(dir_.path() + "/wh/db/events/data/stray.parquet"));
+  EXPECT_FALSE(std::filesystem::exists(unfinished));
   EXPECT_EQ(Lines(Floe({"table", "scan", "db.events", "--warehouse", wh}).out).size(), 100u);
 
   auto describe = Floe({"table", "describe", "db.events", "--warehouse", wh});

@@ -83,6 +83,10 @@ class FaultInjectingObjectStore final : public ObjectStore {
   Status DeleteMany(const std::vector<std::string>& keys) override;
   Result<ListResult> List(std::string_view prefix, std::string_view delimiter,
                           std::optional<std::string> continuation_token, int max_keys = 1000) override;
+  Result<std::vector<ObjectInfo>> ListUnfinishedWrites(std::string_view prefix) override {
+    return inner_->ListUnfinishedWrites(prefix);
+  }
+  Status DeleteUnfinishedWrites(const std::vector<std::string>& keys) override { return inner_->DeleteUnfinishedWrites(keys); }
   std::string Uri(std::string_view key) const override;
   std::optional<std::string> KeyForUri(std::string_view uri) const override { return inner_->KeyForUri(uri); }
 

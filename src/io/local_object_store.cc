@@ -236,7 +236,10 @@ class LocalOutputStream final : public OutputStream {
 
 // Collects every object key under `folder` (relative path `rel`, "" or ending in '/') that
 // could start with `prefix`, skipping temporary files.
-Status Walk(const std::string& folder, const std::string& rel, std::string_view prefix,
+// Which files Walk returns: published objects, or the temporary files of unfinished writes.
+enum class Entries { kObjects, kTemporaries };
+
+Status Walk(const std::string& folder, const std::string& rel, std::string_view prefix, Entries wanted,
             std::vector<ObjectInfo>* out) {
   DIR* dir = ::opendir(folder.c_str());
   if (dir == nullptr) {
@@ -246,7 +249,8 @@ Status Walk(const std::string& folder, const std::string& rel, std::string_view 
   std::unique_ptr<DIR, int (*)(DIR*)> closer(dir, ::closedir);
   while (struct dirent* entry = ::readdir(dir)) {
     std::string_view name = entry->d_name;
-    if (name == "." || name == ".." || name.starts_with(kTempFilePrefix)) continue;
+    if (name == "." || name == "..") continue;
+    const bool temporary = name.starts_with(kTempFilePrefix);
     std::string key = rel + std::string(name);
     std::string path = folder + "/" + std::string(name);
     struct stat st;
@@ -257,9 +261,9 @@ Status Walk(const std::string& folder, const std::string& rel, std::string_view 
     if (S_ISDIR(st.st_mode)) {
       std::string sub = key + "/";
       if (sub.starts_with(prefix) || prefix.starts_with(sub)) {
-        FLOE_RETURN_IF_ERROR(Walk(path, sub, prefix, out));
+        FLOE_RETURN_IF_ERROR(Walk(path, sub, prefix, wanted, out));
       }
-    } else if (S_ISREG(st.st_mode) && key.starts_with(prefix)) {
+    } else if (S_ISREG(st.st_mode) && key.starts_with(prefix) && temporary == (wanted == Entries::kTemporaries)) {
       out->push_back(ObjectInfo{
           .key = std::move(key),
           .size = static_cast<uint64_t>(st.st_size),
@@ -375,12 +379,38 @@ Status LocalObjectStore::DeleteMany(const std::vector<std::string>& keys) {
   return OkStatus();
 }
 
+Result<std::vector<ObjectInfo>> LocalObjectStore::ListUnfinishedWrites(std::string_view prefix) {
+  FLOE_RETURN_IF_ERROR(ValidatePrefix(prefix));
+  std::vector<ObjectInfo> temporaries;
+  FLOE_RETURN_IF_ERROR(Walk(root_.empty() ? "/" : root_, "", prefix, Entries::kTemporaries, &temporaries));
+  std::sort(temporaries.begin(), temporaries.end(), [](const ObjectInfo& a, const ObjectInfo& b) { return a.key < b.key; });
+  return temporaries;
+}
+
+Status LocalObjectStore::DeleteUnfinishedWrites(const std::vector<std::string>& keys) {
+  for (const std::string& key : keys) {
+    // A temporary file's name, in a folder that is a valid key's: nothing else can be deleted.
+    const size_t slash = key.rfind('/');
+    const std::string_view name = slash == std::string::npos ? std::string_view(key) : std::string_view(key).substr(slash + 1);
+    const std::string_view folder = slash == std::string::npos ? std::string_view() : std::string_view(key).substr(0, slash);
+    if (!name.starts_with(kTempFilePrefix) || name.size() == kTempFilePrefix.size() ||
+        (!folder.empty() && !ValidateKey(folder))) {
+      return InvalidArgument("'{}' is not an unfinished write", key);
+    }
+  }
+  for (const std::string& key : keys) {
+    const std::string path = PathOf(key);
+    if (::unlink(path.c_str()) != 0 && errno != ENOENT) return ErrnoError(errno, "delete", path);
+  }
+  return OkStatus();
+}
+
 Result<ListResult> LocalObjectStore::List(std::string_view prefix, std::string_view delimiter,
                                           std::optional<std::string> continuation_token, int max_keys) {
   FLOE_RETURN_IF_ERROR(ValidatePrefix(prefix));
   if (max_keys <= 0) return InvalidArgument("list {}: max_keys must be positive, got {}", Uri(prefix), max_keys);
   std::vector<ObjectInfo> all;
-  FLOE_RETURN_IF_ERROR(Walk(root_.empty() ? "/" : root_, "", prefix, &all));
+  FLOE_RETURN_IF_ERROR(Walk(root_.empty() ? "/" : root_, "", prefix, Entries::kObjects, &all));
   std::sort(all.begin(), all.end(), [](const ObjectInfo& a, const ObjectInfo& b) { return a.key < b.key; });
 
   // Entries are keys or rolled-up prefixes, both in key order; the token is the last entry

@@ -32,6 +32,8 @@ class LocalObjectStore final : public ObjectStore {
   Status Delete(std::string_view key) override;
   Status DeleteMany(const std::vector<std::string>& keys) override;
 
+  Result<std::vector<ObjectInfo>> ListUnfinishedWrites(std::string_view prefix) override;
+  Status DeleteUnfinishedWrites(const std::vector<std::string>& keys) override;
   Result<ListResult> List(std::string_view prefix, std::string_view delimiter,
                           std::optional<std::string> continuation_token, int max_keys = 1000) override;
 

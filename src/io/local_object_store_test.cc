@@ -98,6 +98,30 @@ TEST(LocalObjectStore, ReservedTemporaryNamesAreRefusedAsKeys) {
   EXPECT_EQ(store->Put("a/.floe-tmp-x/b", "x").error().kind(), ErrorKind::kInvalidArgument);
 }
 
+// A write killed before it was published leaves its temporary file: List never shows it, but
+// ListUnfinishedWrites does, and DeleteUnfinishedWrites takes it and nothing that is not one.
+TEST(LocalObjectStore, UnfinishedWritesAreListedApartAndDeletedOnlyAsSuch) {
+  std::string root = FreshFolder();
+  auto store = LocalObjectStore::Open(root).value();
+  ASSERT_TRUE(store->Put("t/data/a.parquet", "published"));
+  auto stream = store->OpenOutput("t/data/b.parquet").value();
+  ASSERT_TRUE(stream->Append("half"));  // Never closed: as if the writer were killed here.
+  auto listed = store->List("t/", "", std::nullopt).value();
+  ASSERT_EQ(listed.objects.size(), 1u);
+  auto unfinished = store->ListUnfinishedWrites("t/").value();
+  ASSERT_EQ(unfinished.size(), 1u);
+  EXPECT_TRUE(unfinished[0].key.starts_with("t/data/.floe-tmp-")) << unfinished[0].key;
+  EXPECT_TRUE(store->ListUnfinishedWrites("u/").value().empty());
+  for (std::string bad : {"t/data/a.parquet", "t/data/.floe-tmp-", "../.floe-tmp-x", "t/../../.floe-tmp-x", ""}) {
+    EXPECT_EQ(store->DeleteUnfinishedWrites({bad}).error().kind(), ErrorKind::kInvalidArgument) << bad;
+  }
+  EXPECT_EQ(store->Get("t/data/a.parquet").value(), "published");
+  ASSERT_TRUE(store->DeleteUnfinishedWrites({unfinished[0].key, "t/data/.floe-tmp-gone"}));
+  EXPECT_TRUE(store->ListUnfinishedWrites("t/").value().empty());
+  EXPECT_EQ(store->List("t/", "", std::nullopt).value().objects.size(), 1u);
+  stream->Abort();
+}
+
 TEST(LocalObjectStore, AFolderIsNotAnObject) {
   auto store = LocalObjectStore::Open(FreshFolder()).value();
   ASSERT_TRUE(store->Put("dir/file", "x"));

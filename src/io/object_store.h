@@ -79,6 +79,19 @@ class ObjectStore {
   virtual Result<ListResult> List(std::string_view prefix, std::string_view delimiter,
                                   std::optional<std::string> continuation_token, int max_keys = 1000) = 0;
 
+  // Writes not yet published under `prefix`: the local store's temporary files, which a process
+  // killed mid-write leaves behind and List never shows (an unfinished S3 upload leaves no
+  // object, so S3 has none here). An entry may also be a write still in progress: maintenance
+  // takes only those older than its cut-off, as it does for orphan files.
+  virtual Result<std::vector<ObjectInfo>> ListUnfinishedWrites(std::string_view prefix) {
+    (void)prefix;
+    return std::vector<ObjectInfo>{};
+  }
+  // Deletes entries ListUnfinishedWrites returned; deleting a missing one succeeds.
+  virtual Status DeleteUnfinishedWrites(const std::vector<std::string>& keys) {
+    return keys.empty() ? OkStatus() : InvalidArgument("this store has no unfinished writes to delete");
+  }
+
   // The URI of `key`: "file:///abs/root/key" or "s3://bucket/prefix/key".
   virtual std::string Uri(std::string_view key) const = 0;
 

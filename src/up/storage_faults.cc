@@ -29,6 +29,10 @@ class SharedFaultStore final : public io::ObjectStore {
                               std::optional<std::string> continuation_token, int max_keys) override {
     return store_->List(prefix, delimiter, std::move(continuation_token), max_keys);
   }
+  Result<std::vector<io::ObjectInfo>> ListUnfinishedWrites(std::string_view prefix) override {
+    return store_->ListUnfinishedWrites(prefix);
+  }
+  Status DeleteUnfinishedWrites(const std::vector<std::string>& keys) override { return store_->DeleteUnfinishedWrites(keys); }
   std::string Uri(std::string_view key) const override { return store_->Uri(key); }
   std::optional<std::string> KeyForUri(std::string_view uri) const override { return store_->KeyForUri(uri); }
 
