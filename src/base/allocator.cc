@@ -4,6 +4,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -26,6 +27,18 @@ constexpr bool kGlibcMalloc = false;
 constexpr bool kGlibcMalloc = true;
 #endif
 
+// Whether the kernel gives transparent huge pages to memory that asks for them ("always" or
+// "madvise" in /sys/kernel/mm/transparent_hugepage/enabled, the mode in brackets).
+bool TransparentHugePagesOnRequest() {
+  char mode[128] = {};
+  FILE* f = std::fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+  if (f == nullptr) return false;
+  size_t n = std::fread(mode, 1, sizeof(mode) - 1, f);
+  std::fclose(f);
+  mode[n] = '\0';
+  return std::strstr(mode, "[always]") != nullptr || std::strstr(mode, "[madvise]") != nullptr;
+}
+
 void AskForTransparentHugePages(char** argv) {
   if (const char* marker = std::getenv(kMarker)) {
     // The re-executed process: the tunables have been read; give the environment back.
@@ -41,6 +54,7 @@ void AskForTransparentHugePages(char** argv) {
   }
   const char* tunables = std::getenv(kTunables);
   if (tunables != nullptr && std::strstr(tunables, "glibc.malloc.hugetlb") != nullptr) return;  // The user chose.
+  if (!TransparentHugePagesOnRequest()) return;  // Re-executing would only cost a start-up.
   std::string marker = tunables == nullptr ? "unset" : std::string("was:") + tunables;
   std::string wanted = tunables == nullptr || *tunables == '\0' ? std::string("glibc.malloc.hugetlb=1")
                                                                 : std::string(tunables) + ":glibc.malloc.hugetlb=1";

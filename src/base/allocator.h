@@ -21,7 +21,8 @@ namespace floe {
 // measure what floe runs). May replace the process image, with the same pid, arguments and
 // environment, to start it with the tunable set; after that the environment is as it was (the
 // children floe starts do not inherit the tunable). Nothing is re-executed when the tunable is
-// already set by the user, or under AddressSanitizer (whose allocator ignores it).
+// already set by the user, when the kernel's transparent huge pages are off ("never"), or
+// under AddressSanitizer (whose allocator ignores the tunable).
 void ConfigureAllocatorForBatches(char** argv);
 
 }  // namespace floe

@@ -1,5 +1,8 @@
 #include "base/allocator.h"
 
+#include <fstream>
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include "support/run_process.h"
@@ -29,6 +32,12 @@ class AllocatorTest : public ::testing::Test {
 #if defined(__SANITIZE_ADDRESS__)
     GTEST_SKIP() << "AddressSanitizer's allocator has no glibc tunables: nothing is re-executed";
 #endif
+    std::ifstream enabled("/sys/kernel/mm/transparent_hugepage/enabled");
+    std::string mode;
+    std::getline(enabled, mode);
+    if (mode.find("[always]") == std::string::npos && mode.find("[madvise]") == std::string::npos) {
+      GTEST_SKIP() << "transparent huge pages are off here (" << mode << "): nothing is re-executed";
+    }
   }
 };
 
