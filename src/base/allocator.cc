@@ -39,17 +39,22 @@ bool TransparentHugePagesOnRequest() {
   return std::strstr(mode, "[always]") != nullptr || std::strstr(mode, "[madvise]") != nullptr;
 }
 
+// Puts GLIBC_TUNABLES back as `marker` (kMarker's value) records it, and drops the markers.
+void RestoreEnvironment(const std::string& marker) {
+  if (marker.starts_with("was:")) {
+    ::setenv(kTunables, marker.c_str() + 4, 1);
+  } else {
+    ::unsetenv(kTunables);
+  }
+  ::unsetenv(kMarker);
+  ::unsetenv(kName);
+}
+
 void AskForTransparentHugePages(char** argv) {
   if (const char* marker = std::getenv(kMarker)) {
     // The re-executed process: the tunables have been read; give the environment back.
-    if (std::strncmp(marker, "was:", 4) == 0) {
-      ::setenv(kTunables, marker + 4, 1);
-    } else {
-      ::unsetenv(kTunables);
-    }
     if (const char* name = std::getenv(kName)) ::prctl(PR_SET_NAME, name, 0, 0, 0);
-    ::unsetenv(kMarker);
-    ::unsetenv(kName);
+    RestoreEnvironment(marker);
     return;
   }
   const char* tunables = std::getenv(kTunables);
@@ -65,13 +70,7 @@ void AskForTransparentHugePages(char** argv) {
   ::setenv(kTunables, wanted.c_str(), 1);
   ::execv("/proc/self/exe", argv);
   // Could not re-execute (no /proc?): run on with 4 KiB pages.
-  if (tunables == nullptr) {
-    ::unsetenv(kTunables);
-  } else {
-    ::setenv(kTunables, tunables, 1);
-  }
-  ::unsetenv(kMarker);
-  ::unsetenv(kName);
+  RestoreEnvironment(marker);
 }
 
 }  // namespace
