@@ -234,10 +234,11 @@ class LocalOutputStream final : public OutputStream {
   uint64_t written_ = 0;
 };
 
-// Collects every object key under `folder` (relative path `rel`, "" or ending in '/') that
-// could start with `prefix`, skipping temporary files.
 // Which files Walk returns: published objects, or the temporary files of unfinished writes.
 enum class Entries { kObjects, kTemporaries };
+
+// Collects the `wanted` files under `folder` (relative path `rel`, "" or ending in '/') whose
+// keys start with `prefix`.
 
 Status Walk(const std::string& folder, const std::string& rel, std::string_view prefix, Entries wanted,
             std::vector<ObjectInfo>* out) {
@@ -273,6 +274,14 @@ Status Walk(const std::string& folder, const std::string& rel, std::string_view 
     }
   }
   return OkStatus();
+}
+
+// The `wanted` files under `root` whose keys start with `prefix`, in key order (as S3 lists).
+Result<std::vector<ObjectInfo>> FilesInKeyOrder(const std::string& root, std::string_view prefix, Entries wanted) {
+  std::vector<ObjectInfo> files;
+  FLOE_RETURN_IF_ERROR(Walk(root.empty() ? "/" : root, "", prefix, wanted, &files));
+  std::sort(files.begin(), files.end(), [](const ObjectInfo& a, const ObjectInfo& b) { return a.key < b.key; });
+  return files;
 }
 
 }  // namespace
@@ -381,10 +390,7 @@ Status LocalObjectStore::DeleteMany(const std::vector<std::string>& keys) {
 
 Result<std::vector<ObjectInfo>> LocalObjectStore::ListUnfinishedWrites(std::string_view prefix) {
   FLOE_RETURN_IF_ERROR(ValidatePrefix(prefix));
-  std::vector<ObjectInfo> temporaries;
-  FLOE_RETURN_IF_ERROR(Walk(root_.empty() ? "/" : root_, "", prefix, Entries::kTemporaries, &temporaries));
-  std::sort(temporaries.begin(), temporaries.end(), [](const ObjectInfo& a, const ObjectInfo& b) { return a.key < b.key; });
-  return temporaries;
+  return FilesInKeyOrder(root_, prefix, Entries::kTemporaries);
 }
 
 Status LocalObjectStore::DeleteUnfinishedWrites(const std::vector<std::string>& keys) {
@@ -409,9 +415,7 @@ Result<ListResult> LocalObjectStore::List(std::string_view prefix, std::string_v
                                           std::optional<std::string> continuation_token, int max_keys) {
   FLOE_RETURN_IF_ERROR(ValidatePrefix(prefix));
   if (max_keys <= 0) return InvalidArgument("list {}: max_keys must be positive, got {}", Uri(prefix), max_keys);
-  std::vector<ObjectInfo> all;
-  FLOE_RETURN_IF_ERROR(Walk(root_.empty() ? "/" : root_, "", prefix, Entries::kObjects, &all));
-  std::sort(all.begin(), all.end(), [](const ObjectInfo& a, const ObjectInfo& b) { return a.key < b.key; });
+  FLOE_ASSIGN_OR_RETURN(std::vector<ObjectInfo> all, FilesInKeyOrder(root_, prefix, Entries::kObjects));
 
   // Entries are keys or rolled-up prefixes, both in key order; the token is the last entry
   // returned, so a page resumes strictly after it (a rolled-up prefix sorts before its keys).
