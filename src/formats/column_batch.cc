@@ -1,5 +1,7 @@
 #include "formats/column_batch.h"
 
+#include <cstring>
+
 namespace floe::formats {
 
 int32_t DataType::FixedWidth() const {
@@ -103,6 +105,21 @@ void ColumnVector::AppendStructSlot(bool valid) {
   }
   MarkValid();
   ++length;
+}
+
+bool SameSlots(const ColumnVector& a, const ColumnVector& b) {
+  if (a.length != b.length || a.offsets != b.offsets || a.values.size() != b.values.size() ||
+      a.children.size() != b.children.size()) {
+    return false;
+  }
+  for (int64_t i = 0; i < a.length; ++i) {
+    if (a.IsValid(i) != b.IsValid(i)) return false;
+  }
+  if (a.values.size() != 0 && std::memcmp(a.values.data(), b.values.data(), a.values.size()) != 0) return false;
+  for (size_t c = 0; c < a.children.size(); ++c) {
+    if (!SameSlots(a.children[c], b.children[c])) return false;
+  }
+  return true;
 }
 
 ColumnBatch MakeEmptyBatch(const std::vector<Field>& fields) {

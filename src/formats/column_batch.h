@@ -226,6 +226,10 @@ struct ColumnBatch {
 // A batch with empty vectors of the fields' types.
 ColumnBatch MakeEmptyBatch(const std::vector<Field>& fields);
 
+// Whether two vectors hold the same slots byte for byte: validity (no validity equals all
+// valid), values, offsets and children. Dictionaries are not compared.
+bool SameSlots(const ColumnVector& a, const ColumnVector& b);
+
 // Copies of rows [offset, offset + length) (the caller keeps the range inside the source):
 // nested children are cut to the rows' elements and offsets rebased to start at 0.
 ColumnVector SliceVector(const ColumnVector& source, int64_t offset, int64_t length);

@@ -96,5 +96,27 @@ TEST(GatherRows, TakesTheChosenRowsInOrderFromEveryKindOfColumn) {
   EXPECT_EQ(none.offsets.size(), 1u);
 }
 
+TEST(SameSlots, ComparesValidityValuesOffsetsAndChildren) {
+  const ColumnBatch a = SampleBatch();
+  for (size_t c = 0; c < a.columns.size(); ++c) EXPECT_TRUE(SameSlots(a.columns[c], SampleBatch().columns[c]));
+  ColumnBatch b = SampleBatch();
+  b.columns[0].MutableData<int64_t>()[4] = 41;
+  EXPECT_FALSE(SameSlots(a.columns[0], b.columns[0]));
+  b = SampleBatch();
+  b.columns[0].AppendNull();
+  ColumnBatch longer = SampleBatch();
+  longer.columns[0].Append<int64_t>(0);
+  EXPECT_FALSE(SameSlots(longer.columns[0], b.columns[0])) << "a null and a zero have the same bytes";
+  ColumnVector all_valid = a.columns[1];
+  all_valid.validity.clear();
+  EXPECT_FALSE(SameSlots(a.columns[1], all_valid));
+  b = SampleBatch();
+  b.columns[2].children[0].MutableData<char>()[0] = 'x';
+  EXPECT_FALSE(SameSlots(a.columns[2], b.columns[2]));
+  b = SampleBatch();
+  b.columns[3].children[0].MutableData<int32_t>()[1] = 7;
+  EXPECT_FALSE(SameSlots(a.columns[3], b.columns[3]));
+}
+
 }  // namespace
 }  // namespace floe::formats

@@ -7,6 +7,7 @@
 #include <optional>
 #include <utility>
 
+#include "formats/json/flat_line_decoder.h"
 #include "formats/json/strict_ondemand.h"
 #include "formats/json/text_values.h"
 
@@ -119,6 +120,14 @@ struct JsonEventDecoder::Impl {
   Field root_field;
   EpochUnit unit = EpochUnit::kMicros;
   od::parser parser;
+  std::optional<json::FlatLineDecoder> flat;  // The fast path, tried on each line first.
+  // After kFlatMissesToPause lines in a row that the fast path declined (events it does not
+  // take, such as nested ones), it rests for kFlatPauseLines lines.
+  static constexpr int kFlatMissesToPause = 8;
+  static constexpr int kFlatPauseLines = 1024;
+  int flat_misses = 0;
+  int flat_pause = 0;
+  bool flat_enabled = true;
   ColumnBatch batch;
   std::vector<LineError> errors;
   std::string one;
@@ -151,22 +160,7 @@ struct JsonEventDecoder::Impl {
     next_shape.clear();
   }
 
-  // The epoch number `raw` (in `unit`) as microseconds; nullopt when that overflows 64 bits.
-  std::optional<int64_t> ToMicros(int64_t raw) const {
-    switch (unit) {
-      case EpochUnit::kMillis: {
-        int64_t micros;
-        if (__builtin_mul_overflow(raw, int64_t{1000}, &micros)) return std::nullopt;
-        return micros;
-      }
-      case EpochUnit::kNanos: {  // Floor, so instants before the epoch round down like Iceberg's.
-        int64_t micros = raw / 1000;
-        if (raw % 1000 < 0) --micros;
-        return micros;
-      }
-      default: return raw;
-    }
-  }
+  std::optional<int64_t> ToMicros(int64_t raw) const { return EpochToMicros(raw, unit); }
 
   // A JSON string, number or boolean (never null) into primitive column `out`.
   Status AppendPrimitive(const Node& node, ColumnVector& out, od::value& v, json_type type) {
@@ -492,6 +486,27 @@ struct JsonEventDecoder::Impl {
     return !json::SkipValue(value, 1, nullptr) && json::AtEnd(doc);
   }
 
+  // The line at `p` decoded on the fast path: where the next line starts, or nullptr when the
+  // path is off or resting, or declined the line (then whatever it appended is cut off).
+  const char* TryFlatPath(const char* p, const char* end) {
+    if (!flat_enabled) return nullptr;
+    if (flat_pause > 0) {
+      --flat_pause;
+      return nullptr;
+    }
+    if (const char* next = flat->DecodeLine(p, end, batch.columns)) {
+      ++batch.num_rows;
+      flat_misses = 0;
+      return next;
+    }
+    for (auto& c : batch.columns) Truncate(c, batch.num_rows);
+    if (++flat_misses == kFlatMissesToPause) {
+      flat_misses = 0;
+      flat_pause = kFlatPauseLines;
+    }
+    return nullptr;
+  }
+
   Status DecodeLine(const char* data, size_t len, size_t capacity) {
     // On-Demand parses as the decoder reads: a line's errors surface while its row is being
     // appended, so a failure undoes the row (Truncate) and the whole line must be read.
@@ -543,6 +558,7 @@ Result<std::unique_ptr<JsonEventDecoder>> JsonEventDecoder::Make(std::vector<Fie
   impl.root = Compile(impl.root_field);
   // Point the root's children at the decoder's own fields (the struct type holds copies).
   for (size_t i = 0; i < impl.fields.size(); ++i) impl.root.children[i] = Compile(impl.fields[i]);
+  impl.flat.emplace(impl.fields, unit);
   impl.Reset();
   return d;
 }
@@ -560,6 +576,11 @@ int64_t JsonEventDecoder::DecodeLines(std::string_view text, int64_t first_line)
   const char* prefetched = p;
   while (p < end) {
     for (const char* want = std::min(end, p + kAhead); prefetched < want; prefetched += 64) __builtin_prefetch(prefetched);
+    if (const char* next = impl_->TryFlatPath(p, end)) {
+      ++line;
+      p = next;
+      continue;
+    }
     const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
     const char* stop = nl ? nl : end;
     size_t len = static_cast<size_t>(stop - p);
@@ -592,19 +613,14 @@ ColumnBatch JsonEventDecoder::TakeBatch() {
   return out;
 }
 
+void JsonEventDecoder::set_flat_fast_path(bool on) { impl_->flat_enabled = on; }
+
 void JsonEventDecoder::set_collect_unknown_fields(bool on) { impl_->collect_unknown = on; }
 
 std::map<std::string, TypeId> JsonEventDecoder::TakeUnknownFields() { return std::exchange(impl_->unknown, {}); }
 
 const std::vector<LineError>& JsonEventDecoder::errors() const { return impl_->errors; }
 void JsonEventDecoder::ClearErrors() { impl_->errors.clear(); }
-
-Result<EpochUnit> ParseEpochUnit(std::string_view text) {
-  if (text == "ms") return EpochUnit::kMillis;
-  if (text == "us") return EpochUnit::kMicros;
-  if (text == "ns") return EpochUnit::kNanos;
-  return InvalidArgument("timestamp unit '{}' is not ms, us or ns", text);
-}
 
 void AppendEventLine(std::string* lines, std::string_view value, bool is_null) {
   // A blank line would be skipped, and every later line numbered wrong.

@@ -17,10 +17,9 @@
 
 #include "base/result.h"
 #include "formats/column_batch.h"
+#include "formats/json/epoch_unit.h"
 
 namespace floe::formats {
-
-enum class EpochUnit : uint8_t { kMillis, kMicros, kNanos };
 
 struct LineError {
   int64_t line = 0;  // 1-based line number in the input.
@@ -47,6 +46,11 @@ class JsonEventDecoder {
   const std::vector<LineError>& errors() const;
   void ClearErrors();
 
+  // Lines are first tried on a fast path for flat events written plainly (flat_line_decoder.h),
+  // which gives the same rows and hands every other line to the general path. Off, every line
+  // takes the general path: tests compare the two.
+  void set_flat_fast_path(bool on);
+
   // Schema evolution (`floe stream --evolve`): when on, top-level keys the fields do not name,
   // with a string, integer, floating-point or boolean value, are noted with the type their
   // values suggest (integers widen to double when both appear; nulls, objects and arrays are
@@ -68,8 +72,5 @@ class JsonEventDecoder {
 // spaces; a null or blank value becomes `null`, which decodes to an error (a dead letter).
 // The stream job and fresh reads of the log tail both build their input this way.
 void AppendEventLine(std::string* lines, std::string_view value, bool is_null);
-
-// Parses an epoch unit flag: "ms", "us" or "ns".
-Result<EpochUnit> ParseEpochUnit(std::string_view text);
 
 }  // namespace floe::formats

@@ -1,0 +1,55 @@
+// FlatLineDecoder: the event decoder's fast path, for the common event: one object of scalar
+// values per line, written plainly (no escapes; numbers as integers or short decimals).
+//
+// The general path runs simdjson over each line: stage 1 indexes its structure, then the
+// On-Demand walk reads it again. For flat events one pass that reads each key and value where it
+// stands does both. It accepts a strict subset of JSON and decodes that exactly as the general
+// path does; anything else (an escape, an exponent, a key the fields do not name, a repeated
+// key, a nested value, a value of another type than its field's, malformed input) it declines,
+// and the caller decodes the line on the general path. So every error, and its message, comes
+// from one place.
+//
+// UTF-8 is checked only where it can occur in an accepted line: inside strings.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "formats/column_batch.h"
+#include "formats/json/epoch_unit.h"
+
+namespace floe::formats::json {
+
+class FlatLineDecoder {
+ public:
+  // `fields` must outlive the decoder (it keeps their names).
+  FlatLineDecoder(const std::vector<Field>& fields, EpochUnit unit);
+
+  // Decodes the line starting at `line` (ending at its '\n' or at `end`, which must be followed
+  // by 64 readable bytes) as one row appended to `columns`, one per field. Returns where the next
+  // line starts, or nullptr when it declines the line: then `columns` may hold part of the row,
+  // which the caller must cut off.
+  const char* DecodeLine(const char* line, const char* end, std::vector<ColumnVector>& columns);
+
+ private:
+  enum class Kind : uint8_t { kString, kInt64, kInt32, kDouble, kFloat, kBoolean, kTimestamp, kDate, kOther };
+  struct Slot {
+    std::string_view name;
+    // The name is what a key without escapes spells byte for byte: no quote, backslash or
+    // control character, and valid UTF-8.
+    bool plain_name = false;
+    Kind kind = Kind::kOther;
+    bool nullable = true;
+  };
+
+  // The slot named `key`, searched from `first` on (wrapping), or slots_.size().
+  size_t FindSlot(std::string_view key, size_t first) const;
+  const char* DecodeValue(const Slot& slot, ColumnVector& out, const char* p, const char* end) const;
+
+  std::vector<Slot> slots_;
+  std::vector<uint8_t> seen_;  // Which fields the current line set.
+  EpochUnit unit_;
+};
+
+}  // namespace floe::formats::json
