@@ -240,7 +240,7 @@ Result<Sums> Scan(const std::string& path) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  floe::ConfigureAllocatorForBatches(argv);
+  floe::ConfigureAllocatorForBatches(argv, floe::HugePages::kMainThread);
   if (argc < 3) {
     fmt::print(stderr, "usage: parquet_bench generate|jsonl|scan|stages|decode ...\n");
     return 2;

@@ -16,7 +16,7 @@
 #include "sql/sql_session.h"
 
 int main(int argc, char** argv) {
-  floe::ConfigureAllocatorForBatches(argv);
+  floe::ConfigureAllocatorForBatches(argv, floe::HugePages::kEveryThread);
   if (argc < 4) {
     std::cerr << "usage: sql_dashboard_bench WAREHOUSE THREADS REPEAT < QUERIES\n";
     return 2;

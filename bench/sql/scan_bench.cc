@@ -84,7 +84,7 @@ void ReadColumn(benchmark::State& state, const std::string& column) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  floe::ConfigureAllocatorForBatches(argv);
+  floe::ConfigureAllocatorForBatches(argv, floe::HugePages::kEveryThread);
   if (argc < 2) {
     std::cerr << "usage: sql_scan_bench WAREHOUSE [benchmark flags]\n";
     return 2;

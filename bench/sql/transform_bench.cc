@@ -81,7 +81,7 @@ int Run(int64_t events, const std::string& path, const std::string& sql) {
 }  // namespace floe
 
 int main(int argc, char** argv) {
-  floe::ConfigureAllocatorForBatches(argv);
+  floe::ConfigureAllocatorForBatches(argv, floe::HugePages::kEveryThread);
   if (argc != 4) {
     std::fprintf(stderr, "usage: sql_transform_bench N EVENTS.jsonl SQL\n");
     return 2;

@@ -1,9 +1,11 @@
 #include "base/allocator.h"
 
 #include <malloc.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -39,6 +41,12 @@ bool TransparentHugePagesOnRequest() {
   return std::strstr(mode, "[always]") != nullptr || std::strstr(mode, "[madvise]") != nullptr;
 }
 
+// Whether GLIBC_TUNABLES already says whether to use huge pages.
+bool UserChoseHugePages() {
+  const char* tunables = std::getenv(kTunables);
+  return tunables != nullptr && std::strstr(tunables, "glibc.malloc.hugetlb") != nullptr;
+}
+
 // Puts GLIBC_TUNABLES back as `marker` (kMarker's value) records it, and drops the markers.
 void RestoreEnvironment(const std::string& marker) {
   if (marker.starts_with("was:")) {
@@ -57,9 +65,9 @@ void AskForTransparentHugePages(char** argv) {
     RestoreEnvironment(marker);
     return;
   }
-  const char* tunables = std::getenv(kTunables);
-  if (tunables != nullptr && std::strstr(tunables, "glibc.malloc.hugetlb") != nullptr) return;  // The user chose.
+  if (UserChoseHugePages()) return;
   if (!TransparentHugePagesOnRequest()) return;  // Re-executing would only cost a start-up.
+  const char* tunables = std::getenv(kTunables);
   std::string marker = tunables == nullptr ? "unset" : std::string("was:") + tunables;
   std::string wanted = tunables == nullptr || *tunables == '\0' ? std::string("glibc.malloc.hugetlb=1")
                                                                 : std::string(tunables) + ":glibc.malloc.hugetlb=1";
@@ -73,16 +81,40 @@ void AskForTransparentHugePages(char** argv) {
   RestoreEnvironment(marker);
 }
 
+// Grows the main heap by kMainHeapReserve, asks for huge pages on it and frees it: glibc keeps
+// a free top of the heap under the trim threshold, and later allocations of the main thread are
+// carved from it. Nothing is touched here, so nothing is resident until used.
+constexpr size_t kMainHeapReserve = 96 << 20;
+void AdviseMainHeap() {
+  // Two blocks: each stays under the mmap threshold, so both come from the heap, one after the other.
+  constexpr size_t kBlock = kMainHeapReserve / 2;
+  void* first = std::malloc(kBlock);
+  void* second = std::malloc(kBlock);
+  constexpr uintptr_t kHugePage = 2 << 20;
+  const auto begin = (reinterpret_cast<uintptr_t>(first) + kHugePage - 1) & ~(kHugePage - 1);
+  const auto end = (reinterpret_cast<uintptr_t>(second) + kBlock) & ~(kHugePage - 1);
+  // Only if the two are adjacent (another allocation could sit between them): advise nothing else.
+  if (first != nullptr && second != nullptr && reinterpret_cast<uintptr_t>(second) > reinterpret_cast<uintptr_t>(first) &&
+      reinterpret_cast<uintptr_t>(second) - reinterpret_cast<uintptr_t>(first) < kBlock + 4096 && end > begin) {
+    ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+  }
+  std::free(second);
+  std::free(first);
+}
+
 }  // namespace
 
-void ConfigureAllocatorForBatches(char** argv) {
-  if (kGlibcMalloc && argv != nullptr && argv[0] != nullptr) AskForTransparentHugePages(argv);
+void ConfigureAllocatorForBatches(char** argv, HugePages scope) {
+  if (kGlibcMalloc && scope == HugePages::kEveryThread && argv != nullptr && argv[0] != nullptr) AskForTransparentHugePages(argv);
   // Chunks below 64 MiB come from the heap and are reused rather than mapped and unmapped.
   mallopt(M_MMAP_THRESHOLD, 64 << 20);
   // Up to 128 MiB of free memory at the top of a heap stays for the next batch.
   mallopt(M_TRIM_THRESHOLD, 128 << 20);
   // Grow the heap in 16 MiB steps rather than page by page.
   mallopt(M_TOP_PAD, 16 << 20);
+  if (kGlibcMalloc && scope == HugePages::kMainThread && !UserChoseHugePages() && TransparentHugePagesOnRequest()) {
+    AdviseMainHeap();
+  }
 }
 
 }  // namespace floe

@@ -1,5 +1,7 @@
 // The `floe` binary: every role and tool of the lakehouse as a subcommand.
 #include <cstdio>
+#include <set>
+#include <string>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -12,7 +14,6 @@
 #include "up/storage_faults.h"
 
 int main(int argc, char** argv) {
-  floe::ConfigureAllocatorForBatches(argv);
   using namespace floe;
   CLI::App app("floe: an open streaming lakehouse (Kafka protocol broker, stream job, Iceberg tables, "
                "REST catalog, SQL engine) in one binary.",
@@ -63,6 +64,12 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? cli::kExitOk : cli::kExitUsage;
   }
+  // Before any thread starts. Servers and the stream job allocate on many threads and run for
+  // long; every other command does its work on the main thread and exits, where a second
+  // start-up would cost more than huge pages for the other threads give.
+  const bool server = !app.get_subcommands().empty() &&
+                      std::set<std::string>{"up", "broker", "catalog", "stream", "query"}.contains(app.get_subcommands()[0]->get_name());
+  ConfigureAllocatorForBatches(argv, server ? HugePages::kEveryThread : HugePages::kMainThread);
 
   log_options.format = log_format == "json" ? LogFormat::kJson : LogFormat::kText;
   if (auto status = InitLogging(log_options); !status) {
