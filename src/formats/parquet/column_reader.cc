@@ -78,6 +78,7 @@ class ChunkDecoder {
   // replacing what it held. False when the chunk has no more pages.
   Result<bool> NextDataPage(std::string_view bytes) {
     out_->def.clear();
+    out_->all_present = false;
     out_->rep.clear();
     out_->num_levels = out_->num_values = 0;
     out_->offsets.clear();
@@ -215,13 +216,16 @@ class ChunkDecoder {
     return OkStatus();
   }
 
+  // Decodes `n` levels into `out`. When `all_max` is given and the levels are one run of `max`,
+  // they are only stepped over and *all_max is set.
   Status DecodeLevels(Encoding encoding, std::string_view* data, int16_t max, int64_t n, bool prefixed,
-                      size_t v2_length, std::vector<int16_t>* out) {
+                      size_t v2_length, std::vector<int16_t>* out, bool* all_max = nullptr) {
     int width = bits::BitWidth(static_cast<uint64_t>(max));
     size_t at = out->size();
-    out->resize(at + static_cast<size_t>(n));
-    int16_t* dst = out->data() + at;
+    int16_t* dst = nullptr;
     if (encoding == Encoding::kBitPacked && prefixed) {
+      out->resize(at + static_cast<size_t>(n));
+      dst = out->data() + at;
       // Deprecated: packed most-significant bit first, no length prefix.
       size_t bytes = (static_cast<size_t>(n) * static_cast<size_t>(width) + 7) / 8;
       if (data->size() < bytes) return Corruption("bit-packed levels truncated");
@@ -244,6 +248,13 @@ class ChunkDecoder {
         len = l;
       }
       if (len > data->size()) return Corruption("levels of {} bytes past the page end", len);
+      if (all_max != nullptr && StartsWithRunOf(reinterpret_cast<const uint8_t*>(data->data()), len, width, n, static_cast<uint64_t>(max))) {
+        data->remove_prefix(len);
+        *all_max = true;
+        return OkStatus();
+      }
+      out->resize(at + static_cast<size_t>(n));
+      dst = out->data() + at;
       RleDecoder dec(reinterpret_cast<const uint8_t*>(data->data()), len, width);
       FLOE_RETURN_IF_ERROR_CTX(dec.Decode(dst, n), "levels");
       data->remove_prefix(len);
@@ -255,11 +266,17 @@ class ChunkDecoder {
   }
 
   int64_t CountValues(int64_t n) const {
-    if (leaf_.max_def == 0) return n;
+    if (leaf_.max_def == 0 || out_->all_present) return n;
     const int16_t* d = out_->def.data() + out_->def.size() - static_cast<size_t>(n);
     int64_t c = 0;
     for (int64_t i = 0; i < n; ++i) c += d[i] == leaf_.max_def;
     return c;
+  }
+
+  // Where DecodeLevels may note a page's definition levels as all present: page mode, for flat
+  // columns, when the page is the first data page `out_` holds.
+  bool* AllPresentSlot() {
+    return page_mode_ && leaf_.max_rep == 0 && out_->num_levels == 0 ? &out_->all_present : nullptr;
   }
 
   Status CheckPageValues(int32_t n) const {
@@ -287,7 +304,9 @@ class ChunkDecoder {
     std::string_view data;
     FLOE_RETURN_IF_ERROR(Decompressed(body, header.uncompressed_page_size, &data));
     if (leaf_.max_rep > 0) FLOE_RETURN_IF_ERROR(DecodeLevels(h.repetition_level_encoding, &data, leaf_.max_rep, n, true, 0, &out_->rep));
-    if (leaf_.max_def > 0) FLOE_RETURN_IF_ERROR(DecodeLevels(h.definition_level_encoding, &data, leaf_.max_def, n, true, 0, &out_->def));
+    if (leaf_.max_def > 0) {
+      FLOE_RETURN_IF_ERROR(DecodeLevels(h.definition_level_encoding, &data, leaf_.max_def, n, true, 0, &out_->def, AllPresentSlot()));
+    }
     out_->num_levels += n;
     return DecodeValues(h.encoding, data, CountValues(n));
   }
@@ -311,7 +330,7 @@ class ChunkDecoder {
     }
     if (leaf_.max_def > 0) {
       FLOE_RETURN_IF_ERROR(DecodeLevels(Encoding::kRle, &levels, leaf_.max_def, n, false,
-                                        static_cast<size_t>(h.definition_levels_byte_length), &out_->def));
+                                        static_cast<size_t>(h.definition_levels_byte_length), &out_->def, AllPresentSlot()));
     }
     out_->num_levels += n;
     size_t level_bytes = static_cast<size_t>(h.repetition_levels_byte_length + h.definition_levels_byte_length);
@@ -709,7 +728,6 @@ Status ColumnChunkStream::Read(int64_t rows, DecodedChunk* out) {
   } else {
     out->values.Reserve(out->values.size() + static_cast<size_t>(rows) * width);
   }
-  if (leaf_.max_def > 0) out->def.reserve(out->def.size() + static_cast<size_t>(rows));
   while (rows > 0) {
     if (s.level_pos == s.page.num_levels) {
       FLOE_ASSIGN_OR_RETURN(bool more, s.decoder.NextDataPage(s.bytes));
@@ -720,10 +738,20 @@ Status ColumnChunkStream::Read(int64_t rows, DecodedChunk* out) {
     int64_t m = std::min(rows, s.page.num_levels - s.level_pos);
     int64_t v = m;
     if (leaf_.max_def > 0) {
-      const int16_t* d = s.page.def.data() + s.level_pos;
-      out->def.insert(out->def.end(), d, d + m);
-      v = 0;
-      for (int64_t i = 0; i < m; ++i) v += d[i] == leaf_.max_def;
+      // Levels stay unexpanded while every page read so far had no null.
+      if (out->num_levels == 0) out->all_present = s.page.all_present;
+      if (out->all_present && !s.page.all_present) {
+        out->def.assign(static_cast<size_t>(out->num_levels), leaf_.max_def);
+        out->all_present = false;
+      }
+      if (s.page.all_present) {
+        if (!out->all_present) out->def.insert(out->def.end(), static_cast<size_t>(m), leaf_.max_def);
+      } else {
+        const int16_t* d = s.page.def.data() + s.level_pos;
+        out->def.insert(out->def.end(), d, d + m);
+        v = 0;
+        for (int64_t i = 0; i < m; ++i) v += d[i] == leaf_.max_def;
+      }
     }
     if (bytes_type) {
       // Dictionary codes survive only while every value appended came from one dictionary.
@@ -770,7 +798,7 @@ Status ColumnChunkStream::Skip(int64_t rows) {
     if (s.level_pos < s.page.num_levels) {
       int64_t m = std::min(rows, s.page.num_levels - s.level_pos);
       int64_t v = m;
-      if (leaf_.max_def > 0) {
+      if (leaf_.max_def > 0 && !s.page.all_present) {
         const int16_t* d = s.page.def.data() + s.level_pos;
         v = 0;
         for (int64_t i = 0; i < m; ++i) v += d[i] == leaf_.max_def;

@@ -25,6 +25,9 @@ struct ReaderOptions {
 
 struct DecodedChunk {
   std::vector<int16_t> def, rep;  // Empty when the leaf's max level is 0.
+  // ColumnChunkStream only: `def` was left empty because every level read is the leaf's
+  // maximum (no value is null), as in most pages of optional columns.
+  bool all_present = false;
   int64_t num_levels = 0;
   int64_t num_values = 0;         // Non-null values in `values`.
   formats::Buffer values;         // Dense batch-typed values (bytes for strings/binary).

@@ -9,6 +9,7 @@
 #include <zstd.h>
 
 #include <cstring>
+#include <memory>
 
 #include "base/append_uninitialized.h"
 
@@ -220,7 +221,10 @@ Status Decompress(Codec codec, std::string_view input, uint8_t* out, size_t out_
       return OkStatus();
     }
     case Codec::kZstd: {
-      size_t n = ZSTD_decompress(out, out_size, input.data(), input.size());
+      // One context per thread, reused: creating one per page costs an allocation and its setup.
+      static thread_local std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> context(ZSTD_createDCtx(), ZSTD_freeDCtx);
+      if (context == nullptr) return ResourceExhausted("zstd: no memory for a decompression context");
+      size_t n = ZSTD_decompressDCtx(context.get(), out, out_size, input.data(), input.size());
       if (ZSTD_isError(n)) return Corruption("zstd: {}", ZSTD_getErrorName(n));
       if (n != out_size) return Corruption("zstd: {} bytes decompressed, {} declared", n, out_size);
       return OkStatus();

@@ -73,12 +73,15 @@ Status ReplayLevels(const LeafColumn& leaf, const DecodedChunk& chunk, ChainVect
   return OkStatus();
 }
 
-// Spreads `chunk`'s dense values into the slots of `validity` (1 = takes the next value).
-Status FillLeaf(const SchemaNode& node, DecodedChunk& chunk, std::vector<uint8_t> validity, ColumnVector* out) {
+// Spreads `chunk`'s dense values into `slots` slots, as `validity` says (1 = takes the next
+// value; empty: every slot does).
+Status FillLeaf(const SchemaNode& node, DecodedChunk& chunk, int64_t slots, std::vector<uint8_t> validity, ColumnVector* out) {
   *out = ColumnVector(node.type);
-  const int64_t slots = static_cast<int64_t>(validity.size());
-  int64_t present = 0;
-  for (uint8_t v : validity) present += v;
+  int64_t present = slots;
+  if (!validity.empty()) {
+    present = 0;
+    for (uint8_t v : validity) present += v;
+  }
   if (present != chunk.num_values) return Corruption("{} values for {} present slots", chunk.num_values, present);
   out->length = slots;
   const bool all_valid = present == slots;
@@ -144,7 +147,8 @@ class Builder {
     if (node.kind == SchemaNode::Kind::kPrimitive) {
       ChainVectors& cv = chains_[node.leaf];
       ColumnVector out;
-      FLOE_RETURN_IF_ERROR(FillLeaf(node, chunks_[static_cast<size_t>(node.leaf)], std::move(cv.validity[level]), &out));
+      const auto slots = static_cast<int64_t>(cv.validity[level].size());
+      FLOE_RETURN_IF_ERROR(FillLeaf(node, chunks_[static_cast<size_t>(node.leaf)], slots, std::move(cv.validity[level]), &out));
       return out;
     }
     ChainVectors& cv = chains_[FirstLeaf(node)];
@@ -187,16 +191,15 @@ Result<ColumnVector> AssembleField(const Schema& schema, int field, std::vector<
     const LeafColumn& leaf = schema.leaves()[static_cast<size_t>(node.leaf)];
     DecodedChunk& chunk = chunks[static_cast<size_t>(node.leaf)];
     if (chunk.num_levels != expected_rows) return Corruption("column '{}': {} values for {} rows", node.name, chunk.num_levels, expected_rows);
-    if (leaf.max_def == 0) {
-      std::vector<uint8_t> validity(static_cast<size_t>(chunk.num_levels), 1);
-      ColumnVector out;
-      FLOE_RETURN_IF_ERROR(FillLeaf(node, chunk, std::move(validity), &out));
+    ColumnVector out;
+    if (leaf.max_def == 0 || chunk.all_present) {
+      FLOE_RETURN_IF_ERROR(FillLeaf(node, chunk, chunk.num_levels, {}, &out));
       return out;
     }
+    if (static_cast<int64_t>(chunk.def.size()) != chunk.num_levels) return Corruption("column '{}': {} levels for {} values", node.name, chunk.def.size(), chunk.num_levels);
     std::vector<uint8_t> validity(chunk.def.size());
     for (size_t i = 0; i < chunk.def.size(); ++i) validity[i] = chunk.def[i] == leaf.max_def;
-    ColumnVector out;
-    FLOE_RETURN_IF_ERROR(FillLeaf(node, chunk, std::move(validity), &out));
+    FLOE_RETURN_IF_ERROR(FillLeaf(node, chunk, chunk.num_levels, std::move(validity), &out));
     return out;
   }
   std::vector<int> leaves;
@@ -204,6 +207,11 @@ Result<ColumnVector> AssembleField(const Schema& schema, int field, std::vector<
   std::map<int, ChainVectors> chains;
   for (int l : leaves) {
     const LeafColumn& leaf = schema.leaves()[static_cast<size_t>(l)];
+    DecodedChunk& chunk = chunks[static_cast<size_t>(l)];
+    if (chunk.all_present) {  // Replaying needs every level.
+      chunk.def.assign(static_cast<size_t>(chunk.num_levels), leaf.max_def);
+      chunk.all_present = false;
+    }
     FLOE_RETURN_IF_ERROR_CTX(ReplayLevels(leaf, chunks[static_cast<size_t>(l)], &chains[l]),
                              fmt::format("column '{}'", fmt::join(leaf.path, ".")));
     if (chains[l].lengths[0] != expected_rows) {

@@ -37,6 +37,10 @@ class RleDecoder {
   uint32_t group_[8] = {};
 };
 
+// Whether hybrid-encoded `data` starts with one RLE run of at least `n` copies of `value`:
+// the levels of a page without nulls usually are such a run, and need not be expanded.
+bool StartsWithRunOf(const uint8_t* data, size_t size, int bit_width, int64_t n, uint64_t value);
+
 // Appends the hybrid encoding of `values` (no length prefix) to `out`.
 template <typename T>
 void RleEncode(const T* values, int64_t n, int bit_width, std::string* out);

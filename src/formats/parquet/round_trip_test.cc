@@ -544,5 +544,56 @@ TEST(RowGroupStreaming, BatchesMatchWholeRowGroups) {
   }
 }
 
+// Pages of optional columns without a null keep their levels unexpanded while streaming; pages
+// with nulls before, between and after them must still line up, whatever the batch size.
+TEST(RowGroupStreaming, PagesWithAndWithoutNullsAlternate) {
+  std::vector<Field> fields = {{"n", 1, true, Primitive(TypeId::kInt64)}, {"s", 2, true, Primitive(TypeId::kString)}};
+  ColumnBatch batch;
+  batch.fields = fields;
+  batch.num_rows = 1000;
+  ColumnVector n(fields[0].type), s(fields[1].type);
+  auto has_nulls = [](int64_t row) { return row / 50 % 3 == 1; };  // Every third page of 50.
+  auto text = [](int64_t row) { return std::to_string(row).insert(0, 1, 'v'); };
+  for (int64_t row = 0; row < batch.num_rows; ++row) {
+    if (has_nulls(row) && row % 4 == 0) {
+      n.AppendNull();
+      s.AppendNull();
+    } else {
+      n.Append<int64_t>(row * 3);
+      s.AppendString(text(row));
+    }
+  }
+  batch.columns = {std::move(n), std::move(s)};
+  for (bool v2 : {false, true}) {
+    WriterOptions o;
+    o.page_values = 50;
+    o.dictionary = false;
+    o.data_page_v2 = v2;
+    std::string bytes = WriteFile(fields, {batch}, o);
+    auto reader = FileReader::Open(std::make_unique<MemoryInputFile>(bytes));
+    ASSERT_TRUE(reader.has_value()) << reader.error().ToString();
+    for (int64_t batch_rows : {int64_t{1}, int64_t{7}, int64_t{120}, int64_t{1000}}) {
+      auto stream = (*reader)->OpenRowGroup(0, {0, 1});
+      ASSERT_TRUE(stream.has_value()) << stream.error().ToString();
+      int64_t row = 0;
+      while (true) {
+        auto next = (*stream)->Next(batch_rows);
+        ASSERT_TRUE(next.has_value()) << next.error().ToString();
+        if (!*next) break;
+        const ColumnBatch& part = **next;
+        for (int64_t r = 0; r < part.num_rows; ++r, ++row) {
+          const bool null = has_nulls(row) && row % 4 == 0;
+          ASSERT_EQ(part.columns[0].IsValid(r), !null) << "row " << row << " batch " << batch_rows << " v2 " << v2;
+          ASSERT_EQ(part.columns[1].IsValid(r), !null) << "row " << row;
+          if (null) continue;
+          ASSERT_EQ(part.columns[0].Data<int64_t>()[r], row * 3) << "row " << row;
+          ASSERT_EQ(part.columns[1].StringAt(r), text(row)) << "row " << row;
+        }
+      }
+      EXPECT_EQ(row, 1000);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace floe::parquet
