@@ -55,7 +55,7 @@ const char* ScanString(const char* p, const char* end, bool* ascii) {
 
 // Reads the string starting at `p` (its opening quote) when it holds no escape and is valid
 // UTF-8: `*text` gets its bytes, `*after` the byte after its closing quote. False otherwise.
-bool ReadString(const char* p, const char* end, std::string_view* text, const char** after) {
+[[gnu::always_inline]] inline bool ReadString(const char* p, const char* end, std::string_view* text, const char** after) {
   if (*p != '"') return false;
   bool ascii = true;
   const char* close = ScanString(p + 1, end, &ascii);
@@ -163,7 +163,7 @@ FlatLineDecoder::FlatLineDecoder(const std::vector<Field>& fields, EpochUnit uni
 
 // Each case appends exactly what the general path appends for the same value, or declines
 // (returns nullptr) where the general path would convert, check further or refuse.
-const char* FlatLineDecoder::DecodeValue(const Slot& slot, ColumnVector& out, const char* p, const char* end) const {
+[[gnu::always_inline]] inline const char* FlatLineDecoder::DecodeValue(const Slot& slot, ColumnVector& out, const char* p, const char* end) const {
   if (*p == 'n') {
     if (!slot.nullable || !IsLiteral(p, end, "null")) return nullptr;
     out.AppendNull();
