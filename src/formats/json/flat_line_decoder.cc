@@ -162,7 +162,8 @@ FlatLineDecoder::FlatLineDecoder(const std::vector<Field>& fields, EpochUnit uni
 }
 
 // Each case appends exactly what the general path appends for the same value, or declines
-// (returns nullptr) where the general path would convert, check further or refuse.
+// (returns nullptr) where the general path would convert, check further or refuse. Inlined
+// into the line loop, as ReadString is: called once per value, calls cost a tenth of decoding.
 [[gnu::always_inline]] inline const char* FlatLineDecoder::DecodeValue(const Slot& slot, ColumnVector& out, const char* p, const char* end) const {
   if (*p == 'n') {
     if (!slot.nullable || !IsLiteral(p, end, "null")) return nullptr;
