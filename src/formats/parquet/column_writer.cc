@@ -461,9 +461,9 @@ class TypedColumnWriter final : public ColumnWriter {
       } else if constexpr (!kBool) {
         num_dict_.InsertMany(values, n, idx);
       }
-      if (DictBytes() > static_cast<size_t>(options_.dictionary_bytes)) {
-        // The dictionary is full (give or take one slice): close the page and write PLAIN from
-        // here on; the pages written so far keep their dictionary encoding.
+      if (DictBytes() > static_cast<size_t>(options_.dictionary_bytes) || DictionaryKeepsGrowing(n)) {
+        // The dictionary is full (give or take one slice), or not worth filling: close the page
+        // and write PLAIN from here on; the pages written so far keep their dictionary encoding.
         FLOE_RETURN_IF_ERROR(FlushPage());
         use_dictionary_ = false;
         // Only the entries are needed now, for the dictionary page.
@@ -490,6 +490,27 @@ class TypedColumnWriter final : public ColumnWriter {
       plain_.append(reinterpret_cast<const char*>(values), static_cast<size_t>(n) * sizeof(T));
     }
     return OkStatus();
+  }
+
+  // A dictionary that gains an entry for nearly every value (ids, timestamps) would only be
+  // filled to its size limit, at a hash-table miss per value, and then dropped. Once
+  // kDictionaryProbe values have gone in, the next kDictionaryProbe decide: when over 90% of
+  // them were new entries, the chunk falls back to PLAIN straight away. Columns of repeating
+  // values (a product id, a price) add far fewer and keep their dictionary.
+  static constexpr int64_t kDictionaryProbe = 16384;
+  bool DictionaryKeepsGrowing(int64_t n) {
+    dict_values_ += n;
+    if (probe_from_values_ < 0) {
+      if (dict_values_ >= kDictionaryProbe) {
+        probe_from_values_ = dict_values_;
+        probe_from_size_ = static_cast<int64_t>(DictSize());
+      }
+      return false;
+    }
+    const int64_t window = dict_values_ - probe_from_values_;
+    if (probe_done_ || window < kDictionaryProbe) return false;
+    probe_done_ = true;
+    return (static_cast<int64_t>(DictSize()) - probe_from_size_) * 10 > window * 9;
   }
 
   int64_t PageBytes() const {
@@ -729,6 +750,10 @@ class TypedColumnWriter final : public ColumnWriter {
   bool use_dictionary_ = true;
   bool use_delta_ = false;
   bool dict_used_ = false;
+  int64_t dict_values_ = 0;         // Values the dictionary has taken in this chunk.
+  int64_t probe_from_values_ = -1;  // Where DictionaryKeepsGrowing's window began, and the
+  int64_t probe_from_size_ = 0;     // dictionary's size then.
+  bool probe_done_ = false;
   ByteOrder byte_order_ = ByteOrder::kUnsigned;
   int32_t width_ = 0;
 

@@ -432,6 +432,44 @@ TEST(HostileFiles, FooterLengthAndMagic) {
   EXPECT_FALSE(FileReader::Open(std::make_unique<MemoryInputFile>(std::string(100, 'x'))).has_value());
 }
 
+// A column of all-new values (ids, timestamps) gives up its dictionary after two probe windows
+// of 16384 values rather than at the 1 MiB limit (131072 longs); one of repeating values keeps
+// it to the end, and both read back whole.
+TEST(DictionaryFallback, ColumnsOfNewValuesGiveUpEarly) {
+  std::vector<Field> fields{F("id", 1, formats::Primitive(TypeId::kInt64)), F("product", 2, formats::Primitive(TypeId::kInt64))};
+  ColumnBatch batch;
+  batch.fields = fields;
+  batch.num_rows = 100000;
+  ColumnVector id(fields[0].type), product(fields[1].type);
+  for (int64_t i = 0; i < batch.num_rows; ++i) {
+    id.Append<int64_t>(i * 7919);
+    product.Append<int64_t>(i * 31 % 20000);
+  }
+  batch.columns = {std::move(id), std::move(product)};
+  WriterOptions o;
+  o.page_values = 1000;
+  std::string bytes = WriteFile(fields, {batch}, o);
+  auto reader = FileReader::Open(std::make_unique<MemoryInputFile>(bytes));
+  ASSERT_TRUE(reader.has_value()) << reader.error().ToString();
+  auto pages = [&](int column, Encoding encoding) {
+    int32_t count = 0;
+    for (const PageEncodingStats& s : (*reader)->metadata().row_groups[0].columns[static_cast<size_t>(column)].meta_data->encoding_stats) {
+      if (s.page_type != PageType::kDictionaryPage && s.encoding == encoding) count += s.count;
+    }
+    return count;
+  };
+  EXPECT_LE(pages(0, Encoding::kRleDictionary), 34);  // 32768 values, and the slice that crossed.
+  EXPECT_GT(pages(0, Encoding::kPlain), 60);
+  EXPECT_EQ(pages(1, Encoding::kRleDictionary), 100);
+  EXPECT_EQ(pages(1, Encoding::kPlain), 0);
+  auto back = (*reader)->ReadRowGroup(0, {0, 1});
+  ASSERT_TRUE(back.has_value()) << back.error().ToString();
+  for (int64_t i = 0; i < batch.num_rows; ++i) {
+    ASSERT_EQ(back->columns[0].Data<int64_t>()[i], i * 7919) << i;
+    ASSERT_EQ(back->columns[1].Data<int64_t>()[i], i * 31 % 20000) << i;
+  }
+}
+
 // Dictionary codes handed to the query engine must name the very string of each slot, and
 // must be absent wherever a value did not come from the chunk's dictionary (a column whose
 // dictionary outgrew its limit falls back to PLAIN part-way through the chunk).
