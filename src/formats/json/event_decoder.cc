@@ -615,7 +615,10 @@ ColumnBatch JsonEventDecoder::TakeBatch() {
 
 void JsonEventDecoder::set_flat_fast_path(bool on) { impl_->flat_enabled = on; }
 
-void JsonEventDecoder::set_collect_unknown_fields(bool on) { impl_->collect_unknown = on; }
+void JsonEventDecoder::set_collect_unknown_fields(bool on) {
+  impl_->collect_unknown = on;
+  impl_->flat->set_decline_unknown_keys(on);
+}
 
 std::map<std::string, TypeId> JsonEventDecoder::TakeUnknownFields() { return std::exchange(impl_->unknown, {}); }
 

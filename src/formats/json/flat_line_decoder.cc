@@ -245,6 +245,25 @@ FlatLineDecoder::FlatLineDecoder(const std::vector<Field>& fields, EpochUnit uni
   return nullptr;
 }
 
+// An unknown key's value, stepped over when it is a scalar this path reads whole (checked as
+// the general path checks it); anything else (objects, arrays, exponents, long numbers) declines.
+const char* FlatLineDecoder::SkipScalar(const char* p, const char* end) {
+  switch (*p) {
+    case '"': {
+      std::string_view text;
+      const char* after = nullptr;
+      return ReadString(p, end, &text, &after) ? after : nullptr;
+    }
+    case 't': return IsLiteral(p, end, "true") ? p + 4 : nullptr;
+    case 'f': return IsLiteral(p, end, "false") ? p + 5 : nullptr;
+    case 'n': return IsLiteral(p, end, "null") ? p + 4 : nullptr;
+    default: {
+      double unused;
+      return ReadShortDecimal(p, &unused);
+    }
+  }
+}
+
 size_t FlatLineDecoder::FindSlot(std::string_view key, size_t first) const {
   const size_t n = slots_.size();
   for (size_t k = 0; k < n; ++k) {
@@ -279,14 +298,18 @@ const char* FlatLineDecoder::DecodeLine(const char* line, const char* end, std::
         if (!ReadString(p, end, &key, &after)) return nullptr;
         match = FindSlot(key, expected);
       }
-      if (match == n || seen_[match]) return nullptr;
-      seen_[match] = 1;
-      expected = match + 1 == n ? 0 : match + 1;
+      if (match == n) {
+        if (decline_unknown_keys_) return nullptr;
+      } else {
+        if (seen_[match]) return nullptr;
+        seen_[match] = 1;
+        expected = match + 1 == n ? 0 : match + 1;
+      }
       p = SkipSpace(after, end);
       if (p >= end || *p != ':') return nullptr;
       p = SkipSpace(p + 1, end);
       if (p >= end) return nullptr;
-      p = DecodeValue(slots_[match], columns[match], p, end);
+      p = match == n ? SkipScalar(p, end) : DecodeValue(slots_[match], columns[match], p, end);
       if (p == nullptr) return nullptr;
       p = SkipSpace(p, end);
       if (p >= end) return nullptr;

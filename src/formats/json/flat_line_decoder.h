@@ -4,10 +4,10 @@
 // The general path runs simdjson over each line: stage 1 indexes its structure, then the
 // On-Demand walk reads it again. For flat events one pass that reads each key and value where it
 // stands does both. It accepts a strict subset of JSON and decodes that exactly as the general
-// path does; anything else (an escape, an exponent, a key the fields do not name, a repeated
-// key, a nested value, a value of another type than its field's, malformed input) it declines,
-// and the caller decodes the line on the general path. So every error, and its message, comes
-// from one place.
+// path does; anything else (an escape, an exponent, a repeated key, a nested value, a value of
+// another type than its field's, malformed input) it declines, and the caller decodes the line
+// on the general path. So every error, and its message, comes from one place. Keys the fields
+// do not name are stepped over when their value is a scalar it reads whole.
 //
 // UTF-8 is checked only where it can occur in an accepted line: inside strings.
 #pragma once
@@ -32,6 +32,10 @@ class FlatLineDecoder {
   // which the caller must cut off.
   const char* DecodeLine(const char* line, const char* end, std::vector<ColumnVector>& columns);
 
+  // Keys the fields do not name are stepped over when their value is a scalar, unless this is
+  // set: then such lines are declined (the general path notes unknown keys for --evolve).
+  void set_decline_unknown_keys(bool on) { decline_unknown_keys_ = on; }
+
  private:
   enum class Kind : uint8_t { kString, kInt64, kInt32, kDouble, kFloat, kBoolean, kTimestamp, kDate, kOther };
   struct Slot {
@@ -46,10 +50,12 @@ class FlatLineDecoder {
   // The slot named `key`, searched from `first` on (wrapping), or slots_.size().
   size_t FindSlot(std::string_view key, size_t first) const;
   const char* DecodeValue(const Slot& slot, ColumnVector& out, const char* p, const char* end) const;
+  static const char* SkipScalar(const char* p, const char* end);
 
   std::vector<Slot> slots_;
   std::vector<uint8_t> seen_;  // Which fields the current line set.
   EpochUnit unit_;
+  bool decline_unknown_keys_ = false;
 };
 
 }  // namespace floe::formats::json

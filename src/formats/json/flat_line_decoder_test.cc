@@ -89,6 +89,7 @@ const std::vector<std::string> kTaken = {
     R"({"id":"nulls","ts":null,"qty":null,"n":null,"price":null,"f":null,"ok":null,"day":null,"amount":null,"addr":null})",
     R"({"id":"utf-8: é 日本 🎉","local":"2026-01-01 00:00:00+02:00"})",
     R"({"id":"x","ts":"2026-01-01T00:00:00-05:30","local":-1})",
+    R"({"trace":"abc","id":"unknown scalars","v":1,"w":-2.5,"b":true,"z":null,"c":false,"qty":4})",
 };
 
 // Each line is declined (the general path decodes it, or reports it).
@@ -102,7 +103,13 @@ const std::vector<std::string> kDeclined = {
     R"({"id":"x","qty":1.0})",                  // An integral decimal for an int column.
     R"({"id":"x","qty":"7"})",                  // A numeric string.
     R"({"id":42})",                             // A number for a string.
-    R"({"id":"x","unknown":1})",
+    R"({"id":"x","unknown":{"a":1}})",            // Unknown keys: only scalars are stepped over.
+    R"({"id":"x","unknown":[1]})",
+    R"({"id":"x","unknown":1e3})",
+    R"({"id":"x","unknown":18446744073709551616})",
+    R"({"id":"x","unknown":"esc\"aped"})",
+    R"({"id":"x","unknown":tru})",
+    R"({"id":"x","unknown":"x":1})",
     R"({"id":"x","id":"y"})",
     R"({"id":"x","addr":{"city":"Oslo"}})",
     R"({"id":"x","amount":1.25})",
@@ -143,6 +150,20 @@ TEST(FlatLineDecoder, TakesPlainFlatEvents) {
 
 TEST(FlatLineDecoder, DeclinesEverythingElse) {
   for (const std::string& line : kDeclined) EXPECT_FALSE(FastPathTakes(line)) << line;
+}
+
+// With --evolve the general path notes unknown keys, so the fast path leaves such lines to it.
+TEST(FlatLineDecoder, LeavesUnknownKeysToTheGeneralPathWhenTheyAreNoted) {
+  for (bool fast : {true, false}) {
+    auto d = MakeDecoder(fast, EpochUnit::kMicros);
+    d->set_collect_unknown_fields(true);
+    std::string text = R"({"id":"a","extra":7,"label":"x"})" "\n" + std::string(JsonEventDecoder::kPadding, ' ');
+    d->DecodeLines(std::string_view(text).substr(0, text.size() - JsonEventDecoder::kPadding), 1);
+    auto unknown = d->TakeUnknownFields();
+    EXPECT_EQ(unknown.size(), 2u) << fast;
+    EXPECT_EQ(unknown["extra"], TypeId::kInt64) << fast;
+    EXPECT_EQ(d->TakeBatch().num_rows, 1) << fast;
+  }
 }
 
 TEST(FlatLineDecoder, GivesTheGeneralPathsRowsAndErrors) {
