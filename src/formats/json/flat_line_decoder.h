@@ -1,10 +1,11 @@
 // FlatLineDecoder: the event decoder's fast path, for the common event: one object of scalar
-// values per line, written plainly (no escapes; numbers as integers or short decimals).
+// values (and objects of them) per line, written plainly (no escapes; numbers as integers or
+// short decimals).
 //
 // The general path runs simdjson over each line: stage 1 indexes its structure, then the
 // On-Demand walk reads it again. For flat events one pass that reads each key and value where it
 // stands does both. It accepts a strict subset of JSON and decodes that exactly as the general
-// path does; anything else (an escape, an exponent, a repeated key, a nested value, a value of
+// path does; anything else (an escape, an exponent, a repeated key, an array, a value of
 // another type than its field's, malformed input) it declines, and the caller decodes the line
 // on the general path. So every error, and its message, comes from one place. Keys the fields
 // do not name are stepped over when their value is a scalar it reads whole.
@@ -37,7 +38,7 @@ class FlatLineDecoder {
   void set_decline_unknown_keys(bool on) { decline_unknown_keys_ = on; }
 
  private:
-  enum class Kind : uint8_t { kString, kInt64, kInt32, kDouble, kFloat, kBoolean, kTimestamp, kDate, kOther };
+  enum class Kind : uint8_t { kString, kInt64, kInt32, kDouble, kFloat, kBoolean, kTimestamp, kDate, kStruct, kOther };
   struct Slot {
     std::string_view name;
     // The name is what a key without escapes spells byte for byte: no quote, backslash or
@@ -45,15 +46,22 @@ class FlatLineDecoder {
     bool plain_name = false;
     Kind kind = Kind::kOther;
     bool nullable = true;
+    std::vector<Slot> children;  // kStruct (and the root): one per field.
+    std::vector<uint8_t> seen;   // kStruct (and the root): which fields the current object set.
   };
+  // Objects nested deeper than this are left to the general path.
+  static constexpr int kMaxDepth = 16;
 
-  // The slot named `key`, searched from `first` on (wrapping), or slots_.size().
-  size_t FindSlot(std::string_view key, size_t first) const;
-  const char* DecodeValue(const Slot& slot, ColumnVector& out, const char* p, const char* end) const;
+  static Slot MakeSlot(const Field& field);
+  // The child of `object` named `key`, searched from `first` on (wrapping), or children.size().
+  static size_t FindChild(const Slot& object, std::string_view key, size_t first);
+  // Reads the object at `p` (its '{', at nesting `depth`; the line's is 1) into `columns`, one
+  // per child of `object`: where it ends, or nullptr.
+  const char* DecodeObject(Slot& object, std::vector<ColumnVector>& columns, const char* p, const char* end, int depth);
+  const char* DecodeValue(Slot& slot, ColumnVector& out, const char* p, const char* end, int depth);
   static const char* SkipScalar(const char* p, const char* end);
 
-  std::vector<Slot> slots_;
-  std::vector<uint8_t> seen_;  // Which fields the current line set.
+  Slot root_;
   EpochUnit unit_;
   bool decline_unknown_keys_ = false;
 };

@@ -26,7 +26,8 @@ constexpr std::string_view kSchema = R"json({"type":"struct","schema-id":0,"fiel
   {"id":9,"name":"a key that is rather long, with \"quotes\"","required":false,"type":"string"},
   {"id":10,"name":"amount","required":false,"type":"decimal(10, 2)"},
   {"id":11,"name":"addr","required":false,"type":{"type":"struct","fields":[
-     {"id":12,"name":"city","required":false,"type":"string"}]}},
+     {"id":12,"name":"city","required":false,"type":"string"},
+     {"id":14,"name":"zip","required":true,"type":"long"}]}},
   {"id":13,"name":"local","required":false,"type":"timestamp"}]})json";
 
 std::vector<Field> Fields() {
@@ -90,6 +91,9 @@ const std::vector<std::string> kTaken = {
     R"({"id":"utf-8: é 日本 🎉","local":"2026-01-01 00:00:00+02:00"})",
     R"({"id":"x","ts":"2026-01-01T00:00:00-05:30","local":-1})",
     R"({"trace":"abc","id":"unknown scalars","v":1,"w":-2.5,"b":true,"z":null,"c":false,"qty":4})",
+    R"({"id":"nested","addr":{"city":"Oslo","zip":7},"qty":1})",
+    R"({"id":"nested, out of order","addr":{ "zip" : -1 , "note":"skipped", "city" : null }})",
+    R"({"addr":null,"id":"null object"})",
 };
 
 // Each line is declined (the general path decodes it, or reports it).
@@ -111,7 +115,15 @@ const std::vector<std::string> kDeclined = {
     R"({"id":"x","unknown":tru})",
     R"({"id":"x","unknown":"x":1})",
     R"({"id":"x","id":"y"})",
-    R"({"id":"x","addr":{"city":"Oslo"}})",
+    R"({"id":"x","addr":{"city":"Oslo","city":"Bergen"}})",
+    R"({"id":"x","addr":{"city":{"name":"Oslo"}}})",
+    R"({"id":"x","addr":{"zip":"7"}})",
+    R"({"id":"x","addr":["Oslo"]})",
+    R"({"id":"x","addr":{"city":"Oslo"})",
+    R"({"id":"x","addr":{"city":"Oslo",}})",
+    R"({"id":"x","addr":{"zip":1,"extra":[1]}})",
+    R"({"id":"x","addr":{"city":"Oslo"}})",         // A required nested field missing.
+    R"({"id":"x","addr":{"city":7,"zip":1}})",
     R"({"id":"x","amount":1.25})",
     R"({"id":"x","a key that is rather long, with \"quotes\"":"y"})",
     R"({"id":"x","ts":"yesterday"})",
