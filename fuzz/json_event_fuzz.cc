@@ -1,7 +1,7 @@
 // Fuzz target: bytes as newline-delimited JSON order events, decoded into the columns of
 // shop.orders exactly as the stream job does. Bad lines must become line errors (dead letters),
 // never a crash, and must not stop the good lines around them. The same bytes are decoded again
-// with the flat fast path off: both must give the same rows and the same errors (it aborts if
+// with the fast path off: both must give the same rows and the same errors (it aborts if
 // not); and both ways again for a schema with nested objects.
 #include <cstdint>
 #include <cstdlib>
@@ -29,14 +29,14 @@ constexpr char kNestedSchema[] = R"({"type":"struct","schema-id":0,"fields":[
         {"id":10,"name":"lon","required":true,"type":"double"}]}}]}},
   {"id":11,"name":"tags","required":false,"type":{"type":"list","element-id":12,"element":"string","element-required":false}}]})";
 
-std::unique_ptr<floe::formats::JsonEventDecoder> MakeDecoder(const std::string& schema_json, bool flat_fast_path) {
+std::unique_ptr<floe::formats::JsonEventDecoder> MakeDecoder(const std::string& schema_json, bool fast_path) {
   auto schema = floe::iceberg::SchemaFromJson(schema_json);
   if (!schema) std::abort();
   auto fields = floe::formats::BatchFieldsFromSchema(*schema);
   if (!fields) std::abort();
   auto decoder = floe::formats::JsonEventDecoder::Make(*fields, floe::formats::EpochUnit::kMillis);
   if (!decoder) std::abort();
-  (*decoder)->set_flat_fast_path(flat_fast_path);
+  (*decoder)->set_fast_path(fast_path);
   return std::move(*decoder);
 }
 

@@ -7,7 +7,7 @@
 #include <optional>
 #include <utility>
 
-#include "formats/json/flat_line_decoder.h"
+#include "formats/json/plain_line_decoder.h"
 #include "formats/json/strict_ondemand.h"
 #include "formats/json/text_values.h"
 
@@ -120,14 +120,14 @@ struct JsonEventDecoder::Impl {
   Field root_field;
   EpochUnit unit = EpochUnit::kMicros;
   od::parser parser;
-  std::optional<json::FlatLineDecoder> flat;  // The fast path, tried on each line first.
-  // After kFlatMissesToPause lines in a row that the fast path declined (events it does not
-  // take, such as nested ones), it rests for kFlatPauseLines lines.
-  static constexpr int kFlatMissesToPause = 8;
-  static constexpr int kFlatPauseLines = 1024;
-  int flat_misses = 0;
-  int flat_pause = 0;
-  bool flat_enabled = true;
+  std::optional<json::PlainLineDecoder> fast;  // The fast path, tried on each line first.
+  // After kFastMissesToPause lines in a row that the fast path declined (events it does not
+  // take, such as ones with arrays), it rests for kFastPauseLines lines.
+  static constexpr int kFastMissesToPause = 8;
+  static constexpr int kFastPauseLines = 1024;
+  int fast_misses = 0;
+  int fast_pause = 0;
+  bool fast_enabled = true;
   ColumnBatch batch;
   std::vector<LineError> errors;
   std::string one;
@@ -488,21 +488,21 @@ struct JsonEventDecoder::Impl {
 
   // The line at `p` decoded on the fast path: where the next line starts, or nullptr when the
   // path is off or resting, or declined the line (then whatever it appended is cut off).
-  const char* TryFlatPath(const char* p, const char* end) {
-    if (!flat_enabled) return nullptr;
-    if (flat_pause > 0) {
-      --flat_pause;
+  const char* TryFastPath(const char* p, const char* end) {
+    if (!fast_enabled) return nullptr;
+    if (fast_pause > 0) {
+      --fast_pause;
       return nullptr;
     }
-    if (const char* next = flat->DecodeLine(p, end, batch.columns)) {
+    if (const char* next = fast->DecodeLine(p, end, batch.columns)) {
       ++batch.num_rows;
-      flat_misses = 0;
+      fast_misses = 0;
       return next;
     }
     for (auto& c : batch.columns) Truncate(c, batch.num_rows);
-    if (++flat_misses == kFlatMissesToPause) {
-      flat_misses = 0;
-      flat_pause = kFlatPauseLines;
+    if (++fast_misses == kFastMissesToPause) {
+      fast_misses = 0;
+      fast_pause = kFastPauseLines;
     }
     return nullptr;
   }
@@ -558,7 +558,7 @@ Result<std::unique_ptr<JsonEventDecoder>> JsonEventDecoder::Make(std::vector<Fie
   impl.root = Compile(impl.root_field);
   // Point the root's children at the decoder's own fields (the struct type holds copies).
   for (size_t i = 0; i < impl.fields.size(); ++i) impl.root.children[i] = Compile(impl.fields[i]);
-  impl.flat.emplace(impl.fields, unit);
+  impl.fast.emplace(impl.fields, unit);
   impl.Reset();
   return d;
 }
@@ -576,7 +576,7 @@ int64_t JsonEventDecoder::DecodeLines(std::string_view text, int64_t first_line)
   const char* prefetched = p;
   while (p < end) {
     for (const char* want = std::min(end, p + kAhead); prefetched < want; prefetched += 64) __builtin_prefetch(prefetched);
-    if (const char* next = impl_->TryFlatPath(p, end)) {
+    if (const char* next = impl_->TryFastPath(p, end)) {
       ++line;
       p = next;
       continue;
@@ -613,11 +613,11 @@ ColumnBatch JsonEventDecoder::TakeBatch() {
   return out;
 }
 
-void JsonEventDecoder::set_flat_fast_path(bool on) { impl_->flat_enabled = on; }
+void JsonEventDecoder::set_fast_path(bool on) { impl_->fast_enabled = on; }
 
 void JsonEventDecoder::set_collect_unknown_fields(bool on) {
   impl_->collect_unknown = on;
-  impl_->flat->set_decline_unknown_keys(on);
+  impl_->fast->set_decline_unknown_keys(on);
 }
 
 std::map<std::string, TypeId> JsonEventDecoder::TakeUnknownFields() { return std::exchange(impl_->unknown, {}); }

@@ -46,10 +46,10 @@ class JsonEventDecoder {
   const std::vector<LineError>& errors() const;
   void ClearErrors();
 
-  // Lines are first tried on a fast path for flat events written plainly (flat_line_decoder.h),
+  // Lines are first tried on a fast path for events written plainly (plain_line_decoder.h),
   // which gives the same rows and hands every other line to the general path. Off, every line
   // takes the general path: tests compare the two.
-  void set_flat_fast_path(bool on);
+  void set_fast_path(bool on);
 
   // Schema evolution (`floe stream --evolve`): when on, top-level keys the fields do not name,
   // with a string, integer, floating-point or boolean value, are noted with the type their

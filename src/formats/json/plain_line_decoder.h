@@ -1,9 +1,9 @@
-// FlatLineDecoder: the event decoder's fast path, for the common event: one object of scalar
+// PlainLineDecoder: the event decoder's fast path, for the common event: one object of scalar
 // values (and objects of them) per line, written plainly (no escapes; numbers as integers or
 // short decimals).
 //
 // The general path runs simdjson over each line: stage 1 indexes its structure, then the
-// On-Demand walk reads it again. For flat events one pass that reads each key and value where it
+// On-Demand walk reads it again. For such events one pass that reads each key and value where it
 // stands does both. It accepts a strict subset of JSON and decodes that exactly as the general
 // path does; anything else (an escape, an exponent, a repeated key, an array, a value of
 // another type than its field's, malformed input) it declines, and the caller decodes the line
@@ -22,10 +22,10 @@
 
 namespace floe::formats::json {
 
-class FlatLineDecoder {
+class PlainLineDecoder {
  public:
   // `fields` must outlive the decoder (it keeps their names).
-  FlatLineDecoder(const std::vector<Field>& fields, EpochUnit unit);
+  PlainLineDecoder(const std::vector<Field>& fields, EpochUnit unit);
 
   // Decodes the line starting at `line` (ending at its '\n' or at `end`, which must be followed
   // by 64 readable bytes) as one row appended to `columns`, one per field. Returns where the next

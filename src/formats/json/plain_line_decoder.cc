@@ -1,4 +1,4 @@
-#include "formats/json/flat_line_decoder.h"
+#include "formats/json/plain_line_decoder.h"
 
 #include <simdjson.h>
 
@@ -142,7 +142,7 @@ bool IsLiteral(const char* p, const char* end, std::string_view word) {
 
 }  // namespace
 
-FlatLineDecoder::Slot FlatLineDecoder::MakeSlot(const Field& field) {
+PlainLineDecoder::Slot PlainLineDecoder::MakeSlot(const Field& field) {
   Slot slot{.name = field.name, .plain_name = IsPlainName(field.name), .kind = Kind::kOther, .nullable = field.nullable};
   switch (field.type.id) {
     case TypeId::kString: slot.kind = Kind::kString; break;
@@ -164,7 +164,7 @@ FlatLineDecoder::Slot FlatLineDecoder::MakeSlot(const Field& field) {
   return slot;
 }
 
-FlatLineDecoder::FlatLineDecoder(const std::vector<Field>& fields, EpochUnit unit) : unit_(unit) {
+PlainLineDecoder::PlainLineDecoder(const std::vector<Field>& fields, EpochUnit unit) : unit_(unit) {
   root_.kind = Kind::kStruct;
   for (const Field& field : fields) root_.children.push_back(MakeSlot(field));
   root_.seen.resize(root_.children.size());
@@ -173,7 +173,7 @@ FlatLineDecoder::FlatLineDecoder(const std::vector<Field>& fields, EpochUnit uni
 // Each case appends exactly what the general path appends for the same value, or declines
 // (returns nullptr) where the general path would convert, check further or refuse. Inlined
 // into the line loop, as ReadString is: called once per value, calls cost a tenth of decoding.
-[[gnu::always_inline]] inline const char* FlatLineDecoder::DecodeValue(Slot& slot, ColumnVector& out, const char* p, const char* end,
+[[gnu::always_inline]] inline const char* PlainLineDecoder::DecodeValue(Slot& slot, ColumnVector& out, const char* p, const char* end,
                                                                       int depth) {
   if (*p == 'n') {
     if (!slot.nullable || !IsLiteral(p, end, "null")) return nullptr;
@@ -264,7 +264,7 @@ FlatLineDecoder::FlatLineDecoder(const std::vector<Field>& fields, EpochUnit uni
 
 // An unknown key's value, stepped over when it is a scalar this path reads whole (checked as
 // the general path checks it); anything else (objects, arrays, exponents, long numbers) declines.
-const char* FlatLineDecoder::SkipScalar(const char* p, const char* end) {
+const char* PlainLineDecoder::SkipScalar(const char* p, const char* end) {
   switch (*p) {
     case '"': {
       std::string_view text;
@@ -281,7 +281,7 @@ const char* FlatLineDecoder::SkipScalar(const char* p, const char* end) {
   }
 }
 
-size_t FlatLineDecoder::FindChild(const Slot& object, std::string_view key, size_t first) {
+size_t PlainLineDecoder::FindChild(const Slot& object, std::string_view key, size_t first) {
   const size_t n = object.children.size();
   for (size_t k = 0; k < n; ++k) {
     const size_t i = first + k < n ? first + k : first + k - n;
@@ -290,7 +290,7 @@ size_t FlatLineDecoder::FindChild(const Slot& object, std::string_view key, size
   return n;
 }
 
-const char* FlatLineDecoder::DecodeObject(Slot& object, std::vector<ColumnVector>& columns, const char* p, const char* end,
+const char* PlainLineDecoder::DecodeObject(Slot& object, std::vector<ColumnVector>& columns, const char* p, const char* end,
                                           int depth) {
   p = SkipSpace(p + 1, end);  // After the '{'.
   if (p >= end) return nullptr;
@@ -349,7 +349,7 @@ const char* FlatLineDecoder::DecodeObject(Slot& object, std::vector<ColumnVector
   return p;
 }
 
-const char* FlatLineDecoder::DecodeLine(const char* line, const char* end, std::vector<ColumnVector>& columns) {
+const char* PlainLineDecoder::DecodeLine(const char* line, const char* end, std::vector<ColumnVector>& columns) {
   const char* p = SkipSpace(line, end);
   if (p >= end || *p != '{') return nullptr;
   p = DecodeObject(root_, columns, p, end, 1);

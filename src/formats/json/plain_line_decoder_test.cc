@@ -1,6 +1,6 @@
 // The fast path must give exactly the general path's rows and errors, and must take the lines it
 // is for: each test decodes the same text with the fast path on and off and compares.
-#include "formats/json/flat_line_decoder.h"
+#include "formats/json/plain_line_decoder.h"
 
 #include <gtest/gtest.h>
 
@@ -41,7 +41,7 @@ std::vector<Field> Fields() {
 std::unique_ptr<JsonEventDecoder> MakeDecoder(bool fast, EpochUnit unit) {
   auto d = JsonEventDecoder::Make(Fields(), unit);
   EXPECT_TRUE(d.has_value());
-  (*d)->set_flat_fast_path(fast);
+  (*d)->set_fast_path(fast);
   return std::move(*d);
 }
 
@@ -75,10 +75,10 @@ void ExpectPathsAgree(const std::string& text, EpochUnit unit = EpochUnit::kMicr
 // Whether the fast path itself takes `line` (padding after it filled with `padding`).
 bool FastPathTakes(const std::string& line, char padding = ' ') {
   static const std::vector<Field> fields = Fields();
-  FlatLineDecoder flat(fields, EpochUnit::kMicros);
+  PlainLineDecoder fast(fields, EpochUnit::kMicros);
   ColumnBatch batch = MakeEmptyBatch(fields);
   std::string buffer = line + std::string(JsonEventDecoder::kPadding, padding);
-  return flat.DecodeLine(buffer.data(), buffer.data() + line.size(), batch.columns) != nullptr;
+  return fast.DecodeLine(buffer.data(), buffer.data() + line.size(), batch.columns) != nullptr;
 }
 
 const std::vector<std::string> kTaken = {
@@ -156,16 +156,16 @@ const std::vector<std::string> kDeclined = {
     "   ",
 };
 
-TEST(FlatLineDecoder, TakesPlainFlatEvents) {
+TEST(PlainLineDecoder, TakesPlainFlatEvents) {
   for (const std::string& line : kTaken) EXPECT_TRUE(FastPathTakes(line)) << line;
 }
 
-TEST(FlatLineDecoder, DeclinesEverythingElse) {
+TEST(PlainLineDecoder, DeclinesEverythingElse) {
   for (const std::string& line : kDeclined) EXPECT_FALSE(FastPathTakes(line)) << line;
 }
 
 // With --evolve the general path notes unknown keys, so the fast path leaves such lines to it.
-TEST(FlatLineDecoder, LeavesUnknownKeysToTheGeneralPathWhenTheyAreNoted) {
+TEST(PlainLineDecoder, LeavesUnknownKeysToTheGeneralPathWhenTheyAreNoted) {
   for (bool fast : {true, false}) {
     auto d = MakeDecoder(fast, EpochUnit::kMicros);
     d->set_collect_unknown_fields(true);
@@ -178,7 +178,7 @@ TEST(FlatLineDecoder, LeavesUnknownKeysToTheGeneralPathWhenTheyAreNoted) {
   }
 }
 
-TEST(FlatLineDecoder, GivesTheGeneralPathsRowsAndErrors) {
+TEST(PlainLineDecoder, GivesTheGeneralPathsRowsAndErrors) {
   std::string text;
   for (const std::string& line : kTaken) text += line + "\n";
   for (const std::string& line : kDeclined) text += line + "\n" + kTaken[0] + "\n";
@@ -189,20 +189,20 @@ TEST(FlatLineDecoder, GivesTheGeneralPathsRowsAndErrors) {
 
 // The last line may end without '\n' at the end of the input: bytes after the end (the
 // padding) must never complete it.
-TEST(FlatLineDecoder, NeverReadsPastTheEndIntoAValue) {
+TEST(PlainLineDecoder, NeverReadsPastTheEndIntoAValue) {
   const std::string whole = R"({"id":"abc","qty":123,"ok":true})";
   for (size_t cut = 0; cut < whole.size(); ++cut) {
     const std::string line = whole.substr(0, cut);
     std::string buffer = line + whole.substr(cut) + std::string(JsonEventDecoder::kPadding, ' ');
     static const std::vector<Field> fields = Fields();
-    FlatLineDecoder flat(fields, EpochUnit::kMicros);
+    PlainLineDecoder fast(fields, EpochUnit::kMicros);
     ColumnBatch batch = MakeEmptyBatch(fields);
-    EXPECT_EQ(flat.DecodeLine(buffer.data(), buffer.data() + cut, batch.columns), nullptr) << line;
+    EXPECT_EQ(fast.DecodeLine(buffer.data(), buffer.data() + cut, batch.columns), nullptr) << line;
   }
   EXPECT_TRUE(FastPathTakes(whole, '}'));
 }
 
-TEST(FlatLineDecoder, LinesCutAtEveryByteAgree) {
+TEST(PlainLineDecoder, LinesCutAtEveryByteAgree) {
   for (const std::string& whole : kTaken) {
     for (size_t cut = 0; cut <= whole.size(); ++cut) {
       std::string prefix = whole.substr(0, cut);
@@ -212,7 +212,7 @@ TEST(FlatLineDecoder, LinesCutAtEveryByteAgree) {
 }
 
 // Decimals of every length the fast path reads exactly, into double and float columns.
-TEST(FlatLineDecoder, ShortDecimalsAgree) {
+TEST(PlainLineDecoder, ShortDecimalsAgree) {
   std::mt19937 random(42);
   std::string text;
   for (int i = 0; i < 20000; ++i) {
@@ -237,7 +237,7 @@ TEST(FlatLineDecoder, ShortDecimalsAgree) {
 }
 
 // Random edits of good lines: whatever the fast path takes, it takes as the general path does.
-TEST(FlatLineDecoder, RandomEditsAgree) {
+TEST(PlainLineDecoder, RandomEditsAgree) {
   std::mt19937 random(20261204);
   const std::string alphabet = "{}[]\":,.-+0123456789eEtrufalsn \t\r\\/\x01\x7f\xc3\xa9\xff";
   for (int round = 0; round < 400; ++round) {
