@@ -156,7 +156,7 @@ const std::vector<std::string> kDeclined = {
     "   ",
 };
 
-TEST(PlainLineDecoder, TakesPlainFlatEvents) {
+TEST(PlainLineDecoder, TakesPlainlyWrittenEvents) {
   for (const std::string& line : kTaken) EXPECT_TRUE(FastPathTakes(line)) << line;
 }
 
