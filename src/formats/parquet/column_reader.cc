@@ -248,7 +248,7 @@ class ChunkDecoder {
         len = l;
       }
       if (len > data->size()) return Corruption("levels of {} bytes past the page end", len);
-      if (all_max != nullptr && StartsWithRunOf(reinterpret_cast<const uint8_t*>(data->data()), len, width, n, static_cast<uint64_t>(max))) {
+      if (all_max != nullptr && RleDecoder(reinterpret_cast<const uint8_t*>(data->data()), len, width).StartsWithRunOf(n, static_cast<uint64_t>(max))) {
         data->remove_prefix(len);
         *all_max = true;
         return OkStatus();

@@ -41,16 +41,8 @@ Status RleDecoder::NextRun() {
   return OkStatus();
 }
 
-bool StartsWithRunOf(const uint8_t* data, size_t size, int bit_width, int64_t n, uint64_t value) {
-  const uint8_t* p = data;
-  const uint8_t* end = data + size;
-  auto header = varint::DecodeUnsigned(&p, end, varint::kMaxLength32);
-  if (!header || (*header & 1) != 0 || static_cast<int64_t>(*header >> 1) < n) return false;
-  size_t bytes = static_cast<size_t>((bit_width + 7) / 8);
-  if (static_cast<size_t>(end - p) < bytes) return false;
-  uint64_t v = 0;
-  std::memcpy(&v, p, bytes);
-  return v == value;
+bool RleDecoder::StartsWithRunOf(int64_t n, uint64_t value) {
+  return NextRun() && rle_left_ >= n && rle_value_ == value;
 }
 
 template <typename T>

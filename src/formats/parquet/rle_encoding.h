@@ -23,6 +23,10 @@ class RleDecoder {
   // Decodes `n` values and reports the largest (for bounds checks on dictionary indices).
   Status DecodeIndices(uint32_t* out, int64_t n, uint32_t* max_seen);
 
+  // Before any decoding: whether the data starts with one RLE run of at least `n` copies of
+  // `value`. The levels of a page without nulls usually are such a run, and need not be expanded.
+  bool StartsWithRunOf(int64_t n, uint64_t value);
+
  private:
   Status NextRun();
 
@@ -36,10 +40,6 @@ class RleDecoder {
   int packed_pos_ = 0;       // Values of the current 8-group already consumed.
   uint32_t group_[8] = {};
 };
-
-// Whether hybrid-encoded `data` starts with one RLE run of at least `n` copies of `value`:
-// the levels of a page without nulls usually are such a run, and need not be expanded.
-bool StartsWithRunOf(const uint8_t* data, size_t size, int bit_width, int64_t n, uint64_t value);
 
 // Appends the hybrid encoding of `values` (no length prefix) to `out`.
 template <typename T>
