@@ -23,7 +23,8 @@ static_assert(JsonEventDecoder::kPadding >= simdjson::SIMDJSON_PADDING);
 struct Node {
   const Field* field = nullptr;
   TypeId type = TypeId::kInt64;
-  // The name holds no quote or backslash, so a key's raw bytes can be compared with it.
+  // A key without escapes spells the name byte for byte (json::IsPlainKeyName), so a key's raw
+  // bytes can be compared with it.
   bool plain_name = true;
   std::vector<Node> children;
   std::vector<uint8_t> seen;  // Structs: which children the current object set.
@@ -33,7 +34,7 @@ Node Compile(const Field& f) {
   Node n;
   n.field = &f;
   n.type = f.type.id;
-  n.plain_name = f.name.find_first_of("\"\\") == std::string::npos;
+  n.plain_name = json::IsPlainKeyName(f.name);
   for (const Field& c : f.type.children) n.children.push_back(Compile(c));
   n.seen.resize(n.children.size());
   return n;

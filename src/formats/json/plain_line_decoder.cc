@@ -127,14 +127,6 @@ const char* ReadShortDecimal(const char* p, double* out) {
   return p;
 }
 
-// Whether `name` is what a key without escapes spells byte for byte.
-bool IsPlainName(std::string_view name) {
-  for (char c : name) {
-    if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20) return false;
-  }
-  return simdjson::validate_utf8(name.data(), name.size());
-}
-
 // The literal `word` at `p`, whole, before `end`.
 bool IsLiteral(const char* p, const char* end, std::string_view word) {
   return static_cast<size_t>(end - p) >= word.size() && std::memcmp(p, word.data(), word.size()) == 0;
@@ -143,7 +135,7 @@ bool IsLiteral(const char* p, const char* end, std::string_view word) {
 }  // namespace
 
 PlainLineDecoder::Slot PlainLineDecoder::MakeSlot(const Field& field) {
-  Slot slot{.name = field.name, .plain_name = IsPlainName(field.name), .kind = Kind::kOther, .nullable = field.nullable};
+  Slot slot{.name = field.name, .plain_name = IsPlainKeyName(field.name), .kind = Kind::kOther, .nullable = field.nullable};
   switch (field.type.id) {
     case TypeId::kString: slot.kind = Kind::kString; break;
     case TypeId::kInt64: slot.kind = Kind::kInt64; break;

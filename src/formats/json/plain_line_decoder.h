@@ -41,9 +41,7 @@ class PlainLineDecoder {
   enum class Kind : uint8_t { kString, kInt64, kInt32, kDouble, kFloat, kBoolean, kTimestamp, kDate, kStruct, kOther };
   struct Slot {
     std::string_view name;
-    // The name is what a key without escapes spells byte for byte: no quote, backslash or
-    // control character, and valid UTF-8.
-    bool plain_name = false;
+    bool plain_name = false;  // json::IsPlainKeyName: RawKeyIs can compare keys with it.
     Kind kind = Kind::kOther;
     bool nullable = true;
     std::vector<Slot> children;  // kStruct (and the root): one per field.

@@ -31,6 +31,15 @@ inline constexpr int kMaxDepth = static_cast<int>(simdjson::DEFAULT_MAX_DEPTH);
 
 inline bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
+// Whether `name` is what a key without escapes spells byte for byte (no quote, backslash or
+// control character; valid UTF-8), so that RawKeyIs can compare a key's raw bytes with it.
+inline bool IsPlainKeyName(std::string_view name) {
+  for (char c : name) {
+    if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20) return false;
+  }
+  return simdjson::validate_utf8(name.data(), name.size());
+}
+
 // Whether a key's raw bytes (`raw`, just after its opening quote) are exactly `name`, which
 // holds no quote or backslash: then the key has no escape and its closing quote follows. Reads
 // stop at the first difference, so never more than 7 bytes past the closing quote (padding).
