@@ -239,7 +239,6 @@ enum class Entries { kObjects, kTemporaries };
 
 // Collects the `wanted` files under `folder` (relative path `rel`, "" or ending in '/') whose
 // keys start with `prefix`.
-
 Status Walk(const std::string& folder, const std::string& rel, std::string_view prefix, Entries wanted,
             std::vector<ObjectInfo>* out) {
   DIR* dir = ::opendir(folder.c_str());
