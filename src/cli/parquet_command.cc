@@ -172,19 +172,28 @@ int RunCat(const std::string& path, const std::string& columns, int64_t limit) {
   }
   int64_t printed = 0;
   std::string out;
+  auto fail = [&out](const Error& e) {
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    fmt::print(stderr, "floe parquet cat: {}\n", e.ToString());
+    return kExitFailure;
+  };
+  // Row groups are streamed in batches, as the query engine reads them: memory stays near a
+  // page per column rather than a whole row group.
+  constexpr int64_t kBatchRows = 8192;
   for (int g = 0; g < (*reader)->num_row_groups() && (limit < 0 || printed < limit); ++g) {
-    auto batch = (*reader)->ReadRowGroup(g, fields);
-    if (!batch) {
-      std::fwrite(out.data(), 1, out.size(), stdout);
-      fmt::print(stderr, "floe parquet cat: {}\n", batch.error().ToString());
-      return kExitFailure;
-    }
-    for (int64_t r = 0; r < batch->num_rows && (limit < 0 || printed < limit); ++r, ++printed) {
-      parquet::AppendRowJson(*batch, r, &out);
-      out.push_back('\n');
-      if (out.size() > (1 << 16)) {
-        std::fwrite(out.data(), 1, out.size(), stdout);
-        out.clear();
+    auto row_group = (*reader)->OpenRowGroup(g, fields);
+    if (!row_group) return fail(row_group.error());
+    while (limit < 0 || printed < limit) {
+      auto batch = (*row_group)->Next(kBatchRows);
+      if (!batch) return fail(batch.error());
+      if (!*batch) break;
+      for (int64_t r = 0; r < (*batch)->num_rows && (limit < 0 || printed < limit); ++r, ++printed) {
+        parquet::AppendRowJson(**batch, r, &out);
+        out.push_back('\n');
+        if (out.size() > (1 << 16)) {
+          std::fwrite(out.data(), 1, out.size(), stdout);
+          out.clear();
+        }
       }
     }
   }
