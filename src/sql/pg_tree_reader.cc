@@ -139,23 +139,47 @@ class Reader {
   }
 
   // A_Const's integer: libpg_query's JSON drops zero and, in this version, negative values,
-  // so the digits are read back from the text when the field is absent.
-  std::string IntegerText(element a_const, element ival) const {
+  // so the digits are read back from the text when the field is absent. A negative constant
+  // is the grammar folding a unary minus into its operand (`- ( 84 )` is one A_Const at the
+  // minus sign), so parentheses, spaces and comments may stand between the sign and the
+  // digits. Anything else is an error: reading it as 0 would answer wrongly.
+  Result<std::string> IntegerText(element a_const, element ival) const {
     int64_t value = 0;
     if (ival["ival"].get_int64().get(value) == simdjson::SUCCESS) return std::to_string(value);
     int64_t location = Int(a_const, "location", -1);
     const std::string& text = c_.rewritten->text;
-    if (location < 0 || static_cast<size_t>(location) >= text.size()) return "0";
+    int at = c_.rewritten->offsets.ToOriginal(static_cast<int>(location));
+    if (location < 0 || static_cast<size_t>(location) >= text.size()) return Malformed(at, "integer constant without text");
     size_t i = static_cast<size_t>(location);
     std::string out;
     if (text[i] == '-') {
       out.push_back('-');
       ++i;
-      while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+      i = SkipToOperand(text, i);
     }
     while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) out.push_back(text[i++]);
-    if (out.empty() || out == "-") return "0";
+    if (out.empty() || out == "-") return Malformed(at, "integer constant whose digits could not be read");
     return out;
+  }
+
+  // Past the spaces, opening parentheses and comments that may separate a folded unary minus
+  // from its operand's digits.
+  static size_t SkipToOperand(const std::string& text, size_t i) {
+    while (i < text.size()) {
+      char ch = text[i];
+      if (std::isspace(static_cast<unsigned char>(ch)) || ch == '(') {
+        ++i;
+      } else if (text.compare(i, 2, "--") == 0) {
+        size_t end = text.find('\n', i);
+        i = end == std::string::npos ? text.size() : end + 1;
+      } else if (text.compare(i, 2, "/*") == 0) {
+        size_t end = text.find("*/", i + 2);
+        i = end == std::string::npos ? text.size() : end + 2;
+      } else {
+        break;
+      }
+    }
+    return i;
   }
 
   // ---------------------------------------------------------------- statements
@@ -643,7 +667,7 @@ class Reader {
       if (!Unwrap(mod, mod_type, mod_body) || mod_type != "A_Const" || !Get(mod_body, "ival", ival)) {
         return SqlError(ErrorKind::kInvalidArgument, c_.original, out.location, "type parameters must be integer literals");
       }
-      std::string text = IntegerText(mod_body, ival);
+      FLOE_ASSIGN_OR_RETURN(std::string text, IntegerText(mod_body, ival));
       int64_t value = 0;
       for (char ch : text) {
         if (ch == '-') continue;
@@ -741,7 +765,7 @@ class Reader {
         literal->literal_kind = LiteralKind::kNull;
       } else if (Get(body, "ival", value)) {
         literal->literal_kind = LiteralKind::kInteger;
-        literal->text = IntegerText(body, value);
+        FLOE_ASSIGN_OR_RETURN(literal->text, IntegerText(body, value));
       } else if (Get(body, "fval", value)) {
         literal->text = std::string(Str(value, "fval"));
         bool exponent = literal->text.find_first_of("eE") != std::string::npos;
