@@ -1,7 +1,9 @@
 // Predicate pushdown: moves each conjunct of a filter as close to the data as it can go
 // without changing results, turns cross joins with connecting predicates into inner joins,
 // and hands scans the conjuncts storage can use (ScanPredicate): simple column-versus-constant
-// comparisons become pruning terms; the rest run as the scan's residual filter.
+// comparisons become pruning terms; the rest run as the scan's residual filter. Conjuncts
+// common to every branch of an OR are factored out first, so `(a AND b) OR (a AND c)` can use
+// `a` as a join key (TPC-H Q19).
 #include <algorithm>
 #include <map>
 #include <set>
@@ -45,6 +47,48 @@ BoundExprPtr Substitute(const BoundExpr& e, const std::map<ColumnId, const Bound
   copy->args.clear();
   for (const auto& arg : e.args) copy->args.push_back(Substitute(*arg, replacements));
   return copy;
+}
+
+// (a AND b) OR (a AND c) -> a AND (b OR c); an OR some branch of which is wholly common is
+// true whenever the common terms are, and is dropped.
+void FactorOrTerms(std::vector<BoundExprPtr>& terms) {
+  std::vector<BoundExprPtr> out;
+  for (auto& term : terms) {
+    if (term->kind != BoundKind::kOr || !Deterministic(*term)) {
+      out.push_back(std::move(term));
+      continue;
+    }
+    std::vector<std::vector<BoundExprPtr>> branches;
+    for (auto& arg : term->args) {
+      branches.emplace_back();
+      SplitConjunction(arg->Clone(), branches.back());
+    }
+    std::vector<BoundExprPtr> common;
+    for (auto& candidate : branches[0]) {
+      bool everywhere = std::all_of(branches.begin() + 1, branches.end(), [&](const std::vector<BoundExprPtr>& branch) {
+        return std::any_of(branch.begin(), branch.end(), [&](const BoundExprPtr& t) { return t->Equals(*candidate); });
+      });
+      if (everywhere) common.push_back(candidate->Clone());
+    }
+    if (common.empty()) {
+      out.push_back(std::move(term));
+      continue;
+    }
+    auto rest = std::make_unique<BoundExpr>(BoundKind::kOr, SqlType::Boolean());
+    bool always = false;
+    for (auto& branch : branches) {
+      std::vector<BoundExprPtr> remaining;
+      for (auto& t : branch) {
+        bool shared = std::any_of(common.begin(), common.end(), [&](const BoundExprPtr& c) { return c->Equals(*t); });
+        if (!shared) remaining.push_back(std::move(t));
+      }
+      if (remaining.empty()) always = true;
+      else rest->args.push_back(CombineConjunction(std::move(remaining)));
+    }
+    for (auto& c : common) out.push_back(std::move(c));
+    if (!always) out.push_back(rest->args.size() == 1 ? std::move(rest->args[0]) : std::move(rest));
+  }
+  terms = std::move(out);
 }
 
 LogicalPtr WrapFilter(LogicalPtr op, std::vector<BoundExprPtr> terms) {
@@ -142,6 +186,7 @@ LogicalPtr Push(LogicalPtr op, std::vector<BoundExprPtr> terms) {
   switch (op->kind) {
     case LogicalKind::kFilter: {
       SplitConjunction(std::move(op->predicate), terms);
+      FactorOrTerms(terms);
       return Push(std::move(op->children[0]), std::move(terms));
     }
     case LogicalKind::kProject: {

@@ -4,12 +4,15 @@ namespace floe::sql {
 namespace {
 
 // Optimizes the plans of subqueries inside expressions (they are shared and immutable, so
-// each is copied, optimized and replaced).
+// each is copied, optimized and replaced). Decorrelation already went through them, with
+// column ids unique across the whole statement, so it is not repeated there.
 void OptimizeSubqueries(LogicalOperator& op, const OptimizerOptions& options);
 
 void OptimizeExpression(BoundExpr& e, const OptimizerOptions& options) {
   if (e.kind == BoundKind::kSubquery && e.plan) {
-    auto optimized = Optimize(e.plan->Clone(), options);
+    OptimizerOptions nested = options;
+    nested.decorrelate_subqueries = false;
+    auto optimized = Optimize(e.plan->Clone(), nested);
     if (optimized.has_value()) e.plan = std::shared_ptr<const LogicalOperator>(std::move(*optimized));
   }
   for (auto& arg : e.args) OptimizeExpression(*arg, options);
@@ -29,6 +32,7 @@ void OptimizeSubqueries(LogicalOperator& op, const OptimizerOptions& options) {
 }  // namespace
 
 Result<LogicalPtr> Optimize(LogicalPtr plan, const OptimizerOptions& options) {
+  if (options.decorrelate_subqueries) plan = DecorrelateSubqueries(std::move(plan));
   if (options.fold_constants) plan = FoldConstants(std::move(plan));
   if (options.push_filters) {
     plan = PushDownFilters(std::move(plan));

@@ -1,4 +1,6 @@
 // The logical optimizer: rewrites a bound plan with rules that need no storage access.
+//   - subquery decorrelation: correlated EXISTS and scalar aggregates become joins
+//     (subquery_decorrelation.cc);
 //   - constant folding (sql/constant_folding.cc), including filters proven true or false;
 //   - predicate pushdown into joins and scans, where simple column predicates become the
 //     scan's ScanPredicate for the Iceberg planner and Parquet reader (filter_pushdown.cc);
@@ -17,6 +19,7 @@
 namespace floe::sql {
 
 struct OptimizerOptions {
+  bool decorrelate_subqueries = true;
   bool fold_constants = true;
   bool push_filters = true;
   bool push_projections = true;
@@ -27,6 +30,7 @@ struct OptimizerOptions {
 Result<LogicalPtr> Optimize(LogicalPtr plan, const OptimizerOptions& options = {});
 
 // The rules, each usable alone (tests).
+LogicalPtr DecorrelateSubqueries(LogicalPtr plan);
 LogicalPtr FoldConstants(LogicalPtr plan);
 LogicalPtr PushDownFilters(LogicalPtr plan);
 LogicalPtr PushDownProjections(LogicalPtr plan);

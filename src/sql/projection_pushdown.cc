@@ -113,7 +113,10 @@ void Prune(LogicalOperator& op, std::set<ColumnId> required, bool root) {
       Prune(*op.children[0], required, false);
       Prune(*op.children[1], required, false);
       op.output = op.children[0]->output;
-      op.output.insert(op.output.end(), op.children[1]->output.begin(), op.children[1]->output.end());
+      // Semi and anti joins pass only their left side's rows on.
+      if (op.join_type != LogicalJoinType::kSemi && op.join_type != LogicalJoinType::kAnti) {
+        op.output.insert(op.output.end(), op.children[1]->output.begin(), op.children[1]->output.end());
+      }
       return;
     }
     case LogicalKind::kSort:
