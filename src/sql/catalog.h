@@ -50,12 +50,21 @@ struct TableVersion {
   std::string ToString() const;
 };
 
+// What the optimizer knows of one column's values. Estimates: they order joins and size hash
+// tables, never decide a result.
+struct ColumnStatistics {
+  // At most this many distinct values: for integer, date and decimal columns, the width of the
+  // range between the smallest lower bound and the largest upper bound of the table's files.
+  std::optional<double> distinct_count;
+};
+
 // One table's shape at one version, as the binder and planner see it. Immutable.
 struct CatalogTable {
   QualifiedTableName name;
   std::string location;  // Table location URI; empty when not applicable.
   std::vector<TableColumn> columns;
   std::optional<int64_t> estimated_rows;  // From snapshot summaries; drives join order.
+  std::vector<ColumnStatistics> column_statistics;  // Parallel to `columns`, or empty when unknown.
   std::vector<std::string> partition_columns;  // Source columns of identity/temporal transforms.
   std::map<std::string, std::string> properties;  // Table properties (floe.source.* for fresh reads).
 };

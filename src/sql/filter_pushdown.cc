@@ -221,7 +221,8 @@ LogicalPtr Push(LogicalPtr op, std::vector<BoundExprPtr> terms) {
         std::set<ColumnId> refs = Refs(*term);
         bool uses_left = Intersects(refs, left), uses_right = Intersects(refs, right);
         bool can_left = inner || type == LogicalJoinType::kLeft || type == LogicalJoinType::kSemi || type == LogicalJoinType::kAnti;
-        bool can_right = inner || type == LogicalJoinType::kRight;
+        bool can_right = inner || type == LogicalJoinType::kRight || type == LogicalJoinType::kRightSemi ||
+                         type == LogicalJoinType::kRightAnti;
         if (!uses_right && can_left && Deterministic(*term)) {
           left_terms.push_back(std::move(term));
         } else if (!uses_left && uses_right && can_right && Deterministic(*term)) {

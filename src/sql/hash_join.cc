@@ -3,7 +3,8 @@
 // not `left = right` equalities are checked on the candidate pairs. Without equalities every
 // pair is a candidate (a nested loop, which also serves cross joins). Left and full joins emit
 // unmatched probe rows per chunk; right and full joins emit unmatched build rows in Finish.
-// Semi and anti joins emit probe rows with (without) a match.
+// Semi and anti joins emit probe rows with (without) a match; right semi and right anti joins
+// mark the build rows that match and emit those (the others) in Finish.
 #include <atomic>
 #include <set>
 
@@ -134,12 +135,12 @@ class HashJoinProbe final : public StreamOperator {
         }
       }
       for (uint32_t p : pl) probe_matched[p] = 1;
-      if (type_ == LogicalJoinType::kRight || type_ == LogicalJoinType::kFull) {
+      if (MarksBuildRows()) {
         for (uint32_t b : pr) matched_[b].store(1, std::memory_order_relaxed);
       }
       pl.clear();
       pr.clear();
-      if (type_ == LogicalJoinType::kSemi || type_ == LogicalJoinType::kAnti || pairs.rows == 0) return OkStatus();
+      if (!EmitsPairs() || pairs.rows == 0) return OkStatus();
       return next(Select(std::move(pairs)));
     };
     if (!probe_keys_.empty()) {
@@ -189,10 +190,12 @@ class HashJoinProbe final : public StreamOperator {
   }
 
   Status Finish(QueryContext&, const ChunkCallback& next) override {
-    if (type_ != LogicalJoinType::kRight && type_ != LogicalJoinType::kFull) return OkStatus();
+    if (!MarksBuildRows()) return OkStatus();
+    // Right semi joins emit the matched build rows; the others the unmatched ones.
+    uint8_t wanted = type_ == LogicalJoinType::kRightSemi ? 1 : 0;
     std::vector<uint32_t> rows;
     for (int64_t r = 0; r < build_.rows; ++r) {
-      if (matched_[static_cast<size_t>(r)].load() == 0) rows.push_back(static_cast<uint32_t>(r));
+      if (matched_[static_cast<size_t>(r)].load() == wanted) rows.push_back(static_cast<uint32_t>(r));
     }
     for (size_t at = 0; at < rows.size(); at += static_cast<size_t>(kChunkRows)) {
       std::vector<uint32_t> part(rows.begin() + static_cast<std::ptrdiff_t>(at),
@@ -208,6 +211,15 @@ class HashJoinProbe final : public StreamOperator {
   }
 
  private:
+  bool MarksBuildRows() const {
+    return type_ == LogicalJoinType::kRight || type_ == LogicalJoinType::kFull || type_ == LogicalJoinType::kRightSemi ||
+           type_ == LogicalJoinType::kRightAnti;
+  }
+  bool EmitsPairs() const {
+    return type_ != LogicalJoinType::kSemi && type_ != LogicalJoinType::kAnti && type_ != LogicalJoinType::kRightSemi &&
+           type_ != LogicalJoinType::kRightAnti;
+  }
+
   DataChunk Select(DataChunk combined) const {
     DataChunk out;
     out.rows = combined.rows;

@@ -1,9 +1,14 @@
-// Join order by estimated size. Cardinalities come from the tables' row estimates and fixed
-// selectivities (there are no column statistics at this level). A tree of inner and cross
+// Join order by estimated size. Cardinalities come from the tables' row estimates, fixed
+// selectivities for filters, and for equi-joins the columns' distinct counts where the catalog
+// knows them (Iceberg column bounds): |A join B on a = b| = |A| |B| / max(ndv(a), ndv(b)), the
+// textbook estimate, which tells a key/foreign-key join (about the size of the filtered fact
+// side) from a join on a low-cardinality column (a multiplication). A tree of inner and cross
 // joins is flattened and rebuilt greedily: start from the smallest input, then repeatedly join
-// the smallest input connected to what was joined so far; at each join the smaller side is
-// the right (build) side.
+// the input connected to what was joined so far that gives the smallest result; at each join
+// the smaller side is the right (build) side.
 #include <algorithm>
+#include <functional>
+#include <optional>
 #include <set>
 
 #include "sql/optimizer.h"
@@ -13,10 +18,16 @@ namespace {
 
 constexpr double kUnknownTableRows = 1000;
 
-double TermSelectivity(const ColumnPredicate& term) {
+double TermSelectivity(const ColumnPredicate& term, const CatalogTable& table) {
+  // An equality keeps one of the column's distinct values, where statistics know how many.
+  double one_value = 0.1;
+  for (size_t i = 0; i < table.columns.size() && i < table.column_statistics.size(); ++i) {
+    const auto& distinct = table.column_statistics[i].distinct_count;
+    if (table.columns[i].name == term.column && distinct && *distinct >= 1) one_value = 1.0 / *distinct;
+  }
   switch (term.op) {
-    case ColumnPredicate::Op::kEq: return 0.1;
-    case ColumnPredicate::Op::kIn: return std::min(1.0, 0.1 * static_cast<double>(term.values.size()));
+    case ColumnPredicate::Op::kEq: return one_value;
+    case ColumnPredicate::Op::kIn: return std::min(1.0, one_value * static_cast<double>(term.values.size()));
     case ColumnPredicate::Op::kIsNull: return 0.1;
     case ColumnPredicate::Op::kIsNotNull: return 0.9;
     case ColumnPredicate::Op::kNotEq: return 0.9;
@@ -29,6 +40,87 @@ std::set<ColumnId> Refs(const BoundExpr& e) {
   std::vector<ColumnId> ids;
   e.CollectColumns(ids);
   return std::set<ColumnId>(ids.begin(), ids.end());
+}
+
+// The distinct values of column `id` in `op`'s output, when statistics say: found where the
+// column is produced (a scan, or a column passed through a projection or a grouping), capped
+// by the estimated rows of every node on the way.
+std::optional<double> DistinctCount(const LogicalOperator& op, ColumnId id) {
+  auto capped = [&](std::optional<double> n) -> std::optional<double> {
+    if (n && op.estimated_rows >= 0) return std::min(*n, std::max(1.0, op.estimated_rows));
+    return n;
+  };
+  switch (op.kind) {
+    case LogicalKind::kScan: {
+      if (!op.table || !op.metadata_table.empty() || op.table->column_statistics.empty()) return std::nullopt;
+      for (const ScanColumn& c : op.scan_columns) {
+        if (c.id != id) continue;
+        const auto& stats = op.table->column_statistics[static_cast<size_t>(c.table_column)];
+        return capped(stats.distinct_count);
+      }
+      return std::nullopt;
+    }
+    case LogicalKind::kProject:
+      for (size_t i = 0; i < op.expressions.size(); ++i) {
+        if (op.output[i].id == id && op.expressions[i]->kind == BoundKind::kColumn) {
+          return capped(DistinctCount(*op.children[0], op.expressions[i]->column));
+        }
+      }
+      return std::nullopt;
+    case LogicalKind::kAggregate:
+      for (size_t i = 0; i < op.groups.size(); ++i) {
+        if (op.output[i].id == id && op.groups[i]->kind == BoundKind::kColumn) {
+          return capped(DistinctCount(*op.children[0], op.groups[i]->column));
+        }
+      }
+      return std::nullopt;
+    case LogicalKind::kSetOp:
+    case LogicalKind::kValues:
+    case LogicalKind::kWindow:
+      return std::nullopt;
+    default:
+      for (const auto& child : op.children) {
+        for (const auto& c : child->output) {
+          if (c.id == id) return capped(DistinctCount(*child, id));
+        }
+      }
+      return std::nullopt;
+  }
+}
+
+// The estimated rows of an inner join of `left` and `right` on `condition`: the most selective
+// equality between a column of each side whose distinct counts are known; without one, the
+// larger input (a key/foreign-key join's usual size).
+double InnerJoinRows(const LogicalOperator& left, const LogicalOperator& right, const BoundExpr* condition) {
+  double l = left.estimated_rows, r = right.estimated_rows;
+  double best = -1;
+  std::vector<const BoundExpr*> terms;
+  std::function<void(const BoundExpr*)> split = [&](const BoundExpr* e) {
+    if (e == nullptr) return;
+    if (e->kind == BoundKind::kAnd) {
+      for (const auto& a : e->args) split(a.get());
+    } else {
+      terms.push_back(e);
+    }
+  };
+  split(condition);
+  auto side_of = [](const LogicalOperator& op, ColumnId id) {
+    return std::any_of(op.output.begin(), op.output.end(), [&](const OutputColumn& c) { return c.id == id; });
+  };
+  for (const BoundExpr* t : terms) {
+    if (t->kind != BoundKind::kCall || t->name != "eq" || t->args.size() != 2) continue;
+    const BoundExpr& a = *t->args[0];
+    const BoundExpr& b = *t->args[1];
+    if (a.kind != BoundKind::kColumn || b.kind != BoundKind::kColumn) continue;
+    ColumnId la = a.column, rb = b.column;
+    if (!side_of(left, la)) std::swap(la, rb);
+    if (!side_of(left, la) || !side_of(right, rb)) continue;
+    auto nl = DistinctCount(left, la), nr = DistinctCount(right, rb);
+    if (!nl || !nr) continue;
+    double rows = l * r / std::max({*nl, *nr, 1.0});
+    best = best < 0 ? rows : std::min(best, rows);
+  }
+  return best >= 0 ? std::max(1.0, best) : std::max(l, r);
 }
 
 bool IsInnerJoin(const LogicalOperator& op) {
@@ -69,6 +161,20 @@ LogicalPtr MakeJoin(LogicalPtr a, LogicalPtr b, std::vector<BoundExprPtr>& terms
   return join;
 }
 
+// The estimated rows of joining `a` and `b` on the terms they cover, without moving the terms.
+double PairRows(const LogicalOperator& a, const LogicalOperator& b, const std::vector<BoundExprPtr>& terms) {
+  std::set<ColumnId> available;
+  for (const auto& c : a.output) available.insert(c.id);
+  for (const auto& c : b.output) available.insert(c.id);
+  std::vector<BoundExprPtr> covered;
+  for (const auto& term : terms) {
+    std::set<ColumnId> refs = Refs(*term);
+    if (std::all_of(refs.begin(), refs.end(), [&](ColumnId id) { return available.contains(id); })) covered.push_back(term->Clone());
+  }
+  BoundExprPtr condition = CombineConjunction(std::move(covered));
+  return InnerJoinRows(a, b, condition.get());
+}
+
 bool Connected(const LogicalOperator& a, const LogicalOperator& b, const std::vector<BoundExprPtr>& terms) {
   std::set<ColumnId> left, right;
   for (const auto& c : a.output) left.insert(c.id);
@@ -94,7 +200,8 @@ void EstimateCardinality(LogicalOperator& op) {
     case LogicalKind::kScan: {
       double rows = op.table && op.table->estimated_rows ? static_cast<double>(*op.table->estimated_rows) : kUnknownTableRows;
       if (!op.metadata_table.empty()) rows = 100;
-      for (const auto& term : op.pushed.terms) rows *= TermSelectivity(term);
+      static const CatalogTable kNoStatistics;
+      for (const auto& term : op.pushed.terms) rows *= TermSelectivity(term, op.table ? *op.table : kNoStatistics);
       for (size_t i = 0; i < op.pushed.residual.size(); ++i) rows *= 0.5;
       op.estimated_rows = std::max(1.0, rows);
       break;
@@ -110,12 +217,14 @@ void EstimateCardinality(LogicalOperator& op) {
       double l = child_rows(0), r = child_rows(1);
       switch (op.join_type) {
         case LogicalJoinType::kCross: op.estimated_rows = l * r; break;
-        case LogicalJoinType::kInner: op.estimated_rows = std::max(l, r); break;
+        case LogicalJoinType::kInner: op.estimated_rows = InnerJoinRows(*op.children[0], *op.children[1], op.condition.get()); break;
         case LogicalJoinType::kLeft: op.estimated_rows = std::max(l, r); break;
         case LogicalJoinType::kRight: op.estimated_rows = std::max(l, r); break;
         case LogicalJoinType::kFull: op.estimated_rows = l + r; break;
         case LogicalJoinType::kSemi:
         case LogicalJoinType::kAnti: op.estimated_rows = l * 0.5; break;
+        case LogicalJoinType::kRightSemi:
+        case LogicalJoinType::kRightAnti: op.estimated_rows = r * 0.5; break;
       }
       break;
     }
@@ -135,6 +244,14 @@ LogicalPtr OrderJoins(LogicalPtr plan) {
   if (!IsInnerJoin(*plan)) {
     for (auto& child : plan->children) child = OrderJoins(std::move(child));
     EstimateCardinality(*plan);
+    // A semi or anti join builds its hash table on the smaller side.
+    bool semi = plan->join_type == LogicalJoinType::kSemi, anti = plan->join_type == LogicalJoinType::kAnti;
+    if (plan->kind == LogicalKind::kJoin && (semi || anti) &&
+        plan->children[1]->estimated_rows > plan->children[0]->estimated_rows) {
+      std::swap(plan->children[0], plan->children[1]);
+      plan->join_type = semi ? LogicalJoinType::kRightSemi : LogicalJoinType::kRightAnti;
+      EstimateCardinality(*plan);
+    }
     return plan;
   }
   std::vector<LogicalPtr> leaves;
@@ -145,23 +262,35 @@ LogicalPtr OrderJoins(LogicalPtr plan) {
     leaf = OrderJoins(std::move(leaf));
     EstimateCardinality(*leaf);
   }
-  auto smallest = [&](auto&& eligible) {
-    size_t best = leaves.size();
-    for (size_t i = 0; i < leaves.size(); ++i) {
-      if (eligible(i) && (best == leaves.size() || leaves[i]->estimated_rows < leaves[best]->estimated_rows)) best = i;
+  // Greedy operator ordering: join the connected pair with the smallest estimated result
+  // (which may build a bushy tree), until one input is left; unconnected inputs are crossed
+  // last, smallest product first.
+  while (leaves.size() > 1) {
+    // Ties (no statistics) go to the pair with the smaller build side.
+    size_t best_a = 0, best_b = 1;
+    double best_rows = -1, best_build = 0;
+    bool best_connected = false;
+    for (size_t a = 0; a < leaves.size(); ++a) {
+      for (size_t b = a + 1; b < leaves.size(); ++b) {
+        bool connected = Connected(*leaves[a], *leaves[b], terms);
+        if (best_connected && !connected) continue;
+        double rows = connected ? PairRows(*leaves[a], *leaves[b], terms) : leaves[a]->estimated_rows * leaves[b]->estimated_rows;
+        double build = std::min(leaves[a]->estimated_rows, leaves[b]->estimated_rows);
+        if (best_rows < 0 || (connected && !best_connected) || rows < best_rows || (rows == best_rows && build < best_build)) {
+          best_a = a;
+          best_b = b;
+          best_rows = rows;
+          best_build = build;
+          best_connected = connected;
+        }
+      }
     }
-    return best;
-  };
-  size_t first = smallest([](size_t) { return true; });
-  LogicalPtr current = std::move(leaves[first]);
-  leaves.erase(leaves.begin() + static_cast<std::ptrdiff_t>(first));
-  while (!leaves.empty()) {
-    size_t next = smallest([&](size_t i) { return Connected(*current, *leaves[i], terms); });
-    if (next == leaves.size()) next = smallest([](size_t) { return true; });
-    LogicalPtr leaf = std::move(leaves[next]);
-    leaves.erase(leaves.begin() + static_cast<std::ptrdiff_t>(next));
-    current = MakeJoin(std::move(current), std::move(leaf), terms);
+    LogicalPtr b = std::move(leaves[best_b]);
+    LogicalPtr a = std::move(leaves[best_a]);
+    leaves.erase(leaves.begin() + static_cast<std::ptrdiff_t>(best_b));
+    leaves[best_a] = MakeJoin(std::move(a), std::move(b), terms);
   }
+  LogicalPtr current = std::move(leaves[0]);
   if (!terms.empty()) {
     // Terms that read no column of any input (constants left by folding) filter the result.
     auto filter = std::make_unique<LogicalOperator>(LogicalKind::kFilter);

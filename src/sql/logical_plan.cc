@@ -45,6 +45,8 @@ const char* JoinName(LogicalJoinType type) {
     case LogicalJoinType::kCross: return "CROSS";
     case LogicalJoinType::kSemi: return "SEMI";
     case LogicalJoinType::kAnti: return "ANTI";
+    case LogicalJoinType::kRightSemi: return "RIGHT SEMI";
+    case LogicalJoinType::kRightAnti: return "RIGHT ANTI";
   }
   return "?";
 }

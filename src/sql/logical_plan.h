@@ -78,7 +78,10 @@ struct WindowCall {
   std::string ToString() const;
 };
 
-enum class LogicalJoinType { kInner, kLeft, kRight, kFull, kCross, kSemi, kAnti };
+// kSemi/kAnti pass on the left rows with (without) a match. kRightSemi/kRightAnti are the same
+// with the sides swapped, chosen by the optimizer when the left (preserved) side is the smaller:
+// the hash table is built on it and the larger side probes, marking what matched.
+enum class LogicalJoinType { kInner, kLeft, kRight, kFull, kCross, kSemi, kAnti, kRightSemi, kRightAnti };
 enum class LogicalSetOp { kUnion, kIntersect, kExcept };
 
 // A column the scan reads: the table column's position and the id it is produced under.

@@ -112,10 +112,15 @@ void Prune(LogicalOperator& op, std::set<ColumnId> required, bool root) {
       AddRefs(op.condition.get(), required);
       Prune(*op.children[0], required, false);
       Prune(*op.children[1], required, false);
-      op.output = op.children[0]->output;
-      // Semi and anti joins pass only their left side's rows on.
-      if (op.join_type != LogicalJoinType::kSemi && op.join_type != LogicalJoinType::kAnti) {
-        op.output.insert(op.output.end(), op.children[1]->output.begin(), op.children[1]->output.end());
+      // Semi and anti joins pass only their preserved side's rows on.
+      switch (op.join_type) {
+        case LogicalJoinType::kSemi:
+        case LogicalJoinType::kAnti: op.output = op.children[0]->output; break;
+        case LogicalJoinType::kRightSemi:
+        case LogicalJoinType::kRightAnti: op.output = op.children[1]->output; break;
+        default:
+          op.output = op.children[0]->output;
+          op.output.insert(op.output.end(), op.children[1]->output.begin(), op.children[1]->output.end());
       }
       return;
     }

@@ -12,6 +12,7 @@
 #include "iceberg/scan.h"
 #include "iceberg/table.h"
 #include "sql/iceberg/compaction.h"
+#include "sql/iceberg/column_statistics.h"
 #include "sql/iceberg/file_caches.h"
 #include "sql/iceberg/live_table_scan.h"
 #include "sql/iceberg/log_tail.h"
@@ -141,6 +142,7 @@ Result<std::shared_ptr<const CatalogTable>> IcebergSqlCatalog::GetTable(const Qu
   }
   FLOE_ASSIGN_OR_RETURN(auto resolved, ResolveTable(*ops, version));
   FLOE_ASSIGN_OR_RETURN(CatalogTable table, DescribeTable(*resolved, name));
+  FLOE_RETURN_IF_ERROR(AddColumnStatistics(*resolved, *state_->caches, table));
   return state_->Register(std::move(table), std::move(resolved));
 }
 
