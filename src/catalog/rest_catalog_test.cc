@@ -445,6 +445,20 @@ TEST_F(RestCatalogTest, TablesCannotReachOutsideTheWarehouse) {
   EXPECT_TRUE(std::filesystem::exists(folder_ + "/warehouse/evil/r/metadata/forged.metadata.json"));
 }
 
+// Issue #27, finding 5: a deeply nested body (here inside add-encryption-key, which is copied
+// and dumped as given) would overflow the server's stack; it gets 400 and the server lives on.
+TEST_F(RestCatalogTest, DeeplyNestedBodiesAreRefused) {
+  ASSERT_TRUE(client_->CreateNamespace({"db"}, {}));
+  ASSERT_TRUE(client_->CreateTable({{"db"}, "t"}, Creation(), false));
+  const size_t levels = 500'000;  // A 1 MB body.
+  std::string nested = std::string(levels, '[') + std::string(levels, ']');
+  std::string body = R"({"requirements":[],"updates":[{"action":"add-encryption-key","encryption-key":)" + nested + "}]}";
+  net::HttpResponse response = Raw("POST", "/v1/namespaces/db/tables/t", body);
+  EXPECT_EQ(response.status, 400) << response.body.substr(0, 200);
+  EXPECT_EQ(Json::parse(response.body, nullptr, false)["error"]["type"], "BadRequestException");
+  EXPECT_TRUE(*client_->TableExists({{"db"}, "t"}));
+}
+
 // A table whose pointer names a location outside the allowed roots (written before they were
 // enforced, or by another tool) is not purged: the drop is refused and the files stay.
 TEST(LocationPolicyCatalogTest, PurgeOfATableOutsideTheAllowedLocationsIsRefused) {
