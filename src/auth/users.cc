@@ -33,6 +33,10 @@ Result<std::vector<AuthUser>> ParseAuthToml(std::string_view text, std::string_v
     if (user.method != "scram-sha-256" && user.method != "md5" && user.method != "password") {
       return InvalidArgument("{}: user {}: method must be scram-sha-256, md5 or password", source, user.name);
     }
+    if (auto role = (*entry)["role"].value<std::string>()) user.role = *role;
+    if (user.role != "reader" && user.role != "writer" && user.role != "admin") {
+      return InvalidArgument("{}: user {}: role must be reader, writer or admin", source, user.name);
+    }
     users.push_back(std::move(user));
   }
   return users;

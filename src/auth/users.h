@@ -1,5 +1,6 @@
 // The users of `--auth-file` (TOML: `[[user]] name = "..." password = "..."`, optionally
-// `method = "scram-sha-256|md5|password"` for the PostgreSQL port), shared by every listener
+// `method = "scram-sha-256|md5|password"` for the PostgreSQL port and
+// `role = "reader|writer|admin"`), shared by every listener
 // that authenticates: Kafka SASL, the Trino protocol's basic auth, PostgreSQL, the REST
 // catalog's OAuth2 client credentials. Immutable once loaded; any thread.
 #pragma once
@@ -16,6 +17,9 @@ struct AuthUser {
   std::string name;
   std::string password;
   std::string method = "scram-sha-256";  // PostgreSQL: "scram-sha-256", "md5" or "password" (cleartext).
+  // "reader", "writer" (the default) or "admin". Only an admin may use the console's playground,
+  // which takes boxes down and injects storage faults.
+  std::string role = "writer";
 };
 
 Result<std::vector<AuthUser>> LoadAuthFile(const std::string& path);

@@ -16,7 +16,29 @@ Result<io::ObjectStore*> MetadataFileIo::StoreFor(const std::string& root) {
   return raw;
 }
 
+Result<MetadataFileIo::Resolved> MetadataFileIo::ResolveConfined(std::string_view location) {
+  FLOE_ASSIGN_OR_RETURN(std::string normal, NormalizeLocation(location));
+  std::string root = policy_.RootOf(normal);
+  if (root.empty()) {
+    return PermissionDenied("location '{}' is outside the catalog's allowed locations", normal);
+  }
+  std::string key = normal.substr(root.size());
+  while (key.starts_with('/')) {
+    key.erase(0, 1);
+  }
+  if (key.empty()) {
+    return InvalidArgument("location '{}' is an allowed root itself, not a file or table folder in it", normal);
+  }
+  FLOE_ASSIGN_OR_RETURN(io::ObjectStore * store, StoreFor(root));
+  return Resolved{store, std::move(key)};
+}
+
 Result<MetadataFileIo::Resolved> MetadataFileIo::Resolve(std::string_view location) {
+  bool relative = location.find("://") == std::string_view::npos && !location.starts_with("/") &&
+                  !location.starts_with("file:/");
+  if (policy_.confined() && !relative) {
+    return ResolveConfined(location);
+  }
   std::string_view path;
   if (location.starts_with("file://")) {
     path = location.substr(7);
@@ -50,6 +72,9 @@ Result<MetadataFileIo::Resolved> MetadataFileIo::Resolve(std::string_view locati
         }
         std::error_code ignored;
         if (std::filesystem::exists(candidate, ignored)) {
+          if (policy_.confined()) {
+            return ResolveConfined("file://" + candidate.lexically_normal().string());
+          }
           FLOE_ASSIGN_OR_RETURN(io::ObjectStore * store, StoreFor("/"));
           return Resolved{store, candidate.lexically_normal().string().substr(1)};
         }

@@ -50,8 +50,13 @@ Result<std::unique_ptr<Catalog>> OpenCatalog(const CatalogOptions& options) {
     opened = SqlCatalog::Open(connect, options.catalog_name, serialize_writes);
   }
   FLOE_ASSIGN_OR_RETURN_CTX(auto sql, std::move(opened), fmt::format("opening catalog {}", uri));
+  std::vector<std::string> roots = options.allowed_locations;
+  if (roots.empty() && !options.warehouse.empty()) {
+    roots.push_back(options.warehouse);
+  }
+  FLOE_ASSIGN_OR_RETURN(LocationPolicy policy, LocationPolicy::Make(roots));
   return std::unique_ptr<Catalog>(std::make_unique<PointerCatalog>(
-      std::move(sql), std::make_unique<MetadataFileIo>(relative_root), options.warehouse));
+      std::move(sql), std::make_unique<MetadataFileIo>(relative_root, std::move(policy)), options.warehouse));
 }
 
 }  // namespace floe::catalog

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "catalog/catalog.h"
 
@@ -13,6 +14,9 @@ struct CatalogOptions {
   std::string uri;                    // sqlite:PATH | postgresql://... | http(s)://...
   std::string warehouse;              // Where new tables go (file:///abs or s3://bucket/prefix).
   std::string catalog_name = "default";  // The SQL catalogs' catalog_name column.
+  // Where tables may live (LocationPolicy): these roots, or the warehouse when none is given.
+  // With neither, nothing is confined (only for catalogs opened to read).
+  std::vector<std::string> allowed_locations;
 };
 
 Result<std::unique_ptr<Catalog>> OpenCatalog(const CatalogOptions& options);

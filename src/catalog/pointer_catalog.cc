@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "catalog/location_policy.h"
 #include "iceberg/table_metadata.h"
 
 namespace floe::catalog {
@@ -73,6 +74,7 @@ PointerCatalog::PointerCatalog(std::unique_ptr<MetadataPointerStore> pointers, s
 }
 
 Status PointerCatalog::CreateNamespace(const Namespace& ns, const Properties& properties) {
+  FLOE_RETURN_IF_ERROR(ValidateNamespace(ns));
   return pointers_->CreateNamespace(ns, properties);
 }
 Result<std::vector<Namespace>> PointerCatalog::ListNamespaces(const Namespace& parent) {
@@ -96,6 +98,46 @@ Result<std::vector<TableIdentifier>> PointerCatalog::ListTables(const Namespace&
 Result<bool> PointerCatalog::TableExists(const TableIdentifier& id) {
   FLOE_ASSIGN_OR_RETURN(auto pointer, pointers_->GetPointer(id));
   return pointer.has_value();
+}
+
+Status PointerCatalog::CollectLocations(const Namespace& ns, const TableIdentifier& skip,
+                                        std::vector<std::pair<TableIdentifier, std::string>>* out) {
+  if (!ns.empty()) {
+    FLOE_ASSIGN_OR_RETURN(std::vector<TableIdentifier> tables, pointers_->ListTables(ns));
+    for (const TableIdentifier& table : tables) {
+      if (table == skip) continue;
+      FLOE_ASSIGN_OR_RETURN(auto pointer, pointers_->GetPointer(table));
+      if (!pointer) continue;  // Dropped meanwhile.
+      // A table whose metadata cannot be read (or lies outside the allowed roots) cannot be
+      // purged through this catalog either, so it holds no location to protect here.
+      auto metadata = ReadMetadata(*pointer);
+      if (!metadata) continue;
+      auto location = NormalizeLocation(metadata->value("location", ""));
+      if (location) out->emplace_back(table, *location);
+    }
+  }
+  FLOE_ASSIGN_OR_RETURN(std::vector<Namespace> children, pointers_->ListNamespaces(ns));
+  for (const Namespace& child : children) {
+    if (child.size() <= ns.size()) continue;  // Never walk back up (a store listing itself).
+    FLOE_RETURN_IF_ERROR(CollectLocations(child, skip, out));
+  }
+  return OkStatus();
+}
+
+Result<std::string> PointerCatalog::CheckNewLocation(const TableIdentifier& id, std::string_view location) {
+  FLOE_ASSIGN_OR_RETURN_CTX(std::string normal, files_->policy().CheckTableLocation(location), IdentifierToString(id));
+  if (!files_->policy().confined()) {
+    return normal;
+  }
+  std::vector<std::pair<TableIdentifier, std::string>> others;
+  FLOE_RETURN_IF_ERROR(CollectLocations({}, id, &others));
+  for (const auto& [other, other_location] : others) {
+    if (LocationsOverlap(normal, other_location)) {
+      return PermissionDenied("{}: location '{}' overlaps table {} at '{}'", IdentifierToString(id), normal,
+                              IdentifierToString(other), other_location);
+    }
+  }
+  return normal;
 }
 
 Status PointerCatalog::RequireNamespace(const Namespace& ns) {
@@ -174,9 +216,7 @@ Result<LoadedTable> PointerCatalog::CreateTable(const TableIdentifier& id, const
   if (resolved.location.empty()) {
     FLOE_ASSIGN_OR_RETURN(resolved.location, DefaultLocation(id));
   }
-  while (resolved.location.size() > 1 && resolved.location.ends_with('/')) {
-    resolved.location.pop_back();
-  }
+  FLOE_ASSIGN_OR_RETURN(resolved.location, CheckNewLocation(id, resolved.location));
   FLOE_ASSIGN_OR_RETURN(nlohmann::json metadata, NewTableMetadata(resolved, NowMillis()));
   if (auto parsed = iceberg::TableMetadataFromJsonValue(metadata); !parsed) {
     return InvalidArgument("the create request produces invalid metadata: {}", parsed.error().message());
@@ -200,11 +240,15 @@ Result<LoadedTable> PointerCatalog::RegisterTable(const TableIdentifier& id, std
                                                   bool overwrite) {
   FLOE_RETURN_IF_ERROR(ValidateTableName(id.name));
   FLOE_RETURN_IF_ERROR(RequireNamespace(id.ns));
+  // Both the file named and the folder it claims must be allowed: the pointer decides where
+  // later commits write and what a purge deletes.
+  FLOE_RETURN_IF_ERROR(files_->policy().CheckTableLocation(metadata_location));
   FLOE_ASSIGN_OR_RETURN(nlohmann::json metadata, ReadMetadata(std::string(metadata_location)));
   FLOE_ASSIGN_OR_RETURN(auto existing, pointers_->GetPointer(id));
   if (existing && !overwrite) {
     return AlreadyExists("table already exists: {}", IdentifierToString(id));
   }
+  FLOE_RETURN_IF_ERROR(CheckNewLocation(id, metadata.value("location", "")));
   FLOE_RETURN_IF_ERROR(pointers_->SwapPointers({{id, existing, std::string(metadata_location)}}));
   return LoadedTable{std::string(metadata_location), std::move(metadata), {}};
 }
@@ -229,6 +273,14 @@ Status PointerCatalog::DropTable(const TableIdentifier& id, bool purge) {
     auto metadata = ReadMetadata(*pointer);
     if (metadata) {
       table_location = metadata->value("location", "");
+    } else if (metadata.error().kind() == ErrorKind::kPermissionDenied) {
+      // Metadata outside the allowed locations: its folder is not this catalog's to delete.
+      return std::unexpected(metadata.error().WithContext(fmt::format("purging {}", IdentifierToString(id))));
+    }
+    if (!table_location.empty()) {
+      // Checked before the pointer goes, so a refused purge leaves the table as it was.
+      FLOE_ASSIGN_OR_RETURN_CTX(table_location, files_->policy().CheckTableLocation(table_location),
+                                fmt::format("purging {}", IdentifierToString(id)));
     }
   }
   FLOE_RETURN_IF_ERROR(pointers_->DeletePointer(id));
@@ -309,6 +361,12 @@ Result<std::vector<LoadedTable>> PointerCatalog::CommitAll(const std::vector<Tab
         FLOE_RETURN_IF_ERROR_CTX(editor.Apply(update), IdentifierToString(commit.id));
       }
       FLOE_ASSIGN_OR_RETURN_CTX(nlohmann::json metadata, editor.Finish(), IdentifierToString(commit.id));
+      // A create or a set-location chooses where the table's files go: confine it.
+      std::string new_location = metadata.value("location", "");
+      if (!base || base->value("location", "") != new_location) {
+        FLOE_ASSIGN_OR_RETURN(new_location, CheckNewLocation(commit.id, new_location));
+        metadata["location"] = new_location;
+      }
       // Never write metadata floe's own model cannot read back.
       if (auto parsed = iceberg::TableMetadataFromJsonValue(metadata); !parsed) {
         return InvalidArgument("{}: the updates produce invalid metadata: {}", IdentifierToString(commit.id),

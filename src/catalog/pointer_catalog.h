@@ -9,6 +9,10 @@
 // its requirements, not for a particular base); a failed requirement is returned as Conflict
 // for the client to rebase. Files of a lost swap are deleted; files of a swap whose outcome is
 // unknown (the database did not answer) are kept, since the pointer may name them.
+//
+// Locations are confined by the MetadataFileIo's LocationPolicy: a create, set-location or
+// register must name a location under an allowed root that overlaps no other table's, and a
+// purge deletes only a table's own, allowed folder.
 // Thread-safe.
 #pragma once
 
@@ -60,6 +64,10 @@ class PointerCatalog final : public Catalog {
   Result<std::vector<LoadedTable>> CommitAll(const std::vector<TableCommit>& commits);
   Result<nlohmann::json> ReadMetadata(const std::string& location);
   Status RequireNamespace(const Namespace& ns);
+  // The normalized `location` when the policy allows it and no other table's location overlaps
+  // it (otherwise a purge of one deletes the other's files).
+  Result<std::string> CheckNewLocation(const TableIdentifier& id, std::string_view location);
+  Status CollectLocations(const Namespace& ns, const TableIdentifier& skip, std::vector<std::pair<TableIdentifier, std::string>>* out);
   // Commits to the same table from this process take turns (in identifier order when a
   // transaction names several), so they queue instead of racing to write files that lose the
   // swap. Other processes are kept apart by the pointer swap alone.

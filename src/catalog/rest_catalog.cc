@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/json_depth.h"
 #include "catalog/rest_error.h"
 
 namespace floe::catalog {
@@ -12,6 +13,8 @@ namespace {
 using Json = nlohmann::json;
 
 Result<Json> ParseJson(const std::string& body, std::string_view what) {
+  // A catalog is a remote peer: its answers are outside input too.
+  FLOE_RETURN_IF_ERROR_CTX(CheckJsonDepth(body), what);
   Json json = Json::parse(body, nullptr, false);
   if (json.is_discarded() || !json.is_object()) {
     return Corruption("{}: the catalog answered with something other than a JSON object", what);

@@ -1,5 +1,6 @@
 // The REST server and client together, over a SQLite catalog and a local warehouse.
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <thread>
 
@@ -132,17 +133,21 @@ TEST_F(RestCatalogTest, NamespacesAndTablesThroughTheClient) {
   TableIdentifier moved{{"db", "nested"}, "events2"};
   ASSERT_TRUE(client_->RenameTable(t, moved));
   EXPECT_FALSE(*client_->TableExists(t));
-  // Register the same metadata file under a second name, then drop it without purge: the
-  // files stay for the first.
+  // The same metadata file under a second name would share the first's folder (a purge of one
+  // deletes the other's files): refused while the first exists. Dropped without purge, the
+  // table can be adopted again by register, and a purge then removes its files.
   TableIdentifier alias{{"db"}, "alias"};
+  auto shared = client_->RegisterTable(alias, created->metadata_location, false);
+  ASSERT_FALSE(shared);
+  EXPECT_EQ(shared.error().kind(), ErrorKind::kPermissionDenied) << shared.error().ToString();
+  ASSERT_TRUE(client_->DropTable(moved, false));
+  EXPECT_TRUE(std::filesystem::exists(created->metadata_location.substr(7)));
   auto registered = client_->RegisterTable(alias, created->metadata_location, false);
   ASSERT_TRUE(registered) << registered.error().ToString();
   EXPECT_EQ(registered->metadata, created->metadata);
-  ASSERT_TRUE(client_->DropTable(alias, false));
-  EXPECT_TRUE(std::filesystem::exists(created->metadata_location.substr(7)));
-  ASSERT_TRUE(client_->DropTable(moved, true));
+  ASSERT_TRUE(client_->DropTable(alias, true));
   EXPECT_FALSE(std::filesystem::exists(created->metadata_location.substr(7)));
-  EXPECT_EQ(client_->DropTable(moved, true).error().kind(), ErrorKind::kNotFound);
+  EXPECT_EQ(client_->DropTable(alias, true).error().kind(), ErrorKind::kNotFound);
 }
 
 TEST_F(RestCatalogTest, CommitsAppendAndStaleRequirementsConflict) {
@@ -364,6 +369,122 @@ TEST(CorpusCatalogTest, PyIcebergCatalogLoadsItsTable) {
   EXPECT_EQ(table->metadata["format-version"], 2);
   EXPECT_TRUE(table->metadata["current-snapshot-id"].is_number_integer());
   EXPECT_EQ(table->metadata["snapshots"].size(), 1u);
+}
+
+// Issue #27, finding 1: a table's location decides what a purge deletes, so a catalog client
+// naming a folder outside the warehouse could delete it. Every way of choosing a location is
+// tried; the folder outside survives and each refusal is the REST spec's 403 (or 400).
+TEST_F(RestCatalogTest, TablesCannotReachOutsideTheWarehouse) {
+  const std::string victim = folder_ + "/victim";
+  std::filesystem::create_directories(victim);
+  std::ofstream(victim + "/precious.txt") << "keep me";
+  auto expect_error = [&](const net::HttpResponse& response, int status, const char* type) {
+    EXPECT_EQ(response.status, status) << response.body;
+    Json body = Json::parse(response.body, nullptr, false);
+    ASSERT_TRUE(body.is_object()) << response.body;
+    EXPECT_EQ(body["error"]["code"], status);
+    EXPECT_EQ(body["error"]["type"], type);
+  };
+  ASSERT_TRUE(client_->CreateNamespace({"evil"}, {}));
+  Json create = {{"name", "x"}, {"schema", Json::parse(kSchema)}, {"location", "file://" + victim}};
+  expect_error(Raw("POST", "/v1/namespaces/evil/tables", create.dump()), 403, "ForbiddenException");
+  // Other spellings of the same folder: climbing out with "..", or a path without a scheme.
+  create["location"] = "file://" + folder_ + "/warehouse/../victim";
+  expect_error(Raw("POST", "/v1/namespaces/evil/tables", create.dump()), 400, "BadRequestException");
+  create["location"] = victim;
+  expect_error(Raw("POST", "/v1/namespaces/evil/tables", create.dump()), 403, "ForbiddenException");
+  // The warehouse itself would contain every table.
+  create["location"] = "file://" + folder_ + "/warehouse/";
+  expect_error(Raw("POST", "/v1/namespaces/evil/tables", create.dump()), 403, "ForbiddenException");
+  EXPECT_FALSE(*client_->TableExists({{"evil"}, "x"}));
+
+  // Names become folders: '/' and '..' are refused rather than nesting or climbing.
+  create.erase("location");
+  create["name"] = "../../victim";
+  expect_error(Raw("POST", "/v1/namespaces/evil/tables", create.dump()), 400, "BadRequestException");
+  create["name"] = "a/b";
+  expect_error(Raw("POST", "/v1/namespaces/evil/tables", create.dump()), 400, "BadRequestException");
+  expect_error(Raw("POST", "/v1/namespaces", R"({"namespace":["..","x"]})"), 400, "BadRequestException");
+
+  // A table made legitimately cannot then move outside, or onto another table.
+  create["name"] = "x";
+  ASSERT_EQ(Raw("POST", "/v1/namespaces/evil/tables", create.dump()).status, 200);
+  create["name"] = "y";
+  ASSERT_EQ(Raw("POST", "/v1/namespaces/evil/tables", create.dump()).status, 200);
+  Json move = {{"requirements", Json::array()},
+               {"updates", {{{"action", "set-location"}, {"location", "file://" + victim}}}}};
+  expect_error(Raw("POST", "/v1/namespaces/evil/tables/x", move.dump()), 403, "ForbiddenException");
+  move["updates"][0]["location"] = "file://" + folder_ + "/warehouse/evil/y/data";
+  expect_error(Raw("POST", "/v1/namespaces/evil/tables/x", move.dump()), 403, "ForbiddenException");
+  create["name"] = "z";
+  create["location"] = "file://" + folder_ + "/warehouse/evil";  // Would contain x and y.
+  expect_error(Raw("POST", "/v1/namespaces/evil/tables", create.dump()), 403, "ForbiddenException");
+
+  // Register: neither a metadata file outside nor one claiming an outside location.
+  auto x = client_->LoadTable({{"evil"}, "x"});
+  ASSERT_TRUE(x);
+  Json forged = x->metadata;
+  forged["location"] = "file://" + victim;
+  std::ofstream(victim + "/forged.metadata.json") << forged.dump();
+  Json reg = {{"name", "r"}, {"metadata-location", "file://" + victim + "/forged.metadata.json"}};
+  expect_error(Raw("POST", "/v1/namespaces/evil/register", reg.dump()), 403, "ForbiddenException");
+  std::filesystem::create_directories(folder_ + "/warehouse/evil/r/metadata");
+  std::ofstream(folder_ + "/warehouse/evil/r/metadata/forged.metadata.json") << forged.dump();
+  reg["metadata-location"] = "file://" + folder_ + "/warehouse/evil/r/metadata/forged.metadata.json";
+  expect_error(Raw("POST", "/v1/namespaces/evil/register", reg.dump()), 403, "ForbiddenException");
+
+  // Purges of the legitimate tables delete their own folders only.
+  EXPECT_EQ(Raw("DELETE", "/v1/namespaces/evil/tables/x?purgeRequested=true").status, 204);
+  EXPECT_EQ(Raw("DELETE", "/v1/namespaces/evil/tables/y?purgeRequested=true").status, 204);
+  size_t files_left = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(folder_ + "/warehouse/evil/x")) {
+    files_left += entry.is_regular_file() ? 1 : 0;
+  }
+  EXPECT_EQ(files_left, 0u);
+  EXPECT_TRUE(std::filesystem::exists(victim + "/precious.txt"));
+  EXPECT_TRUE(std::filesystem::exists(folder_ + "/warehouse/evil/r/metadata/forged.metadata.json"));
+}
+
+// Issue #27, finding 5: a deeply nested body (here inside add-encryption-key, which is copied
+// and dumped as given) would overflow the server's stack; it gets 400 and the server lives on.
+TEST_F(RestCatalogTest, DeeplyNestedBodiesAreRefused) {
+  ASSERT_TRUE(client_->CreateNamespace({"db"}, {}));
+  ASSERT_TRUE(client_->CreateTable({{"db"}, "t"}, Creation(), false));
+  const size_t levels = 500'000;  // A 1 MB body.
+  std::string nested = std::string(levels, '[') + std::string(levels, ']');
+  std::string body = R"({"requirements":[],"updates":[{"action":"add-encryption-key","encryption-key":)" + nested + "}]}";
+  net::HttpResponse response = Raw("POST", "/v1/namespaces/db/tables/t", body);
+  EXPECT_EQ(response.status, 400) << response.body.substr(0, 200);
+  EXPECT_EQ(Json::parse(response.body, nullptr, false)["error"]["type"], "BadRequestException");
+  EXPECT_TRUE(*client_->TableExists({{"db"}, "t"}));
+}
+
+// A table whose pointer names a location outside the allowed roots (written before they were
+// enforced, or by another tool) is not purged: the drop is refused and the files stay.
+TEST(LocationPolicyCatalogTest, PurgeOfATableOutsideTheAllowedLocationsIsRefused) {
+  const std::string folder = io::testing::FreshFolder();
+  {
+    auto open = OpenCatalog({"sqlite:" + folder + "/catalog.db", ""});  // Unconfined.
+    ASSERT_TRUE(open);
+    ASSERT_TRUE((*open)->CreateNamespace({"db"}, {}));
+    TableCreation creation = Creation();
+    creation.location = "file://" + folder + "/elsewhere/t";
+    ASSERT_TRUE((*open)->CreateTable({{"db"}, "t"}, creation, false));
+  }
+  auto confined = OpenCatalog({.uri = "sqlite:" + folder + "/catalog.db", .warehouse = "file://" + folder + "/warehouse",
+                               .allowed_locations = {"file://" + folder + "/warehouse", "file://" + folder + "/more"}});
+  ASSERT_TRUE(confined);
+  auto dropped = (*confined)->DropTable({{"db"}, "t"}, true);
+  ASSERT_FALSE(dropped);
+  EXPECT_EQ(dropped.error().kind(), ErrorKind::kPermissionDenied);
+  EXPECT_TRUE(*(*confined)->TableExists({{"db"}, "t"}));
+  EXPECT_TRUE(std::filesystem::exists(folder + "/elsewhere/t/metadata"));
+  // A second allowed location takes tables.
+  TableCreation creation = Creation();
+  creation.location = "file://" + folder + "/more/u";
+  auto created = (*confined)->CreateTable({{"db"}, "u"}, creation, false);
+  ASSERT_TRUE(created) << created.error().ToString();
+  EXPECT_THAT(created->metadata_location, ::testing::StartsWith("file://" + folder + "/more/u/metadata/"));
 }
 
 }  // namespace

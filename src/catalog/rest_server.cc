@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/json_depth.h"
 #include "catalog/rest_error.h"
 
 namespace floe::catalog {
@@ -29,6 +30,7 @@ HttpResponse NoContent() {
 }
 
 Result<Json> ParseBody(const HttpRequest& request) {
+  FLOE_RETURN_IF_ERROR(CheckJsonDepth(request.body));
   Json body = Json::parse(request.body, nullptr, /*allow_exceptions=*/false);
   if (body.is_discarded()) {
     return InvalidArgument("malformed JSON request body");

@@ -36,8 +36,16 @@ Status ValidateName(std::string_view what, std::string_view name) {
   }
   for (unsigned char c : name) {
     if (c < 0x20 || c == 0x7f) {
-      return InvalidArgument("{} name '{}' contains a control character", what, name);
+      return InvalidArgument("{} name contains a control character", what);
     }
+  }
+  // Names become folders of the default location (<warehouse>/<ns levels>/<table>): a '/' or
+  // '..' would nest one table inside another's folder or climb out of the warehouse.
+  if (name.find('/') != std::string_view::npos || name.find('\\') != std::string_view::npos) {
+    return InvalidArgument("{} name '{}' contains a path separator", what, name);
+  }
+  if (name == "." || name.find("..") != std::string_view::npos) {
+    return InvalidArgument("{} name '{}' contains '..' or is '.'", what, name);
   }
   return OkStatus();
 }

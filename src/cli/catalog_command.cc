@@ -21,6 +21,7 @@ struct CatalogFlags {
   std::string listen = "127.0.0.1:8181";
   std::string backend = "sqlite:./floe-data/catalog.db";
   std::string warehouse;
+  std::vector<std::string> allowed_locations;
   std::string catalog_name = "default";
   int threads = 8;
   std::string users;
@@ -61,7 +62,7 @@ int RunCatalog(const CatalogFlags& flags) {
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
-  auto catalog = catalog::OpenCatalog({flags.backend, warehouse, flags.catalog_name});
+  auto catalog = catalog::OpenCatalog({flags.backend, warehouse, flags.catalog_name, flags.allowed_locations});
   if (!catalog) return fail(catalog.error());
   auto users = catalog::ParseUsers(flags.users);
   if (!users) return fail(users.error());
@@ -105,6 +106,9 @@ void RegisterCatalogCommand(CLI::App& root, CommandRegistry& registry) {
       ->capture_default_str();
   app->add_option("--warehouse", flags->warehouse,
                   "file:///abs/path or s3://bucket/prefix for new tables (default: ./floe-data/warehouse)");
+  app->add_option("--allowed-location", flags->allowed_locations,
+                  "A root tables may live under (repeatable; default: the warehouse). Locations outside are refused "
+                  "(403): a table's location is what a purge deletes");
   app->add_option("--catalog-name", flags->catalog_name, "The catalog_name the SQL tables are keyed by")
       ->capture_default_str();
   app->add_option("--threads", flags->threads, "Request threads (handlers block on the database and store)")

@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <boost/asio/ip/address.hpp>
+
+#include "base/logging.h"
+
 namespace floe::cli {
 
 CLI::App* CommandRegistry::Add(CLI::App& parent, const std::string& name, const std::string& description,
@@ -51,6 +55,19 @@ int CommandRegistry::RunSelected(CLI::App& root, const Config& config) {
 int NotBuiltYet(std::string_view name, std::string_view what, int issue) {
   fmt::print(stderr, "floe {}: not built yet: {} lands with issue #{}.\n", name, what, issue);
   return kExitNotBuilt;
+}
+
+Status CheckExposedBind(std::string_view flag, std::string_view host, bool has_users, bool insecure) {
+  boost::system::error_code ec;
+  auto address = boost::asio::ip::make_address(std::string(host), ec);
+  bool loopback = host == "localhost" || (!ec && address.is_loopback());
+  if (loopback || has_users) return OkStatus();
+  if (!insecure) {
+    return InvalidArgument("{} {} is reachable from other machines and no --auth-file is given: add users, bind "
+                           "127.0.0.1, or pass --insecure-bind", flag, host);
+  }
+  Logger("cli")->warn("{} {}: listening beyond loopback without authentication (--insecure-bind)", flag, host);
+  return OkStatus();
 }
 
 }  // namespace floe::cli

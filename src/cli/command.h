@@ -15,6 +15,7 @@
 #include <CLI/CLI.hpp>
 
 #include "base/config.h"
+#include "base/result.h"
 
 namespace floe::cli {
 
@@ -47,6 +48,10 @@ class CommandRegistry {
 
 // Prints "floe NAME: not built yet: WHAT lands with issue #N." and returns kExitNotBuilt.
 int NotBuiltYet(std::string_view name, std::string_view what, int issue);
+
+// A listener on a non-loopback `host` without users lets anyone on the network do anything:
+// InvalidArgument naming `flag` unless `insecure` (--insecure-bind), which logs a warning instead.
+Status CheckExposedBind(std::string_view flag, std::string_view host, bool has_users, bool insecure);
 
 // Registration functions, one per file.
 void RegisterUpCommand(CLI::App& root, CommandRegistry& registry);

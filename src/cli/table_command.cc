@@ -32,7 +32,7 @@ namespace {
 using namespace floe::iceberg;
 
 struct Flags {
-  std::string table, catalog, warehouse, schema, file, filter, format, older_than, ref, mode;
+  std::string table, catalog, warehouse, schema, file, filter, format, older_than, ref, mode, min_retention;
   std::vector<std::string> partition, properties;
   std::vector<std::string> add_columns, drop_columns, rename_columns, promote_columns, unset_properties;
   int64_t snapshot = 0;
@@ -40,7 +40,18 @@ struct Flags {
   int retain_last = 1;
   int64_t target_size = 0;
   bool dry_run = false;
+  bool unsafe_retention = false;
 };
+
+// The minimum retention expiry and orphan removal accept: 7 days, --min-retention D, or none
+// with --unsafe-retention (only that flag may go below a millisecond: a typo must not do it).
+Result<int64_t> MinRetention(const Flags& f) {
+  if (f.unsafe_retention) return int64_t{0};
+  if (f.min_retention.empty()) return kDefaultMinRetentionMs;
+  FLOE_ASSIGN_OR_RETURN(int64_t min, ParseDurationMillis(f.min_retention, 1));
+  if (min <= 0) return InvalidArgument("--min-retention must be positive; --unsafe-retention allows any");
+  return min;
+}
 
 int Fail(std::string_view verb, const Error& e) {
   fmt::print(stderr, "floe table {}: {}\n", verb, e.ToString());
@@ -348,11 +359,12 @@ int RunExpire(const Flags& f) {
   auto run = [&]() -> Status {
     FLOE_ASSIGN_OR_RETURN(auto table, LoadTable(f));
     ExpireOptions options;
-    int64_t age = 5LL * 86'400'000;  // history.expire.max-snapshot-age-ms default: 5 days
+    int64_t age = kDefaultMinRetentionMs;  // Trino's expire_snapshots default
     if (!f.older_than.empty()) {
       FLOE_ASSIGN_OR_RETURN(age, ParseDurationMillis(f.older_than, 1));
     }
     options.older_than_ms = NowMillis() - age;
+    FLOE_ASSIGN_OR_RETURN(options.min_retention_ms, MinRetention(f));
     options.retain_last = std::max(1, f.retain_last);
     FLOE_ASSIGN_OR_RETURN(ExpireResult r, ExpireSnapshots(*table, options));
     fmt::print("expired {} snapshots, deleted {} files\n", r.expired_snapshot_ids.size(), r.deleted_files.size());
@@ -366,11 +378,12 @@ int RunRemoveOrphans(const Flags& f) {
   auto run = [&]() -> Status {
     FLOE_ASSIGN_OR_RETURN(auto table, LoadTable(f));
     OrphanOptions options;
-    int64_t age = 3LL * 86'400'000;  // In-flight writes are younger than this.
+    int64_t age = kDefaultMinRetentionMs;  // In-flight writes are younger than this.
     if (!f.older_than.empty()) {
       FLOE_ASSIGN_OR_RETURN(age, ParseDurationMillis(f.older_than, 1));
     }
     options.older_than_ms = NowMillis() - age;
+    FLOE_ASSIGN_OR_RETURN(options.min_retention_ms, MinRetention(f));
     options.dry_run = f.dry_run;
     FLOE_ASSIGN_OR_RETURN(auto orphans, RemoveOrphanFiles(*table, options));
     for (const std::string& key : orphans) fmt::print("{}{}\n", f.dry_run ? "would delete " : "deleted ", key);
@@ -603,12 +616,17 @@ void RegisterTableCommand(CLI::App& root, CommandRegistry& registry) {
     if (v == "describe" || v == "snapshots") app->add_option("--format", flags->format, "text or json");
     if (v == "rollback") app->add_option("--snapshot", flags->snapshot, "Snapshot id to make current")->required();
     if (v == "expire") {
-      app->add_option("--older-than", flags->older_than, "Expire snapshots older than this (7d, 12h, 30m; default 5d)");
+      app->add_option("--older-than", flags->older_than, "Expire snapshots older than this (7d, 12h, 30m; default 7d)");
       app->add_option("--retain-last", flags->retain_last, "Always keep this many recent snapshots");
     }
     if (v == "remove-orphans") {
-      app->add_option("--older-than", flags->older_than, "Only files older than this (default 3d)");
+      app->add_option("--older-than", flags->older_than, "Only files older than this (default 7d)");
       app->add_flag("--dry-run", flags->dry_run, "List orphans without deleting them");
+    }
+    if (v == "expire" || v == "remove-orphans") {
+      app->add_option("--min-retention", flags->min_retention, "Refuse an --older-than below this (default 7d)");
+      app->add_flag("--unsafe-retention", flags->unsafe_retention,
+                    "Allow any --older-than, even 0: deletes files running readers and writers may still need");
     }
     if (v == "compact") app->add_option("--target-size", flags->target_size, "Target data file size in bytes");
     if (v == "alter") {

@@ -19,7 +19,9 @@ struct UpFlags {
   std::string data = "./floe-data", traffic = "200", trigger = "10s";
   std::string broker_listen = "127.0.0.1:9092", broker_metrics_listen = "127.0.0.1:9644";
   int partitions = 4;
-  int catalog_port = 8181;
+  std::string catalog_listen = "127.0.0.1:8181";
+  int catalog_port = -1;  // Old spelling: the port of --catalog-listen.
+  bool insecure_bind = false;
   std::string query_listen = "127.0.0.1:8080", pg_listen = "127.0.0.1:5433";
   double malformed_rate = 0.005;
   bool processes = false;
@@ -35,9 +37,10 @@ int RunUp(const UpFlags& flags) {
     return kExitUsage;
   }
   options.trigger_millis = *trigger;
-  options.catalog_port = flags.catalog_port;
   for (auto [flag, text, host, port] : {std::tuple{"--query-listen", &flags.query_listen, &options.query_host, &options.query_port},
-                                         std::tuple{"--pg-listen", &flags.pg_listen, &options.pg_host, &options.pg_port}}) {
+                                         std::tuple{"--pg-listen", &flags.pg_listen, &options.pg_host, &options.pg_port},
+                                         std::tuple{"--catalog-listen", &flags.catalog_listen, &options.catalog_host,
+                                                    &options.catalog_port}}) {
     auto listen = broker::ParseHostPort(*text);
     if (!listen) {
       fmt::print(stderr, "floe up: {}: {}\n", flag, listen.error().ToString());
@@ -46,6 +49,7 @@ int RunUp(const UpFlags& flags) {
     *host = listen->host;
     *port = listen->port;
   }
+  if (flags.catalog_port >= 0) options.catalog_port = flags.catalog_port;
   options.partitions = flags.partitions;
   options.malformed_rate = flags.malformed_rate;
   options.processes = flags.processes;
@@ -81,7 +85,19 @@ int RunUp(const UpFlags& flags) {
       fmt::print(stderr, "floe up: --broker-metrics-listen: {}\n", metrics.error().ToString());
       return kExitUsage;
     }
+    options.broker_metrics_host = metrics->host;
     options.broker_metrics_port = metrics->port;
+  }
+  std::vector<std::pair<std::string, std::string>> binds = {{"--broker-listen", options.host},
+                                                            {"--catalog-listen", options.catalog_host},
+                                                            {"--query-listen", options.query_host},
+                                                            {"--pg-listen", options.pg_host}};
+  if (options.broker_metrics_port >= 0) binds.emplace_back("--broker-metrics-listen", options.broker_metrics_host);
+  for (const auto& [flag, host] : binds) {
+    if (auto exposed = CheckExposedBind(flag, host, !flags.auth_file.empty(), flags.insecure_bind); !exposed) {
+      fmt::print(stderr, "floe up: {}\n", exposed.error().ToString());
+      return kExitUsage;
+    }
   }
 
   // Signals are taken with sigwait on this thread: block them before any role starts a thread.
@@ -120,8 +136,11 @@ void RegisterUpCommand(CLI::App& root, CommandRegistry& registry) {
   app->add_option("--broker-metrics-listen", flags->broker_metrics_listen,
                   "HOST:PORT of the broker's Prometheus /metrics (empty: off)")
       ->capture_default_str();
-  app->add_option("--catalog-port", flags->catalog_port, "Port of the Iceberg REST catalog (on the broker's host)")
+  app->add_option("--catalog-listen", flags->catalog_listen, "HOST:PORT of the Iceberg REST catalog")
       ->capture_default_str();
+  app->add_option("--catalog-port", flags->catalog_port, "Port of the Iceberg REST catalog (overrides --catalog-listen's)");
+  app->add_flag("--insecure-bind", flags->insecure_bind,
+                "Allow a listener on a non-loopback address without --auth-file (anyone who can reach it may do anything)");
   app->add_option("--query-listen", flags->query_listen, "HOST:PORT of the query server: Trino protocol, HTTP API, console")
       ->capture_default_str();
   app->add_option("--pg-listen", flags->pg_listen, "HOST:PORT of the query server's PostgreSQL wire protocol")

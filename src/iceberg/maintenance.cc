@@ -1,9 +1,20 @@
 #include "iceberg/maintenance.h"
 
+#include <chrono>
 #include <set>
 
 namespace floe::iceberg {
 namespace {
+
+Status CheckRetention(std::string_view what, int64_t older_than_ms, int64_t min_retention_ms) {
+  int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                    std::chrono::system_clock::now().time_since_epoch()).count();
+  int64_t retention = now - older_than_ms;
+  if (retention < min_retention_ms) {
+    return InvalidArgument("{}: retention {} ms is below the minimum of {} ms", what, retention, min_retention_ms);
+  }
+  return OkStatus();
+}
 
 // Locations of every manifest list, manifest and file (data and delete) the given snapshots
 // reference. With `live_only`, DELETED entries' files are not counted as referenced.
@@ -27,6 +38,7 @@ Status CollectReachable(Table& table, const TableMetadata& m, const std::set<int
 }  // namespace
 
 Result<ExpireResult> ExpireSnapshots(Table& table, const ExpireOptions& options) {
+  FLOE_RETURN_IF_ERROR(CheckRetention("expire snapshots", options.older_than_ms, options.min_retention_ms));
   FLOE_RETURN_IF_ERROR(table.Refresh());
   const TableMetadata before = table.metadata();
   // Retention (the spec's procedure): refs' snapshots, plus each branch's ancestors that are
@@ -103,6 +115,7 @@ Result<ExpireResult> ExpireSnapshots(Table& table, const ExpireOptions& options)
 }
 
 Result<std::vector<std::string>> RemoveOrphanFiles(Table& table, const OrphanOptions& options) {
+  FLOE_RETURN_IF_ERROR(CheckRetention("remove orphan files", options.older_than_ms, options.min_retention_ms));
   FLOE_RETURN_IF_ERROR(table.Refresh());
   const TableMetadata& m = table.metadata();
   std::set<int64_t> all;

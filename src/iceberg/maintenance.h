@@ -15,10 +15,17 @@
 
 namespace floe::iceberg {
 
+// The shortest retention expiry and orphan removal accept unless told otherwise: Trino's 7-day
+// default. Shorter ones delete files that running queries, in-flight writes and readers of an
+// older snapshot still need, so a request for one (any SQL user's CALL) is refused; 0 is for an
+// operator who asked for it explicitly (`--unsafe-retention`).
+inline constexpr int64_t kDefaultMinRetentionMs = int64_t{7} * 86'400'000;
+
 struct ExpireOptions {
   int64_t older_than_ms = 0;    // Snapshots older than this may expire (subject to retention).
   int retain_last = 1;          // Always keep this many ancestors of each branch head.
   bool delete_files = true;     // Delete unreachable manifests, manifest lists and data files.
+  int64_t min_retention_ms = kDefaultMinRetentionMs;  // now - older_than_ms below this: InvalidArgument.
 };
 
 struct ExpireResult {
@@ -31,6 +38,7 @@ Result<ExpireResult> ExpireSnapshots(Table& table, const ExpireOptions& options)
 struct OrphanOptions {
   int64_t older_than_ms = 0;  // Only files last modified before this are candidates.
   bool dry_run = false;
+  int64_t min_retention_ms = kDefaultMinRetentionMs;  // now - older_than_ms below this: InvalidArgument.
 };
 
 // Deletes files under the table's folder that no snapshot, manifest or metadata file of the

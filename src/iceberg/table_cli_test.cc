@@ -178,7 +178,17 @@ TEST_F(TableCliTest, CreateAppendScanAndMaintain) {
   auto bad = Floe({"table", "rollback", "db.events", "--warehouse", wh, "--snapshot", "42"});
   EXPECT_NE(bad.exit_code, 0);
 
-  auto expire = Floe({"table", "expire", "db.events", "--warehouse", wh, "--older-than", "0ms"});
+  // A retention under the 7-day minimum is refused (and deletes nothing) unless asked for
+  // explicitly: a short one deletes files readers and writers in flight still need.
+  size_t snapshots_before = nlohmann::json::parse(Floe({"table", "snapshots", "db.events", "--warehouse", wh, "--format", "json"}).out).size();
+  ASSERT_GT(snapshots_before, 1u);
+  auto refused = Floe({"table", "expire", "db.events", "--warehouse", wh, "--older-than", "0ms"});
+  EXPECT_NE(refused.exit_code, 0);
+  EXPECT_NE(refused.err.find("below the minimum"), std::string::npos) << refused.err;
+  EXPECT_NE(Floe({"table", "expire", "db.events", "--warehouse", wh, "--older-than", "1h", "--min-retention", "0ms"}).exit_code, 0);
+  EXPECT_EQ(nlohmann::json::parse(Floe({"table", "snapshots", "db.events", "--warehouse", wh, "--format", "json"}).out).size(),
+            snapshots_before);
+  auto expire = Floe({"table", "expire", "db.events", "--warehouse", wh, "--older-than", "0ms", "--unsafe-retention"});
   ASSERT_EQ(expire.exit_code, 0) << expire.err;
   auto snaps2 = nlohmann::json::parse(Floe({"table", "snapshots", "db.events", "--warehouse", wh, "--format", "json"}).out);
   EXPECT_EQ(snaps2.size(), 1u);  // Only the current one: the rest are older than 0 ms.
@@ -190,10 +200,10 @@ TEST_F(TableCliTest, CreateAppendScanAndMaintain) {
   std::ofstream(dir_.path() + "/wh/db/events/data/stray.parquet") << "junk";
   const std::string unfinished = dir_.path() + "/wh/db/events/data/.floe-tmp-5eed-4d2-0";
   std::ofstream(unfinished) << "half a file";
-  auto young = Floe({"table", "remove-orphans", "db.events", "--warehouse", wh, "--older-than", "1h"});
+  auto young = Floe({"table", "remove-orphans", "db.events", "--warehouse", wh, "--older-than", "1h", "--min-retention", "1h"});
   ASSERT_EQ(young.exit_code, 0) << young.err;
   EXPECT_TRUE(std::filesystem::exists(unfinished));
-  auto orphans = Floe({"table", "remove-orphans", "db.events", "--warehouse", wh, "--older-than", "0ms"});
+  auto orphans = Floe({"table", "remove-orphans", "db.events", "--warehouse", wh, "--older-than", "0ms", "--unsafe-retention"});
   ASSERT_EQ(orphans.exit_code, 0) << orphans.err;
   EXPECT_NE(orphans.out.find("stray.parquet"), std::string::npos) << orphans.out;
   EXPECT_NE(orphans.out.find(".floe-tmp-5eed-4d2-0"), std::string::npos) << orphans.out;

@@ -29,4 +29,13 @@ std::optional<net::HttpResponse> CheckBasicAuth(const std::vector<auth::AuthUser
   return std::nullopt;
 }
 
+std::string BasicAuthUserName(const net::HttpRequest& request) {
+  std::string_view header = request.headers.Get("Authorization").value_or("");
+  constexpr std::string_view kBasic = "Basic ";
+  if (!header.starts_with(kBasic)) return "";
+  auto decoded = Base64Decode(header.substr(kBasic.size()));
+  if (!decoded) return "";
+  return decoded->substr(0, decoded->find(':'));
+}
+
 }  // namespace floe::serve

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "auth/users.h"
@@ -15,5 +16,8 @@ namespace floe::serve {
 // X-Trino-User, if any, names that same user); otherwise the 401 (no or wrong credentials,
 // with a WWW-Authenticate challenge) or 403 (another user) to send.
 std::optional<net::HttpResponse> CheckBasicAuth(const std::vector<auth::AuthUser>& users, const net::HttpRequest& request);
+
+// The user name of `request`'s basic credentials (unchecked: call CheckBasicAuth first), or empty.
+std::string BasicAuthUserName(const net::HttpRequest& request);
 
 }  // namespace floe::serve

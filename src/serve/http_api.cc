@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "base/json_depth.h"
 #include "serve/trino_json.h"
 #include "serve/trino_statements.h"
 
@@ -94,6 +95,7 @@ nlohmann::json HttpApi::RunQuery(const std::string& sql, const SessionState& ses
 }
 
 HttpResponse HttpApi::PostQuery(HttpRequest& request) {
+  if (!CheckJsonDepth(request.body)) return JsonError(400, "JSON nests too deeply");
   nlohmann::json input = nlohmann::json::parse(request.body, nullptr, false);
   if (input.is_discarded() || !input.is_object() || !input.contains("sql") || !input["sql"].is_string()) {
     return JsonError(400, "expected a JSON object {\"sql\": \"...\"}");
@@ -194,6 +196,7 @@ HttpResponse HttpApi::Pipeline(HttpRequest&, bool reconciliation) {
 
 HttpResponse HttpApi::Playground(HttpRequest& request) {
   if (pipeline_ == nullptr) return JsonError(404, "no pipeline");
+  if (!CheckJsonDepth(request.body)) return JsonError(400, "JSON nests too deeply");
   nlohmann::json input = request.body.empty() ? nlohmann::json::object()
                                               : nlohmann::json::parse(request.body, nullptr, false);
   if (input.is_discarded() || !input.is_object()) return JsonError(400, "expected a JSON object");

@@ -1,6 +1,7 @@
 #include "serve/query_server.h"
 
 #include "serve/basic_auth.h"
+#include "serve/browser_guard.h"
 
 #include <fmt/format.h>
 
@@ -28,14 +29,28 @@ Status QueryServer::Start() {
     response.headers.Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
     return response;
   }));
-  FLOE_RETURN_IF_ERROR(router.Add("GET", "/{path*}", [this](net::HttpRequest& request) { return files_->Serve(request); }));
-  if (!options_.pg.users.empty()) {
+  FLOE_RETURN_IF_ERROR(router.Add("GET", "/{path*}", [this](net::HttpRequest& request) {
+    net::HttpResponse response = files_->Serve(request);
+    AddContentSecurityHeaders(response);
+    return response;
+  }));
+  router.SetGuard([users = options_.pg.users, host = options_.host](const net::HttpRequest& request)
+                      -> std::optional<net::HttpResponse> {
+    // Browser checks first: a cross-site request is refused whether or not it carries the
+    // credentials the browser remembered for this origin.
+    if (auto refused = CheckBrowserRequest(request, host)) return refused;
+    if (users.empty()) return std::nullopt;
     // Everything but the liveness probes needs credentials once users are configured.
-    router.SetGuard([users = options_.pg.users](const net::HttpRequest& request) -> std::optional<net::HttpResponse> {
-      if (request.path == "/v1/info" || request.path == "/v1/info/state") return std::nullopt;
-      return CheckBasicAuth(users, request);
-    });
-  }
+    if (request.path == "/v1/info" || request.path == "/v1/info/state") return std::nullopt;
+    if (auto refused = CheckBasicAuth(users, request)) return refused;
+    if (request.path.starts_with("/api/playground/")) {
+      const auth::AuthUser* user = auth::FindUser(users, BasicAuthUserName(request));
+      if (user == nullptr || user->role != "admin") {
+        return net::HttpResponse::Text(403, "the playground is for users with role admin\n");
+      }
+    }
+    return std::nullopt;
+  });
   net::HttpServerOptions http_options;
   http_options.tls = options_.tls;
   http_options.host = options_.host;

@@ -8,6 +8,10 @@
 #include "sql/iceberg/compaction.h"
 
 namespace floe::stream {
+namespace {
+// The shortest --expire-older-than / --orphans-older-than the job accepts (see RunOnce).
+constexpr int64_t kMinRetentionMs = 3'600'000;
+}  // namespace
 
 TableMaintenance::TableMaintenance(TableOpener open_table, MaintenanceOptions options, MetricsRegistry& metrics)
     : open_table_(std::move(open_table)),
@@ -80,6 +84,9 @@ Result<MaintenanceReport> TableMaintenance::RunOnce() {
   iceberg::ExpireOptions expire;
   expire.older_than_ms = now - options_.expire_older_than_ms;
   expire.retain_last = std::max(1, options_.expire_retain_last);
+  // The ages come from the operator's own flags, not from a client, and the job's own writes
+  // finish within a trigger: an hour's floor keeps a typo from deleting what readers still use.
+  expire.min_retention_ms = kMinRetentionMs;
   FLOE_ASSIGN_OR_RETURN_CTX(iceberg::ExpireResult expired, iceberg::ExpireSnapshots(*table, expire), "snapshot expiry");
   report.snapshots_expired = expired.expired_snapshot_ids.size();
   snapshots_expired_.Increment(report.snapshots_expired);
@@ -87,6 +94,7 @@ Result<MaintenanceReport> TableMaintenance::RunOnce() {
   if (options_.orphans_older_than_ms > 0) {
     iceberg::OrphanOptions orphans;
     orphans.older_than_ms = now - options_.orphans_older_than_ms;
+    orphans.min_retention_ms = kMinRetentionMs;
     FLOE_ASSIGN_OR_RETURN_CTX(auto removed, iceberg::RemoveOrphanFiles(*table, orphans), "orphan removal");
     report.orphans_removed = removed.size();
     orphans_removed_.Increment(removed.size());

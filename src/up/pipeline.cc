@@ -57,9 +57,9 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeInProcessRoles() {
   broker_config.users = users_;
   broker_config.tls = {options_.tls_cert, options_.tls_key};
   std::string metrics =
-      options_.broker_metrics_port < 0 ? "" : HostPortText(options_.host, options_.broker_metrics_port);
+      options_.broker_metrics_port < 0 ? "" : HostPortText(options_.broker_metrics_host, options_.broker_metrics_port);
   roles.push_back(std::make_unique<BrokerRole>(broker_config, metrics));
-  roles.push_back(std::make_unique<CatalogRole>(options_.host, options_.catalog_port,
+  roles.push_back(std::make_unique<CatalogRole>(options_.catalog_host, options_.catalog_port,
                                                 "sqlite:" + options_.data + "/catalog.db", Warehouse(), users_,
                                                 net::TlsFiles{options_.tls_cert, options_.tls_key}));
   roles.push_back(std::make_unique<StreamRole>(StreamConfigFor()));
@@ -106,9 +106,9 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeProcessRoles() {
   std::vector<std::string> broker_argv = {
       options_.floe_binary, "broker", "--listen", brokers, "--data", options_.data + "/broker", "--partitions",
       std::to_string(options_.partitions), "--metrics-listen",
-      options_.broker_metrics_port < 0 ? "" : HostPortText(options_.host, options_.broker_metrics_port)};
+      options_.broker_metrics_port < 0 ? "" : HostPortText(options_.broker_metrics_host, options_.broker_metrics_port)};
   std::vector<std::string> catalog_argv = {options_.floe_binary, "catalog", "--listen",
-                                           HostPortText(options_.host, options_.catalog_port), "--backend",
+                                           HostPortText(options_.catalog_host, options_.catalog_port), "--backend",
                                            "sqlite:" + options_.data + "/catalog.db", "--warehouse", Warehouse()};
   for (auto* argv : {&broker_argv, &catalog_argv}) {
     if (!users_.empty()) argv->insert(argv->end(), {"--auth-file", AbsolutePath(options_.auth_file)});
@@ -121,7 +121,7 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeProcessRoles() {
                                                 logs + "/broker.log", options_.host, options_.broker_port));
   roles.push_back(std::make_unique<ProcessRole>(
       "catalog", fmt::format("Iceberg REST catalog on {}", CatalogUrl()),
-      std::move(catalog_argv), logs + "/catalog.log", options_.host, options_.catalog_port));
+      std::move(catalog_argv), logs + "/catalog.log", options_.catalog_host, options_.catalog_port));
   // The child reads the table's schema from a file; the same schema the in-process job embeds.
   stream::StreamConfig stream = StreamConfigFor();
   std::string schema_path = options_.data + "/orders.schema.json";
@@ -153,7 +153,7 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeProcessRoles() {
 }
 
 std::string Pipeline::CatalogUrl() const {
-  return fmt::format("{}://{}:{}", options_.tls_cert.empty() ? "http" : "https", options_.host, options_.catalog_port);
+  return fmt::format("{}://{}:{}", options_.tls_cert.empty() ? "http" : "https", options_.catalog_host, options_.catalog_port);
 }
 
 Status Pipeline::ConfigureClients() {

@@ -35,6 +35,8 @@ struct UpOptions {
   std::string host = "127.0.0.1";
   int broker_port = 9092;
   int broker_metrics_port = 9644;
+  std::string broker_metrics_host = "127.0.0.1";  // Each listener binds where its own flag says.
+  std::string catalog_host = "127.0.0.1";
   int catalog_port = 8181;
   std::string query_host = "127.0.0.1";  // Trino protocol, HTTP API and console.
   int query_port = 8080;

@@ -117,8 +117,10 @@ TEST(Cli, UpRunsTheBuiltRolesReportsTheRestAndStopsCleanly) {
   TempFolder dir;
   int port = FreeLoopbackPort();
   // --data comes from the environment; the flags on the command line win over FLOE_UP_TRAFFIC.
+  // The catalog binds where its own flag says (127.0.0.2 is loopback too), not on the broker's host.
+  int catalog_port = FreeLoopbackPort();
   ChildProcess up({FloeBinary(), "up", "--broker-listen", "127.0.0.1:" + std::to_string(port),
-                   "--broker-metrics-listen", "", "--catalog-port", std::to_string(FreeLoopbackPort()),
+                   "--broker-metrics-listen", "", "--catalog-listen", "127.0.0.2:" + std::to_string(catalog_port),
                    "--query-listen", "127.0.0.1:" + std::to_string(FreeLoopbackPort()),
                    "--pg-listen", "127.0.0.1:" + std::to_string(FreeLoopbackPort()),
                    "--traffic", "off"},
@@ -132,6 +134,19 @@ TEST(Cli, UpRunsTheBuiltRolesReportsTheRestAndStopsCleanly) {
     EXPECT_THAT(log, HasSubstr(std::string(role) + " ")) << role;
   }
   EXPECT_THAT(log, HasSubstr("Trino protocol, HTTP API and console on 127.0.0.1:"));
+  EXPECT_THAT(log, HasSubstr("127.0.0.2:" + std::to_string(catalog_port)));
+}
+
+// Issue #27, finding 3: a listener other machines can reach, with no users, is refused before
+// anything starts unless --insecure-bind says it is meant.
+TEST(Cli, UpRefusesAnUnauthenticatedBindBeyondLoopback) {
+  for (const char* flag : {"--broker-listen", "--catalog-listen", "--query-listen", "--pg-listen", "--broker-metrics-listen"}) {
+    TempFolder dir;
+    auto r = RunProcess({FloeBinary(), "up", "--data", dir.path() + "/data", flag, "0.0.0.0:" + std::to_string(FreeLoopbackPort())});
+    EXPECT_EQ(r.exit_code, 2) << flag << r.err;
+    EXPECT_THAT(r.err, HasSubstr(std::string(flag) + " 0.0.0.0")) << flag;
+    EXPECT_THAT(r.err, HasSubstr("--insecure-bind")) << flag;
+  }
 }
 
 TEST(Cli, UpRejectsAMalformedTrafficRate) {

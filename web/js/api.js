@@ -5,7 +5,9 @@ async function call(method, path, body) {
   try {
     const response = await fetch(path, {
       method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      // The server refuses state-changing calls without this type (it proves the caller is not a
+      // cross-site form, which cannot send it); GETs need none.
+      headers: method === 'GET' ? {} : { 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();

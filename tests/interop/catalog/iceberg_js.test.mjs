@@ -141,13 +141,18 @@ test('tables: create, load, commit, rename, register, drop with purge', async ()
   const moved = { namespace: ['shop'], name: 'orders_v2' };
   await c.renameTable({ source: id, destination: moved });
   assert.equal(await c.tableExists(id), false);
-  await c.registerTable(ns, { name: 'orders_snapshot', 'metadata-location': created['metadata-location'] });
-  const registered = await c.loadTable({ namespace: ['shop'], name: 'orders_snapshot' });
-  assert.equal(registered['current-snapshot-id'], -1);
-  await c.dropTable({ namespace: ['shop'], name: 'orders_snapshot' });
-  await c.dropTable(moved, { purge: true });
-  assert.equal(existsSync(new URL(created['metadata-location']).pathname), false);
+  // A second table on the same folder would lose its files to the first's purge: 403 while
+  // orders_v2 exists; once it is dropped (without purge) the metadata can be adopted.
+  const snapshot = { namespace: ['shop'], name: 'orders_snapshot' };
+  await rejectsWith(c.registerTable(ns, { name: 'orders_snapshot', 'metadata-location': created['metadata-location'] }),
+                    403, 'ForbiddenException');
+  await c.dropTable(moved);
   await rejectsWith(c.loadTable(moved), 404, 'NoSuchTableException');
+  await c.registerTable(ns, { name: 'orders_snapshot', 'metadata-location': created['metadata-location'] });
+  const registered = await c.loadTable(snapshot);
+  assert.equal(registered['current-snapshot-id'], -1);
+  await c.dropTable(snapshot, { purge: true });
+  assert.equal(existsSync(new URL(created['metadata-location']).pathname), false);
 });
 
 test('stage-create then commit with assert-create', async () => {

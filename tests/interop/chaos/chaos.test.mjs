@@ -175,7 +175,7 @@ test(`${kills} kill -9s over ${seconds}s under storage faults lose and double no
 
   // Killed batches and torn writes leave files nothing references; remove-orphans takes them.
   runFloe(['table', 'remove-orphans', 'shop.orders', '--catalog', `sqlite:${join(data, 'catalog.db')}`,
-           '--warehouse', `file://${join(data, 'warehouse')}`, '--older-than', '0s']);
+           '--warehouse', `file://${join(data, 'warehouse')}`, '--older-than', '0s', '--unsafe-retention']);
   const dataFolder = join(data, 'warehouse', 'shop', 'orders', 'data');
   const left = readdirSync(dataFolder, { recursive: true })
     .map(f => join(dataFolder, String(f)))

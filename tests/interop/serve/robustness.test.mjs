@@ -107,7 +107,8 @@ test('HTTP port: garbage and oversize requests close that connection only', { ti
     await stillServes();
   }
   // Malformed JSON and unknown query ids are answered, not fatal.
-  const bad = await fetch(`${server.url}/api/query`, { method: 'POST', body: '{"sql":' });
+  const bad = await fetch(`${server.url}/api/query`, { method: 'POST', headers: { 'content-type': 'application/json' },
+                                                        body: '{"sql":' });
   assert.equal(bad.status, 400);
   const unknown = await fetch(`${server.url}/v1/statement/queued/nope/x/1`);
   assert.equal(unknown.status, 404);

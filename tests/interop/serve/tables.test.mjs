@@ -96,7 +96,7 @@ test('the console API lists the table with schema, snapshots and files', async (
   assert.equal(table.snapshots?.length, 2, JSON.stringify(table.errors));
   assert.ok(table.files.length >= 2, JSON.stringify(table.files));
   assert.equal(table.files.reduce((sum, f) => sum + Number(f.record_count), 0), rows.length);
-  const query = await (await fetch(`${server.url}/api/query`, { method: 'POST',
+  const query = await (await fetch(`${server.url}/api/query`, { method: 'POST', headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ sql: 'SELECT count(*) AS n FROM shop.orders' }) })).json();
   assert.deepEqual(query.rows, [[rows.length]]);
 });
@@ -177,7 +177,7 @@ test('DELETE through pg (command tag DELETE n) and Trino (updateType, updateCoun
   assert.equal(update.updateType, 'DELETE');
   const kept = rows.filter((r) => !(r.region === 'eu' && r.amount > 30));
   assert.equal(update.updateCount, kept.filter((r) => r.id < 10).length);
-  const left = await (await fetch(`${server.url}/api/query`, { method: 'POST',
+  const left = await (await fetch(`${server.url}/api/query`, { method: 'POST', headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ sql: 'SELECT count(*) AS n FROM shop.scratch' }) })).json();
   assert.deepEqual(left.rows, [[kept.filter((r) => r.id >= 10).length]], JSON.stringify(left));
 });
