@@ -363,6 +363,7 @@ Result<std::string> IcebergSqlCatalog::ExecuteProcedure(const QualifiedTableName
     }
     iceberg::ExpireOptions options;
     options.older_than_ms = NowMs() - retention;
+    options.min_retention_ms = min_retention_ms_;
     if (const Value* v = arg("retain_last"); v && v->type().IsInteger()) options.retain_last = static_cast<int>(v->as_int());
     FLOE_ASSIGN_OR_RETURN(iceberg::ExpireResult r, iceberg::ExpireSnapshots(*table, options));
     return fmt::format("expire_snapshots: expired {} snapshots, deleted {} files", r.expired_snapshot_ids.size(),
@@ -378,6 +379,7 @@ Result<std::string> IcebergSqlCatalog::ExecuteProcedure(const QualifiedTableName
     }
     iceberg::OrphanOptions options;
     options.older_than_ms = NowMs() - retention;
+    options.min_retention_ms = min_retention_ms_;
     FLOE_ASSIGN_OR_RETURN(auto removed, iceberg::RemoveOrphanFiles(*table, options));
     return fmt::format("remove_orphan_files: removed {} files", removed.size());
   }

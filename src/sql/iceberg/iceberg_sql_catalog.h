@@ -14,6 +14,7 @@
 #include <mutex>
 #include <string>
 
+#include "iceberg/maintenance.h"
 #include "sql/catalog.h"
 #include "sql/iceberg/table_directory.h"
 
@@ -52,11 +53,17 @@ class IcebergSqlCatalog final : public SqlCatalog {
   Result<std::string> ExecuteProcedure(const QualifiedTableName& name, std::string_view procedure,
                                        const std::map<std::string, Value>& arguments) override;
 
+  // The shortest retention expire_snapshots and remove_orphan_files accept (Trino's catalog
+  // properties iceberg.expire-snapshots.min-retention and iceberg.remove-orphan-files.min-retention,
+  // 7 days by default): a shorter one could delete files a running query or writer still needs.
+  void set_min_retention_ms(int64_t ms) { min_retention_ms_ = ms; }
+
  private:
   Status CheckCatalog(std::string_view catalog) const;
 
   std::string catalog_name_;
   std::unique_ptr<CatalogState> state_;
+  int64_t min_retention_ms_ = iceberg::kDefaultMinRetentionMs;
 };
 
 }  // namespace floe::sql::iceberg_sql

@@ -374,6 +374,11 @@ TEST_F(IcebergSqlCatalogTest, SchemaEvolutionAndMaintenance) {
   EXPECT_EQ(after->stats.files_total, 1);
   EXPECT_EQ(after->rows.size(), 30u);
 
+  // Below the minimum retention (7 days unless the catalog lowers it) nothing is expired.
+  auto refused = catalog_->ExecuteProcedure(name_, "expire_snapshots", {{"retention_threshold", Value::String(SqlType::Varchar(), "0s")}});
+  ASSERT_FALSE(refused.has_value());
+  EXPECT_EQ(refused.error().kind(), ErrorKind::kInvalidArgument);
+  catalog_->set_min_retention_ms(0);
   auto expired = catalog_->ExecuteProcedure(name_, "expire_snapshots", {{"retention_threshold", Value::String(SqlType::Varchar(), "0s")}});
   ASSERT_TRUE(expired.has_value()) << expired.error().ToString();
   auto snapshots = ReadAll(*catalog_, Table(), {1}, nullptr, "snapshots");
