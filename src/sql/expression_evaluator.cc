@@ -347,18 +347,29 @@ class ArithmeticNode final : public ExprNode {
       case PhysicalType::kInt128: {
         int sx = a_->type().scale(), sy = b_->type().scale(), rs = type().scale(), p = type().precision();
         Int128 fx = PowerOfTen(std::max(0, rs - sx)), fy = PowerOfTen(std::max(0, rs - sy));
+        Int128 limit = PowerOfTen(p);
+        bool rescale = op_ == ArithOp::kMultiply && sx + sy != rs;
+        auto fits_int64 = [](Int128 v) { return v >= INT64_MIN && v <= INT64_MAX; };
         for (int64_t i = 0; i < n; ++i) {
           if (valid != nullptr && valid[i] == 0) continue;
           Int128 x = LoadI128(*a.vec, i * static_cast<int64_t>(sa)), y = LoadI128(*b.vec, i * static_cast<int64_t>(sb)), r = 0;
           bool o = false;
           if (op_ == ArithOp::kAdd || op_ == ArithOp::kSubtract) {
-            o = __builtin_mul_overflow(x, fx, &x) || __builtin_mul_overflow(y, fy, &y);
-            r = op_ == ArithOp::kAdd ? x + y : x - y;
+            if (fx == 1 && fy == 1 && fits_int64(x) && fits_int64(y)) {
+              r = op_ == ArithOp::kAdd ? x + y : x - y;  // Cannot overflow 128 bits.
+            } else {
+              o = __builtin_mul_overflow(x, fx, &x) || __builtin_mul_overflow(y, fy, &y);
+              r = op_ == ArithOp::kAdd ? x + y : x - y;
+            }
+          } else if (fits_int64(x) && fits_int64(y)) {
+            // One 64x64->128-bit multiply: the product of two int64 values always fits.
+            r = static_cast<Int128>(static_cast<int64_t>(x)) * static_cast<int64_t>(y);
+            if (rescale) r = RescaleDecimal(r, sx + sy, rs);
           } else {
             o = __builtin_mul_overflow(x, y, &r);
-            if (sx + sy != rs) r = RescaleDecimal(r, sx + sy, rs);
+            if (rescale) r = RescaleDecimal(r, sx + sy, rs);
           }
-          if (o || !DecimalFits(r, p)) {
+          if (o || r >= limit || r <= -limit) {
             failure = "Decimal overflow";
             break;
           }

@@ -120,7 +120,9 @@ class HashAggregateSink final : public Sink {
       size_t before = local.table.size();
       if (!DictionaryGroupIds(local, key_columns, n)) {
         local.encoder.Encode(key_columns, n);
+        constexpr int64_t kPrefetchDistance = 16;
         for (int64_t i = 0; i < n; ++i) {
+          if (i + kPrefetchDistance < n) local.table.Prefetch(local.encoder.hash(i + kPrefetchDistance));
           bool inserted;
           local.ids[static_cast<size_t>(i)] = local.table.FindOrInsert(local.encoder.key(i), local.encoder.hash(i), inserted);
         }

@@ -98,6 +98,7 @@ class HashJoinProbe final : public StreamOperator {
       next_.assign(rows, -1);
       for (size_t r = 0; r < rows; ++r) {
         auto i = static_cast<int64_t>(r);
+        if (r + 16 < rows) table_.Prefetch(encoder.hash(i + 16));
         if (encoder.has_null(i)) continue;
         bool inserted;
         uint32_t id = table_.FindOrInsert(encoder.key(i), encoder.hash(i), inserted);
@@ -153,7 +154,9 @@ class HashJoinProbe final : public StreamOperator {
       }
       KeyEncoder encoder;
       encoder.Encode(columns, n);
+      constexpr int64_t kPrefetchDistance = 16;
       for (int64_t i = 0; i < n; ++i) {
+        if (i + kPrefetchDistance < n) table_.Prefetch(encoder.hash(i + kPrefetchDistance));
         if (encoder.has_null(i) || first_.empty()) continue;
         int64_t id = table_.Find(encoder.key(i), encoder.hash(i));
         if (id < 0) continue;

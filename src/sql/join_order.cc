@@ -244,13 +244,23 @@ LogicalPtr OrderJoins(LogicalPtr plan) {
   if (!IsInnerJoin(*plan)) {
     for (auto& child : plan->children) child = OrderJoins(std::move(child));
     EstimateCardinality(*plan);
-    // A semi or anti join builds its hash table on the smaller side.
-    bool semi = plan->join_type == LogicalJoinType::kSemi, anti = plan->join_type == LogicalJoinType::kAnti;
-    if (plan->kind == LogicalKind::kJoin && (semi || anti) &&
-        plan->children[1]->estimated_rows > plan->children[0]->estimated_rows) {
-      std::swap(plan->children[0], plan->children[1]);
-      plan->join_type = semi ? LogicalJoinType::kRightSemi : LogicalJoinType::kRightAnti;
-      EstimateCardinality(*plan);
+    // Outer, semi and anti joins build their hash table on the smaller side too: the sides
+    // swap and the join type mirrors (the preserved side is then the build side, whose
+    // unmatched or matched rows the join emits at its end).
+    if (plan->kind == LogicalKind::kJoin && plan->children[1]->estimated_rows > plan->children[0]->estimated_rows) {
+      std::optional<LogicalJoinType> mirrored;
+      switch (plan->join_type) {
+        case LogicalJoinType::kSemi: mirrored = LogicalJoinType::kRightSemi; break;
+        case LogicalJoinType::kAnti: mirrored = LogicalJoinType::kRightAnti; break;
+        case LogicalJoinType::kLeft: mirrored = LogicalJoinType::kRight; break;
+        case LogicalJoinType::kRight: mirrored = LogicalJoinType::kLeft; break;
+        default: break;
+      }
+      if (mirrored) {
+        std::swap(plan->children[0], plan->children[1]);
+        plan->join_type = *mirrored;
+        EstimateCardinality(*plan);
+      }
     }
     return plan;
   }

@@ -146,12 +146,12 @@ KeyTable::KeyTable() {
 }
 
 void KeyTable::Grow() {
-  std::vector<uint32_t> grown(slots_.size() * 2, 0);
+  std::vector<uint64_t> grown(slots_.size() * 2, 0);
   uint64_t mask = grown.size() - 1;
   for (uint32_t id = 0; id < size(); ++id) {
     uint64_t s = hashes_[id] & mask;
     while (grown[s] != 0) s = (s + 1) & mask;
-    grown[s] = id + 1;
+    grown[s] = Slot(id, hashes_[id]);
   }
   slots_ = std::move(grown);
   mask_ = mask;
@@ -159,9 +159,9 @@ void KeyTable::Grow() {
 
 uint32_t KeyTable::FindOrInsert(std::string_view key, uint64_t hash, bool& inserted) {
   uint64_t s = hash & mask_;
-  while (uint32_t slot = slots_[s]) {
-    uint32_t id = slot - 1;
-    if (hashes_[id] == hash) {
+  while (uint64_t slot = slots_[s]) {
+    if (SameTag(slot, hash)) {
+      uint32_t id = IdOf(slot);
       std::string_view k = KeyAt(id);
       if (k.size() == key.size() && SameBytes(k.data(), key.data(), k.size())) {
         inserted = false;
@@ -171,7 +171,7 @@ uint32_t KeyTable::FindOrInsert(std::string_view key, uint64_t hash, bool& inser
     s = (s + 1) & mask_;
   }
   auto id = static_cast<uint32_t>(size());
-  slots_[s] = id + 1;
+  slots_[s] = Slot(id, hash);
   keys_.Append(key.data(), key.size());
   key_offsets_.push_back(keys_.size());
   hashes_.push_back(hash);
@@ -182,9 +182,9 @@ uint32_t KeyTable::FindOrInsert(std::string_view key, uint64_t hash, bool& inser
 
 int64_t KeyTable::Find(std::string_view key, uint64_t hash) const {
   uint64_t s = hash & mask_;
-  while (uint32_t slot = slots_[s]) {
-    uint32_t id = slot - 1;
-    if (hashes_[id] == hash) {
+  while (uint64_t slot = slots_[s]) {
+    if (SameTag(slot, hash)) {
+      uint32_t id = IdOf(slot);
       std::string_view k = KeyAt(id);
       if (k.size() == key.size() && SameBytes(k.data(), key.data(), k.size())) return id;
     }
@@ -194,7 +194,7 @@ int64_t KeyTable::Find(std::string_view key, uint64_t hash) const {
 }
 
 int64_t KeyTable::Bytes() const {
-  return static_cast<int64_t>(slots_.size() * 4 + keys_.capacity() + key_offsets_.capacity() * 8 + hashes_.capacity() * 8);
+  return static_cast<int64_t>(slots_.size() * 8 + keys_.capacity() + key_offsets_.capacity() * 8 + hashes_.capacity() * 8);
 }
 
 std::vector<VectorPtr> DecodeKeys(const KeyTable& table, const std::vector<SqlType>& types) {

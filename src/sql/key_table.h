@@ -54,11 +54,19 @@ class KeyTable {
   }
   uint64_t HashAt(uint32_t id) const { return hashes_[id]; }
   int64_t Bytes() const;
+  // Starts loading the slot a lookup of `hash` reads first: probe loops call it some rows
+  // ahead, so the cache misses of a large table overlap instead of queuing.
+  void Prefetch(uint64_t hash) const { __builtin_prefetch(&slots_[hash & mask_]); }
 
  private:
+  // A slot holds the hash's upper 32 bits beside id + 1 (0 is empty), so a probe compares
+  // keys only when the tags agree and never reads hashes_ on the way.
+  static uint64_t Slot(uint32_t id, uint64_t hash) { return (hash & 0xffffffff00000000ULL) | (uint64_t{id} + 1); }
+  static bool SameTag(uint64_t slot, uint64_t hash) { return ((slot ^ hash) >> 32) == 0; }
+  static uint32_t IdOf(uint64_t slot) { return static_cast<uint32_t>(slot) - 1; }
   void Grow();
 
-  std::vector<uint32_t> slots_;  // id + 1; 0 is empty.
+  std::vector<uint64_t> slots_;  // Slot(id, hash); 0 is empty.
   uint64_t mask_ = 0;
   formats::Buffer keys_;
   std::vector<size_t> key_offsets_;
