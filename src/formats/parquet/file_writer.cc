@@ -35,7 +35,7 @@ Result<std::unique_ptr<FileWriter>> FileWriter::Open(std::unique_ptr<io::OutputS
                                                      const std::vector<formats::Field>& fields, WriterOptions options) {
   if (fields.empty()) return InvalidArgument("a Parquet file needs at least one column");
   FLOE_ASSIGN_OR_RETURN(Schema schema, Schema::FromFields(fields));
-  if (options.page_bytes <= 0 || options.page_values <= 0 || options.row_group_bytes <= 0) {
+  if (options.page_bytes <= 0 || options.page_values <= 0 || options.row_group_bytes <= 0 || options.row_group_rows <= 0) {
     return InvalidArgument("page and row group sizes must be positive");
   }
   std::unique_ptr<FileWriter> w(new FileWriter(std::move(out), std::move(schema), std::move(options)));
@@ -95,8 +95,8 @@ Status FileWriter::WriteRows(const formats::ColumnBatch& batch, int64_t first, i
   const auto& leaves = schema_.leaves();
   // Pages close between slices, so small pages need small slices.
   const int64_t slice_rows = std::clamp<int64_t>(std::min(options_.page_bytes / 16, options_.page_values), 64, kSliceRows);
-  for (int64_t begin = first; begin < first + count; begin += slice_rows) {
-    int64_t end = std::min(first + count, begin + slice_rows);
+  for (int64_t begin = first, end = first; begin < first + count; begin = end) {
+    end = std::min({first + count, begin + slice_rows, begin + (options_.row_group_rows - row_group_rows_)});
     int64_t buffered = 0;
     for (size_t l = 0; l < leaves.size(); ++l) {
       ShredLeaf(leaves[l], batch.columns[static_cast<size_t>(leaves[l].top_field)], begin, end, &shredded_);
@@ -105,7 +105,7 @@ Status FileWriter::WriteRows(const formats::ColumnBatch& batch, int64_t first, i
     }
     row_group_rows_ += end - begin;
     rows_ += end - begin;
-    if (buffered >= options_.row_group_bytes) FLOE_RETURN_IF_ERROR(FlushRowGroup());
+    if (buffered >= options_.row_group_bytes || row_group_rows_ >= options_.row_group_rows) FLOE_RETURN_IF_ERROR(FlushRowGroup());
   }
   return OkStatus();
 }

@@ -274,6 +274,23 @@ INSTANTIATE_TEST_SUITE_P(
                       Variant{Codec::kBrotli, true, true, false, 1 << 20, 1 << 20},
                       Variant{Codec::kUncompressed, true, false, false, 100, 1 << 20}));
 
+// A row group closes at row_group_rows rows even when its bytes are far below row_group_bytes,
+// so a reader can give each of a big file's row groups to another thread.
+TEST(RoundTripDetails, RowGroupsCloseAtTheirRowLimit) {
+  auto fields = AllTypes();
+  WriterOptions o;
+  o.row_group_rows = 1000;
+  std::vector<ColumnBatch> batches{MakeBatch(fields, 1700, 4, 10, 5), MakeBatch(fields, 800, 5, 0, 0)};
+  std::string bytes = WriteFile(fields, batches, o);
+  auto reader = FileReader::Open(std::make_unique<MemoryInputFile>(bytes));
+  ASSERT_TRUE(reader.has_value()) << reader.error().ToString();
+  ASSERT_EQ((*reader)->num_row_groups(), 3);
+  EXPECT_EQ((*reader)->metadata().row_groups[0].num_rows, 1000);
+  EXPECT_EQ((*reader)->metadata().row_groups[1].num_rows, 1000);
+  EXPECT_EQ((*reader)->metadata().row_groups[2].num_rows, 500);
+  ExpectSameRows(batches, bytes);
+}
+
 TEST(RoundTripDetails, EmptyFileAndProjection) {
   auto fields = AllTypes();
   std::string bytes = WriteFile(fields, {}, WriterOptions{});

@@ -12,7 +12,10 @@ namespace floe::parquet {
 struct WriterOptions {
   Codec codec = Codec::kZstd;
   int compression_level = 1;           // zstd 1..22 (1 as Arrow; fast), gzip 1..9, brotli 0..11.
-  int64_t row_group_bytes = 128 << 20;  // Flush a row group when its buffered pages reach this.
+  int64_t row_group_bytes = 128 << 20;  // Flush a row group when its buffered pages reach this,
+  int64_t row_group_rows = 1 << 20;     // or when it holds this many rows (Arrow's default
+                                        // max_row_group_length): readers parallelize by row
+                                        // group, so a big file needs more than one.
   int64_t page_bytes = 1 << 20;         // Close a data page when its unencoded values reach this,
   int64_t page_values = 20000;          // or once it holds this many values (nulls included;
                                         // checked after each slice of rows, as parquet-mr and
