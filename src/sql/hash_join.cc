@@ -95,6 +95,9 @@ class HashJoinProbe final : public StreamOperator {
       }
       KeyEncoder encoder;
       encoder.Encode(columns, build_.rows);
+      // Keys may repeat, so only a bounded reservation: beyond it the table grows as it fills.
+      table_.Reserve(std::min<size_t>(rows, size_t{1} << 22));
+      first_.reserve(std::min<size_t>(rows, size_t{1} << 22));
       next_.assign(rows, -1);
       for (size_t r = 0; r < rows; ++r) {
         auto i = static_cast<int64_t>(r);

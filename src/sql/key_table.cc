@@ -145,8 +145,18 @@ KeyTable::KeyTable() {
   key_offsets_.push_back(0);
 }
 
-void KeyTable::Grow() {
-  std::vector<uint64_t> grown(slots_.size() * 2, 0);
+void KeyTable::Reserve(size_t keys) {
+  size_t wanted = slots_.size();
+  while ((keys + 1) * 2 > wanted) wanted *= 2;
+  key_offsets_.reserve(keys + 1);
+  hashes_.reserve(keys);
+  if (wanted > slots_.size()) Rehash(wanted);
+}
+
+void KeyTable::Grow() { Rehash(slots_.size() * 2); }
+
+void KeyTable::Rehash(size_t slot_count) {
+  std::vector<uint64_t> grown(slot_count, 0);
   uint64_t mask = grown.size() - 1;
   for (uint32_t id = 0; id < size(); ++id) {
     uint64_t s = hashes_[id] & mask;

@@ -46,6 +46,8 @@ class KeyTable {
 
   // The id of `key`, inserting it as the next id when absent (`inserted` tells which).
   uint32_t FindOrInsert(std::string_view key, uint64_t hash, bool& inserted);
+  // Makes room for `keys` keys without growing on the way (a join's build side knows its rows).
+  void Reserve(size_t keys);
   // The id of `key`, or -1.
   int64_t Find(std::string_view key, uint64_t hash) const;
   size_t size() const { return key_offsets_.size() - 1; }
@@ -65,6 +67,7 @@ class KeyTable {
   static bool SameTag(uint64_t slot, uint64_t hash) { return ((slot ^ hash) >> 32) == 0; }
   static uint32_t IdOf(uint64_t slot) { return static_cast<uint32_t>(slot) - 1; }
   void Grow();
+  void Rehash(size_t slot_count);
 
   std::vector<uint64_t> slots_;  // Slot(id, hash); 0 is empty.
   uint64_t mask_ = 0;
