@@ -100,6 +100,8 @@ Result<Executor::Pipeline> Executor::Build(const LogicalOperator& op, const std:
     }
     case LogicalKind::kJoin: {
       FLOE_ASSIGN_OR_RETURN(Materialized build, Materialize(*op.children[1], outer));
+      // A correlated subquery's joins run per outer row: their ranges would say little.
+      if (outer == nullptr || outer->empty()) context_.dynamic_filters().Publish(op, build);
       FLOE_RETURN_IF_ERROR(extend(*op.children[0]));
       FLOE_ASSIGN_OR_RETURN(auto probe, MakeHashJoinProbe(op, std::move(build), outer, context_));
       p.operators.push_back(std::move(probe));

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "sql/dynamic_filter.h"
 #include "sql/logical_plan.h"
 #include "sql/table_scan.h"
 #include "sql/vector.h"
@@ -112,6 +113,9 @@ class QueryContext {
   OperatorStats& StatsFor(const LogicalOperator* node);
   const OperatorStats* FindStats(const LogicalOperator* node) const;
 
+  // Key ranges hash joins publish for the scans on their probe side (dynamic_filter.h).
+  DynamicFilters& dynamic_filters() { return dynamic_filters_; }
+
   SubqueryRunner* subqueries = nullptr;
   std::string session_catalog = "floe";
   std::string session_schema = "default";
@@ -135,6 +139,7 @@ class QueryContext {
   mutable std::mutex stats_mutex_;
   std::map<const LogicalOperator*, std::unique_ptr<OperatorStats>> stats_;
   std::vector<std::string> warnings_;  // Guarded by stats_mutex_.
+  DynamicFilters dynamic_filters_;
 };
 
 }  // namespace floe::sql

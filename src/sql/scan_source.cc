@@ -41,6 +41,8 @@ class ScanSource final : public Source {
     stats.has_scan = true;
     stats.scan.Add(scan_->stats());
     stats.scan_detail = scan_->Describe();
+    std::string dynamic = context.dynamic_filters().Describe(node_);
+    if (!dynamic.empty()) stats.scan_detail += "; dynamic filter: " + dynamic;
   }
 
  private:
@@ -58,7 +60,7 @@ ScanRequest MakeScanRequest(const LogicalOperator& node, QueryContext& context) 
   request.version = node.version;
   request.metadata_table = node.metadata_table;
   for (const auto& c : node.scan_columns) request.columns.push_back(c.table_column);
-  request.predicate = &node.pushed;
+  request.predicate = context.dynamic_filters().PredicateFor(node);
   request.freshness = context.options().freshness;
   request.live_tail_max_bytes = context.options().live_tail_max_bytes;
   request.warn = [&context](std::string text) { context.AddWarning(std::move(text)); };

@@ -1,6 +1,8 @@
 // Drives `floe sql` as a user would: exit codes and one-line messages.
 #include <algorithm>
+#include <filesystem>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "support/run_process.h"
@@ -35,6 +37,32 @@ TEST(SqlCommandTest, CatalogAndWarehouseOptions) {
   auto bad = RunProcess({FloeBinary(), "sql", "--catalog", "nosuch://x", "-e", "SELECT 1"});
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+}
+
+// Dynamic filtering: the join's build side (one customer) holds keys 2001..2002 only, so the
+// probe scan of `sales` reads the one file of four whose bounds overlap them; the answer is
+// the one the join gives without the filter.
+TEST(SqlCommandTest, JoinKeyRangeSkipsProbeFiles) {
+  std::string warehouse = ::testing::TempDir() + "/sql_dynamic_filter_wh";
+  std::filesystem::remove_all(warehouse);
+  std::string setup = "CREATE SCHEMA s; CREATE TABLE s.sales (customer bigint, amount bigint); "
+                      "CREATE TABLE s.customers (id bigint, name varchar);";
+  for (int file = 0; file < 4; ++file) {
+    setup += " INSERT INTO s.sales VALUES";
+    for (int i = 0; i < 10; ++i) setup += fmt::format("{}({}, {})", i ? ", " : " ", file * 1000 + i + 1, i);
+    setup += ";";
+  }
+  setup += " INSERT INTO s.customers VALUES (2001, 'kept'), (2002, 'kept'), (3005, 'other');";
+  auto created = RunProcess({FloeBinary(), "sql", "--warehouse", warehouse, "-e", setup});
+  ASSERT_EQ(created.exit_code, 0) << created.err;
+  std::string query = "SELECT count(*), sum(amount) FROM s.sales JOIN s.customers ON customer = id WHERE name = 'kept'";
+  auto answer = RunProcess({FloeBinary(), "sql", "--warehouse", warehouse, "--format", "csv", "-e", query});
+  ASSERT_EQ(answer.exit_code, 0) << answer.err;
+  EXPECT_EQ(answer.out, "_col0,_col1\n2,1\n");
+  auto explained = RunProcess({FloeBinary(), "sql", "--warehouse", warehouse, "-e", "EXPLAIN ANALYZE " + query});
+  ASSERT_EQ(explained.exit_code, 0) << explained.err;
+  EXPECT_NE(explained.out.find("dynamic filter: customer >= 2001 AND customer <= 2002"), std::string::npos) << explained.out;
+  EXPECT_NE(explained.out.find("files 1 of 4 after pruning"), std::string::npos) << explained.out;
 }
 
 TEST(SqlCommandTest, WritesAndReadsAnInMemoryTable) {
