@@ -209,9 +209,22 @@ void EstimateCardinality(LogicalOperator& op) {
     case LogicalKind::kValues: op.estimated_rows = static_cast<double>(op.rows.size()); break;
     case LogicalKind::kEmpty: op.estimated_rows = 0; break;
     case LogicalKind::kFilter: op.estimated_rows = std::max(1.0, child_rows(0) * 0.5); break;
-    case LogicalKind::kAggregate:
-      op.estimated_rows = op.groups.empty() ? 1.0 : std::max(1.0, child_rows(0) * 0.1);
+    case LogicalKind::kAggregate: {
+      if (op.groups.empty()) {
+        op.estimated_rows = 1.0;
+        break;
+      }
+      // As many groups as the keys' distinct combinations, where statistics know them.
+      double groups = 1;
+      for (const auto& g : op.groups) {
+        std::optional<double> distinct;
+        if (g->kind == BoundKind::kColumn) distinct = DistinctCount(*op.children[0], g->column);
+        groups = distinct ? groups * *distinct : -1;
+        if (groups < 0) break;
+      }
+      op.estimated_rows = groups > 0 ? std::max(1.0, std::min(child_rows(0), groups)) : std::max(1.0, child_rows(0) * 0.1);
       break;
+    }
     case LogicalKind::kDistinct: op.estimated_rows = std::max(1.0, child_rows(0) * 0.5); break;
     case LogicalKind::kJoin: {
       double l = child_rows(0), r = child_rows(1);
