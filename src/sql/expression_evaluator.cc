@@ -4,6 +4,7 @@
 #include <cstring>
 #include <random>
 
+#include "sql/function_registry.h"
 #include "sql/key_table.h"
 #include "sql/scalar_evaluation.h"
 #include "sql/temporal.h"
@@ -254,6 +255,30 @@ class RowCallNode final : public ExprNode {
 
  private:
   std::string name_;
+  std::vector<ExprNodePtr> args_;
+};
+
+// A function with a vector kernel (vector_kernel.h): one call per chunk.
+class KernelCallNode final : public ExprNode {
+ public:
+  KernelCallNode(const VectorKernel& kernel, SqlType type, std::vector<ExprNodePtr> args)
+      : ExprNode(std::move(type)), kernel_(kernel), args_(std::move(args)) {}
+
+  Result<VectorPtr> Evaluate(const DataChunk& chunk, QueryContext& context) const override {
+    std::vector<Operand> operands;
+    std::vector<KernelArgument> args;
+    for (const auto& a : args_) {
+      FLOE_ASSIGN_OR_RETURN(Operand o, EvaluateOperand(*a, chunk, context));
+      operands.push_back(std::move(o));
+    }
+    for (size_t k = 0; k < operands.size(); ++k) args.push_back({operands[k].vec.get(), operands[k].constant, args_[k]->type()});
+    auto out = kernel_(args, type(), chunk.rows);
+    if (!out.has_value()) return std::unexpected(context.ErrorAt(location, out.error()));
+    return out;
+  }
+
+ private:
+  const VectorKernel& kernel_;  // Owned by the registry, which lives as long as the process.
   std::vector<ExprNodePtr> args_;
 };
 
@@ -1146,6 +1171,9 @@ Result<ExprNodePtr> CompileCall(const BoundExpr& e, const ColumnLayout& layout) 
                                     "current_user", "current_catalog", "current_schema"};
   for (const char* v : kVolatile) {
     if (name == v) return ExprNodePtr(std::make_unique<VolatileNode>(name, e.type, std::move(args)));
+  }
+  if (const FunctionInfo* f = FunctionRegistry::BuiltIn().Find(name); f != nullptr && f->kernel) {
+    return ExprNodePtr(std::make_unique<KernelCallNode>(f->kernel, e.type, std::move(args)));
   }
   return ExprNodePtr(std::make_unique<RowCallNode>(name, e.type, std::move(args)));
 }

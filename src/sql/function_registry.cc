@@ -11,9 +11,15 @@ const FunctionRegistry& FunctionRegistry::BuiltIn() {
     FunctionRegistry r;
     RegisterScalarFunctions(r);
     RegisterAggregateFunctions(r);
+    RegisterStringKernels(r);
     return r;
   }();
   return registry;
+}
+
+void FunctionRegistry::SetKernel(std::string_view name, VectorKernel kernel) {
+  auto it = functions_.find(name);
+  if (it != functions_.end()) it->second.kernel = std::move(kernel);
 }
 
 void FunctionRegistry::Add(FunctionInfo info) {

@@ -11,6 +11,7 @@
 
 #include "base/result.h"
 #include "sql/sql_type.h"
+#include "sql/vector_kernel.h"
 
 namespace floe::sql {
 
@@ -29,6 +30,9 @@ struct FunctionInfo {
   // Resolves the call for these argument types; an InvalidArgument error explains a mismatch.
   std::function<Result<ResolvedCall>(const std::vector<SqlType>&)> resolve;
   bool deterministic = true;
+  // Scalar functions: the kernel over whole vectors, when the function has one (the executor
+  // falls back to the row form otherwise).
+  VectorKernel kernel;
 };
 
 class FunctionRegistry {
@@ -37,6 +41,8 @@ class FunctionRegistry {
   static const FunctionRegistry& BuiltIn();
 
   void Add(FunctionInfo info);
+  // Gives the registered function `name` its vector kernel.
+  void SetKernel(std::string_view name, VectorKernel kernel);
   const FunctionInfo* Find(std::string_view name) const;
   const std::map<std::string, FunctionInfo, std::less<>>& functions() const { return functions_; }
 
@@ -59,5 +65,7 @@ std::function<Result<ResolvedCall>(const std::vector<SqlType>&)> OverloadResolve
 // Registration of each function family (scalar_functions.cc, aggregate_functions.cc).
 void RegisterScalarFunctions(FunctionRegistry& registry);
 void RegisterAggregateFunctions(FunctionRegistry& registry);
+// Vector kernels, after the functions they belong to (string_kernels.cc).
+void RegisterStringKernels(FunctionRegistry& registry);
 
 }  // namespace floe::sql
