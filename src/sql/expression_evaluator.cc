@@ -959,6 +959,15 @@ class SubqueryNode final : public ExprNode {
       if (it != cache_.end()) return it->second.get();
     }
     if (context.subqueries == nullptr) return std::unexpected(Error(ErrorKind::kInternal, "no subquery runner"));
+    // An uncorrelated subquery runs once: the pipeline's other workers, which all reach it at
+    // the start, wait for it rather than run it too. Correlated ones run per key in parallel.
+    std::unique_lock run(run_mutex_, std::defer_lock);
+    if (correlated_.empty()) run.lock();
+    {
+      std::lock_guard lock(mutex_);
+      auto it = cache_.find(key);
+      if (it != cache_.end()) return it->second.get();
+    }
     FLOE_ASSIGN_OR_RETURN(auto chunks, context.subqueries->RunSubquery(*plan_, outer));
     auto outcome = std::make_unique<Outcome>();
     for (const auto& c : chunks) outcome->rows += c.rows;
@@ -1073,6 +1082,7 @@ class SubqueryNode final : public ExprNode {
   ExprNodePtr left_;
   std::vector<std::pair<ColumnId, ExprNodePtr>> correlated_;
   std::map<ColumnId, Value> fixed_outer_;
+  mutable std::mutex run_mutex_;  // Held while an uncorrelated subquery runs (mutex_ guards cache_).
   mutable std::mutex mutex_;
   mutable std::map<std::string, std::unique_ptr<Outcome>> cache_;
 };

@@ -32,8 +32,11 @@ bool Intersects(const std::set<ColumnId>& a, const std::set<ColumnId>& b) {
   return false;
 }
 
+// Whether a term gives the same answer wherever it is evaluated. An uncorrelated subquery
+// does: it runs once per query whatever rows reach it (so `o_orderkey IN (SELECT ...)` can
+// filter the orders scan instead of the join result above it).
 bool Deterministic(const BoundExpr& e) {
-  if (e.kind == BoundKind::kSubquery) return false;
+  if (e.kind == BoundKind::kSubquery && !e.correlated.empty()) return false;
   if (e.kind == BoundKind::kCall && (e.name == "random" || e.name == "rand" || e.name == "uuid")) return false;
   return std::all_of(e.args.begin(), e.args.end(), [](const BoundExprPtr& a) { return Deterministic(*a); });
 }
@@ -192,7 +195,7 @@ LogicalPtr Push(LogicalPtr op, std::vector<BoundExprPtr> terms) {
     case LogicalKind::kProject: {
       std::map<ColumnId, const BoundExpr*> definitions;
       for (size_t i = 0; i < op->expressions.size(); ++i) {
-        if (Deterministic(*op->expressions[i])) definitions[op->output[i].id] = op->expressions[i].get();
+        if (Deterministic(*op->expressions[i]) && !op->expressions[i]->HasSubquery()) definitions[op->output[i].id] = op->expressions[i].get();
       }
       std::set<ColumnId> produced = Ids(*op);
       std::vector<BoundExprPtr> below, kept;

@@ -123,6 +123,26 @@ double InnerJoinRows(const LogicalOperator& left, const LogicalOperator& right, 
   return best >= 0 ? std::max(1.0, best) : std::max(l, r);
 }
 
+// The rows of `kept` with a match in `other`: with statistics, the share of kept's key values
+// that other's (at most) distinct keys can cover; half of them without.
+double SemiJoinRows(const LogicalOperator& kept, const LogicalOperator& other, const BoundExpr* condition) {
+  double rows = kept.estimated_rows;
+  if (condition != nullptr && condition->kind == BoundKind::kCall && condition->name == "eq" && condition->args.size() == 2 &&
+      condition->args[0]->kind == BoundKind::kColumn && condition->args[1]->kind == BoundKind::kColumn) {
+    ColumnId a = condition->args[0]->column, b = condition->args[1]->column;
+    auto in = [](const LogicalOperator& op, ColumnId id) {
+      return std::any_of(op.output.begin(), op.output.end(), [&](const OutputColumn& c) { return c.id == id; });
+    };
+    if (!in(kept, a)) std::swap(a, b);
+    if (in(kept, a) && in(other, b)) {
+      auto kept_distinct = DistinctCount(kept, a);
+      double other_distinct = DistinctCount(other, b).value_or(other.estimated_rows);
+      if (kept_distinct && *kept_distinct > 0) return std::max(1.0, rows * std::min(1.0, other_distinct / *kept_distinct));
+    }
+  }
+  return std::max(1.0, rows * 0.5);
+}
+
 bool IsInnerJoin(const LogicalOperator& op) {
   return op.kind == LogicalKind::kJoin && (op.join_type == LogicalJoinType::kInner || op.join_type == LogicalJoinType::kCross);
 }
@@ -234,10 +254,16 @@ void EstimateCardinality(LogicalOperator& op) {
         case LogicalJoinType::kLeft: op.estimated_rows = std::max(l, r); break;
         case LogicalJoinType::kRight: op.estimated_rows = std::max(l, r); break;
         case LogicalJoinType::kFull: op.estimated_rows = l + r; break;
-        case LogicalJoinType::kSemi:
-        case LogicalJoinType::kAnti: op.estimated_rows = l * 0.5; break;
+        case LogicalJoinType::kSemi: op.estimated_rows = SemiJoinRows(*op.children[0], *op.children[1], op.condition.get()); break;
+        case LogicalJoinType::kAnti:
+          op.estimated_rows = std::max(1.0, l - SemiJoinRows(*op.children[0], *op.children[1], op.condition.get()) * 0.9);
+          break;
         case LogicalJoinType::kRightSemi:
-        case LogicalJoinType::kRightAnti: op.estimated_rows = r * 0.5; break;
+          op.estimated_rows = SemiJoinRows(*op.children[1], *op.children[0], op.condition.get());
+          break;
+        case LogicalJoinType::kRightAnti:
+          op.estimated_rows = std::max(1.0, r - SemiJoinRows(*op.children[1], *op.children[0], op.condition.get()) * 0.9);
+          break;
       }
       break;
     }

@@ -10,8 +10,10 @@
 //     the value the subquery would give it (NULL). The join is inner when the conjunct is a
 //     comparison with the subquery (a NULL makes it not true, so rows without a group drop out
 //     either way, and the join can take part in join ordering), left otherwise.
-// Subqueries of other shapes (correlated IN, correlation under an aggregate or a projection,
-// non-equality correlation only) keep their per-row evaluation, which is always correct.
+// Uncorrelated subqueries run once (IN and NOT IN into a null-aware hash set), and filter
+// pushdown moves them like any other term, down to the scan whose column they test. Other
+// correlated shapes (correlated IN, correlation under an aggregate or a projection,
+// non-equality correlation only) run per distinct set of outer values, which is always correct.
 #include <algorithm>
 #include <functional>
 #include <set>
