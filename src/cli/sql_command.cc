@@ -179,8 +179,10 @@ int RunShell(sql::SqlSession& session, const std::string& format, const sql::Que
 
 void RegisterSqlCommand(CLI::App& root, CommandRegistry& registry) {
   struct Flags {
-    std::string catalog, warehouse, execute, file, format = "table", freshness = "live";
+    std::string catalog, warehouse, execute, file, format = "table", freshness = "live", spill_dir;
     int threads = 0;
+    int64_t query_memory_mb = 1024;
+    bool no_spill = false;
   };
   auto flags = std::make_shared<Flags>();
   CLI::App* app = registry.Add(root, "sql", "Run SQL: -e SQL, -f FILE, or an interactive shell", "sql", [flags] {
@@ -204,6 +206,9 @@ void RegisterSqlCommand(CLI::App& root, CommandRegistry& registry) {
     sql::SqlSession session(catalog);
     sql::QueryOptions options;
     options.threads = flags->threads;
+    options.memory_limit_bytes = flags->query_memory_mb << 20;
+    options.spill_dir = flags->spill_dir;
+    options.spill = !flags->no_spill;
     options.freshness = *sql::ParseFreshness(flags->freshness);  // Checked by CLI11.
     if (!flags->execute.empty()) return RunText(session, flags->execute, flags->format, options);
     if (!flags->file.empty()) {
@@ -226,6 +231,12 @@ void RegisterSqlCommand(CLI::App& root, CommandRegistry& registry) {
       ->check(CLI::IsMember({"table", "csv", "json"}))
       ->capture_default_str();
   app->add_option("--threads", flags->threads, "Worker threads (default: all cores)");
+  app->add_option("--query-memory-mb", flags->query_memory_mb, "Memory for a query's hash tables, sorts and results")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 30))
+      ->capture_default_str();
+  app->add_option("--spill-dir", flags->spill_dir,
+                  "Where joins and aggregations past the memory limit spill (default: the temporary folder)");
+  app->add_flag("--no-spill", flags->no_spill, "Fail a query at the memory limit instead of spilling");
   app->add_option("--freshness", flags->freshness,
                   "live: stream-fed tables include the log tail past their snapshot; snapshot: committed data only")
       ->check(CLI::IsMember({"live", "snapshot"}))

@@ -7,6 +7,11 @@
 namespace floe::sql {
 namespace {
 
+// Partitions of a spilled join or aggregation: each holds about 1/32 of the state that did
+// not fit, so state up to about 30 times the memory limit (less what else the query holds)
+// completes.
+constexpr int kSpillPartitions = 32;
+
 // Returned through a scan's batch callback to stop reading early (a limit was reached); never
 // leaves the executor.
 constexpr std::string_view kStopMarker = "\x01stop";
@@ -99,12 +104,21 @@ Result<Executor::Pipeline> Executor::Build(const LogicalOperator& op, const std:
       return p;
     }
     case LogicalKind::kJoin: {
-      FLOE_ASSIGN_OR_RETURN(Materialized build, Materialize(*op.children[1], outer));
+      Result<Materialized> build = Materialize(*op.children[1], outer);
+      if (!build.has_value()) {
+        if (ShouldSpill(build.error(), outer)) return BuildGraceHashJoin(op, build.error(), outer);
+        return std::unexpected(build.error());
+      }
       // A correlated subquery's joins run per outer row: their ranges would say little.
-      if (outer == nullptr || outer->empty()) context_.dynamic_filters().Publish(op, build);
+      if (outer == nullptr || outer->empty()) context_.dynamic_filters().Publish(op, *build);
       FLOE_RETURN_IF_ERROR(extend(*op.children[0]));
-      FLOE_ASSIGN_OR_RETURN(auto probe, MakeHashJoinProbe(op, std::move(build), outer, context_));
-      p.operators.push_back(std::move(probe));
+      auto probe = MakeHashJoinProbe(op, std::move(*build), outer, context_);
+      if (!probe.has_value()) {
+        if (!ShouldSpill(probe.error(), outer)) return std::unexpected(probe.error());
+        p = Pipeline{};  // Releases the probe side's operators before the sides are read again.
+        return BuildGraceHashJoin(op, probe.error(), outer);
+      }
+      p.operators.push_back(std::move(*probe));
       p.producers.push_back(&op);
       return p;
     }
@@ -124,17 +138,23 @@ Result<Materialized> Executor::MaterializeBreaker(const LogicalOperator& op, con
     case LogicalKind::kDistinct:
     case LogicalKind::kSort:
     case LogicalKind::kTopN: {
-      FLOE_ASSIGN_OR_RETURN(Pipeline p, Build(*op.children[0], outer));
       std::unique_ptr<Sink> sink;
-      if (op.kind == LogicalKind::kAggregate) {
-        FLOE_ASSIGN_OR_RETURN(sink, MakeHashAggregate(op, outer, context_));
-      } else if (op.kind == LogicalKind::kDistinct) {
-        FLOE_ASSIGN_OR_RETURN(sink, MakeDistinct(op, context_));
-      } else {
-        FLOE_ASSIGN_OR_RETURN(sink, MakeSort(op, outer, context_));
+      {
+        FLOE_ASSIGN_OR_RETURN(Pipeline p, Build(*op.children[0], outer));
+        if (op.kind == LogicalKind::kAggregate) {
+          FLOE_ASSIGN_OR_RETURN(sink, MakeHashAggregate(op, outer, context_));
+        } else if (op.kind == LogicalKind::kDistinct) {
+          FLOE_ASSIGN_OR_RETURN(sink, MakeDistinct(op, context_));
+        } else {
+          FLOE_ASSIGN_OR_RETURN(sink, MakeSort(op, outer, context_));
+        }
+        Status run = RunPipeline(p, *sink);
+        result = run.has_value() ? sink->Finalize(context_) : Result<Materialized>(std::unexpected(run.error()));
       }
-      FLOE_RETURN_IF_ERROR(RunPipeline(p, *sink));
-      result = sink->Finalize(context_);
+      if (!result.has_value() && op.kind == LogicalKind::kAggregate && !op.groups.empty() && ShouldSpill(result.error(), outer)) {
+        sink.reset();  // Its tables go before the input is read again.
+        result = AggregateSpilled(op, outer);
+      }
       break;
     }
     case LogicalKind::kSetOp: {
@@ -157,6 +177,60 @@ Result<Materialized> Executor::MaterializeBreaker(const LogicalOperator& op, con
     stats.batches.fetch_add(static_cast<int64_t>(result->chunks.size()));
   }
   return result;
+}
+
+bool Executor::ShouldSpill(const Error& error, const std::map<ColumnId, Value>* outer) {
+  // The memory tracker says whether this kResourceExhausted was the memory limit (a time limit
+  // has the same kind and must not start a spill).
+  bool memory = error.kind() == ErrorKind::kResourceExhausted && context_.memory().TakeExceeded();
+  return memory && context_.options().spill && (outer == nullptr || outer->empty());
+}
+
+Result<std::unique_ptr<SpillPartitions>> Executor::Spill(const LogicalOperator& plan, const std::vector<const BoundExpr*>& keys,
+                                                         std::string_view what, const std::map<ColumnId, Value>* outer) {
+  std::vector<SqlType> types;
+  for (const auto& c : plan.output) types.push_back(c.type);
+  FLOE_ASSIGN_OR_RETURN(auto partitions, SpillPartitions::Create(context_.spill_folder(), what, std::move(types), kSpillPartitions));
+  FLOE_ASSIGN_OR_RETURN(Pipeline p, Build(plan, outer));
+  FLOE_ASSIGN_OR_RETURN(auto sink, MakeSpillSink(keys, ColumnLayout::Of(plan.output, outer), *partitions));
+  FLOE_RETURN_IF_ERROR(RunPipeline(p, *sink));
+  FLOE_RETURN_IF_ERROR(partitions->Finish());
+  return partitions;
+}
+
+Result<Executor::Pipeline> Executor::BuildGraceHashJoin(const LogicalOperator& join, const Error& limit,
+                                                        const std::map<ColumnId, Value>* outer) {
+  JoinKeys keys = SplitJoinCondition(join);
+  if (keys.probe.empty()) return std::unexpected(limit);  // No keys to partition by.
+  std::vector<const BoundExpr*> probe_keys, build_keys;
+  for (const auto& k : keys.probe) probe_keys.push_back(k.get());
+  for (const auto& k : keys.build) build_keys.push_back(k.get());
+  FLOE_ASSIGN_OR_RETURN(auto build, Spill(*join.children[1], build_keys, "join-build", outer));
+  FLOE_ASSIGN_OR_RETURN(auto probe, Spill(*join.children[0], probe_keys, "join-probe", outer));
+  Pipeline p;
+  p.source = MakeGraceHashJoinSource(join, std::move(probe), std::move(build), outer);
+  p.producers.push_back(&join);
+  return p;
+}
+
+Result<Materialized> Executor::AggregateSpilled(const LogicalOperator& aggregate, const std::map<ColumnId, Value>* outer) {
+  std::vector<const BoundExpr*> keys;
+  for (const auto& g : aggregate.groups) keys.push_back(g.get());
+  FLOE_ASSIGN_OR_RETURN(auto partitions, Spill(*aggregate.children[0], keys, "aggregate", outer));
+  Materialized out;
+  for (int part = 0; part < partitions->partitions(); ++part) {
+    if (partitions->rows(part) == 0) continue;
+    Pipeline p;
+    Materialized input;
+    FLOE_ASSIGN_OR_RETURN(input.chunks, partitions->Read(part));
+    p.source = MakeMaterializedSource(std::move(input));
+    p.producers.push_back(nullptr);
+    FLOE_ASSIGN_OR_RETURN(auto sink, MakeHashAggregate(aggregate, outer, context_));
+    FLOE_RETURN_IF_ERROR(RunPipeline(p, *sink));
+    FLOE_ASSIGN_OR_RETURN(Materialized groups, sink->Finalize(context_));
+    for (auto& chunk : groups.chunks) out.chunks.push_back(std::move(chunk));
+  }
+  return out;
 }
 
 Result<Materialized> Executor::Materialize(const LogicalOperator& plan, const std::map<ColumnId, Value>* outer) {

@@ -40,6 +40,16 @@ class Executor final : public SubqueryRunner {
   Result<Pipeline> Build(const LogicalOperator& op, const std::map<ColumnId, Value>* outer);
   Result<Materialized> MaterializeBreaker(const LogicalOperator& op, const std::map<ColumnId, Value>* outer);
   Status RunPipeline(Pipeline& pipeline, Sink& sink);
+  // Whether `error` is the memory limit refusing an operator that may spill instead (the
+  // query allows it; not inside a correlated subquery's per-row run).
+  bool ShouldSpill(const Error& error, const std::map<ColumnId, Value>* outer);
+  // Runs `plan`'s pipeline into partitions by the hash of `keys` (spill.h).
+  Result<std::unique_ptr<SpillPartitions>> Spill(const LogicalOperator& plan, const std::vector<const BoundExpr*>& keys,
+                                                 std::string_view what, const std::map<ColumnId, Value>* outer);
+  // A join whose build side passed the memory limit, as a grace hash join of spilled sides.
+  Result<Pipeline> BuildGraceHashJoin(const LogicalOperator& join, const Error& limit, const std::map<ColumnId, Value>* outer);
+  // A grouped aggregation whose groups passed the memory limit, one partition of its input at a time.
+  Result<Materialized> AggregateSpilled(const LogicalOperator& aggregate, const std::map<ColumnId, Value>* outer);
   Status Push(Pipeline& pipeline, size_t stage, DataChunk&& chunk, Sink& sink, LocalSinkState& local);
 
   QueryContext& context_;

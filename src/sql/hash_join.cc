@@ -52,30 +52,18 @@ class HashJoinProbe final : public StreamOperator {
         }
       }
     }
-    // Split the condition into equi-join keys and the rest.
-    std::vector<BoundExprPtr> terms;
-    if (join.condition) SplitConjunction(join.condition->Clone(), terms);
     ColumnLayout left_layout = ColumnLayout::Of(left, outer);
     ColumnLayout right_layout = ColumnLayout::Of(right, outer);
+    JoinKeys keys = SplitJoinCondition(join);
     std::vector<ExprNodePtr> build_keys;
-    std::vector<BoundExprPtr> residual;
-    for (auto& term : terms) {
-      if (term->kind == BoundKind::kCall && term->name == "eq" && term->args.size() == 2 && term->args[0]->type == term->args[1]->type &&
-          IsExecutable(term->args[0]->type)) {
-        auto a = ColumnsOf(*term->args[0]), b = ColumnsOf(*term->args[1]);
-        int side = Within(a, left) && Within(b, right) ? 0 : Within(b, left) && Within(a, right) ? 1 : -1;
-        if (side >= 0) {
-          FLOE_ASSIGN_OR_RETURN(auto probe, CompileExpression(*term->args[side], left_layout));
-          FLOE_ASSIGN_OR_RETURN(auto built, CompileExpression(*term->args[1 - side], right_layout));
-          probe_keys_.push_back(std::move(probe));
-          build_keys.push_back(std::move(built));
-          continue;
-        }
-      }
-      residual.push_back(std::move(term));
+    for (size_t k = 0; k < keys.probe.size(); ++k) {
+      FLOE_ASSIGN_OR_RETURN(auto probe, CompileExpression(*keys.probe[k], left_layout));
+      FLOE_ASSIGN_OR_RETURN(auto built, CompileExpression(*keys.build[k], right_layout));
+      probe_keys_.push_back(std::move(probe));
+      build_keys.push_back(std::move(built));
     }
-    if (!residual.empty()) {
-      residual_expr_ = CombineConjunction(std::move(residual));
+    if (!keys.residual.empty()) {
+      residual_expr_ = CombineConjunction(std::move(keys.residual));
       FLOE_ASSIGN_OR_RETURN(residual_, CompileExpression(*residual_expr_, ColumnLayout::Of(combined, outer)));
     }
     // The build rows as one chunk.
@@ -250,6 +238,28 @@ class HashJoinProbe final : public StreamOperator {
 };
 
 }  // namespace
+
+JoinKeys SplitJoinCondition(const LogicalOperator& join) {
+  JoinKeys out;
+  std::vector<BoundExprPtr> terms;
+  if (join.condition) SplitConjunction(join.condition->Clone(), terms);
+  const auto& left = join.children[0]->output;
+  const auto& right = join.children[1]->output;
+  for (auto& term : terms) {
+    if (term->kind == BoundKind::kCall && term->name == "eq" && term->args.size() == 2 && term->args[0]->type == term->args[1]->type &&
+        IsExecutable(term->args[0]->type)) {
+      auto a = ColumnsOf(*term->args[0]), b = ColumnsOf(*term->args[1]);
+      int side = Within(a, left) && Within(b, right) ? 0 : Within(b, left) && Within(a, right) ? 1 : -1;
+      if (side >= 0) {
+        out.probe.push_back(std::move(term->args[side]));
+        out.build.push_back(std::move(term->args[1 - side]));
+        continue;
+      }
+    }
+    out.residual.push_back(std::move(term));
+  }
+  return out;
+}
 
 Result<std::unique_ptr<StreamOperator>> MakeHashJoinProbe(const LogicalOperator& join, Materialized build,
                                                           const std::map<ColumnId, Value>* outer, QueryContext& context) {

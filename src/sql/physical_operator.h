@@ -99,6 +99,14 @@ std::unique_ptr<StreamOperator> MakeLimit(std::optional<int64_t> limit, int64_t 
 // Reorders/selects columns: output column i is input column positions[i].
 std::unique_ptr<StreamOperator> MakeSelectColumns(std::vector<size_t> positions);
 
+// A join condition split into equi-join keys (probe[i] = build[i], each side's expression
+// reading only its side) and the rest, checked on each candidate pair (hash_join.cc).
+struct JoinKeys {
+  std::vector<BoundExprPtr> probe, build;
+  std::vector<BoundExprPtr> residual;
+};
+JoinKeys SplitJoinCondition(const LogicalOperator& join);
+
 // The probe side of a hash join whose build side (children[1]) is `build` (hash_join.cc).
 Result<std::unique_ptr<StreamOperator>> MakeHashJoinProbe(const LogicalOperator& join, Materialized build,
                                                           const std::map<ColumnId, Value>* outer, QueryContext& context);
@@ -111,6 +119,14 @@ Result<std::unique_ptr<Sink>> MakeDistinct(const LogicalOperator& distinct, Quer
 Result<std::unique_ptr<Sink>> MakeSort(const LogicalOperator& node, const std::map<ColumnId, Value>* outer, QueryContext& context);
 // Collects chunks in arrival order.
 std::unique_ptr<Sink> MakeCollect(std::string operator_name);
+
+// Writes its input rows into `partitions` by the hash of `keys` (spill_sink.cc).
+Result<std::unique_ptr<Sink>> MakeSpillSink(const std::vector<const BoundExpr*>& keys, const ColumnLayout& layout,
+                                            SpillPartitions& partitions);
+// A grace hash join of spilled sides: one morsel per partition, which builds the partition's
+// hash table and streams its probe rows through it (grace_hash_join.cc).
+std::unique_ptr<Source> MakeGraceHashJoinSource(const LogicalOperator& join, std::unique_ptr<SpillPartitions> probe,
+                                                std::unique_ptr<SpillPartitions> build, const std::map<ColumnId, Value>* outer);
 
 // UNION/INTERSECT/EXCEPT over two materialized inputs (set_operation.cc).
 Result<Materialized> ExecuteSetOperation(const LogicalOperator& node, Materialized left, Materialized right, QueryContext& context);

@@ -24,6 +24,7 @@ Status MemoryTracker::Reserve(int64_t bytes, std::string_view operator_name) {
   int64_t now = used_.fetch_add(bytes) + bytes;
   if (bytes > 0 && limit_ > 0 && now > limit_) {
     used_.fetch_sub(bytes);
+    exceeded_ = true;
     return ResourceExhausted("Query exceeded memory limit of {} in {}", FormatBytes(limit_), operator_name);
   }
   int64_t peak = peak_.load();
@@ -33,7 +34,7 @@ Status MemoryTracker::Reserve(int64_t bytes, std::string_view operator_name) {
 }
 
 QueryContext::QueryContext(const SqlCatalog& catalog, const QueryOptions& options, std::string_view sql)
-    : catalog_(catalog), options_(options), sql_(sql), memory_(options.memory_limit_bytes) {
+    : catalog_(catalog), options_(options), sql_(sql), memory_(options.memory_limit_bytes), spill_folder_(options.spill_dir) {
   threads_ = options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   started_ = std::chrono::steady_clock::now();
   start_micros_ = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch()).count();

@@ -17,6 +17,7 @@
 
 #include "base/result.h"
 #include "sql/dynamic_filter.h"
+#include "sql/spill.h"
 #include "sql/logical_plan.h"
 #include "sql/table_scan.h"
 #include "sql/vector.h"
@@ -27,6 +28,10 @@ namespace floe::sql {
 struct QueryOptions {
   int threads = 0;                                // Worker threads; 0 means one per core.
   int64_t memory_limit_bytes = int64_t{1} << 30;  // Bytes of operator state (hash tables, sorts, results).
+  // Hash joins and aggregations past the memory limit spill to a folder under this one (empty:
+  // the system's temporary folder) instead of failing (spill.h).
+  std::string spill_dir;
+  bool spill = true;
   std::chrono::milliseconds time_limit{0};        // 0: no limit.
   const std::atomic<bool>* cancel = nullptr;      // Set to true to stop the query between batches.
   Freshness freshness = Freshness::kLive;         // Session property `freshness` (table_scan.h).
@@ -47,9 +52,13 @@ class MemoryTracker {
   void Release(int64_t bytes) { used_.fetch_sub(bytes); }
   int64_t used() const { return used_.load(); }
   int64_t peak() const { return peak_.load(); }
+  // Whether a Reserve was refused since the last call (then clears it): tells an operator that
+  // may spill that its input's failure was the memory limit, not the time limit or a cancel.
+  bool TakeExceeded() { return exceeded_.exchange(false); }
 
  private:
   int64_t limit_;
+  std::atomic<bool> exceeded_{false};
   std::atomic<int64_t> used_{0};
   std::atomic<int64_t> peak_{0};
 };
@@ -115,6 +124,8 @@ class QueryContext {
 
   // Key ranges hash joins publish for the scans on their probe side (dynamic_filter.h).
   DynamicFilters& dynamic_filters() { return dynamic_filters_; }
+  // Where this query spills (spill.h): one folder, removed with the context.
+  SpillFolder& spill_folder() { return spill_folder_; }
 
   SubqueryRunner* subqueries = nullptr;
   std::string session_catalog = "floe";
@@ -140,6 +151,7 @@ class QueryContext {
   std::map<const LogicalOperator*, std::unique_ptr<OperatorStats>> stats_;
   std::vector<std::string> warnings_;  // Guarded by stats_mutex_.
   DynamicFilters dynamic_filters_;
+  SpillFolder spill_folder_;
 };
 
 }  // namespace floe::sql
