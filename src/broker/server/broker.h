@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -55,6 +56,10 @@ class Broker {
   // Creates `name` with the default partition count if auto-creation is on.
   Result<Topic*> AutoCreateTopic(const std::string& name);
   std::string RenderMetrics();
+  // Counts a connection from `address` unless that address already has
+  // max_connections_per_ip open; false: refuse it. ReleaseConnection undoes it.
+  bool AdmitConnection(const std::string& address);
+  void ReleaseConnection(const std::string& address);
   // The listener's TLS context, or null when clients connect in the clear.
   boost::asio::ssl::context* tls() const { return tls_.get(); }
 
@@ -73,6 +78,7 @@ class Broker {
   BrokerMetrics metrics_;
   std::shared_ptr<boost::asio::ssl::context> tls_;
   int64_t next_producer_id_ = 0;
+  std::map<std::string, int32_t> connections_by_address_;
 };
 
 }  // namespace floe::broker
