@@ -71,6 +71,8 @@ class Broker {
   BrokerConfig config_;
   HostPort advertised_;
   Clock& clock_;
+  // Before io_: connections still open when io_ is destroyed release their count here.
+  std::map<std::string, int32_t> connections_by_address_;
   std::unique_ptr<Io> io_;
   std::unique_ptr<Flusher> flusher_;
   std::unique_ptr<TopicRegistry> topics_;
@@ -78,7 +80,6 @@ class Broker {
   BrokerMetrics metrics_;
   std::shared_ptr<boost::asio::ssl::context> tls_;
   int64_t next_producer_id_ = 0;
-  std::map<std::string, int32_t> connections_by_address_;
 };
 
 }  // namespace floe::broker
