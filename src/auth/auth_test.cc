@@ -1,6 +1,7 @@
 // The shared users file and the server side of SCRAM-SHA-256.
 #include <gtest/gtest.h>
 
+#include "auth/role.h"
 #include "auth/scram.h"
 #include "auth/users.h"
 #include "base/base64.h"
@@ -71,6 +72,36 @@ TEST(AuthUsers, CheckPasswordNeedsTheRightUserAndPassword) {
   EXPECT_FALSE(CheckPassword(*users, "alice", "s3cret!"));
   EXPECT_FALSE(CheckPassword(*users, "bob", "s3cret"));
   EXPECT_FALSE(CheckPassword(*users, "", ""));
+}
+
+}  // namespace
+}  // namespace floe::auth
+
+namespace floe::auth {
+namespace {
+
+TEST(AuthRoles, EachRolePermitsItsOwnAccessAndLess) {
+  EXPECT_TRUE(Permits(Role::kReader, Access::kRead));
+  EXPECT_FALSE(Permits(Role::kReader, Access::kWrite));
+  EXPECT_FALSE(Permits(Role::kReader, Access::kAlter));
+  EXPECT_TRUE(Permits(Role::kWriter, Access::kWrite));
+  EXPECT_FALSE(Permits(Role::kWriter, Access::kAlter));
+  EXPECT_TRUE(Permits(Role::kAdmin, Access::kAlter));
+}
+
+TEST(AuthRoles, RoleOfFollowsTheAuthFile) {
+  auto users = ParseAuthToml(
+      "[[user]]\nname = \"r\"\npassword = \"x\"\nrole = \"reader\"\n"
+      "[[user]]\nname = \"w\"\npassword = \"x\"\n"
+      "[[user]]\nname = \"a\"\npassword = \"x\"\nrole = \"admin\"\n",
+      "test");
+  ASSERT_TRUE(users.has_value());
+  EXPECT_EQ(RoleOf(*users, "r"), Role::kReader);
+  EXPECT_EQ(RoleOf(*users, "w"), Role::kWriter);  // The default.
+  EXPECT_EQ(RoleOf(*users, "a"), Role::kAdmin);
+  EXPECT_EQ(RoleOf(*users, "nobody"), Role::kReader);
+  EXPECT_EQ(RoleOf({}, "anyone"), Role::kAdmin);  // No users: nothing authenticates or is restricted.
+  EXPECT_FALSE(ParseRole("root").has_value());
 }
 
 }  // namespace

@@ -200,23 +200,21 @@ Result<net::HttpRouter> MakeRestCatalogRouter(Catalog& catalog, const RestServer
   Json endpoints = Json::array();
   MetricsRegistry* metrics = options.metrics;
   OAuthTokens* tokens = options.tokens != nullptr && options.tokens->enabled() ? options.tokens : nullptr;
-  // Wraps a handler with the bearer-token check when users are configured.
-  auto guarded = [tokens](net::HttpHandler handler) -> net::HttpHandler {
-    if (tokens == nullptr) {
-      return handler;
-    }
-    return [tokens, inner = std::move(handler)](HttpRequest& request) {
+  // With users configured, everything but the token endpoint and /metrics needs a bearer
+  // token. It is the router's guard, so the server checks it before reading a request's body.
+  if (tokens != nullptr) {
+    router.SetGuard([tokens](const HttpRequest& request) -> std::optional<HttpResponse> {
+      if (request.path == "/v1/oauth/tokens" || request.path == "/metrics") return std::nullopt;
       if (!tokens->Check(request.headers.Get("Authorization").value_or(""))) {
         HttpResponse response = ErrorResponse(Error(ErrorKind::kUnauthenticated, "missing, unknown or expired bearer token"));
         response.headers.Set("WWW-Authenticate", "Bearer");
         return response;
       }
-      return inner(request);
-    };
-  };
+      return std::nullopt;
+    });
+  }
   auto add = [&](std::string_view method, const std::string& path, net::HttpHandler handler) -> Status {
     endpoints.push_back(fmt::format("{} /v1/{{prefix}}{}", method, path));
-    handler = guarded(std::move(handler));
     if (metrics != nullptr) {
       std::string route = fmt::format("{} /v1/{{prefix}}{}", method, path);
       Histogram* latency = &metrics->GetHistogram("floe_catalog_request_seconds", "REST catalog request latency",
@@ -435,7 +433,7 @@ Result<net::HttpRouter> MakeRestCatalogRouter(Catalog& catalog, const RestServer
   if (!options.warehouse.empty()) {
     config["defaults"]["warehouse"] = options.warehouse;
   }
-  FLOE_RETURN_IF_ERROR(router.Add("GET", "/v1/config", guarded([config](HttpRequest&) { return Ok(config); })));
+  FLOE_RETURN_IF_ERROR(router.Add("GET", "/v1/config", [config](HttpRequest&) { return Ok(config); }));
   if (tokens != nullptr) {
     // The spec's (deprecated, still widely used) client-credentials flow: a form body.
     FLOE_RETURN_IF_ERROR(router.Add("POST", "/v1/oauth/tokens", [tokens](HttpRequest& request) {

@@ -27,6 +27,9 @@ struct BrokerFlags {
   int32_t max_message_bytes = 1048588;
   int32_t max_request_bytes = 100 * 1024 * 1024;
   int32_t max_connections = 1000;
+  int32_t max_connections_per_ip = 256;
+  int32_t connections_max_idle_ms = 10 * 60 * 1000;
+  int32_t authentication_timeout_ms = 30 * 1000;
   int32_t initial_rebalance_delay_ms = 0;
   std::string auth_file;
   std::string tls_cert, tls_key;
@@ -59,6 +62,9 @@ int RunBroker(const BrokerFlags& flags) {
   config.log.max_message_bytes = flags.max_message_bytes;
   config.max_request_bytes = flags.max_request_bytes;
   config.max_connections = flags.max_connections;
+  config.max_connections_per_ip = flags.max_connections_per_ip;
+  config.connections_max_idle_ms = flags.connections_max_idle_ms;
+  config.authentication_timeout_ms = flags.authentication_timeout_ms;
   config.groups.initial_rebalance_delay_ms = flags.initial_rebalance_delay_ms;
   if (!flags.auth_file.empty()) {
     auto users = auth::LoadAuthFile(flags.auth_file);
@@ -125,6 +131,14 @@ void RegisterBrokerCommand(CLI::App& root, CommandRegistry& registry) {
   app->add_option("--max-request-bytes", flags->max_request_bytes, "Largest request frame accepted")
       ->capture_default_str();
   app->add_option("--max-connections", flags->max_connections, "Connections accepted at once")->capture_default_str();
+  app->add_option("--max-connections-per-ip", flags->max_connections_per_ip, "Connections accepted at once from one client address")
+      ->capture_default_str();
+  app->add_option("--connections-max-idle-ms", flags->connections_max_idle_ms,
+                  "Close a connection with nothing in flight and no bytes arriving for this long")
+      ->capture_default_str();
+  app->add_option("--authentication-timeout-ms", flags->authentication_timeout_ms,
+                  "With --auth-file: close a connection that has not finished SASL within this long")
+      ->capture_default_str();
   app->add_option("--tls-cert", flags->tls_cert, "PEM certificate chain: clients and metrics scrapes connect with TLS (with --tls-key)");
   app->add_option("--tls-key", flags->tls_key, "PEM private key of --tls-cert");
   app->add_option("--auth-file", flags->auth_file,

@@ -87,7 +87,7 @@ int HttpRouter::Match(const Route& route, const std::vector<std::string_view>& p
   return parts.size() == route.segments.size() ? literals : -1;
 }
 
-HttpResponse HttpRouter::Dispatch(HttpRequest& request) const {
+HttpResponse HttpRouter::Dispatch(HttpRequest& request, bool guarded) const {
   std::vector<std::string_view> parts = SplitPath(request.path);
   const Route* best = nullptr;
   int best_score = -1;
@@ -117,7 +117,7 @@ HttpResponse HttpRouter::Dispatch(HttpRequest& request) const {
     return response;
   }
   request.path_params = std::move(best_captures);
-  if (guard_) {
+  if (guard_ && !guarded) {
     if (auto refused = guard_(request)) return std::move(*refused);
   }
   return best->handler(request);

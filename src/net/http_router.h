@@ -27,9 +27,16 @@ class HttpRouter {
   Status Add(std::string_view method, std::string_view pattern, HttpHandler handler);
 
   // Routes `request` (filling its path_params) and runs the handler, or answers 404/405/400.
-  HttpResponse Dispatch(HttpRequest& request) const;
+  // `guarded`: the caller already ran Guard on this request's method, target and headers.
+  HttpResponse Dispatch(HttpRequest& request, bool guarded = false) const;
   // Runs before every matched handler; a response it returns (a 401, say) is sent instead.
+  // It must decide from the method, target and headers alone: the HttpServer runs it before
+  // reading the body, so the unauthenticated cannot make it buffer one.
   void SetGuard(std::function<std::optional<HttpResponse>(const HttpRequest&)> guard) { guard_ = std::move(guard); }
+  // The guard's answer for `request` (without its body yet), or nullopt to go on.
+  std::optional<HttpResponse> Guard(const HttpRequest& request) const {
+    return guard_ ? guard_(request) : std::nullopt;
+  }
 
  private:
   struct Segment {

@@ -142,6 +142,11 @@ class HttpServer::Impl {
       auto conn = std::make_shared<Connection>(strand);
       {
         std::lock_guard lock(mu_);
+        if (connections_.size() >= options_.max_connections) {
+          // Full: hang up at once rather than hold a slot for a client that cannot be served.
+          socket.close(ec);
+          continue;
+        }
         connections_.insert(conn);
       }
       asio::co_spawn(strand, Session(std::move(socket), conn), [this, conn](std::exception_ptr) {
@@ -228,6 +233,13 @@ class HttpServer::Impl {
         co_return;  // Closed, timed out or cancelled.
       }
       beast::get_lowest_layer(stream).expires_after(options_.request_timeout);
+      // Credentials and browser checks come before the body: a refused client never gets
+      // the server to read (or buffer) what it sends, and the connection ends unread.
+      HttpRequest head = RequestFromHeader(parser.get(), remote);
+      if (auto refused = router_.Guard(head)) {
+        co_await Respond(stream, std::move(*refused), parser.get().version(), false, false);
+        co_return;
+      }
       auto expect = parser.get()[http::field::expect];
       if (!expect.empty() && beast::iequals(expect, "100-continue")) {
         static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
@@ -245,30 +257,36 @@ class HttpServer::Impl {
         co_return;
       }
       http::request<http::string_body> req = parser.release();
-      bool keep_alive = req.keep_alive();
-      bool head = req.method() == http::verb::head;
-      HttpResponse response = Handle(req, remote);
-
-      http::response<http::string_body> res;
-      res.version(req.version());
-      res.result(static_cast<unsigned>(response.status));
-      std::string_view reason = StatusReason(response.status);
-      if (!reason.empty()) res.reason(beast::string_view(reason.data(), reason.size()));
-      for (const auto& [name, value] : response.headers.fields()) {
-        res.insert(beast::string_view(name.data(), name.size()), beast::string_view(value.data(), value.size()));
-      }
-      if (!response.headers.Has("Server")) res.set(http::field::server, beast::string_view(options_.server_name));
-      keep_alive = keep_alive && !stopping_;
-      res.keep_alive(keep_alive);
-      if (head) {
-        res.content_length(response.body.size());
-      } else {
-        res.body() = std::move(response.body);
-        res.prepare_payload();
-      }
-      co_await http::async_write(stream, res, asio::redirect_error(asio::use_awaitable, ec));
-      if (ec || !keep_alive) co_return;
+      head.body = std::move(req.body());
+      HttpResponse response = Handle(head);
+      // After the handler: a Stop while it ran ends the connection with this response.
+      bool keep_alive = req.keep_alive() && !stopping_;
+      if (!co_await Respond(stream, std::move(response), req.version(), keep_alive, req.method() == http::verb::head)) co_return;
     }
+  }
+
+  // Sends `response`; false when the connection must end (it failed or is not kept alive).
+  template <typename Stream>
+  asio::awaitable<bool> Respond(Stream& stream, HttpResponse response, unsigned version, bool keep_alive, bool head) {
+    error_code ec;
+    http::response<http::string_body> res;
+    res.version(version);
+    res.result(static_cast<unsigned>(response.status));
+    std::string_view reason = StatusReason(response.status);
+    if (!reason.empty()) res.reason(beast::string_view(reason.data(), reason.size()));
+    for (const auto& [name, value] : response.headers.fields()) {
+      res.insert(beast::string_view(name.data(), name.size()), beast::string_view(value.data(), value.size()));
+    }
+    if (!response.headers.Has("Server")) res.set(http::field::server, beast::string_view(options_.server_name));
+    res.keep_alive(keep_alive);
+    if (head) {
+      res.content_length(response.body.size());
+    } else {
+      res.body() = std::move(response.body);
+      res.prepare_payload();
+    }
+    co_await http::async_write(stream, res, asio::redirect_error(asio::use_awaitable, ec));
+    co_return !ec && keep_alive;
   }
 
   // A parse error in the client's bytes (as opposed to a closed, timed-out or cancelled socket).
@@ -278,7 +296,7 @@ class HttpServer::Impl {
            ec != http::error::partial_message;
   }
 
-  HttpResponse Handle(http::request<http::string_body>& req, const std::string& remote) {
+  HttpRequest RequestFromHeader(const http::request<http::string_body>& req, const std::string& remote) {
     HttpRequest request;
     request.method = std::string(req.method_string());
     request.target = std::string(req.target());
@@ -289,14 +307,18 @@ class HttpServer::Impl {
       request.headers.Add(std::string_view(field.name_string().data(), field.name_string().size()),
                           std::string_view(field.value().data(), field.value().size()));
     }
-    request.body = std::move(req.body());
     request.remote_address = remote;
     request.scheme = tls_ ? "https" : "http";
+    return request;
+  }
+
+  // Routes a request whose header the guard already passed.
+  HttpResponse Handle(HttpRequest& request) {
     if (request.path.empty() || request.path.front() != '/') {
       return HttpResponse::Text(400, "request target must be an absolute path\n");
     }
     try {
-      return router_.Dispatch(request);
+      return router_.Dispatch(request, /*guarded=*/true);
     } catch (const std::exception& e) {
       Logger("http")->error("HTTP {} {}: handler threw: {}", request.method, request.path, e.what());
       return HttpResponse::Text(500, "internal error\n");

@@ -3,7 +3,8 @@
 //
 // One coroutine per connection reads requests with size limits (413 for a large body, 431 for
 // large headers, 400 for malformed bytes, each closing only that connection), routes them, and
-// keeps the connection alive between requests until the idle timeout. Handlers run on the
+// keeps the connection alive between requests until the idle timeout. The router's guard
+// (authentication) sees each request's header before its body is read. Handlers run on the
 // server's threads and may block them, so give the server as many threads as the handlers
 // need. Stop() stops accepting, closes idle connections, lets requests in flight finish within
 // the grace period, then stops. Owned by the role that serves; Start/Stop from one thread,
@@ -27,6 +28,8 @@ struct HttpServerOptions {
   int threads = 2;
   uint64_t max_body_bytes = 64 << 20;
   uint32_t max_header_bytes = 16 << 10;
+  // Connections open at once; past it new ones are closed on accept.
+  size_t max_connections = 1000;
   std::chrono::milliseconds idle_timeout{60'000};     // Between requests on a kept-alive connection.
   std::chrono::milliseconds request_timeout{60'000};  // To receive a request and send its response.
   std::string server_name = "floe";

@@ -135,6 +135,57 @@ TEST_F(HttpServerTest, OversizeBodyGets413AndOversizeHeaders431) {
   EXPECT_EQ(Send("GET", "/ok")->status, 200);  // The server is unharmed.
 }
 
+TEST_F(HttpServerTest, TheGuardRefusesBeforeTheBodyIsRead) {
+  HttpRouter router = TestRouter();
+  std::atomic<int> handled{0};
+  (void)router.Add("POST", "/upload", [&handled](HttpRequest& r) {
+    ++handled;
+    return HttpResponse::Text(200, std::to_string(r.body.size()));
+  });
+  router.SetGuard([](const HttpRequest& r) -> std::optional<HttpResponse> {
+    if (r.headers.Get("Authorization") != "Bearer good") return HttpResponse::Text(401, "who are you\n");
+    return std::nullopt;
+  });
+  StartWith(std::move(router));
+  // An unauthenticated client announcing a body within the limit and then sending only part
+  // of it: the answer is 401 at once and the connection ends, instead of the server waiting
+  // for (and buffering) the body.
+  RawConnection stranger(server_->port());
+  stranger.SetReceiveTimeout(std::chrono::milliseconds(10'000));
+  ASSERT_TRUE(stranger.Send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n\r\n" + std::string(1000, 'x')));
+  auto start = std::chrono::steady_clock::now();
+  std::string answer = stranger.ReadAll();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  EXPECT_EQ(answer.substr(0, 12), "HTTP/1.1 401") << answer;
+  EXPECT_NE(answer.find("Connection: close"), std::string::npos) << answer;
+  EXPECT_EQ(handled.load(), 0);
+
+  // With credentials the body is read and handled as before.
+  RawConnection member(server_->port());
+  ASSERT_TRUE(member.Send("POST /upload HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer good\r\nContent-Length: 5\r\n"
+                          "Connection: close\r\n\r\nhello"));
+  answer = member.ReadAll();
+  EXPECT_EQ(answer.substr(0, 12), "HTTP/1.1 200") << answer;
+  EXPECT_EQ(handled.load(), 1);
+}
+
+TEST_F(HttpServerTest, ConnectionsPastTheCapAreClosed) {
+  HttpServerOptions options;
+  options.max_connections = 2;
+  StartWith(TestRouter(), options);
+  RawConnection first(server_->port()), second(server_->port());
+  ASSERT_TRUE(first.Send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n"));
+  ASSERT_TRUE(second.Send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n"));
+  EXPECT_NE(ReadUntil(first, "ok", 1).find("200"), std::string::npos);
+  EXPECT_NE(ReadUntil(second, "ok", 1).find("200"), std::string::npos);
+  RawConnection third(server_->port());
+  third.SetReceiveTimeout(std::chrono::milliseconds(10'000));
+  third.Send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n");
+  auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(third.ReadAll(), "");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+}
+
 TEST_F(HttpServerTest, GarbageAndTruncatedRequestsCloseOnlyTheirConnection) {
   std::vector<std::string> garbage = {
       "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03 TLS hello\r\n\r\n",

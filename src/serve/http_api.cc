@@ -1,5 +1,7 @@
 #include "serve/http_api.h"
 
+#include "serve/basic_auth.h"
+
 #include <fmt/format.h>
 
 #include "base/json_depth.h"
@@ -39,8 +41,11 @@ HttpResponse JsonError(int status, std::string_view message) {
   return Json(status, {{"error", {{"message", message}}}});
 }
 
-HttpApi::HttpApi(QueryManager& manager, PipelineControl* pipeline, std::string version)
-    : manager_(manager), pipeline_(pipeline), statements_(std::make_shared<TrinoStatements>(std::move(version))) {}
+HttpApi::HttpApi(QueryManager& manager, PipelineControl* pipeline, std::string version, std::vector<auth::AuthUser> users)
+    : manager_(manager),
+      pipeline_(pipeline),
+      statements_(std::make_shared<TrinoStatements>(std::move(version))),
+      users_(std::move(users)) {}
 
 Status HttpApi::Register(net::HttpRouter& router) {
   auto bind = [this](HttpResponse (HttpApi::*method)(HttpRequest&)) {
@@ -102,15 +107,25 @@ HttpResponse HttpApi::PostQuery(HttpRequest& request) {
   }
   SessionState session;
   if (input.contains("schema") && input["schema"].is_string()) session.schema = input["schema"].get<std::string>();
-  if (auto user = request.headers.Get("X-Floe-User")) session.user = std::string(*user);
+  // Who runs it comes from the credentials the guard checked, never from a header the caller
+  // chooses (X-Floe-User was once trusted here).
+  if (!users_.empty()) {
+    session.user = BasicAuthUserName(request);
+    session.role = auth::RoleOf(users_, session.user);
+  }
   int status = 200;
   nlohmann::json body = RunQuery(input["sql"].get<std::string>(), session, &status);
   return Json(status, body);
 }
 
-HttpResponse HttpApi::GetQueries(HttpRequest&) {
+HttpResponse HttpApi::GetQueries(HttpRequest& request) {
   nlohmann::json queries = nlohmann::json::array();
-  for (const auto& query : manager_.Recent()) queries.push_back(query->Info());
+  // With users, the history shows a user's own queries; an admin sees everyone's.
+  std::string caller = users_.empty() ? "" : BasicAuthUserName(request);
+  bool everyone = users_.empty() || auth::RoleOf(users_, caller) == auth::Role::kAdmin;
+  for (const auto& query : manager_.Recent()) {
+    if (everyone || query->request().session.user == caller) queries.push_back(query->Info());
+  }
   return Json(200, {{"running", manager_.running()}, {"queued", manager_.queued()}, {"queries", std::move(queries)}});
 }
 

@@ -5,6 +5,10 @@
 // otherwise). Owned by the QueryServer; handlers run on HTTP threads concurrently.
 #pragma once
 
+#include <vector>
+
+#include "auth/users.h"
+
 #include <chrono>
 
 #include <nlohmann/json.hpp>
@@ -18,7 +22,9 @@ namespace floe::serve {
 class HttpApi {
  public:
   // `pipeline` may be null (no pipeline).
-  HttpApi(QueryManager& manager, PipelineControl* pipeline, std::string version);
+  // `users`: the auth file's (the HTTP guard has checked the credentials); a query runs as
+  // the authenticated user, with that user's role.
+  HttpApi(QueryManager& manager, PipelineControl* pipeline, std::string version, std::vector<auth::AuthUser> users = {});
 
   Status Register(net::HttpRouter& router);
 
@@ -37,6 +43,7 @@ class HttpApi {
   QueryManager& manager_;
   PipelineControl* pipeline_;
   std::shared_ptr<StatementInterceptor> statements_;
+  std::vector<auth::AuthUser> users_;
 };
 
 // {"error": {"message": ...}} with `status`.

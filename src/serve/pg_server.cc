@@ -202,6 +202,9 @@ class PgServer::Impl {
     return {pid, target};
   }
 
+  // Counted from accept to the end of the connection's coroutine (this one included).
+  bool TooManyConnections() const { return open_connections_.load() > std::max(1, options_.max_connections); }
+
   void Unregister(int32_t pid) {
     std::lock_guard lock(mu_);
     targets_.erase(pid);
@@ -234,6 +237,7 @@ class PgServer::Impl {
   const std::shared_ptr<Liveness> liveness_;
   std::atomic<bool> stopping_{false};
   std::atomic<uint16_t> port_{0};
+  std::atomic<int> open_connections_{0};
   std::unique_ptr<asio::io_context> io_;
   std::optional<tcp::acceptor> acceptor_;
   std::shared_ptr<asio::ssl::context> tls_;  // Null: SSLRequest is answered 'N'.
@@ -249,14 +253,15 @@ namespace {
 
 // One client connection: its session, prepared statements and portals. Lives in its coroutine
 // on its strand.
-class Connection {
+class Connection : public std::enable_shared_from_this<Connection> {
  public:
   Connection(PgServer::Impl& server, tcp::socket socket, Strand strand)
       : server_(server),
         socket_(std::move(socket)),
         strand_(std::move(strand)),
         writer_(&out_),
-        timer_(std::make_shared<asio::steady_timer>(strand_, asio::steady_timer::time_point::max())) {}
+        timer_(std::make_shared<asio::steady_timer>(strand_, asio::steady_timer::time_point::max())),
+        auth_deadline_(strand_) {}
 
   // A client that leaves stops what it left running (its queries would block on full buffers).
   ~Connection() {
@@ -274,7 +279,23 @@ class Connection {
     pid_ = pid;
     target_ = target;
     try {
-      if (co_await Startup()) co_await Serve();
+      if (server_.TooManyConnections()) {
+        Fatal("53300", "sorry, too many clients already");
+      }
+      // Whoever has not authenticated by the deadline is cut off, whatever it is waiting in.
+      auth_deadline_.expires_after(server_.options().authentication_timeout);
+      auth_deadline_.async_wait([weak = weak_from_this()](error_code ec) {
+        auto self = weak.lock();
+        if (ec || !self || self->authenticated_) return;
+        Logger("pg")->info("PostgreSQL connection {}: not authenticated within {} ms", self->pid_,
+                           self->server_.options().authentication_timeout.count());
+        error_code ignored;
+        self->socket_.close(ignored);
+      });
+      bool started = co_await Startup();
+      authenticated_ = true;
+      auth_deadline_.cancel();
+      if (started) co_await Serve();
     } catch (const CloseConnection&) {
     } catch (const std::exception& e) {
       Logger("pg")->debug("PostgreSQL connection {}: {}", pid_, e.what());
@@ -321,7 +342,8 @@ class Connection {
     Message message;
     message.type = in_[in_pos_];
     int32_t length = PeekInt32(1);
-    if (length < 4 || static_cast<uint32_t>(length) > server_.options().max_message_bytes) {
+    uint32_t limit = authenticated_ ? server_.options().max_message_bytes : server_.options().max_startup_bytes;
+    if (length < 4 || static_cast<uint32_t>(length) > limit) {
       Fatal("08P01", fmt::format("invalid message length {} for message type '{}'", length,
                                  std::isprint(static_cast<unsigned char>(message.type)) ? message.type : '?'));
     }
@@ -406,6 +428,7 @@ class Connection {
       session_.user = user;
       session_.source = session_.properties["application_name"];
       co_await Authenticate(user);
+      session_.role = auth::RoleOf(server_.options().users, user);
       writer_.AuthenticationOk();
       writer_.ParameterStatus("server_version", pg::kServerVersion);
       writer_.ParameterStatus("server_encoding", "UTF8");
@@ -916,6 +939,8 @@ class Connection {
   std::map<std::string, PreparedStatement> statements_;
   std::map<std::string, Portal> portals_;
   std::shared_ptr<asio::steady_timer> timer_;  // Woken by the running query's stream.
+  asio::steady_timer auth_deadline_;
+  bool authenticated_ = false;  // Startup finished; the larger message limit applies.
   std::vector<std::optional<std::string>> cells_;  // SendRow's, reused.
 };
 
@@ -935,7 +960,8 @@ asio::awaitable<void> PgServer::Impl::Accept() {
     socket.set_option(tcp::no_delay(true), ec);
     if (metrics_ != nullptr) metrics_->GetCounter("floe_pg_connections_total", "PostgreSQL connections accepted").Increment();
     auto connection = std::make_shared<Connection>(*this, std::move(socket), strand);
-    asio::co_spawn(strand, connection->Run(), [connection](std::exception_ptr) {});
+    open_connections_.fetch_add(1);
+    asio::co_spawn(strand, connection->Run(), [this, connection](std::exception_ptr) { open_connections_.fetch_sub(1); });
   }
 }
 

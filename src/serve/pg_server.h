@@ -7,6 +7,7 @@
 // from one thread, port() from any.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -26,7 +27,14 @@ struct PgServerOptions {
   int threads = 2;
   std::vector<pg::AuthUser> users;  // Empty: trust loopback clients, refuse the others.
   uint32_t max_message_bytes = 64 << 20;
+  // The startup packet and, until authentication completes, every message (passwords, SCRAM):
+  // the unauthenticated cannot make the server buffer more than this.
   uint32_t max_startup_bytes = 10'000;
+  // A connection that has not authenticated within this long is closed (PostgreSQL's
+  // authentication_timeout).
+  std::chrono::milliseconds authentication_timeout{60'000};
+  // Connections open at once; past it a client gets FATAL 53300 (PostgreSQL's max_connections).
+  int max_connections = 100;
   std::string version = "0";  // floe's, for version().
   net::TlsFiles tls;  // When enabled, clients must upgrade with SSLRequest (sslmode=require).
 };

@@ -18,8 +18,9 @@ Status QueryServer::Start() {
   manager_ = std::make_unique<QueryManager>(catalog_, options_.queries, &metrics_);
   trino_ = std::make_unique<TrinoProtocol>(*manager_, TrinoProtocolOptions{.version = options_.version,
                                                                      .client_timeout = options_.trino_client_timeout,
-                                                                     .final_page_linger = options_.trino_final_page_linger});
-  api_ = std::make_unique<HttpApi>(*manager_, options_.pipeline, options_.version);
+                                                                     .final_page_linger = options_.trino_final_page_linger,
+                                                                     .users = options_.pg.users});
+  api_ = std::make_unique<HttpApi>(*manager_, options_.pipeline, options_.version, options_.pg.users);
   files_ = std::make_unique<StaticFiles>(options_.web_root);
   net::HttpRouter router;
   FLOE_RETURN_IF_ERROR(trino_->Register(router));

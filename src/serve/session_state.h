@@ -7,10 +7,15 @@
 #include <map>
 #include <string>
 
+#include "auth/role.h"
+
 namespace floe::serve {
 
 struct SessionState {
   std::string user = "floe";
+  // What the authenticated user may do; admin when no users are configured. Set by the
+  // protocol from its authentication, never from anything the client claims.
+  auth::Role role = auth::Role::kAdmin;
   std::string source;  // The client's name: "trino-js-client", "psql", ...
   std::string catalog = "floe";
   std::string schema = "default";

@@ -1,5 +1,7 @@
 #include "serve/statement_runner.h"
 
+#include "serve/statement_access.h"
+
 #include <chrono>
 #include <thread>
 
@@ -117,6 +119,13 @@ RunOutput RunStatements(sql::SqlCatalog& catalog, std::string_view sql, SessionS
       outcome.verb = StatementVerb(statement_tokens);
     }
     if (answered) continue;
+    // The statement the engine will run (after any rewrite) must be within the user's role.
+    if (auth::Access needed = StatementAccess(statement_tokens); !auth::Permits(session.role, needed)) {
+      return fail(Error(ErrorKind::kPermissionDenied,
+                        fmt::format("permission denied: user '{}' has role {}; {} needs {} access", session.user,
+                                    auth::RoleName(session.role), outcome.verb, auth::AccessName(needed))),
+                  text);
+    }
     TestingDelay(session, cancel);
     if (cancel != nullptr && cancel->load()) break;
     sql::SqlSession engine(catalog, sql::BindOptions{session.catalog, session.schema});

@@ -1,5 +1,7 @@
 #include "serve/trino_protocol.h"
 
+#include "serve/basic_auth.h"
+
 #include <charconv>
 #include <random>
 
@@ -165,6 +167,11 @@ Status TrinoProtocol::Register(net::HttpRouter& router) {
 HttpResponse TrinoProtocol::PostStatement(HttpRequest& request) {
   if (request.body.empty()) return HttpResponse::Text(400, "SQL statement is empty\n");
   SessionState session = SessionFromHeaders(request);
+  if (!options_.users.empty()) {
+    // The guard made sure X-Trino-User, if any, is the authenticated user.
+    session.user = BasicAuthUserName(request);
+    session.role = auth::RoleOf(options_.users, session.user);
+  }
   // As SET SESSION does: a value floe cannot use is refused, not silently replaced.
   for (const auto& [name, value] : session.properties) {
     if (auto valid = CheckSessionProperty(name, value); !valid) {
@@ -325,11 +332,22 @@ HttpResponse TrinoProtocol::CancelStatement(HttpRequest& request) {
   std::shared_ptr<Paging> paging;
   auto query = Lookup(request, &paging);
   if (!query) return NotFoundResponse("Query not found");
+  if (!MayTouch(request, *query)) return HttpResponse::Text(403, "Access Denied: cannot kill another user's query\n");
   query->Cancel();
   return HttpResponse::Text(204, "");
 }
 
+bool TrinoProtocol::MayTouch(const HttpRequest& request, const Query& query) const {
+  if (options_.users.empty()) return true;
+  std::string caller = BasicAuthUserName(request);
+  return caller == query.request().session.user || auth::RoleOf(options_.users, caller) == auth::Role::kAdmin;
+}
+
 HttpResponse TrinoProtocol::CancelQuery(HttpRequest& request) {
+  auto query = manager_.Find(request.Param("id"));
+  if (!query) return NotFoundResponse("Query not found");
+  // Only its owner or an admin may cancel a query (Trino's access control does the same).
+  if (!MayTouch(request, *query)) return HttpResponse::Text(403, "Access Denied: cannot kill another user's query\n");
   if (!manager_.Cancel(request.Param("id"))) return NotFoundResponse("Query not found");
   return HttpResponse::Text(204, "");
 }
@@ -337,6 +355,7 @@ HttpResponse TrinoProtocol::CancelQuery(HttpRequest& request) {
 HttpResponse TrinoProtocol::QueryInfo(HttpRequest& request) {
   auto query = manager_.Find(request.Param("id"));
   if (!query) return NotFoundResponse("Query not found");
+  if (!MayTouch(request, *query)) return HttpResponse::Text(403, "Access Denied: cannot view another user's query\n");
   nlohmann::json info = query->Info();
   info["queryId"] = query->id();
   return JsonResponse(info);

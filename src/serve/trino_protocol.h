@@ -7,6 +7,10 @@
 // handlers run on the HTTP server's threads concurrently.
 #pragma once
 
+#include <vector>
+
+#include "auth/users.h"
+
 #include <chrono>
 #include <deque>
 #include <map>
@@ -32,6 +36,9 @@ struct TrinoProtocolOptions {
   // paging is forgotten (its info stays with the QueryManager), so pages of finished queries
   // do not pile up in memory.
   std::chrono::milliseconds final_page_linger{30'000};
+  // The auth file's users: the HTTP guard has checked the basic credentials, and each
+  // session's role comes from here. Empty: no authentication, everyone is admin.
+  std::vector<auth::AuthUser> users;
 };
 
 class TrinoProtocol {
@@ -58,6 +65,8 @@ class TrinoProtocol {
   net::HttpResponse GetPage(net::HttpRequest& request);
   net::HttpResponse CancelStatement(net::HttpRequest& request);
   net::HttpResponse CancelQuery(net::HttpRequest& request);
+  // Whether the request's user owns `query` or is an admin (always, without users).
+  bool MayTouch(const net::HttpRequest& request, const Query& query) const;
   net::HttpResponse QueryInfo(net::HttpRequest& request);
   net::HttpResponse ServerInfo(net::HttpRequest& request);
 

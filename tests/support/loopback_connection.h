@@ -3,6 +3,7 @@
 // would not send what the test needs.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -18,6 +19,9 @@ class LoopbackConnection {
   LoopbackConnection& operator=(const LoopbackConnection&) = delete;
 
   bool connected() const { return connected_; }
+  // Receives give up (as if closed) after `timeout`, so a test of a server that should hang up
+  // cannot hang itself: time the read to tell the two apart.
+  void SetReceiveTimeout(std::chrono::milliseconds timeout);
   // Sends all of `bytes`; false if the peer stopped taking them.
   bool Send(std::string_view bytes);
   void ShutdownWrite();

@@ -48,7 +48,10 @@ Status HandleCreateTopics(RequestContext& ctx, WireReader& in, WireWriter& out) 
     ErrorCode error = ErrorCode::kNone;
     std::optional<std::string> message;
     if (r.partitions == -1) r.partitions = ctx.broker.config().default_partitions;
-    if (auto valid = ValidateTopicName(r.name); !valid) {
+    if (!ctx.Permits(auth::Access::kAlter)) {
+      error = ErrorCode::kTopicAuthorizationFailed;
+      message = "creating topics needs role admin";
+    } else if (auto valid = ValidateTopicName(r.name); !valid) {
       error = ErrorCode::kInvalidTopicException;
       message = valid.error().message();
     } else if (ctx.broker.topics().Find(r.name)) {

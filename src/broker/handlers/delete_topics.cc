@@ -16,7 +16,10 @@ Status HandleDeleteTopics(RequestContext& ctx, WireReader& in, WireWriter& out) 
   out.ArrayLength(names.size());
   for (const std::string& name : names) {
     ErrorCode error = ErrorCode::kNone;
-    if (!ctx.broker.topics().Find(name)) {
+    if (!ctx.Permits(auth::Access::kAlter)) {
+      // Only an admin changes structure; checked before existence so names do not leak.
+      error = ErrorCode::kTopicAuthorizationFailed;
+    } else if (!ctx.broker.topics().Find(name)) {
       error = ErrorCode::kUnknownTopicOrPartition;
     } else if (!ctx.broker.topics().Delete(name) || !ctx.broker.groups().offsets().RemoveTopic(name)) {
       error = ErrorCode::kUnknownServerError;

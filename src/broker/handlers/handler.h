@@ -15,6 +15,7 @@
 #include <utility>  // Before Boost 1.74 awaitable.hpp, which uses std::exchange without it.
 #include <boost/asio/awaitable.hpp>
 
+#include "auth/role.h"
 #include "auth/scram.h"
 #include "base/result.h"
 #include "broker/protocol/error_code.h"
@@ -52,6 +53,10 @@ struct RequestContext {
   std::vector<ResponseRegion> regions;  // In increasing `at` order.
 
   int16_t version() const { return header.api_version; }
+  // Whether the authenticated user's role allows `access` (always, without users).
+  bool Permits(auth::Access access) const {
+    return auth::Permits(auth::RoleOf(broker.config().users, sasl.user), access);
+  }
   char* Mutable(std::string_view view) { return frame.data() + (view.data() - frame.data()); }
 };
 

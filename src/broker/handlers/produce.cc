@@ -79,7 +79,10 @@ Result<ProduceOutcome> DecodeAndAppend(RequestContext& ctx, WireReader& in) {
       PartitionResult result;
       FLOE_ASSIGN_OR_RETURN(result.index, in.Int32("partition index"));
       FLOE_ASSIGN_OR_RETURN(auto records, in.NullableBytes("records"));
-      if (transactional_id) {
+      if (!ctx.Permits(auth::Access::kWrite)) {
+        // A reader may fetch but not produce (Kafka's Write ACL on the topic).
+        result.error = ErrorCode::kTopicAuthorizationFailed;
+      } else if (transactional_id) {
         result.error = ErrorCode::kInvalidRequest;
       } else if (acks != 0 && acks != 1 && acks != -1) {
         result.error = ErrorCode::kInvalidRequest;

@@ -44,6 +44,21 @@ Broker::~Broker() {
 
 asio::any_io_executor Broker::executor() { return io_->context.get_executor(); }
 
+bool Broker::AdmitConnection(const std::string& address) {
+  int32_t& open = connections_by_address_[address];
+  if (open >= config_.max_connections_per_ip) {
+    if (open == 0) connections_by_address_.erase(address);
+    return false;
+  }
+  ++open;
+  return true;
+}
+
+void Broker::ReleaseConnection(const std::string& address) {
+  auto it = connections_by_address_.find(address);
+  if (it != connections_by_address_.end() && --it->second <= 0) connections_by_address_.erase(it);
+}
+
 Result<std::unique_ptr<Broker>> Broker::Open(BrokerConfig config, Clock& clock) {
   if (config.default_partitions < 1) return InvalidArgument("default partition count must be at least 1");
   std::unique_ptr<Broker> broker(new Broker(std::move(config), clock));
@@ -90,15 +105,20 @@ asio::awaitable<void> AcceptLoop(Broker& broker, tcp::acceptor& acceptor) {
     tcp::socket socket = co_await acceptor.async_accept(asio::redirect_error(asio::use_awaitable, ec));
     if (ec) {
       if (ec == asio::error::operation_aborted || !acceptor.is_open()) co_return;
+      // Out of descriptors (EMFILE) fails every accept at once: back off instead of spinning.
+      asio::steady_timer backoff(acceptor.get_executor(), std::chrono::milliseconds(50));
+      co_await backoff.async_wait(asio::redirect_error(asio::use_awaitable, ec));
       continue;
     }
-    if (broker.metrics().connections_open >= broker.config().max_connections) {
+    auto endpoint = socket.remote_endpoint(ec);
+    std::string address = ec ? "unknown" : endpoint.address().to_string();
+    if (broker.metrics().connections_open >= broker.config().max_connections || !broker.AdmitConnection(address)) {
       ++broker.metrics().connections_rejected;
       socket.close(ec);
       continue;
     }
     ++broker.metrics().connections_accepted;
-    std::make_shared<Connection>(broker, std::move(socket))->Start();
+    std::make_shared<Connection>(broker, std::move(socket), std::move(address))->Start();
   }
 }
 

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -55,6 +56,10 @@ class Broker {
   // Creates `name` with the default partition count if auto-creation is on.
   Result<Topic*> AutoCreateTopic(const std::string& name);
   std::string RenderMetrics();
+  // Counts a connection from `address` unless that address already has
+  // max_connections_per_ip open; false: refuse it. ReleaseConnection undoes it.
+  bool AdmitConnection(const std::string& address);
+  void ReleaseConnection(const std::string& address);
   // The listener's TLS context, or null when clients connect in the clear.
   boost::asio::ssl::context* tls() const { return tls_.get(); }
 
@@ -66,6 +71,8 @@ class Broker {
   BrokerConfig config_;
   HostPort advertised_;
   Clock& clock_;
+  // Before io_: connections still open when io_ is destroyed release their count here.
+  std::map<std::string, int32_t> connections_by_address_;
   std::unique_ptr<Io> io_;
   std::unique_ptr<Flusher> flusher_;
   std::unique_ptr<TopicRegistry> topics_;

@@ -31,7 +31,19 @@ struct BrokerConfig {
   bool auto_create_topics = true;
   int32_t default_partitions = 1;
   int32_t max_connections = 1000;
+  // Connections from one client address at once (Kafka's max.connections.per.ip), so one host
+  // cannot take every slot of max_connections.
+  int32_t max_connections_per_ip = 256;
   int32_t max_request_bytes = 100 * 1024 * 1024;
+  // Largest frame before SASL completes when users are configured (Kafka's
+  // sasl.server.max.receive.size): the unauthenticated only negotiate, in small frames.
+  int32_t max_preauth_request_bytes = 512 * 1024;
+  // A connection with nothing in flight and no bytes arriving for this long is closed
+  // (Kafka's connections.max.idle.ms).
+  int32_t connections_max_idle_ms = 10 * 60 * 1000;
+  // With users configured, a connection must finish SASL within this long, half-sent frames
+  // included, or it is closed.
+  int32_t authentication_timeout_ms = 30 * 1000;
   // Requests a connection may have in flight before the broker stops reading from it.
   int32_t max_in_flight_per_connection = 64;
   FsyncPolicy fsync = FsyncPolicy::kBatch;

@@ -3,6 +3,7 @@
 #include <sys/sendfile.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -10,6 +11,7 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/read.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
 
 #include "base/logging.h"
@@ -19,22 +21,69 @@ namespace floe::broker {
 
 namespace asio = boost::asio;
 
-Connection::Connection(Broker& broker, asio::ip::tcp::socket socket)
-    : broker_(broker), socket_(std::move(socket)), writer_wake_(socket_.get_executor()), reader_wake_(socket_.get_executor()) {
+Connection::Connection(Broker& broker, asio::ip::tcp::socket socket, std::string address)
+    : broker_(broker),
+      socket_(std::move(socket)),
+      peer_(std::move(address)),
+      writer_wake_(socket_.get_executor()),
+      reader_wake_(socket_.get_executor()),
+      connected_at_(std::chrono::steady_clock::now()),
+      last_activity_(connected_at_) {
   boost::system::error_code ec;
-  auto endpoint = socket_.remote_endpoint(ec);
-  peer_ = ec ? "unknown" : endpoint.address().to_string();
   socket_.set_option(asio::ip::tcp::no_delay(true), ec);
   ++broker_.metrics().connections_open;
   sasl_.authenticated = broker_.config().users.empty();
 }
 
-Connection::~Connection() { --broker_.metrics().connections_open; }
+Connection::~Connection() {
+  --broker_.metrics().connections_open;
+  broker_.ReleaseConnection(peer_);
+}
 
 void Connection::Start() {
   auto self = shared_from_this();
   asio::co_spawn(socket_.get_executor(), [self]() { return self->ReadLoop(); }, asio::detached);
   asio::co_spawn(socket_.get_executor(), [self]() { return self->WriteLoop(); }, asio::detached);
+  asio::co_spawn(socket_.get_executor(), [self]() { return self->Watchdog(); }, asio::detached);
+}
+
+asio::awaitable<void> Connection::Watchdog() {
+  auto self = shared_from_this();
+  const auto idle = std::chrono::milliseconds(std::max(1, broker_.config().connections_max_idle_ms));
+  const auto auth = std::chrono::milliseconds(std::max(1, broker_.config().authentication_timeout_ms));
+  // Checking a few times per limit is precise enough and costs one timer per connection.
+  const auto period = std::clamp(std::min(idle, auth) / 4, std::chrono::milliseconds(10), std::chrono::milliseconds(1000));
+  asio::steady_timer timer(socket_.get_executor());
+  while (!closed_) {
+    timer.expires_after(period);
+    boost::system::error_code ec;
+    co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+    if (ec || closed_) co_return;
+    auto now = std::chrono::steady_clock::now();
+    if (!sasl_.authenticated && now - connected_at_ >= auth) {
+      ++broker_.metrics().frames_rejected;
+      Close(fmt::format("not authenticated within {} ms", auth.count()));
+    } else if (queue_.empty() && now - last_activity_ >= idle) {
+      Close(fmt::format("idle for {} ms", idle.count()));
+    }
+  }
+}
+
+asio::awaitable<boost::system::error_code> Connection::ReadFrame(size_t size, std::string& frame) {
+  // The claimed length is only a claim: memory grows with the bytes that actually arrive
+  // (doubling from 64 KiB), so a client sending a 100 MiB length prefix and then nothing holds
+  // 64 KiB, not 100 MiB.
+  constexpr size_t kFirstChunk = 64 * 1024;
+  size_t have = 0;
+  while (have < size) {
+    size_t next = std::min(size, std::max(kFirstChunk, have * 2));
+    frame.resize(next);
+    boost::system::error_code ec = co_await ReadExactly(asio::buffer(frame.data() + have, next - have));
+    if (ec) co_return ec;
+    have = next;
+    last_activity_ = std::chrono::steady_clock::now();
+  }
+  co_return boost::system::error_code{};
 }
 
 void Connection::Close(std::string_view why) {
@@ -95,13 +144,18 @@ asio::awaitable<void> Connection::ReadLoop() {
     }
     int32_t size = static_cast<int32_t>((uint32_t{size_bytes[0]} << 24) | (uint32_t{size_bytes[1]} << 16) |
                                         (uint32_t{size_bytes[2]} << 8) | uint32_t{size_bytes[3]});
-    if (size < 8 || size > broker_.config().max_request_bytes) {
+    last_activity_ = std::chrono::steady_clock::now();
+    // Until SASL completes only small frames are taken (sasl_.authenticated is already true
+    // when no users are configured).
+    int32_t limit = sasl_.authenticated ? broker_.config().max_request_bytes
+                                        : std::min(broker_.config().max_request_bytes, broker_.config().max_preauth_request_bytes);
+    if (size < 8 || size > limit) {
       ++broker_.metrics().frames_rejected;
-      Close(fmt::format("frame size {} outside [8, {}]", size, broker_.config().max_request_bytes));
+      Close(fmt::format("frame size {} outside [8, {}]{}", size, limit, sasl_.authenticated ? "" : " before authentication"));
       break;
     }
-    std::string frame(static_cast<size_t>(size), '\0');
-    ec = co_await ReadExactly(asio::buffer(frame));
+    std::string frame;
+    ec = co_await ReadFrame(static_cast<size_t>(size), frame);
     if (ec) {
       Close("");
       break;
@@ -207,6 +261,7 @@ asio::awaitable<void> Connection::WriteLoop() {
       sending.push_back(std::move(slot));
     }
     reader_wake_.Notify();
+    last_activity_ = std::chrono::steady_clock::now();
     if (!buffers.empty()) {
       boost::system::error_code ec = co_await WriteAll(buffers);
       if (ec) {

@@ -1,10 +1,13 @@
 // One client connection: reads size-prefixed frames, runs each request's handler, and writes
 // responses strictly in request order (clients pipeline and match responses by order), with
 // none for acks=0 produces. A frame that cannot be parsed closes this connection only.
+// Frames are buffered as their bytes arrive, never by the length they claim, and a watchdog
+// closes connections that sit idle or, with users configured, do not authenticate in time.
 //
 // Owned by its own coroutines through shared_ptr; I/O thread only.
 #pragma once
 
+#include <chrono>
 #include <deque>
 #include <memory>
 #include <string>
@@ -22,7 +25,8 @@ namespace floe::broker {
 
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
-  Connection(Broker& broker, boost::asio::ip::tcp::socket socket);
+  // `address`: the client's, as counted by Broker::AdmitConnection.
+  Connection(Broker& broker, boost::asio::ip::tcp::socket socket, std::string address);
   ~Connection();
   void Start();
 
@@ -38,6 +42,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   boost::asio::awaitable<void> ReadLoop();
   boost::asio::awaitable<void> WriteLoop();
+  // Closes the connection when idle past connections_max_idle_ms or, before SASL completes,
+  // past authentication_timeout_ms.
+  boost::asio::awaitable<void> Watchdog();
+  // Reads a frame of `size` bytes into `frame`, growing it as bytes arrive.
+  boost::asio::awaitable<boost::system::error_code> ReadFrame(size_t size, std::string& frame);
   // `self` keeps the connection alive until the handler finishes.
   boost::asio::awaitable<void> Handle(std::shared_ptr<Connection> self, std::shared_ptr<Slot> slot, std::string frame);
   // Writes a response with file regions in order: bytes of `response`, then sendfile.
@@ -55,6 +64,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   WakeSignal writer_wake_;
   WakeSignal reader_wake_;
   bool closed_ = false;
+  std::chrono::steady_clock::time_point connected_at_;
+  std::chrono::steady_clock::time_point last_activity_;  // Bytes read or a response written.
   SaslState sasl_;
   std::unique_ptr<boost::asio::ssl::stream<boost::asio::ip::tcp::socket&>> tls_;
 };

@@ -22,6 +22,7 @@ export async function startBroker(extraArgs = [], dataDir = null) {
   return {
     ...ports,
     dir,
+    pid: child.pid,
     address: `127.0.0.1:${ports.port}`,
     stderr: () => stderr,
     async kill9() {
