@@ -14,7 +14,7 @@ namespace {
 struct QueryFlags {
   std::string listen = "127.0.0.1:8080";
   std::string pg_listen = "127.0.0.1:5433";
-  std::string catalog, warehouse, web_root, auth_file, tls_cert, tls_key;
+  std::string catalog, warehouse, web_root, auth_file, tls_cert, tls_key, spill_dir;
   int max_running = 4;
   int max_queued = 1000;
   int query_timeout_s = 300;
@@ -65,6 +65,7 @@ int RunQuery(const QueryFlags& flags) {
   options.queries.max_queued = flags.max_queued;
   options.queries.limits.max_run_time = std::chrono::seconds(flags.query_timeout_s);
   options.queries.limits.max_memory_bytes = int64_t{flags.query_memory_mb} << 20;
+  options.queries.limits.spill_dir = flags.spill_dir;
   if (flags.client_timeout_s < 1 || flags.result_buffer_kb < 1) {
     return usage("--client-timeout-s and --result-buffer-kb must be positive");
   }
@@ -126,6 +127,8 @@ void RegisterQueryCommand(CLI::App& root, CommandRegistry& registry) {
       ->capture_default_str();
   app->add_option("--query-timeout-s", flags->query_timeout_s, "Per-query run time limit")->capture_default_str();
   app->add_option("--query-memory-mb", flags->query_memory_mb, "Per-query memory limit")->capture_default_str();
+  app->add_option("--spill-dir", flags->spill_dir,
+                  "Where joins and aggregations past the memory limit spill (default: the temporary folder)");
   app->add_option("--client-timeout-s", flags->client_timeout_s,
                   "A Trino query whose client stops polling this long is canceled")
       ->capture_default_str();

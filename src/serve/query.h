@@ -46,6 +46,8 @@ struct QueryLimits {
   std::chrono::milliseconds max_run_time{300'000};
   // Of the engine's operator state per statement, and of a result kept whole (not streamed).
   int64_t max_memory_bytes = 1LL << 30;
+  // Where joins and aggregations past max_memory_bytes spill (empty: the temporary folder).
+  std::string spill_dir;
   int64_t max_buffered_bytes = 4 << 20;  // Of a streamed result not yet taken by its client.
 };
 

@@ -85,7 +85,8 @@ void QueryManager::Run(const std::shared_ptr<Query>& query) {
   if (query->MarkRunning()) {
     RunOptions run{.stream = query->stream().get(),
                    .last_statement_rows_only = query->request().last_statement_rows_only,
-                   .memory_limit_bytes = query->limits().max_memory_bytes};
+                   .memory_limit_bytes = query->limits().max_memory_bytes,
+                   .spill_dir = query->limits().spill_dir};
     RunOutput output = RunStatements(catalog_, query->request().sql, query->request().session,
                                      query->request().interceptor.get(), &query->cancel_flag(), run);
     query->Finish(std::move(output));

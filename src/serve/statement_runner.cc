@@ -48,6 +48,7 @@ void TestingDelay(const SessionState& session, const std::atomic<bool>* cancel) 
 sql::QueryOptions EngineOptions(const SessionState& session, const std::atomic<bool>* cancel, const RunOptions& run) {
   sql::QueryOptions options = QueryOptionsFor(session, cancel);
   if (run.memory_limit_bytes > 0) options.memory_limit_bytes = run.memory_limit_bytes;
+  if (!run.spill_dir.empty()) options.spill_dir = run.spill_dir;
   return options;
 }
 

@@ -57,11 +57,13 @@ class ResultStream;
 // Where the rows go: kept in the outcomes (`stream` null), or streamed (each statement's
 // header, rows and end; the outcomes then carry no rows). `last_statement_rows_only` streams the
 // rows of the last statement alone (Trino shows one result). `memory_limit_bytes` bounds the
-// engine's operator state per statement (0: the engine's default).
+// engine's operator state per statement (0: the engine's default); past it joins and
+// aggregations spill under `spill_dir` (empty: the temporary folder).
 struct RunOptions {
   ResultStream* stream = nullptr;
   bool last_statement_rows_only = false;
   int64_t memory_limit_bytes = 0;
+  std::string spill_dir;
 };
 
 // Runs each statement of `sql`. Stops at the first error or when `cancel` becomes true.
