@@ -172,8 +172,18 @@ void BoundExpr::CollectColumns(std::vector<ColumnId>& out) const {
   for (const auto& arg : args) arg->CollectColumns(out);
 }
 
+std::set<ColumnId> BoundExpr::ColumnsRead() const {
+  std::vector<ColumnId> ids;
+  CollectColumns(ids);
+  return std::set<ColumnId>(ids.begin(), ids.end());
+}
+
 bool BoundExpr::HasSubquery() const {
   return kind == BoundKind::kSubquery || std::any_of(args.begin(), args.end(), [](const BoundExprPtr& a) { return a && a->HasSubquery(); });
+}
+
+bool Intersects(const std::set<ColumnId>& a, const std::set<ColumnId>& b) {
+  return std::any_of(a.begin(), a.end(), [&](ColumnId id) { return b.contains(id); });
 }
 
 BoundExprPtr MakeConstant(Value value) {

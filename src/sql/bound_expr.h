@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -69,9 +70,14 @@ struct BoundExpr {
   std::string ToString() const;
   // Appends every column the expression reads (including correlated subquery inputs).
   void CollectColumns(std::vector<ColumnId>& out) const;
+  // The same, as a set.
+  std::set<ColumnId> ColumnsRead() const;
   // Whether a subquery appears anywhere in the expression.
   bool HasSubquery() const;
 };
+
+// Whether the two sets share an id.
+bool Intersects(const std::set<ColumnId>& a, const std::set<ColumnId>& b);
 
 BoundExprPtr MakeConstant(Value value);
 BoundExprPtr MakeColumn(ColumnId id, SqlType type, std::string name);

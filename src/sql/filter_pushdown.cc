@@ -13,25 +13,6 @@
 namespace floe::sql {
 namespace {
 
-std::set<ColumnId> Refs(const BoundExpr& e) {
-  std::vector<ColumnId> ids;
-  e.CollectColumns(ids);
-  return std::set<ColumnId>(ids.begin(), ids.end());
-}
-
-std::set<ColumnId> Ids(const LogicalOperator& op) {
-  std::set<ColumnId> out;
-  for (const auto& c : op.output) out.insert(c.id);
-  return out;
-}
-
-bool Intersects(const std::set<ColumnId>& a, const std::set<ColumnId>& b) {
-  for (ColumnId id : a) {
-    if (b.contains(id)) return true;
-  }
-  return false;
-}
-
 // Whether a term gives the same answer wherever it is evaluated. An uncorrelated subquery
 // does: it runs once per query whatever rows reach it (so `o_orderkey IN (SELECT ...)` can
 // filter the orders scan instead of the join result above it).
@@ -197,10 +178,10 @@ LogicalPtr Push(LogicalPtr op, std::vector<BoundExprPtr> terms) {
       for (size_t i = 0; i < op->expressions.size(); ++i) {
         if (Deterministic(*op->expressions[i]) && !op->expressions[i]->HasSubquery()) definitions[op->output[i].id] = op->expressions[i].get();
       }
-      std::set<ColumnId> produced = Ids(*op);
+      std::set<ColumnId> produced = op->OutputIds();
       std::vector<BoundExprPtr> below, kept;
       for (auto& term : terms) {
-        std::set<ColumnId> refs = Refs(*term);
+        std::set<ColumnId> refs = term->ColumnsRead();
         bool movable = true;
         for (ColumnId id : refs) {
           if (produced.contains(id) && !definitions.contains(id)) movable = false;
@@ -215,13 +196,13 @@ LogicalPtr Push(LogicalPtr op, std::vector<BoundExprPtr> terms) {
       return WrapFilter(std::move(op), std::move(kept));
     }
     case LogicalKind::kJoin: {
-      std::set<ColumnId> left = Ids(*op->children[0]), right = Ids(*op->children[1]);
+      std::set<ColumnId> left = op->children[0]->OutputIds(), right = op->children[1]->OutputIds();
       std::vector<BoundExprPtr> left_terms, right_terms, join_terms, kept;
       LogicalJoinType type = op->join_type;
       bool inner = type == LogicalJoinType::kInner || type == LogicalJoinType::kCross;
       if (inner && op->condition) SplitConjunction(std::move(op->condition), terms);
       for (auto& term : terms) {
-        std::set<ColumnId> refs = Refs(*term);
+        std::set<ColumnId> refs = term->ColumnsRead();
         bool uses_left = Intersects(refs, left), uses_right = Intersects(refs, right);
         bool can_left = inner || type == LogicalJoinType::kLeft || type == LogicalJoinType::kSemi || type == LogicalJoinType::kAnti;
         bool can_right = inner || type == LogicalJoinType::kRight || type == LogicalJoinType::kRightSemi ||
@@ -241,7 +222,7 @@ LogicalPtr Push(LogicalPtr op, std::vector<BoundExprPtr> terms) {
         std::vector<BoundExprPtr> on_terms, remaining;
         SplitConjunction(std::move(op->condition), on_terms);
         for (auto& term : on_terms) {
-          std::set<ColumnId> refs = Refs(*term);
+          std::set<ColumnId> refs = term->ColumnsRead();
           bool uses_left = Intersects(refs, left), uses_right = Intersects(refs, right);
           if (type == LogicalJoinType::kLeft && uses_right && !uses_left && Deterministic(*term)) {
             right_terms.push_back(std::move(term));
@@ -264,11 +245,11 @@ LogicalPtr Push(LogicalPtr op, std::vector<BoundExprPtr> terms) {
     case LogicalKind::kAggregate: {
       std::map<ColumnId, const BoundExpr*> keys;
       for (size_t i = 0; i < op->groups.size(); ++i) keys[op->output[i].id] = op->groups[i].get();
-      std::set<ColumnId> produced = Ids(*op);
+      std::set<ColumnId> produced = op->OutputIds();
       std::vector<BoundExprPtr> below, kept;
       for (auto& term : terms) {
         bool movable = !op->groups.empty() && Deterministic(*term);
-        for (ColumnId id : Refs(*term)) {
+        for (ColumnId id : term->ColumnsRead()) {
           if (produced.contains(id) && !keys.contains(id)) movable = false;
         }
         if (movable) {
@@ -304,11 +285,11 @@ LogicalPtr Push(LogicalPtr op, std::vector<BoundExprPtr> terms) {
           partition_columns = both;
         }
       }
-      std::set<ColumnId> produced = Ids(*op);
+      std::set<ColumnId> produced = op->OutputIds();
       std::vector<BoundExprPtr> below, kept;
       for (auto& term : terms) {
         bool movable = Deterministic(*term);
-        for (ColumnId id : Refs(*term)) {
+        for (ColumnId id : term->ColumnsRead()) {
           if (produced.contains(id) && !partition_columns.contains(id)) movable = false;
         }
         (movable ? below : kept).push_back(std::move(term));

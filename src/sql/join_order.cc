@@ -36,12 +36,6 @@ double TermSelectivity(const ColumnPredicate& term, const CatalogTable& table) {
   }
 }
 
-std::set<ColumnId> Refs(const BoundExpr& e) {
-  std::vector<ColumnId> ids;
-  e.CollectColumns(ids);
-  return std::set<ColumnId>(ids.begin(), ids.end());
-}
-
 // The distinct values of column `id` in `op`'s output, when statistics say: found where the
 // column is produced (a scan, or a column passed through a projection or a grouping), capped
 // by the estimated rows of every node on the way.
@@ -166,7 +160,7 @@ LogicalPtr MakeJoin(LogicalPtr a, LogicalPtr b, std::vector<BoundExprPtr>& terms
   for (const auto& c : b->output) available.insert(c.id);
   std::vector<BoundExprPtr> here, rest;
   for (auto& term : terms) {
-    std::set<ColumnId> refs = Refs(*term);
+    std::set<ColumnId> refs = term->ColumnsRead();
     bool covered = std::all_of(refs.begin(), refs.end(), [&](ColumnId id) { return available.contains(id); });
     (covered ? here : rest).push_back(std::move(term));
   }
@@ -188,7 +182,7 @@ double PairRows(const LogicalOperator& a, const LogicalOperator& b, const std::v
   for (const auto& c : b.output) available.insert(c.id);
   std::vector<BoundExprPtr> covered;
   for (const auto& term : terms) {
-    std::set<ColumnId> refs = Refs(*term);
+    std::set<ColumnId> refs = term->ColumnsRead();
     if (std::all_of(refs.begin(), refs.end(), [&](ColumnId id) { return available.contains(id); })) covered.push_back(term->Clone());
   }
   BoundExprPtr condition = CombineConjunction(std::move(covered));
@@ -200,7 +194,7 @@ bool Connected(const LogicalOperator& a, const LogicalOperator& b, const std::ve
   for (const auto& c : a.output) left.insert(c.id);
   for (const auto& c : b.output) right.insert(c.id);
   for (const auto& term : terms) {
-    std::set<ColumnId> refs = Refs(*term);
+    std::set<ColumnId> refs = term->ColumnsRead();
     bool l = false, r = false;
     for (ColumnId id : refs) {
       l |= left.contains(id);

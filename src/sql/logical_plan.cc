@@ -201,6 +201,12 @@ std::string WindowCall::ToString() const {
   return out + spec + ")";
 }
 
+std::set<ColumnId> LogicalOperator::OutputIds() const {
+  std::set<ColumnId> out;
+  for (const auto& c : output) out.insert(c.id);
+  return out;
+}
+
 LogicalPtr LogicalOperator::Clone() const {
   auto copy = std::make_unique<LogicalOperator>(kind);
   for (const auto& child : children) copy->children.push_back(child->Clone());

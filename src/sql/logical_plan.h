@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -142,6 +143,8 @@ struct LogicalOperator {
 
   // Deep copy (subquery plans are shared, not copied).
   LogicalPtr Clone() const;
+  // The ids of `output`.
+  std::set<ColumnId> OutputIds() const;
 };
 
 // EXPLAIN's text: one node per line, children indented under their parent. `annotate` (if

@@ -23,22 +23,6 @@
 namespace floe::sql {
 namespace {
 
-std::set<ColumnId> Refs(const BoundExpr& e) {
-  std::vector<ColumnId> ids;
-  e.CollectColumns(ids);
-  return std::set<ColumnId>(ids.begin(), ids.end());
-}
-
-std::set<ColumnId> OutputIds(const LogicalOperator& op) {
-  std::set<ColumnId> out;
-  for (const auto& c : op.output) out.insert(c.id);
-  return out;
-}
-
-bool Intersects(const std::set<ColumnId>& a, const std::set<ColumnId>& b) {
-  return std::any_of(a.begin(), a.end(), [&](ColumnId id) { return b.contains(id); });
-}
-
 bool Within(const std::set<ColumnId>& a, const std::set<ColumnId>& b) {
   return std::all_of(a.begin(), a.end(), [&](ColumnId id) { return b.contains(id); });
 }
@@ -95,7 +79,7 @@ int32_t MaxColumnId(const LogicalOperator& op) {
 // Whether any expression in the subtree reads one of `ids`.
 bool ReadsAny(LogicalOperator& op, const std::set<ColumnId>& ids) {
   bool found = false;
-  ForEachExpression(op, [&](BoundExprPtr& e) { found |= Intersects(Refs(*e), ids); });
+  ForEachExpression(op, [&](BoundExprPtr& e) { found |= Intersects(e->ColumnsRead(), ids); });
   for (auto& child : op.children) found |= ReadsAny(*child, ids);
   return found;
 }
@@ -113,7 +97,7 @@ bool PullCorrelatedTerms(LogicalOperator& op, const std::set<ColumnId>& outer, s
     std::vector<BoundExprPtr> terms, kept;
     if (slot) SplitConjunction(std::move(slot), terms);
     for (auto& term : terms) {
-      if (Intersects(Refs(*term), outer) && !term->HasSubquery()) {
+      if (Intersects(term->ColumnsRead(), outer) && !term->HasSubquery()) {
         pulled.push_back(std::move(term));
       } else {
         kept.push_back(std::move(term));
@@ -135,7 +119,7 @@ bool SplitCorrelatedEquality(const BoundExpr& term, const std::set<ColumnId>& ou
                              const BoundExpr** outer_side, const BoundExpr** inner_side) {
   if (term.kind != BoundKind::kCall || term.name != "eq" || term.args.size() != 2) return false;
   for (int side = 0; side < 2; ++side) {
-    std::set<ColumnId> a = Refs(*term.args[side]), b = Refs(*term.args[1 - side]);
+    std::set<ColumnId> a = term.args[side]->ColumnsRead(), b = term.args[1 - side]->ColumnsRead();
     if (!a.empty() && !b.empty() && Within(a, outer) && Within(b, inner)) {
       *outer_side = term.args[side].get();
       *inner_side = term.args[1 - side].get();
@@ -241,7 +225,7 @@ class Decorrelator {
   // `input` supply them (others come from a query further out).
   static bool CorrelatedWith(const BoundExpr& subquery, const LogicalOperator& input) {
     if (subquery.correlated.empty()) return false;
-    std::set<ColumnId> available = OutputIds(input);
+    std::set<ColumnId> available = input.OutputIds();
     return std::all_of(subquery.correlated.begin(), subquery.correlated.end(), [&](ColumnId id) { return available.contains(id); });
   }
 
@@ -264,11 +248,11 @@ class Decorrelator {
     }
     std::set<ColumnId> outer(e->correlated.begin(), e->correlated.end());
     std::vector<BoundExprPtr> pulled;
-    if (!PullCorrelatedTerms(*body, outer, pulled) || !HasEquality(pulled, outer, OutputIds(*body))) return nullptr;
-    std::set<ColumnId> visible = OutputIds(*body);
+    if (!PullCorrelatedTerms(*body, outer, pulled) || !HasEquality(pulled, outer, body->OutputIds())) return nullptr;
+    std::set<ColumnId> visible = body->OutputIds();
     visible.insert(outer.begin(), outer.end());
     for (const auto& t : pulled) {
-      if (!Within(Refs(*t), visible)) return nullptr;
+      if (!Within(t->ColumnsRead(), visible)) return nullptr;
     }
     auto join = std::make_unique<LogicalOperator>(LogicalKind::kJoin);
     join->join_type = negated ? LogicalJoinType::kAnti : LogicalJoinType::kSemi;
@@ -301,7 +285,7 @@ class Decorrelator {
     LogicalOperator& below = *aggregate->children[0];
     std::vector<BoundExprPtr> pulled;
     if (!PullCorrelatedTerms(below, outer, pulled) || pulled.empty()) return nullptr;
-    std::set<ColumnId> inner = OutputIds(below);
+    std::set<ColumnId> inner = below.OutputIds();
     std::vector<const BoundExpr*> outer_keys, inner_keys;
     for (const auto& t : pulled) {
       const BoundExpr *o = nullptr, *i = nullptr;
