@@ -28,6 +28,13 @@ Result<std::string> NormalizePath(std::string_view location, std::string_view pa
 
 }  // namespace
 
+std::optional<std::string_view> LocalPathOf(std::string_view location) {
+  if (location.starts_with("file://")) return location.substr(7);
+  if (location.starts_with("file:/")) return location.substr(5);
+  if (location.starts_with("/")) return location;
+  return std::nullopt;
+}
+
 Result<std::string> NormalizeLocation(std::string_view location) {
   for (unsigned char c : location) {
     if (c < 0x20 || c == 0x7f) {
@@ -46,12 +53,8 @@ Result<std::string> NormalizeLocation(std::string_view location) {
     return fmt::format("s3://{}{}", bucket, path);
   }
   std::string_view path;
-  if (location.starts_with("file://")) {
-    path = location.substr(7);
-  } else if (location.starts_with("file:/")) {
-    path = location.substr(5);
-  } else if (location.starts_with("/")) {
-    path = location;
+  if (auto local = LocalPathOf(location)) {
+    path = *local;
   } else if (location.find("://") != std::string_view::npos) {
     return InvalidArgument("location '{}': only file:// and s3:// locations are supported", location);
   } else {

@@ -11,6 +11,7 @@
 // Immutable once built; safe to share between threads.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +22,10 @@ namespace floe::catalog {
 
 // The normal form of a file:// or s3:// location (see above); InvalidArgument when malformed.
 Result<std::string> NormalizeLocation(std::string_view location);
+
+// The local path of a file:// or file:/ URI or an absolute path, as written (not normalized);
+// nothing for other locations.
+std::optional<std::string_view> LocalPathOf(std::string_view location);
 
 // Whether normalized `inner` is `outer` or lies inside it (segment-wise, so /w/ab is not in /w/a).
 bool LocationWithin(std::string_view outer, std::string_view inner);

@@ -40,12 +40,8 @@ Result<MetadataFileIo::Resolved> MetadataFileIo::Resolve(std::string_view locati
     return ResolveConfined(location);
   }
   std::string_view path;
-  if (location.starts_with("file://")) {
-    path = location.substr(7);
-  } else if (location.starts_with("file:/")) {
-    path = location.substr(5);
-  } else if (location.starts_with("/")) {
-    path = location;
+  if (auto local = LocalPathOf(location)) {
+    path = *local;
   } else if (location.starts_with("s3://") || location.starts_with("s3a://")) {
     size_t scheme = location.find("://") + 3;
     size_t slash = location.find('/', scheme);
