@@ -761,11 +761,17 @@ class LikeNode final : public ExprNode {
     if (ignore_case_) {
       for (char& c : pattern_) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     }
-    // 'abc%' is a prefix test.
-    bool simple = escape_ == '\0' && pattern_.find('_') == std::string::npos;
-    if (simple && !pattern_.empty() && pattern_.back() == '%' && pattern_.find('%') == pattern_.size() - 1) {
-      prefix_ = true;
-      pattern_.pop_back();
+    // A pattern of literals and '%' only ('%special%requests%', 'abc%', '%BRASS') is its
+    // literal segments found in order: a substring search each, no backtracking.
+    segments_ = escape_ == '\0' && pattern_.find('_') == std::string::npos;
+    if (segments_) {
+      size_t at = 0;
+      while (true) {
+        size_t percent = pattern_.find('%', at);
+        parts_.push_back(pattern_.substr(at, percent == std::string::npos ? std::string::npos : percent - at));
+        if (percent == std::string::npos) break;
+        at = percent + 1;
+      }
     }
   }
 
@@ -774,25 +780,52 @@ class LikeNode final : public ExprNode {
     auto out = FixedResult(SqlType::Boolean(), chunk.rows);
     uint8_t* d = out->MutableData<uint8_t>();
     std::string lowered;
-    for (int64_t i = 0; i < chunk.rows; ++i) {
-      std::string_view s = in->StringAt(i);
+    auto matches = [&](std::string_view s) -> uint8_t {
       if (ignore_case_) {
         lowered.assign(s);
         for (char& c : lowered) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         s = lowered;
       }
-      d[i] = prefix_ ? s.starts_with(pattern_) : LikeMatches(s, pattern_, escape_);
+      return segments_ ? MatchesSegments(s) : LikeMatches(s, pattern_, escape_);
+    };
+    if (in->HasDictionary() && in->dictionary->length < chunk.rows) {
+      // Each distinct value once (strings straight from a Parquet dictionary).
+      const ColumnVector& dictionary = *in->dictionary;
+      std::vector<uint8_t> per_value(static_cast<size_t>(dictionary.length));
+      for (int64_t v = 0; v < dictionary.length; ++v) per_value[static_cast<size_t>(v)] = matches(dictionary.StringAt(v));
+      for (int64_t i = 0; i < chunk.rows; ++i) d[i] = per_value[in->dictionary_codes[static_cast<size_t>(i)]];
+    } else {
+      for (int64_t i = 0; i < chunk.rows; ++i) d[i] = matches(in->StringAt(i));
     }
     out->validity = in->validity;
     return VectorPtr(out);
   }
 
  private:
+  // parts_[0] must start the text and parts_.back() end it (each may be empty: a pattern that
+  // starts or ends with '%'); the others appear in order between them without overlapping.
+  uint8_t MatchesSegments(std::string_view s) const {
+    if (parts_.size() == 1) return s == parts_[0];
+    const std::string& head = parts_.front();
+    const std::string& tail = parts_.back();
+    if (s.size() < head.size() + tail.size() || !s.starts_with(head) || !s.ends_with(tail)) return 0;
+    size_t at = head.size(), end = s.size() - tail.size();
+    for (size_t i = 1; i + 1 < parts_.size(); ++i) {
+      const std::string& part = parts_[i];
+      if (part.empty()) continue;
+      size_t found = s.substr(0, end).find(part, at);
+      if (found == std::string_view::npos) return 0;
+      at = found + part.size();
+    }
+    return 1;
+  }
+
   ExprNodePtr text_;
   std::string pattern_;
   char escape_;
   bool ignore_case_;
-  bool prefix_ = false;
+  bool segments_ = false;
+  std::vector<std::string> parts_;
 };
 
 class DateTruncNode final : public ExprNode {
