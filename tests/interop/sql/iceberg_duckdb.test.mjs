@@ -343,3 +343,37 @@ test('random queries over the orders schema agree with DuckDB', async () => {
     await same(q.build, { ordered: q.ordered });
   }
 });
+
+// Random subqueries over the orders schema: [NOT] EXISTS and scalar aggregates correlated on a
+// key (which the optimizer turns into joins), with a non-equality beside the key at times,
+// and uncorrelated IN / NOT IN (null-aware: coupon holds NULLs). Issue #23.
+function randomSubqueryQuery(r) {
+  const key = pick(['customer_id', 'region', 'type', 'coupon', 'order_id'], r);
+  const kind = Math.floor(r() * 6);
+  const innerTerm = r() < 0.5 ? `i.${pick(['items', 'amount'], r)} ${pick(['<', '>'], r)} ${Math.floor(r() * 300)}` : '';
+  const innerAnd = innerTerm ? ` AND ${innerTerm}` : '';
+  const nonEquality = r() < 0.3 ? ' AND i.event_id <> o.event_id' : '';
+  const outerTerm = r() < 0.5 ? `o.type = '${pick(TYPES, r)}' AND ` : '';
+  const op = pick(['<', '<=', '>', '>=', '='], r);
+  const agg = pick(['min', 'max', 'sum', 'avg'], r);
+  const scale = pick(['1', '0.5', '2'], r);
+  const grouped = r() < 0.4;
+  return d => {
+    const t = d.table;
+    let condition;
+    if (kind === 0) condition = `EXISTS (SELECT 1 FROM ${t} i WHERE i.${key} = o.${key}${innerAnd}${nonEquality})`;
+    else if (kind === 1) condition = `NOT EXISTS (SELECT 1 FROM ${t} i WHERE i.${key} = o.${key}${innerAnd}${nonEquality})`;
+    else if (kind === 2) condition = `o.amount ${op} (SELECT ${agg}(i.amount) FROM ${t} i WHERE i.${key} = o.${key}${innerAnd})`;
+    else if (kind === 3) condition = `o.items ${op} (SELECT ${scale} * avg(i.items) FROM ${t} i WHERE i.${key} = o.${key}${innerAnd})`;
+    else if (kind === 4) condition = `o.${key} IN (SELECT i.${key} FROM ${t} i${innerTerm ? ` WHERE ${innerTerm}` : ''})`;
+    else condition = `o.${key} NOT IN (SELECT i.${key} FROM ${t} i${innerTerm ? ` WHERE ${innerTerm}` : ''})`;
+    const select = `count(*), sum(o.amount), count(DISTINCT o.customer_id)`;
+    return grouped ? `SELECT o.region, ${select} FROM ${t} o WHERE ${outerTerm}${condition} GROUP BY o.region`
+                   : `SELECT ${select} FROM ${t} o WHERE ${outerTerm}${condition}`;
+  };
+}
+
+test('random correlated and uncorrelated subqueries agree with DuckDB', async () => {
+  const r = prng(2326);
+  for (let i = 0; i < 40; i++) await same(randomSubqueryQuery(r));
+});
