@@ -162,7 +162,11 @@ class HashAggregateSink final : public Sink {
     }
     if (local->table.size() == 0) return OkStatus();
     std::vector<uint32_t> mapping(local->table.size());
+    // At most every local group is new: room for them up front instead of rehashing on the way.
+    global_->table.Reserve(global_->table.size() + local->table.size());
+    constexpr uint32_t kPrefetchDistance = 16;
     for (uint32_t id = 0; id < local->table.size(); ++id) {
+      if (id + kPrefetchDistance < local->table.size()) global_->table.Prefetch(local->table.HashAt(id + kPrefetchDistance));
       bool inserted;
       mapping[id] = global_->table.FindOrInsert(local->table.KeyAt(id), local->table.HashAt(id), inserted);
     }
