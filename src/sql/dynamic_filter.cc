@@ -8,17 +8,6 @@
 namespace floe::sql {
 namespace {
 
-bool DropsUnmatchedProbeRows(LogicalJoinType type) {
-  switch (type) {
-    case LogicalJoinType::kInner:
-    case LogicalJoinType::kRight:
-    case LogicalJoinType::kSemi:
-    case LogicalJoinType::kRightSemi:
-    case LogicalJoinType::kRightAnti: return true;
-    default: return false;
-  }
-}
-
 // Types whose values are int64 in vectors and whose order is the values' order.
 bool RangeFilterable(const SqlType& type) { return type.IsInteger() || type.kind() == TypeKind::kDate; }
 

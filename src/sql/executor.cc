@@ -109,6 +109,12 @@ Result<Executor::Pipeline> Executor::Build(const LogicalOperator& op, const std:
         if (ShouldSpill(build.error(), outer)) return BuildGraceHashJoin(op, build.error(), outer);
         return std::unexpected(build.error());
       }
+      if (build->rows() == 0 && DropsUnmatchedProbeRows(op.join_type)) {
+        // Nothing can match: the probe side is not read at all.
+        p.source = MakeMaterializedSource(Materialized{});
+        p.producers.push_back(&op);
+        return p;
+      }
       // A correlated subquery's joins run per outer row: their ranges would say little.
       if (outer == nullptr || outer->empty()) context_.dynamic_filters().Publish(op, *build);
       FLOE_RETURN_IF_ERROR(extend(*op.children[0]));
@@ -267,6 +273,11 @@ Status Executor::Push(Pipeline& p, size_t stage, DataChunk&& chunk, Sink& sink, 
 }
 
 Status Executor::RunPipeline(Pipeline& p, Sink& sink) {
+  // Every node of the pipeline ran, even one that passed no rows on (EXPLAIN ANALYZE then says
+  // "actual rows 0", not "not run").
+  for (const LogicalOperator* node : p.producers) {
+    if (node != nullptr) context_.StatsFor(node);
+  }
   size_t morsels = p.source->morsel_count();
   size_t workers = 1;
   if (!p.source->ordered() && !p.serial) workers = std::max<size_t>(1, std::min<size_t>(static_cast<size_t>(context_.threads()), morsels));

@@ -201,6 +201,17 @@ std::string WindowCall::ToString() const {
   return out + spec + ")";
 }
 
+bool DropsUnmatchedProbeRows(LogicalJoinType type) {
+  switch (type) {
+    case LogicalJoinType::kInner:
+    case LogicalJoinType::kRight:
+    case LogicalJoinType::kSemi:
+    case LogicalJoinType::kRightSemi:
+    case LogicalJoinType::kRightAnti: return true;
+    default: return false;
+  }
+}
+
 std::set<ColumnId> LogicalOperator::OutputIds() const {
   std::set<ColumnId> out;
   for (const auto& c : output) out.insert(c.id);

@@ -85,6 +85,11 @@ struct WindowCall {
 enum class LogicalJoinType { kInner, kLeft, kRight, kFull, kCross, kSemi, kAnti, kRightSemi, kRightAnti };
 enum class LogicalSetOp { kUnion, kIntersect, kExcept };
 
+// Whether a join passes on nothing for a probe (left) row without a match: inner, right, semi,
+// right semi and right anti joins (so an empty build side makes the whole join empty, and the
+// build side's key ranges may filter the probe side).
+bool DropsUnmatchedProbeRows(LogicalJoinType type);
+
 // A column the scan reads: the table column's position and the id it is produced under.
 struct ScanColumn {
   ColumnId id;
