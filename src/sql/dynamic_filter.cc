@@ -1,5 +1,7 @@
 #include "sql/dynamic_filter.h"
 
+#include <set>
+
 #include <fmt/format.h>
 
 #include "sql/logical_plan.h"
@@ -7,6 +9,10 @@
 
 namespace floe::sql {
 namespace {
+
+// Build sides with at most this many distinct keys also publish them as a set, which the
+// probe's scan applies to each row (a range alone rarely excludes rows of spread-out keys).
+constexpr size_t kMaxSetValues = 1024;
 
 // Types whose values are int64 in vectors and whose order is the values' order.
 bool RangeFilterable(const SqlType& type) { return type.IsInteger() || type.kind() == TypeKind::kDate; }
@@ -33,6 +39,15 @@ const LogicalOperator* ProducingScan(const LogicalOperator& node, ColumnId id, i
       }
       return nullptr;
     case LogicalKind::kFilter: return ProducingScan(*node.children[0], id, table_column);
+    case LogicalKind::kAggregate:
+      // A group key: filtering the input by it removes whole groups, which the join drops anyway.
+      for (size_t i = 0; i < node.groups.size(); ++i) {
+        if (node.output[i].id == id) {
+          const BoundExpr& e = *node.groups[i];
+          return e.kind == BoundKind::kColumn ? ProducingScan(*node.children[0], e.column, table_column) : nullptr;
+        }
+      }
+      return nullptr;
     case LogicalKind::kProject:
       for (size_t i = 0; i < node.expressions.size(); ++i) {
         if (node.output[i].id == id) {
@@ -74,6 +89,7 @@ void DynamicFilters::Publish(const LogicalOperator& join, const Materialized& bu
     if (!RangeFilterable(type) || !(probe[static_cast<size_t>(probe_at)].type == type)) continue;
     bool any = false;
     int64_t low = 0, high = 0;
+    std::set<int64_t> distinct;  // Kept while small: then the exact set filters rows too.
     for (const DataChunk& chunk : build.chunks) {
       const ColumnVector& v = *chunk.columns[static_cast<size_t>(build_at)];
       const int64_t* values = v.Data<int64_t>();
@@ -82,6 +98,7 @@ void DynamicFilters::Publish(const LogicalOperator& join, const Materialized& bu
         low = any ? std::min(low, values[i]) : values[i];
         high = any ? std::max(high, values[i]) : values[i];
         any = true;
+        if (distinct.size() <= kMaxSetValues) distinct.insert(values[i]);
       }
     }
     if (!any) continue;  // An empty build side: the join itself ends quickly.
@@ -93,6 +110,11 @@ void DynamicFilters::Publish(const LogicalOperator& join, const Materialized& bu
     ColumnPredicate upper{column.name, column.field_id, ColumnPredicate::Op::kLtEq, {Value::Int(type, high)}};
     found[scan].push_back(std::move(lower));
     found[scan].push_back(std::move(upper));
+    if (distinct.size() <= kMaxSetValues) {
+      ColumnPredicate in{column.name, column.field_id, ColumnPredicate::Op::kIn, {}};
+      for (int64_t v : distinct) in.values.push_back(Value::Int(type, v));
+      found[scan].push_back(std::move(in));
+    }
   }
   std::lock_guard lock(mutex_);
   for (auto& [scan, by_join] : terms_) by_join.erase(&join);
@@ -116,7 +138,13 @@ std::string DynamicFilters::Describe(const LogicalOperator& scan) const {
   if (it == terms_.end()) return "";
   std::string out;
   for (const auto& [join, terms] : it->second) {
-    for (const auto& t : terms) out += (out.empty() ? "" : " AND ") + t.ToString();
+    for (const auto& t : terms) {
+      // A long key set would drown the plan: its size says enough.
+      std::string text = t.op == ColumnPredicate::Op::kIn && t.values.size() > 8
+                             ? fmt::format("{} IN ({} values)", t.column, t.values.size())
+                             : t.ToString();
+      out += (out.empty() ? "" : " AND ") + text;
+    }
   }
   return out;
 }

@@ -1,8 +1,10 @@
 // Dynamic filtering (Trino's name for it): once a hash join has built its hash table, the range
 // of each equi-join key it holds is known, and the scan on the probe side that produces the
 // matching key column can skip what lies outside that range: Iceberg files by their column
-// bounds, row groups by their statistics, pages by the page index. The join still checks every
-// row, so a filter only ever saves work; it applies where a probe row without a match is
+// bounds, row groups by their statistics, pages by the page index. When the build side holds
+// few distinct keys, their set is published too, and the scan drops each row outside it (so an
+// aggregation below the join, say, only sees the groups the join keeps). The join still checks
+// every row, so a filter only ever saves work; it applies where a probe row without a match is
 // dropped anyway (inner, right, semi, right semi and right anti joins).
 //
 // The executor publishes a join's filters after materializing its build side and before it

@@ -60,9 +60,10 @@ Result<Executor::Pipeline> Executor::Build(const LogicalOperator& op, const std:
   switch (op.kind) {
     case LogicalKind::kScan: {
       FLOE_ASSIGN_OR_RETURN(p.source, MakeScanSource(op, context_));
-      if (!op.pushed.empty()) {
+      const ScanPredicate& predicate = *context_.dynamic_filters().PredicateFor(op);
+      if (!predicate.empty()) {
         p.producers.push_back(nullptr);
-        FLOE_ASSIGN_OR_RETURN(auto filter, MakeScanFilter(op, ColumnLayout::Of(op.output, outer)));
+        FLOE_ASSIGN_OR_RETURN(auto filter, MakeScanFilter(op, predicate, ColumnLayout::Of(op.output, outer)));
         p.operators.push_back(std::move(filter));
       }
       p.producers.push_back(&op);

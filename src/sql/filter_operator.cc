@@ -73,16 +73,17 @@ Result<std::unique_ptr<StreamOperator>> MakeFilter(std::vector<const BoundExpr*>
   return std::unique_ptr<StreamOperator>(std::make_unique<FilterOperator>(std::move(compiled)));
 }
 
-Result<std::unique_ptr<StreamOperator>> MakeScanFilter(const LogicalOperator& scan, const ColumnLayout& layout) {
+Result<std::unique_ptr<StreamOperator>> MakeScanFilter(const LogicalOperator& scan, const ScanPredicate& predicate,
+                                                       const ColumnLayout& layout) {
   std::vector<BoundExprPtr> owned;
-  for (const auto& term : scan.pushed.terms) {
+  for (const auto& term : predicate.terms) {
     auto e = TermExpression(term, scan);
     if (!e) return Internal("pushed predicate on {} reads a column the scan does not produce", term.column);
     owned.push_back(std::move(e));
   }
   std::vector<const BoundExpr*> terms;
   for (const auto& e : owned) terms.push_back(e.get());
-  for (const auto& e : scan.pushed.residual) terms.push_back(e.get());
+  for (const auto& e : predicate.residual) terms.push_back(e.get());
   return MakeFilter(std::move(terms), layout);
 }
 

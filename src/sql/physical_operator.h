@@ -90,8 +90,10 @@ Result<Materialized> EvaluateValues(const LogicalOperator& values, const std::ma
 
 // Filters by a conjunction, term by term (filter_operator.cc).
 Result<std::unique_ptr<StreamOperator>> MakeFilter(std::vector<const BoundExpr*> terms, const ColumnLayout& layout);
-// The pushed predicate of a scan (terms and residual) as a filter over the scan's output.
-Result<std::unique_ptr<StreamOperator>> MakeScanFilter(const LogicalOperator& scan, const ColumnLayout& layout);
+// A scan's predicate (its pushed terms and residual, and any dynamic filter) as a filter over
+// the scan's output.
+Result<std::unique_ptr<StreamOperator>> MakeScanFilter(const LogicalOperator& scan, const ScanPredicate& predicate,
+                                                       const ColumnLayout& layout);
 // Computes expressions (project_operator.cc).
 Result<std::unique_ptr<StreamOperator>> MakeProject(const std::vector<BoundExprPtr>& expressions, const ColumnLayout& layout);
 // Keeps rows [offset, offset + limit) of its input (limit_operator.cc).
