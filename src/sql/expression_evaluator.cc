@@ -1,5 +1,6 @@
 #include "sql/expression_evaluator.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -520,13 +521,52 @@ class InListNode final : public ExprNode {
       bool inserted;
       set_.FindOrInsert(encoder.key(i), encoder.hash(i), inserted);
     }
+    if (PhysicalTypeOf(subject_->type()) == PhysicalType::kInt64) {
+      const int64_t* values = keys->Data<int64_t>();
+      int_values_.assign(values, values + keys->length);
+      std::sort(int_values_.begin(), int_values_.end());
+      // Past a few values, an open-addressing set: a search's branches would mispredict.
+      if (int_values_.size() > 8) {
+        size_t capacity = 16;
+        while (capacity < int_values_.size() * 2) capacity *= 2;
+        int_mask_ = capacity - 1;
+        int_slots_.assign(capacity, 0);
+        int_used_.assign(capacity, 0);
+        for (int64_t v : int_values_) {
+          size_t s = HashInt64(v) & int_mask_;
+          while (int_used_[s] && int_slots_[s] != v) s = (s + 1) & int_mask_;
+          int_slots_[s] = v;
+          int_used_[s] = 1;
+        }
+      }
+    }
   }
 
   Result<VectorPtr> Evaluate(const DataChunk& chunk, QueryContext& context) const override {
     FLOE_ASSIGN_OR_RETURN(VectorPtr subject, subject_->Evaluate(chunk, context));
     int64_t n = chunk.rows;
+    // Membership in the constant items, without encoding every row's key where it can:
+    // integers by binary search, Parquet-dictionary strings once per distinct value.
+    std::vector<uint8_t> member;
     KeyEncoder encoder;
-    encoder.Encode({subject.get()}, n);
+    if (PhysicalTypeOf(subject_->type()) == PhysicalType::kInt64) {
+      member.resize(static_cast<size_t>(n));
+      const int64_t* values = subject->Data<int64_t>();
+      if (int_slots_.empty()) {
+        for (int64_t i = 0; i < n; ++i) member[static_cast<size_t>(i)] = std::binary_search(int_values_.begin(), int_values_.end(), values[i]);
+      } else {
+        for (int64_t i = 0; i < n; ++i) member[static_cast<size_t>(i)] = ContainsInt(values[i]);
+      }
+    } else if (subject->HasDictionary() && subject->dictionary->length < n) {
+      const ColumnVector& dictionary = *subject->dictionary;
+      encoder.Encode({&dictionary}, dictionary.length);
+      std::vector<uint8_t> per_value(static_cast<size_t>(dictionary.length));
+      for (int64_t v = 0; v < dictionary.length; ++v) per_value[static_cast<size_t>(v)] = set_.Find(encoder.key(v), encoder.hash(v)) >= 0;
+      member.resize(static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i) member[static_cast<size_t>(i)] = per_value[subject->dictionary_codes[static_cast<size_t>(i)]];
+    } else {
+      encoder.Encode({subject.get()}, n);
+    }
     std::vector<VectorPtr> others;
     for (const ExprNode* item : variable_) {
       FLOE_ASSIGN_OR_RETURN(VectorPtr v, item->Evaluate(chunk, context));
@@ -543,7 +583,7 @@ class InListNode final : public ExprNode {
         nulls = true;
         continue;
       }
-      found = set_.Find(encoder.key(i), encoder.hash(i)) >= 0;
+      found = member.empty() ? set_.Find(encoder.key(i), encoder.hash(i)) >= 0 : member[static_cast<size_t>(i)] != 0;
       for (size_t k = 0; k < others.size() && !found; ++k) {
         if (!others[k]->IsValid(i)) {
           saw_null = true;
@@ -568,6 +608,17 @@ class InListNode final : public ExprNode {
   std::vector<ExprNodePtr> items_;
   std::vector<const ExprNode*> variable_;
   KeyTable set_;
+  bool ContainsInt(int64_t v) const {
+    for (size_t s = HashInt64(v) & int_mask_; int_used_[s]; s = (s + 1) & int_mask_) {
+      if (int_slots_[s] == v) return true;
+    }
+    return false;
+  }
+
+  std::vector<int64_t> int_values_;  // The constant items, sorted, when the subject is int64.
+  std::vector<int64_t> int_slots_;   // And as a set when there are more than a few.
+  std::vector<uint8_t> int_used_;
+  size_t int_mask_ = 0;
   bool constant_null_ = false;
   bool negated_;
 };

@@ -32,6 +32,56 @@ bool Within(const std::set<int32_t>& ids, const std::vector<OutputColumn>& side)
   return true;
 }
 
+// The build side's rows by one 64-bit integer key (integers, dates, timestamps): open addressing
+// over the keys themselves, so a probe hashes and compares one integer instead of encoding a
+// key and comparing bytes (the common join, on ids). Each key's rows chain through next_.
+class IntKeyTable {
+ public:
+  void Build(const ColumnVector& keys) {
+    size_t capacity = 64;
+    while (capacity < static_cast<size_t>(keys.length) * 2) capacity *= 2;
+    mask_ = capacity - 1;
+    keys_.assign(capacity, 0);
+    heads_.assign(capacity, -1);
+  }
+  // Links each row to the previous row of its key, newest first (NULL keys match nothing).
+  void Chain(const ColumnVector& keys, std::vector<int64_t>& next) {
+    const int64_t* values = keys.Data<int64_t>();
+    for (int64_t r = 0; r < keys.length; ++r) {
+      if (!keys.IsValid(r)) continue;
+      size_t s = Slot(values[r]);
+      next[static_cast<size_t>(r)] = heads_[s];
+      heads_[s] = r;
+    }
+  }
+  // The newest row with `key`, or -1.
+  int64_t First(int64_t key) const {
+    if (heads_.empty()) return -1;  // An empty build side.
+    for (size_t s = Hash(key) & mask_;; s = (s + 1) & mask_) {
+      if (heads_[s] < 0) return -1;
+      if (keys_[s] == key) return heads_[s];
+    }
+  }
+  void Prefetch(int64_t key) const {
+    if (!heads_.empty()) __builtin_prefetch(&heads_[Hash(key) & mask_]);
+  }
+  int64_t Bytes() const { return static_cast<int64_t>(keys_.capacity() * 8 + heads_.capacity() * 8); }
+
+ private:
+  static size_t Hash(int64_t key) { return HashInt64(key); }
+  // The slot holding `key`, claimed for it when absent.
+  size_t Slot(int64_t key) {
+    size_t s = Hash(key) & mask_;
+    while (heads_[s] >= 0 && keys_[s] != key) s = (s + 1) & mask_;
+    keys_[s] = key;
+    return s;
+  }
+
+  uint64_t mask_ = 0;
+  std::vector<int64_t> keys_;
+  std::vector<int64_t> heads_;  // Newest row of the slot's key; -1: empty.
+};
+
 class HashJoinProbe final : public StreamOperator {
  public:
   HashJoinProbe(MemoryTracker& tracker) : reservation_(tracker, "HashJoin") {}
@@ -73,7 +123,14 @@ class HashJoinProbe final : public StreamOperator {
     }
     build.chunks.clear();
     auto rows = static_cast<size_t>(build_.rows);
-    if (!probe_keys_.empty() && build_.rows > 0) {
+    int_key_ = probe_keys_.size() == 1 && PhysicalTypeOf(probe_keys_[0]->type()) == PhysicalType::kInt64 &&
+               PhysicalTypeOf(build_keys[0]->type()) == PhysicalType::kInt64;
+    if (int_key_ && build_.rows > 0) {
+      FLOE_ASSIGN_OR_RETURN(VectorPtr key, build_keys[0]->Evaluate(build_, context));
+      int_table_.Build(*key);
+      next_.assign(rows, -1);
+      int_table_.Chain(*key, next_);
+    } else if (!probe_keys_.empty() && build_.rows > 0) {
       std::vector<VectorPtr> keys;
       std::vector<const ColumnVector*> columns;
       for (const auto& k : build_keys) {
@@ -100,7 +157,8 @@ class HashJoinProbe final : public StreamOperator {
     }
     matched_ = std::make_unique<std::atomic<uint8_t>[]>(rows + 1);
     for (size_t r = 0; r < rows; ++r) matched_[r].store(0, std::memory_order_relaxed);
-    return reservation_.Resize(build_.Bytes() + table_.Bytes() + static_cast<int64_t>(rows * 9 + first_.size() * 8));
+    return reservation_.Resize(build_.Bytes() + table_.Bytes() + int_table_.Bytes() +
+                               static_cast<int64_t>(rows * 9 + first_.size() * 8));
   }
 
   Status Process(DataChunk&& chunk, QueryContext& context, const ChunkCallback& next) const override {
@@ -135,7 +193,20 @@ class HashJoinProbe final : public StreamOperator {
       if (!EmitsPairs() || pairs.rows == 0) return OkStatus();
       return next(Select(std::move(pairs)));
     };
-    if (!probe_keys_.empty()) {
+    if (int_key_) {
+      FLOE_ASSIGN_OR_RETURN(VectorPtr key, probe_keys_[0]->Evaluate(chunk, context));
+      const int64_t* values = key->Data<int64_t>();
+      constexpr int64_t kPrefetchDistance = 16;
+      for (int64_t i = 0; i < n; ++i) {
+        if (i + kPrefetchDistance < n) int_table_.Prefetch(values[i + kPrefetchDistance]);
+        if (!key->IsValid(i)) continue;
+        for (int64_t r = int_table_.First(values[i]); r >= 0; r = next_[static_cast<size_t>(r)]) {
+          pl.push_back(static_cast<uint32_t>(i));
+          pr.push_back(static_cast<uint32_t>(r));
+          if (static_cast<int64_t>(pl.size()) >= kChunkRows) FLOE_RETURN_IF_ERROR(flush());
+        }
+      }
+    } else if (!probe_keys_.empty()) {
       std::vector<VectorPtr> keys;
       std::vector<const ColumnVector*> columns;
       for (const auto& k : probe_keys_) {
@@ -231,6 +302,8 @@ class HashJoinProbe final : public StreamOperator {
   ExprNodePtr residual_;
   DataChunk build_;
   KeyTable table_;
+  bool int_key_ = false;  // One key of 64-bit integers: int_table_ instead of table_.
+  IntKeyTable int_table_;
   std::vector<int64_t> first_;
   std::vector<int64_t> next_;
   std::unique_ptr<std::atomic<uint8_t>[]> matched_;

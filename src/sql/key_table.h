@@ -40,6 +40,14 @@ class KeyEncoder {
 
 uint64_t HashKey(std::string_view key);
 
+// A hash of one 64-bit integer for open-addressing tables: a multiplication by Fibonacci
+// hashing's constant with the high bits folded in, since ids are often consecutive and the low
+// bits alone would cluster them.
+inline size_t HashInt64(int64_t v) {
+  uint64_t h = static_cast<uint64_t>(v) * 0x9E3779B97F4A7C15ULL;
+  return static_cast<size_t>(h ^ (h >> 32));
+}
+
 class KeyTable {
  public:
   KeyTable();
