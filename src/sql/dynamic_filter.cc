@@ -12,7 +12,7 @@ namespace {
 
 // Build sides with at most this many distinct keys also publish them as a set, which the
 // probe's scan applies to each row (a range alone rarely excludes rows of spread-out keys).
-constexpr size_t kMaxSetValues = 1024;
+constexpr size_t kMaxSetValues = 4096;
 
 // Types whose values are int64 in vectors and whose order is the values' order.
 bool RangeFilterable(const SqlType& type) { return type.IsInteger() || type.kind() == TypeKind::kDate; }
