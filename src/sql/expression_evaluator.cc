@@ -1392,6 +1392,16 @@ ColumnLayout ColumnLayout::Of(const std::vector<OutputColumn>& columns, const st
   return layout;
 }
 
+Result<EvaluatedKeys> EvaluateKeys(const std::vector<ExprNodePtr>& keys, const DataChunk& chunk, QueryContext& context) {
+  EvaluatedKeys out;
+  for (const auto& k : keys) {
+    FLOE_ASSIGN_OR_RETURN(VectorPtr v, k->Evaluate(chunk, context));
+    out.columns.push_back(v.get());
+    out.vectors.push_back(std::move(v));
+  }
+  return out;
+}
+
 Result<ExprNodePtr> CompileExpression(const BoundExpr& expr, const ColumnLayout& layout) { return Compile(expr, layout); }
 
 Result<std::vector<uint32_t>> SelectTrueRows(const ExprNode& predicate, const DataChunk& chunk, QueryContext& context) {

@@ -48,6 +48,14 @@ struct ColumnLayout {
 
 Result<ExprNodePtr> CompileExpression(const BoundExpr& expr, const ColumnLayout& layout);
 
+// Key expressions (of a join, a grouping, a partitioning) evaluated over a chunk: the vectors,
+// and the column pointers a KeyEncoder takes.
+struct EvaluatedKeys {
+  std::vector<VectorPtr> vectors;
+  std::vector<const ColumnVector*> columns;
+};
+Result<EvaluatedKeys> EvaluateKeys(const std::vector<ExprNodePtr>& keys, const DataChunk& chunk, QueryContext& context);
+
 // The rows of `chunk` for which `predicate` is true (not false, not null).
 Result<std::vector<uint32_t>> SelectTrueRows(const ExprNode& predicate, const DataChunk& chunk, QueryContext& context);
 

@@ -110,13 +110,8 @@ class HashAggregateSink final : public Sink {
       }
       std::fill(local.ids.begin(), local.ids.end(), 0);
     } else {
-      std::vector<VectorPtr> keys;
-      std::vector<const ColumnVector*> key_columns;
-      for (const auto& g : groups_) {
-        FLOE_ASSIGN_OR_RETURN(VectorPtr v, g->Evaluate(chunk, context));
-        key_columns.push_back(v.get());
-        keys.push_back(std::move(v));
-      }
+      FLOE_ASSIGN_OR_RETURN(EvaluatedKeys keys, EvaluateKeys(groups_, chunk, context));
+      const std::vector<const ColumnVector*>& key_columns = keys.columns;
       size_t before = local.table.size();
       if (!DictionaryGroupIds(local, key_columns, n)) {
         local.encoder.Encode(key_columns, n);

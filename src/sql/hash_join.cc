@@ -131,15 +131,9 @@ class HashJoinProbe final : public StreamOperator {
       next_.assign(rows, -1);
       int_table_.Chain(*key, next_);
     } else if (!probe_keys_.empty() && build_.rows > 0) {
-      std::vector<VectorPtr> keys;
-      std::vector<const ColumnVector*> columns;
-      for (const auto& k : build_keys) {
-        FLOE_ASSIGN_OR_RETURN(VectorPtr v, k->Evaluate(build_, context));
-        columns.push_back(v.get());
-        keys.push_back(std::move(v));
-      }
+      FLOE_ASSIGN_OR_RETURN(EvaluatedKeys keys, EvaluateKeys(build_keys, build_, context));
       KeyEncoder encoder;
-      encoder.Encode(columns, build_.rows);
+      encoder.Encode(keys.columns, build_.rows);
       // Keys may repeat, so only a bounded reservation: beyond it the table grows as it fills.
       table_.Reserve(std::min<size_t>(rows, size_t{1} << 22));
       first_.reserve(std::min<size_t>(rows, size_t{1} << 22));
@@ -207,15 +201,9 @@ class HashJoinProbe final : public StreamOperator {
         }
       }
     } else if (!probe_keys_.empty()) {
-      std::vector<VectorPtr> keys;
-      std::vector<const ColumnVector*> columns;
-      for (const auto& k : probe_keys_) {
-        FLOE_ASSIGN_OR_RETURN(VectorPtr v, k->Evaluate(chunk, context));
-        columns.push_back(v.get());
-        keys.push_back(std::move(v));
-      }
+      FLOE_ASSIGN_OR_RETURN(EvaluatedKeys keys, EvaluateKeys(probe_keys_, chunk, context));
       KeyEncoder encoder;
-      encoder.Encode(columns, n);
+      encoder.Encode(keys.columns, n);
       constexpr int64_t kPrefetchDistance = 16;
       for (int64_t i = 0; i < n; ++i) {
         if (i + kPrefetchDistance < n) table_.Prefetch(encoder.hash(i + kPrefetchDistance));

@@ -14,15 +14,9 @@ class SpillSink final : public Sink {
 
   std::unique_ptr<LocalSinkState> MakeLocal(QueryContext&) override { return std::make_unique<LocalSinkState>(); }
   Status Consume(LocalSinkState&, DataChunk&& chunk, QueryContext& context) override {
-    std::vector<VectorPtr> keys;
-    std::vector<const ColumnVector*> columns;
-    for (const auto& k : keys_) {
-      FLOE_ASSIGN_OR_RETURN(VectorPtr v, k->Evaluate(chunk, context));
-      columns.push_back(v.get());
-      keys.push_back(std::move(v));
-    }
+    FLOE_ASSIGN_OR_RETURN(EvaluatedKeys keys, EvaluateKeys(keys_, chunk, context));
     KeyEncoder encoder;
-    encoder.Encode(columns, chunk.rows);
+    encoder.Encode(keys.columns, chunk.rows);
     std::vector<uint64_t> hashes(static_cast<size_t>(chunk.rows));
     for (int64_t i = 0; i < chunk.rows; ++i) hashes[static_cast<size_t>(i)] = encoder.hash(i);
     return partitions_.Add(chunk, hashes);
