@@ -321,12 +321,13 @@ TEST(RestCatalogAuthTest, ClientCredentialsAndTokenRefreshAfterARestart) {
   std::string folder = io::testing::FreshFolder();
   auto backend = OpenCatalog({"sqlite:" + folder + "/catalog.db", "file://" + folder + "/warehouse"});
   ASSERT_TRUE(backend);
-  auto users = ParseUsers("spark:s3cret,trino:pw");
-  ASSERT_TRUE(users);
-  EXPECT_FALSE(ParseUsers("nocolon"));
+  auto spark = auth::MakeAuthUser("spark", "s3cret");
+  auto trino = auth::MakeAuthUser("trino", "pw");
+  ASSERT_TRUE(spark && trino);
+  auto users = std::vector<auth::AuthUser>{*spark, *trino};
   RestServerOptions options;
   options.port = 0;
-  auto tokens = std::make_unique<OAuthTokens>(*users);
+  auto tokens = std::make_unique<OAuthTokens>(users);
   options.tokens = tokens.get();
   auto server = std::make_unique<RestCatalogServer>(**backend, options);
   ASSERT_TRUE(server->Start());
@@ -345,7 +346,7 @@ TEST(RestCatalogAuthTest, ClientCredentialsAndTokenRefreshAfterARestart) {
 
   // A restart forgets every token; the client exchanges its credentials again on the 401.
   server->Stop();
-  tokens = std::make_unique<OAuthTokens>(*users);
+  tokens = std::make_unique<OAuthTokens>(users);
   options.tokens = tokens.get();
   options.port = port;
   server = std::make_unique<RestCatalogServer>(**backend, options);

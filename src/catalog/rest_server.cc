@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/json_depth.h"
+#include "base/logging.h"
 #include "catalog/rest_error.h"
 
 namespace floe::catalog {
@@ -205,7 +206,7 @@ Result<net::HttpRouter> MakeRestCatalogRouter(Catalog& catalog, const RestServer
   if (tokens != nullptr) {
     router.SetGuard([tokens](const HttpRequest& request) -> std::optional<HttpResponse> {
       if (request.path == "/v1/oauth/tokens" || request.path == "/metrics") return std::nullopt;
-      if (!tokens->Check(request.headers.Get("Authorization").value_or(""))) {
+      if (!tokens->UserOf(request.headers.Get("Authorization").value_or(""))) {
         HttpResponse response = ErrorResponse(Error(ErrorKind::kUnauthenticated, "missing, unknown or expired bearer token"));
         response.headers.Set("WWW-Authenticate", "Bearer");
         return response;
@@ -470,7 +471,14 @@ Result<net::HttpRouter> MakeRestCatalogRouter(Catalog& catalog, const RestServer
       }
       auto token = tokens->Issue(client_id, secret);
       if (!token) {
-        return oauth_error(401, "invalid_client", "unknown client or wrong secret");
+        Logger("catalog")->warn("token request of client '{}' from {} refused: {}", client_id, request.remote_address,
+                                token.error().message());
+        HttpResponse refused = token.error().kind() == ErrorKind::kUnauthenticated
+                                   ? oauth_error(401, "invalid_client", "unknown client or wrong secret")
+                                   : oauth_error(500, "server_error", "no token could be made");
+        // Answered after the failed-login delay, without holding a thread (net::HttpResponse).
+        refused.delay = auth::kFailedLoginDelay;
+        return refused;
       }
       return Ok({{"access_token", *token},
                  {"token_type", "bearer"},
