@@ -290,6 +290,16 @@ test('with users from --auth-file: OAuth2 client credentials give a bearer token
     const c = new IcebergRestCatalog({ baseUrl: url, auth: { type: 'bearer', token: token.access_token } });
     await c.createNamespace({ namespace: ['secured'] });
     assert.equal(await c.namespaceExists({ namespace: ['secured'] }), true);
+    // trino has the default role, writer: it reads, but only an admin changes structure (403).
+    const trinoToken = await (await fetch(`${url}/v1/oauth/tokens`, {
+      method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials&client_id=trino&client_secret=other',
+    })).json();
+    const w = new IcebergRestCatalog({ baseUrl: url, auth: { type: 'bearer', token: trinoToken.access_token } });
+    assert.equal(await w.namespaceExists({ namespace: ['secured'] }), true);
+    await rejectsWith(w.createNamespace({ namespace: ['by_writer'] }), 403, 'ForbiddenException');
+    await rejectsWith(w.dropNamespace({ namespace: ['secured'] }), 403, 'ForbiddenException');
+    assert.equal(await c.namespaceExists({ namespace: ['secured'] }), true);
     const forged = new IcebergRestCatalog({ baseUrl: url, auth: { type: 'bearer', token: 'f'.repeat(64) } });
     await rejectsWith(forged.listNamespaces(), 401, 'NotAuthorizedException');
   } finally {
