@@ -1,6 +1,6 @@
 // What a user of the auth file may do (issue #27, finding 6): `role = "reader" | "writer" |
 // "admin"` on each [[user]]. A reader reads (SQL SELECT, Kafka Fetch and group membership,
-// catalog GETs); a writer also writes data (INSERT/UPDATE/DELETE/MERGE, Produce, table commits);
+// catalog GETs); a writer also writes data (INSERT/UPDATE/DELETE/MERGE, Produce, snapshot commits);
 // only an admin changes structure (DDL, CreateTopics/DeleteTopics, catalog creates and drops,
 // the playground). Every listener asks Permits(RoleOf(users, name), access). Stateless.
 #pragma once

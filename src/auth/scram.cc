@@ -1,30 +1,14 @@
 #include "auth/scram.h"
 
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-#include <openssl/rand.h>
-#include <openssl/sha.h>
+#include <openssl/crypto.h>
 
 #include <fmt/format.h>
 
+#include "auth/secure_random.h"
 #include "base/base64.h"
 
 namespace floe::auth {
 namespace {
-
-std::string Hmac(std::string_view key, std::string_view data) {
-  unsigned char out[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), reinterpret_cast<const unsigned char*>(data.data()),
-       data.size(), out, &length);
-  return std::string(reinterpret_cast<char*>(out), length);
-}
-
-std::string Sha256(std::string_view data) {
-  unsigned char out[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(data.data()), data.size(), out);
-  return std::string(reinterpret_cast<char*>(out), SHA256_DIGEST_LENGTH);
-}
 
 // The value of attribute `key` ("r", "p", ...) in a comma-separated SCRAM message.
 std::optional<std::string_view> Attribute(std::string_view message, char key) {
@@ -42,12 +26,6 @@ std::optional<std::string_view> Attribute(std::string_view message, char key) {
 std::string Base64(std::string_view bytes) { return Base64Encode(bytes); }
 
 }  // namespace
-
-std::string RandomBytes(size_t n) {
-  std::string out(n, '\0');
-  RAND_bytes(reinterpret_cast<unsigned char*>(out.data()), static_cast<int>(n));
-  return out;
-}
 
 std::optional<std::string> ScramClientUser(std::string_view client_first) {
   if (!(client_first.starts_with("n,") || client_first.starts_with("y,"))) return std::nullopt;
@@ -75,9 +53,6 @@ std::optional<std::string> ScramClientUser(std::string_view client_first) {
   return out;
 }
 
-ScramExchange::ScramExchange(std::string password, int iterations)
-    : password_(std::move(password)), iterations_(iterations), salt_(RandomBytes(16)) {}
-
 Result<std::string> ScramExchange::ServerFirst(std::string_view client_first) {
   // gs2 header: "n,," (no channel binding; "y,," when the client could but thinks we cannot).
   if (!(client_first.starts_with("n,") || client_first.starts_with("y,"))) {
@@ -88,8 +63,13 @@ Result<std::string> ScramExchange::ServerFirst(std::string_view client_first) {
   client_first_bare_ = std::string(client_first.substr(second_comma + 1));
   auto nonce = Attribute(client_first_bare_, 'r');
   if (!nonce || nonce->empty()) return Unauthenticated("SCRAM: client nonce missing");
-  nonce_ = std::string(*nonce) + (server_nonce_.empty() ? Base64(RandomBytes(18)) : server_nonce_);
-  server_first_ = fmt::format("r={},s={},i={}", nonce_, Base64(salt_), iterations_);
+  std::string server_nonce = server_nonce_;
+  if (server_nonce.empty()) {
+    FLOE_ASSIGN_OR_RETURN(std::string random, SecureRandomBytes(18));
+    server_nonce = Base64(random);
+  }
+  nonce_ = std::string(*nonce) + server_nonce;
+  server_first_ = fmt::format("r={},s={},i={}", nonce_, Base64(verifier_.salt), verifier_.iterations);
   return server_first_;
 }
 
@@ -105,21 +85,20 @@ Result<std::string> ScramExchange::ServerFinal(std::string_view client_final) {
     return Unauthenticated("SCRAM: malformed client-final-message");
   }
   FLOE_ASSIGN_OR_RETURN(std::string proof, Base64Decode(*proof_text));
-  std::string salted(32, '\0');
-  PKCS5_PBKDF2_HMAC(password_.data(), static_cast<int>(password_.size()),
-                    reinterpret_cast<const unsigned char*>(salt_.data()), static_cast<int>(salt_.size()), iterations_,
-                    EVP_sha256(), 32, reinterpret_cast<unsigned char*>(salted.data()));
-  std::string client_key = Hmac(salted, "Client Key");
-  std::string stored_key = Sha256(client_key);
   std::string auth_message =
       client_first_bare_ + "," + server_first_ + "," + std::string(client_final.substr(0, proof_at));
-  std::string signature = Hmac(stored_key, auth_message);
+  // ClientKey = ClientProof XOR HMAC(StoredKey, AuthMessage); the proof is right when
+  // H(ClientKey) is StoredKey.
+  std::string signature = ScramHmac(verifier_.stored_key, auth_message);
   if (proof.size() != signature.size()) return Unauthenticated("password authentication failed");
   std::string recovered(proof.size(), '\0');
   for (size_t i = 0; i < proof.size(); ++i) recovered[i] = static_cast<char>(proof[i] ^ signature[i]);
-  if (Sha256(recovered) != stored_key) return Unauthenticated("password authentication failed");
-  std::string server_key = Hmac(salted, "Server Key");
-  return "v=" + Base64(Hmac(server_key, auth_message));
+  std::string recovered_stored = ScramHash(recovered);
+  if (recovered_stored.size() != verifier_.stored_key.size() ||
+      CRYPTO_memcmp(recovered_stored.data(), verifier_.stored_key.data(), recovered_stored.size()) != 0) {
+    return Unauthenticated("password authentication failed");
+  }
+  return "v=" + Base64(ScramHmac(verifier_.server_key, auth_message));
 }
 
 }  // namespace floe::auth

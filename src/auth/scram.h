@@ -1,17 +1,17 @@
 // The server side of SCRAM-SHA-256 (RFC 5802 with RFC 7677's hash), without channel binding,
 // as PostgreSQL and Kafka (SASL mechanism SCRAM-SHA-256) use it. One exchange per
-// authentication attempt, on one connection.
+// authentication attempt, on one connection. It works from the user's verifier (salt,
+// iterations, StoredKey, ServerKey), never from a password.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "auth/scram_verifier.h"
 #include "base/result.h"
 
 namespace floe::auth {
-
-std::string RandomBytes(size_t n);
 
 // The user name of a client-first-message ("n,,n=alice,r=...", with =2C and =3D decoded);
 // nullopt when it is malformed. PostgreSQL clients leave it empty (the startup packet names
@@ -20,11 +20,10 @@ std::optional<std::string> ScramClientUser(std::string_view client_first);
 
 class ScramExchange {
  public:
-  explicit ScramExchange(std::string password, int iterations = 4096);
-  // A fixed salt and server nonce instead of random ones: for known-answer tests (RFC 7677).
-  ScramExchange(std::string password, int iterations, std::string salt, std::string server_nonce)
-      : password_(std::move(password)), iterations_(iterations), salt_(std::move(salt)),
-        server_nonce_(std::move(server_nonce)) {}
+  // `server_nonce` empty: a random one per exchange; a fixed one only for known-answer tests
+  // (RFC 7677).
+  explicit ScramExchange(ScramVerifier verifier, std::string server_nonce = "")
+      : verifier_(std::move(verifier)), server_nonce_(std::move(server_nonce)) {}
 
   // client-first-message ("n,,n=,r=NONCE") -> server-first-message.
   Result<std::string> ServerFirst(std::string_view client_first);
@@ -33,9 +32,7 @@ class ScramExchange {
   Result<std::string> ServerFinal(std::string_view client_final);
 
  private:
-  std::string password_;
-  int iterations_;
-  std::string salt_;
+  ScramVerifier verifier_;
   std::string server_nonce_;        // Empty: a random one.
   std::string nonce_;               // Client nonce + server nonce.
   std::string client_first_bare_;

@@ -1,10 +1,12 @@
 #include "catalog/rest_catalog.h"
 
 #include <cstdlib>
+#include <fstream>
 
 #include <nlohmann/json.hpp>
 
 #include "base/json_depth.h"
+#include "base/private_file.h"
 #include "catalog/rest_error.h"
 
 namespace floe::catalog {
@@ -56,6 +58,12 @@ Result<std::unique_ptr<RestCatalog>> RestCatalog::Open(std::string uri, std::str
   if (credential.empty()) {
     if (const char* env = std::getenv("FLOE_CATALOG_CREDENTIAL"); env != nullptr) {
       credential = env;
+    } else if (const char* file = std::getenv("FLOE_CATALOG_CREDENTIAL_FILE"); file != nullptr && *file != '\0') {
+      // A file only its owner may read: what `floe up` gives the roles it starts, so the secret
+      // is in no process's environment or argv.
+      FLOE_RETURN_IF_ERROR(CheckPrivateFile(file, "FLOE_CATALOG_CREDENTIAL_FILE"));
+      std::ifstream in(file);
+      if (!std::getline(in, credential)) return IoError("cannot read FLOE_CATALOG_CREDENTIAL_FILE {}", file);
     }
   }
   std::unique_ptr<RestCatalog> catalog(

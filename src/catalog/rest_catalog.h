@@ -3,7 +3,8 @@
 // reads GET /v1/config once for the server's prefix, sends commits as requirements and updates
 // and maps the spec's error bodies back onto floe error kinds (see rest_error.h). Auth: a static
 // bearer token (FLOE_CATALOG_TOKEN), or client credentials "id:secret"
-// (FLOE_CATALOG_CREDENTIAL) exchanged at POST /v1/oauth/tokens and exchanged again when the
+// (FLOE_CATALOG_CREDENTIAL, or the first line of the 0600 file FLOE_CATALOG_CREDENTIAL_FILE
+// names) exchanged at POST /v1/oauth/tokens and exchanged again when the
 // token nears expiry or the server answers 401. Thread-safe: the HTTP client pools
 // connections; the token is guarded by a mutex.
 #pragma once

@@ -321,12 +321,13 @@ TEST(RestCatalogAuthTest, ClientCredentialsAndTokenRefreshAfterARestart) {
   std::string folder = io::testing::FreshFolder();
   auto backend = OpenCatalog({"sqlite:" + folder + "/catalog.db", "file://" + folder + "/warehouse"});
   ASSERT_TRUE(backend);
-  auto users = ParseUsers("spark:s3cret,trino:pw");
-  ASSERT_TRUE(users);
-  EXPECT_FALSE(ParseUsers("nocolon"));
+  auto spark = auth::MakeAuthUser("spark", "s3cret", "admin");
+  auto trino = auth::MakeAuthUser("trino", "pw");
+  ASSERT_TRUE(spark && trino);
+  auto users = std::vector<auth::AuthUser>{*spark, *trino};
   RestServerOptions options;
   options.port = 0;
-  auto tokens = std::make_unique<OAuthTokens>(*users);
+  auto tokens = std::make_unique<OAuthTokens>(users);
   options.tokens = tokens.get();
   auto server = std::make_unique<RestCatalogServer>(**backend, options);
   ASSERT_TRUE(server->Start());
@@ -345,13 +346,83 @@ TEST(RestCatalogAuthTest, ClientCredentialsAndTokenRefreshAfterARestart) {
 
   // A restart forgets every token; the client exchanges its credentials again on the 401.
   server->Stop();
-  tokens = std::make_unique<OAuthTokens>(*users);
+  tokens = std::make_unique<OAuthTokens>(users);
   options.tokens = tokens.get();
   options.port = port;
   server = std::make_unique<RestCatalogServer>(**backend, options);
   ASSERT_TRUE(server->Start());
   EXPECT_TRUE(*(*client)->NamespaceExists({"db"}));
   server->Stop();
+}
+
+// Issue #27, finding 6: the token carries its user, and so the role. A reader only reads, a
+// writer also commits snapshots, only an admin changes structure; refusals are 403
+// ForbiddenException and change nothing.
+TEST(RestCatalogAuthTest, RolesDecideWhatEachUserMayDo) {
+  std::string folder = io::testing::FreshFolder();
+  auto backend = OpenCatalog({"sqlite:" + folder + "/catalog.db", "file://" + folder + "/warehouse"});
+  ASSERT_TRUE(backend);
+  std::vector<auth::AuthUser> users;
+  for (const char* role : {"reader", "writer", "admin"}) {
+    auto user = auth::MakeAuthUser(role, "pw", role);
+    ASSERT_TRUE(user);
+    users.push_back(*user);
+  }
+  OAuthTokens tokens(users);
+  RestServerOptions options;
+  options.port = 0;
+  options.tokens = &tokens;
+  RestCatalogServer server(**backend, options);
+  ASSERT_TRUE(server.Start());
+  std::string url = fmt::format("http://127.0.0.1:{}", server.port());
+  auto open = [&](std::string_view user) {
+    auto client = RestCatalog::Open(url, "", "", fmt::format("{}:pw", user));
+    EXPECT_TRUE(client) << client.error().ToString();
+    return std::move(*client);
+  };
+  auto reader = open("reader");
+  auto writer = open("writer");
+  auto admin = open("admin");
+  auto forbidden = [](const auto& result) {
+    return !result.has_value() && result.error().kind() == ErrorKind::kPermissionDenied;
+  };
+  TableIdentifier t{{"db"}, "t"};
+  EXPECT_TRUE(forbidden(reader->CreateNamespace({"db"}, {})));
+  EXPECT_TRUE(forbidden(writer->CreateNamespace({"db"}, {})));
+  ASSERT_TRUE(admin->CreateNamespace({"db"}, {}));
+  EXPECT_TRUE(forbidden(writer->CreateTable(t, Creation(), false)));
+  auto v0 = admin->CreateTable(t, Creation(), false);
+  ASSERT_TRUE(v0) << v0.error().ToString();
+  // Reading is for everyone.
+  EXPECT_TRUE(reader->LoadTable(t));
+  EXPECT_THAT(*reader->ListTables({"db"}), ::testing::ElementsAre(t));
+  // Data commits: not a reader's; a writer's.
+  EXPECT_TRUE(forbidden(reader->CommitTable(AppendCommit(t, *v0, 101))));
+  auto v1 = writer->CommitTable(AppendCommit(t, *v0, 101));
+  ASSERT_TRUE(v1) << v1.error().ToString();
+  // A property change, a rename, a drop (with or without purge): an admin's.
+  TableCommit properties{t, {}, {TableUpdate::SetProperties({{"write.format.default", "avro"}})}};
+  EXPECT_TRUE(forbidden(writer->CommitTable(properties)));
+  EXPECT_TRUE(forbidden(writer->RenameTable(t, {{"db"}, "u"})));
+  EXPECT_TRUE(forbidden(writer->DropTable(t, true)));
+  EXPECT_TRUE(forbidden(reader->DropTable(t, false)));
+  EXPECT_TRUE(forbidden(writer->DropNamespace({"db"})));
+  EXPECT_EQ(admin->LoadTable(t)->metadata_location, v1->metadata_location);  // Nothing changed.
+  ASSERT_TRUE(admin->CommitTable(properties));
+  ASSERT_TRUE(admin->DropTable(t, true));
+  // The refusal is the spec's body, as a foreign client sees it.
+  net::HttpClient http;
+  auto token = tokens.Issue("writer", "pw");
+  ASSERT_TRUE(token);
+  net::HttpClientRequest request;
+  request.method = "DELETE";
+  request.url = url + "/v1/namespaces/db";
+  request.headers.Set("Authorization", "Bearer " + *token);
+  auto raw = http.Send(request);
+  ASSERT_TRUE(raw);
+  EXPECT_EQ(raw->status, 403);
+  EXPECT_EQ(nlohmann::json::parse(raw->body)["error"]["type"], "ForbiddenException");
+  server.Stop();
 }
 
 TEST(CorpusCatalogTest, PyIcebergCatalogLoadsItsTable) {

@@ -6,7 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "auth/role.h"
 #include "base/json_depth.h"
+#include "base/logging.h"
 #include "catalog/rest_error.h"
 
 namespace floe::catalog {
@@ -180,6 +182,56 @@ Result<std::pair<std::vector<T>, std::optional<std::string>>> Page(std::vector<T
                    next};
 }
 
+// What a route needs of the caller's role (auth/role.h; issue #27, finding 6): GETs (and scan
+// metrics reports) read; a table commit writes, or more (CommitAccess narrows it on the
+// body); every other change (namespaces, create, drop, purge, rename, register, properties)
+// alters structure. Decided on the header, before the body is read.
+auth::Access RouteAccess(std::string_view method, std::string_view path) {
+  if (method == "GET" || method == "HEAD") return auth::Access::kRead;
+  if (method != "POST") return auth::Access::kAlter;
+  if (path.ends_with("/transactions/commit")) return auth::Access::kWrite;
+  std::vector<std::string_view> segments;
+  for (size_t at = 0; at < path.size();) {
+    size_t slash = path.find('/', at);
+    if (slash == std::string_view::npos) slash = path.size();
+    if (slash > at) segments.push_back(path.substr(at, slash - at));
+    at = slash + 1;
+  }
+  for (size_t i = 0; i + 3 < segments.size(); ++i) {
+    if (segments[i] != "namespaces" || segments[i + 2] != "tables") continue;
+    if (segments.size() == i + 4) return auth::Access::kWrite;  // A table commit.
+    if (segments.size() == i + 5 && segments[i + 4] == "metrics") return auth::Access::kRead;
+  }
+  return auth::Access::kAlter;
+}
+
+// A commit that only adds snapshots and moves refs to them (append, overwrite, delete: what a
+// writer's INSERT/UPDATE/DELETE/MERGE or Produce-fed stream job makes) writes data; any other
+// update (schema, partition spec, sort order, location, properties, removing snapshots or
+// refs, ...) alters the table.
+auth::Access CommitAccess(const std::vector<TableCommit>& commits) {
+  for (const TableCommit& commit : commits) {
+    for (const TableUpdate& update : commit.updates) {
+      if (update.action != "add-snapshot" && update.action != "set-snapshot-ref") return auth::Access::kAlter;
+    }
+  }
+  return auth::Access::kWrite;
+}
+
+// The role of the user whose bearer token `request` carries: admin when the catalog has no
+// users (nothing is restricted, as on every listener).
+auth::Role CallerRole(OAuthTokens* tokens, const HttpRequest& request) {
+  if (tokens == nullptr) return auth::Role::kAdmin;
+  auto user = tokens->UserOf(request.headers.Get("Authorization").value_or(""));
+  return user ? auth::RoleOf(tokens->users(), *user) : auth::Role::kReader;
+}
+
+Status CheckAccess(auth::Role role, auth::Access access) {
+  if (auth::Permits(role, access)) return OkStatus();
+  return PermissionDenied("a {} may not {} (the auth file's role)", auth::RoleName(role),
+                          access == auth::Access::kWrite ? "write data" : "change the catalog's structure");
+}
+
 // Wraps a handler body that returns Result<HttpResponse>: errors become the spec's error body.
 net::HttpHandler Handle(std::function<Result<HttpResponse>(HttpRequest&)> body, bool committing = false) {
   return [body = std::move(body), committing](HttpRequest& request) {
@@ -205,10 +257,15 @@ Result<net::HttpRouter> MakeRestCatalogRouter(Catalog& catalog, const RestServer
   if (tokens != nullptr) {
     router.SetGuard([tokens](const HttpRequest& request) -> std::optional<HttpResponse> {
       if (request.path == "/v1/oauth/tokens" || request.path == "/metrics") return std::nullopt;
-      if (!tokens->Check(request.headers.Get("Authorization").value_or(""))) {
+      auto user = tokens->UserOf(request.headers.Get("Authorization").value_or(""));
+      if (!user) {
         HttpResponse response = ErrorResponse(Error(ErrorKind::kUnauthenticated, "missing, unknown or expired bearer token"));
         response.headers.Set("WWW-Authenticate", "Bearer");
         return response;
+      }
+      if (auto allowed = CheckAccess(auth::RoleOf(tokens->users(), *user), RouteAccess(request.method, request.path));
+          !allowed) {
+        return ErrorResponse(allowed.error());  // 403 ForbiddenException
       }
       return std::nullopt;
     });
@@ -353,7 +410,7 @@ Result<net::HttpRouter> MakeRestCatalogRouter(Catalog& catalog, const RestServer
 
   FLOE_RETURN_IF_ERROR(add("POST", "/namespaces/{namespace}/tables/{table}",
                            Handle(
-                               [c](HttpRequest& request) -> Result<HttpResponse> {
+                               [c, tokens](HttpRequest& request) -> Result<HttpResponse> {
                                  FLOE_ASSIGN_OR_RETURN(TableIdentifier id, TableParam(request));
                                  FLOE_ASSIGN_OR_RETURN(Json body, ParseBody(request));
                                  FLOE_ASSIGN_OR_RETURN(TableCommit commit, CommitFromJson(body, id));
@@ -365,6 +422,7 @@ Result<net::HttpRouter> MakeRestCatalogRouter(Catalog& catalog, const RestServer
                                                             IdentifierToString(named), IdentifierToString(id));
                                    }
                                  }
+                                 FLOE_RETURN_IF_ERROR(CheckAccess(CallerRole(tokens, request), CommitAccess({commit})));
                                  FLOE_ASSIGN_OR_RETURN(LoadedTable table, c->CommitTable(commit));
                                  return Ok({{"metadata-location", table.metadata_location},
                                             {"metadata", table.metadata}});
@@ -413,7 +471,7 @@ Result<net::HttpRouter> MakeRestCatalogRouter(Catalog& catalog, const RestServer
 
   FLOE_RETURN_IF_ERROR(add("POST", "/transactions/commit",
                            Handle(
-                               [c](HttpRequest& request) -> Result<HttpResponse> {
+                               [c, tokens](HttpRequest& request) -> Result<HttpResponse> {
                                  FLOE_ASSIGN_OR_RETURN(Json body, ParseBody(request));
                                  auto changes = body.find("table-changes");
                                  if (changes == body.end() || !changes->is_array() || changes->empty()) {
@@ -424,6 +482,7 @@ Result<net::HttpRouter> MakeRestCatalogRouter(Catalog& catalog, const RestServer
                                    FLOE_ASSIGN_OR_RETURN(TableCommit commit, CommitFromJson(change, std::nullopt));
                                    commits.push_back(std::move(commit));
                                  }
+                                 FLOE_RETURN_IF_ERROR(CheckAccess(CallerRole(tokens, request), CommitAccess(commits)));
                                  FLOE_RETURN_IF_ERROR(c->CommitTransaction(commits));
                                  return NoContent();
                                },
@@ -470,7 +529,14 @@ Result<net::HttpRouter> MakeRestCatalogRouter(Catalog& catalog, const RestServer
       }
       auto token = tokens->Issue(client_id, secret);
       if (!token) {
-        return oauth_error(401, "invalid_client", "unknown client or wrong secret");
+        Logger("catalog")->warn("token request of client '{}' from {} refused: {}", client_id, request.remote_address,
+                                token.error().message());
+        HttpResponse refused = token.error().kind() == ErrorKind::kUnauthenticated
+                                   ? oauth_error(401, "invalid_client", "unknown client or wrong secret")
+                                   : oauth_error(500, "server_error", "no token could be made");
+        // Answered after the failed-login delay, without holding a thread (net::HttpResponse).
+        refused.delay = auth::kFailedLoginDelay;
+        return refused;
       }
       return Ok({{"access_token", *token},
                  {"token_type", "bearer"},

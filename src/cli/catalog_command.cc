@@ -24,7 +24,6 @@ struct CatalogFlags {
   std::vector<std::string> allowed_locations;
   std::string catalog_name = "default";
   int threads = 8;
-  std::string users;
   std::string auth_file;
   std::string tls_cert, tls_key;
   int token_lifetime_s = 3600;
@@ -64,15 +63,14 @@ int RunCatalog(const CatalogFlags& flags) {
 
   auto catalog = catalog::OpenCatalog({flags.backend, warehouse, flags.catalog_name, flags.allowed_locations});
   if (!catalog) return fail(catalog.error());
-  auto users = catalog::ParseUsers(flags.users);
-  if (!users) return fail(users.error());
+  std::vector<auth::AuthUser> users;
   if (!flags.auth_file.empty()) {
     // The users of the shared auth file are OAuth2 clients: client id = name, secret = password.
     auto file_users = auth::LoadAuthFile(flags.auth_file);
     if (!file_users) return fail(file_users.error());
-    for (const auth::AuthUser& u : *file_users) (*users)[u.name] = u.password;
+    users = std::move(*file_users);
   }
-  catalog::OAuthTokens tokens(std::move(*users), std::chrono::seconds(flags.token_lifetime_s));
+  catalog::OAuthTokens tokens(std::move(users), std::chrono::seconds(flags.token_lifetime_s));
   MetricsRegistry metrics;
   catalog::RestServerOptions options;
   options.host = flags.listen.substr(0, colon);
@@ -113,10 +111,9 @@ void RegisterCatalogCommand(CLI::App& root, CommandRegistry& registry) {
       ->capture_default_str();
   app->add_option("--threads", flags->threads, "Request threads (handlers block on the database and store)")
       ->capture_default_str();
-  app->add_option("--users", flags->users,
-                  "CLIENT_ID:SECRET[,...]: require OAuth2 bearer tokens from POST /v1/oauth/tokens (empty: no auth)");
   app->add_option("--auth-file", flags->auth_file,
-                  "TOML with [[user]] name/password: each user is an OAuth2 client (client id, secret) that must get a token");
+                  "TOML of [[user]] entries (floe user add): each user is an OAuth2 client (client id = name, secret = password) "
+                  "that must get a token");
   app->add_option("--tls-cert", flags->tls_cert, "PEM certificate chain: serve HTTPS (with --tls-key)");
   app->add_option("--tls-key", flags->tls_key, "PEM private key of --tls-cert");
   app->add_option("--token-lifetime-s", flags->token_lifetime_s, "Lifetime of issued tokens")->capture_default_str();

@@ -65,5 +65,6 @@ void RegisterTableCommand(CLI::App& root, CommandRegistry& registry);
 void RegisterParquetCommand(CLI::App& root, CommandRegistry& registry);
 void RegisterAvroCommand(CLI::App& root, CommandRegistry& registry);
 void RegisterTopicCommand(CLI::App& root, CommandRegistry& registry);
+void RegisterUserCommand(CLI::App& root, CommandRegistry& registry);
 
 }  // namespace floe::cli

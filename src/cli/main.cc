@@ -58,6 +58,7 @@ int main(int argc, char** argv) {
   cli::RegisterParquetCommand(app, registry);
   cli::RegisterAvroCommand(app, registry);
   cli::RegisterTopicCommand(app, registry);
+  cli::RegisterUserCommand(app, registry);
 
   try {
     app.parse(argc, argv);

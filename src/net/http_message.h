@@ -3,6 +3,7 @@
 // read from any thread.
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <optional>
 #include <string>
@@ -50,6 +51,9 @@ struct HttpResponse {
   int status = 200;
   HttpHeaders headers;
   std::string body;
+  // How long the server waits before sending it, without holding a thread: a refused login
+  // is answered after auth's failed-login delay, so guessing passwords is slow.
+  std::chrono::milliseconds delay{0};
 
   static HttpResponse Text(int status, std::string body);
   static HttpResponse Json(int status, std::string body);

@@ -269,6 +269,11 @@ class HttpServer::Impl {
   template <typename Stream>
   asio::awaitable<bool> Respond(Stream& stream, HttpResponse response, unsigned version, bool keep_alive, bool head) {
     error_code ec;
+    if (response.delay.count() > 0) {
+      asio::steady_timer delay(co_await asio::this_coro::executor, response.delay);
+      co_await delay.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+      ec.clear();
+    }
     http::response<http::string_body> res;
     res.version(version);
     res.result(static_cast<unsigned>(response.status));

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "base/base64.h"
+#include "base/logging.h"
 
 namespace floe::serve {
 
@@ -21,7 +22,12 @@ std::optional<net::HttpResponse> CheckBasicAuth(const std::vector<auth::AuthUser
   if (colon == std::string::npos) return challenge("malformed basic credentials");
   std::string_view user = std::string_view(*decoded).substr(0, colon);
   std::string_view password = std::string_view(*decoded).substr(colon + 1);
-  if (!auth::CheckPassword(users, user, password)) return challenge("invalid username or password");
+  if (!auth::CheckPassword(users, user, password)) {
+    Logger("serve")->warn("basic authentication of '{}' from {} failed", user, request.remote_address);
+    net::HttpResponse refused = challenge("invalid username or password");
+    refused.delay = auth::kFailedLoginDelay;
+    return refused;
+  }
   std::string_view session_user = request.headers.Get("X-Trino-User").value_or(user);
   if (session_user != user) {
     return net::HttpResponse::Text(403, fmt::format("user '{}' cannot run queries as '{}'\n", user, session_user));

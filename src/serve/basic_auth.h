@@ -14,7 +14,9 @@ namespace floe::serve {
 
 // Null when `request` carries `Authorization: Basic` credentials of one of `users` (and its
 // X-Trino-User, if any, names that same user); otherwise the 401 (no or wrong credentials,
-// with a WWW-Authenticate challenge) or 403 (another user) to send.
+// with a WWW-Authenticate challenge) or 403 (another user) to send. The password is checked
+// against the user's SCRAM verifier; a wrong one is logged with the peer's address and answered
+// after auth::kFailedLoginDelay.
 std::optional<net::HttpResponse> CheckBasicAuth(const std::vector<auth::AuthUser>& users, const net::HttpRequest& request);
 
 // The user name of `request`'s basic credentials (unchecked: call CheckBasicAuth first), or empty.

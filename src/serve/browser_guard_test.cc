@@ -76,9 +76,10 @@ TEST_F(BrowserGuardTest, PagesMayNotBeFramed) {
 }
 
 TEST_F(BrowserGuardTest, OnlyAnAdminMayUseThePlayground) {
-  auth::AuthUser writer{.name = "wanda", .password = "pw-w"};
-  auth::AuthUser admin{.name = "ada", .password = "pw-a", .role = "admin"};
-  Start({writer, admin});
+  auto writer = auth::MakeAuthUser("wanda", "pw-w");
+  auto admin = auth::MakeAuthUser("ada", "pw-a", "admin");
+  ASSERT_TRUE(writer.has_value() && admin.has_value());
+  Start({*writer, *admin});
   auto basic = [](std::string_view user, std::string_view password) {
     return "Basic " + Base64Encode(fmt::format("{}:{}", user, password));
   };

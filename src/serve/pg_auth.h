@@ -14,7 +14,6 @@ namespace floe::serve::pg {
 using auth::AuthUser;
 using auth::LoadAuthFile;
 using auth::ParseAuthToml;
-using auth::RandomBytes;
 using auth::ScramExchange;
 inline std::string Base64(std::string_view bytes) { return Base64Encode(bytes); }
 

@@ -9,7 +9,6 @@
 #include <map>
 #include <mutex>
 #include <optional>
-#include <random>
 #include <set>
 #include <thread>
 
@@ -24,6 +23,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 
+#include "auth/secure_random.h"
 #include "base/logging.h"
 #include "serve/parameter_substitution.h"
 #include "serve/pg_messages.h"
@@ -192,10 +192,11 @@ class PgServer::Impl {
   const std::shared_ptr<Liveness>& liveness() const { return liveness_; }
   MetricsRegistry* metrics() { return metrics_; }
 
-  std::pair<int32_t, std::shared_ptr<CancelTarget>> Register() {
-    thread_local std::mt19937 random{std::random_device{}()};
+  // `secret`: the cancel key, from auth::SecureRandomU64 (whoever guesses it can cancel the
+  // connection's queries).
+  std::pair<int32_t, std::shared_ptr<CancelTarget>> Register(int32_t secret) {
     auto target = std::make_shared<CancelTarget>();
-    target->secret = static_cast<int32_t>(random());
+    target->secret = secret;
     std::lock_guard lock(mu_);
     int32_t pid = next_pid_++;
     targets_[pid] = target;
@@ -275,10 +276,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
   }
 
   asio::awaitable<void> Run() {
-    auto [pid, target] = server_.Register();
+    auto secret = auth::SecureRandomU64();
+    auto [pid, target] = server_.Register(static_cast<int32_t>(secret.value_or(0)));
     pid_ = pid;
     target_ = target;
     try {
+      if (!secret) Fatal("XX000", secret.error().message());
       if (server_.TooManyConnections()) {
         Fatal("53300", "sorry, too many clients already");
       }
@@ -467,35 +470,36 @@ class Connection : public std::enable_shared_from_this<Connection> {
       }
       co_return;
     }
-    const pg::AuthUser* found = nullptr;
-    for (const auto& u : users) {
-      if (u.name == user) found = &u;
-    }
-    // An unknown user goes through SCRAM with a random password, so it fails like a wrong one.
-    pg::AuthUser fallback{.name = user, .password = pg::Base64(pg::RandomBytes(24)), .method = "scram-sha-256"};
-    const pg::AuthUser& account = found != nullptr ? *found : fallback;
-    std::string failed = fmt::format("password authentication failed for user \"{}\"", user);
-    if (account.method == "password") {
+    const auth::AuthUser* found = auth::FindUser(users, user);
+    // Without TLS only SCRAM-SHA-256 is offered, whatever the user's method: cleartext would put
+    // the password on the wire, and an MD5 response is replayable by whoever sees the salt.
+    std::string_view method = found != nullptr && tls_ ? std::string_view(found->method) : "scram-sha-256";
+    if (method == "password") {
       writer_.AuthenticationCleartextPassword();
       Message reply = co_await ReadPassword();
       pg::MessageReader reader(reply.body);
       auto password = reader.CString("password");
-      if (!password || *password != account.password || found == nullptr) Fatal("28P01", failed);
+      // Checked against the verifier: the derived key is compared in constant time.
+      if (!password || !auth::CheckPassword(users, user, *password)) co_await RefuseLogin(user);
       co_return;
     }
-    if (account.method == "md5") {
-      std::string salt = pg::RandomBytes(4);
-      writer_.AuthenticationMd5Password(salt);
+    if (method == "md5" && !found->password.empty()) {
+      auto salt = auth::SecureRandomBytes(4);
+      if (!salt) Fatal("XX000", salt.error().message());
+      writer_.AuthenticationMd5Password(*salt);
       Message reply = co_await ReadPassword();
       pg::MessageReader reader(reply.body);
       auto response = reader.CString("md5 password");
-      std::string expected = pg::Md5Response(account.name, account.password, salt);
+      std::string expected = pg::Md5Response(found->name, found->password, *salt);
       if (!response || response->size() != expected.size() ||
           CRYPTO_memcmp(response->data(), expected.data(), expected.size()) != 0) {
-        Fatal("28P01", failed);
+        co_await RefuseLogin(user);
       }
       co_return;
     }
+    // An unknown user goes through SCRAM with a decoy verifier, so it fails like a wrong password.
+    auto verifier = found != nullptr ? Result<auth::ScramVerifier>(found->verifier) : auth::DecoyScramVerifier();
+    if (!verifier) Fatal("XX000", verifier.error().message());
     writer_.AuthenticationSasl("SCRAM-SHA-256");
     Message initial = co_await ReadPassword();
     pg::MessageReader reader(initial.body);
@@ -503,14 +507,26 @@ class Connection : public std::enable_shared_from_this<Connection> {
     if (!mechanism || *mechanism != "SCRAM-SHA-256") Fatal("28000", "unsupported SASL mechanism");
     auto data = reader.Value("SASL initial response");
     if (!data || !data->has_value()) Fatal("08P01", "malformed SASLInitialResponse");
-    pg::ScramExchange scram(account.password);
+    auth::ScramExchange scram(std::move(*verifier));
     auto first = scram.ServerFirst(**data);
-    if (!first) Fatal("28P01", failed);
+    if (!first) co_await RefuseLogin(user);
     writer_.AuthenticationSaslContinue(*first);
     Message response = co_await ReadPassword();
     auto final_message = scram.ServerFinal(response.body);
-    if (!final_message) Fatal("28P01", failed);
+    if (!final_message) co_await RefuseLogin(user);
     writer_.AuthenticationSaslFinal(*final_message);
+  }
+
+  // A refused login: logged with the peer's address and answered (FATAL 28P01) only after
+  // auth::kFailedLoginDelay, waited on the connection's strand without holding a thread.
+  asio::awaitable<void> RefuseLogin(const std::string& user) {
+    error_code ec;
+    auto remote = socket_.remote_endpoint(ec);
+    Logger("pg")->warn("password authentication of \"{}\" from {} failed", user,
+                       ec ? std::string("an unknown address") : remote.address().to_string());
+    asio::steady_timer delay(strand_, auth::kFailedLoginDelay);
+    co_await delay.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+    Fatal("28P01", fmt::format("password authentication failed for user \"{}\"", user));
   }
 
   // Submits `sql` as a streamed query; its stream wakes this connection when rows arrive.

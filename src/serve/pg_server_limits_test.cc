@@ -45,7 +45,14 @@ class PgLimitsTest : public ::testing::Test {
     QueryServerOptions options;
     options.http_port = 0;
     options.pg_port = 0;
-    options.pg.users = {auth::AuthUser{.name = "alice", .password = "secret"}};
+    auto alice = auth::MakeAuthUser("alice", "secret");
+    ASSERT_TRUE(alice.has_value());
+    // Users whose PostgreSQL method is cleartext or MD5; the file must keep MD5's plaintext.
+    auto users = auth::ParseAuthToml(
+        "[[user]]\nname = \"clear\"\npassword = \"pw\"\nmethod = \"password\"\n"
+        "[[user]]\nname = \"hashed\"\npassword = \"pw\"\nmethod = \"md5\"\n", "test");
+    ASSERT_TRUE(users.has_value());
+    options.pg.users = {*alice, (*users)[0], (*users)[1]};
     options.pg.authentication_timeout = auth_timeout;
     options.pg.max_connections = max_connections;
     server_ = std::make_unique<QueryServer>(catalog_, options);
@@ -112,6 +119,35 @@ TEST_F(PgLimitsTest, ConnectionsPastTheCapGetTooManyClients) {
   EXPECT_LT(ReadUntilClosed(third, &got), milliseconds(5'000));
   EXPECT_NE(got.find("53300"), std::string::npos) << got;
   EXPECT_NE(got.find("too many clients"), std::string::npos) << got;
+}
+
+}  // namespace
+}  // namespace floe::serve
+
+namespace floe::serve {
+namespace {
+
+// The authentication request's code (3 cleartext, 5 MD5, 10 SASL) the server sends `user`.
+int32_t OfferedMethod(uint16_t port, const std::string& user) {
+  ::floe::testing::LoopbackConnection conn(port);
+  EXPECT_TRUE(conn.Send(StartupMessage(user)));
+  conn.SetReceiveTimeout(milliseconds(10'000));
+  std::string got;
+  while (got.size() < 9 && conn.ReadSome(&got)) {
+  }
+  if (got.size() < 9 || got[0] != 'R') return -1;
+  uint32_t code = 0;
+  for (int i = 5; i < 9; ++i) code = (code << 8) | static_cast<uint8_t>(got[i]);
+  return static_cast<int32_t>(code);
+}
+
+// Issue #27, finding 7: without TLS a client (or a man in the middle downgrading it) is never
+// asked for the cleartext password or an MD5 response, whatever the user's method says.
+TEST_F(PgLimitsTest, WithoutTlsOnlyScramIsOffered) {
+  StartServer(milliseconds(60'000), 100);
+  for (const char* user : {"alice", "clear", "hashed", "nobody"}) {
+    EXPECT_EQ(OfferedMethod(server_->pg_port(), user), 10) << user;  // AuthenticationSASL
+  }
 }
 
 }  // namespace

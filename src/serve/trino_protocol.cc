@@ -3,10 +3,10 @@
 #include "serve/basic_auth.h"
 
 #include <charconv>
-#include <random>
 
 #include <fmt/format.h>
 
+#include "auth/secure_random.h"
 #include "serve/session_properties.h"
 #include "serve/trino_json.h"
 
@@ -21,9 +21,11 @@ std::string BaseUri(const HttpRequest& request) {
   return fmt::format("{}://{}", request.scheme, host.has_value() && !host->empty() ? *host : "127.0.0.1");
 }
 
-std::string RandomSlug() {
-  thread_local std::mt19937_64 random{std::random_device{}()};
-  return fmt::format("y{:016x}", random());
+// The paging slug of a statement's next URI: whoever knows a query's id and its slug can read
+// its next page, so it comes from the secure generator (auth::SecureRandomU64).
+Result<std::string> RandomSlug() {
+  FLOE_ASSIGN_OR_RETURN(uint64_t value, auth::SecureRandomU64());
+  return fmt::format("y{:016x}", value);
 }
 
 std::string Trim(std::string_view text) {
@@ -178,6 +180,8 @@ HttpResponse TrinoProtocol::PostStatement(HttpRequest& request) {
       return HttpResponse::Text(400, fmt::format("X-Trino-Session {}: {}\n", name, valid.error().message()));
     }
   }
+  auto slug = RandomSlug();
+  if (!slug) return HttpResponse::Text(500, slug.error().message() + "\n");
   QueryRequest query_request{.sql = request.body,
                              .session = std::move(session),
                              .protocol = "trino",
@@ -187,7 +191,7 @@ HttpResponse TrinoProtocol::PostStatement(HttpRequest& request) {
                              .abandon_after = options_.client_timeout};
   auto query = manager_.Submit(std::move(query_request));
   auto paging = std::make_shared<Paging>();
-  paging->slug = RandomSlug();
+  paging->slug = std::move(*slug);
   {
     std::lock_guard lock(mu_);
     ForgetFinished(std::chrono::steady_clock::now());

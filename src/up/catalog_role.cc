@@ -16,9 +16,7 @@ Status CatalogRole::Start() {
   options.metrics = &metrics_;
   options.tls = tls_;
   if (!users_.empty()) {
-    std::map<std::string, std::string> clients;
-    for (const auth::AuthUser& user : users_) clients[user.name] = user.password;
-    tokens_ = std::make_unique<catalog::OAuthTokens>(std::move(clients));
+    tokens_ = std::make_unique<catalog::OAuthTokens>(users_);
     options.tokens = tokens_.get();
   }
   server_ = std::make_unique<catalog::RestCatalogServer>(*catalog_, options);

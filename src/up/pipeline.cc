@@ -8,7 +8,9 @@
 
 #include <fmt/format.h>
 
+#include "auth/secure_random.h"
 #include "base/logging.h"
+#include "base/private_file.h"
 #include "broker/client/kafka_client_config.h"
 #include "generator/ledger.h"
 #include "generator/order_event.h"
@@ -111,7 +113,7 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeProcessRoles() {
                                            HostPortText(options_.catalog_host, options_.catalog_port), "--backend",
                                            "sqlite:" + options_.data + "/catalog.db", "--warehouse", Warehouse()};
   for (auto* argv : {&broker_argv, &catalog_argv}) {
-    if (!users_.empty()) argv->insert(argv->end(), {"--auth-file", AbsolutePath(options_.auth_file)});
+    if (!users_.empty()) argv->insert(argv->end(), {"--auth-file", auth_copy_});
     if (!options_.tls_cert.empty()) {
       argv->insert(argv->end(),
                    {"--tls-cert", AbsolutePath(options_.tls_cert), "--tls-key", AbsolutePath(options_.tls_key)});
@@ -164,16 +166,36 @@ Status Pipeline::ConfigureClients() {
     if (users_.empty()) {
       return InvalidArgument("--auth-file {} names no user; the pipeline's own clients need one", options_.auth_file);
     }
-    const auth::AuthUser& self = users_.front();
-    if (self.name.find_first_of(":\r\n") != std::string::npos || self.password.find_first_of("\r\n") != std::string::npos) {
-      return InvalidArgument("the first user of {} authenticates the pipeline's own clients: its name cannot hold ':' "
-                             "or a line break, nor its password a line break", options_.auth_file);
+    // The pipeline's own clients (stream job, generator, fresh reads, the console's probe) get
+    // in as a user of their own, with a random password made for this run: the auth file
+    // holds verifiers, from which no password can be recovered. It is an admin, as the stream
+    // job creates its table and topic.
+    if (auth::FindUser(users_, kPipelineUser) != nullptr) {
+      return InvalidArgument("{} names user {}, which floe up keeps for its own clients", options_.auth_file, kPipelineUser);
     }
+    FLOE_ASSIGN_OR_RETURN(std::string random, auth::SecureRandomBytes(24));
+    std::string password;
+    for (unsigned char b : random) password += fmt::format("{:02x}", b);
+    FLOE_ASSIGN_OR_RETURN(auth::AuthUser self, auth::MakeAuthUser(std::string(kPipelineUser), password, "admin"));
+    users_.push_back(self);
     properties.insert(properties.end(), {std::string("security.protocol=") + (tls ? "SASL_SSL" : "SASL_PLAINTEXT"),
                                          "sasl.mechanism=SCRAM-SHA-256", "sasl.username=" + self.name,
-                                         "sasl.password=" + self.password});
-    // The REST catalog client exchanges these for a token (catalog/rest_catalog.h).
-    ::setenv("FLOE_CATALOG_CREDENTIAL", (self.name + ":" + self.password).c_str(), 1);
+                                         "sasl.password=" + password});
+    // The REST catalog client exchanges this for a token (catalog/rest_catalog.h). It goes in a
+    // file only the owner reads, never in the environment the roles inherit.
+    std::string credential_path = AbsolutePath(options_.data + "/catalog-credential");
+    FLOE_RETURN_IF_ERROR(WritePrivateFile(credential_path, self.name + ":" + password + "\n"));
+    ::setenv("FLOE_CATALOG_CREDENTIAL_FILE", credential_path.c_str(), 1);
+    // The broker and catalog children read the users from this copy, which adds the pipeline's
+    // user; verifiers only (the PostgreSQL port, the one place a plaintext password serves,
+    // is in this process).
+    std::vector<auth::AuthUser> copy = users_;
+    for (auth::AuthUser& user : copy) {
+      user.password.clear();
+      user.method = "scram-sha-256";
+    }
+    auth_copy_ = AbsolutePath(options_.data + "/auth.toml");
+    FLOE_RETURN_IF_ERROR_CTX(auth::SaveAuthFile(auth_copy_, copy), "writing the children's auth file");
   } else if (tls) {
     properties.emplace_back("security.protocol=SSL");
   }
@@ -187,17 +209,11 @@ Status Pipeline::ConfigureClients() {
   if (properties.empty()) return OkStatus();
   // The stream job, the generator, fresh reads and the console's probe read their Kafka
   // settings from this file, in this process and in the children, which inherit the
-  // environment. It may hold a password, so only its owner may read it.
+  // environment. It may hold a password, so it is created readable by its owner alone.
   std::string path = AbsolutePath(options_.data + "/kafka-client.properties");
-  {
-    std::ofstream out(path, std::ios::trunc);
-    std::error_code ignored;
-    std::filesystem::permissions(path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write,
-                                 std::filesystem::perm_options::replace, ignored);
-    out << "# Written by `floe up`: how the pipeline's own Kafka clients connect.\n";
-    for (const std::string& line : properties) out << line << "\n";
-    if (!out) return IoError("writing {}", path);
-  }
+  std::string text = "# Written by `floe up`: how the pipeline's own Kafka clients connect.\n";
+  for (const std::string& line : properties) text += line + "\n";
+  FLOE_RETURN_IF_ERROR(WritePrivateFile(path, text));
   ::setenv(std::string(broker::kKafkaClientConfigVariable).c_str(), path.c_str(), 1);
   return OkStatus();
 }

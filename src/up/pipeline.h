@@ -28,6 +28,10 @@
 
 namespace floe::up {
 
+// The user the pipeline's own clients authenticate as when `--auth-file` is given: an admin
+// with a random password made at each start, added to the file's users (which may not use it).
+inline constexpr std::string_view kPipelineUser = "floe-up-pipeline";
+
 struct UpOptions {
   std::string data = "./floe-data";
   double traffic = 200;  // Generator events per second; negative = off.
@@ -116,7 +120,9 @@ class Pipeline {
   Role* Find(std::string_view role) const;  // Requires mutex_.
 
   UpOptions options_;
-  std::vector<auth::AuthUser> users_;  // From options_.auth_file; empty: nothing authenticates.
+  // From options_.auth_file, plus kPipelineUser; empty: nothing authenticates.
+  std::vector<auth::AuthUser> users_;
+  std::string auth_copy_;  // users_ as verifiers, mode 0600, for the broker and catalog children.
   mutable std::mutex mutex_;
   std::vector<std::unique_ptr<Role>> started_;  // Guarded by mutex_.
   std::set<std::string, std::less<>> held_down_;  // Guarded by mutex_.

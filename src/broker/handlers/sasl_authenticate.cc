@@ -1,11 +1,11 @@
 // SaslAuthenticate (key 36), v0-1: the mechanism's tokens. PLAIN takes one message
 // ("authzid NUL user NUL password"); SCRAM-SHA-256 two (client-first, client-final). A failed
-// attempt is answered with SASL_AUTHENTICATION_FAILED and the connection closed; the password
-// is never logged.
+// attempt is answered with SASL_AUTHENTICATION_FAILED after auth::kFailedLoginDelay (the
+// connection's writer waits) and the connection closed; it is logged with the peer's address,
+// never with the password. Both mechanisms check the user's SCRAM verifier.
 #include "broker/handlers/handler.h"
 
 #include "auth/users.h"
-#include "base/base64.h"
 #include "base/logging.h"
 
 namespace floe::broker {
@@ -38,9 +38,11 @@ Outcome Scram(RequestContext& ctx, std::string_view token) {
     auto user = auth::ScramClientUser(token);
     if (!user) return Failed("malformed SCRAM client-first message");
     const auth::AuthUser* account = auth::FindUser(ctx.broker.config().users, *user);
-    // An unknown user runs the exchange against a random password, so it fails the same way
-    // a wrong password does and does not reveal which names exist.
-    ctx.sasl.scram = std::make_unique<auth::ScramExchange>(account ? account->password : Base64Encode(auth::RandomBytes(24)));
+    // An unknown user runs the exchange against a decoy verifier, so it fails the same way a
+    // wrong password does and does not reveal which names exist.
+    auto verifier = account ? Result<auth::ScramVerifier>(account->verifier) : auth::DecoyScramVerifier();
+    if (!verifier) return Failed(verifier.error().message());
+    ctx.sasl.scram = std::make_unique<auth::ScramExchange>(std::move(*verifier));
     ctx.sasl.user = *user;
     auto first = ctx.sasl.scram->ServerFirst(token);
     if (!first) return Failed(first.error().message());
@@ -68,7 +70,7 @@ Status HandleSaslAuthenticate(RequestContext& ctx, WireReader& in, WireWriter& o
   }
   if (outcome.error != ErrorCode::kNone) {
     ctx.close_after_response = true;
-    Logger("broker")->info("authentication of '{}' from {} with {} failed: {}", ctx.sasl.user, ctx.client_host, ctx.sasl.mechanism,
+    Logger("broker")->warn("authentication of '{}' from {} with {} failed: {}", ctx.sasl.user, ctx.client_host, ctx.sasl.mechanism,
                            outcome.message);
   } else if (ctx.sasl.authenticated) {
     Logger("broker")->info("'{}' authenticated from {} with {}", ctx.sasl.user, ctx.client_host, ctx.sasl.mechanism);

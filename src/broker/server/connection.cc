@@ -262,6 +262,14 @@ asio::awaitable<void> Connection::WriteLoop() {
     }
     reader_wake_.Notify();
     last_activity_ = std::chrono::steady_clock::now();
+    if (close_after && !buffers.empty()) {
+      // A refused login (SASL) is answered only after auth::kFailedLoginDelay, waited without
+      // holding a thread: each guess costs the guesser that much per connection.
+      asio::steady_timer delay(co_await asio::this_coro::executor, auth::kFailedLoginDelay);
+      boost::system::error_code ignored;
+      co_await delay.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
+      if (closed_) break;
+    }
     if (!buffers.empty()) {
       boost::system::error_code ec = co_await WriteAll(buffers);
       if (ec) {

@@ -1,9 +1,10 @@
 // `floe broker --auth-file`: Kafka clients nobody here wrote authenticate with SASL/PLAIN and
-// SCRAM-SHA-256 (kcat's librdkafka, kafkajs); a wrong password, an unknown user and a client
-// without SASL are refused and get nothing.
+// SCRAM-SHA-256 (kcat's librdkafka, kafkajs), against a SCRAM verifier written by `floe user
+// add` (bob) and a deprecated plaintext entry (alice); a wrong password, an unknown user and a
+// client without SASL are refused, after the failed-login delay, and get nothing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +21,10 @@ function kcatSasl(mechanism, user, password, args, input) {
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'floe-sasl-'));
-  writeFileSync(join(dir, 'users.toml'), '[[user]]\nname = "alice"\npassword = "wonder land"\n[[user]]\nname = "bob"\npassword = "b0b"\n');
+  writeFileSync(join(dir, 'users.toml'), '[[user]]\nname = "alice"\npassword = "wonder land"\n', { mode: 0o600 });
+  execFileSync(process.env.FLOE_BIN, ['user', 'add', 'bob', '--role', 'writer', '--auth-file', join(dir, 'users.toml')],
+               { input: 'b0b\n' });
+  assert.doesNotMatch(readFileSync(join(dir, 'users.toml'), 'utf8'), /b0b/);
   broker = await startBroker(['--auth-file', join(dir, 'users.toml')]);
 });
 
@@ -69,7 +73,9 @@ test('kafkajs authenticates with both mechanisms and is refused a wrong password
     const wrong = new Kafka({ clientId: 'floe-sasl', brokers: [broker.address], logLevel: logLevel.NOTHING, retry: { retries: 0 },
                               sasl: { mechanism, username: 'bob', password: 'nope' } });
     const refused = wrong.admin();
+    const started = Date.now();
     await assert.rejects(refused.connect(), /SASL|[Aa]uthentication/);
+    assert.ok(Date.now() - started >= 450, `${mechanism}: refused after ${Date.now() - started} ms, without the delay`);
     await refused.disconnect();
   }
 });

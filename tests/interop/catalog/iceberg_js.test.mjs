@@ -2,8 +2,8 @@
 // namespaces, tables, commits, concurrent committers, and the spec's error answers.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, existsSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, existsSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IcebergRestCatalog, IcebergError } from 'iceberg-js';
@@ -247,10 +247,18 @@ test('many concurrent committers: every commit lands exactly once', async () => 
   console.log(`${writers * commitsEach} commits, ${conflicts} conflicts retried`);
 });
 
-for (const how of ['--users', '--auth-file']) test(`with users configured by ${how}: OAuth2 client credentials give a bearer token iceberg-js uses; no token is 401`, async () => {
+test('with users from --auth-file: OAuth2 client credentials give a bearer token iceberg-js uses; no token is 401', async () => {
   const authDir = mkdtempSync(join(tmpdir(), 'floe-catalog-auth-'));
-  writeFileSync(join(authDir, 'users.toml'), '[[user]]\nname = "spark"\npassword = "s3cret"\n[[user]]\nname = "trino"\npassword = "other"\n');
-  const users = how === '--users' ? ['--users', 'spark:s3cret,trino:other'] : ['--auth-file', join(authDir, 'users.toml')];
+  // spark's entry is a verifier (floe user add, password on standard input); trino's a plaintext password.
+  execFileSync(process.env.FLOE_BIN, ['user', 'add', 'spark', '--role', 'admin', '--auth-file', join(authDir, 'users.toml')],
+               { input: 's3cret\n' });
+  writeFileSync(join(authDir, 'users.toml'), readFileSync(join(authDir, 'users.toml'), 'utf8') +
+                '\n[[user]]\nname = "trino"\npassword = "other"\n');
+  assert.doesNotMatch(readFileSync(join(authDir, 'users.toml'), 'utf8'), /s3cret/);
+  // Secrets never on a command line: the old --users id:secret flag is gone.
+  const onArgv = spawnSync(process.env.FLOE_BIN, ['catalog', '--listen', '127.0.0.1:0', '--users', 'spark:s3cret'], { encoding: 'utf8' });
+  assert.notEqual(onArgv.status, 0);
+  const users = ['--auth-file', join(authDir, 'users.toml')];
   const guarded = spawn(process.env.FLOE_BIN, ['catalog', '--listen', '127.0.0.1:0', '--backend',
     `sqlite:${join(authDir, 'catalog.db')}`, '--warehouse', `file://${join(authDir, 'warehouse')}`,
     ...users], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -281,6 +289,16 @@ for (const how of ['--users', '--auth-file']) test(`with users configured by ${h
     assert.ok(token.expires_in > 0);
     const c = new IcebergRestCatalog({ baseUrl: url, auth: { type: 'bearer', token: token.access_token } });
     await c.createNamespace({ namespace: ['secured'] });
+    assert.equal(await c.namespaceExists({ namespace: ['secured'] }), true);
+    // trino has the default role, writer: it reads, but only an admin changes structure (403).
+    const trinoToken = await (await fetch(`${url}/v1/oauth/tokens`, {
+      method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials&client_id=trino&client_secret=other',
+    })).json();
+    const w = new IcebergRestCatalog({ baseUrl: url, auth: { type: 'bearer', token: trinoToken.access_token } });
+    assert.equal(await w.namespaceExists({ namespace: ['secured'] }), true);
+    await rejectsWith(w.createNamespace({ namespace: ['by_writer'] }), 403, 'ForbiddenException');
+    await rejectsWith(w.dropNamespace({ namespace: ['secured'] }), 403, 'ForbiddenException');
     assert.equal(await c.namespaceExists({ namespace: ['secured'] }), true);
     const forged = new IcebergRestCatalog({ baseUrl: url, auth: { type: 'bearer', token: 'f'.repeat(64) } });
     await rejectsWith(forged.listNamespaces(), 401, 'NotAuthorizedException');

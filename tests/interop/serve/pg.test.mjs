@@ -4,7 +4,8 @@
 // password authentication (SCRAM-SHA-256, MD5, cleartext) from --auth-file.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -145,25 +146,37 @@ test('CancelRequest ends the running query', async () => {
   }
 });
 
-test('password authentication from --auth-file: SCRAM-SHA-256, MD5 and cleartext', async () => {
+test('password authentication from --auth-file: verifiers and plaintext entries, SCRAM only without TLS, slowed refusals', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'floe-auth-'));
   const file = join(dir, 'users.toml');
-  writeFileSync(file, [
-    '[[user]]', 'name = "scram"', 'password = "s3cret"',
+  // A group- or world-readable auth file is refused at start, naming the fix.
+  writeFileSync(file, '[[user]]\nname = "plain"\npassword = "pw"\n', { mode: 0o644 });
+  chmodSync(file, 0o644);
+  await assert.rejects(startQueryServer(['--auth-file', file]), /chmod 600/);
+  rmSync(file);
+  // "scram" is a verifier written by floe user add; the others are deprecated plaintext
+  // entries whose methods (MD5, cleartext) need TLS, so this plaintext port offers them SCRAM.
+  execFileSync(process.env.FLOE_BIN, ['user', 'add', 'scram', '--role', 'reader', '--auth-file', file], { input: 's3cret\n' });
+  writeFileSync(file, readFileSync(file, 'utf8') + [
     '[[user]]', 'name = "md5user"', 'password = "pw5"', 'method = "md5"',
     '[[user]]', 'name = "plain"', 'password = "pw"', 'method = "password"', ''].join('\n'));
+  assert.doesNotMatch(readFileSync(file, 'utf8'), /s3cret/);
   const secured = await startQueryServer(['--auth-file', file]);
   try {
+    assert.match(secured.stderr(), /user md5user has a plaintext password/);
     for (const [user, password] of [['scram', 's3cret'], ['md5user', 'pw5'], ['plain', 'pw']]) {
       const client = new pg.Client({ ...secured.pgConfig, user, password });
       await client.connect();
       assert.deepEqual((await client.query('SELECT 1 AS ok')).rows, [{ ok: 1 }]);
       await client.end();
       const wrong = new pg.Client({ ...secured.pgConfig, user, password: 'wrong' });
+      const started = Date.now();
       await assert.rejects(wrong.connect(), (error) => error.code === '28P01');
+      assert.ok(Date.now() - started >= 450, `a refusal of ${user} came after ${Date.now() - started} ms`);
     }
     const stranger = new pg.Client({ ...secured.pgConfig, user: 'nobody', password: 'x' });
     await assert.rejects(stranger.connect(), (error) => error.code === '28P01');
+    assert.match(secured.stderr(), /password authentication of "nobody" from 127\.0\.0\.1 failed/);
   } finally {
     await secured.stop();
     rmSync(dir, { recursive: true, force: true });

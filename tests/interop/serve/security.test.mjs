@@ -20,7 +20,7 @@ before(async () => {
   execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2',
                            '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdio: 'ignore' });
   ca = readFileSync(cert, 'utf8');
-  writeFileSync(join(dir, 'users.toml'), '[[user]]\nname = "alice"\npassword = "open sesame"\n');
+  writeFileSync(join(dir, 'users.toml'), '[[user]]\nname = "alice"\npassword = "open sesame"\n', { mode: 0o600 });
   server = await startQueryServer(['--auth-file', join(dir, 'users.toml'), '--tls-cert', cert, '--tls-key', key]);
 });
 

@@ -1,6 +1,7 @@
 // `floe up --processes --auth-file --tls-cert --tls-key`: every listener of the whole pipeline
 // is TLS and requires one of the file's users, and the pipeline's own clients (stream job,
-// generator, fresh reads) get in as the first, trusting the certificate. kafkajs reads the
+// generator, fresh reads) get in as a user floe up makes for this run (its password in 0600
+// files of the data folder, never in a child's argv or environment), trusting the certificate. kafkajs reads the
 // orders topic only with SCRAM credentials; node `pg` and trino-client count the rows the
 // stream job committed only with a password; the REST catalog answers 401 without a token and
 // serves one for client credentials; plaintext gets nothing anywhere.
@@ -22,8 +23,11 @@ let dir, floe, log = '', ports, ca, cert;
 
 before(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'floe-up-auth-'));
-  fs.writeFileSync(path.join(dir, 'users.toml'),
-    '[[user]]\nname = "pipeline"\npassword = "inside job"\n\n[[user]]\nname = "alice"\npassword = "wonder land"\n');
+  // As an operator would: `floe user add`, the password on standard input; the file keeps a
+  // SCRAM verifier, never the password.
+  execFileSync(FLOE, ['user', 'add', 'alice', '--role', 'writer', '--auth-file', path.join(dir, 'users.toml')],
+               { input: 'wonder land\n' });
+  assert.doesNotMatch(fs.readFileSync(path.join(dir, 'users.toml'), 'utf8'), /wonder land/);
   cert = path.join(dir, 'cert.pem');
   const key = path.join(dir, 'key.pem');
   execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2',
@@ -71,9 +75,30 @@ test('the stream job gets in: rows committed, counted through PostgreSQL with a 
   await waitFor('the table to grow', async () => (await countRows('wonder land')) > first);
   await assert.rejects(countRows('wrong'), /password authentication failed/);
   await assert.rejects(countRows('wonder land', false), /requires SSL/);
-  // The file the pipeline's clients read holds a password: its owner alone may read it.
-  const mode = fs.statSync(path.join(dir, 'data', 'kafka-client.properties')).mode & 0o777;
-  assert.equal(mode, 0o600);
+  // The files the pipeline's clients read hold a password: its owner alone may read them.
+  for (const file of ['kafka-client.properties', 'catalog-credential', 'auth.toml']) {
+    assert.equal(fs.statSync(path.join(dir, 'data', file)).mode & 0o777, 0o600, file);
+  }
+});
+
+test('no secret reaches a child process\'s argv or environment (issue #27, finding 7)', () => {
+  // The pipeline's own password, made for this run, is in the 0600 credential file.
+  const secret = fs.readFileSync(path.join(dir, 'data', 'catalog-credential'), 'utf8').trim().split(':')[1];
+  assert.ok(secret.length >= 32);
+  const children = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
+    try {
+      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === floe.pid;
+    } catch { return false; }
+  });
+  assert.ok(children.length >= 3, `children of floe up: ${children}`);  // broker, catalog, stream job, generator
+  for (const pid of [String(floe.pid), ...children]) {
+    for (const what of ['cmdline', 'environ']) {
+      const text = fs.readFileSync(`/proc/${pid}/${what}`, 'latin1');
+      assert.ok(!text.includes(secret), `the pipeline's password in ${what} of ${pid}`);
+      assert.ok(!text.includes('wonder land'), `alice's password in ${what} of ${pid}`);
+    }
+  }
 });
 
 test('kafkajs reads the orders topic only with SCRAM credentials', { timeout: 120000 }, async () => {
