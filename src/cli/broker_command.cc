@@ -32,6 +32,7 @@ struct BrokerFlags {
   int32_t authentication_timeout_ms = 30 * 1000;
   int32_t initial_rebalance_delay_ms = 0;
   std::string auth_file;
+  bool insecure_bind = false;
   std::string tls_cert, tls_key;
 };
 
@@ -44,6 +45,16 @@ int RunBroker(const BrokerFlags& flags) {
   auto listen = broker::ParseHostPort(flags.listen);
   if (!listen) return fail(listen.error());
   config.listen = *listen;
+  if (auto exposed = CheckExposedBind("--listen", config.listen.host, !flags.auth_file.empty(), flags.insecure_bind); !exposed) {
+    return fail(exposed.error());
+  }
+  if (!flags.metrics_listen.empty()) {
+    auto metrics = broker::ParseHostPort(flags.metrics_listen);
+    if (!metrics) return fail(metrics.error());
+    if (auto exposed = CheckExposedBind("--metrics-listen", metrics->host, !flags.auth_file.empty(), flags.insecure_bind); !exposed) {
+      return fail(exposed.error());
+    }
+  }
   if (!flags.advertise.empty()) {
     auto advertise = broker::ParseHostPort(flags.advertise);
     if (!advertise) return fail(advertise.error());
@@ -141,6 +152,8 @@ void RegisterBrokerCommand(CLI::App& root, CommandRegistry& registry) {
       ->capture_default_str();
   app->add_option("--tls-cert", flags->tls_cert, "PEM certificate chain: clients and metrics scrapes connect with TLS (with --tls-key)");
   app->add_option("--tls-key", flags->tls_key, "PEM private key of --tls-cert");
+  app->add_flag("--insecure-bind", flags->insecure_bind,
+               "Allow listening beyond loopback without --auth-file (anyone who reaches the port may use it)");
   app->add_option("--auth-file", flags->auth_file,
                   "TOML with [[user]] name/password: clients must authenticate with SASL/PLAIN or SCRAM-SHA-256 (default: none)");
   app->add_option("--group-initial-rebalance-delay-ms", flags->initial_rebalance_delay_ms,

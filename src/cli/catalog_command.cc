@@ -25,6 +25,7 @@ struct CatalogFlags {
   std::string catalog_name = "default";
   int threads = 8;
   std::string auth_file;
+  bool insecure_bind = false;
   std::string tls_cert, tls_key;
   int token_lifetime_s = 3600;
 };
@@ -74,6 +75,9 @@ int RunCatalog(const CatalogFlags& flags) {
   MetricsRegistry metrics;
   catalog::RestServerOptions options;
   options.host = flags.listen.substr(0, colon);
+  if (auto exposed = CheckExposedBind("--listen", options.host, !flags.auth_file.empty(), flags.insecure_bind); !exposed) {
+    return fail(exposed.error());
+  }
   options.port = static_cast<uint16_t>(port);
   options.threads = flags.threads;
   options.warehouse = warehouse;
@@ -111,6 +115,8 @@ void RegisterCatalogCommand(CLI::App& root, CommandRegistry& registry) {
       ->capture_default_str();
   app->add_option("--threads", flags->threads, "Request threads (handlers block on the database and store)")
       ->capture_default_str();
+  app->add_flag("--insecure-bind", flags->insecure_bind,
+               "Allow listening beyond loopback without --auth-file (anyone who reaches the port may use it)");
   app->add_option("--auth-file", flags->auth_file,
                   "TOML of [[user]] entries (floe user add): each user is an OAuth2 client (client id = name, secret = password) "
                   "that must get a token");

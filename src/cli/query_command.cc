@@ -15,6 +15,7 @@ struct QueryFlags {
   std::string listen = "127.0.0.1:8080";
   std::string pg_listen = "127.0.0.1:5433";
   std::string catalog, warehouse, web_root, auth_file, tls_cert, tls_key, spill_dir;
+  bool insecure_bind = false;
   int max_running = 4;
   int max_queued = 1000;
   int query_timeout_s = 300;
@@ -51,6 +52,12 @@ int RunQuery(const QueryFlags& flags) {
   options.pg_enabled = !flags.pg_listen.empty() && flags.pg_listen != "off";
   if (options.pg_enabled && !SplitHostPort(flags.pg_listen, &options.pg_host, &options.pg_port)) {
     return usage(fmt::format("--pg-listen '{}': expected HOST:PORT or off", flags.pg_listen));
+  }
+  for (auto [flag, host] : {std::pair<const char*, std::string>{"--listen", options.host}, {"--pg-listen", options.pg_host}}) {
+    if (std::string_view(flag) == "--pg-listen" && !options.pg_enabled) continue;
+    if (auto exposed = CheckExposedBind(flag, host, !flags.auth_file.empty(), flags.insecure_bind); !exposed) {
+      return usage(exposed.error().message());
+    }
   }
   if (flags.max_running < 1 || flags.max_queued < 0 || flags.query_timeout_s < 1 || flags.query_memory_mb < 1) {
     return usage("--max-running-queries, --query-timeout-s and --query-memory-mb must be positive");
@@ -116,6 +123,8 @@ void RegisterQueryCommand(CLI::App& root, CommandRegistry& registry) {
   app->add_option("--catalog", flags->catalog, "sqlite:PATH, postgresql://... or http(s)://host:port");
   app->add_option("--warehouse", flags->warehouse, "file:///abs/path or s3://bucket/prefix");
   app->add_option("--web-root", flags->web_root, "The console's files (default: web/ of the source tree beside the build)");
+  app->add_flag("--insecure-bind", flags->insecure_bind,
+               "Allow listening beyond loopback without --auth-file (anyone who reaches the port may use it)");
   app->add_option("--auth-file", flags->auth_file,
                   "TOML with [[user]] name/password/method: PostgreSQL clients authenticate with it and the HTTP port "
                   "(Trino protocol, API, console) requires basic auth (default: trust loopback)");

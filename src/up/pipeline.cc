@@ -114,6 +114,9 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeProcessRoles() {
                                            "sqlite:" + options_.data + "/catalog.db", "--warehouse", Warehouse()};
   for (auto* argv : {&broker_argv, &catalog_argv}) {
     if (!users_.empty()) argv->insert(argv->end(), {"--auth-file", auth_copy_});
+    // floe up checked its listeners already (a non-loopback bind without users needed its own
+    // --insecure-bind); its children take that decision as made.
+    if (users_.empty()) argv->push_back("--insecure-bind");
     if (!options_.tls_cert.empty()) {
       argv->insert(argv->end(),
                    {"--tls-cert", AbsolutePath(options_.tls_cert), "--tls-key", AbsolutePath(options_.tls_key)});

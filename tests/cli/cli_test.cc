@@ -149,6 +149,32 @@ TEST(Cli, UpRefusesAnUnauthenticatedBindBeyondLoopback) {
   }
 }
 
+// The same rule for each server run on its own.
+TEST(Cli, ServersRefuseAnUnauthenticatedBindBeyondLoopback) {
+  struct Case {
+    std::vector<std::string> argv;
+    std::string flag;
+  };
+  std::string any = "0.0.0.0:" + std::to_string(FreeLoopbackPort());
+  std::string local = "127.0.0.1:" + std::to_string(FreeLoopbackPort());
+  TempFolder dir;
+  std::vector<Case> cases = {
+      {{"broker", "--data", dir.path() + "/broker", "--listen", any}, "--listen"},
+      {{"broker", "--data", dir.path() + "/broker", "--listen", local, "--metrics-listen", any}, "--metrics-listen"},
+      {{"catalog", "--listen", any, "--backend", "sqlite:" + dir.path() + "/c.db", "--warehouse", "file://" + dir.path() + "/wh"}, "--listen"},
+      {{"query", "--listen", any, "--warehouse", dir.path() + "/wh"}, "--listen"},
+      {{"query", "--listen", local, "--pg-listen", any, "--warehouse", dir.path() + "/wh"}, "--pg-listen"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> argv{FloeBinary()};
+    argv.insert(argv.end(), c.argv.begin(), c.argv.end());
+    auto r = RunProcess(argv);
+    EXPECT_EQ(r.exit_code, 2) << c.argv[0] << " " << c.flag << r.err;
+    EXPECT_THAT(r.err, HasSubstr(c.flag + " 0.0.0.0")) << c.argv[0];
+    EXPECT_THAT(r.err, HasSubstr("--insecure-bind")) << c.argv[0];
+  }
+}
+
 TEST(Cli, UpRejectsAMalformedTrafficRate) {
   auto r = RunProcess({FloeBinary(), "up", "--traffic", "lots"});
   EXPECT_EQ(r.exit_code, 2);
