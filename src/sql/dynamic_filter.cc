@@ -73,18 +73,11 @@ const LogicalOperator* ProducingScan(const LogicalOperator& node, ColumnId id, i
 
 void DynamicFilters::Publish(const LogicalOperator& join, const Materialized& build) {
   if (!join.condition || !DropsUnmatchedProbeRows(join.join_type)) return;
-  std::vector<BoundExprPtr> terms;
-  SplitConjunction(join.condition->Clone(), terms);
   const auto& probe = join.children[0]->output;
   const auto& built = join.children[1]->output;
   std::map<const LogicalOperator*, std::vector<ColumnPredicate>> found;
-  for (const auto& term : terms) {
-    if (term->kind != BoundKind::kCall || term->name != "eq" || term->args.size() != 2) continue;
-    if (term->args[0]->kind != BoundKind::kColumn || term->args[1]->kind != BoundKind::kColumn) continue;
-    ColumnId a = term->args[0]->column, b = term->args[1]->column;
-    if (Position(probe, a) < 0) std::swap(a, b);
+  for (auto [a, b] : ColumnEqualities(join.condition.get(), *join.children[0], *join.children[1])) {
     int probe_at = Position(probe, a), build_at = Position(built, b);
-    if (probe_at < 0 || build_at < 0) continue;
     const SqlType& type = built[static_cast<size_t>(build_at)].type;
     if (!RangeFilterable(type) || !(probe[static_cast<size_t>(probe_at)].type == type)) continue;
     bool any = false;
@@ -117,18 +110,25 @@ void DynamicFilters::Publish(const LogicalOperator& join, const Materialized& bu
     }
   }
   std::lock_guard lock(mutex_);
-  for (auto& [scan, by_join] : terms_) by_join.erase(&join);
-  for (auto& [scan, published] : found) terms_[scan][&join] = std::move(published);
+  for (auto& [scan, by_join] : terms_) {
+    if (by_join.erase(&join) > 0) current_.erase(scan);
+  }
+  for (auto& [scan, published] : found) {
+    terms_[scan][&join] = std::move(published);
+    current_.erase(scan);
+  }
 }
 
 const ScanPredicate* DynamicFilters::PredicateFor(const LogicalOperator& scan) {
   std::lock_guard lock(mutex_);
   auto it = terms_.find(&scan);
   if (it == terms_.end() || it->second.empty()) return &scan.pushed;
+  if (auto made = current_.find(&scan); made != current_.end()) return made->second;
   ScanPredicate& combined = combined_.emplace_back();
   combined.terms = scan.pushed.terms;
   for (const auto& e : scan.pushed.residual) combined.residual.push_back(e->Clone());
   for (const auto& [join, terms] : it->second) combined.terms.insert(combined.terms.end(), terms.begin(), terms.end());
+  current_[&scan] = &combined;
   return &combined;
 }
 

@@ -42,7 +42,10 @@ class DynamicFilters {
   mutable std::mutex mutex_;
   // scan -> join -> terms.
   std::map<const LogicalOperator*, std::map<const LogicalOperator*, std::vector<ColumnPredicate>>> terms_;
-  std::list<ScanPredicate> combined_;  // Stable addresses for the scans that hold them.
+  // Each scan's current combined predicate (made on first request after a publish); the list
+  // keeps every one made, since a planned scan holds on to its own.
+  std::map<const LogicalOperator*, const ScanPredicate*> current_;
+  std::list<ScanPredicate> combined_;
 };
 
 }  // namespace floe::sql

@@ -7,7 +7,6 @@
 // the input connected to what was joined so far that gives the smallest result; at each join
 // the smaller side is the right (build) side.
 #include <algorithm>
-#include <functional>
 #include <optional>
 #include <set>
 
@@ -88,27 +87,7 @@ std::optional<double> DistinctCount(const LogicalOperator& op, ColumnId id) {
 double InnerJoinRows(const LogicalOperator& left, const LogicalOperator& right, const BoundExpr* condition) {
   double l = left.estimated_rows, r = right.estimated_rows;
   double best = -1;
-  std::vector<const BoundExpr*> terms;
-  std::function<void(const BoundExpr*)> split = [&](const BoundExpr* e) {
-    if (e == nullptr) return;
-    if (e->kind == BoundKind::kAnd) {
-      for (const auto& a : e->args) split(a.get());
-    } else {
-      terms.push_back(e);
-    }
-  };
-  split(condition);
-  auto side_of = [](const LogicalOperator& op, ColumnId id) {
-    return std::any_of(op.output.begin(), op.output.end(), [&](const OutputColumn& c) { return c.id == id; });
-  };
-  for (const BoundExpr* t : terms) {
-    if (t->kind != BoundKind::kCall || t->name != "eq" || t->args.size() != 2) continue;
-    const BoundExpr& a = *t->args[0];
-    const BoundExpr& b = *t->args[1];
-    if (a.kind != BoundKind::kColumn || b.kind != BoundKind::kColumn) continue;
-    ColumnId la = a.column, rb = b.column;
-    if (!side_of(left, la)) std::swap(la, rb);
-    if (!side_of(left, la) || !side_of(right, rb)) continue;
+  for (auto [la, rb] : ColumnEqualities(condition, left, right)) {
     auto nl = DistinctCount(left, la), nr = DistinctCount(right, rb);
     if (!nl || !nr) continue;
     double rows = l * r / std::max({*nl, *nr, 1.0});
@@ -121,18 +100,13 @@ double InnerJoinRows(const LogicalOperator& left, const LogicalOperator& right, 
 // that other's (at most) distinct keys can cover; half of them without.
 double SemiJoinRows(const LogicalOperator& kept, const LogicalOperator& other, const BoundExpr* condition) {
   double rows = kept.estimated_rows;
-  if (condition != nullptr && condition->kind == BoundKind::kCall && condition->name == "eq" && condition->args.size() == 2 &&
-      condition->args[0]->kind == BoundKind::kColumn && condition->args[1]->kind == BoundKind::kColumn) {
-    ColumnId a = condition->args[0]->column, b = condition->args[1]->column;
-    auto in = [](const LogicalOperator& op, ColumnId id) {
-      return std::any_of(op.output.begin(), op.output.end(), [&](const OutputColumn& c) { return c.id == id; });
-    };
-    if (!in(kept, a)) std::swap(a, b);
-    if (in(kept, a) && in(other, b)) {
-      auto kept_distinct = DistinctCount(kept, a);
-      double other_distinct = DistinctCount(other, b).value_or(other.estimated_rows);
-      if (kept_distinct && *kept_distinct > 0) return std::max(1.0, rows * std::min(1.0, other_distinct / *kept_distinct));
-    }
+  // A condition of one equality only: with more terms the share is not known.
+  bool single = condition != nullptr && condition->kind == BoundKind::kCall;
+  if (auto pairs = ColumnEqualities(condition, kept, other); single && !pairs.empty()) {
+    auto [a, b] = pairs[0];
+    auto kept_distinct = DistinctCount(kept, a);
+    double other_distinct = DistinctCount(other, b).value_or(other.estimated_rows);
+    if (kept_distinct && *kept_distinct > 0) return std::max(1.0, rows * std::min(1.0, other_distinct / *kept_distinct));
   }
   return std::max(1.0, rows * 0.5);
 }

@@ -212,6 +212,31 @@ bool DropsUnmatchedProbeRows(LogicalJoinType type) {
   }
 }
 
+namespace {
+
+void CollectColumnEqualities(const BoundExpr* e, const std::set<ColumnId>& left, const std::set<ColumnId>& right,
+                             std::vector<std::pair<ColumnId, ColumnId>>& out) {
+  if (e == nullptr) return;
+  if (e->kind == BoundKind::kAnd) {
+    for (const auto& a : e->args) CollectColumnEqualities(a.get(), left, right, out);
+    return;
+  }
+  if (e->kind != BoundKind::kCall || e->name != "eq" || e->args.size() != 2) return;
+  if (e->args[0]->kind != BoundKind::kColumn || e->args[1]->kind != BoundKind::kColumn) return;
+  ColumnId a = e->args[0]->column, b = e->args[1]->column;
+  if (!left.contains(a)) std::swap(a, b);
+  if (left.contains(a) && right.contains(b)) out.emplace_back(a, b);
+}
+
+}  // namespace
+
+std::vector<std::pair<ColumnId, ColumnId>> ColumnEqualities(const BoundExpr* condition, const LogicalOperator& left,
+                                                            const LogicalOperator& right) {
+  std::vector<std::pair<ColumnId, ColumnId>> out;
+  CollectColumnEqualities(condition, left.OutputIds(), right.OutputIds(), out);
+  return out;
+}
+
 std::set<ColumnId> LogicalOperator::OutputIds() const {
   std::set<ColumnId> out;
   for (const auto& c : output) out.insert(c.id);

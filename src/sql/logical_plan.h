@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sql/bound_expr.h"
@@ -89,6 +90,12 @@ enum class LogicalSetOp { kUnion, kIntersect, kExcept };
 // right semi and right anti joins (so an empty build side makes the whole join empty, and the
 // build side's key ranges may filter the probe side).
 bool DropsUnmatchedProbeRows(LogicalJoinType type);
+
+// The conjuncts `a = b` of `condition` between a plain column of `left`'s output and one of
+// `right`'s, as (left column, right column) pairs: what join estimates and dynamic filters
+// can reason about.
+std::vector<std::pair<ColumnId, ColumnId>> ColumnEqualities(const BoundExpr* condition, const LogicalOperator& left,
+                                                            const LogicalOperator& right);
 
 // A column the scan reads: the table column's position and the id it is produced under.
 struct ScanColumn {

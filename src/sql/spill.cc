@@ -60,13 +60,12 @@ Result<std::unique_ptr<SpillPartitions>> SpillPartitions::Create(SpillFolder& fo
                                                                  std::vector<SqlType> types, int partitions) {
   std::unique_ptr<SpillPartitions> out(new SpillPartitions());
   out->types_ = std::move(types);
-  std::vector<formats::Field> fields;
-  for (size_t i = 0; i < out->types_.size(); ++i) fields.push_back({fmt::format("c{}", i), -1, true, ExecDataType(out->types_[i])});
+  for (size_t i = 0; i < out->types_.size(); ++i) out->fields_.push_back({fmt::format("c{}", i), -1, true, ExecDataType(out->types_[i])});
   for (int p = 0; p < partitions; ++p) {
     auto part = std::make_unique<Part>();
     FLOE_ASSIGN_OR_RETURN(part->path, folder.NewFile(what));
     FLOE_ASSIGN_OR_RETURN_CTX(auto stream, parquet::LocalOutputStream::Open(part->path), "spilling");
-    FLOE_ASSIGN_OR_RETURN_CTX(part->writer, parquet::FileWriter::Open(std::move(stream), fields, SpillWriterOptions()), "spilling");
+    FLOE_ASSIGN_OR_RETURN_CTX(part->writer, parquet::FileWriter::Open(std::move(stream), out->fields_, SpillWriterOptions()), "spilling");
     out->parts_.push_back(std::move(part));
   }
   return out;
@@ -82,10 +81,8 @@ Status SpillPartitions::Add(const DataChunk& chunk, const std::vector<uint64_t>&
     DataChunk part = GatherChunk(chunk, rows[p]);
     formats::ColumnBatch batch;
     batch.num_rows = part.rows;
-    for (size_t c = 0; c < part.columns.size(); ++c) {
-      batch.fields.push_back({fmt::format("c{}", c), -1, true, ExecDataType(types_[c])});
-      batch.columns.push_back(*part.columns[c]);
-    }
+    batch.fields = fields_;
+    for (const auto& column : part.columns) batch.columns.push_back(*column);
     Part& target = *parts_[p];
     std::lock_guard lock(target.mutex);
     FLOE_RETURN_IF_ERROR_CTX(target.writer->Write(batch), fmt::format("spilling to {}", target.path));

@@ -76,6 +76,7 @@ class SpillPartitions {
   SpillPartitions() = default;
 
   std::vector<SqlType> types_;
+  std::vector<formats::Field> fields_;  // The files' columns: c0, c1, ... of types_.
   std::vector<std::unique_ptr<Part>> parts_;
 };
 
