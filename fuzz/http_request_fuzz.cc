@@ -16,7 +16,7 @@
 #include "serve/http_api.h"
 #include "serve/query_manager.h"
 #include "serve/trino_protocol.h"
-#include "sql/memory_catalog.h"
+#include "sql/catalog/memory_catalog.h"
 
 namespace {
 

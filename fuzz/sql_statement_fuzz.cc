@@ -4,10 +4,10 @@
 #include <cstdint>
 #include <string_view>
 
-#include "sql/binder.h"
-#include "sql/memory_catalog.h"
-#include "sql/optimizer.h"
-#include "sql/parser.h"
+#include "sql/binder/binder.h"
+#include "sql/catalog/memory_catalog.h"
+#include "sql/planner/optimizer.h"
+#include "sql/parser/parser.h"
 
 namespace {
 

@@ -20,7 +20,7 @@
 #include "catalog/postgres_test_server.h"
 #include "net/http_client.h"
 #include "serve/query_server.h"
-#include "sql/memory_catalog.h"
+#include "sql/catalog/memory_catalog.h"
 #include "sql/sql_session.h"
 
 namespace floe::serve {

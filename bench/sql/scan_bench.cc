@@ -10,7 +10,7 @@
 
 #include "base/allocator.h"
 #include "sql/iceberg/iceberg_sql_catalog.h"
-#include "sql/table_scan.h"
+#include "sql/catalog/table_scan.h"
 
 namespace {
 

@@ -10,7 +10,7 @@
 
 #include "cli/command.h"
 #include "sql/iceberg/iceberg_sql_catalog.h"
-#include "sql/memory_catalog.h"
+#include "sql/catalog/memory_catalog.h"
 #include "sql/sql_session.h"
 
 namespace floe::cli {

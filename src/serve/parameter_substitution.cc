@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "sql/lexer.h"
+#include "sql/parser/lexer.h"
 
 namespace floe::serve {
 

@@ -13,8 +13,8 @@
 #include "base/result.h"
 #include "serve/session_state.h"
 #include "serve/statement_runner.h"
-#include "sql/catalog.h"
-#include "sql/lexer.h"
+#include "sql/catalog/catalog.h"
+#include "sql/parser/lexer.h"
 
 namespace floe::serve::pg {
 

@@ -29,7 +29,7 @@
 #include "serve/pg_messages.h"
 #include "serve/pg_statements.h"
 #include "serve/pg_types.h"
-#include "sql/pre_parser.h"
+#include "sql/parser/pre_parser.h"
 
 namespace floe::serve {
 

@@ -11,7 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "serve/query_server.h"
-#include "sql/memory_catalog.h"
+#include "sql/catalog/memory_catalog.h"
 #include "support/loopback_connection.h"
 
 namespace floe::serve {

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "serve/statement_runner.h"
-#include "sql/catalog.h"
+#include "sql/catalog/catalog.h"
 
 namespace floe::serve::pg {
 

@@ -9,8 +9,8 @@
 #include <string_view>
 
 #include "base/result.h"
-#include "sql/sql_type.h"
-#include "sql/value.h"
+#include "sql/types/sql_type.h"
+#include "sql/types/value.h"
 
 namespace floe::serve::pg {
 

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "serve/query_server.h"
-#include "sql/memory_catalog.h"
+#include "sql/catalog/memory_catalog.h"
 #include "support/run_process.h"
 
 namespace floe::serve {

@@ -1,7 +1,7 @@
 #include "serve/query_catalog.h"
 
 #include "sql/iceberg/iceberg_sql_catalog.h"
-#include "sql/memory_catalog.h"
+#include "sql/catalog/memory_catalog.h"
 
 namespace floe::serve {
 

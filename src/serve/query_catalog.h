@@ -6,7 +6,7 @@
 #include <string>
 
 #include "base/result.h"
-#include "sql/catalog.h"
+#include "sql/catalog/catalog.h"
 
 namespace floe::serve {
 

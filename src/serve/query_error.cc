@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "sql/sql_error.h"
+#include "sql/types/sql_error.h"
 
 namespace floe::serve {
 namespace {

@@ -21,7 +21,7 @@
 #include "base/metrics.h"
 #include "base/thread_pool.h"
 #include "serve/query.h"
-#include "sql/catalog.h"
+#include "sql/catalog/catalog.h"
 
 namespace floe::serve {
 

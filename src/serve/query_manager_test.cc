@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "sql/memory_catalog.h"
+#include "sql/catalog/memory_catalog.h"
 
 namespace floe::serve {
 namespace {

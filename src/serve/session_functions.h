@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "serve/session_state.h"
-#include "sql/lexer.h"
+#include "sql/parser/lexer.h"
 
 namespace floe::serve {
 

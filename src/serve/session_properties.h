@@ -10,7 +10,7 @@
 
 #include "base/result.h"
 #include "serve/session_state.h"
-#include "sql/query_context.h"
+#include "sql/execution/query_context.h"
 
 namespace floe::serve {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "auth/role.h"
-#include "sql/lexer.h"
+#include "sql/parser/lexer.h"
 
 namespace floe::serve {
 

@@ -7,7 +7,7 @@
 
 #include "serve/result_stream.h"
 #include "serve/session_properties.h"
-#include "sql/pre_parser.h"
+#include "sql/parser/pre_parser.h"
 
 namespace floe::serve {
 namespace {

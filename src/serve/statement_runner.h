@@ -14,8 +14,8 @@
 
 #include "base/result.h"
 #include "serve/session_state.h"
-#include "sql/catalog.h"
-#include "sql/lexer.h"
+#include "sql/catalog/catalog.h"
+#include "sql/parser/lexer.h"
 #include "sql/sql_session.h"
 
 namespace floe::serve {

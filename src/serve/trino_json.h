@@ -11,8 +11,8 @@
 #include "base/base64.h"
 
 #include "serve/query_error.h"
-#include "sql/sql_type.h"
-#include "sql/value.h"
+#include "sql/types/sql_type.h"
+#include "sql/types/value.h"
 
 namespace floe::serve {
 

@@ -7,7 +7,7 @@
 
 #include "net/http_client.h"
 #include "serve/query_server.h"
-#include "sql/memory_catalog.h"
+#include "sql/catalog/memory_catalog.h"
 
 namespace floe::serve {
 namespace {

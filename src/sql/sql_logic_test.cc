@@ -9,10 +9,10 @@
 
 #include <gtest/gtest.h>
 
-#include "sql/memory_catalog.h"
-#include "sql/parser.h"
+#include "sql/catalog/memory_catalog.h"
+#include "sql/parser/parser.h"
 #include "sql/sql_session.h"
-#include "sql/type_rules.h"
+#include "sql/types/type_rules.h"
 
 namespace floe::sql {
 namespace {

@@ -2,13 +2,13 @@
 
 #include <algorithm>
 
-#include "sql/executor.h"
-#include "sql/expression_evaluator.h"
-#include "sql/optimizer.h"
-#include "sql/parser.h"
-#include "sql/physical_operator.h"
-#include "sql/sql_error.h"
-#include "sql/type_rules.h"
+#include "sql/execution/executor.h"
+#include "sql/execution/expression_evaluator.h"
+#include "sql/planner/optimizer.h"
+#include "sql/parser/parser.h"
+#include "sql/execution/physical_operator.h"
+#include "sql/types/sql_error.h"
+#include "sql/types/type_rules.h"
 
 namespace floe::sql {
 namespace {

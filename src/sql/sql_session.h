@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "base/result.h"
-#include "sql/binder.h"
-#include "sql/catalog.h"
-#include "sql/query_context.h"
-#include "sql/vector.h"
+#include "sql/binder/binder.h"
+#include "sql/catalog/catalog.h"
+#include "sql/execution/query_context.h"
+#include "sql/execution/vector.h"
 
 namespace floe::sql {
 

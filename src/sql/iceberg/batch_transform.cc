@@ -5,13 +5,13 @@
 #include <fmt/format.h>
 
 #include "formats/json/iceberg_fields.h"
-#include "sql/binder.h"
-#include "sql/executor.h"
+#include "sql/binder/binder.h"
+#include "sql/execution/executor.h"
 #include "sql/iceberg/iceberg_types.h"
 #include "sql/iceberg/scan_columns.h"
-#include "sql/optimizer.h"
-#include "sql/parser.h"
-#include "sql/sql_error.h"
+#include "sql/planner/optimizer.h"
+#include "sql/parser/parser.h"
+#include "sql/types/sql_error.h"
 
 namespace floe::sql::iceberg_sql {
 namespace {

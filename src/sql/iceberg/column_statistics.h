@@ -3,7 +3,7 @@
 // scan reads anyway (the same caches).
 #pragma once
 
-#include "sql/catalog.h"
+#include "sql/catalog/catalog.h"
 #include "sql/iceberg/file_caches.h"
 #include "sql/iceberg/resolved_table.h"
 

@@ -22,7 +22,7 @@
 #include "sql/iceberg/resolved_table.h"
 #include "sql/iceberg/scan_columns.h"
 #include "sql/iceberg/scan_filter.h"
-#include "sql/table_scan.h"
+#include "sql/catalog/table_scan.h"
 
 namespace floe::sql::iceberg_sql {
 

@@ -15,7 +15,7 @@
 #include <string>
 
 #include "iceberg/maintenance.h"
-#include "sql/catalog.h"
+#include "sql/catalog/catalog.h"
 #include "sql/iceberg/table_directory.h"
 
 namespace floe::sql::iceberg_sql {

@@ -9,7 +9,7 @@
 
 #include "io/test_folder.h"
 #include "sql/iceberg/iceberg_types.h"
-#include "sql/table_scan.h"
+#include "sql/catalog/table_scan.h"
 
 namespace floe::sql::iceberg_sql {
 namespace {

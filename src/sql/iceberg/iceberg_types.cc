@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sql/temporal.h"
+#include "sql/types/temporal.h"
 
 namespace floe::sql::iceberg_sql {
 

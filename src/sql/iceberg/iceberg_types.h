@@ -10,8 +10,8 @@
 #include "formats/column_batch.h"
 #include "iceberg/literal.h"
 #include "iceberg/types.h"
-#include "sql/sql_type.h"
-#include "sql/value.h"
+#include "sql/types/sql_type.h"
+#include "sql/types/value.h"
 
 namespace floe::sql::iceberg_sql {
 

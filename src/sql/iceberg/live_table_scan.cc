@@ -11,7 +11,7 @@
 #include "sql/iceberg/iceberg_table_scan.h"
 #include "sql/iceberg/iceberg_types.h"
 #include "sql/iceberg/scan_columns.h"
-#include "sql/query_context.h"
+#include "sql/execution/query_context.h"
 #include "stream/source_offsets.h"
 
 namespace floe::sql::iceberg_sql {

@@ -10,7 +10,7 @@
 
 #include "sql/iceberg/log_tail.h"
 #include "sql/iceberg/resolved_table.h"
-#include "sql/table_scan.h"
+#include "sql/catalog/table_scan.h"
 
 namespace floe::sql::iceberg_sql {
 

@@ -9,7 +9,7 @@
 
 #include "iceberg/literal.h"
 #include "sql/iceberg/iceberg_types.h"
-#include "sql/metadata_tables.h"
+#include "sql/binder/metadata_tables.h"
 
 namespace floe::sql::iceberg_sql {
 namespace {

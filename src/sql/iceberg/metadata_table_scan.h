@@ -8,7 +8,7 @@
 
 #include "sql/iceberg/file_caches.h"
 #include "sql/iceberg/resolved_table.h"
-#include "sql/table_scan.h"
+#include "sql/catalog/table_scan.h"
 
 namespace floe::sql::iceberg_sql {
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "iceberg/table_operations.h"
-#include "sql/catalog.h"
+#include "sql/catalog/catalog.h"
 
 namespace floe::sql::iceberg_sql {
 

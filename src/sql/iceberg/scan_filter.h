@@ -10,7 +10,7 @@
 #include "formats/parquet/file_reader.h"
 #include "iceberg/expression.h"
 #include "iceberg/schema.h"
-#include "sql/scan_predicate.h"
+#include "sql/planner/scan_predicate.h"
 
 namespace floe::sql::iceberg_sql {
 

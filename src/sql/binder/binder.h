@@ -1,0 +1,39 @@
+// The binder: resolves an AST statement against a SqlCatalog into a logical plan. It checks
+// every name and type and reports errors with the line and column of the offending text
+// ("line 1:8: Column 'x' cannot be resolved"). One Binder binds one statement; single thread.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+#include "sql/parser/ast_statement.h"
+#include "sql/catalog/catalog.h"
+#include "sql/planner/logical_plan.h"
+
+namespace floe::sql {
+
+// Session state the binder reads: where unqualified names resolve.
+struct BindOptions {
+  std::string catalog = "floe";
+  std::string schema = "default";
+};
+
+// A statement after binding. Queries (and EXPLAIN's statement) have a plan; other statements
+// are validated and described for the executor that will run them.
+struct BoundStatement {
+  ast::StatementKind kind = ast::StatementKind::kQuery;
+  LogicalPtr plan;          // kQuery, kExplain (the explained query), SHOW/DESCRIBE (as rows)
+  bool explain = false;
+  bool analyze = false;
+  int parameter_count = 0;  // Highest $n / ? used.
+  QualifiedTableName target;     // DDL and INSERT: the table (or schema in target.schema).
+  std::string description;       // One line for non-query statements: what it would do.
+};
+
+// Binds `statement`, whose locations point into `sql`.
+Result<BoundStatement> Bind(const ast::Statement& statement, std::string_view sql, const SqlCatalog& catalog,
+                            const BindOptions& options = {});
+
+}  // namespace floe::sql

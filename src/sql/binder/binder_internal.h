@@ -1,0 +1,125 @@
+// The binder's internal state, shared by binder_query.cc (statements, queries, FROM) and
+// binder_expr.cc (expressions). Not part of the sql area's interface; see sql/binder.h.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "sql/binder/binder.h"
+#include "sql/function/function_registry.h"
+
+namespace floe::sql {
+
+struct ScopeColumn {
+  std::string name;
+  ColumnId id;
+  SqlType type;
+  bool hidden = false;  // The right side's copy of a USING column: not found unqualified, not in *.
+};
+
+// One relation visible in a FROM clause.
+struct ScopeRelation {
+  std::string alias;                 // The name it is referred to by.
+  std::optional<QualifiedTableName> table;  // Set for catalog tables without an alias.
+  std::vector<ScopeColumn> columns;
+};
+
+// The names visible to expressions of one query level; `parent` is the enclosing query's scope
+// (for correlated references).
+struct Scope {
+  Scope* parent = nullptr;
+  std::vector<ScopeRelation> relations;
+  std::vector<ColumnId> outer_references;  // Columns of enclosing scopes this level read.
+};
+
+// CTEs visible at some point: a chain, innermost first.
+struct CteScope {
+  const CteScope* parent = nullptr;
+  std::map<std::string, const ast::CommonTableExpr*> ctes;
+  const ast::CommonTableExpr* Find(const std::string& name) const {
+    for (const CteScope* s = this; s != nullptr; s = s->parent) {
+      auto it = s->ctes.find(name);
+      if (it != s->ctes.end()) return it->second;
+    }
+    return nullptr;
+  }
+};
+
+// What an expression may contain where it is bound, and where aggregates and window calls go.
+struct ExprContext {
+  const char* clause = "expression";  // For messages: "WHERE", "GROUP BY", ...
+  Scope* scope = nullptr;
+  const CteScope* ctes = nullptr;
+  bool allow_aggregates = false;
+  bool allow_windows = false;
+  std::vector<AggregateCall>* aggregates = nullptr;
+  std::vector<ColumnId>* aggregate_ids = nullptr;
+  std::vector<WindowCall>* windows = nullptr;
+  std::vector<ColumnId>* window_ids = nullptr;
+  const std::vector<ast::NamedWindow>* named_windows = nullptr;
+  // When grouping: group keys and the ids of the FROM columns that must not appear bare.
+  const std::vector<BoundExprPtr>* group_keys = nullptr;
+  const std::vector<ColumnId>* group_ids = nullptr;
+  const std::set<ColumnId>* grouped_input = nullptr;
+};
+
+// A bound query: its plan and the names of its visible output columns.
+struct BoundQuery {
+  LogicalPtr plan;
+};
+
+class BinderImpl {
+ public:
+  BinderImpl(std::string_view sql, const SqlCatalog& catalog, const BindOptions& options)
+      : sql_(sql), catalog_(catalog), options_(options), functions_(FunctionRegistry::BuiltIn()) {}
+
+  Result<BoundStatement> BindStatement(const ast::Statement& statement);
+
+  // Queries (binder_query.cc).
+  Result<LogicalPtr> BindQuery(const ast::Query& query, Scope* outer, const CteScope* ctes);
+
+  // Expressions (binder_expr.cc).
+  Result<BoundExprPtr> BindExpr(const ast::Expr& expr, ExprContext& context);
+  // Binds and requires a boolean result ("WHERE clause must evaluate to a boolean").
+  Result<BoundExprPtr> BindPredicate(const ast::Expr& expr, ExprContext& context);
+  // Replaces group-key subtrees with the keys' columns; bare input columns are an error.
+  Result<BoundExprPtr> ApplyGrouping(BoundExprPtr expr, const ExprContext& context, int location);
+  // Coerces `expr` to `type` (an implicit cast), or explains why not.
+  Result<BoundExprPtr> Coerce(BoundExprPtr expr, const SqlType& type, int location, std::string_view what);
+  // A constant value of `expr` if it is one (literals, casts of literals, negation).
+  std::optional<Value> ConstantValue(const BoundExpr& expr) const;
+
+  ColumnId NewColumn() { return ColumnId(next_column_++); }
+  std::unexpected<Error> ErrorAt(int location, std::string_view message, ErrorKind kind = ErrorKind::kInvalidArgument) const;
+  std::string_view sql() const { return sql_; }
+  int parameter_count() const { return parameter_count_; }
+  void NoteParameter(int index) { parameter_count_ = std::max(parameter_count_, index); }
+  const FunctionRegistry& functions() const { return functions_; }
+
+ private:
+  Result<LogicalPtr> BindSelect(const ast::Query& query, Scope* outer, const CteScope* ctes);
+  Result<LogicalPtr> BindSetOp(const ast::Query& query, Scope* outer, const CteScope* ctes);
+  Result<LogicalPtr> BindValues(const ast::Query& query, Scope* outer, const CteScope* ctes);
+  Result<LogicalPtr> BindOrderLimit(const ast::Query& query, LogicalPtr plan, Scope* outer, const CteScope* ctes);
+  Result<LogicalPtr> BindLimit(const ast::Query& query, LogicalPtr plan);
+  Result<LogicalPtr> BindFromItem(const ast::TableRef& ref, Scope& scope, const CteScope* ctes);
+  Result<LogicalPtr> BindNamedTable(const ast::TableRef& ref, Scope& scope, const CteScope* ctes);
+  Result<QualifiedTableName> Qualify(const std::vector<std::string>& name, int location) const;
+  Result<TableVersion> BindVersion(const ast::TimeTravel& travel);
+  Result<LogicalPtr> VirtualTable(const std::string& name, std::vector<TableColumn> columns,
+                                  std::vector<std::vector<Value>> rows, Scope& scope, const std::string& alias);
+  Result<LogicalPtr> ShowStatement(const ast::Statement& statement);
+  Result<std::vector<std::vector<Value>>> InformationSchemaRows(const std::string& table, const std::string& catalog);
+
+  std::string_view sql_;
+  const SqlCatalog& catalog_;
+  BindOptions options_;
+  const FunctionRegistry& functions_;
+  int next_column_ = 1;
+  int parameter_count_ = 0;
+};
+
+}  // namespace floe::sql

@@ -1,0 +1,128 @@
+#include "sql/binder/binder.h"
+
+#include <gtest/gtest.h>
+
+#include "sql/catalog/memory_catalog.h"
+#include "sql/planner/optimizer.h"
+#include "sql/parser/parser.h"
+#include "sql/types/sql_error.h"
+#include "sql/types/type_rules.h"
+
+namespace floe::sql {
+namespace {
+
+class BinderTest : public ::testing::Test {
+ protected:
+  BinderTest() {
+    CatalogTable orders;
+    orders.name = {"", "sales", "orders"};
+    orders.columns = {{"id", SqlType::Bigint()},
+                      {"amount", SqlType::Decimal(12, 2)},
+                      {"qty", SqlType::Integer()},
+                      {"ts", SqlType::TimestampTz()},
+                      {"info", SqlType::Row({{"device", SqlType::Varchar()}, {"ip", SqlType::Varchar()}})},
+                      {"tags", SqlType::Array(SqlType::Varchar())}};
+    orders.estimated_rows = 1000;
+    catalog_.AddTable(orders);
+  }
+
+  Result<BoundStatement> BindSql(const std::string& sql) {
+    FLOE_ASSIGN_OR_RETURN(auto statement, ParseStatement(sql));
+    return Bind(*statement, sql, catalog_, BindOptions{"floe", "sales"});
+  }
+
+  // The type of the only output column.
+  std::string TypeOf(const std::string& expression) {
+    auto bound = BindSql("SELECT " + expression + " FROM orders");
+    if (!bound.has_value()) return "error: " + bound.error().message();
+    return bound->plan->output.at(0).type.ToString();
+  }
+
+  MemoryCatalog catalog_;
+};
+
+TEST_F(BinderTest, ResultTypesFollowTrinoRules) {
+  EXPECT_EQ(TypeOf("amount + 1"), "decimal(13,2)");  // integer -> decimal(10,0); 1 + max(10, 10) + 2
+  EXPECT_EQ(TypeOf("amount * amount"), "decimal(24,4)");
+  EXPECT_EQ(TypeOf("amount / 3"), "decimal(12,2)");
+  EXPECT_EQ(TypeOf("qty + id"), "bigint");
+  EXPECT_EQ(TypeOf("qty / 2.0"), "decimal(12,1)");  // p = 10 + 1 + max(0, 1 - 0)
+  EXPECT_EQ(TypeOf("qty * 1e0"), "double");
+  EXPECT_EQ(TypeOf("sum(amount)"), "decimal(38,2)");
+  EXPECT_EQ(TypeOf("avg(qty)"), "double");
+  EXPECT_EQ(TypeOf("count(DISTINCT id)"), "bigint");
+  EXPECT_EQ(TypeOf("approx_percentile(amount, 0.5)"), "decimal(12,2)");
+  EXPECT_EQ(TypeOf("ts - INTERVAL '1' HOUR"), "timestamp(6) with time zone");
+  EXPECT_EQ(TypeOf("date_trunc('hour', ts)"), "timestamp(6) with time zone");
+  EXPECT_EQ(TypeOf("extract(hour FROM ts)"), "bigint");
+  EXPECT_EQ(TypeOf("CASE WHEN qty > 1 THEN qty ELSE id END"), "bigint");
+  EXPECT_EQ(TypeOf("coalesce(qty, 0.5)"), "decimal(11,1)");
+  EXPECT_EQ(TypeOf("info.device"), "varchar");
+  EXPECT_EQ(TypeOf("orders.info.ip"), "varchar");
+  EXPECT_EQ(TypeOf("tags[1]"), "varchar");
+  EXPECT_EQ(TypeOf("row_number() OVER (ORDER BY ts)"), "bigint");
+  EXPECT_EQ(TypeOf("lag(amount, 1, 0) OVER (ORDER BY ts)"), "decimal(12,2)");
+}
+
+TEST_F(BinderTest, DecimalScaleOverflowIsAnError) {
+  EXPECT_FALSE(DecimalArithmeticType(ArithmeticOp::kMultiply, SqlType::Decimal(38, 20), SqlType::Decimal(38, 20)).has_value());
+}
+
+TEST_F(BinderTest, ErrorsPointAtTheOffendingText) {
+  auto bound = BindSql("SELECT info.nope FROM orders");
+  ASSERT_FALSE(bound.has_value());
+  EXPECT_EQ(bound.error().message(), "line 1:8: Field 'nope' not found in row(device varchar, ip varchar)");
+  auto ambiguous = BindSql("SELECT id FROM orders a, orders b");
+  ASSERT_FALSE(ambiguous.has_value());
+  EXPECT_EQ(ambiguous.error().message(), "line 1:8: Column 'id' is ambiguous");
+  auto multi_line = BindSql("SELECT id,\n       nope\nFROM orders");
+  ASSERT_FALSE(multi_line.has_value());
+  auto position = ErrorPosition(multi_line.error());
+  ASSERT_TRUE(position.has_value());
+  EXPECT_EQ(position->line, 2);
+  EXPECT_EQ(position->column, 8);
+}
+
+TEST_F(BinderTest, CorrelatedSubqueryRecordsOuterColumns) {
+  auto bound = BindSql("SELECT id FROM orders o WHERE amount > (SELECT avg(amount) FROM orders i WHERE i.qty = o.qty)");
+  ASSERT_TRUE(bound.has_value()) << bound.error().ToString();
+  const LogicalOperator* filter = bound->plan->children.at(0).get();
+  ASSERT_EQ(filter->kind, LogicalKind::kFilter);
+  const BoundExpr& subquery = *filter->predicate->args.at(1);
+  ASSERT_EQ(subquery.kind, BoundKind::kSubquery);
+  ASSERT_EQ(subquery.correlated.size(), 1u);
+}
+
+TEST_F(BinderTest, PushedScanPredicateNamesTableColumnsAndFieldIds) {
+  CatalogTable t;
+  t.name = {"", "sales", "events"};
+  t.columns = {{"a", SqlType::Bigint(), true, 7}, {"b", SqlType::Varchar(), true, 9}};
+  catalog_.AddTable(t);
+  auto bound = BindSql("SELECT a FROM events WHERE 5 < a AND b LIKE 'x%' AND b IS NOT NULL AND a + 1 > 2");
+  ASSERT_TRUE(bound.has_value()) << bound.error().ToString();
+  auto plan = Optimize(std::move(bound->plan));
+  ASSERT_TRUE(plan.has_value());
+  const LogicalOperator* scan = plan->get();
+  while (scan->kind != LogicalKind::kScan) scan = scan->children.at(0).get();
+  ASSERT_EQ(scan->pushed.terms.size(), 3u);
+  EXPECT_EQ(scan->pushed.terms[0].column, "a");
+  EXPECT_EQ(scan->pushed.terms[0].field_id, 7);
+  EXPECT_EQ(scan->pushed.terms[0].op, ColumnPredicate::Op::kGt);  // 5 < a, flipped
+  EXPECT_EQ(scan->pushed.terms[1].op, ColumnPredicate::Op::kStartsWith);
+  EXPECT_EQ(scan->pushed.terms[1].values.at(0).as_string(), "x");
+  EXPECT_EQ(scan->pushed.terms[2].op, ColumnPredicate::Op::kIsNotNull);
+  EXPECT_EQ(scan->pushed.residual.size(), 1u);  // a + 1 > 2 is evaluated after decoding
+}
+
+TEST_F(BinderTest, FoldingLeavesFailingExpressionsForRunTime) {
+  auto bound = BindSql("SELECT 1 / 0, 2 * 3 FROM orders");
+  ASSERT_TRUE(bound.has_value());
+  auto plan = Optimize(std::move(bound->plan));
+  ASSERT_TRUE(plan.has_value());
+  EXPECT_EQ((*plan)->expressions.at(0)->kind, BoundKind::kCall);
+  ASSERT_EQ((*plan)->expressions.at(1)->kind, BoundKind::kConstant);
+  EXPECT_EQ((*plan)->expressions.at(1)->value.as_int(), 6);
+}
+
+}  // namespace
+}  // namespace floe::sql

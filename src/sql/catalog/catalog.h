@@ -1,0 +1,130 @@
+// What the binder needs to know about tables: the SqlCatalog interface. The real
+// implementation wraps Iceberg tables behind a catalog (src/catalog, src/iceberg); tests use
+// MemoryCatalog (sql/memory_catalog.h). Implementations must be safe to call from any thread.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+#include "formats/column_batch.h"
+#include "sql/types/sql_type.h"
+#include "sql/types/value.h"
+
+namespace floe::sql {
+
+struct ScanRequest;
+struct ScanPredicate;
+class TableScan;
+
+struct QualifiedTableName {
+  std::string catalog;
+  std::string schema;
+  std::string table;
+
+  std::string ToString() const { return catalog + "." + schema + "." + table; }
+  bool operator==(const QualifiedTableName&) const = default;
+};
+
+struct TableColumn {
+  std::string name;
+  SqlType type;
+  bool nullable = true;
+  int32_t field_id = 0;  // Iceberg field id (0 when the table has none).
+};
+
+// Which version of a table a query reads: the current snapshot, or time travel.
+struct TableVersion {
+  enum class Kind { kCurrent, kSnapshotId, kRef, kTimestamp };
+  Kind kind = Kind::kCurrent;
+  int64_t snapshot_id = 0;
+  std::string ref;                // Branch or tag name.
+  int64_t timestamp_micros = 0;   // The latest snapshot at or before this instant (UTC).
+
+  std::string ToString() const;
+};
+
+// What the optimizer knows of one column's values. Estimates: they order joins and size hash
+// tables, never decide a result.
+struct ColumnStatistics {
+  // At most this many distinct values: for integer, date and decimal columns, the width of the
+  // range between the smallest lower bound and the largest upper bound of the table's files.
+  std::optional<double> distinct_count;
+};
+
+// One table's shape at one version, as the binder and planner see it. Immutable.
+struct CatalogTable {
+  QualifiedTableName name;
+  std::string location;  // Table location URI; empty when not applicable.
+  std::vector<TableColumn> columns;
+  std::optional<int64_t> estimated_rows;  // From snapshot summaries; drives join order.
+  std::vector<ColumnStatistics> column_statistics;  // Parallel to `columns`, or empty when unknown.
+  std::vector<std::string> partition_columns;  // Source columns of identity/temporal transforms.
+  std::map<std::string, std::string> properties;  // Table properties (floe.source.* for fresh reads).
+};
+
+// CREATE TABLE's request: columns, the partition spec as Iceberg transform terms ("hour(ts)",
+// "bucket(16, id)", "region"), and table properties.
+struct TableDefinition {
+  QualifiedTableName name;
+  std::vector<TableColumn> columns;
+  std::vector<std::string> partition_by;
+  std::map<std::string, std::string> properties;
+};
+
+// ALTER TABLE's column changes.
+struct TableChange {
+  enum class Kind { kAddColumn, kDropColumn, kRenameColumn };
+  Kind kind = Kind::kAddColumn;
+  TableColumn column;     // kAddColumn
+  std::string name;       // kDropColumn, kRenameColumn: the existing column
+  std::string new_name;   // kRenameColumn
+};
+
+class SqlCatalog {
+ public:
+  virtual ~SqlCatalog() = default;
+
+  virtual std::vector<std::string> CatalogNames() const = 0;
+  virtual Result<std::vector<std::string>> SchemaNames(std::string_view catalog) const = 0;
+  virtual Result<std::vector<std::string>> TableNames(std::string_view catalog, std::string_view schema) const = 0;
+  // kNotFound when the table (or the requested version) does not exist.
+  virtual Result<std::shared_ptr<const CatalogTable>> GetTable(const QualifiedTableName& name,
+                                                               const TableVersion& version) const = 0;
+  // A table by its location (iceberg_scan('uri')); kNotFound when nothing is there.
+  virtual Result<std::shared_ptr<const CatalogTable>> GetTableAt(std::string_view location,
+                                                                 const TableVersion& version) const = 0;
+
+  // Storage. Catalogs without storage (planning only) answer kNotImplemented.
+  // Plans a scan of a table's data or of one of its metadata tables (sql/table_scan.h).
+  virtual Result<std::unique_ptr<TableScan>> OpenScan(const ScanRequest& request) const;
+
+  // Writes; each is one atomic catalog commit. Read-only catalogs answer kNotImplemented.
+  virtual Status CreateSchema(std::string_view catalog, std::string_view schema);
+  virtual Status DropSchema(std::string_view catalog, std::string_view schema);
+  virtual Status CreateTable(const TableDefinition& definition);
+  virtual Status DropTable(const QualifiedTableName& name);
+  virtual Status AlterTable(const QualifiedTableName& name, const TableChange& change);
+  // Appends rows (batches typed like the table's columns, in column order) as one snapshot;
+  // returns the number of rows written.
+  virtual Result<int64_t> AppendRows(const QualifiedTableName& name, std::vector<formats::ColumnBatch> batches);
+  // DELETE: removes the rows `select` flags, as one commit, and returns how many. `select` gets
+  // batches of every table column in order, typed by StorageDataType (a column a file lacks is
+  // null), and answers one flag per row. `pushed` holds terms the WHERE implies, for skipping
+  // files; when `pushed_is_exact` (the WHERE is exactly their conjunction) storage may also drop
+  // files whose statistics prove every row matches without reading them.
+  using RowSelector = std::function<Result<std::vector<uint8_t>>(const formats::ColumnBatch& batch)>;
+  virtual Result<int64_t> DeleteRows(const QualifiedTableName& name, const ScanPredicate& pushed, bool pushed_is_exact,
+                                     const RowSelector& select);
+  // ALTER TABLE ... EXECUTE optimize | expire_snapshots | remove_orphan_files: a one-line summary.
+  virtual Result<std::string> ExecuteProcedure(const QualifiedTableName& name, std::string_view procedure,
+                                               const std::map<std::string, Value>& arguments);
+};
+
+}  // namespace floe::sql

@@ -1,0 +1,152 @@
+#include "sql/execution/dynamic_filter.h"
+
+#include <set>
+
+#include <fmt/format.h>
+
+#include "sql/planner/logical_plan.h"
+#include "sql/execution/physical_operator.h"
+
+namespace floe::sql {
+namespace {
+
+// Build sides with at most this many distinct keys also publish them as a set, which the
+// probe's scan applies to each row (a range alone rarely excludes rows of spread-out keys).
+constexpr size_t kMaxSetValues = 4096;
+
+// Types whose values are int64 in vectors and whose order is the values' order.
+bool RangeFilterable(const SqlType& type) { return type.IsInteger() || type.kind() == TypeKind::kDate; }
+
+int Position(const std::vector<OutputColumn>& columns, ColumnId id) {
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (columns[i].id == id) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+// The scan whose column `id` flows unchanged into `node`'s output, through filters, column
+// projections and the sides of joins that keep their rows' values (never the null-padded side
+// of an outer join, whose rows a filter would turn into padding). Null when there is none.
+const LogicalOperator* ProducingScan(const LogicalOperator& node, ColumnId id, int* table_column) {
+  switch (node.kind) {
+    case LogicalKind::kScan:
+      if (!node.metadata_table.empty() || !node.virtual_table.empty()) return nullptr;
+      for (const ScanColumn& c : node.scan_columns) {
+        if (c.id == id) {
+          *table_column = c.table_column;
+          return &node;
+        }
+      }
+      return nullptr;
+    case LogicalKind::kFilter: return ProducingScan(*node.children[0], id, table_column);
+    case LogicalKind::kAggregate:
+      // A group key: filtering the input by it removes whole groups, which the join drops anyway.
+      for (size_t i = 0; i < node.groups.size(); ++i) {
+        if (node.output[i].id == id) {
+          const BoundExpr& e = *node.groups[i];
+          return e.kind == BoundKind::kColumn ? ProducingScan(*node.children[0], e.column, table_column) : nullptr;
+        }
+      }
+      return nullptr;
+    case LogicalKind::kProject:
+      for (size_t i = 0; i < node.expressions.size(); ++i) {
+        if (node.output[i].id == id) {
+          const BoundExpr& e = *node.expressions[i];
+          return e.kind == BoundKind::kColumn ? ProducingScan(*node.children[0], e.column, table_column) : nullptr;
+        }
+      }
+      return nullptr;
+    case LogicalKind::kJoin: {
+      bool left_ok = node.join_type == LogicalJoinType::kInner || node.join_type == LogicalJoinType::kCross ||
+                     node.join_type == LogicalJoinType::kSemi || node.join_type == LogicalJoinType::kAnti;
+      bool right_ok = node.join_type == LogicalJoinType::kInner || node.join_type == LogicalJoinType::kCross ||
+                      node.join_type == LogicalJoinType::kRightSemi || node.join_type == LogicalJoinType::kRightAnti;
+      if (left_ok && Position(node.children[0]->output, id) >= 0) return ProducingScan(*node.children[0], id, table_column);
+      if (right_ok && Position(node.children[1]->output, id) >= 0) return ProducingScan(*node.children[1], id, table_column);
+      return nullptr;
+    }
+    default: return nullptr;
+  }
+}
+
+}  // namespace
+
+void DynamicFilters::Publish(const LogicalOperator& join, const Materialized& build) {
+  if (!join.condition || !DropsUnmatchedProbeRows(join.join_type)) return;
+  const auto& probe = join.children[0]->output;
+  const auto& built = join.children[1]->output;
+  std::map<const LogicalOperator*, std::vector<ColumnPredicate>> found;
+  for (auto [a, b] : ColumnEqualities(join.condition.get(), *join.children[0], *join.children[1])) {
+    int probe_at = Position(probe, a), build_at = Position(built, b);
+    const SqlType& type = built[static_cast<size_t>(build_at)].type;
+    if (!RangeFilterable(type) || !(probe[static_cast<size_t>(probe_at)].type == type)) continue;
+    bool any = false;
+    int64_t low = 0, high = 0;
+    std::set<int64_t> distinct;  // Kept while small: then the exact set filters rows too.
+    for (const DataChunk& chunk : build.chunks) {
+      const ColumnVector& v = *chunk.columns[static_cast<size_t>(build_at)];
+      const int64_t* values = v.Data<int64_t>();
+      for (int64_t i = 0; i < chunk.rows; ++i) {
+        if (!v.IsValid(i)) continue;
+        low = any ? std::min(low, values[i]) : values[i];
+        high = any ? std::max(high, values[i]) : values[i];
+        any = true;
+        if (distinct.size() <= kMaxSetValues) distinct.insert(values[i]);
+      }
+    }
+    if (!any) continue;  // An empty build side: the join itself ends quickly.
+    int table_column = 0;
+    const LogicalOperator* scan = ProducingScan(*join.children[0], a, &table_column);
+    if (scan == nullptr || !scan->table) continue;
+    const TableColumn& column = scan->table->columns[static_cast<size_t>(table_column)];
+    ColumnPredicate lower{column.name, column.field_id, ColumnPredicate::Op::kGtEq, {Value::Int(type, low)}};
+    ColumnPredicate upper{column.name, column.field_id, ColumnPredicate::Op::kLtEq, {Value::Int(type, high)}};
+    found[scan].push_back(std::move(lower));
+    found[scan].push_back(std::move(upper));
+    if (distinct.size() <= kMaxSetValues) {
+      ColumnPredicate in{column.name, column.field_id, ColumnPredicate::Op::kIn, {}};
+      for (int64_t v : distinct) in.values.push_back(Value::Int(type, v));
+      found[scan].push_back(std::move(in));
+    }
+  }
+  std::lock_guard lock(mutex_);
+  for (auto& [scan, by_join] : terms_) {
+    if (by_join.erase(&join) > 0) current_.erase(scan);
+  }
+  for (auto& [scan, published] : found) {
+    terms_[scan][&join] = std::move(published);
+    current_.erase(scan);
+  }
+}
+
+const ScanPredicate* DynamicFilters::PredicateFor(const LogicalOperator& scan) {
+  std::lock_guard lock(mutex_);
+  auto it = terms_.find(&scan);
+  if (it == terms_.end() || it->second.empty()) return &scan.pushed;
+  if (auto made = current_.find(&scan); made != current_.end()) return made->second;
+  ScanPredicate& combined = combined_.emplace_back();
+  combined.terms = scan.pushed.terms;
+  for (const auto& e : scan.pushed.residual) combined.residual.push_back(e->Clone());
+  for (const auto& [join, terms] : it->second) combined.terms.insert(combined.terms.end(), terms.begin(), terms.end());
+  current_[&scan] = &combined;
+  return &combined;
+}
+
+std::string DynamicFilters::Describe(const LogicalOperator& scan) const {
+  std::lock_guard lock(mutex_);
+  auto it = terms_.find(&scan);
+  if (it == terms_.end()) return "";
+  std::string out;
+  for (const auto& [join, terms] : it->second) {
+    for (const auto& t : terms) {
+      // A long key set would drown the plan: its size says enough.
+      std::string text = t.op == ColumnPredicate::Op::kIn && t.values.size() > 8
+                             ? fmt::format("{} IN ({} values)", t.column, t.values.size())
+                             : t.ToString();
+      out += (out.empty() ? "" : " AND ") + text;
+    }
+  }
+  return out;
+}
+
+}  // namespace floe::sql

@@ -1,0 +1,339 @@
+#include "sql/execution/executor.h"
+
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+namespace floe::sql {
+namespace {
+
+// Partitions of a spilled join or aggregation: each holds about 1/32 of the state that did
+// not fit, so state up to about 30 times the memory limit (less what else the query holds)
+// completes.
+constexpr int kSpillPartitions = 32;
+
+// Returned through a scan's batch callback to stop reading early (a limit was reached); never
+// leaves the executor.
+constexpr std::string_view kStopMarker = "\x01stop";
+
+bool IsStop(const Error& e) { return e.kind() == ErrorKind::kInternal && e.message() == kStopMarker; }
+
+bool Done(const std::vector<std::unique_ptr<StreamOperator>>& operators) {
+  for (const auto& op : operators) {
+    if (op->Done()) return true;
+  }
+  return false;
+}
+
+class CallbackSink final : public Sink {
+ public:
+  explicit CallbackSink(const ChunkCallback& out) : out_(out) {}
+  std::unique_ptr<LocalSinkState> MakeLocal(QueryContext&) override { return std::make_unique<LocalSinkState>(); }
+  Status Consume(LocalSinkState&, DataChunk&& chunk, QueryContext&) override {
+    std::lock_guard lock(mutex_);
+    return out_(std::move(chunk));
+  }
+  Status Combine(std::unique_ptr<LocalSinkState>, QueryContext&) override { return OkStatus(); }
+  Result<Materialized> Finalize(QueryContext&) override { return Materialized{}; }
+
+ private:
+  const ChunkCallback& out_;
+  std::mutex mutex_;
+};
+
+void Count(QueryContext& context, const LogicalOperator* node, int64_t rows) {
+  if (node == nullptr) return;
+  OperatorStats& stats = context.StatsFor(node);
+  stats.rows.fetch_add(rows, std::memory_order_relaxed);
+  stats.batches.fetch_add(1, std::memory_order_relaxed);
+}
+
+}  // namespace
+
+Result<Executor::Pipeline> Executor::Build(const LogicalOperator& op, const std::map<ColumnId, Value>* outer) {
+  Pipeline p;
+  p.serial = outer != nullptr && !outer->empty();
+  auto extend = [&](const LogicalOperator& child) -> Status {
+    FLOE_ASSIGN_OR_RETURN(p, Build(child, outer));
+    return OkStatus();
+  };
+  switch (op.kind) {
+    case LogicalKind::kScan: {
+      FLOE_ASSIGN_OR_RETURN(p.source, MakeScanSource(op, context_));
+      const ScanPredicate& predicate = *context_.dynamic_filters().PredicateFor(op);
+      if (!predicate.empty()) {
+        p.producers.push_back(nullptr);
+        FLOE_ASSIGN_OR_RETURN(auto filter, MakeScanFilter(op, predicate, ColumnLayout::Of(op.output, outer)));
+        p.operators.push_back(std::move(filter));
+      }
+      p.producers.push_back(&op);
+      return p;
+    }
+    case LogicalKind::kValues: {
+      FLOE_ASSIGN_OR_RETURN(Materialized rows, EvaluateValues(op, outer, context_));
+      p.source = MakeMaterializedSource(std::move(rows));
+      p.producers.push_back(&op);
+      return p;
+    }
+    case LogicalKind::kEmpty: {
+      p.source = MakeMaterializedSource(Materialized{});
+      p.producers.push_back(&op);
+      return p;
+    }
+    case LogicalKind::kFilter: {
+      FLOE_RETURN_IF_ERROR(extend(*op.children[0]));
+      std::vector<BoundExprPtr> owned;
+      SplitConjunction(op.predicate->Clone(), owned);
+      std::vector<const BoundExpr*> terms;
+      for (const auto& t : owned) terms.push_back(t.get());
+      FLOE_ASSIGN_OR_RETURN(auto filter, MakeFilter(std::move(terms), ColumnLayout::Of(op.children[0]->output, outer)));
+      p.operators.push_back(std::move(filter));
+      p.producers.push_back(&op);
+      return p;
+    }
+    case LogicalKind::kProject: {
+      FLOE_RETURN_IF_ERROR(extend(*op.children[0]));
+      FLOE_ASSIGN_OR_RETURN(auto project, MakeProject(op.expressions, ColumnLayout::Of(op.children[0]->output, outer)));
+      p.operators.push_back(std::move(project));
+      p.producers.push_back(&op);
+      return p;
+    }
+    case LogicalKind::kLimit: {
+      FLOE_RETURN_IF_ERROR(extend(*op.children[0]));
+      p.operators.push_back(MakeLimit(op.limit, op.offset));
+      p.producers.push_back(&op);
+      return p;
+    }
+    case LogicalKind::kJoin: {
+      Result<Materialized> build = Materialize(*op.children[1], outer);
+      if (!build.has_value()) {
+        if (ShouldSpill(build.error(), outer)) return BuildGraceHashJoin(op, build.error(), outer);
+        return std::unexpected(build.error());
+      }
+      if (build->rows() == 0 && DropsUnmatchedProbeRows(op.join_type)) {
+        // Nothing can match: the probe side is not read at all.
+        p.source = MakeMaterializedSource(Materialized{});
+        p.producers.push_back(&op);
+        return p;
+      }
+      // A correlated subquery's joins run per outer row: their ranges would say little.
+      if (outer == nullptr || outer->empty()) context_.dynamic_filters().Publish(op, *build);
+      FLOE_RETURN_IF_ERROR(extend(*op.children[0]));
+      auto probe = MakeHashJoinProbe(op, std::move(*build), outer, context_);
+      if (!probe.has_value()) {
+        if (!ShouldSpill(probe.error(), outer)) return std::unexpected(probe.error());
+        p = Pipeline{};  // Releases the probe side's operators before the sides are read again.
+        return BuildGraceHashJoin(op, probe.error(), outer);
+      }
+      p.operators.push_back(std::move(*probe));
+      p.producers.push_back(&op);
+      return p;
+    }
+    default: {
+      FLOE_ASSIGN_OR_RETURN(Materialized result, MaterializeBreaker(op, outer));
+      p.source = MakeMaterializedSource(std::move(result));
+      p.producers.push_back(nullptr);  // MaterializeBreaker counted the rows.
+      return p;
+    }
+  }
+}
+
+Result<Materialized> Executor::MaterializeBreaker(const LogicalOperator& op, const std::map<ColumnId, Value>* outer) {
+  Result<Materialized> result = Materialized{};
+  switch (op.kind) {
+    case LogicalKind::kAggregate:
+    case LogicalKind::kDistinct:
+    case LogicalKind::kSort:
+    case LogicalKind::kTopN: {
+      std::unique_ptr<Sink> sink;
+      {
+        FLOE_ASSIGN_OR_RETURN(Pipeline p, Build(*op.children[0], outer));
+        if (op.kind == LogicalKind::kAggregate) {
+          FLOE_ASSIGN_OR_RETURN(sink, MakeHashAggregate(op, outer, context_));
+        } else if (op.kind == LogicalKind::kDistinct) {
+          FLOE_ASSIGN_OR_RETURN(sink, MakeDistinct(op, context_));
+        } else {
+          FLOE_ASSIGN_OR_RETURN(sink, MakeSort(op, outer, context_));
+        }
+        Status run = RunPipeline(p, *sink);
+        result = run.has_value() ? sink->Finalize(context_) : Result<Materialized>(std::unexpected(run.error()));
+      }
+      if (!result.has_value() && op.kind == LogicalKind::kAggregate && !op.groups.empty() && ShouldSpill(result.error(), outer)) {
+        sink.reset();  // Its tables go before the input is read again.
+        result = AggregateSpilled(op, outer);
+      }
+      break;
+    }
+    case LogicalKind::kSetOp: {
+      FLOE_ASSIGN_OR_RETURN(Materialized left, Materialize(*op.children[0], outer));
+      FLOE_ASSIGN_OR_RETURN(Materialized right, Materialize(*op.children[1], outer));
+      result = ExecuteSetOperation(op, std::move(left), std::move(right), context_);
+      break;
+    }
+    case LogicalKind::kWindow: {
+      FLOE_ASSIGN_OR_RETURN(Materialized input, Materialize(*op.children[0], outer));
+      result = ExecuteWindow(op, std::move(input), outer, context_);
+      break;
+    }
+    default:
+      return Internal("operator {} is not a pipeline breaker", static_cast<int>(op.kind));
+  }
+  if (result.has_value()) {
+    OperatorStats& stats = context_.StatsFor(&op);
+    stats.rows.fetch_add(result->rows());
+    stats.batches.fetch_add(static_cast<int64_t>(result->chunks.size()));
+  }
+  return result;
+}
+
+bool Executor::ShouldSpill(const Error& error, const std::map<ColumnId, Value>* outer) {
+  // The memory tracker says whether this kResourceExhausted was the memory limit (a time limit
+  // has the same kind and must not start a spill).
+  bool memory = error.kind() == ErrorKind::kResourceExhausted && context_.memory().TakeExceeded();
+  return memory && context_.options().spill && (outer == nullptr || outer->empty());
+}
+
+Result<std::unique_ptr<SpillPartitions>> Executor::Spill(const LogicalOperator& plan, const std::vector<const BoundExpr*>& keys,
+                                                         std::string_view what, const std::map<ColumnId, Value>* outer) {
+  std::vector<SqlType> types;
+  for (const auto& c : plan.output) types.push_back(c.type);
+  FLOE_ASSIGN_OR_RETURN(auto partitions, SpillPartitions::Create(context_.spill_folder(), what, std::move(types), kSpillPartitions));
+  FLOE_ASSIGN_OR_RETURN(Pipeline p, Build(plan, outer));
+  FLOE_ASSIGN_OR_RETURN(auto sink, MakeSpillSink(keys, ColumnLayout::Of(plan.output, outer), *partitions));
+  FLOE_RETURN_IF_ERROR(RunPipeline(p, *sink));
+  FLOE_RETURN_IF_ERROR(partitions->Finish());
+  return partitions;
+}
+
+Result<Executor::Pipeline> Executor::BuildGraceHashJoin(const LogicalOperator& join, const Error& limit,
+                                                        const std::map<ColumnId, Value>* outer) {
+  JoinKeys keys = SplitJoinCondition(join);
+  if (keys.probe.empty()) return std::unexpected(limit);  // No keys to partition by.
+  std::vector<const BoundExpr*> probe_keys, build_keys;
+  for (const auto& k : keys.probe) probe_keys.push_back(k.get());
+  for (const auto& k : keys.build) build_keys.push_back(k.get());
+  FLOE_ASSIGN_OR_RETURN(auto build, Spill(*join.children[1], build_keys, "join-build", outer));
+  FLOE_ASSIGN_OR_RETURN(auto probe, Spill(*join.children[0], probe_keys, "join-probe", outer));
+  Pipeline p;
+  p.source = MakeGraceHashJoinSource(join, std::move(probe), std::move(build), outer);
+  p.producers.push_back(&join);
+  return p;
+}
+
+Result<Materialized> Executor::AggregateSpilled(const LogicalOperator& aggregate, const std::map<ColumnId, Value>* outer) {
+  std::vector<const BoundExpr*> keys;
+  for (const auto& g : aggregate.groups) keys.push_back(g.get());
+  FLOE_ASSIGN_OR_RETURN(auto partitions, Spill(*aggregate.children[0], keys, "aggregate", outer));
+  Materialized out;
+  for (int part = 0; part < partitions->partitions(); ++part) {
+    if (partitions->rows(part) == 0) continue;
+    Pipeline p;
+    Materialized input;
+    FLOE_ASSIGN_OR_RETURN(input.chunks, partitions->Read(part));
+    p.source = MakeMaterializedSource(std::move(input));
+    p.producers.push_back(nullptr);
+    FLOE_ASSIGN_OR_RETURN(auto sink, MakeHashAggregate(aggregate, outer, context_));
+    FLOE_RETURN_IF_ERROR(RunPipeline(p, *sink));
+    FLOE_ASSIGN_OR_RETURN(Materialized groups, sink->Finalize(context_));
+    for (auto& chunk : groups.chunks) out.chunks.push_back(std::move(chunk));
+  }
+  return out;
+}
+
+Result<Materialized> Executor::Materialize(const LogicalOperator& plan, const std::map<ColumnId, Value>* outer) {
+  bool breaker = plan.kind == LogicalKind::kAggregate || plan.kind == LogicalKind::kDistinct || plan.kind == LogicalKind::kSort ||
+                 plan.kind == LogicalKind::kTopN || plan.kind == LogicalKind::kSetOp || plan.kind == LogicalKind::kWindow;
+  if (breaker) return MaterializeBreaker(plan, outer);
+  FLOE_ASSIGN_OR_RETURN(Pipeline p, Build(plan, outer));
+  bool ordered = p.source->ordered();
+  auto sink = MakeCollect("Collect");
+  FLOE_RETURN_IF_ERROR(RunPipeline(p, *sink));
+  FLOE_ASSIGN_OR_RETURN(Materialized out, sink->Finalize(context_));
+  out.ordered = ordered;
+  return out;
+}
+
+Status Executor::Run(const LogicalOperator& plan, const ChunkCallback& out) {
+  FLOE_ASSIGN_OR_RETURN(Pipeline p, Build(plan, nullptr));
+  CallbackSink sink(out);
+  return RunPipeline(p, sink);
+}
+
+Result<std::vector<DataChunk>> Executor::RunSubquery(const LogicalOperator& plan, const std::map<ColumnId, Value>& outer) {
+  FLOE_ASSIGN_OR_RETURN(Materialized m, Materialize(plan, &outer));
+  return std::move(m.chunks);
+}
+
+Status Executor::Push(Pipeline& p, size_t stage, DataChunk&& chunk, Sink& sink, LocalSinkState& local) {
+  Count(context_, p.producers[stage], chunk.rows);
+  if (stage == p.operators.size()) return sink.Consume(local, std::move(chunk), context_);
+  return p.operators[stage]->Process(std::move(chunk), context_, [&](DataChunk&& next) -> Status {
+    if (next.rows == 0) return OkStatus();
+    return Push(p, stage + 1, std::move(next), sink, local);
+  });
+}
+
+Status Executor::RunPipeline(Pipeline& p, Sink& sink) {
+  // Every node of the pipeline ran, even one that passed no rows on (EXPLAIN ANALYZE then says
+  // "actual rows 0", not "not run").
+  for (const LogicalOperator* node : p.producers) {
+    if (node != nullptr) context_.StatsFor(node);
+  }
+  size_t morsels = p.source->morsel_count();
+  size_t workers = 1;
+  if (!p.source->ordered() && !p.serial) workers = std::max<size_t>(1, std::min<size_t>(static_cast<size_t>(context_.threads()), morsels));
+  std::atomic<size_t> next{0};
+  std::atomic<bool> failed{false};
+  std::mutex mutex;
+  std::optional<Error> error;
+  auto record = [&](const Error& e) {
+    std::lock_guard lock(mutex);
+    if (!error) error = e;
+    failed = true;
+  };
+  auto work = [&]() {
+    auto local = sink.MakeLocal(context_);
+    Status status = [&]() -> Status {
+      while (!failed.load(std::memory_order_relaxed) && !Done(p.operators)) {
+        FLOE_RETURN_IF_ERROR(context_.CheckInterrupt());
+        size_t m = next.fetch_add(1);
+        if (m >= morsels) break;
+        Status read = p.source->ReadMorsel(m, context_, [&](DataChunk&& chunk) -> Status {
+          if (failed.load(std::memory_order_relaxed)) return std::unexpected(Error(ErrorKind::kInternal, std::string(kStopMarker)));
+          FLOE_RETURN_IF_ERROR(Push(p, 0, std::move(chunk), sink, *local));
+          if (Done(p.operators)) return std::unexpected(Error(ErrorKind::kInternal, std::string(kStopMarker)));
+          return OkStatus();
+        });
+        if (!read.has_value() && !IsStop(read.error())) return read;
+      }
+      return OkStatus();
+    }();
+    if (status.has_value()) {
+      std::lock_guard lock(mutex);
+      status = sink.Combine(std::move(local), context_);
+    }
+    if (!status.has_value()) record(status.error());
+  };
+  if (workers <= 1) {
+    work();
+  } else {
+    std::vector<std::thread> threads;
+    for (size_t i = 1; i < workers; ++i) threads.emplace_back(work);
+    work();
+    for (auto& t : threads) t.join();
+  }
+  p.source->Done(context_);
+  if (error) return std::unexpected(*error);
+  // Rows operators held back (unmatched build rows of right and full joins).
+  for (size_t i = 0; i < p.operators.size(); ++i) {
+    auto local = sink.MakeLocal(context_);
+    FLOE_RETURN_IF_ERROR(p.operators[i]->Finish(context_, [&](DataChunk&& chunk) -> Status {
+      if (chunk.rows == 0) return OkStatus();
+      return Push(p, i + 1, std::move(chunk), sink, *local);
+    }));
+    FLOE_RETURN_IF_ERROR(sink.Combine(std::move(local), context_));
+  }
+  return OkStatus();
+}
+
+}  // namespace floe::sql

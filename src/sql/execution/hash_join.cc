@@ -1,0 +1,332 @@
+// Hash join: the build side (the plan's right child, the smaller input) is materialized and
+// indexed by its equi-join keys; probe chunks stream through in parallel. Conditions that are
+// not `left = right` equalities are checked on the candidate pairs. Without equalities every
+// pair is a candidate (a nested loop, which also serves cross joins). Left and full joins emit
+// unmatched probe rows per chunk; right and full joins emit unmatched build rows in Finish.
+// Semi and anti joins emit probe rows with (without) a match; right semi and right anti joins
+// mark the build rows that match and emit those (the others) in Finish.
+#include <atomic>
+#include <set>
+
+#include "sql/execution/key_table.h"
+#include "sql/execution/physical_operator.h"
+
+namespace floe::sql {
+namespace {
+
+std::set<int32_t> ColumnsOf(const BoundExpr& e) {
+  std::vector<ColumnId> ids;
+  e.CollectColumns(ids);
+  std::set<int32_t> out;
+  for (ColumnId id : ids) out.insert(id.value());
+  return out;
+}
+
+bool Within(const std::set<int32_t>& ids, const std::vector<OutputColumn>& side) {
+  if (ids.empty()) return false;
+  for (int32_t id : ids) {
+    bool found = false;
+    for (const auto& c : side) found |= c.id.value() == id;
+    if (!found) return false;
+  }
+  return true;
+}
+
+// The build side's rows by one 64-bit integer key (integers, dates, timestamps): open addressing
+// over the keys themselves, so a probe hashes and compares one integer instead of encoding a
+// key and comparing bytes (the common join, on ids). Each key's rows chain through next_.
+class IntKeyTable {
+ public:
+  void Build(const ColumnVector& keys) {
+    size_t capacity = 64;
+    while (capacity < static_cast<size_t>(keys.length) * 2) capacity *= 2;
+    mask_ = capacity - 1;
+    keys_.assign(capacity, 0);
+    heads_.assign(capacity, -1);
+  }
+  // Links each row to the previous row of its key, newest first (NULL keys match nothing).
+  void Chain(const ColumnVector& keys, std::vector<int64_t>& next) {
+    const int64_t* values = keys.Data<int64_t>();
+    for (int64_t r = 0; r < keys.length; ++r) {
+      if (!keys.IsValid(r)) continue;
+      size_t s = Slot(values[r]);
+      next[static_cast<size_t>(r)] = heads_[s];
+      heads_[s] = r;
+    }
+  }
+  // The newest row with `key`, or -1.
+  int64_t First(int64_t key) const {
+    if (heads_.empty()) return -1;  // An empty build side.
+    for (size_t s = Hash(key) & mask_;; s = (s + 1) & mask_) {
+      if (heads_[s] < 0) return -1;
+      if (keys_[s] == key) return heads_[s];
+    }
+  }
+  void Prefetch(int64_t key) const {
+    if (!heads_.empty()) __builtin_prefetch(&heads_[Hash(key) & mask_]);
+  }
+  int64_t Bytes() const { return static_cast<int64_t>(keys_.capacity() * 8 + heads_.capacity() * 8); }
+
+ private:
+  static size_t Hash(int64_t key) { return HashInt64(key); }
+  // The slot holding `key`, claimed for it when absent.
+  size_t Slot(int64_t key) {
+    size_t s = Hash(key) & mask_;
+    while (heads_[s] >= 0 && keys_[s] != key) s = (s + 1) & mask_;
+    keys_[s] = key;
+    return s;
+  }
+
+  uint64_t mask_ = 0;
+  std::vector<int64_t> keys_;
+  std::vector<int64_t> heads_;  // Newest row of the slot's key; -1: empty.
+};
+
+class HashJoinProbe final : public StreamOperator {
+ public:
+  HashJoinProbe(MemoryTracker& tracker) : reservation_(tracker, "HashJoin") {}
+
+  Status Build(const LogicalOperator& join, Materialized build, const std::map<ColumnId, Value>* outer, QueryContext& context) {
+    type_ = join.join_type;
+    const auto& left = join.children[0]->output;
+    const auto& right = join.children[1]->output;
+    for (const auto& c : left) left_types_.push_back(c.type);
+    for (const auto& c : right) right_types_.push_back(c.type);
+    std::vector<OutputColumn> combined = left;
+    combined.insert(combined.end(), right.begin(), right.end());
+    for (const auto& c : join.output) {
+      for (size_t i = 0; i < combined.size(); ++i) {
+        if (combined[i].id == c.id) {
+          output_positions_.push_back(i);
+          break;
+        }
+      }
+    }
+    ColumnLayout left_layout = ColumnLayout::Of(left, outer);
+    ColumnLayout right_layout = ColumnLayout::Of(right, outer);
+    JoinKeys keys = SplitJoinCondition(join);
+    std::vector<ExprNodePtr> build_keys;
+    for (size_t k = 0; k < keys.probe.size(); ++k) {
+      FLOE_ASSIGN_OR_RETURN(auto probe, CompileExpression(*keys.probe[k], left_layout));
+      FLOE_ASSIGN_OR_RETURN(auto built, CompileExpression(*keys.build[k], right_layout));
+      probe_keys_.push_back(std::move(probe));
+      build_keys.push_back(std::move(built));
+    }
+    if (!keys.residual.empty()) {
+      residual_expr_ = CombineConjunction(std::move(keys.residual));
+      FLOE_ASSIGN_OR_RETURN(residual_, CompileExpression(*residual_expr_, ColumnLayout::Of(combined, outer)));
+    }
+    // The build rows as one chunk.
+    build_.rows = build.rows();
+    for (size_t i = 0; i < right_types_.size(); ++i) {
+      build_.columns.push_back(build.chunks.size() == 1 ? build.chunks[0].columns[i] : Concatenate(build.chunks, i, right_types_[i]));
+    }
+    build.chunks.clear();
+    auto rows = static_cast<size_t>(build_.rows);
+    int_key_ = probe_keys_.size() == 1 && PhysicalTypeOf(probe_keys_[0]->type()) == PhysicalType::kInt64 &&
+               PhysicalTypeOf(build_keys[0]->type()) == PhysicalType::kInt64;
+    if (int_key_ && build_.rows > 0) {
+      FLOE_ASSIGN_OR_RETURN(VectorPtr key, build_keys[0]->Evaluate(build_, context));
+      int_table_.Build(*key);
+      next_.assign(rows, -1);
+      int_table_.Chain(*key, next_);
+    } else if (!probe_keys_.empty() && build_.rows > 0) {
+      FLOE_ASSIGN_OR_RETURN(EvaluatedKeys keys, EvaluateKeys(build_keys, build_, context));
+      KeyEncoder encoder;
+      encoder.Encode(keys.columns, build_.rows);
+      // Keys may repeat, so only a bounded reservation: beyond it the table grows as it fills.
+      table_.Reserve(std::min<size_t>(rows, size_t{1} << 22));
+      first_.reserve(std::min<size_t>(rows, size_t{1} << 22));
+      next_.assign(rows, -1);
+      for (size_t r = 0; r < rows; ++r) {
+        auto i = static_cast<int64_t>(r);
+        if (r + 16 < rows) table_.Prefetch(encoder.hash(i + 16));
+        if (encoder.has_null(i)) continue;
+        bool inserted;
+        uint32_t id = table_.FindOrInsert(encoder.key(i), encoder.hash(i), inserted);
+        if (inserted) first_.push_back(-1);
+        next_[r] = first_[id];
+        first_[id] = i;
+      }
+    }
+    matched_ = std::make_unique<std::atomic<uint8_t>[]>(rows + 1);
+    for (size_t r = 0; r < rows; ++r) matched_[r].store(0, std::memory_order_relaxed);
+    return reservation_.Resize(build_.Bytes() + table_.Bytes() + int_table_.Bytes() +
+                               static_cast<int64_t>(rows * 9 + first_.size() * 8));
+  }
+
+  Status Process(DataChunk&& chunk, QueryContext& context, const ChunkCallback& next) const override {
+    int64_t n = chunk.rows;
+    std::vector<uint8_t> probe_matched(static_cast<size_t>(n), 0);
+    std::vector<uint32_t> pl, pr;
+    auto flush = [&]() -> Status {
+      if (pl.empty()) return OkStatus();
+      DataChunk pairs;
+      pairs.rows = static_cast<int64_t>(pl.size());
+      for (const auto& c : chunk.columns) pairs.columns.push_back(Gather(*c, pl.data(), pairs.rows));
+      for (const auto& c : build_.columns) pairs.columns.push_back(Gather(*c, pr.data(), pairs.rows));
+      if (residual_) {
+        FLOE_ASSIGN_OR_RETURN(auto keep, SelectTrueRows(*residual_, pairs, context));
+        if (keep.size() != pl.size()) {
+          pairs = GatherChunk(pairs, keep);
+          std::vector<uint32_t> kl, kr;
+          for (uint32_t k : keep) {
+            kl.push_back(pl[k]);
+            kr.push_back(pr[k]);
+          }
+          pl = std::move(kl);
+          pr = std::move(kr);
+        }
+      }
+      for (uint32_t p : pl) probe_matched[p] = 1;
+      if (MarksBuildRows()) {
+        for (uint32_t b : pr) matched_[b].store(1, std::memory_order_relaxed);
+      }
+      pl.clear();
+      pr.clear();
+      if (!EmitsPairs() || pairs.rows == 0) return OkStatus();
+      return next(Select(std::move(pairs)));
+    };
+    if (int_key_) {
+      FLOE_ASSIGN_OR_RETURN(VectorPtr key, probe_keys_[0]->Evaluate(chunk, context));
+      const int64_t* values = key->Data<int64_t>();
+      constexpr int64_t kPrefetchDistance = 16;
+      for (int64_t i = 0; i < n; ++i) {
+        if (i + kPrefetchDistance < n) int_table_.Prefetch(values[i + kPrefetchDistance]);
+        if (!key->IsValid(i)) continue;
+        for (int64_t r = int_table_.First(values[i]); r >= 0; r = next_[static_cast<size_t>(r)]) {
+          pl.push_back(static_cast<uint32_t>(i));
+          pr.push_back(static_cast<uint32_t>(r));
+          if (static_cast<int64_t>(pl.size()) >= kChunkRows) FLOE_RETURN_IF_ERROR(flush());
+        }
+      }
+    } else if (!probe_keys_.empty()) {
+      FLOE_ASSIGN_OR_RETURN(EvaluatedKeys keys, EvaluateKeys(probe_keys_, chunk, context));
+      KeyEncoder encoder;
+      encoder.Encode(keys.columns, n);
+      constexpr int64_t kPrefetchDistance = 16;
+      for (int64_t i = 0; i < n; ++i) {
+        if (i + kPrefetchDistance < n) table_.Prefetch(encoder.hash(i + kPrefetchDistance));
+        if (encoder.has_null(i) || first_.empty()) continue;
+        int64_t id = table_.Find(encoder.key(i), encoder.hash(i));
+        if (id < 0) continue;
+        for (int64_t r = first_[static_cast<size_t>(id)]; r >= 0; r = next_[static_cast<size_t>(r)]) {
+          pl.push_back(static_cast<uint32_t>(i));
+          pr.push_back(static_cast<uint32_t>(r));
+          if (static_cast<int64_t>(pl.size()) >= kChunkRows) FLOE_RETURN_IF_ERROR(flush());
+        }
+      }
+    } else {
+      for (int64_t i = 0; i < n; ++i) {
+        for (int64_t r = 0; r < build_.rows; ++r) {
+          pl.push_back(static_cast<uint32_t>(i));
+          pr.push_back(static_cast<uint32_t>(r));
+          if (static_cast<int64_t>(pl.size()) >= kChunkRows) FLOE_RETURN_IF_ERROR(flush());
+        }
+      }
+    }
+    FLOE_RETURN_IF_ERROR(flush());
+    if (type_ == LogicalJoinType::kLeft || type_ == LogicalJoinType::kFull || type_ == LogicalJoinType::kSemi ||
+        type_ == LogicalJoinType::kAnti) {
+      bool want = type_ == LogicalJoinType::kSemi;
+      std::vector<uint32_t> rows;
+      for (int64_t i = 0; i < n; ++i) {
+        if ((probe_matched[static_cast<size_t>(i)] != 0) == want) rows.push_back(static_cast<uint32_t>(i));
+      }
+      if (rows.empty()) return OkStatus();
+      DataChunk out = GatherChunk(chunk, rows);
+      if (type_ == LogicalJoinType::kSemi || type_ == LogicalJoinType::kAnti) return next(Select(std::move(out)));
+      for (const auto& t : right_types_) out.columns.push_back(ConstantVector(Value::Null(t), out.rows));
+      return next(Select(std::move(out)));
+    }
+    return OkStatus();
+  }
+
+  Status Finish(QueryContext&, const ChunkCallback& next) override {
+    if (!MarksBuildRows()) return OkStatus();
+    // Right semi joins emit the matched build rows; the others the unmatched ones.
+    uint8_t wanted = type_ == LogicalJoinType::kRightSemi ? 1 : 0;
+    std::vector<uint32_t> rows;
+    for (int64_t r = 0; r < build_.rows; ++r) {
+      if (matched_[static_cast<size_t>(r)].load() == wanted) rows.push_back(static_cast<uint32_t>(r));
+    }
+    for (size_t at = 0; at < rows.size(); at += static_cast<size_t>(kChunkRows)) {
+      std::vector<uint32_t> part(rows.begin() + static_cast<std::ptrdiff_t>(at),
+                                 rows.begin() + static_cast<std::ptrdiff_t>(std::min(rows.size(), at + static_cast<size_t>(kChunkRows))));
+      DataChunk built = GatherChunk(build_, part);
+      DataChunk out;
+      out.rows = built.rows;
+      for (const auto& t : left_types_) out.columns.push_back(ConstantVector(Value::Null(t), out.rows));
+      for (auto& c : built.columns) out.columns.push_back(std::move(c));
+      FLOE_RETURN_IF_ERROR(next(Select(std::move(out))));
+    }
+    return OkStatus();
+  }
+
+ private:
+  bool MarksBuildRows() const {
+    return type_ == LogicalJoinType::kRight || type_ == LogicalJoinType::kFull || type_ == LogicalJoinType::kRightSemi ||
+           type_ == LogicalJoinType::kRightAnti;
+  }
+  bool EmitsPairs() const {
+    return type_ != LogicalJoinType::kSemi && type_ != LogicalJoinType::kAnti && type_ != LogicalJoinType::kRightSemi &&
+           type_ != LogicalJoinType::kRightAnti;
+  }
+
+  DataChunk Select(DataChunk combined) const {
+    DataChunk out;
+    out.rows = combined.rows;
+    for (size_t p : output_positions_) {
+      if (p < combined.columns.size()) out.columns.push_back(combined.columns[p]);
+    }
+    return out;
+  }
+
+  LogicalJoinType type_ = LogicalJoinType::kInner;
+  std::vector<SqlType> left_types_, right_types_;
+  std::vector<size_t> output_positions_;
+  std::vector<ExprNodePtr> probe_keys_;
+  BoundExprPtr residual_expr_;
+  ExprNodePtr residual_;
+  DataChunk build_;
+  KeyTable table_;
+  bool int_key_ = false;  // One key of 64-bit integers: int_table_ instead of table_.
+  IntKeyTable int_table_;
+  std::vector<int64_t> first_;
+  std::vector<int64_t> next_;
+  std::unique_ptr<std::atomic<uint8_t>[]> matched_;
+  MemoryReservation reservation_;
+};
+
+}  // namespace
+
+JoinKeys SplitJoinCondition(const LogicalOperator& join) {
+  JoinKeys out;
+  std::vector<BoundExprPtr> terms;
+  if (join.condition) SplitConjunction(join.condition->Clone(), terms);
+  const auto& left = join.children[0]->output;
+  const auto& right = join.children[1]->output;
+  for (auto& term : terms) {
+    if (term->kind == BoundKind::kCall && term->name == "eq" && term->args.size() == 2 && term->args[0]->type == term->args[1]->type &&
+        IsExecutable(term->args[0]->type)) {
+      auto a = ColumnsOf(*term->args[0]), b = ColumnsOf(*term->args[1]);
+      int side = Within(a, left) && Within(b, right) ? 0 : Within(b, left) && Within(a, right) ? 1 : -1;
+      if (side >= 0) {
+        out.probe.push_back(std::move(term->args[side]));
+        out.build.push_back(std::move(term->args[1 - side]));
+        continue;
+      }
+    }
+    out.residual.push_back(std::move(term));
+  }
+  return out;
+}
+
+Result<std::unique_ptr<StreamOperator>> MakeHashJoinProbe(const LogicalOperator& join, Materialized build,
+                                                          const std::map<ColumnId, Value>* outer, QueryContext& context) {
+  auto probe = std::make_unique<HashJoinProbe>(context.memory());
+  FLOE_RETURN_IF_ERROR(probe->Build(join, std::move(build), outer, context));
+  return std::unique_ptr<StreamOperator>(std::move(probe));
+}
+
+}  // namespace floe::sql

@@ -1,0 +1,262 @@
+// Window functions over a materialized input. For each call the rows are ordered by (partition
+// keys, order keys); ranking and navigation functions read positions in that order, and
+// aggregates run over each row's frame (ROWS with offsets, RANGE/GROUPS between unbounded ends
+// and the current row's peers). Frames that start at the partition's first row are computed
+// incrementally; others are recomputed per row. Output rows keep the input order.
+#include <algorithm>
+#include <numeric>
+
+#include "sql/execution/aggregate_state.h"
+#include "sql/execution/key_table.h"
+#include "sql/function/scalar_evaluation.h"
+#include "sql/execution/physical_operator.h"
+
+namespace floe::sql {
+namespace {
+
+struct Frame {
+  int64_t start = 0;
+  int64_t end = -1;  // Inclusive; end < start is an empty frame.
+};
+
+Result<int64_t> FrameOffset(const WindowFrameBound& bound) {
+  if (!bound.offset) return 0;
+  auto v = bound.offset->kind == BoundKind::kConstant ? std::optional<Value>(bound.offset->value) : std::nullopt;
+  if (!v || v->is_null()) return InvalidArgument("Window frame offset must not be null");
+  int64_t n = v->type().IsInteger() ? v->as_int() : static_cast<int64_t>(v->type().kind() == TypeKind::kDecimal ? v->as_decimal() / PowerOfTen(v->type().scale()) : static_cast<Int128>(v->as_double()));
+  if (n < 0) return InvalidArgument("Window frame offset must not be negative");
+  return n;
+}
+
+Status ComputeWindow(const WindowCall& call, const DataChunk& all, const ColumnLayout& layout, QueryContext& context, ColumnVector& out) {
+  int64_t n = all.rows;
+  // Evaluate keys and arguments for every row.
+  std::vector<VectorPtr> partition, order, args;
+  for (const auto& e : call.partition_by) {
+    FLOE_ASSIGN_OR_RETURN(auto node, CompileExpression(*e, layout));
+    FLOE_ASSIGN_OR_RETURN(VectorPtr v, node->Evaluate(all, context));
+    partition.push_back(std::move(v));
+  }
+  std::vector<ExprNodePtr> order_nodes;
+  for (const auto& k : call.order_by) {
+    FLOE_ASSIGN_OR_RETURN(auto node, CompileExpression(*k.expr, layout));
+    FLOE_ASSIGN_OR_RETURN(VectorPtr v, node->Evaluate(all, context));
+    order.push_back(std::move(v));
+    order_nodes.push_back(std::move(node));
+  }
+  std::vector<SqlType> arg_types;
+  for (const auto& e : call.args) {
+    FLOE_ASSIGN_OR_RETURN(auto node, CompileExpression(*e, layout));
+    FLOE_ASSIGN_OR_RETURN(VectorPtr v, node->Evaluate(all, context));
+    args.push_back(std::move(v));
+    arg_types.push_back(e->type);
+  }
+  VectorPtr filter;
+  if (call.filter) {
+    FLOE_ASSIGN_OR_RETURN(auto node, CompileExpression(*call.filter, layout));
+    FLOE_ASSIGN_OR_RETURN(filter, node->Evaluate(all, context));
+  }
+  // Sort row positions by partition then order keys.
+  KeyEncoder partition_keys, peer_keys;
+  std::vector<const ColumnVector*> pcols, ocols;
+  for (const auto& v : partition) pcols.push_back(v.get());
+  for (const auto& v : order) ocols.push_back(v.get());
+  partition_keys.Encode(pcols, n);
+  peer_keys.Encode(ocols, n);
+  std::vector<uint32_t> sorted(static_cast<size_t>(n));
+  std::iota(sorted.begin(), sorted.end(), 0u);
+  std::vector<PhysicalType> physical;
+  for (const auto& node : order_nodes) physical.push_back(PhysicalTypeOf(node->type()));
+  std::stable_sort(sorted.begin(), sorted.end(), [&](uint32_t a, uint32_t b) {
+    int c = partition_keys.key(a).compare(partition_keys.key(b));
+    if (c != 0) return c < 0;
+    for (size_t k = 0; k < order.size(); ++k) {
+      const ColumnVector& v = *order[k];
+      bool na = !v.IsValid(a), nb = !v.IsValid(b);
+      if (na || nb) {
+        if (na && nb) continue;
+        return na == call.order_by[k].nulls_first;
+      }
+      Value x = GetValue(v, order_nodes[k]->type(), a), y = GetValue(v, order_nodes[k]->type(), b);
+      auto cmp = CompareValues(x, y);
+      if (cmp && *cmp != 0) return call.order_by[k].descending ? *cmp > 0 : *cmp < 0;
+    }
+    return false;
+  });
+  const std::string& f = call.function;
+  std::vector<Value> results(static_cast<size_t>(n), Value::Null(call.type));
+  bool ranking = f == "row_number" || f == "rank" || f == "dense_rank" || f == "percent_rank" || f == "cume_dist" || f == "ntile";
+  bool navigation = f == "lag" || f == "lead";
+  bool value_fn = f == "first_value" || f == "last_value" || f == "nth_value";
+  AggregateCall aggregate;
+  aggregate.function = f;
+  aggregate.star = call.star;
+  aggregate.type = call.type;
+  if (!ranking && !navigation && !value_fn) {
+    FLOE_RETURN_IF_ERROR(MakeAggregateState(aggregate, arg_types));
+  }
+  if ((call.frame_mode != FrameMode::kRows && (call.frame_start.offset || call.frame_end.offset))) {
+    return NotImplemented("RANGE and GROUPS frames with offsets are not supported yet; use ROWS");
+  }
+  FLOE_ASSIGN_OR_RETURN(int64_t start_offset, FrameOffset(call.frame_start));
+  FLOE_ASSIGN_OR_RETURN(int64_t end_offset, FrameOffset(call.frame_end));
+  using K = WindowFrameBound::Kind;
+
+  int64_t p0 = 0;
+  while (p0 < n) {
+    int64_t p1 = p0;
+    while (p1 + 1 < n && partition_keys.key(sorted[static_cast<size_t>(p1 + 1)]) == partition_keys.key(sorted[static_cast<size_t>(p0)])) ++p1;
+    int64_t size = p1 - p0 + 1;
+    // Peer groups: [peer_start[i], peer_end[i]] in sorted positions.
+    std::vector<int64_t> peer_start(static_cast<size_t>(size)), peer_end(static_cast<size_t>(size));
+    for (int64_t i = 0; i < size; ++i) {
+      bool same = i > 0 && peer_keys.key(sorted[static_cast<size_t>(p0 + i)]) == peer_keys.key(sorted[static_cast<size_t>(p0 + i - 1)]);
+      peer_start[static_cast<size_t>(i)] = same ? peer_start[static_cast<size_t>(i - 1)] : p0 + i;
+    }
+    for (int64_t i = size - 1; i >= 0; --i) {
+      bool same = i + 1 < size && peer_start[static_cast<size_t>(i + 1)] == peer_start[static_cast<size_t>(i)];
+      peer_end[static_cast<size_t>(i)] = same ? peer_end[static_cast<size_t>(i + 1)] : p0 + i;
+    }
+    auto frame_of = [&](int64_t r) {
+      int64_t i = r - p0;
+      Frame fr;
+      bool rows = call.frame_mode == FrameMode::kRows;
+      switch (call.frame_start.kind) {
+        case K::kUnboundedPreceding: fr.start = p0; break;
+        case K::kPreceding: fr.start = r - start_offset; break;
+        case K::kCurrentRow: fr.start = rows ? r : peer_start[static_cast<size_t>(i)]; break;
+        case K::kFollowing: fr.start = r + start_offset; break;
+        case K::kUnboundedFollowing: fr.start = p1 + 1; break;
+      }
+      switch (call.frame_end.kind) {
+        case K::kUnboundedFollowing: fr.end = p1; break;
+        case K::kFollowing: fr.end = r + end_offset; break;
+        case K::kCurrentRow: fr.end = rows ? r : peer_end[static_cast<size_t>(i)]; break;
+        case K::kPreceding: fr.end = r - end_offset; break;
+        case K::kUnboundedPreceding: fr.end = p0 - 1; break;
+      }
+      fr.start = std::max(fr.start, p0);
+      fr.end = std::min(fr.end, p1);
+      return fr;
+    };
+    std::unique_ptr<AggregateState> running;
+    int64_t running_end = p0 - 1;
+    int64_t dense = 0;
+    for (int64_t r = p0; r <= p1; ++r) {
+      int64_t i = r - p0;
+      uint32_t row = sorted[static_cast<size_t>(r)];
+      Value& result = results[row];
+      if (i == 0 || peer_start[static_cast<size_t>(i)] == r) ++dense;
+      if (f == "row_number") {
+        result = Value::Int(call.type, i + 1);
+      } else if (f == "rank") {
+        result = Value::Int(call.type, peer_start[static_cast<size_t>(i)] - p0 + 1);
+      } else if (f == "dense_rank") {
+        result = Value::Int(call.type, dense);
+      } else if (f == "percent_rank") {
+        result = Value::Double(call.type, size == 1 ? 0.0 : static_cast<double>(peer_start[static_cast<size_t>(i)] - p0) / static_cast<double>(size - 1));
+      } else if (f == "cume_dist") {
+        result = Value::Double(call.type, static_cast<double>(peer_end[static_cast<size_t>(i)] - p0 + 1) / static_cast<double>(size));
+      } else if (f == "ntile") {
+        if (!args[0]->IsValid(row)) continue;
+        int64_t buckets = args[0]->Data<int64_t>()[row];
+        if (buckets <= 0) return InvalidArgument("Buckets must be greater than 0");
+        int64_t per = size / buckets, extra = size % buckets;
+        int64_t big = extra * (per + 1);
+        result = Value::Int(call.type, i < big ? i / (per + 1) + 1 : (per == 0 ? i + 1 : extra + (i - big) / per + 1));
+      } else if (navigation) {
+        int64_t offset = 1;
+        if (args.size() > 1) {
+          if (!args[1]->IsValid(row)) continue;
+          offset = args[1]->Data<int64_t>()[row];
+          if (offset < 0) return InvalidArgument("Offset must be at least 0");
+        }
+        int64_t target = f == "lag" ? r - offset : r + offset;
+        if (target >= p0 && target <= p1) {
+          result = GetValue(*args[0], call.type, sorted[static_cast<size_t>(target)]);
+        } else if (args.size() > 2) {
+          result = GetValue(*args[2], call.type, row);
+        }
+      } else if (value_fn) {
+        Frame fr = frame_of(r);
+        if (fr.end < fr.start) continue;
+        int64_t target = f == "first_value" ? fr.start : f == "last_value" ? fr.end : -1;
+        if (f == "nth_value") {
+          if (!args[1]->IsValid(row)) continue;
+          int64_t k = args[1]->Data<int64_t>()[row];
+          if (k <= 0) return InvalidArgument("Invalid nth_value position: {}", k);
+          target = fr.start + k - 1;
+          if (target > fr.end) continue;
+        }
+        result = GetValue(*args[0], call.type, sorted[static_cast<size_t>(target)]);
+      } else {
+        Frame fr = frame_of(r);
+        auto feed = [&](AggregateState& state, int64_t from, int64_t to) -> Status {
+          if (to < from) return OkStatus();
+          std::vector<uint32_t> rows(sorted.begin() + from, sorted.begin() + to + 1);
+          std::vector<VectorPtr> gathered;
+          for (const auto& a : args) gathered.push_back(Gather(*a, rows.data(), static_cast<int64_t>(rows.size())));
+          std::vector<uint32_t> groups(rows.size(), 0);
+          std::vector<uint8_t> mask;
+          if (filter) {
+            for (uint32_t x : rows) mask.push_back(filter->IsValid(x) && filter->Data<uint8_t>()[x]);
+          }
+          return state.Update(groups.data(), static_cast<int64_t>(rows.size()), gathered, mask.empty() ? nullptr : mask.data());
+        };
+        std::unique_ptr<AggregateState> fresh;
+        AggregateState* state = nullptr;
+        if (fr.start == p0) {
+          if (!running || fr.end < running_end) {
+            FLOE_ASSIGN_OR_RETURN(running, MakeAggregateState(aggregate, arg_types));
+            running->Resize(1);
+            running_end = p0 - 1;
+          }
+          FLOE_RETURN_IF_ERROR(feed(*running, running_end + 1, fr.end));
+          running_end = std::max(running_end, fr.end);
+          state = running.get();
+        } else {
+          FLOE_ASSIGN_OR_RETURN(fresh, MakeAggregateState(aggregate, arg_types));
+          fresh->Resize(1);
+          FLOE_RETURN_IF_ERROR(feed(*fresh, fr.start, fr.end));
+          state = fresh.get();
+        }
+        FLOE_ASSIGN_OR_RETURN(VectorPtr v, state->Finalize(1));
+        result = GetValue(*v, call.type, 0);
+      }
+    }
+    FLOE_RETURN_IF_ERROR(context.CheckInterrupt());
+    p0 = p1 + 1;
+  }
+  for (const auto& v : results) AppendValue(out, v);
+  return OkStatus();
+}
+
+}  // namespace
+
+Result<Materialized> ExecuteWindow(const LogicalOperator& node, Materialized input, const std::map<ColumnId, Value>* outer,
+                                   QueryContext& context) {
+  const auto& child = node.children[0]->output;
+  DataChunk all;
+  all.rows = input.rows();
+  for (size_t i = 0; i < child.size(); ++i) {
+    all.columns.push_back(input.chunks.size() == 1 ? input.chunks[0].columns[i] : Concatenate(input.chunks, i, child[i].type));
+  }
+  input.chunks.clear();
+  MemoryReservation reservation(context.memory(), "Window");
+  FLOE_RETURN_IF_ERROR(reservation.Resize(all.Bytes()));
+  ColumnLayout layout = ColumnLayout::Of(child, outer);
+  DataChunk out = all;
+  for (const auto& call : node.windows) {
+    if (!IsExecutable(call.type)) return NotImplemented("window function {} of type {} is not supported yet", call.function, call.type.ToString());
+    if (call.distinct) return NotImplemented("DISTINCT in window functions is not supported");
+    auto column = NewVector(call.type, all.rows);
+    if (all.rows > 0) FLOE_RETURN_IF_ERROR(ComputeWindow(call, all, layout, context, *column));
+    out.columns.push_back(std::move(column));
+  }
+  // Keep only the node's output columns (pruned windows have been dropped by the optimizer).
+  Materialized result;
+  if (out.rows > 0) result.chunks.push_back(std::move(out));
+  return result;
+}
+
+}  // namespace floe::sql

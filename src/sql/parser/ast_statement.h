@@ -1,0 +1,79 @@
+// The syntax tree of one SQL statement: a query, EXPLAIN, the SHOW/DESCRIBE/USE forms, DDL and
+// writes. Produced by Parse() (sql/parser.h); move-only; any thread may read a finished tree.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sql/parser/ast_query.h"
+
+namespace floe::sql::ast {
+
+enum class StatementKind {
+  kQuery,
+  kExplain,        // explained, analyze
+  kShowCatalogs,   // like_pattern
+  kShowSchemas,    // name: [catalog], like_pattern
+  kShowTables,     // name: [catalog.]schema or empty, like_pattern
+  kShowColumns,    // name: the table (also DESCRIBE)
+  kUse,            // name: [catalog.]schema
+  kCreateSchema,   // name, if_not_exists
+  kCreateTable,    // name, columns, partitioned_by, if_not_exists
+  kCreateTableAs,  // name, query, partitioned_by, if_not_exists
+  kInsert,         // name, insert_columns, query (VALUES or SELECT)
+  kDelete,         // name, where; query: SELECT * FROM the table WHERE (the rows to delete)
+  kDropTable,      // name, if_exists
+  kDropSchema,     // name, if_exists
+  kAlterTable,     // name, alter_action, column / column_name / new_name
+  kAlterTableExecute,  // name, procedure, procedure_args, where
+};
+
+enum class AlterAction { kAddColumn, kDropColumn, kRenameColumn };
+
+struct ColumnDefinition {
+  std::string name;
+  TypeName type;
+  bool not_null = false;
+  int location = -1;
+};
+
+// `name => value` or a positional value in ALTER TABLE ... EXECUTE proc(...).
+struct ProcedureArgument {
+  std::string name;  // Empty for positional.
+  ExprPtr value;
+};
+
+struct Statement {
+  explicit Statement(StatementKind k, int loc = -1) : kind(k), location(loc) {}
+
+  StatementKind kind;
+  int location;  // Byte offset of the statement's first token in the original text.
+  int length = 0;
+
+  std::unique_ptr<Query> query;
+  std::unique_ptr<Statement> explained;
+  bool analyze = false;
+
+  std::vector<std::string> name;
+  int name_location = -1;
+  std::string like_pattern;
+  bool if_exists = false;
+  bool if_not_exists = false;
+
+  std::vector<ColumnDefinition> columns;
+  std::vector<ExprPtr> partitioned_by;  // Transforms as calls: day(ts), bucket(16, id), region.
+  std::vector<std::string> insert_columns;
+
+  AlterAction alter_action = AlterAction::kAddColumn;
+  std::string column_name;
+  std::string new_name;
+
+  std::string procedure;
+  std::vector<ProcedureArgument> procedure_args;
+  ExprPtr where;
+};
+
+using StatementPtr = std::unique_ptr<Statement>;
+
+}  // namespace floe::sql::ast

@@ -1,0 +1,1127 @@
+#include "sql/parser/pg_tree_reader.h"
+
+#include <cctype>
+
+#include <simdjson.h>
+
+#include "sql/types/sql_error.h"
+
+namespace floe::sql {
+namespace {
+
+using simdjson::dom::element;
+using namespace ast;
+
+// Frame option bits of PostgreSQL's WindowDef (nodes/parsenodes.h, a stable wire fact).
+constexpr int64_t kFrameRange = 0x2;
+constexpr int64_t kFrameRows = 0x4;
+constexpr int64_t kFrameGroups = 0x8;
+constexpr int64_t kFrameStartUnboundedPreceding = 0x20;
+constexpr int64_t kFrameEndUnboundedPreceding = 0x40;
+constexpr int64_t kFrameStartUnboundedFollowing = 0x80;
+constexpr int64_t kFrameEndUnboundedFollowing = 0x100;
+constexpr int64_t kFrameStartCurrentRow = 0x200;
+constexpr int64_t kFrameEndCurrentRow = 0x400;
+constexpr int64_t kFrameStartOffsetPreceding = 0x800;
+constexpr int64_t kFrameEndOffsetPreceding = 0x1000;
+constexpr int64_t kFrameStartOffsetFollowing = 0x2000;
+constexpr int64_t kFrameEndOffsetFollowing = 0x4000;
+constexpr int64_t kFrameExclusions = 0x8000 | 0x10000 | 0x20000;
+
+bool Get(element e, std::string_view key, element& out) { return e[key].get(out) == simdjson::SUCCESS; }
+
+std::string_view Str(element e, std::string_view key) {
+  std::string_view out;
+  if (e[key].get_string().get(out) != simdjson::SUCCESS) return {};
+  return out;
+}
+
+int64_t Int(element e, std::string_view key, int64_t fallback = 0) {
+  int64_t out = 0;
+  if (e[key].get_int64().get(out) != simdjson::SUCCESS) return fallback;
+  return out;
+}
+
+bool Bool(element e, std::string_view key) {
+  bool out = false;
+  if (e[key].get_bool().get(out) != simdjson::SUCCESS) return false;
+  return out;
+}
+
+std::vector<element> List(element e, std::string_view key) {
+  std::vector<element> out;
+  simdjson::dom::array array;
+  if (e[key].get_array().get(array) != simdjson::SUCCESS) return out;
+  for (element child : array) out.push_back(child);
+  return out;
+}
+
+std::string PgTypeName(std::string_view name) {
+  static const std::pair<std::string_view, std::string_view> kAliases[] = {
+      {"int2", "smallint"},   {"int4", "integer"},     {"int", "integer"},      {"int8", "bigint"},
+      {"float4", "real"},     {"float8", "double"},    {"numeric", "decimal"},  {"bool", "boolean"},
+      {"text", "varchar"},    {"bpchar", "char"},      {"bytea", "varbinary"},  {"timestamptz", "timestamp with time zone"},
+      {"string", "varchar"},  {"float", "double"},     {"long", "bigint"},      {"binary", "varbinary"},
+  };
+  for (auto [from, to] : kAliases) {
+    if (name == from) return std::string(to);
+  }
+  return std::string(name);
+}
+
+class Reader {
+ public:
+  explicit Reader(const TreeContext& context) : c_(context) {}
+
+  Result<std::vector<StatementPtr>> Run(std::string_view json) {
+    simdjson::dom::parser parser;
+    if (parser.allocate(json.size() + simdjson::SIMDJSON_PADDING, kMaxParseTreeDepth) != simdjson::SUCCESS) {
+      return MakeError(ErrorKind::kResourceExhausted, "cannot allocate {} bytes for the parse tree", json.size());
+    }
+    simdjson::padded_string padded(json);
+    element root;
+    auto error = parser.parse(padded).get(root);
+    if (error == simdjson::DEPTH_ERROR) {
+      return SqlError(ErrorKind::kResourceExhausted, c_.original, StatementStart(),
+                      fmt::format("expression nested too deeply (the parse tree exceeds {} levels)", kMaxParseTreeDepth));
+    }
+    if (error != simdjson::SUCCESS) {
+      return MakeError(ErrorKind::kInternal, "unreadable parse tree from libpg_query: {}", simdjson::error_message(error));
+    }
+    std::vector<StatementPtr> out;
+    for (element raw : List(root, "stmts")) {
+      element stmt;
+      if (!Get(raw, "stmt", stmt)) return Malformed(StatementStart(), "statement without a body");
+      FLOE_ASSIGN_OR_RETURN(auto statement, ReadStatement(stmt));
+      out.push_back(std::move(statement));
+    }
+    return out;
+  }
+
+ private:
+  int StatementStart() const { return c_.rewritten->offsets.ToOriginal(0); }
+
+  int Loc(element body) const {
+    int64_t location = Int(body, "location", -1);
+    if (location < 0) return -1;
+    return c_.rewritten->offsets.ToOriginal(static_cast<int>(location));
+  }
+
+  std::unexpected<Error> Malformed(int at, std::string_view what) const {
+    return SqlError(ErrorKind::kInvalidArgument, c_.original, at, fmt::format("unexpected parse tree: {}", what));
+  }
+  std::unexpected<Error> Unsupported(int at, std::string_view what) const {
+    return SqlError(ErrorKind::kNotImplemented, c_.original, at, fmt::format("{} is not supported", what));
+  }
+
+  // {"Type": {...}} -> ("Type", body).
+  static bool Unwrap(element e, std::string_view& type, element& body) {
+    simdjson::dom::object object;
+    if (e.get_object().get(object) != simdjson::SUCCESS) return false;
+    int count = 0;
+    for (auto field : object) {
+      type = field.key;
+      body = field.value;
+      ++count;
+    }
+    return count == 1;
+  }
+
+  Result<std::vector<std::string>> Strings(element body, std::string_view key) const {
+    std::vector<std::string> out;
+    for (element item : List(body, key)) {
+      std::string_view type;
+      element value;
+      if (!Unwrap(item, type, value) || type != "String") return Malformed(Loc(body), "expected a name");
+      out.emplace_back(Str(value, "sval"));
+    }
+    return out;
+  }
+
+  // A_Const's integer: libpg_query's JSON drops zero and, in this version, negative values,
+  // so the digits are read back from the text when the field is absent. A negative constant
+  // is the grammar folding a unary minus into its operand (`- ( 84 )` is one A_Const at the
+  // minus sign), so parentheses, spaces and comments may stand between the sign and the
+  // digits. Anything else is an error: reading it as 0 would answer wrongly.
+  Result<std::string> IntegerText(element a_const, element ival) const {
+    int64_t value = 0;
+    if (ival["ival"].get_int64().get(value) == simdjson::SUCCESS) return std::to_string(value);
+    int64_t location = Int(a_const, "location", -1);
+    const std::string& text = c_.rewritten->text;
+    int at = c_.rewritten->offsets.ToOriginal(static_cast<int>(location));
+    if (location < 0 || static_cast<size_t>(location) >= text.size()) return Malformed(at, "integer constant without text");
+    size_t i = static_cast<size_t>(location);
+    std::string out;
+    if (text[i] == '-') {
+      out.push_back('-');
+      ++i;
+      i = SkipToOperand(text, i);
+    }
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) out.push_back(text[i++]);
+    if (out.empty() || out == "-") return Malformed(at, "integer constant whose digits could not be read");
+    return out;
+  }
+
+  // Past the spaces, opening parentheses and comments that may separate a folded unary minus
+  // from its operand's digits.
+  static size_t SkipToOperand(const std::string& text, size_t i) {
+    while (i < text.size()) {
+      char ch = text[i];
+      if (std::isspace(static_cast<unsigned char>(ch)) || ch == '(') {
+        ++i;
+      } else if (text.compare(i, 2, "--") == 0) {
+        size_t end = text.find('\n', i);
+        i = end == std::string::npos ? text.size() : end + 1;
+      } else if (text.compare(i, 2, "/*") == 0) {
+        size_t end = text.find("*/", i + 2);
+        i = end == std::string::npos ? text.size() : end + 2;
+      } else {
+        break;
+      }
+    }
+    return i;
+  }
+
+  // ---------------------------------------------------------------- statements
+
+  Result<StatementPtr> ReadStatement(element node) {
+    std::string_view type;
+    element body;
+    if (!Unwrap(node, type, body)) return Malformed(StatementStart(), "statement node");
+    int at = StatementStart();
+    if (type == "SelectStmt") {
+      auto statement = std::make_unique<Statement>(StatementKind::kQuery, at);
+      FLOE_ASSIGN_OR_RETURN(statement->query, ReadSelect(body));
+      return statement;
+    }
+    if (type == "ExplainStmt") {
+      auto statement = std::make_unique<Statement>(StatementKind::kExplain, at);
+      for (element option : List(body, "options")) {
+        std::string_view option_type;
+        element def;
+        if (!Unwrap(option, option_type, def)) continue;
+        std::string_view name = Str(def, "defname");
+        if (name == "analyze") {
+          statement->analyze = true;
+        } else {
+          return Unsupported(Loc(def), fmt::format("EXPLAIN option '{}'", name));
+        }
+      }
+      element inner;
+      if (!Get(body, "query", inner)) return Malformed(at, "EXPLAIN without a statement");
+      FLOE_ASSIGN_OR_RETURN(statement->explained, ReadStatement(inner));
+      return statement;
+    }
+    if (type == "CreateStmt") return ReadCreateTable(body);
+    if (type == "CreateTableAsStmt") {
+      auto statement = std::make_unique<Statement>(StatementKind::kCreateTableAs, at);
+      element into, rel, query;
+      if (!Get(body, "into", into) || !Get(into, "rel", rel) || !Get(body, "query", query)) {
+        return Malformed(at, "CREATE TABLE AS");
+      }
+      if (Str(body, "objtype") != "OBJECT_TABLE") return Unsupported(at, "CREATE MATERIALIZED VIEW");
+      FLOE_RETURN_IF_ERROR(ReadRelationName(rel, *statement));
+      statement->if_not_exists = Bool(body, "if_not_exists");
+      std::string_view query_type;
+      element query_body;
+      if (!Unwrap(query, query_type, query_body) || query_type != "SelectStmt") return Malformed(at, "CREATE TABLE AS query");
+      FLOE_ASSIGN_OR_RETURN(statement->query, ReadSelect(query_body));
+      return statement;
+    }
+    if (type == "InsertStmt") {
+      auto statement = std::make_unique<Statement>(StatementKind::kInsert, at);
+      element rel, select;
+      if (!Get(body, "relation", rel)) return Malformed(at, "INSERT without a table");
+      FLOE_RETURN_IF_ERROR(ReadRelationName(rel, *statement));
+      for (element col : List(body, "cols")) {
+        std::string_view col_type;
+        element target;
+        if (!Unwrap(col, col_type, target)) return Malformed(at, "INSERT column");
+        if (!List(target, "indirection").empty()) return Unsupported(Loc(target), "INSERT into a nested field");
+        statement->insert_columns.emplace_back(Str(target, "name"));
+      }
+      if (Get(body, "onConflictClause", select)) return Unsupported(at, "ON CONFLICT");
+      if (Get(body, "returningList", select)) return Unsupported(at, "RETURNING");
+      if (!Get(body, "selectStmt", select)) return Unsupported(at, "INSERT ... DEFAULT VALUES");
+      std::string_view select_type;
+      element select_body;
+      if (!Unwrap(select, select_type, select_body) || select_type != "SelectStmt") return Malformed(at, "INSERT source");
+      FLOE_ASSIGN_OR_RETURN(statement->query, ReadSelect(select_body));
+      return statement;
+    }
+    if (type == "DeleteStmt") {
+      auto statement = std::make_unique<Statement>(StatementKind::kDelete, at);
+      element rel, other;
+      if (!Get(body, "relation", rel)) return Malformed(at, "DELETE without a table");
+      FLOE_RETURN_IF_ERROR(ReadRelationName(rel, *statement));
+      if (!List(body, "usingClause").empty()) return Unsupported(at, "DELETE ... USING");
+      if (Get(body, "returningList", other)) return Unsupported(at, "RETURNING");
+      if (Get(body, "withClause", other)) return Unsupported(at, "WITH ... DELETE");
+      // The rows to delete as the query that selects them, so the binder and optimizer treat the
+      // WHERE exactly as a SELECT's (names, types, pushdown into the scan).
+      auto query = std::make_unique<Query>(Query::Kind::kSelect, at);
+      auto ref = std::make_unique<TableRef>(TableRef::Kind::kNamed, statement->name_location);
+      ref->name = statement->name;
+      FLOE_RETURN_IF_ERROR(ReadAlias(rel, *ref));
+      query->from.push_back(std::move(ref));
+      SelectItem all;
+      all.expr = std::make_unique<Expr>(ExprKind::kStar, at);
+      all.location = at;
+      query->select.push_back(std::move(all));
+      if (Get(body, "whereClause", other)) {
+        FLOE_ASSIGN_OR_RETURN(query->where, ReadExpr(other));
+      }
+      statement->query = std::move(query);
+      return statement;
+    }
+    if (type == "DropStmt") {
+      std::string_view remove = Str(body, "removeType");
+      StatementKind kind;
+      if (remove == "OBJECT_TABLE") {
+        kind = StatementKind::kDropTable;
+      } else if (remove == "OBJECT_SCHEMA") {
+        kind = StatementKind::kDropSchema;
+      } else {
+        return Unsupported(at, "this DROP");
+      }
+      auto statement = std::make_unique<Statement>(kind, at);
+      statement->if_exists = Bool(body, "missing_ok");
+      auto objects = List(body, "objects");
+      if (objects.size() != 1) return Unsupported(at, "DROP of several objects");
+      std::string_view object_type;
+      element object;
+      if (!Unwrap(objects[0], object_type, object)) return Malformed(at, "DROP object");
+      if (object_type == "List") {
+        FLOE_ASSIGN_OR_RETURN(statement->name, Strings(object, "items"));
+      } else if (object_type == "String") {
+        statement->name.emplace_back(Str(object, "sval"));
+      } else {
+        return Malformed(at, "DROP object");
+      }
+      if (Str(body, "behavior") == "DROP_CASCADE") return Unsupported(at, "DROP ... CASCADE");
+      return statement;
+    }
+    if (type == "AlterTableStmt") {
+      auto statement = std::make_unique<Statement>(StatementKind::kAlterTable, at);
+      element rel;
+      if (!Get(body, "relation", rel)) return Malformed(at, "ALTER TABLE without a table");
+      FLOE_RETURN_IF_ERROR(ReadRelationName(rel, *statement));
+      statement->if_exists = Bool(body, "missing_ok");
+      auto commands = List(body, "cmds");
+      if (commands.size() != 1) return Unsupported(at, "ALTER TABLE with several actions");
+      std::string_view command_type;
+      element command;
+      if (!Unwrap(commands[0], command_type, command)) return Malformed(at, "ALTER TABLE action");
+      std::string_view subtype = Str(command, "subtype");
+      if (subtype == "AT_AddColumn") {
+        statement->alter_action = AlterAction::kAddColumn;
+        element def;
+        std::string_view def_type;
+        element column;
+        if (!Get(command, "def", def) || !Unwrap(def, def_type, column)) return Malformed(at, "ADD COLUMN");
+        FLOE_ASSIGN_OR_RETURN(auto definition, ReadColumnDef(column));
+        statement->columns.push_back(std::move(definition));
+      } else if (subtype == "AT_DropColumn") {
+        statement->alter_action = AlterAction::kDropColumn;
+        statement->column_name = std::string(Str(command, "name"));
+      } else {
+        return Unsupported(at, "this ALTER TABLE action");
+      }
+      return statement;
+    }
+    if (type == "RenameStmt") {
+      if (Str(body, "renameType") != "OBJECT_COLUMN") return Unsupported(at, "this RENAME");
+      auto statement = std::make_unique<Statement>(StatementKind::kAlterTable, at);
+      element rel;
+      if (!Get(body, "relation", rel)) return Malformed(at, "RENAME without a table");
+      FLOE_RETURN_IF_ERROR(ReadRelationName(rel, *statement));
+      statement->alter_action = AlterAction::kRenameColumn;
+      statement->column_name = std::string(Str(body, "subname"));
+      statement->new_name = std::string(Str(body, "newname"));
+      return statement;
+    }
+    if (type == "CreateSchemaStmt") {
+      auto statement = std::make_unique<Statement>(StatementKind::kCreateSchema, at);
+      statement->name.emplace_back(Str(body, "schemaname"));
+      statement->if_not_exists = Bool(body, "if_not_exists");
+      if (!List(body, "schemaElts").empty()) return Unsupported(at, "CREATE SCHEMA with elements");
+      return statement;
+    }
+    std::string name(type);
+    if (name.size() > 4 && name.ends_with("Stmt")) name.resize(name.size() - 4);
+    return Unsupported(at, fmt::format("statement {}", name));
+  }
+
+  Status ReadRelationName(element rel, Statement& statement) {
+    statement.name.clear();
+    for (std::string_view key : {"catalogname", "schemaname", "relname"}) {
+      std::string_view part = Str(rel, key);
+      if (!part.empty()) statement.name.emplace_back(part);
+    }
+    statement.name_location = Loc(rel);
+    if (statement.name.empty()) return Malformed(Loc(rel), "relation without a name");
+    return OkStatus();
+  }
+
+  Result<ColumnDefinition> ReadColumnDef(element column) {
+    ColumnDefinition definition;
+    definition.name = std::string(Str(column, "colname"));
+    definition.location = Loc(column);
+    element type_name;
+    if (!Get(column, "typeName", type_name)) return Malformed(definition.location, "column without a type");
+    FLOE_ASSIGN_OR_RETURN(definition.type, ReadTypeName(type_name));
+    for (element constraint : List(column, "constraints")) {
+      std::string_view constraint_type;
+      element body;
+      if (!Unwrap(constraint, constraint_type, body)) continue;
+      std::string_view contype = Str(body, "contype");
+      if (contype == "CONSTR_NOTNULL") {
+        definition.not_null = true;
+      } else if (contype != "CONSTR_NULL") {
+        return Unsupported(Loc(body), "this column constraint");
+      }
+    }
+    return definition;
+  }
+
+  Result<StatementPtr> ReadCreateTable(element body) {
+    auto statement = std::make_unique<Statement>(StatementKind::kCreateTable, StatementStart());
+    element rel;
+    if (!Get(body, "relation", rel)) return Malformed(statement->location, "CREATE TABLE without a name");
+    FLOE_RETURN_IF_ERROR(ReadRelationName(rel, *statement));
+    statement->if_not_exists = Bool(body, "if_not_exists");
+    for (element item : List(body, "tableElts")) {
+      std::string_view item_type;
+      element column;
+      if (!Unwrap(item, item_type, column)) return Malformed(statement->location, "table element");
+      if (item_type != "ColumnDef") return Unsupported(Loc(column), "table constraints");
+      FLOE_ASSIGN_OR_RETURN(auto definition, ReadColumnDef(column));
+      statement->columns.push_back(std::move(definition));
+    }
+    element ignored;
+    if (Get(body, "partspec", ignored)) return Unsupported(statement->location, "PARTITION BY (use PARTITIONED BY)");
+    if (Get(body, "inhRelations", ignored)) return Unsupported(statement->location, "INHERITS");
+    return statement;
+  }
+
+  // ---------------------------------------------------------------- queries
+
+  Result<std::unique_ptr<Query>> ReadSelect(element body) {
+    std::string_view op = Str(body, "op");
+    std::unique_ptr<Query> query;
+    int at = StatementStart();
+    if (!op.empty() && op != "SETOP_NONE") {
+      query = std::make_unique<Query>(Query::Kind::kSetOp, at);
+      query->set_op = op == "SETOP_UNION" ? SetOpKind::kUnion : op == "SETOP_INTERSECT" ? SetOpKind::kIntersect : SetOpKind::kExcept;
+      query->set_all = Bool(body, "all");
+      element left, right;
+      if (!Get(body, "larg", left) || !Get(body, "rarg", right)) return Malformed(at, "set operation");
+      FLOE_ASSIGN_OR_RETURN(query->left, ReadSelect(left));
+      FLOE_ASSIGN_OR_RETURN(query->right, ReadSelect(right));
+    } else if (auto rows = List(body, "valuesLists"); !rows.empty()) {
+      query = std::make_unique<Query>(Query::Kind::kValues, at);
+      for (element row : rows) {
+        std::string_view row_type;
+        element list;
+        if (!Unwrap(row, row_type, list) || row_type != "List") return Malformed(at, "VALUES row");
+        FLOE_ASSIGN_OR_RETURN(auto values, ReadExprList(list, "items"));
+        query->values.push_back(std::move(values));
+      }
+    } else {
+      query = std::make_unique<Query>(Query::Kind::kSelect, at);
+      element distinct;
+      if (Get(body, "distinctClause", distinct)) {
+        auto items = List(body, "distinctClause");
+        for (element item : items) {
+          std::string_view item_type;
+          element ignored;
+          if (Unwrap(item, item_type, ignored)) return Unsupported(at, "DISTINCT ON");
+        }
+        query->distinct = true;
+      }
+      for (element target : List(body, "targetList")) {
+        std::string_view target_type;
+        element res;
+        if (!Unwrap(target, target_type, res) || target_type != "ResTarget") return Malformed(at, "select item");
+        SelectItem item;
+        item.alias = std::string(Str(res, "name"));
+        item.location = Loc(res);
+        element value;
+        if (!Get(res, "val", value)) return Malformed(item.location, "select item without a value");
+        FLOE_ASSIGN_OR_RETURN(item.expr, ReadExpr(value));
+        query->select.push_back(std::move(item));
+      }
+      element into;
+      if (Get(body, "intoClause", into)) return Unsupported(at, "SELECT INTO");
+      for (element from : List(body, "fromClause")) {
+        FLOE_ASSIGN_OR_RETURN(auto ref, ReadTableRef(from));
+        query->from.push_back(std::move(ref));
+      }
+      element where;
+      if (Get(body, "whereClause", where)) {
+        FLOE_ASSIGN_OR_RETURN(query->where, ReadExpr(where));
+      }
+      for (element group : List(body, "groupClause")) {
+        std::string_view group_type;
+        element group_body;
+        if (Unwrap(group, group_type, group_body) && group_type == "GroupingSet") {
+          return Unsupported(Loc(group_body), "GROUPING SETS, ROLLUP and CUBE");
+        }
+        FLOE_ASSIGN_OR_RETURN(auto expr, ReadExpr(group));
+        query->group_by.expressions.push_back(std::move(expr));
+      }
+      if (Bool(body, "groupDistinct")) return Unsupported(at, "GROUP BY DISTINCT");
+      element having;
+      if (Get(body, "havingClause", having)) {
+        FLOE_ASSIGN_OR_RETURN(query->having, ReadExpr(having));
+      }
+      for (element window : List(body, "windowClause")) {
+        std::string_view window_type;
+        element def;
+        if (!Unwrap(window, window_type, def) || window_type != "WindowDef") return Malformed(at, "WINDOW clause");
+        NamedWindow named;
+        named.name = std::string(Str(def, "name"));
+        FLOE_ASSIGN_OR_RETURN(named.spec, ReadWindowDef(def, true));
+        query->windows.push_back(std::move(named));
+      }
+    }
+    element with;
+    if (Get(body, "withClause", with)) {
+      query->with_recursive = Bool(with, "recursive");
+      if (query->with_recursive) return Unsupported(Loc(with), "WITH RECURSIVE");
+      for (element cte_node : List(with, "ctes")) {
+        std::string_view cte_type;
+        element cte;
+        if (!Unwrap(cte_node, cte_type, cte) || cte_type != "CommonTableExpr") return Malformed(at, "WITH item");
+        CommonTableExpr item;
+        item.name = std::string(Str(cte, "ctename"));
+        item.location = Loc(cte);
+        FLOE_ASSIGN_OR_RETURN(item.column_aliases, Strings(cte, "aliascolnames"));
+        element inner;
+        std::string_view inner_type;
+        element inner_body;
+        if (!Get(cte, "ctequery", inner) || !Unwrap(inner, inner_type, inner_body) || inner_type != "SelectStmt") {
+          return Unsupported(item.location, "a WITH item that is not a query");
+        }
+        FLOE_ASSIGN_OR_RETURN(item.query, ReadSelect(inner_body));
+        query->with.push_back(std::move(item));
+      }
+    }
+    FLOE_ASSIGN_OR_RETURN(query->order_by, ReadSortList(body, "sortClause"));
+    element limit;
+    if (Get(body, "limitCount", limit)) {
+      FLOE_ASSIGN_OR_RETURN(query->limit, ReadExpr(limit));
+    }
+    if (Str(body, "limitOption") == "LIMIT_OPTION_WITH_TIES") return Unsupported(at, "FETCH ... WITH TIES");
+    element offset;
+    if (Get(body, "limitOffset", offset)) {
+      FLOE_ASSIGN_OR_RETURN(query->offset, ReadExpr(offset));
+    }
+    element locking;
+    if (Get(body, "lockingClause", locking)) return Unsupported(at, "FOR UPDATE/SHARE");
+    return query;
+  }
+
+  Result<std::vector<OrderItem>> ReadSortList(element body, std::string_view key) {
+    std::vector<OrderItem> out;
+    for (element node : List(body, key)) {
+      std::string_view type;
+      element sort;
+      if (!Unwrap(node, type, sort) || type != "SortBy") return Malformed(StatementStart(), "ORDER BY item");
+      OrderItem item;
+      element expr;
+      if (!Get(sort, "node", expr)) return Malformed(StatementStart(), "ORDER BY item without a value");
+      FLOE_ASSIGN_OR_RETURN(item.expr, ReadExpr(expr));
+      std::string_view direction = Str(sort, "sortby_dir");
+      if (direction == "SORTBY_USING") return Unsupported(item.expr->location, "ORDER BY ... USING");
+      item.descending = direction == "SORTBY_DESC";
+      std::string_view nulls = Str(sort, "sortby_nulls");
+      if (nulls == "SORTBY_NULLS_FIRST") item.nulls_first = true;
+      if (nulls == "SORTBY_NULLS_LAST") item.nulls_first = false;
+      out.push_back(std::move(item));
+    }
+    return out;
+  }
+
+  Result<TableRefPtr> ReadTableRef(element node) {
+    std::string_view type;
+    element body;
+    if (!Unwrap(node, type, body)) return Malformed(StatementStart(), "FROM item");
+    if (type == "RangeVar") {
+      auto ref = std::make_unique<TableRef>(TableRef::Kind::kNamed, Loc(body));
+      for (std::string_view key : {"catalogname", "schemaname", "relname"}) {
+        std::string_view part = Str(body, key);
+        if (!part.empty()) ref->name.emplace_back(part);
+      }
+      FLOE_RETURN_IF_ERROR(ReadAlias(body, *ref));
+      int64_t rewritten_location = Int(body, "location", -1);
+      for (const CutTimeTravel& cut : c_.rewritten->time_travel) {
+        if (cut.name_offset != rewritten_location) continue;
+        TimeTravel travel;
+        travel.kind = cut.version ? TimeTravel::Kind::kVersion : TimeTravel::Kind::kTimestamp;
+        travel.location = cut.for_offset;
+        FLOE_ASSIGN_OR_RETURN(travel.value, c_.parse_expression(cut.value));
+        ref->time_travel = std::move(travel);
+      }
+      return ref;
+    }
+    if (type == "RangeSubselect") {
+      auto ref = std::make_unique<TableRef>(TableRef::Kind::kSubquery, StatementStart());
+      ref->lateral = Bool(body, "lateral");
+      element sub;
+      std::string_view sub_type;
+      element sub_body;
+      if (!Get(body, "subquery", sub) || !Unwrap(sub, sub_type, sub_body) || sub_type != "SelectStmt") {
+        return Malformed(StatementStart(), "subquery in FROM");
+      }
+      FLOE_ASSIGN_OR_RETURN(ref->subquery, ReadSelect(sub_body));
+      ref->location = ref->subquery->location;
+      FLOE_RETURN_IF_ERROR(ReadAlias(body, *ref));
+      return ref;
+    }
+    if (type == "RangeFunction") {
+      auto ref = std::make_unique<TableRef>(TableRef::Kind::kFunction, StatementStart());
+      ref->lateral = Bool(body, "lateral");
+      if (Bool(body, "ordinality")) return Unsupported(StatementStart(), "WITH ORDINALITY");
+      auto functions = List(body, "functions");
+      if (functions.size() != 1) return Unsupported(StatementStart(), "ROWS FROM");
+      std::string_view list_type;
+      element list;
+      if (!Unwrap(functions[0], list_type, list) || list_type != "List") return Malformed(StatementStart(), "table function");
+      auto items = List(list, "items");
+      if (items.empty()) return Malformed(StatementStart(), "table function");
+      FLOE_ASSIGN_OR_RETURN(ref->function, ReadExpr(items[0]));
+      ref->location = ref->function->location;
+      FLOE_RETURN_IF_ERROR(ReadAlias(body, *ref));
+      return ref;
+    }
+    if (type == "JoinExpr") {
+      auto ref = std::make_unique<TableRef>(TableRef::Kind::kJoin, StatementStart());
+      std::string_view join_type = Str(body, "jointype");
+      if (join_type == "JOIN_INNER") {
+        ref->join_type = JoinType::kInner;
+      } else if (join_type == "JOIN_LEFT") {
+        ref->join_type = JoinType::kLeft;
+      } else if (join_type == "JOIN_RIGHT") {
+        ref->join_type = JoinType::kRight;
+      } else if (join_type == "JOIN_FULL") {
+        ref->join_type = JoinType::kFull;
+      } else {
+        return Unsupported(StatementStart(), "this join type");
+      }
+      ref->natural = Bool(body, "isNatural");
+      element left, right, quals;
+      if (!Get(body, "larg", left) || !Get(body, "rarg", right)) return Malformed(StatementStart(), "join");
+      FLOE_ASSIGN_OR_RETURN(ref->left, ReadTableRef(left));
+      FLOE_ASSIGN_OR_RETURN(ref->right, ReadTableRef(right));
+      ref->location = ref->left->location;
+      FLOE_ASSIGN_OR_RETURN(ref->using_columns, Strings(body, "usingClause"));
+      if (Get(body, "quals", quals)) {
+        FLOE_ASSIGN_OR_RETURN(ref->condition, ReadExpr(quals));
+      } else if (ref->join_type == JoinType::kInner && ref->using_columns.empty() && !ref->natural) {
+        ref->join_type = JoinType::kCross;
+      }
+      element alias;
+      if (Get(body, "alias", alias)) return Unsupported(ref->location, "an alias on a join");
+      return ref;
+    }
+    if (type == "RangeTableSample") return Unsupported(StatementStart(), "TABLESAMPLE");
+    return Unsupported(StatementStart(), fmt::format("FROM item {}", type));
+  }
+
+  Status ReadAlias(element body, TableRef& ref) {
+    element alias;
+    if (!Get(body, "alias", alias)) return OkStatus();
+    ref.alias = std::string(Str(alias, "aliasname"));
+    FLOE_ASSIGN_OR_RETURN(ref.column_aliases, Strings(alias, "colnames"));
+    return OkStatus();
+  }
+
+  // ---------------------------------------------------------------- expressions
+
+  Result<std::vector<ExprPtr>> ReadExprList(element body, std::string_view key) {
+    std::vector<ExprPtr> out;
+    for (element item : List(body, key)) {
+      FLOE_ASSIGN_OR_RETURN(auto expr, ReadExpr(item));
+      out.push_back(std::move(expr));
+    }
+    return out;
+  }
+
+  Result<TypeName> ReadTypeName(element body) {
+    TypeName out;
+    out.location = Loc(body);
+    FLOE_ASSIGN_OR_RETURN(auto names, Strings(body, "names"));
+    if (names.empty()) return Malformed(out.location, "type without a name");
+    if (names.size() > 2 || (names.size() == 2 && names[0] != "pg_catalog")) {
+      return SqlError(ErrorKind::kInvalidArgument, c_.original, out.location,
+                      fmt::format("Unknown type: {}", fmt::join(names, ".")));
+    }
+    out.name = PgTypeName(names.back());
+    if (Bool(body, "setof")) return Unsupported(out.location, "SETOF");
+    if (!List(body, "arrayBounds").empty()) out.array = true;
+    for (element mod : List(body, "typmods")) {
+      std::string_view mod_type;
+      element mod_body;
+      element ival;
+      if (!Unwrap(mod, mod_type, mod_body) || mod_type != "A_Const" || !Get(mod_body, "ival", ival)) {
+        return SqlError(ErrorKind::kInvalidArgument, c_.original, out.location, "type parameters must be integer literals");
+      }
+      FLOE_ASSIGN_OR_RETURN(std::string text, IntegerText(mod_body, ival));
+      int64_t value = 0;
+      for (char ch : text) {
+        if (ch == '-') continue;
+        value = value * 10 + (ch - '0');
+        if (value > 1'000'000'000) break;
+      }
+      if (text.starts_with('-')) value = -value;
+      out.parameters.push_back(value);
+    }
+    if (out.name == "interval") {
+      // The grammar encodes INTERVAL's field list as the first typmod (a bit mask).
+      if (!out.parameters.empty()) out.interval_fields = static_cast<int>(out.parameters[0]);
+      out.parameters.clear();
+    }
+    return out;
+  }
+
+  Result<std::unique_ptr<WindowSpec>> ReadWindowDef(element def, bool in_window_clause) {
+    auto spec = std::make_unique<WindowSpec>();
+    spec->location = Loc(def);
+    spec->base_name = std::string(Str(def, in_window_clause ? "refname" : "name"));
+    if (!in_window_clause && spec->base_name.empty()) spec->base_name = std::string(Str(def, "refname"));
+    FLOE_ASSIGN_OR_RETURN(spec->partition_by, ReadExprList(def, "partitionClause"));
+    FLOE_ASSIGN_OR_RETURN(spec->order_by, ReadSortList(def, "orderClause"));
+    int64_t options = Int(def, "frameOptions", 0);
+    if (options & 0x1) {
+      spec->has_frame = true;
+      if (options & kFrameExclusions) return Unsupported(spec->location, "frame EXCLUDE");
+      spec->frame_mode = options & kFrameRows ? FrameMode::kRows : options & kFrameGroups ? FrameMode::kGroups : FrameMode::kRange;
+      (void)kFrameRange;
+      auto bound = [&](bool start, const char* offset_key) -> Result<FrameBound> {
+        FrameBound b;
+        int64_t unbounded_preceding = start ? kFrameStartUnboundedPreceding : kFrameEndUnboundedPreceding;
+        int64_t unbounded_following = start ? kFrameStartUnboundedFollowing : kFrameEndUnboundedFollowing;
+        int64_t current = start ? kFrameStartCurrentRow : kFrameEndCurrentRow;
+        int64_t preceding = start ? kFrameStartOffsetPreceding : kFrameEndOffsetPreceding;
+        int64_t following = start ? kFrameStartOffsetFollowing : kFrameEndOffsetFollowing;
+        if (options & unbounded_preceding) {
+          b.kind = FrameBoundKind::kUnboundedPreceding;
+        } else if (options & unbounded_following) {
+          b.kind = FrameBoundKind::kUnboundedFollowing;
+        } else if (options & current) {
+          b.kind = FrameBoundKind::kCurrentRow;
+        } else if (options & (preceding | following)) {
+          b.kind = options & preceding ? FrameBoundKind::kPreceding : FrameBoundKind::kFollowing;
+          element offset;
+          if (!Get(def, offset_key, offset)) return Malformed(spec->location, "frame offset");
+          FLOE_ASSIGN_OR_RETURN(b.offset, ReadExpr(offset));
+        } else {
+          b.kind = start ? FrameBoundKind::kUnboundedPreceding : FrameBoundKind::kCurrentRow;
+        }
+        return b;
+      };
+      FLOE_ASSIGN_OR_RETURN(spec->frame_start, bound(true, "startOffset"));
+      FLOE_ASSIGN_OR_RETURN(spec->frame_end, bound(false, "endOffset"));
+    }
+    return spec;
+  }
+
+  ExprPtr Call(std::string name, int location, std::vector<ExprPtr> args) {
+    auto call = MakeExpr(ExprKind::kFunction, location);
+    call->names.push_back(std::move(name));
+    call->args = std::move(args);
+    return call;
+  }
+
+  Result<ExprPtr> ReadExpr(element node) {
+    std::string_view type;
+    element body;
+    if (!Unwrap(node, type, body)) return Malformed(StatementStart(), "expression node");
+    int at = Loc(body);
+    if (type == "ColumnRef") {
+      auto fields = List(body, "fields");
+      auto ref = MakeExpr(ExprKind::kColumnRef, at);
+      for (size_t i = 0; i < fields.size(); ++i) {
+        std::string_view field_type;
+        element field;
+        if (!Unwrap(fields[i], field_type, field)) return Malformed(at, "column reference");
+        if (field_type == "A_Star") {
+          if (i + 1 != fields.size()) return Malformed(at, "'*' inside a name");
+          ref->kind = ExprKind::kStar;
+        } else if (field_type == "String") {
+          ref->names.emplace_back(Str(field, "sval"));
+        } else {
+          return Malformed(at, "column reference part");
+        }
+      }
+      if (ref->names.size() > 4) return SqlError(ErrorKind::kInvalidArgument, c_.original, at, "too many name parts");
+      return ref;
+    }
+    if (type == "A_Const") {
+      auto literal = MakeExpr(ExprKind::kLiteral, at);
+      element value;
+      if (Bool(body, "isnull")) {
+        literal->literal_kind = LiteralKind::kNull;
+      } else if (Get(body, "ival", value)) {
+        literal->literal_kind = LiteralKind::kInteger;
+        FLOE_ASSIGN_OR_RETURN(literal->text, IntegerText(body, value));
+      } else if (Get(body, "fval", value)) {
+        literal->text = std::string(Str(value, "fval"));
+        bool exponent = literal->text.find_first_of("eE") != std::string::npos;
+        bool point = literal->text.find('.') != std::string::npos;
+        literal->literal_kind = exponent ? LiteralKind::kDouble : point ? LiteralKind::kDecimal : LiteralKind::kInteger;
+      } else if (Get(body, "sval", value)) {
+        literal->literal_kind = LiteralKind::kString;
+        literal->text = std::string(Str(value, "sval"));
+      } else if (Get(body, "boolval", value)) {
+        literal->literal_kind = LiteralKind::kBool;
+        literal->bool_value = Bool(value, "boolval");
+      } else if (Get(body, "bsval", value)) {
+        std::string_view bits = Str(value, "bsval");
+        if (bits.empty() || bits[0] != 'x') return Unsupported(at, "bit-string literals");
+        literal->literal_kind = LiteralKind::kBinary;
+        literal->text = std::string(bits.substr(1));
+      } else {
+        return Malformed(at, "constant");
+      }
+      return literal;
+    }
+    if (type == "ParamRef") {
+      auto param = MakeExpr(ExprKind::kParameter, at);
+      param->parameter_index = static_cast<int>(Int(body, "number", 0));
+      if (param->parameter_index <= 0) return Malformed(at, "parameter number");
+      return param;
+    }
+    if (type == "A_Expr") return ReadAExpr(body, at);
+    if (type == "BoolExpr") {
+      std::string_view op = Str(body, "boolop");
+      FLOE_ASSIGN_OR_RETURN(auto args, ReadExprList(body, "args"));
+      if (op == "NOT_EXPR") {
+        if (args.size() != 1) return Malformed(at, "NOT");
+        auto out = MakeExpr(ExprKind::kUnary, at);
+        out->op = "NOT";
+        out->args = std::move(args);
+        return out;
+      }
+      auto out = MakeExpr(op == "AND_EXPR" ? ExprKind::kAnd : ExprKind::kOr, at);
+      if (args.size() < 2) return Malformed(at, "AND/OR");
+      out->args = std::move(args);
+      return out;
+    }
+    if (type == "FuncCall") return ReadFuncCall(body, at);
+    if (type == "TypeCast") {
+      auto cast = MakeExpr(ExprKind::kCast, at);
+      element arg, type_name;
+      if (!Get(body, "arg", arg) || !Get(body, "typeName", type_name)) return Malformed(at, "CAST");
+      FLOE_ASSIGN_OR_RETURN(auto inner, ReadExpr(arg));
+      FLOE_ASSIGN_OR_RETURN(auto target, ReadTypeName(type_name));
+      if (cast->location < 0) cast->location = target.location;  // DATE '...' has no own location.
+      int64_t rewritten = Int(body, "location", -1);
+      for (int offset : c_.rewritten->try_cast_offsets) {
+        if (offset == rewritten) cast->try_cast = true;
+      }
+      cast->args.push_back(std::move(inner));
+      cast->type = std::make_unique<TypeName>(std::move(target));
+      return cast;
+    }
+    if (type == "CaseExpr") {
+      auto out = MakeExpr(ExprKind::kCase, at);
+      element operand, otherwise;
+      if (Get(body, "arg", operand)) {
+        FLOE_ASSIGN_OR_RETURN(out->case_operand, ReadExpr(operand));
+      }
+      for (element when_node : List(body, "args")) {
+        std::string_view when_type;
+        element when;
+        element condition, result;
+        if (!Unwrap(when_node, when_type, when) || !Get(when, "expr", condition) || !Get(when, "result", result)) {
+          return Malformed(at, "WHEN");
+        }
+        FLOE_ASSIGN_OR_RETURN(auto c, ReadExpr(condition));
+        FLOE_ASSIGN_OR_RETURN(auto r, ReadExpr(result));
+        out->args.push_back(std::move(c));
+        out->args.push_back(std::move(r));
+      }
+      if (Get(body, "defresult", otherwise)) {
+        FLOE_ASSIGN_OR_RETURN(out->case_else, ReadExpr(otherwise));
+      }
+      return out;
+    }
+    if (type == "NullTest") {
+      auto out = MakeExpr(ExprKind::kIsNull, at);
+      element arg;
+      if (!Get(body, "arg", arg)) return Malformed(at, "IS NULL");
+      FLOE_ASSIGN_OR_RETURN(auto inner, ReadExpr(arg));
+      out->args.push_back(std::move(inner));
+      out->negated = Str(body, "nulltesttype") == "IS_NOT_NULL";
+      return out;
+    }
+    if (type == "BooleanTest") {
+      std::string_view test = Str(body, "booltesttype");
+      auto out = MakeExpr(ExprKind::kIsBool, at);
+      element arg;
+      if (!Get(body, "arg", arg)) return Malformed(at, "IS TRUE");
+      FLOE_ASSIGN_OR_RETURN(auto inner, ReadExpr(arg));
+      out->args.push_back(std::move(inner));
+      if (test == "IS_UNKNOWN" || test == "IS_NOT_UNKNOWN") {
+        out->kind = ExprKind::kIsNull;
+        out->negated = test == "IS_NOT_UNKNOWN";
+        return out;
+      }
+      out->bool_value = test == "IS_TRUE" || test == "IS_NOT_TRUE";
+      out->negated = test == "IS_NOT_TRUE" || test == "IS_NOT_FALSE";
+      return out;
+    }
+    if (type == "SubLink") {
+      std::string_view link = Str(body, "subLinkType");
+      element sub;
+      std::string_view sub_type;
+      element sub_body;
+      if (!Get(body, "subselect", sub) || !Unwrap(sub, sub_type, sub_body) || sub_type != "SelectStmt") {
+        return Malformed(at, "subquery");
+      }
+      FLOE_ASSIGN_OR_RETURN(auto query, ReadSelect(sub_body));
+      query->location = at;
+      if (link == "EXPR_SUBLINK") {
+        auto out = MakeExpr(ExprKind::kSubquery, at);
+        out->subquery = std::move(query);
+        return out;
+      }
+      if (link == "EXISTS_SUBLINK") {
+        auto out = MakeExpr(ExprKind::kExists, at);
+        out->subquery = std::move(query);
+        return out;
+      }
+      if (link == "ANY_SUBLINK" || link == "ALL_SUBLINK") {
+        auto out = MakeExpr(ExprKind::kInSubquery, at);
+        element test;
+        if (!Get(body, "testexpr", test)) return Malformed(at, "IN subquery");
+        FLOE_ASSIGN_OR_RETURN(auto left, ReadExpr(test));
+        out->args.push_back(std::move(left));
+        FLOE_ASSIGN_OR_RETURN(auto op_names, Strings(body, "operName"));
+        out->op = op_names.empty() ? "=" : op_names.back();
+        out->quantifier_all = link == "ALL_SUBLINK";
+        out->subquery = std::move(query);
+        return out;
+      }
+      return Unsupported(at, "this kind of subquery");
+    }
+    if (type == "A_Indirection") {
+      element arg;
+      if (!Get(body, "arg", arg)) return Malformed(at, "field access");
+      FLOE_ASSIGN_OR_RETURN(auto base, ReadExpr(arg));
+      for (element step : List(body, "indirection")) {
+        std::string_view step_type;
+        element step_body;
+        if (!Unwrap(step, step_type, step_body)) return Malformed(at, "field access");
+        if (step_type == "String") {
+          auto access = MakeExpr(ExprKind::kFieldAccess, base->location);
+          access->names.emplace_back(Str(step_body, "sval"));
+          access->args.push_back(std::move(base));
+          base = std::move(access);
+        } else if (step_type == "A_Indices") {
+          element index;
+          if (Bool(step_body, "is_slice") || !Get(step_body, "uidx", index)) return Unsupported(base->location, "array slices");
+          auto subscript = MakeExpr(ExprKind::kSubscript, base->location);
+          FLOE_ASSIGN_OR_RETURN(auto index_expr, ReadExpr(index));
+          subscript->args.push_back(std::move(base));
+          subscript->args.push_back(std::move(index_expr));
+          base = std::move(subscript);
+        } else if (step_type == "A_Star") {
+          return Unsupported(base->location, "(expr).*");
+        } else {
+          return Malformed(at, "field access");
+        }
+      }
+      return base;
+    }
+    if (type == "CoalesceExpr") {
+      FLOE_ASSIGN_OR_RETURN(auto args, ReadExprList(body, "args"));
+      return Call("coalesce", at, std::move(args));
+    }
+    if (type == "MinMaxExpr") {
+      FLOE_ASSIGN_OR_RETURN(auto args, ReadExprList(body, "args"));
+      return Call(Str(body, "op") == "IS_GREATEST" ? "greatest" : "least", at, std::move(args));
+    }
+    if (type == "SQLValueFunction") {
+      std::string_view op = Str(body, "op");
+      auto out = MakeExpr(ExprKind::kCurrent, at);
+      if (op == "SVFOP_CURRENT_DATE") {
+        out->text = "current_date";
+      } else if (op == "SVFOP_CURRENT_TIMESTAMP" || op == "SVFOP_CURRENT_TIMESTAMP_N") {
+        out->text = "current_timestamp";
+      } else if (op == "SVFOP_LOCALTIMESTAMP" || op == "SVFOP_LOCALTIMESTAMP_N") {
+        out->text = "localtimestamp";
+      } else if (op == "SVFOP_CURRENT_USER" || op == "SVFOP_USER" || op == "SVFOP_SESSION_USER") {
+        out->text = "current_user";
+      } else if (op == "SVFOP_CURRENT_CATALOG") {
+        out->text = "current_catalog";
+      } else if (op == "SVFOP_CURRENT_SCHEMA") {
+        out->text = "current_schema";
+      } else {
+        return Unsupported(at, "this SQL value function");
+      }
+      return out;
+    }
+    if (type == "A_ArrayExpr") {
+      auto out = MakeExpr(ExprKind::kArray, at);
+      FLOE_ASSIGN_OR_RETURN(out->args, ReadExprList(body, "elements"));
+      return out;
+    }
+    if (type == "RowExpr") {
+      auto out = MakeExpr(ExprKind::kRow, at);
+      FLOE_ASSIGN_OR_RETURN(out->args, ReadExprList(body, "args"));
+      return out;
+    }
+    if (type == "NamedArgExpr") {
+      element arg;
+      if (!Get(body, "arg", arg)) return Malformed(at, "named argument");
+      FLOE_ASSIGN_OR_RETURN(auto value, ReadExpr(arg));
+      value->argument_name = std::string(Str(body, "name"));
+      return value;
+    }
+    if (type == "CollateClause") return Unsupported(at, "COLLATE");
+    if (type == "GroupingFunc") return Unsupported(at, "GROUPING()");
+    return Unsupported(at, fmt::format("expression {}", type));
+  }
+
+  Result<ExprPtr> ReadAExpr(element body, int at) {
+    std::string_view kind = Str(body, "kind");
+    FLOE_ASSIGN_OR_RETURN(auto names, Strings(body, "name"));
+    std::string op = names.empty() ? std::string() : names.back();
+    element left_node, right_node;
+    bool has_left = Get(body, "lexpr", left_node);
+    bool has_right = Get(body, "rexpr", right_node);
+    ExprPtr left, right;
+    if (has_left) {
+      FLOE_ASSIGN_OR_RETURN(left, ReadExpr(left_node));
+    }
+    auto read_list = [&]() -> Result<std::vector<ExprPtr>> {
+      std::string_view list_type;
+      element list;
+      if (!has_right || !Unwrap(right_node, list_type, list) || list_type != "List") {
+        return Malformed(at, "expression list");
+      }
+      return ReadExprList(list, "items");
+    };
+    if (kind == "AEXPR_OP") {
+      if (!has_right) return Malformed(at, "operator without an operand");
+      FLOE_ASSIGN_OR_RETURN(right, ReadExpr(right_node));
+      if (!has_left) {
+        auto out = MakeExpr(ExprKind::kUnary, at);
+        out->op = op;
+        out->args.push_back(std::move(right));
+        return out;
+      }
+      auto out = MakeExpr(ExprKind::kBinary, at);
+      out->op = op == "~~" ? "LIKE" : op;
+      if (op == "~~" || op == "!~~" || op == "~~*" || op == "!~~*") {
+        out->kind = ExprKind::kLike;
+        out->negated = op[0] == '!';
+        out->case_insensitive = op.back() == '*';
+      }
+      out->args.push_back(std::move(left));
+      out->args.push_back(std::move(right));
+      return out;
+    }
+    if (kind == "AEXPR_LIKE" || kind == "AEXPR_ILIKE") {
+      auto out = MakeExpr(ExprKind::kLike, at);
+      out->negated = op.starts_with("!");
+      out->case_insensitive = kind == "AEXPR_ILIKE";
+      FLOE_ASSIGN_OR_RETURN(right, ReadExpr(right_node));
+      out->args.push_back(std::move(left));
+      // `LIKE p ESCAPE e` arrives as like_escape(p, e).
+      if (right->kind == ExprKind::kFunction && !right->names.empty() && right->names.back() == "like_escape" &&
+          right->args.size() == 2) {
+        out->args.push_back(std::move(right->args[0]));
+        out->args.push_back(std::move(right->args[1]));
+      } else {
+        out->args.push_back(std::move(right));
+      }
+      return out;
+    }
+    if (kind == "AEXPR_IN") {
+      auto out = MakeExpr(ExprKind::kInList, at);
+      out->negated = op == "<>";
+      out->args.push_back(std::move(left));
+      FLOE_ASSIGN_OR_RETURN(auto items, read_list());
+      for (auto& item : items) out->args.push_back(std::move(item));
+      return out;
+    }
+    if (kind == "AEXPR_BETWEEN" || kind == "AEXPR_NOT_BETWEEN") {
+      auto out = MakeExpr(ExprKind::kBetween, at);
+      out->negated = kind == "AEXPR_NOT_BETWEEN";
+      FLOE_ASSIGN_OR_RETURN(auto bounds, read_list());
+      if (bounds.size() != 2) return Malformed(at, "BETWEEN");
+      out->args.push_back(std::move(left));
+      out->args.push_back(std::move(bounds[0]));
+      out->args.push_back(std::move(bounds[1]));
+      return out;
+    }
+    if (kind == "AEXPR_DISTINCT" || kind == "AEXPR_NOT_DISTINCT") {
+      auto out = MakeExpr(ExprKind::kIsDistinct, at);
+      out->negated = kind == "AEXPR_NOT_DISTINCT";
+      FLOE_ASSIGN_OR_RETURN(right, ReadExpr(right_node));
+      out->args.push_back(std::move(left));
+      out->args.push_back(std::move(right));
+      return out;
+    }
+    if (kind == "AEXPR_NULLIF") {
+      FLOE_ASSIGN_OR_RETURN(right, ReadExpr(right_node));
+      std::vector<ExprPtr> args;
+      args.push_back(std::move(left));
+      args.push_back(std::move(right));
+      return Call("nullif", at, std::move(args));
+    }
+    if (kind == "AEXPR_SIMILAR") return Unsupported(at, "SIMILAR TO");
+    return Unsupported(at, "this operator form (ANY/ALL over arrays)");
+  }
+
+  Result<ExprPtr> ReadFuncCall(element body, int at) {
+    FLOE_ASSIGN_OR_RETURN(auto names, Strings(body, "funcname"));
+    if (names.empty()) return Malformed(at, "function without a name");
+    bool sql_syntax = Str(body, "funcformat") == "COERCE_SQL_SYNTAX";
+    if (names.size() == 2 && names[0] == "pg_catalog") names.erase(names.begin());
+    auto call = MakeExpr(ExprKind::kFunction, at);
+    FLOE_ASSIGN_OR_RETURN(call->args, ReadExprList(body, "args"));
+    call->distinct = Bool(body, "agg_distinct");
+    call->star_arg = Bool(body, "agg_star");
+    if (Bool(body, "func_variadic")) return Unsupported(at, "VARIADIC");
+    element filter, over;
+    if (Get(body, "agg_filter", filter)) {
+      FLOE_ASSIGN_OR_RETURN(call->filter, ReadExpr(filter));
+    }
+    FLOE_ASSIGN_OR_RETURN(call->order_by, ReadSortList(body, "agg_order"));
+    if (Bool(body, "agg_within_group")) {
+      // percentile_cont(f) WITHIN GROUP (ORDER BY x) is kept as order_by; the binder decides.
+    }
+    if (Get(body, "over", over)) {
+      FLOE_ASSIGN_OR_RETURN(call->window, ReadWindowDef(over, false));
+    }
+    // SQL-syntax forms whose PostgreSQL spelling differs from Trino's function.
+    std::string& name = names.back();
+    if (sql_syntax) {
+      if (name == "timezone" && call->args.size() == 2) {
+        name = "at_timezone";
+        std::swap(call->args[0], call->args[1]);
+      } else if (name == "position" && call->args.size() == 2) {
+        name = "strpos";
+      } else if (name == "btrim" || name == "ltrim" || name == "rtrim") {
+        name = name == "btrim" ? "trim" : name;
+      }
+    }
+    call->names = std::move(names);
+    return call;
+  }
+
+  const TreeContext& c_;
+};
+
+}  // namespace
+
+Result<std::vector<StatementPtr>> ReadPgParseTree(std::string_view json, const TreeContext& context) {
+  return Reader(context).Run(json);
+}
+
+}  // namespace floe::sql

@@ -1,0 +1,49 @@
+#include "sql/planner/optimizer.h"
+
+namespace floe::sql {
+namespace {
+
+// Optimizes the plans of subqueries inside expressions (they are shared and immutable, so
+// each is copied, optimized and replaced). Decorrelation already went through them, with
+// column ids unique across the whole statement, so it is not repeated there.
+void OptimizeSubqueries(LogicalOperator& op, const OptimizerOptions& options);
+
+void OptimizeExpression(BoundExpr& e, const OptimizerOptions& options) {
+  if (e.kind == BoundKind::kSubquery && e.plan) {
+    OptimizerOptions nested = options;
+    nested.decorrelate_subqueries = false;
+    auto optimized = Optimize(e.plan->Clone(), nested);
+    if (optimized.has_value()) e.plan = std::shared_ptr<const LogicalOperator>(std::move(*optimized));
+  }
+  for (auto& arg : e.args) OptimizeExpression(*arg, options);
+}
+
+void OptimizeSubqueries(LogicalOperator& op, const OptimizerOptions& options) {
+  auto visit = [&](BoundExprPtr& e) {
+    if (e) OptimizeExpression(*e, options);
+  };
+  visit(op.predicate);
+  visit(op.condition);
+  for (auto& e : op.expressions) visit(e);
+  for (auto& e : op.pushed.residual) visit(e);
+  for (auto& child : op.children) OptimizeSubqueries(*child, options);
+}
+
+}  // namespace
+
+Result<LogicalPtr> Optimize(LogicalPtr plan, const OptimizerOptions& options) {
+  if (options.decorrelate_subqueries) plan = DecorrelateSubqueries(std::move(plan));
+  if (options.fold_constants) plan = FoldConstants(std::move(plan));
+  if (options.push_filters) {
+    plan = PushDownFilters(std::move(plan));
+    if (options.fold_constants) plan = FoldConstants(std::move(plan));
+  }
+  if (options.order_joins) plan = OrderJoins(std::move(plan));
+  if (options.push_projections) plan = PushDownProjections(std::move(plan));
+  if (options.top_n) plan = IntroduceTopN(std::move(plan));
+  OptimizeSubqueries(*plan, options);
+  EstimateCardinality(*plan);
+  return plan;
+}
+
+}  // namespace floe::sql

@@ -1,0 +1,165 @@
+// Projection pushdown: every node keeps only the columns something above it reads, so scans
+// decode only the columns a query needs. The root keeps its full output.
+#include <set>
+
+#include "sql/planner/optimizer.h"
+
+namespace floe::sql {
+namespace {
+
+void AddRefs(const BoundExpr* e, std::set<ColumnId>& out) {
+  if (e == nullptr) return;
+  std::vector<ColumnId> ids;
+  e->CollectColumns(ids);
+  out.insert(ids.begin(), ids.end());
+}
+
+void Prune(LogicalOperator& op, std::set<ColumnId> required, bool root) {
+  switch (op.kind) {
+    case LogicalKind::kScan: {
+      for (const auto& e : op.pushed.residual) AddRefs(e.get(), required);
+      std::vector<ScanColumn> columns;
+      std::vector<OutputColumn> output;
+      // The executor applies the pushed terms again, so their columns are read too.
+      auto in_terms = [&](const ScanColumn& c) {
+        if (!op.table || !op.metadata_table.empty()) return false;
+        for (const auto& term : op.pushed.terms) {
+          if (op.table->columns[c.table_column].name == term.column) return true;
+        }
+        return false;
+      };
+      for (size_t i = 0; i < op.scan_columns.size(); ++i) {
+        if (root || required.contains(op.scan_columns[i].id) || in_terms(op.scan_columns[i])) {
+          columns.push_back(op.scan_columns[i]);
+          output.push_back(op.output[i]);
+        }
+      }
+      op.scan_columns = std::move(columns);
+      op.output = std::move(output);
+      return;
+    }
+    case LogicalKind::kProject: {
+      if (!root) {
+        std::vector<BoundExprPtr> expressions;
+        std::vector<OutputColumn> output;
+        for (size_t i = 0; i < op.expressions.size(); ++i) {
+          if (required.contains(op.output[i].id)) {
+            expressions.push_back(std::move(op.expressions[i]));
+            output.push_back(op.output[i]);
+          }
+        }
+        op.expressions = std::move(expressions);
+        op.output = std::move(output);
+      }
+      std::set<ColumnId> below;
+      for (const auto& e : op.expressions) AddRefs(e.get(), below);
+      Prune(*op.children[0], below, false);
+      return;
+    }
+    case LogicalKind::kFilter: {
+      AddRefs(op.predicate.get(), required);
+      Prune(*op.children[0], required, false);
+      op.output = op.children[0]->output;
+      return;
+    }
+    case LogicalKind::kAggregate: {
+      if (!root) {
+        std::vector<AggregateCall> aggregates;
+        std::vector<OutputColumn> output(op.output.begin(), op.output.begin() + op.groups.size());
+        for (size_t i = 0; i < op.aggregates.size(); ++i) {
+          if (required.contains(op.output[op.groups.size() + i].id)) {
+            aggregates.push_back(std::move(op.aggregates[i]));
+            output.push_back(op.output[op.groups.size() + i]);
+          }
+        }
+        op.aggregates = std::move(aggregates);
+        op.output = std::move(output);
+      }
+      std::set<ColumnId> below;
+      for (const auto& g : op.groups) AddRefs(g.get(), below);
+      for (const auto& a : op.aggregates) {
+        for (const auto& e : a.args) AddRefs(e.get(), below);
+        AddRefs(a.filter.get(), below);
+        for (const auto& k : a.order) AddRefs(k.expr.get(), below);
+      }
+      Prune(*op.children[0], below, false);
+      return;
+    }
+    case LogicalKind::kWindow: {
+      size_t first = op.output.size() - op.windows.size();
+      std::vector<WindowCall> windows;
+      std::vector<OutputColumn> window_output;
+      for (size_t i = 0; i < op.windows.size(); ++i) {
+        if (root || required.contains(op.output[first + i].id)) {
+          windows.push_back(std::move(op.windows[i]));
+          window_output.push_back(op.output[first + i]);
+        }
+      }
+      op.windows = std::move(windows);
+      std::set<ColumnId> below = required;
+      for (const auto& w : op.windows) {
+        for (const auto& e : w.args) AddRefs(e.get(), below);
+        AddRefs(w.filter.get(), below);
+        for (const auto& e : w.partition_by) AddRefs(e.get(), below);
+        for (const auto& k : w.order_by) AddRefs(k.expr.get(), below);
+      }
+      Prune(*op.children[0], below, false);
+      op.output = op.children[0]->output;
+      op.output.insert(op.output.end(), window_output.begin(), window_output.end());
+      return;
+    }
+    case LogicalKind::kJoin: {
+      AddRefs(op.condition.get(), required);
+      Prune(*op.children[0], required, false);
+      Prune(*op.children[1], required, false);
+      // Semi and anti joins pass only their preserved side's rows on.
+      switch (op.join_type) {
+        case LogicalJoinType::kSemi:
+        case LogicalJoinType::kAnti: op.output = op.children[0]->output; break;
+        case LogicalJoinType::kRightSemi:
+        case LogicalJoinType::kRightAnti: op.output = op.children[1]->output; break;
+        default:
+          op.output = op.children[0]->output;
+          op.output.insert(op.output.end(), op.children[1]->output.begin(), op.children[1]->output.end());
+      }
+      return;
+    }
+    case LogicalKind::kSort:
+    case LogicalKind::kTopN:
+    case LogicalKind::kLimit: {
+      for (const auto& k : op.order) AddRefs(k.expr.get(), required);
+      Prune(*op.children[0], required, root);
+      op.output = op.children[0]->output;
+      return;
+    }
+    case LogicalKind::kDistinct:
+    case LogicalKind::kSetOp: {
+      // Every column takes part in equality: children keep all of theirs.
+      for (auto& child : op.children) {
+        std::set<ColumnId> all;
+        for (const auto& c : child->output) all.insert(c.id);
+        Prune(*child, all, false);
+      }
+      if (op.kind == LogicalKind::kDistinct) op.output = op.children[0]->output;
+      return;
+    }
+    default:
+      for (auto& child : op.children) {
+        std::set<ColumnId> all;
+        for (const auto& c : child->output) all.insert(c.id);
+        Prune(*child, all, false);
+      }
+      return;
+  }
+}
+
+}  // namespace
+
+LogicalPtr PushDownProjections(LogicalPtr plan) {
+  std::set<ColumnId> all;
+  for (const auto& c : plan->output) all.insert(c.id);
+  Prune(*plan, all, true);
+  return plan;
+}
+
+}  // namespace floe::sql
