@@ -101,10 +101,12 @@ void DynamicFilters::Publish(const LogicalOperator& join, const Materialized& bu
     const TableColumn& column = scan->table->columns[static_cast<size_t>(table_column)];
     ColumnPredicate lower{column.name, column.field_id, ColumnPredicate::Op::kGtEq, {Value::Int(type, low)}};
     ColumnPredicate upper{column.name, column.field_id, ColumnPredicate::Op::kLtEq, {Value::Int(type, high)}};
+    lower.advisory = upper.advisory = true;
     found[scan].push_back(std::move(lower));
     found[scan].push_back(std::move(upper));
     if (distinct.size() <= kMaxSetValues) {
       ColumnPredicate in{column.name, column.field_id, ColumnPredicate::Op::kIn, {}};
+      in.advisory = true;
       for (int64_t v : distinct) in.values.push_back(Value::Int(type, v));
       found[scan].push_back(std::move(in));
     }

@@ -7,20 +7,27 @@ namespace {
 
 class FilterOperator final : public StreamOperator {
  public:
-  explicit FilterOperator(std::vector<ExprNodePtr> terms) : terms_(std::move(terms)) {}
+  // `advisory[i]`: term i may be skipped (a dynamic filter's term, which the join re-checks).
+  FilterOperator(std::vector<ExprNodePtr> terms, std::vector<bool> advisory)
+      : terms_(std::move(terms)), advisory_(std::move(advisory)) {}
 
   Status Process(DataChunk&& chunk, QueryContext& context, const ChunkCallback& next) const override {
     DataChunk current = std::move(chunk);
-    for (const auto& term : terms_) {
-      FLOE_ASSIGN_OR_RETURN(auto rows, SelectTrueRows(*term, current, context));
+    for (size_t t = 0; t < terms_.size(); ++t) {
+      FLOE_ASSIGN_OR_RETURN(auto rows, SelectTrueRows(*terms_[t], current, context));
+      auto kept = static_cast<int64_t>(rows.size());
+      if (kept == current.rows) continue;
+      // Copying every column to drop a few rows costs more than the join's own check of them.
+      if (advisory_[t] && kept * 8 >= current.rows * 7) continue;
       if (rows.empty()) return OkStatus();
-      if (static_cast<int64_t>(rows.size()) != current.rows) current = GatherChunk(current, rows);
+      current = GatherChunk(current, rows);
     }
     return next(std::move(current));
   }
 
  private:
   std::vector<ExprNodePtr> terms_;
+  std::vector<bool> advisory_;
 };
 
 BoundExprPtr TermExpression(const ColumnPredicate& term, const LogicalOperator& scan) {
@@ -64,19 +71,23 @@ BoundExprPtr TermExpression(const ColumnPredicate& term, const LogicalOperator& 
 
 }  // namespace
 
-Result<std::unique_ptr<StreamOperator>> MakeFilter(std::vector<const BoundExpr*> terms, const ColumnLayout& layout) {
+Result<std::unique_ptr<StreamOperator>> MakeFilter(std::vector<const BoundExpr*> terms, const ColumnLayout& layout,
+                                                   std::vector<bool> advisory) {
   std::vector<ExprNodePtr> compiled;
   for (const BoundExpr* term : terms) {
     FLOE_ASSIGN_OR_RETURN(auto node, CompileExpression(*term, layout));
     compiled.push_back(std::move(node));
   }
-  return std::unique_ptr<StreamOperator>(std::make_unique<FilterOperator>(std::move(compiled)));
+  advisory.resize(compiled.size(), false);
+  return std::unique_ptr<StreamOperator>(std::make_unique<FilterOperator>(std::move(compiled), std::move(advisory)));
 }
 
 Result<std::unique_ptr<StreamOperator>> MakeScanFilter(const LogicalOperator& scan, const ScanPredicate& predicate,
                                                        const ColumnLayout& layout) {
   std::vector<BoundExprPtr> owned;
+  std::vector<bool> advisory;
   for (const auto& term : predicate.terms) {
+    advisory.push_back(term.advisory);
     auto e = TermExpression(term, scan);
     if (!e) return Internal("pushed predicate on {} reads a column the scan does not produce", term.column);
     owned.push_back(std::move(e));
@@ -84,7 +95,7 @@ Result<std::unique_ptr<StreamOperator>> MakeScanFilter(const LogicalOperator& sc
   std::vector<const BoundExpr*> terms;
   for (const auto& e : owned) terms.push_back(e.get());
   for (const auto& e : predicate.residual) terms.push_back(e.get());
-  return MakeFilter(std::move(terms), layout);
+  return MakeFilter(std::move(terms), layout, std::move(advisory));
 }
 
 }  // namespace floe::sql

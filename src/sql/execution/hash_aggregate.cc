@@ -1,7 +1,8 @@
-// Hash aggregation: each worker groups its rows in a thread-local KeyTable with its own
-// aggregate states; the partial tables merge into one at the end. DISTINCT is the same with no
+// Hash aggregation: each worker groups its rows in a thread-local KeyTable (an IntGroupTable
+// for one integer key) with its own aggregate states; the partial tables merge into one at the end. DISTINCT is the same with no
 // aggregates. Memory is charged per worker as its table grows.
 #include "sql/execution/aggregate_state.h"
+#include "sql/execution/int_group_table.h"
 #include "sql/execution/key_table.h"
 #include "sql/execution/physical_operator.h"
 
@@ -20,6 +21,8 @@ class AggregateLocal final : public LocalSinkState {
   explicit AggregateLocal(MemoryTracker& tracker) : reservation(tracker, "HashAggregate") {}
 
   KeyTable table;
+  IntGroupTable int_table;  // Instead of `table` when grouping by one 64-bit integer key.
+  bool int_key = false;
   KeyEncoder encoder;
   std::vector<std::unique_ptr<AggregateState>> states;
   std::vector<uint32_t> ids;
@@ -30,6 +33,9 @@ class AggregateLocal final : public LocalSinkState {
   std::vector<std::shared_ptr<const ColumnVector>> dictionaries;
   std::vector<int64_t> combination_ids;
   std::string row_key;
+
+  size_t groups() const { return int_key ? int_table.size() : table.size(); }
+  int64_t TableBytes() const { return int_key ? int_table.Bytes() : table.Bytes(); }
 };
 
 // Most code combinations worth a direct table; past it the row-by-row path is as good.
@@ -69,6 +75,35 @@ bool DictionaryGroupIds(AggregateLocal& local, const std::vector<const ColumnVec
   return true;
 }
 
+// Group ids for a chunk grouped by one 64-bit integer column.
+void IntGroupIds(AggregateLocal& local, const ColumnVector& key, int64_t rows) {
+  const int64_t* values = key.Data<int64_t>();
+  constexpr int64_t kPrefetchDistance = 16;
+  bool nulls = !key.validity.empty();
+  for (int64_t i = 0; i < rows; ++i) {
+    // Tables are often sorted or clustered by the key (lineitem by order): a row with the
+    // previous row's key takes its id without a probe.
+    if (i > 0 && !nulls && values[i] == values[i - 1]) {
+      local.ids[static_cast<size_t>(i)] = local.ids[static_cast<size_t>(i) - 1];
+      continue;
+    }
+    if (i + kPrefetchDistance < rows) local.int_table.Prefetch(values[i + kPrefetchDistance]);
+    local.ids[static_cast<size_t>(i)] = key.IsValid(i) ? local.int_table.FindOrInsert(values[i]) : local.int_table.FindOrInsertNull();
+  }
+}
+
+// The key column of an integer-keyed aggregate's groups, in id order.
+VectorPtr IntKeyVector(const IntGroupTable& table, const SqlType& type) {
+  auto out = NewVector(type, static_cast<int64_t>(table.size()));
+  out->length = static_cast<int64_t>(table.size());
+  out->values.Resize(table.size() * sizeof(int64_t));
+  std::memcpy(out->values.data(), table.keys().data(), table.size() * sizeof(int64_t));
+  bool any_null = false;
+  for (uint8_t v : table.valid()) any_null |= v == 0;
+  if (any_null) out->validity.assign(table.valid().begin(), table.valid().end());
+  return out;
+}
+
 class HashAggregateSink final : public Sink {
  public:
   HashAggregateSink(std::vector<ExprNodePtr> groups, std::vector<CompiledAggregate> aggregates, std::vector<SqlType> group_types,
@@ -77,6 +112,7 @@ class HashAggregateSink final : public Sink {
 
   Result<std::unique_ptr<AggregateLocal>> NewLocal(QueryContext& context) {
     auto local = std::make_unique<AggregateLocal>(context.memory());
+    local->int_key = group_types_.size() == 1 && PhysicalTypeOf(group_types_[0]) == PhysicalType::kInt64;
     for (const auto& a : aggregates_) {
       FLOE_ASSIGN_OR_RETURN(auto state, MakeAggregateState(*a.call, a.arg_types));
       local->states.push_back(std::move(state));
@@ -112,8 +148,10 @@ class HashAggregateSink final : public Sink {
     } else {
       FLOE_ASSIGN_OR_RETURN(EvaluatedKeys keys, EvaluateKeys(groups_, chunk, context));
       const std::vector<const ColumnVector*>& key_columns = keys.columns;
-      size_t before = local.table.size();
-      if (!DictionaryGroupIds(local, key_columns, n)) {
+      size_t before = local.groups();
+      if (local.int_key) {
+        IntGroupIds(local, *key_columns[0], n);
+      } else if (!DictionaryGroupIds(local, key_columns, n)) {
         local.encoder.Encode(key_columns, n);
         constexpr int64_t kPrefetchDistance = 16;
         for (int64_t i = 0; i < n; ++i) {
@@ -122,8 +160,8 @@ class HashAggregateSink final : public Sink {
           local.ids[static_cast<size_t>(i)] = local.table.FindOrInsert(local.encoder.key(i), local.encoder.hash(i), inserted);
         }
       }
-      if (local.table.size() != before) {
-        for (auto& s : local.states) s->Resize(local.table.size());
+      if (local.groups() != before) {
+        for (auto& s : local.states) s->Resize(local.groups());
       }
     }
     for (size_t a = 0; a < aggregates_.size(); ++a) {
@@ -141,8 +179,8 @@ class HashAggregateSink final : public Sink {
       }
       FLOE_RETURN_IF_ERROR(local.states[a]->Update(local.ids.data(), n, args, mask.empty() ? nullptr : mask.data()));
     }
-    if ((++local.chunks & 7) == 1 || local.table.size() > 4096) {
-      int64_t bytes = local.table.Bytes();
+    if ((++local.chunks & 7) == 1 || local.groups() > 4096) {
+      int64_t bytes = local.TableBytes();
       for (const auto& s : local.states) bytes += s->Bytes();
       FLOE_RETURN_IF_ERROR(local.reservation.Resize(bytes));
     }
@@ -155,21 +193,34 @@ class HashAggregateSink final : public Sink {
       global_ = std::move(local);
       return OkStatus();
     }
-    if (local->table.size() == 0) return OkStatus();
-    std::vector<uint32_t> mapping(local->table.size());
-    // At most every local group is new: room for them up front instead of rehashing on the way.
-    global_->table.Reserve(global_->table.size() + local->table.size());
+    // The larger table absorbs the smaller: fewer keys move and the table grows less.
+    if (local->groups() > global_->groups()) std::swap(local, global_);
+    size_t local_groups = local->groups();
+    if (local_groups == 0) return OkStatus();
+    std::vector<uint32_t> mapping(local_groups);
     constexpr uint32_t kPrefetchDistance = 16;
-    for (uint32_t id = 0; id < local->table.size(); ++id) {
-      if (id + kPrefetchDistance < local->table.size()) global_->table.Prefetch(local->table.HashAt(id + kPrefetchDistance));
-      bool inserted;
-      mapping[id] = global_->table.FindOrInsert(local->table.KeyAt(id), local->table.HashAt(id), inserted);
+    if (local->int_key) {
+      IntGroupTable& global = global_->int_table;
+      const IntGroupTable& part = local->int_table;
+      global.Reserve(global.size() + local_groups);
+      for (uint32_t id = 0; id < local_groups; ++id) {
+        if (id + kPrefetchDistance < local_groups) global.Prefetch(part.KeyAt(id + kPrefetchDistance));
+        mapping[id] = part.IsNull(id) ? global.FindOrInsertNull() : global.FindOrInsert(part.KeyAt(id));
+      }
+    } else {
+      // At most every local group is new: room for them up front instead of rehashing on the way.
+      global_->table.Reserve(global_->table.size() + local_groups);
+      for (uint32_t id = 0; id < local_groups; ++id) {
+        if (id + kPrefetchDistance < local_groups) global_->table.Prefetch(local->table.HashAt(id + kPrefetchDistance));
+        bool inserted;
+        mapping[id] = global_->table.FindOrInsert(local->table.KeyAt(id), local->table.HashAt(id), inserted);
+      }
     }
     for (size_t a = 0; a < global_->states.size(); ++a) {
-      global_->states[a]->Resize(global_->table.size());
+      global_->states[a]->Resize(global_->groups());
       FLOE_RETURN_IF_ERROR(global_->states[a]->Merge(*local->states[a], mapping));
     }
-    int64_t bytes = global_->table.Bytes();
+    int64_t bytes = global_->TableBytes();
     for (const auto& s : global_->states) bytes += s->Bytes();
     return global_->reservation.Resize(bytes);
   }
@@ -184,10 +235,14 @@ class HashAggregateSink final : public Sink {
       global_->table.FindOrInsert("", HashKey(""), inserted);
       for (auto& s : global_->states) s->Resize(1);
     }
-    size_t count = global_->table.size();
+    size_t count = global_->groups();
     DataChunk all;
     all.rows = static_cast<int64_t>(count);
-    if (!groups_.empty()) all.columns = DecodeKeys(global_->table, group_types_);
+    if (global_->int_key) {
+      all.columns.push_back(IntKeyVector(global_->int_table, group_types_[0]));
+    } else if (!groups_.empty()) {
+      all.columns = DecodeKeys(global_->table, group_types_);
+    }
     for (auto& s : global_->states) {
       FLOE_ASSIGN_OR_RETURN(VectorPtr v, s->Finalize(count));
       all.columns.push_back(std::move(v));

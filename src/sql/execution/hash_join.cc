@@ -163,9 +163,10 @@ class HashJoinProbe final : public StreamOperator {
       if (pl.empty()) return OkStatus();
       DataChunk pairs;
       pairs.rows = static_cast<int64_t>(pl.size());
-      for (const auto& c : chunk.columns) pairs.columns.push_back(Gather(*c, pl.data(), pairs.rows));
-      for (const auto& c : build_.columns) pairs.columns.push_back(Gather(*c, pr.data(), pairs.rows));
       if (residual_) {
+        // The residual may read any column of the pair.
+        for (const auto& c : chunk.columns) pairs.columns.push_back(Gather(*c, pl.data(), pairs.rows));
+        for (const auto& c : build_.columns) pairs.columns.push_back(Gather(*c, pr.data(), pairs.rows));
         FLOE_ASSIGN_OR_RETURN(auto keep, SelectTrueRows(*residual_, pairs, context));
         if (keep.size() != pl.size()) {
           pairs = GatherChunk(pairs, keep);
@@ -182,19 +183,43 @@ class HashJoinProbe final : public StreamOperator {
       if (MarksBuildRows()) {
         for (uint32_t b : pr) matched_[b].store(1, std::memory_order_relaxed);
       }
+      if (!EmitsPairs() || pl.empty()) {
+        pl.clear();
+        pr.clear();
+        return OkStatus();
+      }
+      DataChunk out;
+      if (residual_) {
+        out = Select(std::move(pairs));
+      } else {
+        // Only the columns the join outputs: a key column used only to match is not copied.
+        out.rows = static_cast<int64_t>(pl.size());
+        size_t probe_columns = chunk.columns.size();
+        for (size_t p : output_positions_) {
+          out.columns.push_back(p < probe_columns ? Gather(*chunk.columns[p], pl.data(), out.rows)
+                                                  : Gather(*build_.columns[p - probe_columns], pr.data(), out.rows));
+        }
+      }
       pl.clear();
       pr.clear();
-      if (!EmitsPairs() || pairs.rows == 0) return OkStatus();
-      return next(Select(std::move(pairs)));
+      return next(std::move(out));
     };
     if (int_key_) {
       FLOE_ASSIGN_OR_RETURN(VectorPtr key, probe_keys_[0]->Evaluate(chunk, context));
       const int64_t* values = key->Data<int64_t>();
       constexpr int64_t kPrefetchDistance = 16;
+      // A run of equal keys (a probe side sorted or clustered by it) looks its key up once.
+      int64_t last_key = 0, last_first = -1;
+      bool have_last = false;
       for (int64_t i = 0; i < n; ++i) {
-        if (i + kPrefetchDistance < n) int_table_.Prefetch(values[i + kPrefetchDistance]);
         if (!key->IsValid(i)) continue;
-        for (int64_t r = int_table_.First(values[i]); r >= 0; r = next_[static_cast<size_t>(r)]) {
+        if (!have_last || values[i] != last_key) {
+          if (i + kPrefetchDistance < n) int_table_.Prefetch(values[i + kPrefetchDistance]);
+          last_key = values[i];
+          last_first = int_table_.First(last_key);
+          have_last = true;
+        }
+        for (int64_t r = last_first; r >= 0; r = next_[static_cast<size_t>(r)]) {
           pl.push_back(static_cast<uint32_t>(i));
           pr.push_back(static_cast<uint32_t>(r));
           if (static_cast<int64_t>(pl.size()) >= kChunkRows) FLOE_RETURN_IF_ERROR(flush());

@@ -89,7 +89,9 @@ std::unique_ptr<Source> MakeMaterializedSource(Materialized result);
 Result<Materialized> EvaluateValues(const LogicalOperator& values, const std::map<ColumnId, Value>* outer, QueryContext& context);
 
 // Filters by a conjunction, term by term (filter_operator.cc).
-Result<std::unique_ptr<StreamOperator>> MakeFilter(std::vector<const BoundExpr*> terms, const ColumnLayout& layout);
+// `advisory` (by term; missing: false) marks the terms a filter may skip where they reject few rows.
+Result<std::unique_ptr<StreamOperator>> MakeFilter(std::vector<const BoundExpr*> terms, const ColumnLayout& layout,
+                                                   std::vector<bool> advisory = {});
 // A scan's predicate (its pushed terms and residual, and any dynamic filter) as a filter over
 // the scan's output.
 Result<std::unique_ptr<StreamOperator>> MakeScanFilter(const LogicalOperator& scan, const ScanPredicate& predicate,

@@ -35,6 +35,16 @@ double TermSelectivity(const ColumnPredicate& term, const CatalogTable& table) {
   }
 }
 
+// A residual filter term (evaluated on decoded rows): a LIKE with a leading wildcard keeps a
+// small share of rows (a word inside a comment or a name), its negation most of them; other
+// terms are a coin toss.
+double ResidualSelectivity(const BoundExpr& term) {
+  auto is_like = [](const BoundExpr& e) { return e.kind == BoundKind::kCall && e.name == "like"; };
+  if (is_like(term)) return 0.1;
+  if (term.kind == BoundKind::kNot && is_like(*term.args[0])) return 0.9;
+  return 0.5;
+}
+
 // The distinct values of column `id` in `op`'s output, when statistics say: found where the
 // column is produced (a scan, or a column passed through a projection or a grouping), capped
 // by the estimated rows of every node on the way.
@@ -190,7 +200,7 @@ void EstimateCardinality(LogicalOperator& op) {
       if (!op.metadata_table.empty()) rows = 100;
       static const CatalogTable kNoStatistics;
       for (const auto& term : op.pushed.terms) rows *= TermSelectivity(term, op.table ? *op.table : kNoStatistics);
-      for (size_t i = 0; i < op.pushed.residual.size(); ++i) rows *= 0.5;
+      for (const auto& term : op.pushed.residual) rows *= ResidualSelectivity(*term);
       op.estimated_rows = std::max(1.0, rows);
       break;
     }

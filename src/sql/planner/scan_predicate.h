@@ -19,6 +19,9 @@ struct ColumnPredicate {
   int32_t field_id = 0;   // Iceberg field id when known.
   Op op = Op::kEq;
   std::vector<Value> values;  // One for comparisons and kStartsWith; several for kIn.
+  // A dynamic filter's term: the join that published it drops the rows it rejects anyway, so it
+  // prunes, but filtering rows by it is optional (worth it only where it rejects many).
+  bool advisory = false;
 
   std::string ToString() const;
 };
