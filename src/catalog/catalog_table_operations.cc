@@ -1,6 +1,7 @@
 #include "catalog/catalog_table_operations.h"
 
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -134,6 +135,27 @@ Result<TableCommit> DiffAsCommit(const TableIdentifier& id, const iceberg::Table
   if (!remove.empty()) commit.updates.push_back(Update({{"action", "remove-properties"}, {"removals", remove}}));
   if (u["location"] != b["location"]) {
     commit.updates.push_back(Update({{"action", "set-location"}, {"location", u["location"]}}));
+  }
+  // Statistics files, by snapshot: a new or changed entry is set, a vanished one removed.
+  for (const char* field : {"statistics", "partition-statistics"}) {
+    std::string kind = field;
+    auto by_snapshot = [&](const json& metadata) {
+      std::map<int64_t, json> out;
+      for (const auto& entry : metadata.value(kind, json::array())) {
+        if (entry.is_object() && entry.contains("snapshot-id")) out[entry["snapshot-id"].get<int64_t>()] = entry;
+      }
+      return out;
+    };
+    auto before = by_snapshot(b), after = by_snapshot(u);
+    for (const auto& [snapshot_id, entry] : after) {
+      auto it = before.find(snapshot_id);
+      if (it == before.end() || it->second != entry) {
+        commit.updates.push_back(Update({{"action", "set-" + kind}, {"snapshot-id", snapshot_id}, {kind, entry}}));
+      }
+    }
+    for (const auto& [snapshot_id, entry] : before) {
+      if (!after.contains(snapshot_id)) commit.updates.push_back(Update({{"action", "remove-" + kind}, {"snapshot-id", snapshot_id}}));
+    }
   }
   return commit;
 }

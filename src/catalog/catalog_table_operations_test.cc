@@ -10,6 +10,7 @@
 #include "iceberg/data_files.h"
 #include "iceberg/schema_json.h"
 #include "iceberg/table.h"
+#include "iceberg/table_statistics.h"
 #include "io/test_folder.h"
 
 namespace floe::catalog {
@@ -133,6 +134,30 @@ TEST_F(CatalogTableOperationsTest, SchemaAndPropertyChangesBecomeRestUpdates) {
   auto reloaded = LoadTable();
   EXPECT_EQ(reloaded->metadata().properties.at("owner"), "shop-team");
   EXPECT_NE(reloaded->metadata().CurrentSchema().FindFieldByName("coupon"), nullptr);
+}
+
+// ANALYZE's statistics file reaches the catalog as set-statistics, and its metadata keeps it.
+TEST_F(CatalogTableOperationsTest, StatisticsFilesBecomeSetStatisticsUpdates) {
+  auto table = LoadTable();
+  ASSERT_TRUE(table->FastAppend(WriteRows(*table, "{\"id\":1,\"region\":\"eu\"}\n{\"id\":2,\"region\":\"eu\"}\n")));
+  iceberg::TableMetadata base = table->metadata();
+  auto statistics = iceberg::UpdateTableStatistics(*table);
+  ASSERT_TRUE(statistics) << statistics.error().ToString();
+  auto commit = DiffAsCommit(id_, base, table->metadata());
+  ASSERT_TRUE(commit);
+  ASSERT_EQ(commit->updates.size(), 1u);
+  EXPECT_EQ(commit->updates[0].action, "set-statistics");
+  EXPECT_EQ(commit->updates[0].body["statistics"]["statistics-path"], statistics->path);
+  auto reloaded = LoadTable();
+  ASSERT_EQ(reloaded->metadata().statistics.size(), 1u);
+  EXPECT_EQ(iceberg::DistinctCounts(reloaded->metadata()), statistics->ndv);
+  // Removed again (a snapshot's file dropped): remove-statistics.
+  iceberg::TableMetadata without = reloaded->metadata();
+  without.statistics = nlohmann::json::array();
+  auto removal = DiffAsCommit(id_, reloaded->metadata(), without);
+  ASSERT_TRUE(removal);
+  ASSERT_EQ(removal->updates.size(), 1u);
+  EXPECT_EQ(removal->updates[0].action, "remove-statistics");
 }
 
 }  // namespace

@@ -826,6 +826,24 @@ Status Table::SetProperties(const std::map<std::string, std::string>& set, const
   });
 }
 
+Status Table::SetStatistics(const nlohmann::json& statistics_file) {
+  if (!statistics_file.is_object() || !statistics_file.contains("snapshot-id") || !statistics_file["snapshot-id"].is_number_integer()) {
+    return InvalidArgument("a statistics file needs its snapshot-id");
+  }
+  const int64_t snapshot_id = statistics_file["snapshot-id"].get<int64_t>();
+  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<TableMetadata> {
+    if (!base.SnapshotById(snapshot_id)) return NotFound("no snapshot {}", snapshot_id);
+    TableMetadata m = base;
+    nlohmann::json kept = nlohmann::json::array();
+    for (const auto& entry : m.statistics) {
+      if (!(entry.is_object() && entry.value("snapshot-id", int64_t{-1}) == snapshot_id)) kept.push_back(entry);
+    }
+    kept.push_back(statistics_file);
+    m.statistics = std::move(kept);
+    return m;
+  });
+}
+
 Status Table::Rollback(int64_t snapshot_id) {
   return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<TableMetadata> {
     if (!base.SnapshotById(snapshot_id)) return NotFound("no snapshot {}", snapshot_id);

@@ -108,6 +108,9 @@ class Table {
   Status UpdateSchema(const std::vector<SchemaChange>& changes);
   Status UpdatePartitionSpec(const std::vector<PartitionField>& fields);  // New default spec (ids reused)
   Status SetProperties(const std::map<std::string, std::string>& set, const std::vector<std::string>& remove = {});
+  // Records a statistics file (a "statistics" entry of the metadata: snapshot-id,
+  // statistics-path, file sizes, blob-metadata), replacing the one of the same snapshot.
+  Status SetStatistics(const nlohmann::json& statistics_file);
   Status Rollback(int64_t snapshot_id);  // Must be an ancestor of the current snapshot.
   Status SetRef(const std::string& name, const SnapshotRef& ref);  // Create or replace a branch/tag.
   Status RemoveRef(const std::string& name);

@@ -46,7 +46,7 @@ struct TableMetadata {
   int32_t default_sort_order_id = 0;
   std::map<std::string, SnapshotRef> refs;
   std::optional<int64_t> next_row_id;  // v3
-  // Kept as read and written back unchanged (floe does not produce statistics files yet).
+  // Statistics files (Puffin) by snapshot: written by table_statistics.h, kept as JSON.
   nlohmann::json statistics = nlohmann::json::array();
   nlohmann::json partition_statistics = nlohmann::json::array();
 

@@ -415,6 +415,12 @@ Result<StatementSummary> SqlSession::RunWrite(const ast::Statement& statement, B
       summary.message = "ALTER TABLE";
       return summary;
     }
+    case StatementKind::kAnalyze: {
+      auto done = catalog.ExecuteProcedure(target, "analyze", {});
+      if (!done.has_value()) return at_name(done.error());
+      summary.message = *done;
+      return summary;
+    }
     case StatementKind::kAlterTableExecute: {
       if (statement.where) {
         return SqlError(ErrorKind::kNotImplemented, sql, statement.where->location, "optimize ... WHERE is not supported yet");

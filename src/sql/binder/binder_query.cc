@@ -1080,6 +1080,13 @@ Result<BoundStatement> BinderImpl::BindStatement(const Statement& statement) {
       }
       break;
     }
+    case StatementKind::kAnalyze: {
+      FLOE_ASSIGN_OR_RETURN(out.target, table_name());
+      FLOE_ASSIGN_OR_RETURN(auto analyzed, existing_table(out.target));
+      (void)analyzed;  // Only its existence is checked here.
+      out.description = fmt::format("ANALYZE {}", out.target.ToString());
+      break;
+    }
     case StatementKind::kAlterTableExecute: {
       FLOE_ASSIGN_OR_RETURN(out.target, table_name());
       FLOE_ASSIGN_OR_RETURN(auto table, existing_table(out.target));

@@ -53,8 +53,9 @@ struct TableVersion {
 // What the optimizer knows of one column's values. Estimates: they order joins and size hash
 // tables, never decide a result.
 struct ColumnStatistics {
-  // At most this many distinct values: for integer, date and decimal columns, the width of the
-  // range between the smallest lower bound and the largest upper bound of the table's files.
+  // About this many distinct values: counted (a statistics file's theta sketch) where the table
+  // has one; otherwise, for integer, date and decimal columns, at most the width of the range
+  // between the smallest lower bound and the largest upper bound of the table's files.
   std::optional<double> distinct_count;
 };
 
@@ -122,7 +123,8 @@ class SqlCatalog {
   using RowSelector = std::function<Result<std::vector<uint8_t>>(const formats::ColumnBatch& batch)>;
   virtual Result<int64_t> DeleteRows(const QualifiedTableName& name, const ScanPredicate& pushed, bool pushed_is_exact,
                                      const RowSelector& select);
-  // ALTER TABLE ... EXECUTE optimize | expire_snapshots | remove_orphan_files: a one-line summary.
+  // ALTER TABLE ... EXECUTE optimize | expire_snapshots | remove_orphan_files, and "analyze"
+  // (ANALYZE: column statistics for the planner): a one-line summary.
   virtual Result<std::string> ExecuteProcedure(const QualifiedTableName& name, std::string_view procedure,
                                                const std::map<std::string, Value>& arguments);
 };

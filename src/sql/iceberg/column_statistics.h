@@ -1,6 +1,7 @@
 // Column statistics for the optimizer from an Iceberg snapshot's manifests: each live data
-// file's lower and upper bounds, combined over the table. Reading them costs the manifests the
-// scan reads anyway (the same caches).
+// file's lower and upper bounds, combined over the table (reading them costs the manifests the
+// scan reads anyway, the same caches); and distinct counts from the table's statistics file
+// (theta sketches, iceberg/table_statistics.h) where one exists.
 #pragma once
 
 #include "sql/catalog/catalog.h"

@@ -6,6 +6,7 @@
 #include "iceberg/batch_conversion.h"
 #include "iceberg/data_files.h"
 #include "iceberg/scan.h"
+#include "iceberg/table_statistics.h"
 #include "sql/iceberg/scan_columns.h"
 
 namespace floe::sql::iceberg_sql {
@@ -91,6 +92,11 @@ Result<CompactionResult> CompactDataFiles(iceberg::Table& table, const Compactio
   FLOE_RETURN_IF_ERROR(table.RewriteFiles(removed, added));
   result.files_rewritten = removed.size();
   result.files_added = added.size();
+  // The planner's distinct counts, brought up to the new snapshot (reading only what was
+  // appended since the last statistics file, when that is all that changed). They are hints:
+  // a failure leaves the compaction committed and is reported.
+  auto statistics = iceberg::UpdateTableStatistics(table);
+  if (!statistics.has_value()) result.statistics_error = statistics.error().ToString();
   return result;
 }
 

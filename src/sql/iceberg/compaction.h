@@ -6,11 +6,13 @@
 // survives concurrent appends (its deleted files are still live in the new base); it fails with
 // kConflict if one of them was removed, or any delete file committed, meanwhile (the deleted rows
 // would come back), and is simply planned again next time. Readers of older snapshots are unaffected:
-// files are only deleted by snapshot expiry. `floe table compact`, the SQL procedure optimize
+// files are only deleted by snapshot expiry. A compaction that rewrote files also brings the
+// table's column statistics file (iceberg/table_statistics.h) up to the new snapshot. `floe table compact`, the SQL procedure optimize
 // and the stream job's maintenance share it. Runs on the caller's thread.
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "base/result.h"
 #include "iceberg/table.h"
@@ -27,6 +29,7 @@ struct CompactionResult {
   size_t files_rewritten = 0;
   size_t files_added = 0;
   int64_t bytes_rewritten = 0;
+  std::string statistics_error;  // Empty: the column statistics file was brought up to date.
 };
 
 Result<CompactionResult> CompactDataFiles(iceberg::Table& table, const CompactionOptions& options);

@@ -11,6 +11,7 @@
 #include "iceberg/maintenance.h"
 #include "iceberg/scan.h"
 #include "iceberg/table.h"
+#include "iceberg/table_statistics.h"
 #include "sql/iceberg/compaction.h"
 #include "sql/iceberg/column_statistics.h"
 #include "sql/iceberg/file_caches.h"
@@ -355,6 +356,11 @@ Result<std::string> IcebergSqlCatalog::ExecuteProcedure(const QualifiedTableName
     FLOE_ASSIGN_OR_RETURN(CompactionResult done, CompactDataFiles(*table, {.file_size_threshold = threshold}));
     if (done.files_rewritten == 0) return std::string("optimize: nothing to rewrite");
     return fmt::format("optimize: rewrote {} files into {}", done.files_rewritten, done.files_added);
+  }
+  if (SameName(procedure, "analyze")) {
+    FLOE_ASSIGN_OR_RETURN(iceberg::TableStatisticsResult done, iceberg::UpdateTableStatistics(*table, /*full=*/true));
+    if (done.snapshot_id < 0) return std::string("ANALYZE: the table has no data");
+    return fmt::format("ANALYZE: {} rows, {} columns", done.rows_read, done.ndv.size());
   }
   if (SameName(procedure, "expire_snapshots")) {
     int64_t retention = int64_t{7} * 86'400'000;  // Trino's default

@@ -27,6 +27,7 @@ enum class StatementKind {
   kDropSchema,     // name, if_exists
   kAlterTable,     // name, alter_action, column / column_name / new_name
   kAlterTableExecute,  // name, procedure, procedure_args, where
+  kAnalyze,            // name: collect the table's column statistics (Trino's ANALYZE)
 };
 
 enum class AlterAction { kAddColumn, kDropColumn, kRenameColumn };

@@ -178,6 +178,17 @@ class StatementParser {
       FLOE_RETURN_IF_ERROR(ExpectEnd());
       return statement;
     }
+    if (AcceptKeyword("analyze")) {
+      auto statement = std::make_unique<Statement>(StatementKind::kAnalyze, at);
+      statement->name_location = HerePosition();
+      FLOE_ASSIGN_OR_RETURN(statement->name, QualifiedName("a table name"));
+      if (PeekKeyword("with")) {
+        return SqlError(ErrorKind::kNotImplemented, sql_, HerePosition(),
+                        "ANALYZE ... WITH (...) is not supported: every column is analyzed");
+      }
+      FLOE_RETURN_IF_ERROR(ExpectEnd());
+      return statement;
+    }
     if (PeekKeyword("alter") && PeekKeyword("table", 1)) {
       if (auto execute = TryAlterTableExecute(at)) return std::move(*execute);
       pos_ = first;

@@ -1,13 +1,14 @@
 // icebird (npm), an Iceberg reader nobody here wrote, reads tables floe writes: one table per
 // partition transform, plus ones after compaction, rollback and expiry, deletes (position
-// deletes and copy-on-write), an overwrite by filter and schema evolution. The warehouse folder is
+// deletes and copy-on-write), an overwrite by filter, schema evolution and ANALYZE (a Puffin
+// statistics file in the metadata; its distinct counts checked against DuckDB's). The warehouse folder is
 // served over a loopback HTTP server (with Range support); the file:// locations recorded in
 // floe's metadata are fetched from that server.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
-import { mkdtempSync, rmSync, writeFileSync, statSync, createReadStream, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync, readFileSync, readdirSync, statSync, createReadStream, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -217,4 +218,48 @@ test('icebird reads a table after schema evolution', async () => {
     assert.equal(r.note ?? null, f.note);
     assert.equal(r.day, undefined);
   }
+});
+
+test('ANALYZE records a Puffin statistics file whose distinct counts equal DuckDB\'s, and icebird still reads the table', async () => {
+  const table = 'db.analyzed';
+  const wh = `file://${dir}/wh`;
+  run('table', 'create', table, '--warehouse', wh, '--schema', join(dir, 'schema.json'));
+  run('table', 'append', table, '--warehouse', wh, join(dir, 'input.parquet'));
+  const out = execFileSync(floe, ['sql', '--warehouse', wh, '-e', 'ANALYZE db.analyzed'], { encoding: 'utf8' });
+  assert.match(out, /ANALYZE: 300 rows, 5 columns/);
+  const metadataDir = join(dir, 'wh', 'db', 'analyzed', 'metadata');
+  const newest = readdirSync(metadataDir).filter(f => f.endsWith('.metadata.json')).sort((a, b) => parseInt(a.slice(1)) - parseInt(b.slice(1))).at(-1);
+  const metadata = JSON.parse(readFileSync(join(metadataDir, newest), 'utf8'));
+  assert.equal(metadata.statistics.length, 1);
+  const stats = metadata.statistics[0];
+  assert.equal(stats['snapshot-id'], metadata['current-snapshot-id']);
+  // The Puffin layout (format/puffin-spec.md): magic, blobs, magic, footer JSON, its length, flags, magic.
+  const file = readFileSync(new URL(stats['statistics-path']));
+  assert.equal(file.length, stats['file-size-in-bytes']);
+  assert.equal(file.subarray(0, 4).toString(), 'PFA1');
+  assert.equal(file.subarray(file.length - 4).toString(), 'PFA1');
+  const payloadLength = file.readUInt32LE(file.length - 12);
+  assert.equal(stats['file-footer-size-in-bytes'], payloadLength + 16);
+  const footer = JSON.parse(file.subarray(file.length - 12 - payloadLength, file.length - 12).toString());
+  assert.equal(footer.blobs.length, 5);
+  const db = await DuckDBInstance.create(':memory:');
+  const conn = await db.connect();
+  const names = { 1: 'id', 2: 'ts', 3: 'name', 4: 'price', 5: 'day' };
+  for (const blob of footer.blobs) {
+    assert.equal(blob.type, 'apache-datasketches-theta-v1');
+    const sketch = file.subarray(blob.offset, blob.offset + blob.length);
+    // A compact sketch (family 3, serial version 3) with DataSketches' default seed hash.
+    assert.equal(sketch[1], 3);
+    assert.equal(sketch[2], 3);
+    assert.equal(sketch.readUInt16LE(6), 0x93cc);
+    const column = names[blob.fields[0]];
+    const reader = await conn.runAndReadAll(`SELECT count(DISTINCT ${column})::BIGINT AS n FROM '${join(dir, 'input.parquet')}'`);
+    const distinct = Number(reader.getRowObjects()[0].n);
+    // Below 4096 distinct values a sketch counts exactly; it retains one hash per value.
+    assert.equal(Number(blob.properties.ndv), distinct, `ndv of ${column}`);
+    assert.equal(sketch.readUInt32LE(8), distinct);
+    const described = stats['blob-metadata'].find(b => b.fields[0] === blob.fields[0]);
+    assert.equal(described.properties.ndv, blob.properties.ndv);
+  }
+  assertSameRows(await icebirdRows(table), floeRows(table));
 });
