@@ -256,6 +256,9 @@ ColumnVector GatherRows(const ColumnVector& source, const uint32_t* rows, int64_
     uint8_t* to = out.values.data();
     const uint8_t* from = source.values.data();
     switch (width) {
+      case 16:  // Decimals: a constant width, so each copy is two moves rather than a memcpy call.
+        for (size_t i = 0; i < n; ++i) std::memcpy(to + i * 16, from + size_t{rows[i]} * 16, 16);
+        break;
       case 8:
         for (size_t i = 0; i < n; ++i) std::memcpy(to + i * 8, from + size_t{rows[i]} * 8, 8);
         break;
