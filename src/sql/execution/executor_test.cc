@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
+#include <map>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -111,6 +112,37 @@ TEST_F(ExecutorTest, AnswersMatchValuesComputedHere) {
   auto minutes = Query("SELECT count(*) FROM (SELECT date_trunc('minute', ts) FROM orders GROUP BY 1) AS m", 4);
   ASSERT_TRUE(minutes.has_value());
   EXPECT_EQ(minutes->rows[0][0].as_int(), (50000 + 59) / 60);
+}
+
+// Joins whose build side has more than 2^16 keys (the hash join's Bloom filter is on), with
+// repeated and NULL keys, on one integer key and on two keys (the encoded-key table), whichever
+// side the planner builds: answers counted here.
+TEST_F(ExecutorTest, LargeJoinsWithRepeatedAndNullKeys) {
+  // a.x: id + 50000 k for k in {0, 1}, NULL where id % 1000 = 7; b.y: id + 50000 k + 30000 for
+  // k in {0, 1, 1} (keys from 80000 appear twice).
+  std::map<int64_t, int> b_count;
+  for (int64_t id = 0; id < 50000; ++id) {
+    for (int k : {0, 1, 1}) ++b_count[id + 50000 * k + 30000];
+  }
+  int64_t count = 0, sum = 0;
+  for (int64_t id = 0; id < 50000; ++id) {
+    if (id % 1000 == 7) continue;
+    for (int k : {0, 1}) {
+      int64_t x = id + 50000 * k;
+      auto it = b_count.find(x);
+      if (it == b_count.end()) continue;
+      count += it->second;
+      sum += x * it->second;
+    }
+  }
+  const std::string a = "(SELECT CASE WHEN id % 1000 = 7 THEN NULL ELSE id + 50000 * k END AS x FROM orders CROSS JOIN (VALUES (0), (1)) t(k)) a";
+  const std::string b = "(SELECT id + 50000 * k + 30000 AS y FROM orders CROSS JOIN (VALUES (0), (1), (1)) t(k)) b";
+  for (const std::string& on : {std::string("a.x = b.y"), std::string("a.x = b.y AND a.x % 7 = b.y % 7")}) {
+    SCOPED_TRACE(on);
+    auto joined = Query("SELECT count(*), sum(x) FROM " + a + " JOIN " + b + " ON " + on, 2);
+    ASSERT_TRUE(joined.has_value()) << joined.error().ToString();
+    EXPECT_EQ(Texts(*joined), (std::vector<std::vector<std::string>>{{std::to_string(count), std::to_string(sum)}}));
+  }
 }
 
 TEST_F(ExecutorTest, StreamsBatchesToTheCallback) {

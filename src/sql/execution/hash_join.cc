@@ -6,6 +6,7 @@
 // Semi and anti joins emit probe rows with (without) a match; right semi and right anti joins
 // mark the build rows that match and emit those (the others) in Finish.
 #include <atomic>
+#include <limits>
 #include <set>
 
 #include "sql/execution/key_table.h"
@@ -32,54 +33,113 @@ bool Within(const std::set<int32_t>& ids, const std::vector<OutputColumn>& side)
   return true;
 }
 
-// The build side's rows by one 64-bit integer key (integers, dates, timestamps): open addressing
-// over the keys themselves, so a probe hashes and compares one integer instead of encoding a
-// key and comparing bytes (the common join, on ids). Each key's rows chain through next_.
+// Dense ids for the build side's values of one 64-bit integer key (integers, dates,
+// timestamps): open addressing over the keys themselves, so a probe hashes and compares one
+// integer instead of encoding a key and comparing bytes (the common join, on ids). A slot holds
+// the key beside its id, so the one cache line a probe prefetches answers it.
 class IntKeyTable {
  public:
-  void Build(const ColumnVector& keys) {
+  void Reserve(size_t keys) {
     size_t capacity = 64;
-    while (capacity < static_cast<size_t>(keys.length) * 2) capacity *= 2;
+    while (capacity < keys * 2) capacity *= 2;
     mask_ = capacity - 1;
-    keys_.assign(capacity, 0);
-    heads_.assign(capacity, -1);
+    slots_.assign(capacity, Slot{});
   }
-  // Links each row to the previous row of its key, newest first (NULL keys match nothing).
-  void Chain(const ColumnVector& keys, std::vector<int64_t>& next) {
-    const int64_t* values = keys.Data<int64_t>();
-    for (int64_t r = 0; r < keys.length; ++r) {
-      if (!keys.IsValid(r)) continue;
-      size_t s = Slot(values[r]);
-      next[static_cast<size_t>(r)] = heads_[s];
-      heads_[s] = r;
-    }
+  // The id of `key`, the next id when it is new.
+  int64_t FindOrInsert(int64_t key) {
+    size_t s = Hash(key) & mask_;
+    while (slots_[s].id >= 0 && slots_[s].key != key) s = (s + 1) & mask_;
+    if (slots_[s].id < 0) slots_[s] = Slot{key, size_++};
+    return slots_[s].id;
   }
-  // The newest row with `key`, or -1.
-  int64_t First(int64_t key) const {
-    if (heads_.empty()) return -1;  // An empty build side.
+  // The id of `key`, or -1.
+  int64_t Find(int64_t key) const {
+    if (slots_.empty()) return -1;  // An empty build side.
     for (size_t s = Hash(key) & mask_;; s = (s + 1) & mask_) {
-      if (heads_[s] < 0) return -1;
-      if (keys_[s] == key) return heads_[s];
+      if (slots_[s].id < 0) return -1;
+      if (slots_[s].key == key) return slots_[s].id;
     }
   }
   void Prefetch(int64_t key) const {
-    if (!heads_.empty()) __builtin_prefetch(&heads_[Hash(key) & mask_]);
+    if (!slots_.empty()) __builtin_prefetch(&slots_[Hash(key) & mask_]);
   }
-  int64_t Bytes() const { return static_cast<int64_t>(keys_.capacity() * 8 + heads_.capacity() * 8); }
+  int64_t size() const { return size_; }
+  int64_t Bytes() const { return static_cast<int64_t>(slots_.capacity() * sizeof(Slot)); }
 
  private:
+  struct Slot {
+    int64_t key = 0;
+    int64_t id = -1;  // -1: empty.
+  };
   static size_t Hash(int64_t key) { return HashInt64(key); }
-  // The slot holding `key`, claimed for it when absent.
-  size_t Slot(int64_t key) {
-    size_t s = Hash(key) & mask_;
-    while (heads_[s] >= 0 && keys_[s] != key) s = (s + 1) & mask_;
-    keys_[s] = key;
-    return s;
-  }
 
   uint64_t mask_ = 0;
-  std::vector<int64_t> keys_;
-  std::vector<int64_t> heads_;  // Newest row of the slot's key; -1: empty.
+  std::vector<Slot> slots_;
+  int64_t size_ = 0;
+};
+
+// A blocked Bloom filter of the build side's key hashes, asked before a large hash table: a
+// probe key that cannot match (most of them, in a selective join) is turned away by one word
+// that stays in cache, instead of a cache miss in the table. Three bits of one 64-bit word
+// per key, eight bits per key: about 5% of absent keys get through.
+class KeyBloomFilter {
+ public:
+  void Reserve(size_t keys) {
+    size_t words = 64;
+    while (words * 64 < keys * 8) words *= 2;
+    words_.assign(words, 0);
+    mask_ = words - 1;
+  }
+  void Add(uint64_t hash) { words_[Word(hash)] |= Bits(hash); }
+  bool MayContain(uint64_t hash) const {
+    uint64_t bits = Bits(hash);
+    return (words_[Word(hash)] & bits) == bits;
+  }
+  bool empty() const { return words_.empty(); }
+  int64_t Bytes() const { return static_cast<int64_t>(words_.capacity() * 8); }
+
+ private:
+  // The word from the hash's high bits (a table's slot comes from its low bits), the three bits
+  // from the bits below them.
+  size_t Word(uint64_t hash) const { return static_cast<size_t>(hash >> 40) & mask_; }
+  static uint64_t Bits(uint64_t hash) {
+    return (uint64_t{1} << ((hash >> 22) & 63)) | (uint64_t{1} << ((hash >> 28) & 63)) | (uint64_t{1} << ((hash >> 34) & 63));
+  }
+
+  std::vector<uint64_t> words_;
+  uint64_t mask_ = 0;
+};
+
+// The filter pays off only where the table does not fit in cache.
+constexpr size_t kBloomFilterMinKeys = size_t{1} << 16;
+
+// A 64-bit integer key's hash for the Bloom filter: mixed again, so its high bits do not
+// simply repeat the table's slot.
+inline uint64_t IntKeyBloomHash(int64_t key) {
+  uint64_t h = static_cast<uint64_t>(HashInt64(key)) * 0xc2b2ae3d27d4eb4fULL;
+  return h ^ (h >> 29);
+}
+
+// The build rows of each key id, contiguous: rows[offsets[id] .. offsets[id + 1]), in build
+// order. Made once from each row's key id (-1: a NULL key, which matches nothing), so a probe
+// reads a key's rows from one run instead of chasing a chain through the build rows.
+struct RowsByKey {
+  std::vector<uint32_t> offsets;  // keys + 1
+  std::vector<uint32_t> rows;
+
+  void Build(const std::vector<int64_t>& key_of_row, size_t keys) {
+    offsets.assign(keys + 1, 0);
+    for (int64_t id : key_of_row) {
+      if (id >= 0) ++offsets[static_cast<size_t>(id) + 1];
+    }
+    for (size_t k = 0; k < keys; ++k) offsets[k + 1] += offsets[k];
+    rows.resize(offsets[keys]);
+    std::vector<uint32_t> fill(offsets.begin(), offsets.end() - 1);
+    for (size_t r = 0; r < key_of_row.size(); ++r) {
+      if (key_of_row[r] >= 0) rows[fill[static_cast<size_t>(key_of_row[r])]++] = static_cast<uint32_t>(r);
+    }
+  }
+  int64_t Bytes() const { return static_cast<int64_t>((offsets.capacity() + rows.capacity()) * 4); }
 };
 
 class HashJoinProbe final : public StreamOperator {
@@ -125,34 +185,49 @@ class HashJoinProbe final : public StreamOperator {
     auto rows = static_cast<size_t>(build_.rows);
     int_key_ = probe_keys_.size() == 1 && PhysicalTypeOf(probe_keys_[0]->type()) == PhysicalType::kInt64 &&
                PhysicalTypeOf(build_keys[0]->type()) == PhysicalType::kInt64;
+    if (rows > std::numeric_limits<uint32_t>::max()) {
+      return NotImplemented("a hash join's build side of {} rows (at most 2^32 - 1)", rows);
+    }
     if (int_key_ && build_.rows > 0) {
       FLOE_ASSIGN_OR_RETURN(VectorPtr key, build_keys[0]->Evaluate(build_, context));
-      int_table_.Build(*key);
-      next_.assign(rows, -1);
-      int_table_.Chain(*key, next_);
+      const int64_t* values = key->Data<int64_t>();
+      std::vector<int64_t> key_of_row(rows, -1);
+      int_table_.Reserve(rows);
+      for (size_t r = 0; r < rows; ++r) {
+        if (key->IsValid(static_cast<int64_t>(r))) key_of_row[r] = int_table_.FindOrInsert(values[r]);
+      }
+      auto keys = static_cast<size_t>(int_table_.size());
+      rows_by_key_.Build(key_of_row, keys);
+      if (keys >= kBloomFilterMinKeys) {
+        bloom_.Reserve(keys);
+        for (size_t r = 0; r < rows; ++r) {
+          if (key_of_row[r] >= 0) bloom_.Add(IntKeyBloomHash(values[r]));
+        }
+      }
     } else if (!probe_keys_.empty() && build_.rows > 0) {
       FLOE_ASSIGN_OR_RETURN(EvaluatedKeys keys, EvaluateKeys(build_keys, build_, context));
       KeyEncoder encoder;
       encoder.Encode(keys.columns, build_.rows);
       // Keys may repeat, so only a bounded reservation: beyond it the table grows as it fills.
       table_.Reserve(std::min<size_t>(rows, size_t{1} << 22));
-      first_.reserve(std::min<size_t>(rows, size_t{1} << 22));
-      next_.assign(rows, -1);
+      std::vector<int64_t> key_of_row(rows, -1);
       for (size_t r = 0; r < rows; ++r) {
         auto i = static_cast<int64_t>(r);
         if (r + 16 < rows) table_.Prefetch(encoder.hash(i + 16));
         if (encoder.has_null(i)) continue;
         bool inserted;
-        uint32_t id = table_.FindOrInsert(encoder.key(i), encoder.hash(i), inserted);
-        if (inserted) first_.push_back(-1);
-        next_[r] = first_[id];
-        first_[id] = i;
+        key_of_row[r] = table_.FindOrInsert(encoder.key(i), encoder.hash(i), inserted);
+      }
+      rows_by_key_.Build(key_of_row, table_.size());
+      if (table_.size() >= kBloomFilterMinKeys) {
+        bloom_.Reserve(table_.size());
+        for (uint32_t id = 0; id < table_.size(); ++id) bloom_.Add(table_.HashAt(id));
       }
     }
     matched_ = std::make_unique<std::atomic<uint8_t>[]>(rows + 1);
     for (size_t r = 0; r < rows; ++r) matched_[r].store(0, std::memory_order_relaxed);
-    return reservation_.Resize(build_.Bytes() + table_.Bytes() + int_table_.Bytes() +
-                               static_cast<int64_t>(rows * 9 + first_.size() * 8));
+    return reservation_.Resize(build_.Bytes() + table_.Bytes() + int_table_.Bytes() + rows_by_key_.Bytes() + bloom_.Bytes() +
+                               static_cast<int64_t>(rows));
   }
 
   Status Process(DataChunk&& chunk, QueryContext& context, const ChunkCallback& next) const override {
@@ -204,26 +279,37 @@ class HashJoinProbe final : public StreamOperator {
       pr.clear();
       return next(std::move(out));
     };
+    // Pairs probe row i with every build row of key `id`.
+    auto emit_key_rows = [&](int64_t i, int64_t id) -> Status {
+      const uint32_t* at = rows_by_key_.rows.data() + rows_by_key_.offsets[static_cast<size_t>(id)];
+      const uint32_t* end = rows_by_key_.rows.data() + rows_by_key_.offsets[static_cast<size_t>(id) + 1];
+      for (; at != end; ++at) {
+        pl.push_back(static_cast<uint32_t>(i));
+        pr.push_back(*at);
+        if (static_cast<int64_t>(pl.size()) >= kChunkRows) FLOE_RETURN_IF_ERROR(flush());
+      }
+      return OkStatus();
+    };
     if (int_key_) {
       FLOE_ASSIGN_OR_RETURN(VectorPtr key, probe_keys_[0]->Evaluate(chunk, context));
       const int64_t* values = key->Data<int64_t>();
       constexpr int64_t kPrefetchDistance = 16;
       // A run of equal keys (a probe side sorted or clustered by it) looks its key up once.
-      int64_t last_key = 0, last_first = -1;
+      int64_t last_key = 0, last_id = -1;
       bool have_last = false;
       for (int64_t i = 0; i < n; ++i) {
         if (!key->IsValid(i)) continue;
         if (!have_last || values[i] != last_key) {
-          if (i + kPrefetchDistance < n) int_table_.Prefetch(values[i + kPrefetchDistance]);
           last_key = values[i];
-          last_first = int_table_.First(last_key);
           have_last = true;
+          if (!bloom_.empty() && !bloom_.MayContain(IntKeyBloomHash(last_key))) {
+            last_id = -1;
+            continue;
+          }
+          if (i + kPrefetchDistance < n) int_table_.Prefetch(values[i + kPrefetchDistance]);
+          last_id = int_table_.Find(last_key);
         }
-        for (int64_t r = last_first; r >= 0; r = next_[static_cast<size_t>(r)]) {
-          pl.push_back(static_cast<uint32_t>(i));
-          pr.push_back(static_cast<uint32_t>(r));
-          if (static_cast<int64_t>(pl.size()) >= kChunkRows) FLOE_RETURN_IF_ERROR(flush());
-        }
+        if (last_id >= 0) FLOE_RETURN_IF_ERROR(emit_key_rows(i, last_id));
       }
     } else if (!probe_keys_.empty()) {
       FLOE_ASSIGN_OR_RETURN(EvaluatedKeys keys, EvaluateKeys(probe_keys_, chunk, context));
@@ -232,14 +318,10 @@ class HashJoinProbe final : public StreamOperator {
       constexpr int64_t kPrefetchDistance = 16;
       for (int64_t i = 0; i < n; ++i) {
         if (i + kPrefetchDistance < n) table_.Prefetch(encoder.hash(i + kPrefetchDistance));
-        if (encoder.has_null(i) || first_.empty()) continue;
+        if (encoder.has_null(i) || rows_by_key_.offsets.empty()) continue;
+        if (!bloom_.empty() && !bloom_.MayContain(encoder.hash(i))) continue;
         int64_t id = table_.Find(encoder.key(i), encoder.hash(i));
-        if (id < 0) continue;
-        for (int64_t r = first_[static_cast<size_t>(id)]; r >= 0; r = next_[static_cast<size_t>(r)]) {
-          pl.push_back(static_cast<uint32_t>(i));
-          pr.push_back(static_cast<uint32_t>(r));
-          if (static_cast<int64_t>(pl.size()) >= kChunkRows) FLOE_RETURN_IF_ERROR(flush());
-        }
+        if (id >= 0) FLOE_RETURN_IF_ERROR(emit_key_rows(i, id));
       }
     } else {
       for (int64_t i = 0; i < n; ++i) {
@@ -317,8 +399,8 @@ class HashJoinProbe final : public StreamOperator {
   KeyTable table_;
   bool int_key_ = false;  // One key of 64-bit integers: int_table_ instead of table_.
   IntKeyTable int_table_;
-  std::vector<int64_t> first_;
-  std::vector<int64_t> next_;
+  RowsByKey rows_by_key_;
+  KeyBloomFilter bloom_;  // Empty unless the build side has kBloomFilterMinKeys keys or more.
   std::unique_ptr<std::atomic<uint8_t>[]> matched_;
   MemoryReservation reservation_;
 };
