@@ -4,6 +4,8 @@
 #include <mutex>
 #include <thread>
 
+#include "sql/planner/result_key.h"
+
 namespace floe::sql {
 namespace {
 
@@ -130,12 +132,34 @@ Result<Executor::Pipeline> Executor::Build(const LogicalOperator& op, const std:
       return p;
     }
     default: {
-      FLOE_ASSIGN_OR_RETURN(Materialized result, MaterializeBreaker(op, outer));
+      FLOE_ASSIGN_OR_RETURN(Materialized result, MaterializeShared(op, outer));
       p.source = MakeMaterializedSource(std::move(result));
       p.producers.push_back(nullptr);  // MaterializeBreaker counted the rows.
       return p;
     }
   }
+}
+
+Result<Materialized> Executor::MaterializeShared(const LogicalOperator& op, const std::map<ColumnId, Value>* outer) {
+  // Only aggregations are worth a key (a CTE's grouped result); a correlated run's rows depend
+  // on its outer values.
+  bool eligible = (op.kind == LogicalKind::kAggregate || op.kind == LogicalKind::kDistinct) && (outer == nullptr || outer->empty());
+  std::optional<std::string> key = eligible ? ReusableResultKey(op) : std::nullopt;
+  if (key) {
+    std::lock_guard lock(shared_mutex_);
+    if (auto it = shared_results_.find(*key); it != shared_results_.end()) {
+      OperatorStats& stats = context_.StatsFor(&op);
+      stats.shared_result = true;
+      stats.rows += it->second.rows();
+      return it->second;  // Chunks share their vectors.
+    }
+  }
+  FLOE_ASSIGN_OR_RETURN(Materialized result, MaterializeBreaker(op, outer));
+  if (key) {
+    std::lock_guard lock(shared_mutex_);
+    shared_results_.emplace(*key, result);
+  }
+  return result;
 }
 
 Result<Materialized> Executor::MaterializeBreaker(const LogicalOperator& op, const std::map<ColumnId, Value>* outer) {
@@ -243,7 +267,7 @@ Result<Materialized> Executor::AggregateSpilled(const LogicalOperator& aggregate
 Result<Materialized> Executor::Materialize(const LogicalOperator& plan, const std::map<ColumnId, Value>* outer) {
   bool breaker = plan.kind == LogicalKind::kAggregate || plan.kind == LogicalKind::kDistinct || plan.kind == LogicalKind::kSort ||
                  plan.kind == LogicalKind::kTopN || plan.kind == LogicalKind::kSetOp || plan.kind == LogicalKind::kWindow;
-  if (breaker) return MaterializeBreaker(plan, outer);
+  if (breaker) return MaterializeShared(plan, outer);
   FLOE_ASSIGN_OR_RETURN(Pipeline p, Build(plan, outer));
   bool ordered = p.source->ordered();
   auto sink = MakeCollect("Collect");

@@ -8,6 +8,8 @@
 
 #include <functional>
 #include <map>
+#include <mutex>
+#include <string>
 
 #include "base/result.h"
 #include "sql/planner/logical_plan.h"
@@ -39,6 +41,8 @@ class Executor final : public SubqueryRunner {
 
   Result<Pipeline> Build(const LogicalOperator& op, const std::map<ColumnId, Value>* outer);
   Result<Materialized> MaterializeBreaker(const LogicalOperator& op, const std::map<ColumnId, Value>* outer);
+  // As MaterializeBreaker, once per query for subplans with the same ReusableResultKey.
+  Result<Materialized> MaterializeShared(const LogicalOperator& op, const std::map<ColumnId, Value>* outer);
   Status RunPipeline(Pipeline& pipeline, Sink& sink);
   // Whether `error` is the memory limit refusing an operator that may spill instead (the
   // query allows it; not inside a correlated subquery's per-row run).
@@ -53,6 +57,8 @@ class Executor final : public SubqueryRunner {
   Status Push(Pipeline& pipeline, size_t stage, DataChunk&& chunk, Sink& sink, LocalSinkState& local);
 
   QueryContext& context_;
+  std::mutex shared_mutex_;
+  std::map<std::string, Materialized> shared_results_;  // By ReusableResultKey.
 };
 
 }  // namespace floe::sql

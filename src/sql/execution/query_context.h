@@ -94,6 +94,7 @@ struct OperatorStats {
   ScanStats scan;           // Scans only (under mutex).
   std::string scan_detail;  // TableScan::Describe() (under mutex).
   bool has_scan = false;
+  std::atomic<bool> shared_result{false};  // Its rows came from an identical subplan's run.
 };
 
 // Runs a subquery's plan with the outer columns it reads bound to values; returns its rows.
