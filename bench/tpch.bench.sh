@@ -4,7 +4,7 @@
 # The data comes from TPC-H's dbgen, built here from its public sources (TPCH_DBGEN_DIR: a
 # checkout of tpch-dbgen; they are not part of this repository). DuckDB converts dbgen's output
 # to one Parquet file per table; floe loads those files into Iceberg tables with `floe sql`
-# (CREATE TABLE) and `floe table append`, as a user would; DuckDB reads the Parquet files with its
+# (CREATE TABLE), `floe table append` and ANALYZE, as a user would; DuckDB reads the Parquet files with its
 # metadata cache on. Each side runs in one process: the first run of a query is its cold time,
 # then the best of TPCH_REPEAT; CPU seconds (all threads) of the best run are printed beside it.
 # Every answer of floe (via `floe sql --format json`) is compared with DuckDB's
@@ -16,6 +16,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 sf=${TPCH_SF:-1}
 threads=${TPCH_THREADS:-2}
 repeat=${TPCH_REPEAT:-3}
+memory_mb=${TPCH_MEMORY_MB:-1024}
 dbgen_src=${TPCH_DBGEN_DIR:-}
 floe="$build/floe"
 if [ -z "$dbgen_src" ] || [ ! -f "$dbgen_src/driver.c" ]; then
@@ -49,7 +50,7 @@ for q in "$root"/bench/tpch/queries/*.sql; do
   printf '%s\t%s\n' "$(basename "$q" .sql)" "$(tr '\n\t' '  ' < "$q" | sed 's/; *$//')"
 done > "$work/queries.tsv"
 mkdir -p "$work/duck"
-FLOE_BENCH_TIME_LIMIT_S=${TPCH_TIME_LIMIT_S:-120} "$build/bench/sql_dashboard_bench" "$data/warehouse" "$threads" "$repeat" tpch < "$work/queries.tsv" > "$work/floe.out" 2> "$work/floe.err" || true
+FLOE_BENCH_MEMORY_MB=$memory_mb FLOE_BENCH_TIME_LIMIT_S=${TPCH_TIME_LIMIT_S:-120} "$build/bench/sql_dashboard_bench" "$data/warehouse" "$threads" "$repeat" tpch < "$work/queries.tsv" > "$work/floe.out" 2> "$work/floe.err" || true
 node "$root/bench/tpch/tpch_duckdb.mjs" "$data/parquet" "$root/bench/tpch/queries" "$threads" "$repeat" "$work/duck" > "$work/duck.out"
 
 # Agreement, query by query.
@@ -61,7 +62,8 @@ for (const f of readdirSync('$root/bench/tpch/queries').filter((x) => x.endsWith
   const name = f.replace('.sql', '');
   let verdict;
   try {
-    const actual = floeQuery('$floe', '$data/warehouse', readFileSync('$root/bench/tpch/queries/' + f, 'utf8'), $threads);
+    const actual = floeQuery('$floe', '$data/warehouse', readFileSync('$root/bench/tpch/queries/' + f, 'utf8'), $threads,
+                             ['--query-memory-mb', '$memory_mb']);
     verdict = compareRows(actual, JSON.parse(readFileSync('$work/duck/' + name + '.json', 'utf8'))) ?? 'equal';
   } catch (e) {
     verdict = 'error: ' + String(e.stderr || e.message).split('\n')[0];
