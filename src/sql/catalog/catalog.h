@@ -57,6 +57,10 @@ struct ColumnStatistics {
   // has one; otherwise, for integer, date and decimal columns, at most the width of the range
   // between the smallest lower bound and the largest upper bound of the table's files.
   std::optional<double> distinct_count;
+  // The smallest and largest value, as positions on the column's number line (integers, days,
+  // microseconds, unscaled decimals), from the files' bounds; unknown where a file lacks them.
+  std::optional<double> min;
+  std::optional<double> max;
 };
 
 // One table's shape at one version, as the binder and planner see it. Immutable.

@@ -69,6 +69,8 @@ Status AddColumnStatistics(const ResolvedTable& table, FileCaches& caches, Catal
     auto it = ranges.find(out.columns[i].field_id);
     if (it == ranges.end() || !it->second.complete || !it->second.seen) continue;
     out.column_statistics[i].distinct_count = it->second.high - it->second.low + 1;
+    out.column_statistics[i].min = it->second.low;
+    out.column_statistics[i].max = it->second.high;
   }
   // Counted distinct values (theta sketches of a statistics file: ANALYZE, compaction) beat a
   // range's width, which overcounts sparse keys (order keys 1..6M of which 1.5M are used).

@@ -7,6 +7,7 @@
 // the input connected to what was joined so far that gives the smallest result; at each join
 // the smaller side is the right (build) side.
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <set>
 
@@ -35,14 +36,89 @@ double TermSelectivity(const ColumnPredicate& term, const CatalogTable& table) {
   }
 }
 
-// A residual filter term (evaluated on decoded rows): a LIKE with a leading wildcard keeps a
-// small share of rows (a word inside a comment or a name), its negation most of them; other
-// terms are a coin toss.
-double ResidualSelectivity(const BoundExpr& term) {
-  auto is_like = [](const BoundExpr& e) { return e.kind == BoundKind::kCall && e.name == "like"; };
-  if (is_like(term)) return 0.1;
-  if (term.kind == BoundKind::kNot && is_like(*term.args[0])) return 0.9;
-  return 0.5;
+// A constant's position on its column's number line (ColumnStatistics::min/max): integers,
+// days, microseconds, and decimals scaled to the column's scale.
+std::optional<double> PositionOf(const Value& v, const SqlType& column) {
+  if (v.is_null()) return std::nullopt;
+  const SqlType& type = v.type();
+  if (type.IsInteger() || type.kind() == TypeKind::kDate) return static_cast<double>(v.as_int());
+  if ((type.kind() == TypeKind::kTimestamp || type.kind() == TypeKind::kTimestampTz) && type.precision() <= 6 &&
+      column.precision() <= 6) {
+    return static_cast<double>(v.as_int());
+  }
+  if (type.kind() == TypeKind::kDecimal && column.kind() == TypeKind::kDecimal) {
+    return static_cast<double>(v.as_decimal()) * std::pow(10.0, column.scale() - type.scale());
+  }
+  return std::nullopt;
+}
+
+// The share of a scan's rows its range terms keep, column by column: the interval every range
+// term on a column leaves, over the width between the column's smallest and largest value
+// (uniform values assumed). Terms the statistics cannot place count 0.3 each. `used` marks the
+// terms accounted for.
+double RangeSelectivity(const std::vector<ColumnPredicate>& terms, const CatalogTable& table, std::vector<bool>& used) {
+  double selectivity = 1;
+  for (size_t i = 0; i < table.columns.size() && i < table.column_statistics.size(); ++i) {
+    const ColumnStatistics& stats = table.column_statistics[i];
+    if (!stats.min || !stats.max || *stats.max <= *stats.min) continue;
+    double low = *stats.min, high = *stats.max;
+    bool any = false;
+    for (size_t t = 0; t < terms.size(); ++t) {
+      const ColumnPredicate& term = terms[t];
+      bool lower = term.op == ColumnPredicate::Op::kGt || term.op == ColumnPredicate::Op::kGtEq;
+      bool upper = term.op == ColumnPredicate::Op::kLt || term.op == ColumnPredicate::Op::kLtEq;
+      if (used[t] || term.column != table.columns[i].name || (!lower && !upper) || term.values.empty()) continue;
+      auto at = PositionOf(term.values[0], table.columns[i].type);
+      if (!at) continue;
+      used[t] = true;
+      any = true;
+      if (lower) low = std::max(low, *at);
+      if (upper) high = std::min(high, *at);
+    }
+    if (any) selectivity *= std::clamp((high - low) / (*stats.max - *stats.min), 0.0, 1.0);
+  }
+  return selectivity;
+}
+
+// The distinct values of a column of `op`'s output (forward declaration: defined below).
+std::optional<double> DistinctCount(const LogicalOperator& op, ColumnId id);
+
+// The share of rows a predicate keeps, over the output of `inputs`: an equality with a
+// constant keeps one of the column's distinct values; AND multiplies, OR adds (at most all),
+// NOT complements; a LIKE with a leading wildcard keeps a small share (a word inside a comment
+// or a name); other terms are a coin toss.
+double PredicateSelectivity(const BoundExpr& e, const std::vector<const LogicalOperator*>& inputs) {
+  switch (e.kind) {
+    case BoundKind::kAnd: {
+      double s = 1;
+      for (const auto& a : e.args) s *= PredicateSelectivity(*a, inputs);
+      return s;
+    }
+    case BoundKind::kOr: {
+      double s = 0;
+      for (const auto& a : e.args) s += PredicateSelectivity(*a, inputs);
+      return std::min(1.0, s);
+    }
+    case BoundKind::kNot: return 1 - PredicateSelectivity(*e.args[0], inputs);
+    case BoundKind::kCall: {
+      if (e.name == "like") return 0.1;
+      if (e.name == "eq" && e.args.size() == 2) {
+        for (int side = 0; side < 2; ++side) {
+          const BoundExpr& column = *e.args[side];
+          if (column.kind != BoundKind::kColumn || e.args[1 - side]->kind != BoundKind::kConstant) continue;
+          for (const LogicalOperator* input : inputs) {
+            for (const auto& c : input->output) {
+              if (c.id != column.column) continue;
+              if (auto distinct = DistinctCount(*input, column.column); distinct && *distinct >= 1) return 1.0 / *distinct;
+            }
+          }
+          return 0.1;
+        }
+      }
+      return 0.5;
+    }
+    default: return 0.5;
+  }
 }
 
 // The distinct values of column `id` in `op`'s output, when statistics say: found where the
@@ -103,7 +179,14 @@ double InnerJoinRows(const LogicalOperator& left, const LogicalOperator& right, 
     double rows = l * r / std::max({*nl, *nr, 1.0});
     best = best < 0 ? rows : std::min(best, rows);
   }
-  return best >= 0 ? std::max(1.0, best) : std::max(l, r);
+  if (best >= 0) return std::max(1.0, best);
+  // No equality between the sides (or no statistics for one): the pairs the condition keeps,
+  // where it is made of terms on constants (the two nations of TPC-H Q7); otherwise the
+  // larger input (a key/foreign-key join's usual size).
+  if (condition != nullptr && ColumnEqualities(condition, left, right).empty()) {
+    return std::max(1.0, l * r * PredicateSelectivity(*condition, {&left, &right}));
+  }
+  return std::max(l, r);
 }
 
 // The rows of `kept` with a match in `other`: with statistics, the share of kept's key values
@@ -199,14 +282,21 @@ void EstimateCardinality(LogicalOperator& op) {
       double rows = op.table && op.table->estimated_rows ? static_cast<double>(*op.table->estimated_rows) : kUnknownTableRows;
       if (!op.metadata_table.empty()) rows = 100;
       static const CatalogTable kNoStatistics;
-      for (const auto& term : op.pushed.terms) rows *= TermSelectivity(term, op.table ? *op.table : kNoStatistics);
-      for (const auto& term : op.pushed.residual) rows *= ResidualSelectivity(*term);
+      const CatalogTable& table = op.table ? *op.table : kNoStatistics;
+      std::vector<bool> used(op.pushed.terms.size(), false);
+      rows *= RangeSelectivity(op.pushed.terms, table, used);
+      for (size_t t = 0; t < op.pushed.terms.size(); ++t) {
+        if (!used[t]) rows *= TermSelectivity(op.pushed.terms[t], table);
+      }
+      for (const auto& term : op.pushed.residual) rows *= PredicateSelectivity(*term, {&op});
       op.estimated_rows = std::max(1.0, rows);
       break;
     }
     case LogicalKind::kValues: op.estimated_rows = static_cast<double>(op.rows.size()); break;
     case LogicalKind::kEmpty: op.estimated_rows = 0; break;
-    case LogicalKind::kFilter: op.estimated_rows = std::max(1.0, child_rows(0) * 0.5); break;
+    case LogicalKind::kFilter:
+      op.estimated_rows = std::max(1.0, child_rows(0) * (op.predicate ? PredicateSelectivity(*op.predicate, {op.children[0].get()}) : 1.0));
+      break;
     case LogicalKind::kAggregate: {
       if (op.groups.empty()) {
         op.estimated_rows = 1.0;
