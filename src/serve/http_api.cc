@@ -111,7 +111,7 @@ HttpResponse HttpApi::PostQuery(HttpRequest& request) {
   // chooses (X-Floe-User was once trusted here).
   if (!users_.empty()) {
     session.user = BasicAuthUserName(request);
-    session.role = auth::RoleOf(users_, session.user);
+    session.principal = auth::PrincipalOf(users_, session.user);
   }
   int status = 200;
   nlohmann::json body = RunQuery(input["sql"].get<std::string>(), session, &status);

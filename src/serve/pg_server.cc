@@ -431,7 +431,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
       session_.user = user;
       session_.source = session_.properties["application_name"];
       co_await Authenticate(user);
-      session_.role = auth::RoleOf(server_.options().users, user);
+      session_.principal = auth::PrincipalOf(server_.options().users, user);
       writer_.AuthenticationOk();
       writer_.ParameterStatus("server_version", pg::kServerVersion);
       writer_.ParameterStatus("server_encoding", "UTF8");
