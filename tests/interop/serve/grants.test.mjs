@@ -112,6 +112,14 @@ test('a writer denied finance reads it in no way, and is denied writes to audit 
   // By location the admin reads it (the location is right), bo does not.
   assert.equal(Number((await pgAs('admin1', `SELECT count(*) AS n FROM iceberg_scan('${ledgerLocation()}')`)).rows[0].n), 1);
 
+  // So does the console's table browser.
+  const api = (user, path) => fetch(`${server.url}${path}`, {
+    headers: { Authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` } });
+  const listed = (await (await api('bo', '/api/tables')).json()).tables.map((t) => `${t.schema}.${t.name}`).sort();
+  assert.ok(listed.includes('shop.orders') && !listed.includes('finance.ledger'), listed.join());
+  assert.equal((await api('bo', '/api/tables/finance/ledger')).status, 403);
+  assert.equal((await api('admin1', '/api/tables/finance/ledger')).status, 200);
+
   const trino = await trinoAs('bo', 'SELECT * FROM finance.ledger');
   assert.equal(trino.error?.errorName, 'PERMISSION_DENIED', JSON.stringify(trino));
   assert.deepEqual((await trinoAs('admin1', 'SELECT amount FROM finance.ledger')).rows, [[9.5]]);
