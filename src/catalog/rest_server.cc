@@ -613,6 +613,7 @@ Status RestCatalogServer::Start() {
   http.host = options_.host;
   http.port = options_.port;
   http.threads = options_.threads;
+  http.max_connections_per_address = options_.max_connections_per_address;
   http.server_name = "floe-catalog";
   server_ = std::make_unique<net::HttpServer>(http, std::move(router));
   return server_->Start();
