@@ -53,7 +53,7 @@ Status HandleDescribeConfigs(RequestContext& ctx, WireReader& in, WireWriter& ou
     std::vector<ConfigEntry> entries;
     if (r.type == kResourceTopic) {
       Topic* topic = ctx.broker.topics().Find(r.name);
-      if (!ctx.AllowsTopic(r.name, auth::Operation::kRead)) {
+      if (!ctx.MayDescribeTopic(r.name)) {
         error = ErrorCode::kTopicAuthorizationFailed;
       } else if (!topic) {
         error = ErrorCode::kUnknownTopicOrPartition;

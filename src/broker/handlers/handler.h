@@ -59,6 +59,16 @@ struct RequestContext {
   bool AllowsTopic(std::string_view topic, auth::Operation operation) const {
     return auth::Authorize(broker.config().users, sasl.user, {auth::ResourceKind::kTopic, topic}, operation);
   }
+  // Kafka's Describe on a topic, which Read, Write, Delete and Alter each imply: whether the user
+  // may learn that the topic exists, its partitions and offsets (Metadata, ListOffsets,
+  // DescribeConfigs, OffsetFetch).
+  bool MayDescribeTopic(std::string_view topic) const {
+    for (auth::Operation operation : {auth::Operation::kRead, auth::Operation::kWrite, auth::Operation::kDelete,
+                                      auth::Operation::kAlter}) {
+      if (AllowsTopic(topic, operation)) return true;
+    }
+    return false;
+  }
   bool AllowsGroup(std::string_view group, auth::Operation operation) const {
     return auth::Authorize(broker.config().users, sasl.user, {auth::ResourceKind::kGroup, group}, operation);
   }

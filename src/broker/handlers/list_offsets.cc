@@ -16,7 +16,7 @@ Status HandleListOffsets(RequestContext& ctx, WireReader& in, WireWriter& out) {
   for (int32_t t = 0; t < topic_count; ++t) {
     FLOE_ASSIGN_OR_RETURN(std::string_view name, in.String("topic"));
     Topic* topic = broker.topics().Find(name);
-    const bool readable = ctx.AllowsTopic(name, auth::Operation::kRead);
+    const bool readable = ctx.MayDescribeTopic(name);
     out.String(name);
     FLOE_ASSIGN_OR_RETURN(int32_t partition_count, in.ArrayLength("partitions", 12));
     out.ArrayLength(static_cast<size_t>(std::max(partition_count, 0)));

@@ -1,7 +1,7 @@
 // OffsetFetch (key 9), v0-5: a group's committed offsets, -1 where nothing was committed. As
 // Kafka's ACLs: a group the user may not read is GROUP_AUTHORIZATION_FAILED (v2+: the
-// top-level error; v0-1: each partition's), a topic it may not read TOPIC_AUTHORIZATION_FAILED
-// on its partitions (and left out when the request asks for every topic).
+// top-level error; v0-1: each partition's), a topic it may not describe
+// TOPIC_AUTHORIZATION_FAILED on its partitions (and left out when the request asks for all).
 #include "broker/handlers/handler.h"
 
 namespace floe::broker {
@@ -18,7 +18,7 @@ Status HandleOffsetFetch(RequestContext& ctx, WireReader& in, WireWriter& out) {
     // Null (v2+): every partition the group committed.
     for (const auto& [key, value] : offsets.ForGroup(group_id)) {
       const auto& [group, topic, partition] = key;
-      if (!ctx.AllowsTopic(topic, auth::Operation::kRead)) continue;
+      if (!ctx.MayDescribeTopic(topic)) continue;
       if (wanted.empty() || wanted.back().first != topic) wanted.emplace_back(topic, std::vector<int32_t>{});
       wanted.back().second.push_back(partition);
     }
@@ -39,7 +39,7 @@ Status HandleOffsetFetch(RequestContext& ctx, WireReader& in, WireWriter& out) {
     ErrorCode error = ErrorCode::kNone;
     if (!group_allowed) {
       error = ErrorCode::kGroupAuthorizationFailed;
-    } else if (!ctx.AllowsTopic(topic, auth::Operation::kRead)) {
+    } else if (!ctx.MayDescribeTopic(topic)) {
       error = ErrorCode::kTopicAuthorizationFailed;
     }
     out.String(topic);
