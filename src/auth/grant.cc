@@ -1,17 +1,9 @@
 #include "auth/grant.h"
 
-#include <array>
-
 namespace floe::auth {
-namespace {
-
-constexpr std::array<Operation, 5> kOperations = {Operation::kRead, Operation::kWrite, Operation::kCreate,
-                                                   Operation::kDelete, Operation::kAlter};
-
-}  // namespace
 
 Result<Operation> ParseOperation(std::string_view text) {
-  for (Operation operation : kOperations) {
+  for (Operation operation : kAllOperations) {
     if (OperationName(operation) == text) return operation;
   }
   return InvalidArgument("unknown operation '{}' (read, write, create, delete or alter)", text);
@@ -30,7 +22,7 @@ std::string_view OperationName(Operation operation) {
 
 std::string OperationSet::ToString() const {
   std::string out;
-  for (Operation operation : kOperations) {
+  for (Operation operation : kAllOperations) {
     if (!Has(operation)) continue;
     if (!out.empty()) out += ", ";
     out += OperationName(operation);

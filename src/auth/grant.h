@@ -11,6 +11,7 @@
 // write, create, delete, alter (a group takes read and delete only). Plain values; any thread.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -27,6 +28,10 @@ enum class Operation : uint8_t {
   kDelete,  // DROP TABLE/SCHEMA, DeleteTopics, catalog drops and purges, DeleteGroups
   kAlter,   // ALTER, CALL and other changes of structure, topic partitions and configs
 };
+
+// Every operation, in the order above (the order messages and the file list them in).
+inline constexpr std::array<Operation, 5> kAllOperations = {Operation::kRead, Operation::kWrite, Operation::kCreate,
+                                                            Operation::kDelete, Operation::kAlter};
 
 Result<Operation> ParseOperation(std::string_view text);
 std::string_view OperationName(Operation operation);

@@ -54,7 +54,7 @@ Result<Grant> ParseGrant(const toml::table& entry, const std::vector<AuthUser>& 
   auto user = entry["user"].value<std::string>();
   if (!user || user->empty()) return InvalidArgument("a [[grant]] needs user = \"NAME\"");
   if (FindUser(users, *user) == nullptr) {
-    return InvalidArgument("[[grant]] for user '{}', who has no [[user]] entry above it", *user);
+    return InvalidArgument("[[grant]] for user '{}', who has no [[user]] entry", *user);
   }
   grant.user = *user;
   int kinds = 0;
@@ -71,8 +71,7 @@ Result<Grant> ParseGrant(const toml::table& entry, const std::vector<AuthUser>& 
   FLOE_ASSIGN_OR_RETURN(grant.deny, ParseOperations(entry, "deny", grant.resource.kind));
   if (grant.allow.empty() && grant.deny.empty()) return InvalidArgument("a [[grant]] needs allow or deny operations");
   OperationSet both;
-  for (Operation operation : {Operation::kRead, Operation::kWrite, Operation::kCreate, Operation::kDelete,
-                              Operation::kAlter}) {
+  for (Operation operation : kAllOperations) {
     if (grant.allow.Has(operation) && grant.deny.Has(operation)) both.Add(operation);
   }
   if (!both.empty()) return InvalidArgument("a [[grant]] both allows and denies {}", both.ToString());
@@ -142,7 +141,6 @@ Result<std::vector<AuthUser>> ParseAuthToml(std::string_view text, std::string_v
   if (const toml::node* grants = table.get("grant")) {
     const toml::array* list = grants->as_array();
     if (list == nullptr) return InvalidArgument("{}:{}: grants are [[grant]] tables", source, LineOf(*grants));
-    std::vector<const Grant*> seen;
     for (const toml::node& node : *list) {
       const toml::table* entry = node.as_table();
       if (entry == nullptr) return InvalidArgument("{}:{}: [[grant]] must be a table", source, LineOf(node));
@@ -194,8 +192,7 @@ std::string FormatAuthToml(const std::vector<AuthUser>& users) {
       for (auto [key, operations] : {std::pair{"allow", grant.allow}, std::pair{"deny", grant.deny}}) {
         if (operations.empty()) continue;
         toml::array names;
-        for (Operation operation : {Operation::kRead, Operation::kWrite, Operation::kCreate, Operation::kDelete,
-                                    Operation::kAlter}) {
+        for (Operation operation : kAllOperations) {
           if (operations.Has(operation)) names.push_back(std::string(OperationName(operation)));
         }
         entry.insert(key, std::move(names));

@@ -8,9 +8,6 @@ namespace {
 // The schema IcebergSqlCatalog gives a table read by location (iceberg_scan('uri')).
 constexpr std::string_view kByLocation = "iceberg_scan";
 
-constexpr auth::Operation kOperations[] = {auth::Operation::kRead, auth::Operation::kWrite, auth::Operation::kCreate,
-                                           auth::Operation::kDelete, auth::Operation::kAlter};
-
 }  // namespace
 
 Status AuthorizingCatalog::Check(auth::Operation operation, std::string_view schema) const {
@@ -20,7 +17,7 @@ Status AuthorizingCatalog::Check(auth::Operation operation, std::string_view sch
 }
 
 bool AuthorizingCatalog::Visible(std::string_view schema) const {
-  for (auth::Operation operation : kOperations) {
+  for (auth::Operation operation : auth::kAllOperations) {
     if (auth::Authorize(principal_, {auth::ResourceKind::kNamespace, schema}, operation)) return true;
   }
   return false;
