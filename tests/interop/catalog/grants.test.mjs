@@ -1,11 +1,12 @@
 // [[grant]] entries on `floe catalog`'s Iceberg REST API (issue #27), over plain HTTP as any
 // client sends it: a reader granted create in the sandbox* namespaces creates there and nowhere
 // else; a writer denied the finance namespace can neither list nor load it. Every refusal is
-// 403 with the spec's ForbiddenException body, and changes nothing.
+// 403 with the spec's ForbiddenException body, and changes nothing. The grants survive
+// `floe user add` rewriting the file.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -39,6 +40,14 @@ user = "bo"
 namespace = "finance"
 deny = ["read", "write"]
 `, { mode: 0o600 });
+  // `floe user add` rewrites the file (ana's new verifier, a new user) and keeps the grants,
+  // which the tests below then rely on.
+  for (const [name, role] of [['ana', 'reader'], ['carol', 'writer']]) {
+    execFileSync(process.env.FLOE_BIN, ['user', 'add', name, '--role', role, '--auth-file', join(dir, 'users.toml')], { input: 'pw\n' });
+  }
+  const rewritten = readFileSync(join(dir, 'users.toml'), 'utf8');
+  assert.match(rewritten, /namespace = 'sandbox\*'|namespace = "sandbox\*"/);
+  assert.doesNotMatch(rewritten, /password = "pw"\s*\n\s*role = "reader"/, 'ana now has a verifier');
   server = spawn(process.env.FLOE_BIN, ['catalog', '--listen', '127.0.0.1:0', '--backend', `sqlite:${join(dir, 'catalog.db')}`,
     '--warehouse', `file://${join(dir, 'warehouse')}`, '--auth-file', join(dir, 'users.toml')],
   { stdio: ['ignore', 'pipe', 'pipe'] });
