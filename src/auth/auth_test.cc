@@ -80,15 +80,6 @@ TEST(AuthUsers, CheckPasswordNeedsTheRightUserAndPassword) {
 namespace floe::auth {
 namespace {
 
-TEST(AuthRoles, EachRolePermitsItsOwnAccessAndLess) {
-  EXPECT_TRUE(Permits(Role::kReader, Access::kRead));
-  EXPECT_FALSE(Permits(Role::kReader, Access::kWrite));
-  EXPECT_FALSE(Permits(Role::kReader, Access::kAlter));
-  EXPECT_TRUE(Permits(Role::kWriter, Access::kWrite));
-  EXPECT_FALSE(Permits(Role::kWriter, Access::kAlter));
-  EXPECT_TRUE(Permits(Role::kAdmin, Access::kAlter));
-}
-
 TEST(AuthRoles, RoleOfFollowsTheAuthFile) {
   auto users = ParseAuthToml(
       "[[user]]\nname = \"r\"\npassword = \"x\"\nrole = \"reader\"\n"

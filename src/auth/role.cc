@@ -18,15 +18,6 @@ std::string_view RoleName(Role role) {
   return "reader";
 }
 
-std::string_view AccessName(Access access) {
-  switch (access) {
-    case Access::kRead: return "read";
-    case Access::kWrite: return "write";
-    case Access::kAlter: return "alter";
-  }
-  return "alter";
-}
-
 Role RoleOf(const std::vector<AuthUser>& users, std::string_view name) {
   if (users.empty()) return Role::kAdmin;
   const AuthUser* user = FindUser(users, name);

@@ -7,6 +7,9 @@
 //   verifier = "SCRAM-SHA-256$4096:<salt>$<StoredKey>:<ServerKey>"   (what `floe user add` writes)
 //   role = "reader" | "writer" | "admin"                             (default "writer")
 //   method = "scram-sha-256" | "password" | "md5"                    (PostgreSQL; default SCRAM)
+// and any number of [[grant]] entries after them (grant.h), each for one of those users:
+//   user = "alice"   topic = "orders" | namespace = "shop" | group = "dash-*"
+//   allow = ["read", "write", "create", "delete", "alter"]   deny = [...]
 // A plaintext `password = "..."` instead of `verifier` still loads, with a warning. The file
 // must be readable by its owner alone (chmod 600): it is refused otherwise.
 #pragma once
@@ -16,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "auth/grant.h"
 #include "auth/scram_verifier.h"
 #include "base/result.h"
 
@@ -37,15 +41,19 @@ struct AuthUser {
   std::string method = "scram-sha-256";
   // "reader", "writer" (the default) or "admin" (see role.h).
   std::string role = "writer";
+  // The [[grant]] entries naming this user, in file order (authorize.h decides with them).
+  std::vector<Grant> grants;
 };
 
 // A user with `password`'s verifier (fresh salt): what `floe user add` stores, and tests build.
 Result<AuthUser> MakeAuthUser(std::string name, std::string_view password, std::string role = "writer");
 
-// Refuses a file its group or others may access (kPermissionDenied), then parses it.
+// Refuses a file its group or others may access (kPermissionDenied), then parses it. Errors
+// are kInvalidArgument and name the source and line: "users.toml:12: ...".
 Result<std::vector<AuthUser>> LoadAuthFile(const std::string& path);
 Result<std::vector<AuthUser>> ParseAuthToml(std::string_view text, std::string_view source);
-// The TOML of `users`: verifiers, and the plaintext password of entries that had one.
+// The TOML of `users`: verifiers, and the plaintext password of entries that had one, then
+// every user's grants.
 std::string FormatAuthToml(const std::vector<AuthUser>& users);
 // Writes FormatAuthToml(users) to `path`, created (or replaced) with mode 0600.
 Status SaveAuthFile(const std::string& path, const std::vector<AuthUser>& users);

@@ -425,6 +425,82 @@ TEST(RestCatalogAuthTest, RolesDecideWhatEachUserMayDo) {
   server.Stop();
 }
 
+// Issue #27: [[grant]] entries narrow or widen a role per namespace on the REST catalog, in the
+// path (header) and in the body (create namespace, rename, transactions); refusals are 403.
+TEST(RestCatalogAuthTest, GrantsDecidePerNamespace) {
+  std::string folder = io::testing::FreshFolder();
+  auto backend = OpenCatalog({"sqlite:" + folder + "/catalog.db", "file://" + folder + "/warehouse"});
+  ASSERT_TRUE(backend);
+  auto users = auth::ParseAuthToml(
+      "[[user]]\nname = \"admin\"\npassword = \"pw\"\nrole = \"admin\"\n"
+      "[[user]]\nname = \"ana\"\npassword = \"pw\"\nrole = \"reader\"\n"
+      "[[user]]\nname = \"bo\"\npassword = \"pw\"\nrole = \"writer\"\n"
+      "[[grant]]\nuser = \"ana\"\nnamespace = \"sandbox*\"\nallow = [\"create\", \"write\", \"alter\", \"delete\"]\n"
+      "[[grant]]\nuser = \"bo\"\nnamespace = \"finance\"\ndeny = [\"read\", \"write\"]\n",
+      "users.toml");
+  ASSERT_TRUE(users) << users.error().ToString();
+  OAuthTokens tokens(*users);
+  RestServerOptions options;
+  options.port = 0;
+  options.tokens = &tokens;
+  RestCatalogServer server(**backend, options);
+  ASSERT_TRUE(server.Start());
+  std::string url = fmt::format("http://127.0.0.1:{}", server.port());
+  auto open = [&](std::string_view user) {
+    auto client = RestCatalog::Open(url, "", "", fmt::format("{}:pw", user));
+    EXPECT_TRUE(client) << client.error().ToString();
+    return std::move(*client);
+  };
+  auto admin = open("admin");
+  auto ana = open("ana");
+  auto bo = open("bo");
+  auto forbidden = [](const auto& result) {
+    return !result.has_value() && result.error().kind() == ErrorKind::kPermissionDenied;
+  };
+  for (const char* ns : {"shop", "finance"}) ASSERT_TRUE(admin->CreateNamespace({ns}, {}));
+  TableIdentifier orders{{"shop"}, "orders"};
+  TableIdentifier ledger{{"finance"}, "ledger"};
+  auto orders0 = admin->CreateTable(orders, Creation(), false);
+  auto ledger0 = admin->CreateTable(ledger, Creation(), false);
+  ASSERT_TRUE(orders0 && ledger0);
+
+  // Widened: the reader ana creates, commits to, renames within and drops its sandbox namespaces.
+  EXPECT_TRUE(forbidden(ana->CreateNamespace({"shop2"}, {})));
+  ASSERT_TRUE(ana->CreateNamespace({"sandbox"}, {}));
+  ASSERT_TRUE(ana->CreateNamespace({"sandbox_b"}, {}));
+  TableIdentifier scratch{{"sandbox"}, "scratch"};
+  auto scratch0 = ana->CreateTable(scratch, Creation(), false);
+  ASSERT_TRUE(scratch0) << scratch0.error().ToString();
+  EXPECT_TRUE(forbidden(ana->CreateTable({{"shop"}, "mine"}, Creation(), false)));
+  auto scratch1 = ana->CommitTable(AppendCommit(scratch, *scratch0, 11));
+  ASSERT_TRUE(scratch1) << scratch1.error().ToString();
+  EXPECT_TRUE(forbidden(ana->CommitTable(AppendCommit(orders, *orders0, 12))));
+  // A transaction is judged on each of its tables: one outside the grant refuses it all.
+  EXPECT_TRUE(forbidden(ana->CommitTransaction({AppendCommit(scratch, *scratch1, 13), AppendCommit(orders, *orders0, 14)})));
+  EXPECT_EQ(ana->LoadTable(scratch)->metadata_location, scratch1->metadata_location);
+  // A rename needs alter where the table is and create where it goes.
+  EXPECT_TRUE(forbidden(ana->RenameTable(scratch, {{"shop"}, "scratch"})));
+  EXPECT_TRUE(forbidden(ana->RenameTable(orders, {{"sandbox"}, "orders"})));
+  TableIdentifier moved{{"sandbox_b"}, "moved"};
+  ASSERT_TRUE(ana->RenameTable(scratch, moved));
+  EXPECT_TRUE(forbidden(ana->DropTable(orders, false)));
+  ASSERT_TRUE(ana->DropTable(moved, true));
+  EXPECT_TRUE(forbidden(ana->DropNamespace({"shop"})));
+  ASSERT_TRUE(ana->DropNamespace({"sandbox_b"}));
+
+  // Narrowed: the writer bo neither reads nor writes finance, and keeps its role elsewhere.
+  EXPECT_TRUE(forbidden(bo->LoadTable(ledger)));
+  EXPECT_TRUE(forbidden(bo->ListTables({"finance"})));
+  EXPECT_TRUE(forbidden(bo->CommitTable(AppendCommit(ledger, *ledger0, 21))));
+  EXPECT_TRUE(bo->LoadTable(orders));
+  auto orders1 = bo->CommitTable(AppendCommit(orders, *orders0, 22));
+  ASSERT_TRUE(orders1) << orders1.error().ToString();
+  // Its role still stops what no grant gives it: a property change is an alter.
+  EXPECT_TRUE(forbidden(bo->CommitTable(TableCommit{orders, {}, {TableUpdate::SetProperties({{"k", "v"}})}})));
+  EXPECT_EQ(admin->LoadTable(ledger)->metadata_location, ledger0->metadata_location);
+  server.Stop();
+}
+
 TEST(CorpusCatalogTest, PyIcebergCatalogLoadsItsTable) {
   const char* shared = std::getenv("FLOE_SHARED_DIR");
   std::filesystem::path source = std::filesystem::path(shared ? shared : "../shared") / "corpus/iceberg/partition_timestamp";

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "auth/role.h"
+#include "auth/authorize.h"
 #include "base/json_depth.h"
 #include "base/logging.h"
 #include "catalog/rest_error.h"
@@ -182,14 +182,18 @@ Result<std::pair<std::vector<T>, std::optional<std::string>>> Page(std::vector<T
                    next};
 }
 
-// What a route needs of the caller's role (auth/role.h; issue #27, finding 6): GETs (and scan
-// metrics reports) read; a table commit writes, or more (CommitAccess narrows it on the
-// body); every other change (namespaces, create, drop, purge, rename, register, properties)
-// alters structure. Decided on the header, before the body is read.
-auth::Access RouteAccess(std::string_view method, std::string_view path) {
-  if (method == "GET" || method == "HEAD") return auth::Access::kRead;
-  if (method != "POST") return auth::Access::kAlter;
-  if (path.ends_with("/transactions/commit")) return auth::Access::kWrite;
+// What a route needs (auth/authorize.h; issue #27): the operation, and the namespace it acts
+// on when the path names one. GETs (and scan metrics reports) read; a table commit writes, or
+// alters (CommitOperation narrows it on the body); creating, registering, dropping, purging and
+// setting properties create, delete or alter. Decided on the header, before the body is read;
+// routes whose namespace is in the body (create namespace, rename, transactions) are judged
+// here on whether the caller may do the operation anywhere, and again on the body.
+struct RouteNeed {
+  auth::Operation operation = auth::Operation::kAlter;
+  std::optional<std::string> ns;  // Levels joined by '.', as grants name namespaces.
+};
+
+Result<RouteNeed> RouteNeedOf(std::string_view method, std::string_view path) {
   std::vector<std::string_view> segments;
   for (size_t at = 0; at < path.size();) {
     size_t slash = path.find('/', at);
@@ -197,39 +201,76 @@ auth::Access RouteAccess(std::string_view method, std::string_view path) {
     if (slash > at) segments.push_back(path.substr(at, slash - at));
     at = slash + 1;
   }
-  for (size_t i = 0; i + 3 < segments.size(); ++i) {
-    if (segments[i] != "namespaces" || segments[i + 2] != "tables") continue;
-    if (segments.size() == i + 4) return auth::Access::kWrite;  // A table commit.
-    if (segments.size() == i + 5 && segments[i + 4] == "metrics") return auth::Access::kRead;
+  RouteNeed need;
+  size_t i = 0;
+  while (i < segments.size() && segments[i] != "namespaces") ++i;
+  // After "namespaces": the namespace, then "tables" and a table, "properties" or "register".
+  const bool under_namespaces = i < segments.size();
+  const size_t rest = under_namespaces ? segments.size() - i - 1 : 0;
+  if (rest >= 1) {
+    FLOE_ASSIGN_OR_RETURN(std::string decoded, net::PercentDecode(segments[i + 1]));
+    FLOE_ASSIGN_OR_RETURN(Namespace ns, NamespaceFromRestSegment(decoded));
+    need.ns = NamespaceToString(ns);
   }
-  return auth::Access::kAlter;
+  if (method == "GET" || method == "HEAD") {
+    need.operation = auth::Operation::kRead;
+  } else if (method == "DELETE") {
+    need.operation = auth::Operation::kDelete;  // A namespace, or a table (purged or not).
+  } else if (method != "POST") {
+    need.operation = auth::Operation::kAlter;
+  } else if (path.ends_with("/transactions/commit")) {
+    need.operation = auth::Operation::kWrite;
+  } else if (path.ends_with("/tables/rename")) {
+    need.operation = auth::Operation::kAlter;
+  } else if (under_namespaces && rest == 0) {
+    need.operation = auth::Operation::kCreate;  // POST /namespaces: the new namespace is in the body.
+  } else if (rest == 2 && (segments[i + 2] == "tables" || segments[i + 2] == "register")) {
+    need.operation = auth::Operation::kCreate;
+  } else if (rest == 3 && segments[i + 2] == "tables") {
+    need.operation = auth::Operation::kWrite;  // A table commit.
+  } else if (rest == 4 && segments[i + 2] == "tables" && segments[i + 4] == "metrics") {
+    need.operation = auth::Operation::kRead;
+  } else {
+    need.operation = auth::Operation::kAlter;  // Namespace properties, and anything unforeseen.
+  }
+  return need;
 }
 
 // A commit that only adds snapshots and moves refs to them (append, overwrite, delete: what a
 // writer's INSERT/UPDATE/DELETE/MERGE or Produce-fed stream job makes) writes data; any other
 // update (schema, partition spec, sort order, location, properties, removing snapshots or
 // refs, ...) alters the table.
-auth::Access CommitAccess(const std::vector<TableCommit>& commits) {
-  for (const TableCommit& commit : commits) {
-    for (const TableUpdate& update : commit.updates) {
-      if (update.action != "add-snapshot" && update.action != "set-snapshot-ref") return auth::Access::kAlter;
-    }
+auth::Operation CommitOperation(const TableCommit& commit) {
+  for (const TableUpdate& update : commit.updates) {
+    if (update.action != "add-snapshot" && update.action != "set-snapshot-ref") return auth::Operation::kAlter;
   }
-  return auth::Access::kWrite;
+  return auth::Operation::kWrite;
 }
 
-// The role of the user whose bearer token `request` carries: admin when the catalog has no
-// users (nothing is restricted, as on every listener).
-auth::Role CallerRole(OAuthTokens* tokens, const HttpRequest& request) {
-  if (tokens == nullptr) return auth::Role::kAdmin;
+// Who the bearer token of `request` belongs to: the unrestricted principal when the catalog has
+// no users (nothing is restricted, as on every listener).
+auth::Principal CallerOf(OAuthTokens* tokens, const HttpRequest& request) {
+  if (tokens == nullptr) return auth::Principal{};
   auto user = tokens->UserOf(request.headers.Get("Authorization").value_or(""));
-  return user ? auth::RoleOf(tokens->users(), *user) : auth::Role::kReader;
+  return auth::PrincipalOf(tokens->users(), user.value_or(""));
 }
 
-Status CheckAccess(auth::Role role, auth::Access access) {
-  if (auth::Permits(role, access)) return OkStatus();
-  return PermissionDenied("a {} may not {} (the auth file's role)", auth::RoleName(role),
-                          access == auth::Access::kWrite ? "write data" : "change the catalog's structure");
+// kPermissionDenied (403 ForbiddenException) unless `caller` may do `operation` on namespace
+// `ns`, or, without a namespace, on some namespace.
+Status CheckNamespace(const auth::Principal& caller, auth::Operation operation, const std::optional<std::string>& ns) {
+  bool allowed = ns ? auth::Authorize(caller, {auth::ResourceKind::kNamespace, *ns}, operation)
+                    : auth::AllowedSomewhere(caller, auth::ResourceKind::kNamespace, operation);
+  if (allowed) return OkStatus();
+  if (ns) {
+    return PermissionDenied("user '{}' (role {}) may not {} in namespace '{}' (the auth file's role and grants)",
+                            caller.name, auth::RoleName(caller.role), auth::OperationName(operation), *ns);
+  }
+  return PermissionDenied("user '{}' (role {}) may not {} in any namespace (the auth file's role and grants)",
+                          caller.name, auth::RoleName(caller.role), auth::OperationName(operation));
+}
+
+Status CheckNamespace(const auth::Principal& caller, auth::Operation operation, const Namespace& ns) {
+  return CheckNamespace(caller, operation, std::optional<std::string>(NamespaceToString(ns)));
 }
 
 // Wraps a handler body that returns Result<HttpResponse>: errors become the spec's error body.
@@ -263,7 +304,9 @@ Result<net::HttpRouter> MakeRestCatalogRouter(Catalog& catalog, const RestServer
         response.headers.Set("WWW-Authenticate", "Bearer");
         return response;
       }
-      if (auto allowed = CheckAccess(auth::RoleOf(tokens->users(), *user), RouteAccess(request.method, request.path));
+      auto need = RouteNeedOf(request.method, request.path);
+      if (!need) return ErrorResponse(need.error());  // 400: a namespace segment that does not decode.
+      if (auto allowed = CheckNamespace(auth::PrincipalOf(tokens->users(), *user), need->operation, need->ns);
           !allowed) {
         return ErrorResponse(allowed.error());  // 403 ForbiddenException
       }
@@ -302,7 +345,7 @@ Result<net::HttpRouter> MakeRestCatalogRouter(Catalog& catalog, const RestServer
     return Ok(body);
   })));
 
-  FLOE_RETURN_IF_ERROR(add("POST", "/namespaces", Handle([c](HttpRequest& request) -> Result<HttpResponse> {
+  FLOE_RETURN_IF_ERROR(add("POST", "/namespaces", Handle([c, tokens](HttpRequest& request) -> Result<HttpResponse> {
     FLOE_ASSIGN_OR_RETURN(Json body, ParseBody(request));
     if (!body.contains("namespace")) {
       return InvalidArgument("a create-namespace request needs 'namespace'");
@@ -312,6 +355,7 @@ Result<net::HttpRouter> MakeRestCatalogRouter(Catalog& catalog, const RestServer
       return InvalidArgument("'namespace' must have at least one level");
     }
     FLOE_ASSIGN_OR_RETURN(Properties properties, PropertiesFromJson(body.value("properties", Json()), "properties"));
+    FLOE_RETURN_IF_ERROR(CheckNamespace(CallerOf(tokens, request), auth::Operation::kCreate, ns));
     FLOE_RETURN_IF_ERROR(c->CreateNamespace(ns, properties));
     return Ok({{"namespace", ns}, {"properties", properties}});
   })));
@@ -422,7 +466,7 @@ Result<net::HttpRouter> MakeRestCatalogRouter(Catalog& catalog, const RestServer
                                                             IdentifierToString(named), IdentifierToString(id));
                                    }
                                  }
-                                 FLOE_RETURN_IF_ERROR(CheckAccess(CallerRole(tokens, request), CommitAccess({commit})));
+                                 FLOE_RETURN_IF_ERROR(CheckNamespace(CallerOf(tokens, request), CommitOperation(commit), id.ns));
                                  FLOE_ASSIGN_OR_RETURN(LoadedTable table, c->CommitTable(commit));
                                  return Ok({{"metadata-location", table.metadata_location},
                                             {"metadata", table.metadata}});
@@ -458,13 +502,17 @@ Result<net::HttpRouter> MakeRestCatalogRouter(Catalog& catalog, const RestServer
         return Ok(LoadResult(table));
       })));
 
-  FLOE_RETURN_IF_ERROR(add("POST", "/tables/rename", Handle([c](HttpRequest& request) -> Result<HttpResponse> {
+  FLOE_RETURN_IF_ERROR(add("POST", "/tables/rename", Handle([c, tokens](HttpRequest& request) -> Result<HttpResponse> {
     FLOE_ASSIGN_OR_RETURN(Json body, ParseBody(request));
     if (!body.contains("source") || !body.contains("destination")) {
       return InvalidArgument("a rename request needs 'source' and 'destination'");
     }
     FLOE_ASSIGN_OR_RETURN(TableIdentifier from, IdentifierFromJson(body["source"], "source"));
     FLOE_ASSIGN_OR_RETURN(TableIdentifier to, IdentifierFromJson(body["destination"], "destination"));
+    // A rename alters the table where it is and creates it where it goes.
+    auth::Principal caller = CallerOf(tokens, request);
+    FLOE_RETURN_IF_ERROR(CheckNamespace(caller, auth::Operation::kAlter, from.ns));
+    FLOE_RETURN_IF_ERROR(CheckNamespace(caller, auth::Operation::kCreate, to.ns));
     FLOE_RETURN_IF_ERROR(c->RenameTable(from, to));
     return NoContent();
   })));
@@ -482,7 +530,11 @@ Result<net::HttpRouter> MakeRestCatalogRouter(Catalog& catalog, const RestServer
                                    FLOE_ASSIGN_OR_RETURN(TableCommit commit, CommitFromJson(change, std::nullopt));
                                    commits.push_back(std::move(commit));
                                  }
-                                 FLOE_RETURN_IF_ERROR(CheckAccess(CallerRole(tokens, request), CommitAccess(commits)));
+                                 auth::Principal caller = CallerOf(tokens, request);
+                                 for (const TableCommit& commit : commits) {
+                                   FLOE_RETURN_IF_ERROR(
+                                       CheckNamespace(caller, CommitOperation(commit), commit.id.ns));
+                                 }
                                  FLOE_RETURN_IF_ERROR(c->CommitTransaction(commits));
                                  return NoContent();
                                },
@@ -561,6 +613,7 @@ Status RestCatalogServer::Start() {
   http.host = options_.host;
   http.port = options_.port;
   http.threads = options_.threads;
+  http.max_connections_per_address = options_.max_connections_per_address;
   http.server_name = "floe-catalog";
   server_ = std::make_unique<net::HttpServer>(http, std::move(router));
   return server_->Start();

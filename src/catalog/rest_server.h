@@ -30,6 +30,8 @@ struct RestServerOptions {
   // every other catalog route answers 401 without a live one. Null: no authentication.
   OAuthTokens* tokens = nullptr;
   net::TlsFiles tls;  // HTTPS when enabled.
+  // Connections from one client address (net/connection_limiter.h); past it new ones are closed.
+  size_t max_connections_per_address = 64;
 };
 
 // The router alone, for tests and for roles that mount the catalog beside other routes.

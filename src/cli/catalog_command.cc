@@ -28,6 +28,7 @@ struct CatalogFlags {
   bool insecure_bind = false;
   std::string tls_cert, tls_key;
   int token_lifetime_s = 3600;
+  int max_connections_per_ip = 64;
 };
 
 int RunCatalog(const CatalogFlags& flags) {
@@ -80,6 +81,8 @@ int RunCatalog(const CatalogFlags& flags) {
   }
   options.port = static_cast<uint16_t>(port);
   options.threads = flags.threads;
+  if (flags.max_connections_per_ip < 1) return fail(Error(ErrorKind::kInvalidArgument, "--max-connections-per-ip must be positive"));
+  options.max_connections_per_address = static_cast<size_t>(flags.max_connections_per_ip);
   options.warehouse = warehouse;
   options.metrics = &metrics;
   options.tokens = &tokens;
@@ -123,6 +126,9 @@ void RegisterCatalogCommand(CLI::App& root, CommandRegistry& registry) {
   app->add_option("--tls-cert", flags->tls_cert, "PEM certificate chain: serve HTTPS (with --tls-key)");
   app->add_option("--tls-key", flags->tls_key, "PEM private key of --tls-cert");
   app->add_option("--token-lifetime-s", flags->token_lifetime_s, "Lifetime of issued tokens")->capture_default_str();
+  app->add_option("--max-connections-per-ip", flags->max_connections_per_ip,
+                  "Connections accepted at once from one client address")
+      ->capture_default_str();
 }
 
 }  // namespace floe::cli

@@ -23,6 +23,7 @@ struct QueryFlags {
   int client_timeout_s = 300;
   int64_t result_buffer_kb = 4096;
   int threads = 16;
+  int max_connections_per_ip = 64;
 };
 
 // "host:port" -> (host, port); false when malformed.
@@ -79,6 +80,8 @@ int RunQuery(const QueryFlags& flags) {
   options.queries.limits.max_buffered_bytes = flags.result_buffer_kb << 10;
   options.trino_client_timeout = std::chrono::seconds(flags.client_timeout_s);
   options.http_threads = flags.threads;
+  if (flags.max_connections_per_ip < 1) return usage("--max-connections-per-ip must be positive");
+  options.max_connections_per_address = static_cast<size_t>(flags.max_connections_per_ip);
   options.web_root = flags.web_root.empty() ? serve::StaticFiles::FindDefaultRoot() : flags.web_root;
 
   sigset_t signals;
@@ -145,6 +148,9 @@ void RegisterQueryCommand(CLI::App& root, CommandRegistry& registry) {
                   "Per-query buffer of result rows not yet sent; a slower client holds the query back")
       ->capture_default_str();
   app->add_option("--threads", flags->threads, "HTTP threads (Trino polls wait on them)")->capture_default_str();
+  app->add_option("--max-connections-per-ip", flags->max_connections_per_ip,
+                  "Connections accepted at once from one client address, on the HTTP port and the PostgreSQL port each")
+      ->capture_default_str();
 }
 
 }  // namespace floe::cli

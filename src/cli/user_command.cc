@@ -61,6 +61,7 @@ Status AddUser(const UserFlags& flags) {
   for (auth::AuthUser& existing : users) {
     if (existing.name != flags.name) continue;
     user.method = existing.method == "md5" ? "scram-sha-256" : existing.method;  // MD5 needs the plaintext.
+    user.grants = std::move(existing.grants);  // A new password or role keeps the user's [[grant]]s.
     existing = std::move(user);
     replaced = true;
     break;

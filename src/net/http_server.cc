@@ -36,8 +36,9 @@ using Executor = asio::strand<asio::io_context::executor_type>;
 
 // One accepted connection, shared between its session and Stop(); touched only on its strand.
 struct Connection {
-  explicit Connection(Executor e) : executor(std::move(e)) {}
+  Connection(Executor e, ConnectionSlot s) : executor(std::move(e)), slot(std::move(s)) {}
   Executor executor;
+  ConnectionSlot slot;  // Its place under the server's caps, given back when the connection goes.
   beast::tcp_stream* stream = nullptr;  // Null once the session ended.
   bool busy = false;                    // Between reading a request and sending its response.
 };
@@ -46,7 +47,10 @@ struct Connection {
 
 class HttpServer::Impl {
  public:
-  Impl(HttpServerOptions options, HttpRouter router) : options_(std::move(options)), router_(std::move(router)) {}
+  Impl(HttpServerOptions options, HttpRouter router)
+      : options_(std::move(options)),
+        router_(std::move(router)),
+        limiter_({.max_total = options_.max_connections, .max_per_address = options_.max_connections_per_address}) {}
 
   ~Impl() {
     Stop(std::chrono::milliseconds(0));
@@ -139,14 +143,18 @@ class HttpServer::Impl {
         co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
         continue;
       }
-      auto conn = std::make_shared<Connection>(strand);
+      auto endpoint = socket.remote_endpoint(ec);
+      auto slot = limiter_.Admit(ec ? "unknown" : endpoint.address().to_string());
+      if (!slot) {
+        // Full, or full for this address: hang up at once rather than hold a place for a
+        // client that cannot be served.
+        Logger("http")->debug("HTTP server {}: {}", address_, slot.error().message());
+        socket.close(ec);
+        continue;
+      }
+      auto conn = std::make_shared<Connection>(strand, std::move(*slot));
       {
         std::lock_guard lock(mu_);
-        if (connections_.size() >= options_.max_connections) {
-          // Full: hang up at once rather than hold a slot for a client that cannot be served.
-          socket.close(ec);
-          continue;
-        }
         connections_.insert(conn);
       }
       asio::co_spawn(strand, Session(std::move(socket), conn), [this, conn](std::exception_ptr) {
@@ -344,6 +352,7 @@ class HttpServer::Impl {
   std::mutex mu_;
   std::condition_variable drained_;
   std::set<std::shared_ptr<Connection>> connections_;  // Guarded by mu_.
+  ConnectionLimiter limiter_;
 };
 
 HttpServer::HttpServer(HttpServerOptions options, HttpRouter router)

@@ -17,6 +17,7 @@
 #include <string>
 
 #include "base/result.h"
+#include "net/connection_limiter.h"
 #include "net/http_router.h"
 #include "net/tls.h"
 
@@ -28,8 +29,10 @@ struct HttpServerOptions {
   int threads = 2;
   uint64_t max_body_bytes = 64 << 20;
   uint32_t max_header_bytes = 16 << 10;
-  // Connections open at once; past it new ones are closed on accept.
+  // Connections open at once, and from one client address (connection_limiter.h); past either,
+  // new ones are closed on accept.
   size_t max_connections = 1000;
+  size_t max_connections_per_address = 64;
   std::chrono::milliseconds idle_timeout{60'000};     // Between requests on a kept-alive connection.
   std::chrono::milliseconds request_timeout{60'000};  // To receive a request and send its response.
   std::string server_name = "floe";

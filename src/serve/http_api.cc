@@ -2,9 +2,12 @@
 
 #include "serve/basic_auth.h"
 
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "base/json_depth.h"
+#include "serve/authorizing_catalog.h"
 #include "serve/trino_json.h"
 #include "serve/trino_statements.h"
 
@@ -111,7 +114,7 @@ HttpResponse HttpApi::PostQuery(HttpRequest& request) {
   // chooses (X-Floe-User was once trusted here).
   if (!users_.empty()) {
     session.user = BasicAuthUserName(request);
-    session.role = auth::RoleOf(users_, session.user);
+    session.principal = auth::PrincipalOf(users_, session.user);
   }
   int status = 200;
   nlohmann::json body = RunQuery(input["sql"].get<std::string>(), session, &status);
@@ -129,8 +132,10 @@ HttpResponse HttpApi::GetQueries(HttpRequest& request) {
   return Json(200, {{"running", manager_.running()}, {"queued", manager_.queued()}, {"queries", std::move(queries)}});
 }
 
-HttpResponse HttpApi::GetTables(HttpRequest&) {
-  const sql::SqlCatalog& catalog = manager_.catalog();
+HttpResponse HttpApi::GetTables(HttpRequest& request) {
+  // The console lists what the caller may see (authorizing_catalog.h).
+  const auth::Principal caller = users_.empty() ? auth::Principal{} : auth::PrincipalOf(users_, BasicAuthUserName(request));
+  AuthorizingCatalog catalog(std::as_const(manager_.catalog()), caller);
   nlohmann::json tables = nlohmann::json::array();
   for (const std::string& catalog_name : catalog.CatalogNames()) {
     auto schemas = catalog.SchemaNames(catalog_name);
@@ -150,9 +155,12 @@ HttpResponse HttpApi::GetTables(HttpRequest&) {
 HttpResponse HttpApi::GetTable(HttpRequest& request) {
   std::string schema(request.Param("schema"));
   std::string name(request.Param("table"));
-  auto table = manager_.catalog().GetTable({"floe", schema, name}, sql::TableVersion{});
+  const auth::Principal caller = users_.empty() ? auth::Principal{} : auth::PrincipalOf(users_, BasicAuthUserName(request));
+  auto table = AuthorizingCatalog(std::as_const(manager_.catalog()), caller).GetTable({"floe", schema, name}, sql::TableVersion{});
   if (!table) {
-    return JsonError(table.error().kind() == ErrorKind::kNotFound ? 404 : 500, table.error().message());
+    ErrorKind kind = table.error().kind();
+    return JsonError(kind == ErrorKind::kNotFound ? 404 : kind == ErrorKind::kPermissionDenied ? 403 : 500,
+                     table.error().message());
   }
   const sql::CatalogTable& t = **table;
   nlohmann::json columns = nlohmann::json::array();
@@ -184,7 +192,10 @@ HttpResponse HttpApi::GetTable(HttpRequest& request) {
     std::string sql = fmt::format("SELECT {} FROM {}.{}", select, QuoteIdentifier(schema),
                                   QuoteIdentifier(name + "$" + part));
     int status = 200;
-    nlohmann::json result = RunQuery(sql, SessionState{}, &status);
+    SessionState session;
+    session.principal = caller;  // Metadata tables are read as the caller reads.
+    if (!users_.empty()) session.user = caller.name;
+    nlohmann::json result = RunQuery(sql, session, &status);
     if (result.contains("error")) {
       body[part] = nullptr;
       errors[part] = result["error"]["message"];

@@ -25,6 +25,7 @@
 
 #include "auth/secure_random.h"
 #include "base/logging.h"
+#include "net/connection_limiter.h"
 #include "serve/parameter_substitution.h"
 #include "serve/pg_messages.h"
 #include "serve/pg_statements.h"
@@ -134,7 +135,9 @@ class PgServer::Impl {
         options_(std::move(options)),
         metrics_(metrics),
         statements_(std::make_shared<pg::PgStatements>(manager.catalog(), options_.version)),
-        liveness_(std::make_shared<Liveness>()) {}
+        liveness_(std::make_shared<Liveness>()),
+        limiter_({.max_total = static_cast<size_t>(std::max(1, options_.max_connections)),
+                  .max_per_address = static_cast<size_t>(std::max(1, options_.max_connections_per_address))}) {}
 
   ~Impl() { Stop(); }
 
@@ -203,9 +206,6 @@ class PgServer::Impl {
     return {pid, target};
   }
 
-  // Counted from accept to the end of the connection's coroutine (this one included).
-  bool TooManyConnections() const { return open_connections_.load() > std::max(1, options_.max_connections); }
-
   void Unregister(int32_t pid) {
     std::lock_guard lock(mu_);
     targets_.erase(pid);
@@ -238,7 +238,8 @@ class PgServer::Impl {
   const std::shared_ptr<Liveness> liveness_;
   std::atomic<bool> stopping_{false};
   std::atomic<uint16_t> port_{0};
-  std::atomic<int> open_connections_{0};
+  // Counts each connection from accept to the end of its coroutine.
+  net::ConnectionLimiter limiter_;
   std::unique_ptr<asio::io_context> io_;
   std::optional<tcp::acceptor> acceptor_;
   std::shared_ptr<asio::ssl::context> tls_;  // Null: SSLRequest is answered 'N'.
@@ -256,8 +257,11 @@ namespace {
 // on its strand.
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
-  Connection(PgServer::Impl& server, tcp::socket socket, Strand strand)
+  // `admission`: its place under the server's caps, or why there is none (then the client is
+  // told FATAL 53300 and the connection ends).
+  Connection(PgServer::Impl& server, tcp::socket socket, Strand strand, Result<net::ConnectionSlot> admission)
       : server_(server),
+        admission_(std::move(admission)),
         socket_(std::move(socket)),
         strand_(std::move(strand)),
         writer_(&out_),
@@ -282,8 +286,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
     target_ = target;
     try {
       if (!secret) Fatal("XX000", secret.error().message());
-      if (server_.TooManyConnections()) {
-        Fatal("53300", "sorry, too many clients already");
+      if (!admission_) {
+        Fatal("53300", "sorry, too many clients already: " + admission_.error().message());
       }
       // Whoever has not authenticated by the deadline is cut off, whatever it is waiting in.
       auth_deadline_.expires_after(server_.options().authentication_timeout);
@@ -431,7 +435,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
       session_.user = user;
       session_.source = session_.properties["application_name"];
       co_await Authenticate(user);
-      session_.role = auth::RoleOf(server_.options().users, user);
+      session_.principal = auth::PrincipalOf(server_.options().users, user);
       writer_.AuthenticationOk();
       writer_.ParameterStatus("server_version", pg::kServerVersion);
       writer_.ParameterStatus("server_encoding", "UTF8");
@@ -940,6 +944,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   static constexpr int64_t kFlushBytes = 256 << 10;
 
   PgServer::Impl& server_;
+  Result<net::ConnectionSlot> admission_;
   tcp::socket socket_;
   std::unique_ptr<asio::ssl::stream<tcp::socket&>> tls_;  // Set after a successful SSLRequest.
   Strand strand_;
@@ -975,9 +980,10 @@ asio::awaitable<void> PgServer::Impl::Accept() {
     }
     socket.set_option(tcp::no_delay(true), ec);
     if (metrics_ != nullptr) metrics_->GetCounter("floe_pg_connections_total", "PostgreSQL connections accepted").Increment();
-    auto connection = std::make_shared<Connection>(*this, std::move(socket), strand);
-    open_connections_.fetch_add(1);
-    asio::co_spawn(strand, connection->Run(), [this, connection](std::exception_ptr) { open_connections_.fetch_sub(1); });
+    auto endpoint = socket.remote_endpoint(ec);
+    auto admission = limiter_.Admit(ec ? "unknown" : endpoint.address().to_string());
+    auto connection = std::make_shared<Connection>(*this, std::move(socket), strand, std::move(admission));
+    asio::co_spawn(strand, connection->Run(), [connection](std::exception_ptr) {});
   }
 }
 

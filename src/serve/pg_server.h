@@ -33,8 +33,10 @@ struct PgServerOptions {
   // A connection that has not authenticated within this long is closed (PostgreSQL's
   // authentication_timeout).
   std::chrono::milliseconds authentication_timeout{60'000};
-  // Connections open at once; past it a client gets FATAL 53300 (PostgreSQL's max_connections).
+  // Connections open at once, and from one client address (net/connection_limiter.h); past
+  // either a client gets FATAL 53300 (PostgreSQL's max_connections has the first).
   int max_connections = 100;
+  int max_connections_per_address = 64;
   std::string version = "0";  // floe's, for version().
   net::TlsFiles tls;  // When enabled, clients must upgrade with SSLRequest (sslmode=require).
 };

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "serve/authorizing_catalog.h"
 #include "serve/pg_catalog_emulation.h"
 #include "serve/session_functions.h"
 #include "serve/session_properties.h"
@@ -184,7 +185,9 @@ Interception PgStatements::Intercept(std::string_view text, const std::vector<To
     result.answer = Tag(verb);
     return result;
   }
-  if (auto answer = AnswerCatalogQuery(catalog_, text, tokens, session)) {
+  // psql's catalog queries list only what the user may see (authorizing_catalog.h).
+  AuthorizingCatalog visible(catalog_, session.principal);
+  if (auto answer = AnswerCatalogQuery(visible, text, tokens, session)) {
     result.answer = std::move(*answer);
     return result;
   }

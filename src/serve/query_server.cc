@@ -58,6 +58,7 @@ Status QueryServer::Start() {
   http_options.port = options_.http_port;
   http_options.threads = options_.http_threads;
   http_options.max_body_bytes = 16 << 20;
+  http_options.max_connections_per_address = options_.max_connections_per_address;
   http_options.server_name = "floe-query";
   http_ = std::make_unique<net::HttpServer>(http_options, std::move(router));
   FLOE_RETURN_IF_ERROR_CTX(http_->Start(), "starting the query server's HTTP port");
@@ -67,6 +68,7 @@ Status QueryServer::Start() {
     pg.port = options_.pg_port;
     pg.version = options_.version;
     pg.tls = options_.tls;
+    pg.max_connections_per_address = static_cast<int>(options_.max_connections_per_address);
     pg_ = std::make_unique<PgServer>(*manager_, pg, &metrics_);
     if (auto started = pg_->Start(); !started) {
       http_->Stop();

@@ -25,6 +25,9 @@ struct QueryServerOptions {
   std::string pg_host = "127.0.0.1";
   uint16_t pg_port = 5433;
   PgServerOptions pg;  // pg.users (--auth-file) also guard the HTTP port with basic auth.
+  // Connections from one client address, on the HTTP port and on the PostgreSQL port each
+  // (net/connection_limiter.h); past it new ones are refused (PostgreSQL: FATAL 53300).
+  size_t max_connections_per_address = 64;
   net::TlsFiles tls;   // When enabled: HTTPS, and TLS required on the PostgreSQL port.
   QueryManagerOptions queries;
   std::chrono::milliseconds trino_client_timeout{300'000};  // See TrinoProtocolOptions::client_timeout.

@@ -7,15 +7,16 @@
 #include <map>
 #include <string>
 
-#include "auth/role.h"
+#include "auth/authorize.h"
 
 namespace floe::serve {
 
 struct SessionState {
   std::string user = "floe";
-  // What the authenticated user may do; admin when no users are configured. Set by the
-  // protocol from its authentication, never from anything the client claims.
-  auth::Role role = auth::Role::kAdmin;
+  // Who the authenticated user is to authorization (role and grants); unrestricted when no
+  // users are configured. Set by the protocol from its authentication, never from anything
+  // the client claims.
+  auth::Principal principal;
   std::string source;  // The client's name: "trino-js-client", "psql", ...
   std::string catalog = "floe";
   std::string schema = "default";

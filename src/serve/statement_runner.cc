@@ -1,9 +1,10 @@
 #include "serve/statement_runner.h"
 
-#include "serve/statement_access.h"
-
 #include <chrono>
 #include <thread>
+
+#include "serve/authorizing_catalog.h"
+#include "serve/statement_access.h"
 
 #include "serve/result_stream.h"
 #include "serve/session_properties.h"
@@ -66,9 +67,12 @@ std::string StatementVerb(const std::vector<sql::Token>& tokens) {
   return verb;
 }
 
-RunOutput RunStatements(sql::SqlCatalog& catalog, std::string_view sql, SessionState session,
+RunOutput RunStatements(sql::SqlCatalog& unchecked_catalog, std::string_view sql, SessionState session,
                         StatementInterceptor* interceptor, const std::atomic<bool>* cancel, RunOptions run) {
   RunOutput out;
+  // Every table the engine touches is checked against the user's role and grants.
+  const auth::Principal principal = session.principal;
+  AuthorizingCatalog catalog(unchecked_catalog, principal);
   auto fail = [&](Error error, std::string text) {
     out.error = std::move(error);
     out.failed_text = std::move(text);
@@ -120,11 +124,14 @@ RunOutput RunStatements(sql::SqlCatalog& catalog, std::string_view sql, SessionS
       outcome.verb = StatementVerb(statement_tokens);
     }
     if (answered) continue;
-    // The statement the engine will run (after any rewrite) must be within the user's role.
-    if (auth::Access needed = StatementAccess(statement_tokens); !auth::Permits(session.role, needed)) {
+    // The statement the engine will run (after any rewrite) must be one the user may do in some
+    // schema; which schemas, the catalog checks as the engine touches them.
+    if (auth::Operation needed = StatementOperation(statement_tokens);
+        !auth::AllowedSomewhere(principal, auth::ResourceKind::kNamespace, needed)) {
       return fail(Error(ErrorKind::kPermissionDenied,
-                        fmt::format("permission denied: user '{}' has role {}; {} needs {} access", session.user,
-                                    auth::RoleName(session.role), outcome.verb, auth::AccessName(needed))),
+                        fmt::format("permission denied: user '{}' has role {} and no grant of {}; {} needs {}",
+                                    session.user, auth::RoleName(principal.role), auth::OperationName(needed),
+                                    outcome.verb, auth::OperationName(needed))),
                   text);
     }
     TestingDelay(session, cancel);

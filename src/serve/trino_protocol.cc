@@ -172,7 +172,7 @@ HttpResponse TrinoProtocol::PostStatement(HttpRequest& request) {
   if (!options_.users.empty()) {
     // The guard made sure X-Trino-User, if any, is the authenticated user.
     session.user = BasicAuthUserName(request);
-    session.role = auth::RoleOf(options_.users, session.user);
+    session.principal = auth::PrincipalOf(options_.users, session.user);
   }
   // As SET SESSION does: a value floe cannot use is refused, not silently replaced.
   for (const auto& [name, value] : session.properties) {

@@ -48,9 +48,9 @@ Status HandleCreateTopics(RequestContext& ctx, WireReader& in, WireWriter& out) 
     ErrorCode error = ErrorCode::kNone;
     std::optional<std::string> message;
     if (r.partitions == -1) r.partitions = ctx.broker.config().default_partitions;
-    if (!ctx.Permits(auth::Access::kAlter)) {
+    if (!ctx.AllowsTopic(r.name, auth::Operation::kCreate)) {
       error = ErrorCode::kTopicAuthorizationFailed;
-      message = "creating topics needs role admin";
+      message = fmt::format("user '{}' may not create topic '{}' (role admin, or a grant of create)", ctx.sasl.user, r.name);
     } else if (auto valid = ValidateTopicName(r.name); !valid) {
       error = ErrorCode::kInvalidTopicException;
       message = valid.error().message();

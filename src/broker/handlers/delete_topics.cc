@@ -16,8 +16,8 @@ Status HandleDeleteTopics(RequestContext& ctx, WireReader& in, WireWriter& out) 
   out.ArrayLength(names.size());
   for (const std::string& name : names) {
     ErrorCode error = ErrorCode::kNone;
-    if (!ctx.Permits(auth::Access::kAlter)) {
-      // Only an admin changes structure; checked before existence so names do not leak.
+    if (!ctx.AllowsTopic(name, auth::Operation::kDelete)) {
+      // An admin's, or a grant's; checked before existence so names do not leak.
       error = ErrorCode::kTopicAuthorizationFailed;
     } else if (!ctx.broker.topics().Find(name)) {
       error = ErrorCode::kUnknownTopicOrPartition;

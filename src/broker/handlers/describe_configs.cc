@@ -53,7 +53,9 @@ Status HandleDescribeConfigs(RequestContext& ctx, WireReader& in, WireWriter& ou
     std::vector<ConfigEntry> entries;
     if (r.type == kResourceTopic) {
       Topic* topic = ctx.broker.topics().Find(r.name);
-      if (!topic) {
+      if (!ctx.MayDescribeTopic(r.name)) {
+        error = ErrorCode::kTopicAuthorizationFailed;
+      } else if (!topic) {
         error = ErrorCode::kUnknownTopicOrPartition;
       } else {
         for (const auto& [name, value] : topic->config.ToMap()) {

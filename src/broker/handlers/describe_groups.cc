@@ -1,4 +1,5 @@
-// DescribeGroups (key 15), v0-4: state, protocol and members of each named group.
+// DescribeGroups (key 15), v0-4: state, protocol and members of each named group; a group the
+// user may not read is GROUP_AUTHORIZATION_FAILED and shows nothing.
 #include "broker/handlers/handler.h"
 
 namespace floe::broker {
@@ -15,7 +16,13 @@ Status HandleDescribeGroups(RequestContext& ctx, WireReader& in, WireWriter& out
   if (v >= 1) out.Int32(0);
   out.ArrayLength(ids.size());
   for (const std::string& id : ids) {
-    GroupDescription d = ctx.broker.groups().Describe(id);
+    GroupDescription d;
+    if (ctx.AllowsGroup(id, auth::Operation::kRead)) {
+      d = ctx.broker.groups().Describe(id);
+    } else {
+      d.error = ErrorCode::kGroupAuthorizationFailed;
+      d.group_id = id;
+    }
     out.Int16(Wire(d.error));
     out.String(d.group_id);
     out.String(d.state);

@@ -20,6 +20,7 @@ struct FetchPartition {
 struct FetchTopic {
   std::string name;
   std::vector<FetchPartition> partitions;
+  bool readable = true;  // Kafka's Read ACL on the topic (the user's role and grants).
 };
 
 struct PartitionData {
@@ -39,7 +40,9 @@ size_t ReadAll(Broker& broker, const std::vector<FetchTopic>& topics, int32_t ma
     Topic* topic = broker.topics().Find(topics[t].name);
     for (const FetchPartition& p : topics[t].partitions) {
       PartitionData d;
-      if (!topic || p.index < 0 || static_cast<size_t>(p.index) >= topic->partitions.size()) {
+      if (!topics[t].readable) {
+        d.error = ErrorCode::kTopicAuthorizationFailed;
+      } else if (!topic || p.index < 0 || static_cast<size_t>(p.index) >= topic->partitions.size()) {
         d.error = ErrorCode::kUnknownTopicOrPartition;
       } else {
         auto& log = topic->partitions[static_cast<size_t>(p.index)];
@@ -123,6 +126,7 @@ awaitable<Status> HandleFetch(RequestContext& ctx, WireReader& in, WireWriter& o
   Broker& broker = ctx.broker;
   auto request = Decode(v, in);
   if (!request) co_return std::unexpected(std::move(request).error());
+  for (FetchTopic& topic : request->topics) topic.readable = ctx.AllowsTopic(topic.name, auth::Operation::kRead);
   const auto& topics = request->topics;
   const int32_t max_wait_ms = request->max_wait_ms;
   const int32_t min_bytes = request->min_bytes;

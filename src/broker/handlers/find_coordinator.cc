@@ -1,5 +1,9 @@
 // FindCoordinator (key 10), v0-2: this broker coordinates every group. Transactions are not
-// implemented, so transaction coordinators are not available.
+// implemented, so transaction coordinators are not available. Unlike Kafka, finding a group's
+// coordinator needs no right on the group: the answer is always this one broker, so it tells
+// nobody anything, and clients (kafkajs) report a refusal here only as "coordinator not
+// found"; JoinGroup, SyncGroup, Heartbeat, OffsetCommit and OffsetFetch refuse with
+// GROUP_AUTHORIZATION_FAILED instead.
 #include "broker/handlers/handler.h"
 
 namespace floe::broker {

@@ -15,7 +15,7 @@
 #include <utility>  // Before Boost 1.74 awaitable.hpp, which uses std::exchange without it.
 #include <boost/asio/awaitable.hpp>
 
-#include "auth/role.h"
+#include "auth/authorize.h"
 #include "auth/scram.h"
 #include "base/result.h"
 #include "broker/protocol/error_code.h"
@@ -53,9 +53,24 @@ struct RequestContext {
   std::vector<ResponseRegion> regions;  // In increasing `at` order.
 
   int16_t version() const { return header.api_version; }
-  // Whether the authenticated user's role allows `access` (always, without users).
-  bool Permits(auth::Access access) const {
-    return auth::Permits(auth::RoleOf(broker.config().users, sasl.user), access);
+  // Whether the authenticated user may do `operation` on the topic or group (auth/authorize.h:
+  // its role and grants; always, without users). A refusal is TOPIC_AUTHORIZATION_FAILED or
+  // GROUP_AUTHORIZATION_FAILED, as Kafka's ACLs answer.
+  bool AllowsTopic(std::string_view topic, auth::Operation operation) const {
+    return auth::Authorize(broker.config().users, sasl.user, {auth::ResourceKind::kTopic, topic}, operation);
+  }
+  // Kafka's Describe on a topic, which Read, Write, Delete and Alter each imply: whether the user
+  // may learn that the topic exists, its partitions and offsets (Metadata, ListOffsets,
+  // DescribeConfigs, OffsetFetch).
+  bool MayDescribeTopic(std::string_view topic) const {
+    for (auth::Operation operation : {auth::Operation::kRead, auth::Operation::kWrite, auth::Operation::kDelete,
+                                      auth::Operation::kAlter}) {
+      if (AllowsTopic(topic, operation)) return true;
+    }
+    return false;
+  }
+  bool AllowsGroup(std::string_view group, auth::Operation operation) const {
+    return auth::Authorize(broker.config().users, sasl.user, {auth::ResourceKind::kGroup, group}, operation);
   }
   char* Mutable(std::string_view view) { return frame.data() + (view.data() - frame.data()); }
 };

@@ -1,4 +1,5 @@
-// JoinGroup (key 11), v0-5: enters the rebalance barrier and answers when it completes.
+// JoinGroup (key 11), v0-5: enters the rebalance barrier and answers when it completes. A user
+// may join only a group it may read (its own by name, or granted): GROUP_AUTHORIZATION_FAILED.
 #include <memory>
 
 #include "broker/handlers/handler.h"
@@ -44,13 +45,17 @@ awaitable<Status> HandleJoinGroup(RequestContext& ctx, WireReader& in, WireWrite
   auto request = Decode(ctx, in);
   if (!request) co_return std::unexpected(std::move(request).error());
 
-  auto signal = std::make_shared<WakeSignal>(ctx.broker.executor());
   auto result = std::make_shared<JoinResult>();
-  ctx.broker.groups().Join(*request, [signal, result](const JoinResult& r) {
-    *result = r;
-    signal->Notify();
-  });
-  co_await signal->Wait();
+  if (!ctx.AllowsGroup(request->group_id, auth::Operation::kRead)) {
+    result->error = ErrorCode::kGroupAuthorizationFailed;
+  } else {
+    auto signal = std::make_shared<WakeSignal>(ctx.broker.executor());
+    ctx.broker.groups().Join(*request, [signal, result](const JoinResult& r) {
+      *result = r;
+      signal->Notify();
+    });
+    co_await signal->Wait();
+  }
 
   if (v >= 2) out.Int32(0);
   out.Int16(Wire(result->error));

@@ -16,6 +16,7 @@ Status HandleListOffsets(RequestContext& ctx, WireReader& in, WireWriter& out) {
   for (int32_t t = 0; t < topic_count; ++t) {
     FLOE_ASSIGN_OR_RETURN(std::string_view name, in.String("topic"));
     Topic* topic = broker.topics().Find(name);
+    const bool readable = ctx.MayDescribeTopic(name);
     out.String(name);
     FLOE_ASSIGN_OR_RETURN(int32_t partition_count, in.ArrayLength("partitions", 12));
     out.ArrayLength(static_cast<size_t>(std::max(partition_count, 0)));
@@ -27,7 +28,9 @@ Status HandleListOffsets(RequestContext& ctx, WireReader& in, WireWriter& out) {
       ErrorCode error = ErrorCode::kNone;
       int64_t offset = -1;
       int64_t found_timestamp = -1;
-      if (!topic || index < 0 || static_cast<size_t>(index) >= topic->partitions.size()) {
+      if (!readable) {
+        error = ErrorCode::kTopicAuthorizationFailed;
+      } else if (!topic || index < 0 || static_cast<size_t>(index) >= topic->partitions.size()) {
         error = ErrorCode::kUnknownTopicOrPartition;
       } else {
         auto& log = topic->partitions[static_cast<size_t>(index)];

@@ -1,5 +1,8 @@
 // Metadata (key 3), v0-8: this broker as the only node, leader of every partition, and the
-// controller; unknown topics are auto-created when allowed.
+// controller; unknown topics are auto-created when allowed. A user sees the topics it may
+// describe (any operation but create, as Kafka's Describe): a request for all lists only those, a
+// named one it may not describe is TOPIC_AUTHORIZATION_FAILED (whether or not it exists), and
+// auto-creation needs write or create on the name.
 #include "broker/handlers/handler.h"
 
 namespace floe::broker {
@@ -39,15 +42,24 @@ Status HandleMetadata(RequestContext& ctx, WireReader& in, WireWriter& out) {
   };
   std::vector<Entry> entries;
   if (all_topics) {
-    for (const auto& [name, topic] : broker.topics().topics()) entries.push_back({name, ErrorCode::kNone, topic.get()});
+    for (const auto& [name, topic] : broker.topics().topics()) {
+      if (ctx.MayDescribeTopic(name)) entries.push_back({name, ErrorCode::kNone, topic.get()});
+    }
   } else {
     for (const std::string& name : requested) {
       Entry e{name};
+      if (!ctx.MayDescribeTopic(name) && !ctx.AllowsTopic(name, auth::Operation::kCreate)) {
+        e.error = ErrorCode::kTopicAuthorizationFailed;
+        entries.push_back(std::move(e));
+        continue;
+      }
       e.topic = broker.topics().Find(name);
       if (!e.topic) {
         if (!ValidateTopicName(name)) {
           e.error = ErrorCode::kInvalidTopicException;
-        } else if (allow_auto_create && broker.config().auto_create_topics) {
+        } else if (allow_auto_create && broker.config().auto_create_topics &&
+                   (ctx.AllowsTopic(name, auth::Operation::kWrite) || ctx.AllowsTopic(name, auth::Operation::kCreate))) {
+          // Auto-creation serves a producer's first send: the writer's, or a creator's.
           auto created = broker.AutoCreateTopic(name);
           if (created) {
             e.topic = *created;

@@ -74,13 +74,14 @@ Result<ProduceOutcome> DecodeAndAppend(RequestContext& ctx, WireReader& in) {
     FLOE_ASSIGN_OR_RETURN(std::string_view name, in.String("topic name"));
     topic_result.name = std::string(name);
     Topic* topic = broker.topics().Find(name);
+    const bool writable = ctx.AllowsTopic(name, auth::Operation::kWrite);
     FLOE_ASSIGN_OR_RETURN(int32_t partition_count, in.ArrayLength("partition_data", 8));
     for (int32_t p = 0; p < partition_count; ++p) {
       PartitionResult result;
       FLOE_ASSIGN_OR_RETURN(result.index, in.Int32("partition index"));
       FLOE_ASSIGN_OR_RETURN(auto records, in.NullableBytes("records"));
-      if (!ctx.Permits(auth::Access::kWrite)) {
-        // A reader may fetch but not produce (Kafka's Write ACL on the topic).
+      if (!writable) {
+        // Kafka's Write ACL on the topic: a reader's role, or a grant that denies it.
         result.error = ErrorCode::kTopicAuthorizationFailed;
       } else if (transactional_id) {
         result.error = ErrorCode::kInvalidRequest;

@@ -1,4 +1,5 @@
-// SyncGroup (key 14), v0-3: the leader hands in assignments; followers wait for them.
+// SyncGroup (key 14), v0-3: the leader hands in assignments; followers wait for them. Only in a
+// group the user may read (GROUP_AUTHORIZATION_FAILED otherwise).
 #include <memory>
 
 #include "broker/handlers/handler.h"
@@ -38,14 +39,18 @@ awaitable<Status> HandleSyncGroup(RequestContext& ctx, WireReader& in, WireWrite
   const int16_t v = ctx.version();
   auto request = Decode(v, in);
   if (!request) co_return std::unexpected(std::move(request).error());
-  auto signal = std::make_shared<WakeSignal>(ctx.broker.executor());
   auto result = std::make_shared<SyncResult>();
-  ctx.broker.groups().Sync(request->group_id, request->generation, request->member_id, request->assignments,
-                           [signal, result](const SyncResult& r) {
-                             *result = r;
-                             signal->Notify();
-                           });
-  co_await signal->Wait();
+  if (!ctx.AllowsGroup(request->group_id, auth::Operation::kRead)) {
+    result->error = ErrorCode::kGroupAuthorizationFailed;
+  } else {
+    auto signal = std::make_shared<WakeSignal>(ctx.broker.executor());
+    ctx.broker.groups().Sync(request->group_id, request->generation, request->member_id, request->assignments,
+                             [signal, result](const SyncResult& r) {
+                               *result = r;
+                               signal->Notify();
+                             });
+    co_await signal->Wait();
+  }
   if (v >= 1) out.Int32(0);
   out.Int16(Wire(result->error));
   out.Bytes(result->assignment);

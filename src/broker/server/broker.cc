@@ -28,7 +28,12 @@ struct Broker::Io {
   std::atomic<bool> stopping{false};
 };
 
-Broker::Broker(BrokerConfig config, Clock& clock) : config_(std::move(config)), clock_(clock), io_(std::make_unique<Io>()) {}
+Broker::Broker(BrokerConfig config, Clock& clock)
+    : config_(std::move(config)),
+      clock_(clock),
+      connections_({.max_total = static_cast<size_t>(std::max(1, config_.max_connections)),
+                    .max_per_address = static_cast<size_t>(std::max(1, config_.max_connections_per_ip))}),
+      io_(std::make_unique<Io>()) {}
 
 Broker::~Broker() {
   if (io_->metrics_server) io_->metrics_server->Stop(std::chrono::milliseconds(100));
@@ -43,21 +48,6 @@ Broker::~Broker() {
 }
 
 asio::any_io_executor Broker::executor() { return io_->context.get_executor(); }
-
-bool Broker::AdmitConnection(const std::string& address) {
-  int32_t& open = connections_by_address_[address];
-  if (open >= config_.max_connections_per_ip) {
-    if (open == 0) connections_by_address_.erase(address);
-    return false;
-  }
-  ++open;
-  return true;
-}
-
-void Broker::ReleaseConnection(const std::string& address) {
-  auto it = connections_by_address_.find(address);
-  if (it != connections_by_address_.end() && --it->second <= 0) connections_by_address_.erase(it);
-}
 
 Result<std::unique_ptr<Broker>> Broker::Open(BrokerConfig config, Clock& clock) {
   if (config.default_partitions < 1) return InvalidArgument("default partition count must be at least 1");
@@ -112,13 +102,14 @@ asio::awaitable<void> AcceptLoop(Broker& broker, tcp::acceptor& acceptor) {
     }
     auto endpoint = socket.remote_endpoint(ec);
     std::string address = ec ? "unknown" : endpoint.address().to_string();
-    if (broker.metrics().connections_open >= broker.config().max_connections || !broker.AdmitConnection(address)) {
+    auto slot = broker.AdmitConnection(address);
+    if (!slot) {
       ++broker.metrics().connections_rejected;
       socket.close(ec);
       continue;
     }
     ++broker.metrics().connections_accepted;
-    std::make_shared<Connection>(broker, std::move(socket), std::move(address))->Start();
+    std::make_shared<Connection>(broker, std::move(socket), std::move(address), std::move(*slot))->Start();
   }
 }
 

@@ -22,6 +22,7 @@
 #include "broker/log/topic_registry.h"
 #include "broker/server/broker_config.h"
 #include "broker/server/broker_metrics.h"
+#include "net/connection_limiter.h"
 
 namespace floe::broker {
 
@@ -56,10 +57,9 @@ class Broker {
   // Creates `name` with the default partition count if auto-creation is on.
   Result<Topic*> AutoCreateTopic(const std::string& name);
   std::string RenderMetrics();
-  // Counts a connection from `address` unless that address already has
-  // max_connections_per_ip open; false: refuse it. ReleaseConnection undoes it.
-  bool AdmitConnection(const std::string& address);
-  void ReleaseConnection(const std::string& address);
+  // A place for a connection from `address` under max_connections and
+  // max_connections_per_ip (net/connection_limiter.h), or kResourceExhausted.
+  Result<net::ConnectionSlot> AdmitConnection(const std::string& address) { return connections_.Admit(address); }
   // The listener's TLS context, or null when clients connect in the clear.
   boost::asio::ssl::context* tls() const { return tls_.get(); }
 
@@ -71,8 +71,7 @@ class Broker {
   BrokerConfig config_;
   HostPort advertised_;
   Clock& clock_;
-  // Before io_: connections still open when io_ is destroyed release their count here.
-  std::map<std::string, int32_t> connections_by_address_;
+  net::ConnectionLimiter connections_;
   std::unique_ptr<Io> io_;
   std::unique_ptr<Flusher> flusher_;
   std::unique_ptr<TopicRegistry> topics_;

@@ -21,10 +21,11 @@ namespace floe::broker {
 
 namespace asio = boost::asio;
 
-Connection::Connection(Broker& broker, asio::ip::tcp::socket socket, std::string address)
+Connection::Connection(Broker& broker, asio::ip::tcp::socket socket, std::string address, net::ConnectionSlot slot)
     : broker_(broker),
       socket_(std::move(socket)),
       peer_(std::move(address)),
+      slot_(std::move(slot)),
       writer_wake_(socket_.get_executor()),
       reader_wake_(socket_.get_executor()),
       connected_at_(std::chrono::steady_clock::now()),
@@ -37,7 +38,6 @@ Connection::Connection(Broker& broker, asio::ip::tcp::socket socket, std::string
 
 Connection::~Connection() {
   --broker_.metrics().connections_open;
-  broker_.ReleaseConnection(peer_);
 }
 
 void Connection::Start() {

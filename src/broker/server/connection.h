@@ -25,8 +25,9 @@ namespace floe::broker {
 
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
-  // `address`: the client's, as counted by Broker::AdmitConnection.
-  Connection(Broker& broker, boost::asio::ip::tcp::socket socket, std::string address);
+  // `address`: the client's; `slot`: its place under the broker's caps (Broker::AdmitConnection),
+  // given back when the connection goes.
+  Connection(Broker& broker, boost::asio::ip::tcp::socket socket, std::string address, net::ConnectionSlot slot);
   ~Connection();
   void Start();
 
@@ -60,6 +61,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   Broker& broker_;
   boost::asio::ip::tcp::socket socket_;
   std::string peer_;
+  net::ConnectionSlot slot_;
   std::deque<std::shared_ptr<Slot>> queue_;
   WakeSignal writer_wake_;
   WakeSignal reader_wake_;

@@ -105,10 +105,21 @@ test('a librdkafka consumer group of two kcat members rebalances over four parti
   } catch (e) {
     throw new Error(`${e.message}\nmember 0:\n${logs[0]}\nmember 1:\n${logs[1]}\nbroker:\n${broker.stderr()}`);
   } finally {
-    for (const m of members) m.kill('SIGTERM');
+    // The members leave their group while the broker is still up: a kcat closing against a
+    // broker already gone can wait on it long enough to hold this test process open.
+    await Promise.all(members.map(stopChild));
     await broker.stop();
   }
 });
+
+async function stopChild(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10000);
+  await exited;
+  clearTimeout(timer);
+}
 
 async function waitFor(predicate, ms) {
   const deadline = Date.now() + ms;

@@ -8,7 +8,9 @@ import { Trino } from 'trino-client';
 import { startQueryServer } from './query_process.mjs';
 
 test('100 concurrent PostgreSQL and 100 concurrent Trino clients', { timeout: 120000 }, async () => {
-  const server = await startQueryServer(['--max-running-queries', '4']);
+  // 100 clients from one address: past the default per-address cap (64), as a large
+  // connection pool on one host would be.
+  const server = await startQueryServer(['--max-running-queries', '4', '--max-connections-per-ip', '256']);
   try {
     const pgClients = Array.from({ length: 100 }, async (_, i) => {
       const client = new pg.Client(server.pgConfig);

@@ -108,7 +108,17 @@ test('kafkajs reads the orders topic only with SCRAM credentials', { timeout: 12
   await anonymous.disconnect().catch(() => {});
 
   const kafka = new Kafka({ ...base, sasl: { mechanism: 'scram-sha-256', username: 'alice', password: 'wonder land' } });
-  const consumer = kafka.consumer({ groupId: 'floe-up-auth-reader' });
+  // A writer without grants may not join the stream job's own group (issue #27): it would take
+  // partitions from the job and commit offsets in its name.
+  const intruder = kafka.consumer({ groupId: 'floe-stream-shop.orders', retry: { retries: 0 } });
+  const crashed = new Promise((resolve) => intruder.on(intruder.events.CRASH, (e) => resolve(e.payload.error)));
+  await intruder.connect();
+  await intruder.subscribe({ topic: 'orders' });
+  await intruder.run({ eachMessage: async () => {} });
+  assert.equal((await crashed).type, 'GROUP_AUTHORIZATION_FAILED');
+  await intruder.disconnect().catch(() => {});
+  // Her own groups (named after her) are hers.
+  const consumer = kafka.consumer({ groupId: 'alice-up-auth-reader' });
   await consumer.connect();
   await consumer.subscribe({ topic: 'orders', fromBeginning: true });
   const events = [];
