@@ -237,12 +237,15 @@ Result<RouteNeed> RouteNeedOf(std::string_view method, std::string_view path) {
 }
 
 // A commit that only adds snapshots and moves refs to them (append, overwrite, delete: what a
-// writer's INSERT/UPDATE/DELETE/MERGE or Produce-fed stream job makes) writes data; any other
-// update (schema, partition spec, sort order, location, properties, removing snapshots or
-// refs, ...) alters the table.
+// writer's INSERT/UPDATE/DELETE/MERGE or Produce-fed stream job makes) or records statistics of
+// the data (ANALYZE, compaction) writes data; any other update (schema, partition spec, sort
+// order, location, properties, removing snapshots or refs, ...) alters the table.
 auth::Operation CommitOperation(const TableCommit& commit) {
   for (const TableUpdate& update : commit.updates) {
-    if (update.action != "add-snapshot" && update.action != "set-snapshot-ref") return auth::Operation::kAlter;
+    if (update.action != "add-snapshot" && update.action != "set-snapshot-ref" && update.action != "set-statistics" &&
+        update.action != "remove-statistics") {
+      return auth::Operation::kAlter;
+    }
   }
   return auth::Operation::kWrite;
 }

@@ -39,6 +39,9 @@ auth::Operation StatementOperation(const std::vector<sql::Token>& tokens) {
   if (tokens.empty()) return auth::Operation::kRead;
   const sql::Token& first = tokens.front();
   if (IsWriteKeyword(first)) return auth::Operation::kWrite;
+  // ANALYZE writes statistics derived from the data, as a commit of data does (as a statement
+  // of its own only: EXPLAIN ANALYZE reads).
+  if (IsIdentifier(first, "analyze")) return auth::Operation::kWrite;
   if (auto structural = StructuralOperation(first)) return *structural;
   bool reading = first.kind == sql::TokenKind::kIdentifier &&
                  std::find(kReadLeaders.begin(), kReadLeaders.end(), first.value) != kReadLeaders.end();

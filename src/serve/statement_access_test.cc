@@ -39,6 +39,8 @@ TEST(StatementAccess, ReadsWritesAndStructureChanges) {
 TEST(StatementAccess, ReadingFormsWrappingWritesNeedTheWrite) {
   EXPECT_EQ(Of("WITH x AS (SELECT 1) INSERT INTO t SELECT * FROM x"), Operation::kWrite);
   EXPECT_EQ(Of("EXPLAIN ANALYZE DELETE FROM t"), Operation::kWrite);
+  EXPECT_EQ(Of("EXPLAIN ANALYZE SELECT * FROM t"), Operation::kRead);
+  EXPECT_EQ(Of("ANALYZE t"), Operation::kWrite);
   EXPECT_EQ(Of("SELECT * INTO copy FROM t"), Operation::kCreate);
   EXPECT_EQ(Of("PREPARE p AS DROP TABLE t"), Operation::kDelete);
   EXPECT_EQ(Of("PREPARE p AS ALTER TABLE t DROP COLUMN a"), Operation::kAlter);  // The strongest of the two.
