@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "base/bytes.h"
 #include "base/json_depth.h"
 #include "iceberg/json_fields.h"
 
@@ -15,10 +16,6 @@ constexpr size_t kFooterFixed = kMagicSize + 4 + 4 + kMagicSize;
 // A footer past this is not one floe would write nor one worth allocating for.
 constexpr size_t kMaxFooterPayload = size_t{16} << 20;
 constexpr int kMaxFooterDepth = 16;
-
-void PutInt32LittleEndian(std::string& out, uint32_t v) {
-  for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-}
 
 
 }  // namespace
@@ -45,8 +42,9 @@ PuffinFile WritePuffin(std::vector<PuffinBlob>& blobs, std::string_view created_
   size_t footer_start = file.bytes.size();
   file.bytes.append(kMagic, kMagicSize);
   file.bytes += payload;
-  PutInt32LittleEndian(file.bytes, static_cast<uint32_t>(payload.size()));
-  PutInt32LittleEndian(file.bytes, 0);  // Flags: the payload is not compressed.
+  ByteWriter writer(&file.bytes);
+  writer.AppendLittle<uint32_t>(static_cast<uint32_t>(payload.size()));
+  writer.AppendLittle<uint32_t>(0);  // Flags: the payload is not compressed.
   file.bytes.append(kMagic, kMagicSize);
   file.footer_size = static_cast<int64_t>(file.bytes.size() - footer_start);
   return file;

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <set>
 
+#include "base/bytes.h"
 #include "iceberg/batch_conversion.h"
 #include "iceberg/data_files.h"
 #include "iceberg/literal.h"
@@ -23,9 +24,7 @@ using formats::ColumnVector;
 void ValueBytes(const ColumnVector& vector, int64_t row, const Type& type, std::string& out) {
   out.clear();
   const formats::TypeId stored = vector.type().id;
-  auto put = [&out](uint64_t v, int bytes) {
-    for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-  };
+  ByteWriter writer(&out);
   auto integer = [&]() -> int64_t {
     return stored == formats::TypeId::kInt32 || stored == formats::TypeId::kDate ? vector.Data<int32_t>()[row]
                                                                                  : vector.Data<int64_t>()[row];
@@ -33,7 +32,7 @@ void ValueBytes(const ColumnVector& vector, int64_t row, const Type& type, std::
   switch (type.id()) {
     case TypeId::kInt:
     case TypeId::kDate:
-      put(static_cast<uint32_t>(integer()), 4);
+      writer.AppendLittle<int32_t>(static_cast<int32_t>(integer()));
       return;
     case TypeId::kLong:
     case TypeId::kTime:
@@ -41,7 +40,7 @@ void ValueBytes(const ColumnVector& vector, int64_t row, const Type& type, std::
     case TypeId::kTimestampTz:
     case TypeId::kTimestampNs:
     case TypeId::kTimestampTzNs:
-      put(static_cast<uint64_t>(integer()), 8);
+      writer.AppendLittle<int64_t>(integer());
       return;
     case TypeId::kString:
     case TypeId::kBinary:

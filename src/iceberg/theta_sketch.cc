@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "base/bytes.h"
 #include "iceberg/murmur3.h"
 
 namespace floe::iceberg {
@@ -15,10 +16,6 @@ constexpr uint8_t kEmpty = 1 << 2;
 constexpr uint8_t kCompact = 1 << 3;
 constexpr uint8_t kOrdered = 1 << 4;
 
-void PutLittleEndian(std::string& out, uint64_t v, int bytes) {
-  for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-}
-
 uint64_t GetLittleEndian(std::string_view in, size_t at, int bytes) {
   uint64_t v = 0;
   for (int i = bytes - 1; i >= 0; --i) v = (v << 8) | static_cast<uint8_t>(in[at + static_cast<size_t>(i)]);
@@ -29,7 +26,7 @@ uint64_t GetLittleEndian(std::string_view in, size_t at, int bytes) {
 
 uint16_t ThetaSketch::SeedHash() {
   std::string seed;
-  PutLittleEndian(seed, kDefaultSeed, 8);
+  ByteWriter(&seed).AppendLittle<uint64_t>(kDefaultSeed);
   return static_cast<uint16_t>(Murmur3Hash128(seed, 0).h1 & 0xffff);
 }
 
@@ -95,11 +92,12 @@ std::string ThetaSketch::Serialize() const {
   out.push_back(static_cast<char>(kCompactFamily));
   out.append(2, '\0');
   out.push_back(static_cast<char>(kReadOnly | kCompact | kOrdered));
-  PutLittleEndian(out, SeedHash(), 2);
-  PutLittleEndian(out, trimmed.hashes_.size(), 4);
-  out.append(4, '\0');
-  if (estimating) PutLittleEndian(out, trimmed.theta_, 8);
-  for (uint64_t h : trimmed.hashes_) PutLittleEndian(out, h, 8);
+  ByteWriter writer(&out);
+  writer.AppendLittle<uint16_t>(SeedHash());
+  writer.AppendLittle<uint32_t>(static_cast<uint32_t>(trimmed.hashes_.size()));
+  writer.AppendLittle<uint32_t>(0);
+  if (estimating) writer.AppendLittle<uint64_t>(trimmed.theta_);
+  for (uint64_t h : trimmed.hashes_) writer.AppendLittle<uint64_t>(h);
   return out;
 }
 
