@@ -42,8 +42,10 @@ build: deps $(RELEASE_DIR)/build.ninja
 debug: deps $(DEBUG_DIR)/build.ninja
 	ninja -C $(DEBUG_DIR) -j $(JOBS)
 
-# Starts the whole pipeline on the embedded defaults (data under ./floe-data).
-run: build
+# Starts the whole pipeline on the embedded defaults (data under ./floe-data). Builds only the
+# floe binary (what floe up runs), not the tests and benchmarks `make build` adds.
+run: deps $(RELEASE_DIR)/build.ninja
+	ninja -C $(RELEASE_DIR) -j $(JOBS) floe
 	$(FLOE) up
 
 # Every test: unit tests under ASan+UBSan, then every test (unit, cli, interop, e2e) on the

@@ -502,11 +502,8 @@ TEST(RestCatalogAuthTest, GrantsDecidePerNamespace) {
 }
 
 TEST(CorpusCatalogTest, PyIcebergCatalogLoadsItsTable) {
-  const char* shared = std::getenv("FLOE_SHARED_DIR");
-  std::filesystem::path source = std::filesystem::path(shared ? shared : "../shared") / "corpus/iceberg/partition_timestamp";
-  if (!std::filesystem::exists(source / "pyiceberg_catalog.db")) {
-    GTEST_SKIP() << "corpus not found at " << source << " (it lives in ../shared/corpus)";
-  }
+  std::filesystem::path source = std::filesystem::path(io::testing::CorpusDir()) / "iceberg/partition_timestamp";
+  ASSERT_TRUE(std::filesystem::exists(source / "pyiceberg_catalog.db")) << "corpus not found at " << source;
   std::string folder = io::testing::FreshFolder();
   std::filesystem::copy(source, folder, std::filesystem::copy_options::recursive);
   auto catalog = OpenCatalog({"sqlite:" + folder + "/pyiceberg_catalog.db", ""});

@@ -229,13 +229,10 @@ TEST_P(SqlCatalogTest, TwoCatalogObjectsOnOneDatabaseSeeEachOther) {
 INSTANTIATE_TEST_SUITE_P(Backends, SqlCatalogTest, ::testing::Values("sqlite", "postgresql"),
                          [](const auto& info) { return info.param; });
 
-// The catalog file PyIceberg's SqlCatalog wrote (../shared/corpus) opens and lists its table.
+// The catalog file PyIceberg's SqlCatalog wrote (tests/data/corpus) opens and lists its table.
 TEST(SqlCatalogCorpusTest, OpensPyIcebergCatalog) {
-  const char* shared = std::getenv("FLOE_SHARED_DIR");
-  std::filesystem::path source = std::filesystem::path(shared ? shared : "../shared") / "corpus/iceberg/partition_timestamp";
-  if (!std::filesystem::exists(source / "pyiceberg_catalog.db")) {
-    GTEST_SKIP() << "corpus not found at " << source << " (it lives in ../shared/corpus)";
-  }
+  std::filesystem::path source = std::filesystem::path(io::testing::CorpusDir()) / "iceberg/partition_timestamp";
+  ASSERT_TRUE(std::filesystem::exists(source / "pyiceberg_catalog.db")) << "corpus not found at " << source;
   // A copy: opening switches the file to WAL mode, and the corpus stays untouched.
   std::string folder = io::testing::FreshFolder();
   std::filesystem::copy_file(source / "pyiceberg_catalog.db", folder + "/catalog.db");

@@ -11,6 +11,7 @@
 
 #include "formats/parquet/file_writer.h"
 #include "formats/parquet/local_file.h"
+#include "io/test_folder.h"
 #include "support/child_process.h"
 #include "support/run_process.h"
 
@@ -222,19 +223,10 @@ TEST_F(TableCliTest, CreateAppendScanAndMaintain) {
   EXPECT_NE(missing.exit_code, 0);
 }
 
-std::string CorpusDir() {
-  const char* shared = std::getenv("FLOE_SHARED_DIR");
-  std::string dir = std::string(shared ? shared : "../shared") + "/corpus/iceberg";
-  if (std::filesystem::exists(dir)) return dir;
-  const char* source = std::getenv("FLOE_SOURCE_DIR");
-  if (source) dir = std::string(source) + "/../../shared/corpus/iceberg";
-  return dir;
-}
-
 // TPC-H Q6 over the Spark-written lineitem table, summed exactly from `floe table scan`.
 TEST_F(TableCliTest, LineitemQ6Revenue) {
-  std::string dir = CorpusDir();
-  if (!std::filesystem::exists(dir)) GTEST_SKIP() << "corpus not found at " << dir;
+  std::string dir = io::testing::CorpusDir() + "/iceberg";
+  ASSERT_TRUE(std::filesystem::exists(dir)) << "corpus not found at " << dir;
   auto out = Floe({"table", "scan", dir + "/iceberg/lineitem_iceberg", "--filter",
                    "l_shipdate >= date '1994-01-01' and l_shipdate < date '1995-01-01' and "
                    "l_discount between 0.05 and 0.07 and l_quantity < 24"});

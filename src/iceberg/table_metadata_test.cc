@@ -7,18 +7,10 @@
 
 #include <gtest/gtest.h>
 
+#include "io/test_folder.h"
+
 namespace floe::iceberg {
 namespace {
-
-std::string CorpusDir() {
-  const char* shared = std::getenv("FLOE_SHARED_DIR");
-  std::string dir = std::string(shared ? shared : "../shared") + "/corpus/iceberg";
-  if (std::filesystem::exists(dir)) return dir;
-  // Worktrees live one level deeper than the main checkout.
-  const char* source = std::getenv("FLOE_SOURCE_DIR");
-  if (source) dir = std::string(source) + "/../../shared/corpus/iceberg";
-  return dir;
-}
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -133,8 +125,8 @@ TEST(TableMetadata, BadMetadataGivesClearErrors) {
 }
 
 TEST(TableMetadata, ReadsTheCorpusTables) {
-  std::string dir = CorpusDir();
-  if (!std::filesystem::exists(dir)) GTEST_SKIP() << "corpus not found at " << dir;
+  std::string dir = io::testing::CorpusDir() + "/iceberg";
+  ASSERT_TRUE(std::filesystem::exists(dir)) << "corpus not found at " << dir;
   auto lineitem = TableMetadataFromJson(ReadFile(dir + "/iceberg/lineitem_iceberg/metadata/v2.metadata.json"));
   ASSERT_TRUE(lineitem.has_value()) << lineitem.error().ToString();
   EXPECT_EQ(lineitem->CurrentSchema().FindField(5)->type->ToString(), "decimal(15,2)");

@@ -358,19 +358,9 @@ TEST_F(TableTest, PartitionEvolutionKeepsOldManifestsReadable) {
   EXPECT_EQ(all->tasks.size(), 2u);
 }
 
-std::string CorpusDir() {
-  const char* shared = std::getenv("FLOE_SHARED_DIR");
-  std::string dir = std::string(shared ? shared : "../shared") + "/corpus/iceberg";
-  if (std::filesystem::exists(dir)) return dir;
-  // Worktrees live one level deeper than the main checkout.
-  const char* source = std::getenv("FLOE_SOURCE_DIR");
-  if (source) dir = std::string(source) + "/../../shared/corpus/iceberg";
-  return dir;
-}
-
 TEST(CorpusTables, PlanWithMovedLocations) {
-  std::string dir = CorpusDir();
-  if (!std::filesystem::exists(dir)) GTEST_SKIP() << "corpus not found at " << dir;
+  std::string dir = io::testing::CorpusDir() + "/iceberg";
+  ASSERT_TRUE(std::filesystem::exists(dir)) << "corpus not found at " << dir;
   auto lineitem = OpenTableAt(dir + "/iceberg/lineitem_iceberg");
   ASSERT_TRUE(lineitem.has_value()) << lineitem.error().ToString();
   ScanOptions all;

@@ -44,4 +44,6 @@ std::string FreshFolder() {
   return templ;
 }
 
+std::string CorpusDir() { return FLOE_TEST_CORPUS_DIR; }
+
 }  // namespace floe::io::testing

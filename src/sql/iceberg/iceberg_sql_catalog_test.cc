@@ -495,20 +495,11 @@ TEST(IcebergSqlService, CreatesWritesAndReadsThroughSqliteCatalog) {
   EXPECT_EQ((*catalog)->GetTable(def.name, {}).error().kind(), ErrorKind::kNotFound);
 }
 
-std::string CorpusDir() {
-  const char* shared = std::getenv("FLOE_SHARED_DIR");
-  std::string dir = std::string(shared ? shared : "../shared") + "/corpus/iceberg";
-  if (std::filesystem::exists(dir)) return dir;
-  const char* source = std::getenv("FLOE_SOURCE_DIR");
-  if (source) dir = std::string(source) + "/../../shared/corpus/iceberg";
-  return dir;
-}
-
 // PyIceberg's table leaves the identity partition column out of its data files: the values
 // come from the partition tuple.
 TEST(IcebergSqlCorpus, PyIcebergIdentityPartitionThroughSqliteCatalog) {
-  std::string dir = CorpusDir() + "/partition_timestamp";
-  if (!std::filesystem::exists(dir)) GTEST_SKIP() << "corpus not found at " << dir;
+  std::string dir = io::testing::CorpusDir() + "/iceberg/partition_timestamp";
+  ASSERT_TRUE(std::filesystem::exists(dir)) << "corpus not found at " << dir;
   // Work on a copy: the catalog file is a database.
   std::string copy = io::testing::FreshFolder() + "/corpus";
   std::filesystem::copy(dir, copy, std::filesystem::copy_options::recursive);
@@ -548,8 +539,8 @@ TEST(IcebergSqlCorpus, PyIcebergIdentityPartitionThroughSqliteCatalog) {
 
 // Spark's lineitem by location: TPC-H Q6 over the current snapshot (the corpus README's answer).
 TEST(IcebergSqlCorpus, SparkLineitemByLocation) {
-  std::string dir = CorpusDir() + "/iceberg/lineitem_iceberg";
-  if (!std::filesystem::exists(dir)) GTEST_SKIP() << "corpus not found at " << dir;
+  std::string dir = io::testing::CorpusDir() + "/iceberg/iceberg/lineitem_iceberg";
+  ASSERT_TRUE(std::filesystem::exists(dir)) << "corpus not found at " << dir;
   IcebergSqlCatalog catalog(nullptr);
   auto table = catalog.GetTableAt(dir, {});
   ASSERT_TRUE(table.has_value()) << table.error().ToString();
