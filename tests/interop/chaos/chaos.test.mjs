@@ -1,7 +1,10 @@
 // Chaos: `floe up --processes` with the generator at a steady rate while roles are killed with
-// SIGKILL at random and every object store of every role injects faults (errors, latency, torn
-// writes). Afterwards every event the broker acknowledged is in shop.orders exactly once (by
-// event id), every malformed one in the dead-letter table once, every snapshot of the table is
+// SIGKILL (the stream job and the broker at least once each, the rest at random; the table must
+// gain commits between kills) and every object store of every role injects faults (errors,
+// latency, torn writes). Afterwards every event the broker acknowledged is in shop.orders exactly
+// once (by event id: the count, no duplicate, and the sum of the ids' XXH64 hashes equals the
+// generator's ledger, so one lost acknowledged event plus one unacknowledged event written does
+// not pass), every malformed one in the dead-letter table once, every snapshot of the table is
 // readable by icebird (so no referenced file is missing), and after remove-orphans no data file
 // is left that no snapshot references.
 //
@@ -81,6 +84,52 @@ async function metadataOf(table) {
   return JSON.parse(readFileSync(location.slice('file://'.length), 'utf8'));
 }
 
+// XXH64 (seed 0) of a string's UTF-8 bytes, as the generator's ledger hashes event ids
+// (xxHash's published algorithm, over BigInt arithmetic modulo 2^64).
+function xxh64(text) {
+  const M = (1n << 64n) - 1n;
+  const P1 = 11400714785074694791n, P2 = 14029467366897019727n, P3 = 1609587929392839161n;
+  const P4 = 9650029242287828579n, P5 = 2870177450012600261n;
+  const rotl = (x, r) => ((x << BigInt(r)) | (x >> BigInt(64 - r))) & M;
+  const round = (acc, lane) => (rotl((acc + lane * P2) & M, 31) * P1) & M;
+  const merge = (acc, v) => (((acc ^ round(0n, v)) * P1) + P4) & M;
+  const b = Buffer.from(text, 'utf8');
+  let i = 0, h;
+  if (b.length >= 32) {
+    let v1 = (P1 + P2) & M, v2 = P2, v3 = 0n, v4 = (M + 1n - P1) & M;
+    for (; i + 32 <= b.length; i += 32) {
+      v1 = round(v1, b.readBigUInt64LE(i));
+      v2 = round(v2, b.readBigUInt64LE(i + 8));
+      v3 = round(v3, b.readBigUInt64LE(i + 16));
+      v4 = round(v4, b.readBigUInt64LE(i + 24));
+    }
+    h = (rotl(v1, 1) + rotl(v2, 7) + rotl(v3, 12) + rotl(v4, 18)) & M;
+    h = merge(merge(merge(merge(h, v1), v2), v3), v4);
+  } else {
+    h = P5;
+  }
+  h = (h + BigInt(b.length)) & M;
+  for (; i + 8 <= b.length; i += 8) h = ((rotl(h ^ round(0n, b.readBigUInt64LE(i)), 27) * P1) + P4) & M;
+  if (i + 4 <= b.length) {
+    h = ((rotl(h ^ ((BigInt(b.readUInt32LE(i)) * P1) & M), 23) * P2) + P3) & M;
+    i += 4;
+  }
+  for (; i < b.length; ++i) h = (rotl(h ^ ((BigInt(b[i]) * P5) & M), 11) * P1) & M;
+  h ^= h >> 33n; h = (h * P2) & M;
+  h ^= h >> 29n; h = (h * P3) & M;
+  h ^= h >> 32n;
+  return h;
+}
+
+// Snapshots of shop.orders so far (0 before the table exists).
+function snapshotCount() {
+  try {
+    const location = metadataLocation('shop.orders');
+    if (!location) return 0;
+    return (JSON.parse(readFileSync(location.slice('file://'.length), 'utf8')).snapshots ?? []).length;
+  } catch { return 0; }  // The catalog file is being written: count it as nothing yet.
+}
+
 function runFloe(args, env = process.env) {
   return execFileSync(floe, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env });
 }
@@ -112,14 +161,25 @@ test(`${kills} kill -9s over ${seconds}s under storage faults lose and double no
   await waitForPort(brokerPort);
   await waitForPort(catalogPort);
 
-  // Let the first commits land, then kill a random role at even intervals; each must come back.
+  // Let the first commits land, then kill a role at even intervals (the stream job and the broker
+  // first, in random order, then at random); each must come back, and the table must gain
+  // commits between kills (the job recovers, not merely restarts).
+  assert.ok(kills >= 2, 'the chaos run needs at least two kills: the stream job and the broker');
+  const first = Math.random() < 0.5 ? ['stream', 'broker'] : ['broker', 'stream'];
   const start = Date.now();
+  let snapshotsBefore = snapshotCount();
   for (let i = 0; i < kills; ++i) {
     await sleep(Math.max(0, start + ((i + 1) * seconds * 1000) / (kills + 1) - Date.now()));
+    const commitDeadline = Date.now() + 30000;
+    while (snapshotCount() <= snapshotsBefore && Date.now() < commitDeadline) await sleep(250);
+    const snapshotsNow = snapshotCount();
+    assert.ok(snapshotsNow > snapshotsBefore, `no commit to shop.orders before kill ${i + 1}:\n${upLog()}`);
+    snapshotsBefore = snapshotsNow;
     const now = roles(up.pid);
     const candidates = killable.filter(name => now[name]);
     assert.ok(candidates.length > 0, `no role children of floe up:\n${upLog()}`);
-    const victim = candidates[Math.floor(Math.random() * candidates.length)];
+    const victim = i < first.length ? first[i] : candidates[Math.floor(Math.random() * candidates.length)];
+    assert.ok(now[victim], `${victim} is not running before kill ${i + 1}:\n${upLog()}`);
     process.kill(now[victim], 'SIGKILL');
     const end = Date.now() + 60000;
     while (Date.now() < end && !(roles(up.pid)[victim] && roles(up.pid)[victim] !== now[victim])) await sleep(200);
@@ -156,6 +216,10 @@ test(`${kills} kill -9s over ${seconds}s under storage faults lose and double no
   const ids = new Set(rows.map(r => r.event_id));
   assert.equal(ids.size, rows.length, 'an event is in the table twice');
   assert.equal(rows.length, ledger.acked_valid, 'the table does not hold exactly what the broker acknowledged');
+  let hashSum = 0n;
+  for (const r of rows) hashSum = (hashSum + xxh64(r.event_id)) & ((1n << 64n) - 1n);
+  assert.equal(hashSum.toString(16).padStart(16, '0'), ledger.event_id_hash_sum,
+               'the table\'s event ids are not the ones the broker acknowledged');
   const dlqMetadata = await metadataOf('shop.orders_dlq');
   const dead = await icebergRead({ tableUrl: tableUrl(metadataLocation('shop.orders_dlq')), metadata: dlqMetadata });
   assert.equal(dead.length, ledger.acked_malformed);
