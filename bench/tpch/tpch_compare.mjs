@@ -1,5 +1,5 @@
 // Compares a query's rows from floe with DuckDB's, cell by cell and in order (every TPC-H query
-// with more than one row orders it fully). NULL and '' are different values. Numbers agree
+// with more than one row orders it fully, as does every dashboard query of bench/sql.bench.sh). NULL and '' are different values. Numbers agree
 // within 1e-6 relative; where floe answers a decimal with scale s and DuckDB a double (avg of a
 // decimal keeps its scale in Trino, as in floe), DuckDB's value rounded to s digits must match.
 const NUMBER = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
@@ -17,8 +17,20 @@ function scaleOf(v) {
   return dot < 0 ? 0 : v.length - dot - 1;
 }
 
+// A timestamp with time zone in UTC as epoch microseconds: floe writes "2025-01-01 12:00:00.000000
+// UTC", DuckDB "2025-01-01 12:00:00+00"; null for anything else.
+const TIMESTAMP_UTC = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(\.\d{1,9})?( UTC|\+00(:00)?|Z)$/;
+function utcMicros(v) {
+  const m = typeof v === 'string' ? TIMESTAMP_UTC.exec(v) : null;
+  if (!m) return null;
+  const fraction = (m[3] ?? '.').slice(1).padEnd(6, '0').slice(0, 6);
+  return BigInt(Date.parse(`${m[1]}T${m[2]}Z`)) * 1000n + BigInt(fraction);
+}
+
 export function cellsAgree(floeCell, duckCell) {
   if (floeCell === null || duckCell === null) return floeCell === null && duckCell === null;
+  const ta = utcMicros(floeCell), tb = utcMicros(duckCell);
+  if (ta !== null && tb !== null) return ta === tb;
   const a = numeric(floeCell), b = numeric(duckCell);
   if (a !== null && b !== null) {
     const relative = 1e-6 * Math.max(Math.abs(a), Math.abs(b));
