@@ -2,7 +2,10 @@
 # Parquet benchmarks, floe beside DuckDB in the same run, one thread each (see docs/parquet.md):
 #  1. ingest: 1M order events as JSON lines -> zstd Parquet (`floe parquet write` vs DuckDB's
 #     COPY (SELECT ... FROM read_json(...)) TO ... (FORMAT parquet, COMPRESSION zstd)), with sizes;
-#  2. full scan (sum of every column) of the file floe wrote, and of the file DuckDB wrote.
+#     from the generator's JSON lines and from the same events with shuffled keys and spaces;
+#     DuckDB is given the column types and parses timestamps itself;
+#  2. full scan (sum of every column) of each file floe and DuckDB wrote; both engines' sums
+#     must agree (a mismatch fails the bench).
 # Times are the best of REPEAT runs, measured inside each process (no start-up costs).
 set -euo pipefail
 build=${FLOE_BUILD_DIR:-build/release}
@@ -32,25 +35,54 @@ JSON
 "$bench" jsonl "$work/orders.jsonl" "$rows"
 echo "order events: $rows rows, $(stat -c %s "$work/orders.jsonl") bytes of JSON lines"
 
-# Ingest: floe parquet write, timed around the whole command (it includes process start-up).
-best_floe=999999
-for _ in $(seq "$repeat"); do
-  start=$(date +%s.%N)
-  "$floe" parquet write --schema "$work/schema.json" --compression zstd "$work/orders.jsonl" "$work/floe.parquet" 2>/dev/null
-  end=$(date +%s.%N)
-  best_floe=$(echo "$end - $start" | bc -l | awk -v b="$best_floe" '{print ($1 < b) ? $1 : b}')
-done
-duck_ingest=$($duck ingest "$work/orders.jsonl" "$work/duck.parquet" "$repeat" | sed -E 's/.*"seconds":([0-9.eE+-]+).*/\1/')
-floe_size=$(stat -c %s "$work/floe.parquet")
-duck_size=$(stat -c %s "$work/duck.parquet")
-awk -v f="$best_floe" -v d="$duck_ingest" -v fs="$floe_size" -v ds="$duck_size" 'BEGIN {
-  printf "ingest JSON -> zstd Parquet: floe %.3f s, DuckDB %.3f s, speed-up %.2fx (target >= 2x)\n", f, d, d / f;
-  printf "ingest output size: floe %d bytes, DuckDB %d bytes, ratio %.3f (target <= 1.10)\n", fs, ds, fs / ds }'
+# The same events with each line's keys in a random order and spaces after ':' and ',' (what
+# other producers write): floe's fast path for its own key order must not be the whole story.
+node -e "
+const { readFileSync, writeFileSync } = require('node:fs');
+let seed = 42;
+const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+const out = readFileSync('$work/orders.jsonl', 'utf8').split('\n').filter(Boolean).map((line) => {
+  const entries = Object.entries(JSON.parse(line));
+  for (let i = entries.length - 1; i > 0; --i) { const j = Math.floor(random() * (i + 1)); [entries[i], entries[j]] = [entries[j], entries[i]]; }
+  return '{' + entries.map(([k, v]) => JSON.stringify(k) + ': ' + JSON.stringify(v)).join(', ') + '}';
+});
+writeFileSync('$work/shuffled.jsonl', out.join('\n') + '\n');
+"
 
-# Full scan of each file by each engine.
-for file in floe duck; do
-  f=$("$bench" scan "$work/$file.parquet" "$repeat" | sed -E 's/.*"seconds":([0-9.eE+-]+).*/\1/')
-  d=$($duck scan "$work/$file.parquet" "$repeat" | sed -E 's/.*"seconds":([0-9.eE+-]+).*/\1/')
-  awk -v f="$f" -v d="$d" -v n="$file" 'BEGIN {
-    printf "full scan of the %s-written file (sum of every column): floe %.3f s, DuckDB %.3f s, speed-up %.2fx (target >= 1x)\n", n, f, d, d / f }'
+# Ingest: floe parquet write, timed around the whole command (it includes process start-up).
+for input in orders shuffled; do
+  best_floe=999999
+  for _ in $(seq "$repeat"); do
+    start=$(date +%s.%N)
+    "$floe" parquet write --schema "$work/schema.json" --compression zstd "$work/$input.jsonl" "$work/floe-$input.parquet" 2>/dev/null
+    end=$(date +%s.%N)
+    best_floe=$(echo "$end - $start" | bc -l | awk -v b="$best_floe" '{print ($1 < b) ? $1 : b}')
+  done
+  duck_ingest=$($duck ingest "$work/$input.jsonl" "$work/duck-$input.parquet" "$repeat" | sed -E 's/.*"seconds":([0-9.eE+-]+).*/\1/')
+  floe_size=$(stat -c %s "$work/floe-$input.parquet")
+  duck_size=$(stat -c %s "$work/duck-$input.parquet")
+  label=$([ "$input" = orders ] && echo "JSON lines as floe's generator writes them" || echo "keys shuffled, spaces")
+  awk -v f="$best_floe" -v d="$duck_ingest" -v fs="$floe_size" -v ds="$duck_size" -v l="$label" 'BEGIN {
+    printf "ingest JSON -> zstd Parquet (%s): floe %.3f s, DuckDB %.3f s, speed-up %.2fx (target >= 2x)\n", l, f, d, d / f;
+    printf "ingest output size: floe %d bytes, DuckDB %d bytes, ratio %.3f (target <= 1.10)\n", fs, ds, fs / ds }'
 done
+
+# Full scan of each file by each engine; both sum every column, and the sums must agree (the
+# four files hold the same events, so every checksum is the same; both print 7 significant digits).
+failed=0
+for file in floe-orders duck-orders floe-shuffled duck-shuffled; do
+  fo=$("$bench" scan "$work/$file.parquet" "$repeat")
+  do=$($duck scan "$work/$file.parquet" "$repeat")
+  f=$(echo "$fo" | sed -E 's/.*"seconds":([0-9.eE+-]+).*/\1/')
+  d=$(echo "$do" | sed -E 's/.*"seconds":([0-9.eE+-]+).*/\1/')
+  fc=$(echo "$fo" | sed -E 's/.*"checksum":"?([0-9.eE+-]+).*/\1/')
+  dc=$(echo "$do" | sed -E 's/.*"checksum":"?([0-9.eE+-]+).*/\1/')
+  verdict=$(awk -v a="$fc" -v b="$dc" 'BEGIN { d = a - b; if (d < 0) d = -d; m = (a < 0 ? -a : a); print (d <= 2e-6 * m) ? "checksums agree" : "CHECKSUMS DIFFER" }')
+  [ "$verdict" = "checksums agree" ] || failed=1
+  awk -v f="$f" -v d="$d" -v n="$file" -v fc="$fc" -v dc="$dc" -v v="$verdict" 'BEGIN {
+    printf "full scan of %s.parquet (sum of every column): floe %.3f s, DuckDB %.3f s, speed-up %.2fx (target >= 1x); %s (%s / %s)\n", n, f, d, d / f, v, fc, dc }'
+done
+if [ "$failed" = 1 ]; then
+  echo "parquet: FAILED: floe's and DuckDB's scans disagree"
+  exit 1
+fi
