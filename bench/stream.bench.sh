@@ -2,7 +2,8 @@
 # The stream job (issue #8), beside DuckDB in the same run:
 #  1. backlog: N order events in floe's broker drained by `floe stream --available-now` into
 #     committed Iceberg snapshots, against DuckDB converting the same JSON lines to zstd Parquet
-#     on one thread; with the job's peak RSS;
+#     on one and on two threads; with the job's peak RSS, and CPU seconds beside every wall time
+#     (the stream job decodes on two lanes, and librdkafka runs threads of its own);
 #  2. end to end: `floe up` with the generator at RATE events/s for a while: the rate the broker
 #     took, the rate the table gained, and whether the lag grew.
 set -euo pipefail
@@ -31,25 +32,30 @@ kcat_end=$(date +%s.%N)
 kcat_s=$(/usr/bin/python3 -c "print($kcat_end - $kcat_start)")
 echo "backlog: $(wc -l < "$work/orders.jsonl") events, $(du -m "$work/orders.jsonl" | cut -f1) MB of JSON"
 
-duck=$(node "$root/bench/stream/duckdb_orders.mjs" "$work/orders.jsonl" "$work/duck.parquet")
-duck_s=$(echo "$duck" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["seconds"])')
+duck=$(node "$root/bench/stream/duckdb_orders.mjs" "$work/orders.jsonl" "$work/duck.parquet" 1)
+duck2=$(node "$root/bench/stream/duckdb_orders.mjs" "$work/orders.jsonl" "$work/duck2.parquet" 2)
 
 start=$(date +%s.%N)
-/usr/bin/time -f '%M' -o "$work/rss" "$floe" stream --brokers "127.0.0.1:$port" --topic orders --table shop.orders \
+/usr/bin/time -f '%M %U %S' -o "$work/rss" "$floe" stream --brokers "127.0.0.1:$port" --topic orders --table shop.orders \
   --catalog "sqlite:$work/catalog.db" --warehouse "file://$work/wh" --schema "$work/orders.json" \
   --partition 'hour(ts)' --trigger 10s --available-now --maintenance-interval 0 > "$work/stream.log" 2>&1
 end=$(date +%s.%N)
 floe_s=$(/usr/bin/python3 -c "print($end - $start)")
-rss_mb=$(( $(cat "$work/rss") / 1024 ))
+read -r rss_kb floe_user floe_sys < "$work/rss"
 rows=$("$floe" sql --catalog "sqlite:$work/catalog.db" --format csv -e 'SELECT count(*) FROM shop.orders' | tail -1)
-/usr/bin/python3 - "$floe_s" "$duck_s" "$rows" "$events" "$rss_mb" "$kcat_s" <<'PY'
-import sys
-floe, duck, rows, events, rss = float(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
-kcat = float(sys.argv[6])
-print(f"drain {events} events into committed snapshots: floe stream {floe:.2f} s ({rows / floe:,.0f} ev/s, {rows} rows)")
-print(f"  DuckDB JSON -> Parquet, 1 thread:          {duck:.2f} s ({events / duck:,.0f} ev/s)")
+/usr/bin/python3 - "$floe_s" "$duck" "$duck2" "$rows" "$events" "$((rss_kb / 1024))" "$kcat_s" "$floe_user" "$floe_sys" <<'PY'
+import json, sys
+floe, rows, events, rss, kcat = float(sys.argv[1]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]), float(sys.argv[7])
+floe_cpu = float(sys.argv[8]) + float(sys.argv[9])
+duck1, duck2 = json.loads(sys.argv[2]), json.loads(sys.argv[3])
+print(f"drain {events} events into committed snapshots: floe stream {floe:.2f} s, cpu {floe_cpu:.2f} s "
+      f"({rows / floe:,.0f} ev/s, {rows} rows; two decode lanes plus librdkafka's threads)")
+for threads, d in ((1, duck1), (2, duck2)):
+    print(f"  DuckDB JSON -> Parquet, {threads} thread{'s' if threads > 1 else ''}: {d['seconds']:.2f} s, cpu {d['cpu']:.2f} s "
+          f"({events / d['seconds']:,.0f} ev/s)")
 print(f"  kcat reading the backlog (librdkafka alone): {kcat:.2f} s ({events / kcat:,.0f} ev/s)")
-print(f"  floe/DuckDB time ratio: {floe / duck:.3f} (target <= 1.0); floe stream peak RSS {rss} MB (target < 512)")
+print(f"  floe/DuckDB time ratio: {floe / duck1['seconds']:.3f} against 1 thread, {floe / duck2['seconds']:.3f} against 2 "
+      f"(target <= 1.0); CPU ratio {floe_cpu / duck1['cpu']:.3f}; floe stream peak RSS {rss} MB (target < 512)")
 PY
 kill "$broker_pid"; wait "$broker_pid" 2>/dev/null || true; broker_pid=
 
