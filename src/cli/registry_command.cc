@@ -21,6 +21,7 @@ struct RegistryFlags {
   bool insecure_bind = false;
   int threads = 4;
   int max_connections_per_ip = 64;
+  std::string tls_cert, tls_key;
 };
 
 int RunRegistry(const RegistryFlags& flags) {
@@ -48,6 +49,10 @@ int RunRegistry(const RegistryFlags& flags) {
   options.port = static_cast<uint16_t>(port);
   options.threads = flags.threads;
   options.max_connections_per_address = static_cast<size_t>(flags.max_connections_per_ip);
+  if (flags.tls_cert.empty() != flags.tls_key.empty()) {
+    return fail(Error(ErrorKind::kInvalidArgument, "--tls-cert and --tls-key go together"));
+  }
+  options.tls = net::TlsFiles{flags.tls_cert, flags.tls_key};
   if (auto exposed = CheckExposedBind("--listen", options.host, !flags.auth_file.empty(), flags.insecure_bind); !exposed) {
     return fail(exposed.error());
   }
@@ -101,6 +106,8 @@ void RegisterRegistryCommand(CLI::App& root, CommandRegistry& registry) {
                   "admins delete and change config");
   app->add_flag("--insecure-bind", flags->insecure_bind,
                 "Allow listening beyond loopback without --auth-file (anyone who reaches the port may use it)");
+  app->add_option("--tls-cert", flags->tls_cert, "PEM certificate chain: serve HTTPS (with --tls-key)");
+  app->add_option("--tls-key", flags->tls_key, "PEM private key of --tls-cert");
   app->add_option("--threads", flags->threads, "Request threads (registrations wait for the broker)")
       ->capture_default_str();
   app->add_option("--max-connections-per-ip", flags->max_connections_per_ip,

@@ -216,6 +216,7 @@ Status RegistryServer::Start() {
   http.max_body_bytes = kMaxRequestBodyBytes;
   http.max_connections_per_address = options_.max_connections_per_address;
   http.server_name = "floe-registry";
+  http.tls = options_.tls;
   server_ = std::make_unique<net::HttpServer>(http, std::move(router));
   return server_->Start();
 }

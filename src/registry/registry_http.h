@@ -13,6 +13,7 @@
 #include "auth/users.h"
 #include "net/http_router.h"
 #include "net/http_server.h"
+#include "net/tls.h"
 #include "registry/schema_registry.h"
 
 namespace floe::registry {
@@ -23,6 +24,7 @@ struct RegistryServerOptions {
   int threads = 4;
   std::vector<auth::AuthUser> users;  // Empty: no authentication.
   size_t max_connections_per_address = 64;
+  net::TlsFiles tls;  // HTTPS when enabled.
 };
 
 // The router alone, for tests and for roles that mount it.
