@@ -71,26 +71,28 @@ Result<std::unique_ptr<SchemaTopicLog>> SchemaTopicLog::Open(const std::string& 
 }
 
 Status SchemaTopicLog::Append(const std::string& key, const std::optional<std::string>& value) {
-  Delivery delivery;
+  // On the heap: should the acknowledgement not come in time, the delivery callback may still
+  // write it later, so it is then left allocated rather than freed under the callback.
+  auto delivery = std::make_unique<Delivery>();
   // A null payload is a tombstone (the key's deletion, for compaction).
   void* payload = value ? const_cast<char*>(value->data()) : nullptr;
   size_t payload_size = value ? value->size() : 0;
   rd_kafka_resp_err_t err = rd_kafka_producev(
       impl_->producer, RD_KAFKA_V_TOPIC(impl_->topic.c_str()), RD_KAFKA_V_PARTITION(0),
-      RD_KAFKA_V_KEY(const_cast<char*>(key.data()), key.size()),
-      RD_KAFKA_V_VALUE(payload, payload_size),
-      RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_OPAQUE(&delivery), RD_KAFKA_V_END);
+      RD_KAFKA_V_KEY(const_cast<char*>(key.data()), key.size()), RD_KAFKA_V_VALUE(payload, payload_size),
+      RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_OPAQUE(delivery.get()), RD_KAFKA_V_END);
   if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
     return Unavailable("writing to topic '{}': {}", impl_->topic, rd_kafka_err2str(err));
   }
   // Flush serves the delivery callback; message.timeout.ms bounds how long it can take.
   rd_kafka_flush(impl_->producer, kTimeoutMs + 5000);
-  if (!delivery.done) {
+  if (!delivery->done) {
+    (void)delivery.release();
     // The record may still be delivered later; the registry's state does not count it.
     return Unavailable("writing to topic '{}': no acknowledgement within {} ms", impl_->topic, kTimeoutMs);
   }
-  if (delivery.error != RD_KAFKA_RESP_ERR_NO_ERROR) {
-    return Unavailable("writing to topic '{}': {}", impl_->topic, rd_kafka_err2str(delivery.error));
+  if (delivery->error != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    return Unavailable("writing to topic '{}': {}", impl_->topic, rd_kafka_err2str(delivery->error));
   }
   return OkStatus();
 }
