@@ -41,7 +41,7 @@ async function rejectsWith(promise, status, errorCode) {
 }
 
 test('Confluent schemaregistry client against floe registry, then kill -9 and replay', { timeout: 180000 }, async () => {
-  const broker = await startBroker();
+  let broker = await startBroker();
   let registry = await startRegistry(broker.address);
   try {
     let sr = client(registry.url);
@@ -173,6 +173,17 @@ test('Confluent schemaregistry client against floe registry, then kill -9 and re
     assert.ok(next > customersV2, `id ${next} must be past ${customersV2}`);
     const again = await new AvroDeserializer(client(registry.url), SerdeType.VALUE, {}).deserialize('orders', framed);
     assert.equal(again.customer, 'ada');
+
+    // kill -9 of the broker and the registry together: what the broker acknowledged (acks=all)
+    // is on disk, so a new broker on the same data and a new registry answer the same ids.
+    await registry.kill9();
+    await broker.kill9();
+    broker = await startBroker([], broker.dir);
+    registry = await startRegistry(broker.address);
+    sr = client(registry.url);
+    assert.deepEqual(await sr.getLatestSchemaMetadata('orders-value'), before.orders);
+    assert.deepEqual(await sr.getSchemaMetadata('payments-value', 1), before.payments);
+    assert.equal((await sr.getLatestSchemaMetadata('fresh-value')).id, next);
   } finally {
     await registry.stop();
     await broker.stop();
