@@ -26,7 +26,7 @@ TEST(Cli, HelpListsEverySubcommand) {
   auto r = RunProcess({FloeBinary(), "--help"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   for (const char* sub : {"up", "broker", "catalog", "stream", "query", "sql", "produce", "table", "parquet", "avro",
-                          "topic"}) {
+                          "topic", "registry"}) {
     EXPECT_THAT(r.out, HasSubstr(std::string("\n  ") + sub + " ")) << "missing subcommand " << sub;
   }
 }
@@ -41,6 +41,7 @@ TEST(Cli, EverySubcommandHasHelpDocumentingItsFlags) {
       {{"stream"}, "--trigger"},      {{"query"}, "--pg-listen"},         {{"sql"}, "--format"},
       {{"produce"}, "--rate"},        {{"table", "create"}, "--partition"}, {{"parquet", "write"}, "--compression"},
       {{"avro", "cat"}, "Avro object container file"},      {{"topic", "create"}, "--partitions"},
+      {{"registry"}, "--brokers"},
   };
   for (const auto& c : cases) {
     std::vector<std::string> argv = {FloeBinary()};
@@ -166,6 +167,7 @@ TEST(Cli, ServersRefuseAnUnauthenticatedBindBeyondLoopback) {
       {{"catalog", "--listen", any, "--backend", "sqlite:" + dir.path() + "/c.db", "--warehouse", "file://" + dir.path() + "/wh"}, "--listen"},
       {{"query", "--listen", any, "--warehouse", dir.path() + "/wh"}, "--listen"},
       {{"query", "--listen", local, "--pg-listen", any, "--warehouse", dir.path() + "/wh"}, "--pg-listen"},
+      {{"registry", "--listen", any, "--brokers", local}, "--listen"},
   };
   for (const Case& c : cases) {
     std::vector<std::string> argv{FloeBinary()};
