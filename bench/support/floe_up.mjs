@@ -30,7 +30,8 @@ export async function startFloeUp(floe, { rate, trigger }) {
   const [broker, catalog, query, pgPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const up = spawn(floe, ['up', '--data', dir, '--traffic', String(rate), '--trigger', trigger, '--partitions', '4',
     '--malformed-rate', '0', '--broker-listen', `127.0.0.1:${broker}`, '--broker-metrics-listen', '',
-    '--catalog-port', String(catalog), '--query-listen', `127.0.0.1:${query}`, '--pg-listen', `127.0.0.1:${pgPort}`],
+    '--catalog-port', String(catalog), '--query-listen', `127.0.0.1:${query}`, '--pg-listen', `127.0.0.1:${pgPort}`,
+    '--registry-listen', `127.0.0.1:${await freePort()}`],
     // FLOE_BENCH_LOG=FILE keeps the pipeline's log (commit times, maintenance) for a look afterwards.
     { stdio: process.env.FLOE_BENCH_LOG ? ['ignore', logFile, logFile] : ['ignore', 'ignore', 'ignore'] });
   let client;

@@ -66,5 +66,6 @@ void RegisterParquetCommand(CLI::App& root, CommandRegistry& registry);
 void RegisterAvroCommand(CLI::App& root, CommandRegistry& registry);
 void RegisterTopicCommand(CLI::App& root, CommandRegistry& registry);
 void RegisterUserCommand(CLI::App& root, CommandRegistry& registry);
+void RegisterRegistryCommand(CLI::App& root, CommandRegistry& registry);
 
 }  // namespace floe::cli

@@ -59,6 +59,7 @@ int main(int argc, char** argv) {
   cli::RegisterAvroCommand(app, registry);
   cli::RegisterTopicCommand(app, registry);
   cli::RegisterUserCommand(app, registry);
+  cli::RegisterRegistryCommand(app, registry);
 
   try {
     app.parse(argc, argv);

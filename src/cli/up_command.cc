@@ -20,6 +20,7 @@ struct UpFlags {
   std::string broker_listen = "127.0.0.1:9092", broker_metrics_listen = "127.0.0.1:9644";
   int partitions = 4;
   std::string catalog_listen = "127.0.0.1:8181";
+  std::string registry_listen = "127.0.0.1:8081";
   int catalog_port = -1;  // Old spelling: the port of --catalog-listen.
   bool insecure_bind = false;
   std::string query_listen = "127.0.0.1:8080", pg_listen = "127.0.0.1:5433";
@@ -40,7 +41,9 @@ int RunUp(const UpFlags& flags) {
   for (auto [flag, text, host, port] : {std::tuple{"--query-listen", &flags.query_listen, &options.query_host, &options.query_port},
                                          std::tuple{"--pg-listen", &flags.pg_listen, &options.pg_host, &options.pg_port},
                                          std::tuple{"--catalog-listen", &flags.catalog_listen, &options.catalog_host,
-                                                    &options.catalog_port}}) {
+                                                    &options.catalog_port},
+                                         std::tuple{"--registry-listen", &flags.registry_listen, &options.registry_host,
+                                                    &options.registry_port}}) {
     auto listen = broker::ParseHostPort(*text);
     if (!listen) {
       fmt::print(stderr, "floe up: {}: {}\n", flag, listen.error().ToString());
@@ -90,6 +93,7 @@ int RunUp(const UpFlags& flags) {
   }
   std::vector<std::pair<std::string, std::string>> binds = {{"--broker-listen", options.host},
                                                             {"--catalog-listen", options.catalog_host},
+                                                            {"--registry-listen", options.registry_host},
                                                             {"--query-listen", options.query_host},
                                                             {"--pg-listen", options.pg_host}};
   if (options.broker_metrics_port >= 0) binds.emplace_back("--broker-metrics-listen", options.broker_metrics_host);
@@ -137,6 +141,9 @@ void RegisterUpCommand(CLI::App& root, CommandRegistry& registry) {
                   "HOST:PORT of the broker's Prometheus /metrics (empty: off)")
       ->capture_default_str();
   app->add_option("--catalog-listen", flags->catalog_listen, "HOST:PORT of the Iceberg REST catalog")
+      ->capture_default_str();
+  app->add_option("--registry-listen", flags->registry_listen,
+                  "HOST:PORT of the Schema Registry (Confluent's REST API, schemas in the _schemas topic)")
       ->capture_default_str();
   app->add_option("--catalog-port", flags->catalog_port, "Port of the Iceberg REST catalog (overrides --catalog-listen's)");
   app->add_flag("--insecure-bind", flags->insecure_bind,

@@ -17,6 +17,7 @@
 #include "stream/stream_runner.h"
 #include "up/broker_role.h"
 #include "up/catalog_role.h"
+#include "up/registry_role.h"
 #include "up/stream_role.h"
 #include "up/generator_role.h"
 #include "up/process_role.h"
@@ -64,6 +65,9 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeInProcessRoles() {
   roles.push_back(std::make_unique<CatalogRole>(options_.catalog_host, options_.catalog_port,
                                                 "sqlite:" + options_.data + "/catalog.db", Warehouse(), users_,
                                                 net::TlsFiles{options_.tls_cert, options_.tls_key}));
+  roles.push_back(std::make_unique<RegistryRole>(options_.registry_host, options_.registry_port,
+                                                 HostPortText(options_.host, options_.broker_port), users_,
+                                                 net::TlsFiles{options_.tls_cert, options_.tls_key}));
   roles.push_back(std::make_unique<StreamRole>(StreamConfigFor()));
   roles.push_back(MakeQueryRole());
   return roles;
@@ -112,7 +116,10 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeProcessRoles() {
   std::vector<std::string> catalog_argv = {options_.floe_binary, "catalog", "--listen",
                                            HostPortText(options_.catalog_host, options_.catalog_port), "--backend",
                                            "sqlite:" + options_.data + "/catalog.db", "--warehouse", Warehouse()};
-  for (auto* argv : {&broker_argv, &catalog_argv}) {
+  std::vector<std::string> registry_argv = {options_.floe_binary, "registry", "--listen",
+                                            HostPortText(options_.registry_host, options_.registry_port), "--brokers",
+                                            brokers};
+  for (auto* argv : {&broker_argv, &catalog_argv, &registry_argv}) {
     if (!users_.empty()) argv->insert(argv->end(), {"--auth-file", auth_copy_});
     // floe up checked its listeners already (a non-loopback bind without users needed its own
     // --insecure-bind); its children take that decision as made.
@@ -127,6 +134,9 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeProcessRoles() {
   roles.push_back(std::make_unique<ProcessRole>(
       "catalog", fmt::format("Iceberg REST catalog on {}", CatalogUrl()),
       std::move(catalog_argv), logs + "/catalog.log", options_.catalog_host, options_.catalog_port));
+  roles.push_back(std::make_unique<ProcessRole>(
+      "registry", fmt::format("Schema Registry on {}:{}", options_.registry_host, options_.registry_port),
+      std::move(registry_argv), logs + "/registry.log", options_.registry_host, options_.registry_port));
   // The child reads the table's schema from a file; the same schema the in-process job embeds.
   stream::StreamConfig stream = StreamConfigFor();
   std::string schema_path = options_.data + "/orders.schema.json";

@@ -42,6 +42,8 @@ struct UpOptions {
   std::string broker_metrics_host = "127.0.0.1";  // Each listener binds where its own flag says.
   std::string catalog_host = "127.0.0.1";
   int catalog_port = 8181;
+  std::string registry_host = "127.0.0.1";  // Schema Registry (Confluent's REST API).
+  int registry_port = 8081;
   std::string query_host = "127.0.0.1";  // Trino protocol, HTTP API and console.
   int query_port = 8080;
   std::string pg_host = "127.0.0.1";  // PostgreSQL wire.

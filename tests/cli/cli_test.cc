@@ -26,7 +26,7 @@ TEST(Cli, HelpListsEverySubcommand) {
   auto r = RunProcess({FloeBinary(), "--help"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   for (const char* sub : {"up", "broker", "catalog", "stream", "query", "sql", "produce", "table", "parquet", "avro",
-                          "topic"}) {
+                          "topic", "registry"}) {
     EXPECT_THAT(r.out, HasSubstr(std::string("\n  ") + sub + " ")) << "missing subcommand " << sub;
   }
 }
@@ -41,6 +41,7 @@ TEST(Cli, EverySubcommandHasHelpDocumentingItsFlags) {
       {{"stream"}, "--trigger"},      {{"query"}, "--pg-listen"},         {{"sql"}, "--format"},
       {{"produce"}, "--rate"},        {{"table", "create"}, "--partition"}, {{"parquet", "write"}, "--compression"},
       {{"avro", "cat"}, "Avro object container file"},      {{"topic", "create"}, "--partitions"},
+      {{"registry"}, "--brokers"},
   };
   for (const auto& c : cases) {
     std::vector<std::string> argv = {FloeBinary()};
@@ -123,6 +124,7 @@ TEST(Cli, UpRunsTheBuiltRolesReportsTheRestAndStopsCleanly) {
                    "--broker-metrics-listen", "", "--catalog-listen", "127.0.0.2:" + std::to_string(catalog_port),
                    "--query-listen", "127.0.0.1:" + std::to_string(FreeLoopbackPort()),
                    "--pg-listen", "127.0.0.1:" + std::to_string(FreeLoopbackPort()),
+                   "--registry-listen", "127.0.0.1:" + std::to_string(FreeLoopbackPort()),
                    "--traffic", "off"},
                   dir.path() + "/up.log", {"FLOE_UP_DATA=" + dir.path() + "/data", "FLOE_UP_TRAFFIC=junk"});
   ASSERT_TRUE(WaitForPort(port)) << up.ReadLog();
@@ -130,7 +132,7 @@ TEST(Cli, UpRunsTheBuiltRolesReportsTheRestAndStopsCleanly) {
   std::string log = up.ReadLog();
   EXPECT_THAT(log, HasSubstr("data under " + dir.path() + "/data"));
   EXPECT_THAT(log, HasSubstr("Kafka protocol on 127.0.0.1:" + std::to_string(port)));
-  for (const char* role : {"catalog", "stream job", "query server"}) {
+  for (const char* role : {"catalog", "registry", "stream job", "query server"}) {
     EXPECT_THAT(log, HasSubstr(std::string(role) + " ")) << role;
   }
   EXPECT_THAT(log, HasSubstr("Trino protocol, HTTP API and console on 127.0.0.1:"));
@@ -140,7 +142,8 @@ TEST(Cli, UpRunsTheBuiltRolesReportsTheRestAndStopsCleanly) {
 // Issue #27, finding 3: a listener other machines can reach, with no users, is refused before
 // anything starts unless --insecure-bind says it is meant.
 TEST(Cli, UpRefusesAnUnauthenticatedBindBeyondLoopback) {
-  for (const char* flag : {"--broker-listen", "--catalog-listen", "--query-listen", "--pg-listen", "--broker-metrics-listen"}) {
+  for (const char* flag : {"--broker-listen", "--catalog-listen", "--query-listen", "--pg-listen", "--broker-metrics-listen",
+                           "--registry-listen"}) {
     TempFolder dir;
     auto r = RunProcess({FloeBinary(), "up", "--data", dir.path() + "/data", flag, "0.0.0.0:" + std::to_string(FreeLoopbackPort())});
     EXPECT_EQ(r.exit_code, 2) << flag << r.err;
@@ -164,6 +167,7 @@ TEST(Cli, ServersRefuseAnUnauthenticatedBindBeyondLoopback) {
       {{"catalog", "--listen", any, "--backend", "sqlite:" + dir.path() + "/c.db", "--warehouse", "file://" + dir.path() + "/wh"}, "--listen"},
       {{"query", "--listen", any, "--warehouse", dir.path() + "/wh"}, "--listen"},
       {{"query", "--listen", local, "--pg-listen", any, "--warehouse", dir.path() + "/wh"}, "--pg-listen"},
+      {{"registry", "--listen", any, "--brokers", local}, "--listen"},
   };
   for (const Case& c : cases) {
     std::vector<std::string> argv{FloeBinary()};

@@ -42,6 +42,7 @@ TEST(UpProcesses, AKilledBrokerComesBackAndNothingAcknowledgedIsLost) {
                    "--broker-metrics-listen", "", "--catalog-port", std::to_string(FreeLoopbackPort()),
                    "--query-listen", "127.0.0.1:" + std::to_string(FreeLoopbackPort()),
                    "--pg-listen", "127.0.0.1:" + std::to_string(FreeLoopbackPort()),
+                   "--registry-listen", "127.0.0.1:" + std::to_string(FreeLoopbackPort()),
                    "--traffic", "400"},
                   dir.path() + "/up.log");
   ASSERT_TRUE(WaitForPort(port)) << up.ReadLog();

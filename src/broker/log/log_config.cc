@@ -35,6 +35,13 @@ Result<int64_t> ParseInt(const std::string& name, const std::string& value) {
 
 Status LogConfig::Apply(const std::map<std::string, std::string>& overrides) {
   for (const auto& [name, value] : overrides) {
+    if (name == "cleanup.policy") {
+      if (value != "delete" && value != "compact") {
+        return InvalidArgument("config cleanup.policy: '{}' is not delete or compact", value);
+      }
+      compact = value == "compact";
+      continue;
+    }
     FLOE_ASSIGN_OR_RETURN(int64_t v, ParseInt(name, value));
     if (name == "retention.ms") {
       retention_ms = v;
@@ -67,6 +74,7 @@ std::map<std::string, std::string> LogConfig::ToMap() const {
       {"segment.ms", std::to_string(segment_ms)},
       {"max.message.bytes", std::to_string(max_message_bytes)},
       {"index.interval.bytes", std::to_string(index_interval_bytes)},
+      {"cleanup.policy", compact ? "compact" : "delete"},
   };
 }
 

@@ -1,5 +1,6 @@
 // Settings of partition logs: broker-wide defaults, overridable per topic (CreateTopics configs
-// named as Kafka names them: retention.ms, retention.bytes, segment.bytes, max.message.bytes).
+// named as Kafka names them: retention.ms, retention.bytes, segment.bytes, max.message.bytes,
+// cleanup.policy).
 #pragma once
 
 #include <cstdint>
@@ -26,6 +27,10 @@ struct LogConfig {
   int64_t segment_ms = 7LL * 24 * 3600 * 1000;
   int32_t max_message_bytes = 1048588;
   int32_t index_interval_bytes = 4096;
+  // cleanup.policy=compact: a topic whose records are each key's latest state (the schema
+  // registry's _schemas). Retention never removes its segments, since an old record may be a
+  // key's only one; floe's broker does not compact yet, so such a topic keeps every record.
+  bool compact = false;
 
   // Applies Kafka-named overrides; unknown names are an InvalidArgument error.
   Status Apply(const std::map<std::string, std::string>& overrides);

@@ -217,6 +217,22 @@ TEST_F(PartitionLogTest, RetentionBySizeAndTime) {
   EXPECT_EQ(log->high_watermark(), 60);
 }
 
+TEST_F(PartitionLogTest, CompactTopicsKeepEverySegment) {
+  ASSERT_TRUE(config_.Apply({{"cleanup.policy", "compact"}}).has_value());
+  EXPECT_EQ(config_.ToMap().at("cleanup.policy"), "compact");
+  EXPECT_FALSE(LogConfig().Apply({{"cleanup.policy", "sometimes"}}).has_value());
+  config_.segment_bytes = 1024;
+  config_.retention_bytes = 3000;
+  config_.retention_ms = 60000;
+  auto log = Open();
+  for (int i = 0; i < 60; ++i) Append(*log, {.records = 1, .timestamp = clock_.NowMillis()});
+  clock_.AdvanceMillis(120000);
+  ASSERT_TRUE(log->ApplyRetention().has_value());
+  // Each record may be its key's only one: neither size nor age removes any.
+  EXPECT_EQ(log->log_start_offset(), 0);
+  EXPECT_EQ(log->high_watermark(), 60);
+}
+
 TEST_F(PartitionLogTest, IdempotentProducerDuplicatesAndGaps) {
   auto log = Open();
   EXPECT_EQ(Append(*log, {.records = 2, .producer_id = 7, .producer_epoch = 0, .base_sequence = 0}), 0);

@@ -154,7 +154,8 @@ test(`${kills} kill -9s over ${seconds}s under storage faults lose and double no
   const log = openSync(join(dir, 'up.log'), 'a');
   up = spawn(floe, ['up', '--processes', '--data', data, '--broker-listen', `127.0.0.1:${brokerPort}`,
                     '--broker-metrics-listen', '', '--catalog-port', String(catalogPort),
-                    '--query-listen', `127.0.0.1:${queryPort}`, '--pg-listen', `127.0.0.1:${pgPort}`, '--traffic', '300',
+                    '--query-listen', `127.0.0.1:${queryPort}`, '--pg-listen', `127.0.0.1:${pgPort}`,
+                    '--registry-listen', `127.0.0.1:${await freePort()}`, '--traffic', '300',
                     '--trigger', '1s', '--malformed-rate', '0.01'],
              { env: { ...process.env, FLOE_STORAGE_FAULTS: JSON.stringify(faults) }, stdio: ['ignore', log, log] });
   const upLog = () => readFileSync(join(dir, 'up.log'), 'utf8');

@@ -43,7 +43,8 @@ before(async () => {
   pgPort = pg;
   floe = spawn(FLOE, ['up', '--data', dataDir, '--traffic', '200', '--trigger', '1s', '--partitions', '2',
     '--broker-listen', `127.0.0.1:${broker}`, '--broker-metrics-listen', '', '--catalog-port', String(catalog),
-    '--query-listen', `127.0.0.1:${query}`, '--pg-listen', `127.0.0.1:${pg}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    '--query-listen', `127.0.0.1:${query}`, '--pg-listen', `127.0.0.1:${pg}`,
+    '--registry-listen', `127.0.0.1:${await freePort()}`], { stdio: ['ignore', 'pipe', 'pipe'] });
   floe.stdout.on('data', (d) => { floeLog += d; });
   floe.stderr.on('data', (d) => { floeLog += d; });
   await waitFor('floe up to serve the console', async () => {

@@ -33,12 +33,12 @@ before(async () => {
   execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2',
                            '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdio: 'ignore' });
   ca = fs.readFileSync(cert, 'utf8');
-  ports = { broker: await freePort(), catalog: await freePort(), query: await freePort(), pg: await freePort() };
+  ports = { broker: await freePort(), catalog: await freePort(), query: await freePort(), pg: await freePort(), registry: await freePort() };
   floe = spawn(FLOE, ['up', '--processes', '--data', path.join(dir, 'data'), '--auth-file', path.join(dir, 'users.toml'),
     '--tls-cert', cert, '--tls-key', key,
     '--traffic', '300', '--trigger', '1s', '--partitions', '2', '--broker-listen', `127.0.0.1:${ports.broker}`,
     '--broker-metrics-listen', '', '--catalog-port', String(ports.catalog), '--query-listen', `127.0.0.1:${ports.query}`,
-    '--pg-listen', `127.0.0.1:${ports.pg}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    '--pg-listen', `127.0.0.1:${ports.pg}`, '--registry-listen', `127.0.0.1:${ports.registry}`], { stdio: ['ignore', 'pipe', 'pipe'] });
   floe.stdout.on('data', (d) => { log += d; });
   floe.stderr.on('data', (d) => { log += d; });
   await waitFor('floe up to start', () => {
@@ -151,4 +151,17 @@ test('trino-client needs basic auth; the catalog needs a token', { timeout: 6000
   assert.deepEqual(namespaces.namespaces.map((n) => n.join('.')).sort(), ['shop']);
   const plain = spawnSync('curl', ['-sS', '--max-time', '5', `http://127.0.0.1:${ports.catalog}/v1/config`], { encoding: 'utf8' });
   assert.doesNotMatch(plain.stdout, /defaults|overrides/);
+});
+
+test('the schema registry role: HTTPS and the same users by basic auth', async () => {
+  const registry = `https://127.0.0.1:${ports.registry}`;
+  const curl = (...args) => spawnSync('curl', ['-sS', '--max-time', '10', '--cacert', cert, ...args], { encoding: 'utf8' });
+  assert.equal(curl('-o', '/dev/null', '-w', '%{http_code}', `${registry}/subjects`).stdout, '401');
+  assert.equal(curl('-o', '/dev/null', '-w', '%{http_code}', '-u', 'alice:wrong', `${registry}/subjects`).stdout, '401');
+  const registered = JSON.parse(curl('-u', 'alice:wonder land', '-H', 'Content-Type: application/vnd.schemaregistry.v1+json',
+    '--data', JSON.stringify({ schema: '"string"' }), `${registry}/subjects/orders-value/versions`).stdout);
+  assert.equal(typeof registered.id, 'number');
+  assert.deepEqual(JSON.parse(curl('-u', 'alice:wonder land', `${registry}/subjects`).stdout), ['orders-value']);
+  const plain = spawnSync('curl', ['-sS', '--max-time', '5', `http://127.0.0.1:${ports.registry}/subjects`], { encoding: 'utf8' });
+  assert.doesNotMatch(plain.stdout, /orders-value/);
 });

@@ -1,0 +1,326 @@
+#include "registry/schema_registry.h"
+
+#include <algorithm>
+
+#include "base/logging.h"
+#include "registry/registry_request.h"
+
+namespace floe::registry {
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr std::string_view kDefaultMode = "READWRITE";
+
+void AddContent(Json& body, const SchemaContent& content) {
+  body["schema"] = content.schema;
+  if (content.schema_type != "AVRO") body["schemaType"] = content.schema_type;
+  if (!content.references.empty()) {
+    Json references = Json::array();
+    for (const SchemaReference& reference : content.references) {
+      references.push_back({{"name", reference.name}, {"subject", reference.subject}, {"version", reference.version}});
+    }
+    body["references"] = std::move(references);
+  }
+}
+
+}  // namespace
+
+void SchemaRegistry::ApplyReplayed(const std::string& key, const std::optional<std::string>& value) {
+  std::lock_guard lock(mutex_);
+  if (!store_.Apply(key, value)) Logger("registry")->warn("skipped a _schemas record that does not parse: {}", key);
+}
+
+RegistryResult<void> SchemaRegistry::Write(const std::string& key, const std::optional<std::string>& value) {
+  if (auto written = log_.Append(key, value); !written) return std::unexpected(FromFloeError(written.error()));
+  store_.Apply(key, value);
+  return {};
+}
+
+Json SchemaRegistry::Subjects(bool deleted) const {
+  std::lock_guard lock(mutex_);
+  return store_.Subjects(deleted);
+}
+
+RegistryResult<const std::map<int, SubjectVersion>*> SchemaRegistry::LiveSubject(std::string_view subject,
+                                                                                 bool deleted) const {
+  const auto* versions = store_.Versions(subject);
+  bool any = versions != nullptr && std::any_of(versions->begin(), versions->end(), [&](const auto& entry) {
+               return deleted || !entry.second.deleted;
+             });
+  if (!any) return Fail(RegistryErrorCode::kSubjectNotFound, "Subject '{}' not found.", subject);
+  return versions;
+}
+
+RegistryResult<SubjectVersion> SchemaRegistry::ResolveVersion(std::string_view subject, int version,
+                                                              bool deleted) const {
+  auto versions = LiveSubject(subject, deleted);
+  if (!versions) return std::unexpected(versions.error());
+  if (version == kLatestVersion) {
+    for (auto it = (*versions)->rbegin(); it != (*versions)->rend(); ++it) {
+      if (deleted || !it->second.deleted) return it->second;
+    }
+  } else if (auto found = (*versions)->find(version);
+             found != (*versions)->end() && (deleted || !found->second.deleted)) {
+    return found->second;
+  }
+  return Fail(RegistryErrorCode::kVersionNotFound, "Version {} not found.", version);
+}
+
+RegistryResult<Json> SchemaRegistry::Versions(std::string_view subject, bool deleted) const {
+  std::lock_guard lock(mutex_);
+  auto versions = LiveSubject(subject, deleted);
+  if (!versions) return std::unexpected(versions.error());
+  Json numbers = Json::array();
+  for (const auto& [number, version] : **versions) {
+    if (deleted || !version.deleted) numbers.push_back(number);
+  }
+  return numbers;
+}
+
+RegistryResult<Json> SchemaRegistry::Version(std::string_view subject, int version, bool deleted) const {
+  std::lock_guard lock(mutex_);
+  auto found = ResolveVersion(subject, version, deleted);
+  if (!found) return std::unexpected(found.error());
+  Json body = {{"subject", std::string(subject)}, {"version", found->version}, {"id", found->id}};
+  if (const SchemaContent* content = store_.Schema(found->id)) AddContent(body, *content);
+  return body;
+}
+
+RegistryResult<Json> SchemaRegistry::SchemaById(int id) const {
+  std::lock_guard lock(mutex_);
+  const SchemaContent* content = store_.Schema(id);
+  // Soft-deleted versions still answer by id: deserializers must read what was written with them.
+  if (content == nullptr || store_.SubjectVersionsOf(id).empty()) {
+    return Fail(RegistryErrorCode::kSchemaNotFound, "Schema {} not found", id);
+  }
+  Json body = Json::object();
+  AddContent(body, *content);
+  return body;
+}
+
+RegistryResult<Json> SchemaRegistry::SubjectVersionsById(int id) const {
+  std::lock_guard lock(mutex_);
+  auto found = store_.SubjectVersionsOf(id);
+  if (found.empty()) return Fail(RegistryErrorCode::kSchemaNotFound, "Schema {} not found", id);
+  Json body = Json::array();
+  for (const auto& [subject, version] : found) body.push_back({{"subject", subject}, {"version", version}});
+  return body;
+}
+
+RegistryResult<Json> SchemaRegistry::ReferencedBy(std::string_view subject, int version) const {
+  std::lock_guard lock(mutex_);
+  auto found = ResolveVersion(subject, version, false);
+  if (!found) return std::unexpected(found.error());
+  return Json(store_.ReferencedBy(subject, found->version));
+}
+
+CompatibilityLevel SchemaRegistry::LevelOf(std::string_view subject) const {
+  if (auto level = store_.Compatibility(subject)) return *level;
+  if (auto level = store_.Compatibility("")) return *level;
+  return CompatibilityLevel::kBackward;
+}
+
+RegistryResult<std::vector<std::string>> SchemaRegistry::CompatibilityProblems(std::string_view subject,
+                                                                               const SchemaContent& candidate,
+                                                                               std::optional<int> only_version) const {
+  auto checked = CheckSchema(candidate);
+  if (!checked) return std::unexpected(checked.error());
+  CompatibilityLevel level = LevelOf(subject);
+  // Only Avro without references is checked; JSON Schema and Protobuf (and Avro that needs its
+  // references to parse) are accepted as under NONE (docs/schema-registry.md).
+  if (!checked->avro || level == CompatibilityLevel::kNone) return std::vector<std::string>{};
+  std::vector<avro::AvroSchema> parsed;
+  const auto* versions = store_.Versions(subject);
+  if (versions != nullptr) {
+    for (const auto& [number, version] : *versions) {
+      if (version.deleted || (only_version && number != *only_version)) continue;
+      const SchemaContent* content = store_.Schema(version.id);
+      if (content == nullptr || content->schema_type != "AVRO" || !content->references.empty()) continue;
+      if (auto schema = avro::AvroSchema::Parse(content->schema)) parsed.push_back(std::move(*schema));
+    }
+  }
+  std::vector<const avro::AvroNode*> existing;
+  for (const auto& schema : parsed) existing.push_back(&schema.root());
+  return AvroCompatibilityProblems(level, checked->avro->root(), existing);
+}
+
+RegistryResult<Json> SchemaRegistry::Register(std::string_view subject, const SchemaContent& request) {
+  std::lock_guard lock(mutex_);
+  std::string mode = store_.Mode(subject).value_or(store_.Mode("").value_or(std::string(kDefaultMode)));
+  if (mode == "READONLY") {
+    return Fail(RegistryErrorCode::kOperationNotPermitted, "Subject {} is in read-only mode", subject);
+  }
+  auto checked = CheckSchema(request);
+  if (!checked) return std::unexpected(checked.error());
+  const SchemaContent& content = checked->content;
+  for (const SchemaReference& reference : content.references) {
+    if (!ResolveVersion(reference.subject, reference.version, false)) {
+      return Fail(RegistryErrorCode::kInvalidSchema, "Invalid schema: reference '{}' to {} version {} not found",
+                  reference.name, reference.subject, reference.version);
+    }
+  }
+  const auto* versions = store_.Versions(subject);
+  int latest_version = 0;
+  if (versions != nullptr) {
+    for (const auto& [number, version] : *versions) {
+      latest_version = std::max(latest_version, number);
+      const SchemaContent* stored = store_.Schema(version.id);
+      if (!version.deleted && stored != nullptr && *stored == content) return Json{{"id", version.id}};
+    }
+  }
+  auto problems = CompatibilityProblems(subject, content, std::nullopt);
+  if (!problems) return std::unexpected(problems.error());
+  if (!problems->empty()) {
+    return Fail(RegistryErrorCode::kIncompatibleSchema,
+                "Schema being registered is incompatible with an earlier schema for subject \"{}\", details: {}",
+                subject, Json(*problems).dump());
+  }
+  // Ids are global: the same content under another subject keeps its id.
+  int id = store_.IdOf(content);
+  if (id == 0) id = store_.max_id() + 1;
+  SubjectVersion version{latest_version + 1, id, false};
+  auto written = Write(SchemaRecordKey(subject, version.version), SchemaRecordValue(subject, version, content));
+  if (!written) return std::unexpected(written.error());
+  return Json{{"id", id}};
+}
+
+RegistryResult<Json> SchemaRegistry::Lookup(std::string_view subject, const SchemaContent& request,
+                                            bool deleted) const {
+  std::lock_guard lock(mutex_);
+  auto versions = LiveSubject(subject, deleted);
+  if (!versions) return std::unexpected(versions.error());
+  auto checked = CheckSchema(request);
+  if (!checked) return std::unexpected(checked.error());
+  for (auto it = (*versions)->rbegin(); it != (*versions)->rend(); ++it) {
+    const SchemaContent* stored = store_.Schema(it->second.id);
+    if ((deleted || !it->second.deleted) && stored != nullptr && *stored == checked->content) {
+      Json body = {{"subject", std::string(subject)}, {"version", it->first}, {"id", it->second.id}};
+      AddContent(body, *stored);
+      return body;
+    }
+  }
+  return Fail(RegistryErrorCode::kSchemaNotFound, "Schema not found");
+}
+
+RegistryResult<Json> SchemaRegistry::TestCompatibility(std::string_view subject, int version,
+                                                       const SchemaContent& content, bool verbose) const {
+  std::lock_guard lock(mutex_);
+  std::optional<int> only_version;
+  if (version != kLatestVersion) {
+    auto found = ResolveVersion(subject, version, false);
+    if (!found) return std::unexpected(found.error());
+    only_version = found->version;
+  }
+  auto problems = CompatibilityProblems(subject, content, only_version);
+  if (!problems) return std::unexpected(problems.error());
+  Json body = {{"is_compatible", problems->empty()}};
+  if (verbose) body["messages"] = *problems;
+  return body;
+}
+
+RegistryResult<Json> SchemaRegistry::DeleteSubject(std::string_view subject, bool permanent) {
+  std::lock_guard lock(mutex_);
+  const auto* versions = store_.Versions(subject);
+  if (versions == nullptr) return Fail(RegistryErrorCode::kSubjectNotFound, "Subject '{}' not found.", subject);
+  std::vector<SubjectVersion> targets;
+  for (const auto& [number, version] : *versions) {
+    if (!permanent && version.deleted) continue;
+    if (permanent && !version.deleted) {
+      return Fail(RegistryErrorCode::kSubjectNotSoftDeleted,
+                  "Subject '{}' was not deleted first before being permanently deleted", subject);
+    }
+    if (!store_.ReferencedBy(subject, number).empty()) {
+      return Fail(RegistryErrorCode::kReferenceExists, "One or more references exist to the schema {{subject={},version={}}}",
+                  subject, number);
+    }
+    targets.push_back(version);
+  }
+  if (targets.empty()) {
+    return Fail(RegistryErrorCode::kSubjectSoftDeleted, "Subject '{}' was soft deleted. Set permanent=true to delete permanently",
+                subject);
+  }
+  Json deleted = Json::array();
+  for (SubjectVersion version : targets) {
+    std::optional<std::string> value;  // A tombstone for a permanent delete.
+    if (!permanent) {
+      version.deleted = true;
+      value = SchemaRecordValue(subject, version, *store_.Schema(version.id));
+    }
+    auto written = Write(SchemaRecordKey(subject, version.version), value);
+    if (!written) return std::unexpected(written.error());
+    deleted.push_back(version.version);
+  }
+  return deleted;
+}
+
+RegistryResult<Json> SchemaRegistry::DeleteVersion(std::string_view subject, int version, bool permanent) {
+  std::lock_guard lock(mutex_);
+  auto found = ResolveVersion(subject, version, /*deleted=*/permanent);
+  if (!found) {
+    // A soft-deleted version deleted softly again has its own code.
+    if (!permanent && found.error().code == RegistryErrorCode::kVersionNotFound && version != kLatestVersion) {
+      if (ResolveVersion(subject, version, true)) {
+        return Fail(RegistryErrorCode::kVersionSoftDeleted,
+                    "Subject '{}' Version {} was soft deleted. Set permanent=true to delete permanently", subject,
+                    version);
+      }
+    }
+    return std::unexpected(found.error());
+  }
+  if (permanent && !found->deleted) {
+    return Fail(RegistryErrorCode::kVersionNotSoftDeleted,
+                "Subject '{}' Version {} was not deleted first before being permanently deleted", subject,
+                found->version);
+  }
+  if (!store_.ReferencedBy(subject, found->version).empty()) {
+    return Fail(RegistryErrorCode::kReferenceExists, "One or more references exist to the schema {{subject={},version={}}}",
+                subject, found->version);
+  }
+  std::optional<std::string> value;
+  if (!permanent) {
+    SubjectVersion deleted = *found;
+    deleted.deleted = true;
+    value = SchemaRecordValue(subject, deleted, *store_.Schema(found->id));
+  }
+  auto written = Write(SchemaRecordKey(subject, found->version), value);
+  if (!written) return std::unexpected(written.error());
+  return Json(found->version);
+}
+
+RegistryResult<Json> SchemaRegistry::Config(std::string_view subject, bool fallback) const {
+  std::lock_guard lock(mutex_);
+  std::optional<CompatibilityLevel> level = store_.Compatibility(subject);
+  if (!level && !subject.empty() && !fallback) {
+    return Fail(RegistryErrorCode::kSubjectCompatibilityNotConfigured,
+                "Subject '{}' does not have subject-level compatibility configured", subject);
+  }
+  return Json{{"compatibilityLevel", std::string(CompatibilityLevelName(LevelOf(subject)))}};
+}
+
+RegistryResult<Json> SchemaRegistry::SetConfig(std::string_view subject, CompatibilityLevel level) {
+  std::lock_guard lock(mutex_);
+  auto written = Write(ConfigRecordKey(subject), ConfigRecordValue(level));
+  if (!written) return std::unexpected(written.error());
+  return Json{{"compatibility", std::string(CompatibilityLevelName(level))}};
+}
+
+RegistryResult<Json> SchemaRegistry::Mode(std::string_view subject, bool fallback) const {
+  std::lock_guard lock(mutex_);
+  std::optional<std::string> mode = store_.Mode(subject);
+  if (!mode && !subject.empty() && !fallback) {
+    return Fail(RegistryErrorCode::kSubjectModeNotConfigured, "Subject '{}' does not have subject-level mode configured",
+                subject);
+  }
+  if (!mode) mode = store_.Mode("");
+  return Json{{"mode", mode.value_or(std::string(kDefaultMode))}};
+}
+
+RegistryResult<Json> SchemaRegistry::SetMode(std::string_view subject, const std::string& mode) {
+  std::lock_guard lock(mutex_);
+  auto written = Write(ModeRecordKey(subject), ModeRecordValue(mode));
+  if (!written) return std::unexpected(written.error());
+  return Json{{"mode", mode}};
+}
+
+}  // namespace floe::registry

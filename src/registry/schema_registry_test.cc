@@ -1,0 +1,107 @@
+#include "registry/schema_registry.h"
+
+#include <gtest/gtest.h>
+
+#include "registry/registry_request.h"
+
+namespace floe::registry {
+namespace {
+
+// The records written, in order: what the _schemas topic would hold.
+class MemoryLog : public RecordLog {
+ public:
+  Status Append(const std::string& key, const std::optional<std::string>& value) override {
+    if (fail) return Unavailable("broker down");
+    records.emplace_back(key, value);
+    return OkStatus();
+  }
+  std::vector<std::pair<std::string, std::optional<std::string>>> records;
+  bool fail = false;
+};
+
+SchemaContent Avro(std::string schema) { return {"AVRO", std::move(schema), {}}; }
+
+constexpr std::string_view kV1 = R"({"type":"record","name":"Order","fields":[{"name":"id","type":"long"}]})";
+constexpr std::string_view kV2 =
+    R"({"type":"record","name":"Order","fields":[{"name":"id","type":"long"},{"name":"note","type":"string","default":""}]})";
+constexpr std::string_view kBreaking =
+    R"({"type":"record","name":"Order","fields":[{"name":"id","type":"string"}]})";
+
+TEST(SchemaRegistry, RegisterIsIdempotentAndIdsAreGlobal) {
+  MemoryLog log;
+  SchemaRegistry registry(log);
+  EXPECT_EQ(registry.Register("a", Avro(std::string(kV1))).value()["id"], 1);
+  EXPECT_EQ(registry.Register("a", Avro(std::string(kV1))).value()["id"], 1);
+  EXPECT_EQ(registry.Register("b", Avro(std::string(kV1))).value()["id"], 1);  // Same content, same id.
+  EXPECT_EQ(registry.Register("a", Avro(std::string(kV2))).value()["id"], 2);
+  EXPECT_EQ(registry.Versions("a", false).value(), nlohmann::json::array({1, 2}));
+  EXPECT_EQ(log.records.size(), 3u);
+
+  auto incompatible = registry.Register("a", Avro(std::string(kBreaking)));
+  ASSERT_FALSE(incompatible.has_value());
+  EXPECT_EQ(incompatible.error().code, RegistryErrorCode::kIncompatibleSchema);
+  EXPECT_FALSE(registry.TestCompatibility("a", kLatestVersion, Avro(std::string(kBreaking)), false)
+                   .value()["is_compatible"]
+                   .get<bool>());
+  ASSERT_TRUE(registry.SetConfig("a", CompatibilityLevel::kNone).has_value());
+  EXPECT_EQ(registry.Register("a", Avro(std::string(kBreaking))).value()["id"], 3);
+}
+
+TEST(SchemaRegistry, DeletesAndErrorCodes) {
+  MemoryLog log;
+  SchemaRegistry registry(log);
+  ASSERT_TRUE(registry.Register("a", Avro(std::string(kV1))).has_value());
+  EXPECT_EQ(registry.Version("x", 1, false).error().code, RegistryErrorCode::kSubjectNotFound);
+  EXPECT_EQ(registry.Version("a", 7, false).error().code, RegistryErrorCode::kVersionNotFound);
+  EXPECT_EQ(registry.SchemaById(99).error().code, RegistryErrorCode::kSchemaNotFound);
+  EXPECT_EQ(registry.DeleteSubject("a", true).error().code, RegistryErrorCode::kSubjectNotSoftDeleted);
+  EXPECT_EQ(registry.DeleteSubject("a", false).value(), nlohmann::json::array({1}));
+  EXPECT_EQ(registry.DeleteSubject("a", false).error().code, RegistryErrorCode::kSubjectSoftDeleted);
+  EXPECT_TRUE(registry.SchemaById(1).has_value());  // Soft-deleted schemas still read by id.
+  EXPECT_EQ(registry.Subjects(false), nlohmann::json::array());
+  EXPECT_EQ(registry.DeleteSubject("a", true).value(), nlohmann::json::array({1}));
+  EXPECT_EQ(registry.SchemaById(1).error().code, RegistryErrorCode::kSchemaNotFound);
+  // A failed write changes nothing.
+  log.fail = true;
+  EXPECT_EQ(registry.Register("a", Avro(std::string(kV1))).error().code, RegistryErrorCode::kStoreError);
+  EXPECT_EQ(registry.Subjects(true), nlohmann::json::array());
+}
+
+TEST(SchemaRegistry, ReplayRebuildsTheSameState) {
+  MemoryLog log;
+  SchemaRegistry registry(log);
+  ASSERT_TRUE(registry.Register("a", Avro(std::string(kV1))).has_value());
+  ASSERT_TRUE(registry.Register("a", Avro(std::string(kV2))).has_value());
+  ASSERT_TRUE(registry.Register("j", {"JSON", R"({"type":"object"})", {}}).has_value());
+  ASSERT_TRUE(registry.DeleteVersion("a", 1, false).has_value());
+  ASSERT_TRUE(registry.SetConfig("", CompatibilityLevel::kFull).has_value());
+  ASSERT_TRUE(registry.SetMode("", "READONLY").has_value());
+
+  MemoryLog unused;
+  SchemaRegistry restarted(unused);
+  for (const auto& [key, value] : log.records) restarted.ApplyReplayed(key, value);
+  restarted.ApplyReplayed("not json", std::string("{}"));  // Skipped, not fatal.
+  EXPECT_EQ(restarted.Versions("a", false).value(), nlohmann::json::array({2}));
+  EXPECT_EQ(restarted.Version("a", 2, false).value()["id"], 2);
+  EXPECT_EQ(restarted.SchemaById(3).value()["schemaType"], "JSON");
+  EXPECT_EQ(restarted.Config("", true).value()["compatibilityLevel"], "FULL");
+  EXPECT_EQ(restarted.Register("a", Avro(std::string(kV1))).error().code, RegistryErrorCode::kOperationNotPermitted);
+  ASSERT_TRUE(restarted.SetMode("", "READWRITE").has_value());
+  // The next id continues after the highest replayed one.
+  EXPECT_EQ(restarted.Register("z", Avro(R"("string")")).value()["id"], 4);
+}
+
+TEST(SchemaRegistry, References) {
+  MemoryLog log;
+  SchemaRegistry registry(log);
+  ASSERT_TRUE(registry.Register("base", {"PROTOBUF", "syntax = \"proto3\"; message B {}", {}}).has_value());
+  SchemaContent user{"PROTOBUF", "syntax = \"proto3\"; import \"b.proto\"; message U { B b = 1; }", {{"b.proto", "base", 1}}};
+  EXPECT_EQ(registry.Register("user", user).value()["id"], 2);
+  EXPECT_EQ(registry.ReferencedBy("base", 1).value(), nlohmann::json::array({2}));
+  EXPECT_EQ(registry.DeleteSubject("base", false).error().code, RegistryErrorCode::kReferenceExists);
+  SchemaContent dangling{"PROTOBUF", "message X {}", {{"x.proto", "nowhere", 1}}};
+  EXPECT_EQ(registry.Register("x", dangling).error().code, RegistryErrorCode::kInvalidSchema);
+}
+
+}  // namespace
+}  // namespace floe::registry
