@@ -23,18 +23,9 @@ std::map<int64_t, json> ById(const json& metadata, const char* key, const char* 
   return out;
 }
 
-TableUpdate Update(json body) {
-  TableUpdate update;
-  update.action = body["action"].get<std::string>();
-  update.body = std::move(body);
-  return update;
-}
-
-TableRequirement Requirement(TableRequirement::Kind kind, int64_t value) {
-  TableRequirement r;
-  r.kind = kind;
-  r.value = value;
-  return r;
+iceberg::TableUpdatePtr Update(const json& body) {
+  auto update = iceberg::TableUpdate::FromJson(body);
+  return update ? *update : nullptr;  // Bodies built here always parse.
 }
 
 }  // namespace
@@ -47,23 +38,14 @@ Result<TableCommit> DiffAsCommit(const TableIdentifier& id, const iceberg::Table
   commit.id = id;
 
   // Requirements: the state this change was computed from.
-  TableRequirement uuid;
-  uuid.kind = TableRequirement::Kind::kAssertTableUuid;
-  uuid.uuid = b.value("table-uuid", "");
-  if (!uuid.uuid.empty()) commit.requirements.push_back(uuid);
-  TableRequirement main;
-  main.kind = TableRequirement::Kind::kAssertRefSnapshotId;
-  main.ref = "main";
-  if (b.contains("refs") && b["refs"].contains("main")) main.snapshot_id = b["refs"]["main"]["snapshot-id"].get<int64_t>();
-  commit.requirements.push_back(main);
-  commit.requirements.push_back(
-      Requirement(TableRequirement::Kind::kAssertCurrentSchemaId, b["current-schema-id"].get<int64_t>()));
-  commit.requirements.push_back(
-      Requirement(TableRequirement::Kind::kAssertLastAssignedFieldId, b["last-column-id"].get<int64_t>()));
-  commit.requirements.push_back(
-      Requirement(TableRequirement::Kind::kAssertDefaultSpecId, b["default-spec-id"].get<int64_t>()));
-  commit.requirements.push_back(
-      Requirement(TableRequirement::Kind::kAssertLastAssignedPartitionId, b["last-partition-id"].get<int64_t>()));
+  if (!base.table_uuid.empty()) commit.requirements.push_back(std::make_shared<const iceberg::AssertTableUuid>(base.table_uuid));
+  std::optional<int64_t> main;
+  if (auto it = base.refs.find("main"); it != base.refs.end()) main = it->second.snapshot_id;
+  commit.requirements.push_back(std::make_shared<const iceberg::AssertRefSnapshotId>("main", main));
+  commit.requirements.push_back(std::make_shared<const iceberg::AssertCurrentSchemaId>(base.current_schema_id));
+  commit.requirements.push_back(std::make_shared<const iceberg::AssertLastAssignedFieldId>(base.last_column_id));
+  commit.requirements.push_back(std::make_shared<const iceberg::AssertDefaultSpecId>(base.default_spec_id));
+  commit.requirements.push_back(std::make_shared<const iceberg::AssertLastAssignedPartitionId>(base.last_partition_id));
 
   // Updates, in the order a catalog must apply them (a snapshot may use a new schema).
   if (u["format-version"] != b["format-version"]) {

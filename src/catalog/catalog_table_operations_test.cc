@@ -129,7 +129,7 @@ TEST_F(CatalogTableOperationsTest, SchemaAndPropertyChangesBecomeRestUpdates) {
   auto commit = DiffAsCommit(id_, base, table->metadata());
   ASSERT_TRUE(commit);
   std::vector<std::string> actions;
-  for (const auto& u : commit->updates) actions.push_back(u.action);
+  for (const auto& u : commit->updates) actions.push_back(std::string(u->action()));
   EXPECT_EQ(actions, (std::vector<std::string>{"add-schema", "set-current-schema", "set-properties"}));
   auto reloaded = LoadTable();
   EXPECT_EQ(reloaded->metadata().properties.at("owner"), "shop-team");
@@ -146,8 +146,8 @@ TEST_F(CatalogTableOperationsTest, StatisticsFilesBecomeSetStatisticsUpdates) {
   auto commit = DiffAsCommit(id_, base, table->metadata());
   ASSERT_TRUE(commit);
   ASSERT_EQ(commit->updates.size(), 1u);
-  EXPECT_EQ(commit->updates[0].action, "set-statistics");
-  EXPECT_EQ(commit->updates[0].body["statistics"]["statistics-path"], statistics->path);
+  EXPECT_EQ(commit->updates[0]->action(), "set-statistics");
+  EXPECT_EQ(commit->updates[0]->ToJson()["statistics"]["statistics-path"], statistics->path);
   auto reloaded = LoadTable();
   ASSERT_EQ(reloaded->metadata().statistics.size(), 1u);
   EXPECT_EQ(iceberg::DistinctCounts(reloaded->metadata()), statistics->ndv);
@@ -157,7 +157,7 @@ TEST_F(CatalogTableOperationsTest, StatisticsFilesBecomeSetStatisticsUpdates) {
   auto removal = DiffAsCommit(id_, reloaded->metadata(), without);
   ASSERT_TRUE(removal);
   ASSERT_EQ(removal->updates.size(), 1u);
-  EXPECT_EQ(removal->updates[0].action, "remove-statistics");
+  EXPECT_EQ(removal->updates[0]->action(), "remove-statistics");
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 
 #include "catalog/location_policy.h"
 #include "iceberg/table_metadata.h"
+#include "iceberg/table_metadata_builder.h"
+#include "iceberg/table_operations.h"
 
 namespace floe::catalog {
 namespace {
@@ -25,14 +27,6 @@ std::unexpected<Error> NoSuchTable(const TableIdentifier& id) {
   return NotFound("no such table: {}", IdentifierToString(id));
 }
 
-bool HasAssertCreate(const TableCommit& commit) {
-  for (const TableRequirement& requirement : commit.requirements) {
-    if (requirement.kind == TableRequirement::Kind::kAssertCreate) {
-      return true;
-    }
-  }
-  return false;
-}
 
 }  // namespace
 
@@ -62,7 +56,7 @@ std::string NextMetadataLocation(std::string_view table_location, std::string_vi
   while (base.ends_with('/')) {
     base.pop_back();
   }
-  return fmt::format("{}/metadata/{:05d}-{}.metadata.json", base, version, RandomUuid());
+  return fmt::format("{}/metadata/{:05d}-{}.metadata.json", base, version, iceberg::NewUuid());
 }
 
 PointerCatalog::PointerCatalog(std::unique_ptr<MetadataPointerStore> pointers, std::unique_ptr<MetadataFileIo> files,
@@ -342,25 +336,34 @@ Result<std::vector<LoadedTable>> PointerCatalog::CommitAll(const std::vector<Tab
       std::optional<nlohmann::json> base;
       if (pointer) {
         FLOE_ASSIGN_OR_RETURN(base, ReadMetadata(*pointer));
-      } else if (!HasAssertCreate(commit)) {
+      } else if (!iceberg::HasAssertCreate(commit.requirements)) {
         return NoSuchTable(commit.id);
       } else {
         FLOE_RETURN_IF_ERROR(RequireNamespace(commit.id.ns));
       }
-      for (const TableRequirement& requirement : commit.requirements) {
-        FLOE_RETURN_IF_ERROR_CTX(requirement.Check(base ? &*base : nullptr), IdentifierToString(commit.id));
+      std::optional<iceberg::TableMetadata> current;
+      if (base) {
+        auto parsed = iceberg::TableMetadataFromJsonValue(*base);
+        if (!parsed) {
+          return std::unexpected(std::move(parsed).error().WithContext(
+              fmt::format("{}: the current metadata {}", IdentifierToString(commit.id), *pointer)));
+        }
+        current = std::move(*parsed);
       }
-      TableMetadataEditor editor(base ? &*base : nullptr, pointer.value_or(""), NowMillis());
-      if (!base) {
+      FLOE_RETURN_IF_ERROR_CTX(iceberg::ValidateRequirements(commit.requirements, current ? &*current : nullptr),
+                               IdentifierToString(commit.id));
+      std::optional<iceberg::TableMetadataBuilder> builder;
+      if (base) {
+        builder.emplace(*base, *pointer, NowMillis());
+      } else {
+        builder.emplace(NowMillis());
         // A create through a commit: start at the default location unless an update moves it.
         if (auto location = DefaultLocation(commit.id)) {
-          FLOE_RETURN_IF_ERROR(editor.Apply({"set-location", {{"action", "set-location"}, {"location", *location}}}));
+          FLOE_RETURN_IF_ERROR(builder->SetLocation(*location));
         }
       }
-      for (const TableUpdate& update : commit.updates) {
-        FLOE_RETURN_IF_ERROR_CTX(editor.Apply(update), IdentifierToString(commit.id));
-      }
-      FLOE_ASSIGN_OR_RETURN_CTX(nlohmann::json metadata, editor.Finish(), IdentifierToString(commit.id));
+      FLOE_RETURN_IF_ERROR_CTX(iceberg::ApplyUpdates(commit.updates, *builder), IdentifierToString(commit.id));
+      FLOE_ASSIGN_OR_RETURN_CTX(nlohmann::json metadata, builder->Build(), IdentifierToString(commit.id));
       // A create or a set-location chooses where the table's files go: confine it.
       std::string new_location = metadata.value("location", "");
       if (!base || base->value("location", "") != new_location) {
