@@ -151,15 +151,37 @@ std::shared_ptr<const nlohmann::json> PointerCatalog::CachedMetadata(const std::
   return it == cache_.end() ? nullptr : it->second;
 }
 
-void PointerCatalog::CacheMetadata(const std::string& location, std::shared_ptr<const nlohmann::json> metadata) {
+void PointerCatalog::CacheMetadata(const std::string& location, std::shared_ptr<const nlohmann::json> metadata,
+                                   std::shared_ptr<const iceberg::TableMetadata> model) {
   std::lock_guard lock(cache_mu_);
   if (cache_.emplace(location, std::move(metadata)).second) {
     cache_order_.push_back(location);
   }
+  if (model) {
+    models_[location] = std::move(model);
+  }
   while (cache_order_.size() > kMetadataCacheEntries) {
     cache_.erase(cache_order_.front());
+    models_.erase(cache_order_.front());
     cache_order_.pop_front();
   }
+}
+
+Result<std::shared_ptr<const iceberg::TableMetadata>> PointerCatalog::MetadataModel(const std::string& location,
+                                                                                    const nlohmann::json& metadata) {
+  {
+    std::lock_guard lock(cache_mu_);
+    if (auto it = models_.find(location); it != models_.end()) {
+      return it->second;
+    }
+  }
+  FLOE_ASSIGN_OR_RETURN_CTX(iceberg::TableMetadata parsed, iceberg::TableMetadataFromJsonValue(metadata), location);
+  auto model = std::make_shared<const iceberg::TableMetadata>(std::move(parsed));
+  std::lock_guard lock(cache_mu_);
+  if (cache_.contains(location)) {
+    models_[location] = model;
+  }
+  return model;
 }
 
 Result<nlohmann::json> PointerCatalog::ReadMetadata(const std::string& location) {
@@ -331,6 +353,7 @@ Result<std::vector<LoadedTable>> PointerCatalog::CommitAll(const std::vector<Tab
   for (int attempt = 0; attempt < kMaxCommitAttempts; ++attempt) {
     std::vector<PointerSwap> swaps;
     std::vector<LoadedTable> results;
+    std::vector<std::shared_ptr<const iceberg::TableMetadata>> models;  // Of results, in order.
     for (const TableCommit& commit : commits) {
       FLOE_ASSIGN_OR_RETURN(auto pointer, pointers_->GetPointer(commit.id));
       std::optional<nlohmann::json> base;
@@ -341,16 +364,11 @@ Result<std::vector<LoadedTable>> PointerCatalog::CommitAll(const std::vector<Tab
       } else {
         FLOE_RETURN_IF_ERROR(RequireNamespace(commit.id.ns));
       }
-      std::optional<iceberg::TableMetadata> current;
+      std::shared_ptr<const iceberg::TableMetadata> current;
       if (base) {
-        auto parsed = iceberg::TableMetadataFromJsonValue(*base);
-        if (!parsed) {
-          return std::unexpected(std::move(parsed).error().WithContext(
-              fmt::format("{}: the current metadata {}", IdentifierToString(commit.id), *pointer)));
-        }
-        current = std::move(*parsed);
+        FLOE_ASSIGN_OR_RETURN_CTX(current, MetadataModel(*pointer, *base), IdentifierToString(commit.id));
       }
-      FLOE_RETURN_IF_ERROR_CTX(iceberg::ValidateRequirements(commit.requirements, current ? &*current : nullptr),
+      FLOE_RETURN_IF_ERROR_CTX(iceberg::ValidateRequirements(commit.requirements, current.get()),
                                IdentifierToString(commit.id));
       std::optional<iceberg::TableMetadataBuilder> builder;
       if (base) {
@@ -370,11 +388,14 @@ Result<std::vector<LoadedTable>> PointerCatalog::CommitAll(const std::vector<Tab
         FLOE_ASSIGN_OR_RETURN(new_location, CheckNewLocation(commit.id, new_location));
         metadata["location"] = new_location;
       }
-      // Never write metadata floe's own model cannot read back.
-      if (auto parsed = iceberg::TableMetadataFromJsonValue(metadata); !parsed) {
+      // Never write metadata floe's own model cannot read back; the model is kept for the
+      // next commit's requirements.
+      auto parsed = iceberg::TableMetadataFromJsonValue(metadata);
+      if (!parsed) {
         return InvalidArgument("{}: the updates produce invalid metadata: {}", IdentifierToString(commit.id),
                                parsed.error().message());
       }
+      models.push_back(std::make_shared<const iceberg::TableMetadata>(std::move(*parsed)));
       std::string location = NextMetadataLocation(metadata.value("location", ""), pointer.value_or(""));
       swaps.push_back({commit.id, pointer, location});
       results.push_back({location, std::move(metadata), {}});
@@ -392,8 +413,9 @@ Result<std::vector<LoadedTable>> PointerCatalog::CommitAll(const std::vector<Tab
       status = pointers_->SwapPointers(swaps);
     }
     if (status) {
-      for (const LoadedTable& table : results) {
-        CacheMetadata(table.metadata_location, std::make_shared<const nlohmann::json>(table.metadata));
+      for (size_t i = 0; i < results.size(); ++i) {
+        CacheMetadata(results[i].metadata_location, std::make_shared<const nlohmann::json>(results[i].metadata),
+                      models[i]);
       }
       return results;
     }
