@@ -60,7 +60,8 @@ Result<iceberg::VersionedMetadata> CatalogTableOperations::Commit(const iceberg:
   }
   // The catalog validates the requirements against the table's current metadata and applies
   // the updates (its TableMetadataBuilder, or a REST server's), exactly as sent.
-  FLOE_ASSIGN_OR_RETURN(LoadedTable loaded, catalog_->CommitTable(TableCommit{id_, change.requirements, change.updates}));
+  FLOE_ASSIGN_OR_RETURN(LoadedTable loaded,
+                        catalog_->CommitTable(TableCommit{id_, change.requirements, change.updates}));
   return FromLoaded(loaded);
 }
 

@@ -168,8 +168,9 @@ TEST_F(CatalogTableOperationsTest, OperationsAreSentAsRestUpdatesWithTheirRequir
   EXPECT_EQ(recording->Actions(0), (std::vector<std::string>{"set-properties", "remove-properties"}));
   EXPECT_EQ(recording->RequirementTypes(0), (std::vector<std::string>{"assert-table-uuid"}));
   EXPECT_EQ(recording->Actions(1), (std::vector<std::string>{"add-schema", "set-current-schema"}));
-  EXPECT_EQ(recording->RequirementTypes(1), (std::vector<std::string>{"assert-table-uuid", "assert-last-assigned-field-id",
-                                                                      "assert-current-schema-id"}));
+  EXPECT_EQ(
+      recording->RequirementTypes(1),
+      (std::vector<std::string>{"assert-table-uuid", "assert-last-assigned-field-id", "assert-current-schema-id"}));
   EXPECT_EQ(recording->Actions(2), (std::vector<std::string>{"add-snapshot", "set-snapshot-ref"}));
   EXPECT_EQ(recording->RequirementTypes(2), (std::vector<std::string>{"assert-table-uuid", "assert-ref-snapshot-id"}));
   EXPECT_TRUE(recording->changes[2].requirements[1]->ToJson()["snapshot-id"].is_null());  // main did not exist.

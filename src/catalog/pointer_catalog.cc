@@ -1,9 +1,9 @@
 #include "catalog/pointer_catalog.h"
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "catalog/location_policy.h"
 #include "iceberg/table_metadata.h"
@@ -26,7 +26,6 @@ int64_t NowMillis() {
 std::unexpected<Error> NoSuchTable(const TableIdentifier& id) {
   return NotFound("no such table: {}", IdentifierToString(id));
 }
-
 
 }  // namespace
 

@@ -232,13 +232,18 @@ TEST_F(RestCatalogTest, StagedCreateBecomesATableOnItsCommit) {
     commit.updates.push_back(*iceberg::TableUpdate::FromJson(Json::parse(json)));
   }
   commit.updates.push_back(*iceberg::TableUpdate::FromJson(Json{{"action", "assign-uuid"}, {"uuid", m["table-uuid"]}}));
-  commit.updates.push_back(*iceberg::TableUpdate::FromJson(Json{{"action", "add-schema"}, {"schema", m["schemas"][0]}}));
+  commit.updates.push_back(
+      *iceberg::TableUpdate::FromJson(Json{{"action", "add-schema"}, {"schema", m["schemas"][0]}}));
   commit.updates.push_back(*iceberg::TableUpdate::FromJson(Json{{"action", "set-current-schema"}, {"schema-id", -1}}));
-  commit.updates.push_back(*iceberg::TableUpdate::FromJson(Json{{"action", "add-spec"}, {"spec", m["partition-specs"][0]}}));
+  commit.updates.push_back(
+      *iceberg::TableUpdate::FromJson(Json{{"action", "add-spec"}, {"spec", m["partition-specs"][0]}}));
   commit.updates.push_back(*iceberg::TableUpdate::FromJson(Json{{"action", "set-default-spec"}, {"spec-id", -1}}));
-  commit.updates.push_back(*iceberg::TableUpdate::FromJson(Json{{"action", "add-sort-order"}, {"sort-order", m["sort-orders"][0]}}));
-  commit.updates.push_back(*iceberg::TableUpdate::FromJson(Json{{"action", "set-default-sort-order"}, {"sort-order-id", -1}}));
-  commit.updates.push_back(*iceberg::TableUpdate::FromJson(Json{{"action", "set-location"}, {"location", m["location"]}}));
+  commit.updates.push_back(
+      *iceberg::TableUpdate::FromJson(Json{{"action", "add-sort-order"}, {"sort-order", m["sort-orders"][0]}}));
+  commit.updates.push_back(
+      *iceberg::TableUpdate::FromJson(Json{{"action", "set-default-sort-order"}, {"sort-order-id", -1}}));
+  commit.updates.push_back(
+      *iceberg::TableUpdate::FromJson(Json{{"action", "set-location"}, {"location", m["location"]}}));
   auto created = client_->CommitTable(commit);
   ASSERT_TRUE(created) << created.error().ToString();
   EXPECT_EQ(created->metadata["table-uuid"], m["table-uuid"]);
@@ -395,7 +400,10 @@ TEST(RestCatalogAuthTest, RolesDecideWhatEachUserMayDo) {
   auto v1 = writer->CommitTable(AppendCommit(t, *v0, 101));
   ASSERT_TRUE(v1) << v1.error().ToString();
   // A property change, a rename, a drop (with or without purge): an admin's.
-  TableCommit properties{t, {}, {std::make_shared<const iceberg::SetProperties>(std::map<std::string, std::string>{{"write.format.default", "avro"}})}};
+  TableCommit properties{t,
+                         {},
+                         {std::make_shared<const iceberg::SetProperties>(
+                             std::map<std::string, std::string>{{"write.format.default", "avro"}})}};
   EXPECT_TRUE(forbidden(writer->CommitTable(properties)));
   EXPECT_TRUE(forbidden(writer->RenameTable(t, {{"db"}, "u"})));
   EXPECT_TRUE(forbidden(writer->DropTable(t, true)));
@@ -490,7 +498,8 @@ TEST(RestCatalogAuthTest, GrantsDecidePerNamespace) {
   auto orders1 = bo->CommitTable(AppendCommit(orders, *orders0, 22));
   ASSERT_TRUE(orders1) << orders1.error().ToString();
   // Its role still stops what no grant gives it: a property change is an alter.
-  EXPECT_TRUE(forbidden(bo->CommitTable(TableCommit{orders, {}, {std::make_shared<const iceberg::SetProperties>(std::map<std::string, std::string>{{"k", "v"}})}})));
+  EXPECT_TRUE(forbidden(bo->CommitTable(TableCommit{
+      orders, {}, {std::make_shared<const iceberg::SetProperties>(std::map<std::string, std::string>{{"k", "v"}})}})));
   EXPECT_EQ(admin->LoadTable(ledger)->metadata_location, ledger0->metadata_location);
   server.Stop();
 }

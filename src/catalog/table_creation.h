@@ -16,10 +16,10 @@
 namespace floe::catalog {
 
 struct TableCreation {
-  std::string location;             // Resolved by the catalog (given, or under the warehouse).
-  nlohmann::json schema;            // Required: {"type":"struct","fields":[...]}.
-  nlohmann::json partition_spec;    // null: unpartitioned.
-  nlohmann::json write_order;       // null: unsorted.
+  std::string location;           // Resolved by the catalog (given, or under the warehouse).
+  nlohmann::json schema;          // Required: {"type":"struct","fields":[...]}.
+  nlohmann::json partition_spec;  // null: unpartitioned.
+  nlohmann::json write_order;     // null: unsorted.
   nlohmann::json properties = nlohmann::json::object();
 
   // Reads name-independent fields of a CreateTableRequest body; InvalidArgument when malformed.

@@ -206,7 +206,9 @@ Result<std::unique_ptr<Table>> Table::Create(std::shared_ptr<TableOperations> op
       std::make_shared<const SetDefaultSortOrder>(-1),
       std::make_shared<const SetLocation>(location),
   };
-  if (!properties.empty()) change.updates.push_back(std::make_shared<const iceberg::SetProperties>(std::move(properties)));
+  if (!properties.empty()) {
+    change.updates.push_back(std::make_shared<const iceberg::SetProperties>(std::move(properties)));
+  }
   VersionedMetadata none;
   auto committed = ops->Commit(none, change);
   if (!committed) {
@@ -314,10 +316,10 @@ Result<ManifestFile> Table::WriteNewManifest(const TableMetadata& base, int64_t 
   return written.record;
 }
 
-Result<std::vector<TableUpdatePtr>> Table::AddSnapshot(const TableMetadata& base, int64_t snapshot_id, std::string_view operation,
-                                         std::vector<ManifestFile> manifests,
-                                         const std::map<std::string, std::string>& delta,
-                                         std::vector<std::string>* written) {
+Result<Table::Updates> Table::AddSnapshot(const TableMetadata& base, int64_t snapshot_id, std::string_view operation,
+                                          std::vector<ManifestFile> manifests,
+                                          const std::map<std::string, std::string>& delta,
+                                          std::vector<std::string>* written) {
   if (base.format_version < 2) return NotImplemented("writing to format v1 tables (upgrade to v2 first)");
   if (base.SnapshotById(snapshot_id)) return Conflict("snapshot id {} is already used", snapshot_id);
   int64_t seq = base.last_sequence_number + 1;
@@ -371,7 +373,7 @@ Result<std::vector<TableUpdatePtr>> Table::AddSnapshot(const TableMetadata& base
   // Main keeps its retention settings as it moves.
   RefRetention retention;
   if (auto it = base.refs.find(std::string(kMainBranch)); it != base.refs.end()) retention = RetentionOf(it->second);
-  return std::vector<TableUpdatePtr>{
+  return Updates{
       std::make_shared<const iceberg::AddSnapshot>(SnapshotToJsonValue(s)),
       std::make_shared<const SetSnapshotRef>(std::string(kMainBranch), snapshot_id, "branch", retention)};
 }
@@ -481,7 +483,7 @@ Status Table::Append(const std::vector<DataFile>& files, bool merge) {
   }
   delta["changed-partition-count"] = std::to_string(partitions.size());
   int32_t spec_id = metadata().default_spec_id;
-  Status st = CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<std::vector<TableUpdatePtr>> {
+  Status st = CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<Updates> {
     if (!base.SpecById(spec_id)) return Conflict("partition spec {} was removed concurrently", spec_id);
     std::vector<ManifestFile> manifests;
     if (manifest) manifests.push_back(*manifest);
@@ -516,7 +518,7 @@ Status Table::AppendManifests(const std::vector<ManifestFile>& added) {
   }
   delta["added-data-files"] = std::to_string(files);
   delta["added-records"] = std::to_string(records);
-  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<std::vector<TableUpdatePtr>> {
+  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<Updates> {
     std::vector<ManifestFile> manifests = mine;
     if (const Snapshot* current = base.CurrentSnapshot()) {
       FLOE_ASSIGN_OR_RETURN(auto existing, Manifests(*current));
@@ -542,7 +544,7 @@ Status Table::AddDeleteFiles(const std::vector<DataFile>& deletes) {
                                               {"added-position-deletes", std::to_string(positions)},
                                               {"added-equality-deletes", std::to_string(equalities)},
                                               {"added-files-size", std::to_string(bytes)}};
-  Status st = CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<std::vector<TableUpdatePtr>> {
+  Status st = CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<Updates> {
     std::vector<ManifestFile> manifests = {manifest};
     if (const Snapshot* current = base.CurrentSnapshot()) {
       FLOE_ASSIGN_OR_RETURN(auto existing, Manifests(*current));
@@ -574,7 +576,7 @@ Status Table::RewriteManifests(size_t* merged) {
   if (merged) *merged = 0;
   int64_t snapshot_id = NewSnapshotId();
   bool nothing = false;
-  Status st = CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<std::vector<TableUpdatePtr>> {
+  Status st = CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<Updates> {
     const Snapshot* current = base.CurrentSnapshot();
     if (!current) {
       nothing = true;  // Ends the commit without writing metadata (an attempt's error is final).
@@ -656,7 +658,7 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
     FLOE_ASSIGN_OR_RETURN(added_manifest, WriteNewManifest(metadata(), snapshot_id, entries));
   }
   std::set<std::string> to_delete(deleted.begin(), deleted.end());
-  Status st = CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<std::vector<TableUpdatePtr>> {
+  Status st = CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<Updates> {
     std::vector<ManifestFile> manifests;
     if (added_manifest) manifests.push_back(*added_manifest);
     std::set<std::string> remaining = to_delete;
@@ -765,7 +767,7 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
 
 Status Table::UpdateSchema(const std::vector<SchemaChange>& changes) {
   int32_t based_on = metadata().current_schema_id;
-  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<std::vector<TableUpdatePtr>> {
+  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<Updates> {
     if (base.current_schema_id != based_on) {
       return Conflict("the schema changed concurrently (now schema {}); re-apply the change", base.current_schema_id);
     }
@@ -774,13 +776,13 @@ Status Table::UpdateSchema(const std::vector<SchemaChange>& changes) {
     // Partition fields keep their names; their source columns must still exist.
     FLOE_RETURN_IF_ERROR(base.DefaultSpec().Validate(schema));
     // The builder reuses the id of an equal schema, else takes the next.
-    return std::vector<TableUpdatePtr>{std::make_shared<const AddSchema>(SchemaToJsonValue(schema), last_column_id),
+    return Updates{std::make_shared<const AddSchema>(SchemaToJsonValue(schema), last_column_id),
                                        std::make_shared<const SetCurrentSchema>(-1)};
   });
 }
 
 Status Table::UpdatePartitionSpec(const std::vector<PartitionField>& requested) {
-  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<std::vector<TableUpdatePtr>> {
+  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<Updates> {
     // Fields equivalent to one of an earlier spec keep its field id; others get new ids.
     std::vector<PartitionField> fields = requested;
     int32_t last = base.last_partition_id;
@@ -796,14 +798,14 @@ Status Table::UpdatePartitionSpec(const std::vector<PartitionField>& requested) 
     PartitionSpec candidate(0, fields);
     FLOE_RETURN_IF_ERROR(candidate.Validate(base.CurrentSchema()));
     // The builder reuses the id of an equal spec, else takes the next.
-    return std::vector<TableUpdatePtr>{std::make_shared<const AddPartitionSpec>(PartitionSpecToJsonValue(candidate)),
+    return Updates{std::make_shared<const AddPartitionSpec>(PartitionSpecToJsonValue(candidate)),
                                        std::make_shared<const SetDefaultPartitionSpec>(-1)};
   });
 }
 
 Status Table::SetProperties(const std::map<std::string, std::string>& set, const std::vector<std::string>& remove) {
-  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<std::vector<TableUpdatePtr>> {
-    std::vector<TableUpdatePtr> updates;
+  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<Updates> {
+    Updates updates;
     if (!set.empty()) updates.push_back(std::make_shared<const iceberg::SetProperties>(set));
     if (!remove.empty()) updates.push_back(std::make_shared<const RemoveProperties>(remove));
     return updates;
@@ -815,15 +817,15 @@ Status Table::SetStatistics(const nlohmann::json& statistics_file) {
     return InvalidArgument("a statistics file needs its snapshot-id");
   }
   const int64_t snapshot_id = statistics_file["snapshot-id"].get<int64_t>();
-  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<std::vector<TableUpdatePtr>> {
+  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<Updates> {
     if (!base.SnapshotById(snapshot_id)) return NotFound("no snapshot {}", snapshot_id);
     // The builder replaces the entry of the same snapshot.
-    return std::vector<TableUpdatePtr>{std::make_shared<const iceberg::SetStatistics>(statistics_file)};
+    return Updates{std::make_shared<const iceberg::SetStatistics>(statistics_file)};
   });
 }
 
 Status Table::Rollback(int64_t snapshot_id) {
-  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<std::vector<TableUpdatePtr>> {
+  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<Updates> {
     if (!base.SnapshotById(snapshot_id)) return NotFound("no snapshot {}", snapshot_id);
     bool ancestor = false;
     for (const Snapshot* s = base.CurrentSnapshot(); s;
@@ -833,37 +835,38 @@ Status Table::Rollback(int64_t snapshot_id) {
     if (!ancestor) return InvalidArgument("snapshot {} is not an ancestor of the current snapshot", snapshot_id);
     RefRetention retention;
     if (auto it = base.refs.find(std::string(kMainBranch)); it != base.refs.end()) retention = RetentionOf(it->second);
-    return std::vector<TableUpdatePtr>{
+    return Updates{
         std::make_shared<const SetSnapshotRef>(std::string(kMainBranch), snapshot_id, "branch", retention)};
   });
 }
 
 Status Table::SetRef(const std::string& name, const SnapshotRef& ref) {
-  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<std::vector<TableUpdatePtr>> {
+  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<Updates> {
     if (!base.SnapshotById(ref.snapshot_id)) return NotFound("no snapshot {}", ref.snapshot_id);
     if (name == kMainBranch && !ref.is_branch) return InvalidArgument("main must be a branch");
-    return std::vector<TableUpdatePtr>{
-        std::make_shared<const SetSnapshotRef>(name, ref.snapshot_id, ref.is_branch ? "branch" : "tag", RetentionOf(ref))};
+    return Updates{
+        std::make_shared<const SetSnapshotRef>(name, ref.snapshot_id, ref.is_branch ? "branch" : "tag",
+                                               RetentionOf(ref))};
   });
 }
 
 Status Table::RemoveRef(const std::string& name) {
   if (name == kMainBranch) return InvalidArgument("the main branch cannot be removed");
-  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<std::vector<TableUpdatePtr>> {
+  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<Updates> {
     if (!base.refs.contains(name)) return NotFound("no ref '{}'", name);
-    return std::vector<TableUpdatePtr>{std::make_shared<const RemoveSnapshotRef>(name)};
+    return Updates{std::make_shared<const RemoveSnapshotRef>(name)};
   });
 }
 
 Status Table::RemoveSnapshots(const std::set<int64_t>& ids) {
-  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<std::vector<TableUpdatePtr>> {
+  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<Updates> {
     for (const auto& [name, ref] : base.refs) {
       if (ids.contains(ref.snapshot_id)) return Conflict("ref '{}' points at snapshot {} being expired", name, ref.snapshot_id);
     }
     // The builder drops the snapshot log up to the last entry naming an expired snapshot, as
     // the spec's expiry does, and their statistics files. Children keep their parent ids:
     // readers treat a missing parent as the end of history.
-    return std::vector<TableUpdatePtr>{
+    return Updates{
         std::make_shared<const iceberg::RemoveSnapshots>(std::vector<int64_t>(ids.begin(), ids.end()))};
   });
 }

@@ -132,9 +132,9 @@ class Table {
   Status WriteLocation(std::string_view location, std::string_view bytes);
 
  private:
+  using Updates = std::vector<TableUpdatePtr>;
   // Computes the updates of one attempt from `base`.
-  using Attempt =
-      std::function<Result<std::vector<TableUpdatePtr>>(const TableMetadata& base, std::vector<std::string>* written)>;
+  using Attempt = std::function<Result<Updates>(const TableMetadata& base, std::vector<std::string>* written)>;
 
   Table(std::shared_ptr<TableOperations> ops, VersionedMetadata current)
       : ops_(std::move(ops)), current_(std::move(current)) {}
@@ -157,9 +157,9 @@ class Table {
                       std::string_view operation, const OverwriteValidation* validation);
   // The updates that add the next snapshot to `base` with `manifests` and `summary` additions
   // and move main to it.
-  Result<std::vector<TableUpdatePtr>> AddSnapshot(const TableMetadata& base, int64_t snapshot_id, std::string_view operation,
-                                    std::vector<ManifestFile> manifests, const std::map<std::string, std::string>& delta,
-                                    std::vector<std::string>* written);
+  Result<Updates> AddSnapshot(const TableMetadata& base, int64_t snapshot_id, std::string_view operation,
+                              std::vector<ManifestFile> manifests, const std::map<std::string, std::string>& delta,
+                              std::vector<std::string>* written);
 
   std::shared_ptr<TableOperations> ops_;
   VersionedMetadata current_;

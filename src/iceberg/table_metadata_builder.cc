@@ -55,9 +55,7 @@ void EraseIf(Json& array, Predicate drop) {
   array.erase(std::remove_if(array.begin(), array.end(), drop), array.end());
 }
 
-Json FieldsOf(const Json& object) {
-  return object.is_object() ? object.value("fields", Json::array()) : Json::array();
-}
+Json FieldsOf(const Json& object) { return object.is_object() ? object.value("fields", Json::array()) : Json::array(); }
 
 // Highest field id of a schema, validating it through the Iceberg schema model.
 Result<int64_t> HighestFieldId(const Json& schema) {
@@ -193,8 +191,9 @@ Status TableMetadataBuilder::SetCurrentSchema(int64_t schema_id) {
 
 Status TableMetadataBuilder::AddPartitionSpec(Json spec) {
   if (!spec.is_object()) return InvalidArgument("a partition spec must be an object");
-  FLOE_ASSIGN_OR_RETURN(int64_t last_partition_id,
-                        AssignPartitionFieldIds(spec, IntField(metadata_, "last-partition-id", kFirstPartitionFieldId - 1)));
+  FLOE_ASSIGN_OR_RETURN(
+      int64_t last_partition_id,
+      AssignPartitionFieldIds(spec, IntField(metadata_, "last-partition-id", kFirstPartitionFieldId - 1)));
   Json& specs = ArrayField(metadata_, "partition-specs");
   for (const auto& existing : specs) {
     if (FieldsOf(existing) == spec["fields"]) {
@@ -425,13 +424,13 @@ Status TableMetadataBuilder::AddEncryptionKey(Json key) {
 
 Status TableMetadataBuilder::RemoveEncryptionKey(const std::string& key_id) {
   EraseIf(ArrayField(metadata_, "encryption-keys"),
-                [&](const Json& key) { return key.is_object() && key.value("key-id", "") == key_id; });
+          [&](const Json& key) { return key.is_object() && key.value("key-id", "") == key_id; });
   return OkStatus();
 }
 
 void TableMetadataBuilder::RemoveById(const char* array_field, const char* id_field, int64_t id) {
   EraseIf(ArrayField(metadata_, array_field),
-                [&](const Json& element) { return IntField(element, id_field, INT64_MIN) == id; });
+          [&](const Json& element) { return IntField(element, id_field, INT64_MIN) == id; });
 }
 
 Result<Json> TableMetadataBuilder::Build() {
@@ -452,8 +451,7 @@ Result<Json> TableMetadataBuilder::Build() {
     log.push_back({{"timestamp-ms", base_last_updated_millis_}, {"metadata-file", base_location_}});
     int64_t keep = kDefaultPreviousVersionsMax;
     const Json& properties = ObjectField(metadata_, "properties");
-    if (auto it = properties.find("write.metadata.previous-versions-max");
-        it != properties.end() && it->is_string()) {
+    if (auto it = properties.find("write.metadata.previous-versions-max"); it != properties.end() && it->is_string()) {
       try {
         keep = std::max<int64_t>(1, std::stoll(it->get<std::string>()));
       } catch (const std::exception&) {

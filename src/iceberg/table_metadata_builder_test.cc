@@ -33,17 +33,19 @@ Status Apply(TableMetadataBuilder& builder, std::initializer_list<Json> updates)
 // A new table as a create request makes it: v2, one schema, a day partition, unsorted.
 Json NewTable() {
   TableMetadataBuilder builder(1000);
-  Status applied = Apply(builder, {
-      {{"action", "upgrade-format-version"}, {"format-version", 2}},
-      {{"action", "add-schema"}, {"schema", Json::parse(kSchema)}},
-      {{"action", "set-current-schema"}, {"schema-id", -1}},
-      {{"action", "add-spec"}, {"spec", Json::parse(R"({"fields":[{"source-id":2,"name":"ts_day","transform":"day"}]})")}},
-      {{"action", "set-default-spec"}, {"spec-id", -1}},
-      {{"action", "add-sort-order"}, {"sort-order", {{"order-id", 0}, {"fields", Json::array()}}}},
-      {{"action", "set-default-sort-order"}, {"sort-order-id", -1}},
-      {{"action", "set-location"}, {"location", "file:///w/db/t"}},
-      {{"action", "set-properties"}, {"updates", {{"owner", "ana"}}}},
-  });
+  Status applied =
+      Apply(builder, {
+                         {{"action", "upgrade-format-version"}, {"format-version", 2}},
+                         {{"action", "add-schema"}, {"schema", Json::parse(kSchema)}},
+                         {{"action", "set-current-schema"}, {"schema-id", -1}},
+                         {{"action", "add-spec"},
+                          {"spec", Json::parse(R"({"fields":[{"source-id":2,"name":"ts_day","transform":"day"}]})")}},
+                         {{"action", "set-default-spec"}, {"spec-id", -1}},
+                         {{"action", "add-sort-order"}, {"sort-order", {{"order-id", 0}, {"fields", Json::array()}}}},
+                         {{"action", "set-default-sort-order"}, {"sort-order-id", -1}},
+                         {{"action", "set-location"}, {"location", "file:///w/db/t"}},
+                         {{"action", "set-properties"}, {"updates", {{"owner", "ana"}}}},
+                     });
   EXPECT_TRUE(applied) << applied.error().ToString();
   auto built = builder.Build();
   EXPECT_TRUE(built) << built.error().ToString();
@@ -62,7 +64,9 @@ Json Snapshot(int64_t id, int64_t sequence, std::optional<int64_t> parent, int64
 }
 
 Json AddSnapshotJson(Json snapshot) { return {{"action", "add-snapshot"}, {"snapshot", std::move(snapshot)}}; }
-Json MainAt(int64_t id) { return {{"action", "set-snapshot-ref"}, {"ref-name", "main"}, {"snapshot-id", id}, {"type", "branch"}}; }
+Json MainAt(int64_t id) {
+  return {{"action", "set-snapshot-ref"}, {"ref-name", "main"}, {"snapshot-id", id}, {"type", "branch"}};
+}
 
 TEST(TableMetadataBuilderTest, NewTableHasEverythingTheSpecRequires) {
   Json m = NewTable();
@@ -119,13 +123,20 @@ TEST(TableMetadataBuilderTest, SettingMainToWhereItIsLogsNothing) {
 TEST(TableMetadataBuilderTest, RemovingSnapshotsDropsTheirRefsStatisticsAndOlderLog) {
   Json base = NewTable();
   TableMetadataBuilder builder(base, "v1", 2000);
-  ASSERT_TRUE(Apply(builder, {AddSnapshotJson(Snapshot(1, 1, std::nullopt, 1100)), MainAt(1),
-                              AddSnapshotJson(Snapshot(2, 2, 1, 1200)), MainAt(2),
-                              {{"action", "set-snapshot-ref"}, {"ref-name", "old"}, {"snapshot-id", 1}, {"type", "tag"}},
-                              {{"action", "set-statistics"},
-                               {"statistics", {{"snapshot-id", 1}, {"statistics-path", "s1"}, {"file-size-in-bytes", 1},
-                                               {"file-footer-size-in-bytes", 1}, {"blob-metadata", Json::array()}}}},
-                              {{"action", "remove-snapshots"}, {"snapshot-ids", {1}}}}));
+  ASSERT_TRUE(
+      Apply(builder, {AddSnapshotJson(Snapshot(1, 1, std::nullopt, 1100)),
+                      MainAt(1),
+                      AddSnapshotJson(Snapshot(2, 2, 1, 1200)),
+                      MainAt(2),
+                      {{"action", "set-snapshot-ref"}, {"ref-name", "old"}, {"snapshot-id", 1}, {"type", "tag"}},
+                      {{"action", "set-statistics"},
+                       {"statistics",
+                        {{"snapshot-id", 1},
+                         {"statistics-path", "s1"},
+                         {"file-size-in-bytes", 1},
+                         {"file-footer-size-in-bytes", 1},
+                         {"blob-metadata", Json::array()}}}},
+                      {{"action", "remove-snapshots"}, {"snapshot-ids", {1}}}}));
   Json m = *builder.Build();
   EXPECT_EQ(m["snapshots"].size(), 1u);
   EXPECT_FALSE(m["refs"].contains("old"));
@@ -158,7 +169,8 @@ TEST(TableMetadataBuilderTest, SemanticErrorsAreInvalidArgument) {
   EXPECT_EQ(builder.AddSnapshot(Json{{"snapshot-id", "1"}}).error().kind(), ErrorKind::kInvalidArgument);
   EXPECT_EQ(builder.AddSnapshot(Json::array()).error().kind(), ErrorKind::kInvalidArgument);
   EXPECT_EQ(builder.SetStatistics(Json{{"statistics-path", "x"}}).error().kind(), ErrorKind::kInvalidArgument);
-  EXPECT_EQ(builder.AddEncryptionKey(Json{{"encrypted-key-metadata", "x"}}).error().kind(), ErrorKind::kInvalidArgument);
+  EXPECT_EQ(builder.AddEncryptionKey(Json{{"encrypted-key-metadata", "x"}}).error().kind(),
+            ErrorKind::kInvalidArgument);
   ASSERT_TRUE(builder.AddSnapshot(Snapshot(5, 1, std::nullopt, 1500)));
   EXPECT_EQ(builder.SetSnapshotRef("main", 5, "tag", {}).error().kind(), ErrorKind::kInvalidArgument);
   EXPECT_EQ(builder.SetSnapshotRef("b", 5, "leaf", {}).error().kind(), ErrorKind::kInvalidArgument);
@@ -197,7 +209,8 @@ TEST(TableMetadataBuilderTest, PartitionSpecsAndSortOrdersGetIds) {
       R"({"fields":[{"source-id":1,"transform":"identity","direction":"asc","null-order":"nulls-first"}]})")));
   ASSERT_TRUE(builder.SetDefaultSortOrder(-1));
   // The same spec again is the existing one.
-  ASSERT_TRUE(builder.AddPartitionSpec(Json::parse(R"({"fields":[{"source-id":2,"name":"ts_day","transform":"day","field-id":1000}]})")));
+  ASSERT_TRUE(builder.AddPartitionSpec(
+      Json::parse(R"({"fields":[{"source-id":2,"name":"ts_day","transform":"day","field-id":1000}]})")));
   Json m = *builder.Build();
   EXPECT_EQ(m["partition-specs"].size(), 2u);
   EXPECT_EQ(m["default-spec-id"], 1);
@@ -213,7 +226,8 @@ TEST(TableMetadataBuilderTest, KeepsFieldsItDoesNotKnow) {
   TableMetadataBuilder builder(base, "v1", 2000);
   Json snapshot = Snapshot(1, 1, std::nullopt, 1500);
   snapshot["x-snapshot-extra"] = "kept";
-  ASSERT_TRUE(Apply(builder, {AddSnapshotJson(snapshot), MainAt(1),
+  ASSERT_TRUE(Apply(builder, {AddSnapshotJson(snapshot),
+                              MainAt(1),
                               {{"action", "add-encryption-key"},
                                {"encryption-key", {{"key-id", "k1"}, {"encrypted-key-metadata", "AA=="}}}}}));
   Json m = *builder.Build();
@@ -257,7 +271,8 @@ TEST(TableMetadataBuilderTest, BuildsATableFromAStagedCreateCommit) {
   Json updates = Json::parse(std::string(R"([
     {"action":"assign-uuid","uuid":"2cc52516-5e73-41f2-b139-545d41a4e151"},
     {"action":"upgrade-format-version","format-version":2},
-    {"action":"add-schema","schema":)") + kSchema + R"(,"last-column-id":4},
+    {"action":"add-schema","schema":)") +
+                             kSchema + R"(,"last-column-id":4},
     {"action":"set-current-schema","schema-id":-1},
     {"action":"add-spec","spec":{"spec-id":0,"fields":[]}},
     {"action":"set-default-spec","spec-id":-1},

@@ -1,10 +1,10 @@
 #include "iceberg/table_operations.h"
 
-#include "iceberg/table_metadata_builder.h"
-
 #include <charconv>
 #include <chrono>
 #include <random>
+
+#include "iceberg/table_metadata_builder.h"
 
 namespace floe::iceberg {
 namespace {

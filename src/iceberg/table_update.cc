@@ -391,7 +391,8 @@ Status ApplyUpdates(const std::vector<TableUpdatePtr>& updates, TableMetadataBui
   return OkStatus();
 }
 
-std::vector<TableRequirementPtr> RequirementsFor(const TableMetadata& base, const std::vector<TableUpdatePtr>& updates) {
+std::vector<TableRequirementPtr> RequirementsFor(const TableMetadata& base,
+                                                 const std::vector<TableUpdatePtr>& updates) {
   std::vector<TableRequirementPtr> out;
   std::set<std::string> seen;
   auto add = [&](TableRequirementPtr requirement) {

@@ -128,18 +128,17 @@ TEST(TableUpdateTest, EveryActionRoundTripsThroughJson) {
 }
 
 TEST(TableUpdateTest, UnknownMissingOrMistypedIsInvalidArgument) {
-  for (const char* json : {R"("add-snapshot")", R"(null)", R"(17)", R"({"action":"drop-everything"})",
-                           R"({"action":5})", R"({})", R"({"action":"add-snapshot"})",
-                           R"({"action":"add-snapshot","snapshot":[]})",
-                           R"({"action":"set-properties","updates":{"a":1}})",
-                           R"({"action":"remove-properties","removals":"a"})",
-                           R"({"action":"set-snapshot-ref","ref-name":"main"})",
-                           R"({"action":"set-snapshot-ref","ref-name":"main","snapshot-id":1,"type":3})",
-                           R"({"action":"set-snapshot-ref","ref-name":"main","snapshot-id":1,"max-ref-age-ms":"1"})",
-                           R"({"action":"remove-snapshots","snapshot-ids":[1,"2"]})",
-                           R"({"action":"add-schema","schema":{},"last-column-id":"4"})",
-                           R"({"action":"upgrade-format-version","format-version":2.5})",
-                           R"({"action":"remove-encryption-key"})", R"({"action":"set-location","location":null})"}) {
+  for (const char* json :
+       {R"("add-snapshot")", R"(null)", R"(17)", R"({"action":"drop-everything"})", R"({"action":5})", R"({})",
+        R"({"action":"add-snapshot"})", R"({"action":"add-snapshot","snapshot":[]})",
+        R"({"action":"set-properties","updates":{"a":1}})", R"({"action":"remove-properties","removals":"a"})",
+        R"({"action":"set-snapshot-ref","ref-name":"main"})",
+        R"({"action":"set-snapshot-ref","ref-name":"main","snapshot-id":1,"type":3})",
+        R"({"action":"set-snapshot-ref","ref-name":"main","snapshot-id":1,"max-ref-age-ms":"1"})",
+        R"({"action":"remove-snapshots","snapshot-ids":[1,"2"]})",
+        R"({"action":"add-schema","schema":{},"last-column-id":"4"})",
+        R"({"action":"upgrade-format-version","format-version":2.5})", R"({"action":"remove-encryption-key"})",
+        R"({"action":"set-location","location":null})"}) {
     auto parsed = TableUpdate::FromJson(Json::parse(json));
     ASSERT_FALSE(parsed) << json;
     EXPECT_EQ(parsed.error().kind(), ErrorKind::kInvalidArgument) << json;
@@ -149,7 +148,8 @@ TEST(TableUpdateTest, UnknownMissingOrMistypedIsInvalidArgument) {
 TEST(TableUpdateTest, DeepNestingIsRefusedBeforeParsing) {
   // Request bodies are checked for depth before they are parsed (rest_server.cc); an update
   // holding a deep object is refused there, and one that is merely deep-ish parses.
-  std::string deep = R"({"action":"add-snapshot","snapshot":)" + std::string(10000, '[') + std::string(10000, ']') + "}";
+  std::string deep =
+      R"({"action":"add-snapshot","snapshot":)" + std::string(10000, '[') + std::string(10000, ']') + "}";
   EXPECT_FALSE(CheckJsonDepth(deep));
   std::string shallow = R"({"action":"add-snapshot","snapshot":{"a":[[[[1]]]]}})";
   ASSERT_TRUE(CheckJsonDepth(shallow));
@@ -162,9 +162,10 @@ TEST(TableUpdateTest, UpdatesImplyTheRequirementsOfTheirBase) {
                                         std::make_shared<const SetSnapshotRef>("main", 9)};
   std::vector<Json> requirements;
   for (const auto& r : RequirementsFor(base, append)) requirements.push_back(r->ToJson());
-  EXPECT_EQ(requirements, (std::vector<Json>{
-                              Json::parse(R"({"type":"assert-table-uuid","uuid":"9C12D441-03FE-4693-9A96-A0705DDF69C1"})"),
-                              Json::parse(R"({"type":"assert-ref-snapshot-id","ref":"main","snapshot-id":5})")}));
+  EXPECT_EQ(
+      requirements,
+      (std::vector<Json>{Json::parse(R"({"type":"assert-table-uuid","uuid":"9C12D441-03FE-4693-9A96-A0705DDF69C1"})"),
+                         Json::parse(R"({"type":"assert-ref-snapshot-id","ref":"main","snapshot-id":5})")}));
   std::vector<TableUpdatePtr> evolve = {std::make_shared<const AddSchema>(Json::object(), std::nullopt),
                                         std::make_shared<const SetCurrentSchema>(-1),
                                         std::make_shared<const AddPartitionSpec>(Json::object()),
@@ -177,10 +178,10 @@ TEST(TableUpdateTest, UpdatesImplyTheRequirementsOfTheirBase) {
     EXPECT_TRUE(r->Validate(&base)) << r->ToJson().dump();
     types.push_back(std::string(r->type()));
   }
-  EXPECT_EQ(types, (std::vector<std::string>{"assert-table-uuid", "assert-last-assigned-field-id",
-                                             "assert-current-schema-id", "assert-last-assigned-partition-id",
-                                             "assert-default-spec-id", "assert-default-sort-order-id",
-                                             "assert-ref-snapshot-id"}));
+  EXPECT_EQ(types,
+            (std::vector<std::string>{"assert-table-uuid", "assert-last-assigned-field-id", "assert-current-schema-id",
+                                      "assert-last-assigned-partition-id", "assert-default-spec-id",
+                                      "assert-default-sort-order-id", "assert-ref-snapshot-id"}));
   EXPECT_TRUE(RequirementsFor(base, {std::make_shared<const SetSnapshotRef>("new-branch", 3)})
                   .back()
                   ->ToJson()["snapshot-id"]
