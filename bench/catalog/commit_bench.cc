@@ -40,14 +40,9 @@ TableCommit Append(const TableIdentifier& id, const Json& m, int64_t snapshot_id
   int64_t current = m.value("current-snapshot-id", int64_t{-1});
   TableCommit commit;
   commit.id = id;
-  TableRequirement uuid;
-  uuid.kind = TableRequirement::Kind::kAssertTableUuid;
-  uuid.uuid = m["table-uuid"].get<std::string>();
-  TableRequirement ref;
-  ref.kind = TableRequirement::Kind::kAssertRefSnapshotId;
-  ref.ref = "main";
-  if (current != -1) ref.snapshot_id = current;
-  commit.requirements = {uuid, ref};
+  commit.requirements = {std::make_shared<const iceberg::AssertTableUuid>(m["table-uuid"].get<std::string>()),
+                         std::make_shared<const iceberg::AssertRefSnapshotId>(
+                             "main", current == -1 ? std::nullopt : std::optional<int64_t>(current))};
   Json snapshot = {{"snapshot-id", snapshot_id},
                    {"sequence-number", m["last-sequence-number"].get<int64_t>() + 1},
                    {"timestamp-ms", 1700000000000 + snapshot_id},
@@ -55,7 +50,8 @@ TableCommit Append(const TableIdentifier& id, const Json& m, int64_t snapshot_id
                    {"summary", {{"operation", "append"}, {"added-data-files", "1"}, {"added-records", "1000"}}},
                    {"schema-id", 0}};
   if (current != -1) snapshot["parent-snapshot-id"] = current;
-  commit.updates = {TableUpdate::AddSnapshot(snapshot), TableUpdate::SetSnapshotRef("main", snapshot_id)};
+  commit.updates = {std::make_shared<const iceberg::AddSnapshot>(snapshot),
+                    std::make_shared<const iceberg::SetSnapshotRef>("main", snapshot_id)};
   return commit;
 }
 

@@ -20,9 +20,9 @@
 
 #include "base/result.h"
 #include "catalog/table_identifier.h"
-#include "catalog/table_metadata_editor.h"
-#include "catalog/table_requirement.h"
-#include "catalog/table_update.h"
+#include "catalog/table_creation.h"
+#include "iceberg/table_requirement.h"
+#include "iceberg/table_update.h"
 
 namespace floe::catalog {
 
@@ -42,11 +42,12 @@ struct PropertiesUpdate {
   std::vector<std::string> missing;  // Removals that named no property.
 };
 
-// One table's part of a commit.
+// One table's part of a commit: the spec's requirements and updates (iceberg/table_update.h),
+// applied by iceberg::TableMetadataBuilder wherever the metadata file is written.
 struct TableCommit {
   TableIdentifier id;
-  std::vector<TableRequirement> requirements;
-  std::vector<TableUpdate> updates;
+  std::vector<iceberg::TableRequirementPtr> requirements;
+  std::vector<iceberg::TableUpdatePtr> updates;
 };
 
 class Catalog {

@@ -1,8 +1,6 @@
 #include "catalog/catalog_table_operations.h"
 
 #include <filesystem>
-#include <map>
-#include <set>
 
 #include <fmt/format.h>
 
@@ -10,156 +8,6 @@
 #include "io/object_store.h"
 
 namespace floe::catalog {
-namespace {
-
-using nlohmann::json;
-
-// The elements of metadata array `key` by their `id_key`, as JSON.
-std::map<int64_t, json> ById(const json& metadata, const char* key, const char* id_key) {
-  std::map<int64_t, json> out;
-  if (metadata.contains(key)) {
-    for (const auto& element : metadata[key]) out[element[id_key].get<int64_t>()] = element;
-  }
-  return out;
-}
-
-TableUpdate Update(json body) {
-  TableUpdate update;
-  update.action = body["action"].get<std::string>();
-  update.body = std::move(body);
-  return update;
-}
-
-TableRequirement Requirement(TableRequirement::Kind kind, int64_t value) {
-  TableRequirement r;
-  r.kind = kind;
-  r.value = value;
-  return r;
-}
-
-}  // namespace
-
-Result<TableCommit> DiffAsCommit(const TableIdentifier& id, const iceberg::TableMetadata& base,
-                                 const iceberg::TableMetadata& updated) {
-  json b = iceberg::TableMetadataToJsonValue(base);
-  json u = iceberg::TableMetadataToJsonValue(updated);
-  TableCommit commit;
-  commit.id = id;
-
-  // Requirements: the state this change was computed from.
-  TableRequirement uuid;
-  uuid.kind = TableRequirement::Kind::kAssertTableUuid;
-  uuid.uuid = b.value("table-uuid", "");
-  if (!uuid.uuid.empty()) commit.requirements.push_back(uuid);
-  TableRequirement main;
-  main.kind = TableRequirement::Kind::kAssertRefSnapshotId;
-  main.ref = "main";
-  if (b.contains("refs") && b["refs"].contains("main")) main.snapshot_id = b["refs"]["main"]["snapshot-id"].get<int64_t>();
-  commit.requirements.push_back(main);
-  commit.requirements.push_back(
-      Requirement(TableRequirement::Kind::kAssertCurrentSchemaId, b["current-schema-id"].get<int64_t>()));
-  commit.requirements.push_back(
-      Requirement(TableRequirement::Kind::kAssertLastAssignedFieldId, b["last-column-id"].get<int64_t>()));
-  commit.requirements.push_back(
-      Requirement(TableRequirement::Kind::kAssertDefaultSpecId, b["default-spec-id"].get<int64_t>()));
-  commit.requirements.push_back(
-      Requirement(TableRequirement::Kind::kAssertLastAssignedPartitionId, b["last-partition-id"].get<int64_t>()));
-
-  // Updates, in the order a catalog must apply them (a snapshot may use a new schema).
-  if (u["format-version"] != b["format-version"]) {
-    commit.updates.push_back(Update({{"action", "upgrade-format-version"}, {"format-version", u["format-version"]}}));
-  }
-  auto base_schemas = ById(b, "schemas", "schema-id");
-  for (const auto& [schema_id, schema] : ById(u, "schemas", "schema-id")) {
-    if (!base_schemas.contains(schema_id)) {
-      commit.updates.push_back(Update({{"action", "add-schema"}, {"schema", schema}, {"last-column-id", u["last-column-id"]}}));
-    }
-  }
-  if (u["current-schema-id"] != b["current-schema-id"]) {
-    commit.updates.push_back(Update({{"action", "set-current-schema"}, {"schema-id", u["current-schema-id"]}}));
-  }
-  auto base_specs = ById(b, "partition-specs", "spec-id");
-  for (const auto& [spec_id, spec] : ById(u, "partition-specs", "spec-id")) {
-    if (!base_specs.contains(spec_id)) commit.updates.push_back(Update({{"action", "add-spec"}, {"spec", spec}}));
-  }
-  if (u["default-spec-id"] != b["default-spec-id"]) {
-    commit.updates.push_back(Update({{"action", "set-default-spec"}, {"spec-id", u["default-spec-id"]}}));
-  }
-  auto base_orders = ById(b, "sort-orders", "order-id");
-  for (const auto& [order_id, order] : ById(u, "sort-orders", "order-id")) {
-    if (!base_orders.contains(order_id)) {
-      commit.updates.push_back(Update({{"action", "add-sort-order"}, {"sort-order", order}}));
-    }
-  }
-  if (u["default-sort-order-id"] != b["default-sort-order-id"]) {
-    commit.updates.push_back(
-        Update({{"action", "set-default-sort-order"}, {"sort-order-id", u["default-sort-order-id"]}}));
-  }
-  auto base_snapshots = ById(b, "snapshots", "snapshot-id");
-  auto updated_snapshots = ById(u, "snapshots", "snapshot-id");
-  for (const auto& [snapshot_id, snapshot] : updated_snapshots) {
-    if (!base_snapshots.contains(snapshot_id)) {
-      commit.updates.push_back(Update({{"action", "add-snapshot"}, {"snapshot", snapshot}}));
-    }
-  }
-  json removed = json::array();
-  for (const auto& [snapshot_id, snapshot] : base_snapshots) {
-    if (!updated_snapshots.contains(snapshot_id)) removed.push_back(snapshot_id);
-  }
-  if (!removed.empty()) commit.updates.push_back(Update({{"action", "remove-snapshots"}, {"snapshot-ids", removed}}));
-  json base_refs = b.value("refs", json::object());
-  json updated_refs = u.value("refs", json::object());
-  for (const auto& [name, ref] : updated_refs.items()) {
-    if (base_refs.contains(name) && base_refs[name] == ref) continue;
-    json body = ref;
-    body["action"] = "set-snapshot-ref";
-    body["ref-name"] = name;
-    commit.updates.push_back(Update(std::move(body)));
-  }
-  for (const auto& [name, ref] : base_refs.items()) {
-    if (!updated_refs.contains(name)) {
-      commit.updates.push_back(Update({{"action", "remove-snapshot-ref"}, {"ref-name", name}}));
-    }
-  }
-  json base_properties = b.value("properties", json::object());
-  json updated_properties = u.value("properties", json::object());
-  json set = json::object();
-  json remove = json::array();
-  for (const auto& [key, value] : updated_properties.items()) {
-    if (!base_properties.contains(key) || base_properties[key] != value) set[key] = value;
-  }
-  for (const auto& [key, value] : base_properties.items()) {
-    if (!updated_properties.contains(key)) remove.push_back(key);
-  }
-  if (!set.empty()) commit.updates.push_back(Update({{"action", "set-properties"}, {"updates", set}}));
-  if (!remove.empty()) commit.updates.push_back(Update({{"action", "remove-properties"}, {"removals", remove}}));
-  if (u["location"] != b["location"]) {
-    commit.updates.push_back(Update({{"action", "set-location"}, {"location", u["location"]}}));
-  }
-  // Statistics files, by snapshot: a new or changed entry is set, a vanished one removed.
-  for (const char* field : {"statistics", "partition-statistics"}) {
-    std::string kind = field;
-    auto by_snapshot = [&](const json& metadata) {
-      std::map<int64_t, json> out;
-      for (const auto& entry : metadata.value(kind, json::array())) {
-        if (entry.is_object() && entry.contains("snapshot-id")) out[entry["snapshot-id"].get<int64_t>()] = entry;
-      }
-      return out;
-    };
-    auto before = by_snapshot(b), after = by_snapshot(u);
-    for (const auto& [snapshot_id, entry] : after) {
-      auto it = before.find(snapshot_id);
-      if (it == before.end() || it->second != entry) {
-        commit.updates.push_back(Update({{"action", "set-" + kind}, {"snapshot-id", snapshot_id}, {kind, entry}}));
-      }
-    }
-    for (const auto& [snapshot_id, entry] : before) {
-      if (!after.contains(snapshot_id)) commit.updates.push_back(Update({{"action", "remove-" + kind}, {"snapshot-id", snapshot_id}}));
-    }
-  }
-  return commit;
-}
-
 Result<std::shared_ptr<CatalogTableOperations>> CatalogTableOperations::Open(std::shared_ptr<Catalog> catalog,
                                                                              TableIdentifier id,
                                                                              const std::string& relative_root) {
@@ -206,12 +54,14 @@ Result<iceberg::VersionedMetadata> CatalogTableOperations::Refresh() {
 }
 
 Result<iceberg::VersionedMetadata> CatalogTableOperations::Commit(const iceberg::VersionedMetadata& base,
-                                                                  iceberg::TableMetadata updated) {
+                                                                  const iceberg::TableChange& change) {
   if (base.version == 0 || !base.metadata) {
     return InvalidArgument("table {}: create catalog tables through the catalog, not by a commit", IdentifierToString(id_));
   }
-  FLOE_ASSIGN_OR_RETURN(TableCommit commit, DiffAsCommit(id_, *base.metadata, updated));
-  FLOE_ASSIGN_OR_RETURN(LoadedTable loaded, catalog_->CommitTable(commit));
+  // The catalog validates the requirements against the table's current metadata and applies
+  // the updates (its TableMetadataBuilder, or a REST server's), exactly as sent.
+  FLOE_ASSIGN_OR_RETURN(LoadedTable loaded,
+                        catalog_->CommitTable(TableCommit{id_, change.requirements, change.updates}));
   return FromLoaded(loaded);
 }
 

@@ -2,11 +2,10 @@
 // through iceberg::TableOperations, so iceberg::Table's commits (appends, rewrites, schema
 // changes, expiry) work on catalog tables exactly as on folder tables.
 //
-// A commit is sent as the REST spec's requirements and updates: the updates are the
-// difference between the base and the new metadata (schemas, specs, sort orders, snapshots,
-// refs, properties, location, format version) and the requirements pin the base (table uuid,
-// the main branch's snapshot, the schema, spec and last assigned ids), so the catalog's swap
-// fails with Conflict exactly when another writer changed what this commit built on.
+// A commit is sent as the Table computed it: the REST spec's updates (add-snapshot and
+// set-snapshot-ref for an append, add-schema for a schema change, ...) and the requirements
+// they imply (the table uuid, the refs they move, the ids they build on), so the catalog fails
+// it with Conflict exactly when another writer changed what this commit built on.
 // Thread-safe as the Catalog and ObjectStore under it are.
 #pragma once
 
@@ -28,7 +27,7 @@ class CatalogTableOperations final : public iceberg::TableOperations {
 
   Result<iceberg::VersionedMetadata> Refresh() override;
   Result<iceberg::VersionedMetadata> Commit(const iceberg::VersionedMetadata& base,
-                                            iceberg::TableMetadata updated) override;
+                                            const iceberg::TableChange& change) override;
   io::ObjectStore& store() override { return *store_; }
   Result<std::string> KeyForLocation(std::string_view location) const override;
   std::string NewLocation(std::string_view relative) const override;
@@ -49,9 +48,5 @@ class CatalogTableOperations final : public iceberg::TableOperations {
   std::string table_key_;  // "" : the store is rooted at the table.
   int64_t version_ = 0;    // Counts commits seen by this instance (Iceberg tables have no global N).
 };
-
-// The REST requirements and updates that turn `base` into `updated` (exposed for tests).
-Result<TableCommit> DiffAsCommit(const TableIdentifier& id, const iceberg::TableMetadata& base,
-                                 const iceberg::TableMetadata& updated);
 
 }  // namespace floe::catalog

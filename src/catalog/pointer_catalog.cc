@@ -1,12 +1,14 @@
 #include "catalog/pointer_catalog.h"
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <set>
 
-#include <fmt/format.h>
-
 #include "catalog/location_policy.h"
 #include "iceberg/table_metadata.h"
+#include "iceberg/table_metadata_builder.h"
+#include "iceberg/table_operations.h"
 
 namespace floe::catalog {
 namespace {
@@ -23,15 +25,6 @@ int64_t NowMillis() {
 
 std::unexpected<Error> NoSuchTable(const TableIdentifier& id) {
   return NotFound("no such table: {}", IdentifierToString(id));
-}
-
-bool HasAssertCreate(const TableCommit& commit) {
-  for (const TableRequirement& requirement : commit.requirements) {
-    if (requirement.kind == TableRequirement::Kind::kAssertCreate) {
-      return true;
-    }
-  }
-  return false;
 }
 
 }  // namespace
@@ -62,7 +55,7 @@ std::string NextMetadataLocation(std::string_view table_location, std::string_vi
   while (base.ends_with('/')) {
     base.pop_back();
   }
-  return fmt::format("{}/metadata/{:05d}-{}.metadata.json", base, version, RandomUuid());
+  return fmt::format("{}/metadata/{:05d}-{}.metadata.json", base, version, iceberg::NewUuid());
 }
 
 PointerCatalog::PointerCatalog(std::unique_ptr<MetadataPointerStore> pointers, std::unique_ptr<MetadataFileIo> files,
@@ -157,15 +150,37 @@ std::shared_ptr<const nlohmann::json> PointerCatalog::CachedMetadata(const std::
   return it == cache_.end() ? nullptr : it->second;
 }
 
-void PointerCatalog::CacheMetadata(const std::string& location, std::shared_ptr<const nlohmann::json> metadata) {
+void PointerCatalog::CacheMetadata(const std::string& location, std::shared_ptr<const nlohmann::json> metadata,
+                                   std::shared_ptr<const iceberg::TableMetadata> model) {
   std::lock_guard lock(cache_mu_);
   if (cache_.emplace(location, std::move(metadata)).second) {
     cache_order_.push_back(location);
   }
+  if (model) {
+    models_[location] = std::move(model);
+  }
   while (cache_order_.size() > kMetadataCacheEntries) {
     cache_.erase(cache_order_.front());
+    models_.erase(cache_order_.front());
     cache_order_.pop_front();
   }
+}
+
+Result<std::shared_ptr<const iceberg::TableMetadata>> PointerCatalog::MetadataModel(const std::string& location,
+                                                                                    const nlohmann::json& metadata) {
+  {
+    std::lock_guard lock(cache_mu_);
+    if (auto it = models_.find(location); it != models_.end()) {
+      return it->second;
+    }
+  }
+  FLOE_ASSIGN_OR_RETURN_CTX(iceberg::TableMetadata parsed, iceberg::TableMetadataFromJsonValue(metadata), location);
+  auto model = std::make_shared<const iceberg::TableMetadata>(std::move(parsed));
+  std::lock_guard lock(cache_mu_);
+  if (cache_.contains(location)) {
+    models_[location] = model;
+  }
+  return model;
 }
 
 Result<nlohmann::json> PointerCatalog::ReadMetadata(const std::string& location) {
@@ -337,41 +352,49 @@ Result<std::vector<LoadedTable>> PointerCatalog::CommitAll(const std::vector<Tab
   for (int attempt = 0; attempt < kMaxCommitAttempts; ++attempt) {
     std::vector<PointerSwap> swaps;
     std::vector<LoadedTable> results;
+    std::vector<std::shared_ptr<const iceberg::TableMetadata>> models;  // Of results, in order.
     for (const TableCommit& commit : commits) {
       FLOE_ASSIGN_OR_RETURN(auto pointer, pointers_->GetPointer(commit.id));
       std::optional<nlohmann::json> base;
       if (pointer) {
         FLOE_ASSIGN_OR_RETURN(base, ReadMetadata(*pointer));
-      } else if (!HasAssertCreate(commit)) {
+      } else if (!iceberg::HasAssertCreate(commit.requirements)) {
         return NoSuchTable(commit.id);
       } else {
         FLOE_RETURN_IF_ERROR(RequireNamespace(commit.id.ns));
       }
-      for (const TableRequirement& requirement : commit.requirements) {
-        FLOE_RETURN_IF_ERROR_CTX(requirement.Check(base ? &*base : nullptr), IdentifierToString(commit.id));
+      std::shared_ptr<const iceberg::TableMetadata> current;
+      if (base) {
+        FLOE_ASSIGN_OR_RETURN_CTX(current, MetadataModel(*pointer, *base), IdentifierToString(commit.id));
       }
-      TableMetadataEditor editor(base ? &*base : nullptr, pointer.value_or(""), NowMillis());
-      if (!base) {
+      FLOE_RETURN_IF_ERROR_CTX(iceberg::ValidateRequirements(commit.requirements, current.get()),
+                               IdentifierToString(commit.id));
+      std::optional<iceberg::TableMetadataBuilder> builder;
+      if (base) {
+        builder.emplace(*base, *pointer, NowMillis());
+      } else {
+        builder.emplace(NowMillis());
         // A create through a commit: start at the default location unless an update moves it.
         if (auto location = DefaultLocation(commit.id)) {
-          FLOE_RETURN_IF_ERROR(editor.Apply({"set-location", {{"action", "set-location"}, {"location", *location}}}));
+          FLOE_RETURN_IF_ERROR(builder->SetLocation(*location));
         }
       }
-      for (const TableUpdate& update : commit.updates) {
-        FLOE_RETURN_IF_ERROR_CTX(editor.Apply(update), IdentifierToString(commit.id));
-      }
-      FLOE_ASSIGN_OR_RETURN_CTX(nlohmann::json metadata, editor.Finish(), IdentifierToString(commit.id));
+      FLOE_RETURN_IF_ERROR_CTX(iceberg::ApplyUpdates(commit.updates, *builder), IdentifierToString(commit.id));
+      FLOE_ASSIGN_OR_RETURN_CTX(nlohmann::json metadata, builder->Build(), IdentifierToString(commit.id));
       // A create or a set-location chooses where the table's files go: confine it.
       std::string new_location = metadata.value("location", "");
       if (!base || base->value("location", "") != new_location) {
         FLOE_ASSIGN_OR_RETURN(new_location, CheckNewLocation(commit.id, new_location));
         metadata["location"] = new_location;
       }
-      // Never write metadata floe's own model cannot read back.
-      if (auto parsed = iceberg::TableMetadataFromJsonValue(metadata); !parsed) {
+      // Never write metadata floe's own model cannot read back; the model is kept for the
+      // next commit's requirements.
+      auto parsed = iceberg::TableMetadataFromJsonValue(metadata);
+      if (!parsed) {
         return InvalidArgument("{}: the updates produce invalid metadata: {}", IdentifierToString(commit.id),
                                parsed.error().message());
       }
+      models.push_back(std::make_shared<const iceberg::TableMetadata>(std::move(*parsed)));
       std::string location = NextMetadataLocation(metadata.value("location", ""), pointer.value_or(""));
       swaps.push_back({commit.id, pointer, location});
       results.push_back({location, std::move(metadata), {}});
@@ -389,8 +412,9 @@ Result<std::vector<LoadedTable>> PointerCatalog::CommitAll(const std::vector<Tab
       status = pointers_->SwapPointers(swaps);
     }
     if (status) {
-      for (const LoadedTable& table : results) {
-        CacheMetadata(table.metadata_location, std::make_shared<const nlohmann::json>(table.metadata));
+      for (size_t i = 0; i < results.size(); ++i) {
+        CacheMetadata(results[i].metadata_location, std::make_shared<const nlohmann::json>(results[i].metadata),
+                      models[i]);
       }
       return results;
     }

@@ -27,6 +27,7 @@
 #include "catalog/catalog.h"
 #include "catalog/metadata_file_io.h"
 #include "catalog/metadata_pointer_store.h"
+#include "iceberg/table_metadata.h"
 
 namespace floe::catalog {
 
@@ -76,10 +77,16 @@ class PointerCatalog final : public Catalog {
   // Metadata files are immutable, so parsed ones are kept by location: loads and commits of a
   // hot table skip reading and parsing it again.
   std::shared_ptr<const nlohmann::json> CachedMetadata(const std::string& location);
-  void CacheMetadata(const std::string& location, std::shared_ptr<const nlohmann::json> metadata);
+  void CacheMetadata(const std::string& location, std::shared_ptr<const nlohmann::json> metadata,
+                     std::shared_ptr<const iceberg::TableMetadata> model = nullptr);
+  // The typed model of the metadata at `location` (`metadata` is its JSON), which commits check
+  // requirements against: parsed once per file.
+  Result<std::shared_ptr<const iceberg::TableMetadata>> MetadataModel(const std::string& location,
+                                                                      const nlohmann::json& metadata);
 
   std::mutex cache_mu_;
   std::map<std::string, std::shared_ptr<const nlohmann::json>> cache_;  // Guarded by cache_mu_.
+  std::map<std::string, std::shared_ptr<const iceberg::TableMetadata>> models_;  // Guarded by cache_mu_.
   std::deque<std::string> cache_order_;                                  // Oldest first; guarded by cache_mu_.
 
   std::mutex locks_mu_;

@@ -26,12 +26,12 @@ Result<Json> ParseJson(const std::string& body, std::string_view what) {
 
 Json CommitToJson(const TableCommit& commit, bool with_identifier) {
   Json requirements = Json::array();
-  for (const TableRequirement& requirement : commit.requirements) {
-    requirements.push_back(requirement.ToJson());
+  for (const iceberg::TableRequirementPtr& requirement : commit.requirements) {
+    requirements.push_back(requirement->ToJson());
   }
   Json updates = Json::array();
-  for (const TableUpdate& update : commit.updates) {
-    updates.push_back(update.ToJson());
+  for (const iceberg::TableUpdatePtr& update : commit.updates) {
+    updates.push_back(update->ToJson());
   }
   Json body = {{"requirements", requirements}, {"updates", updates}};
   if (with_identifier) {

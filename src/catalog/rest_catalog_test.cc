@@ -33,16 +33,9 @@ TableCommit AppendCommit(const TableIdentifier& id, const LoadedTable& table, in
   int64_t current = m.value("current-snapshot-id", int64_t{-1});
   TableCommit commit;
   commit.id = id;
-  TableRequirement uuid;
-  uuid.kind = TableRequirement::Kind::kAssertTableUuid;
-  uuid.uuid = m["table-uuid"].get<std::string>();
-  TableRequirement ref;
-  ref.kind = TableRequirement::Kind::kAssertRefSnapshotId;
-  ref.ref = "main";
-  if (current != -1) {
-    ref.snapshot_id = current;
-  }
-  commit.requirements = {uuid, ref};
+  commit.requirements = {std::make_shared<const iceberg::AssertTableUuid>(m["table-uuid"].get<std::string>()),
+                         std::make_shared<const iceberg::AssertRefSnapshotId>(
+                             "main", current == -1 ? std::nullopt : std::optional<int64_t>(current))};
   Json snapshot = {{"snapshot-id", snapshot_id},
                    {"sequence-number", m["last-sequence-number"].get<int64_t>() + 1},
                    {"timestamp-ms", 1700000000000 + snapshot_id},
@@ -52,7 +45,8 @@ TableCommit AppendCommit(const TableIdentifier& id, const LoadedTable& table, in
   if (current != -1) {
     snapshot["parent-snapshot-id"] = current;
   }
-  commit.updates = {TableUpdate::AddSnapshot(snapshot), TableUpdate::SetSnapshotRef("main", snapshot_id)};
+  commit.updates = {std::make_shared<const iceberg::AddSnapshot>(snapshot),
+                    std::make_shared<const iceberg::SetSnapshotRef>("main", snapshot_id)};
   return commit;
 }
 
@@ -233,18 +227,23 @@ TEST_F(RestCatalogTest, StagedCreateBecomesATableOnItsCommit) {
   const Json& m = staged->metadata;
   TableCommit commit;
   commit.id = t;
-  commit.requirements = {TableRequirement{}};  // assert-create
+  commit.requirements = {std::make_shared<const iceberg::AssertCreate>()};
   for (const char* json : {R"({"action":"upgrade-format-version","format-version":2})"}) {
-    commit.updates.push_back(*TableUpdate::FromJson(Json::parse(json)));
+    commit.updates.push_back(*iceberg::TableUpdate::FromJson(Json::parse(json)));
   }
-  commit.updates.push_back({"assign-uuid", {{"action", "assign-uuid"}, {"uuid", m["table-uuid"]}}});
-  commit.updates.push_back({"add-schema", {{"action", "add-schema"}, {"schema", m["schemas"][0]}}});
-  commit.updates.push_back({"set-current-schema", {{"action", "set-current-schema"}, {"schema-id", -1}}});
-  commit.updates.push_back({"add-spec", {{"action", "add-spec"}, {"spec", m["partition-specs"][0]}}});
-  commit.updates.push_back({"set-default-spec", {{"action", "set-default-spec"}, {"spec-id", -1}}});
-  commit.updates.push_back({"add-sort-order", {{"action", "add-sort-order"}, {"sort-order", m["sort-orders"][0]}}});
-  commit.updates.push_back({"set-default-sort-order", {{"action", "set-default-sort-order"}, {"sort-order-id", -1}}});
-  commit.updates.push_back({"set-location", {{"action", "set-location"}, {"location", m["location"]}}});
+  commit.updates.push_back(*iceberg::TableUpdate::FromJson(Json{{"action", "assign-uuid"}, {"uuid", m["table-uuid"]}}));
+  commit.updates.push_back(
+      *iceberg::TableUpdate::FromJson(Json{{"action", "add-schema"}, {"schema", m["schemas"][0]}}));
+  commit.updates.push_back(*iceberg::TableUpdate::FromJson(Json{{"action", "set-current-schema"}, {"schema-id", -1}}));
+  commit.updates.push_back(
+      *iceberg::TableUpdate::FromJson(Json{{"action", "add-spec"}, {"spec", m["partition-specs"][0]}}));
+  commit.updates.push_back(*iceberg::TableUpdate::FromJson(Json{{"action", "set-default-spec"}, {"spec-id", -1}}));
+  commit.updates.push_back(
+      *iceberg::TableUpdate::FromJson(Json{{"action", "add-sort-order"}, {"sort-order", m["sort-orders"][0]}}));
+  commit.updates.push_back(
+      *iceberg::TableUpdate::FromJson(Json{{"action", "set-default-sort-order"}, {"sort-order-id", -1}}));
+  commit.updates.push_back(
+      *iceberg::TableUpdate::FromJson(Json{{"action", "set-location"}, {"location", m["location"]}}));
   auto created = client_->CommitTable(commit);
   ASSERT_TRUE(created) << created.error().ToString();
   EXPECT_EQ(created->metadata["table-uuid"], m["table-uuid"]);
@@ -401,7 +400,10 @@ TEST(RestCatalogAuthTest, RolesDecideWhatEachUserMayDo) {
   auto v1 = writer->CommitTable(AppendCommit(t, *v0, 101));
   ASSERT_TRUE(v1) << v1.error().ToString();
   // A property change, a rename, a drop (with or without purge): an admin's.
-  TableCommit properties{t, {}, {TableUpdate::SetProperties({{"write.format.default", "avro"}})}};
+  TableCommit properties{t,
+                         {},
+                         {std::make_shared<const iceberg::SetProperties>(
+                             std::map<std::string, std::string>{{"write.format.default", "avro"}})}};
   EXPECT_TRUE(forbidden(writer->CommitTable(properties)));
   EXPECT_TRUE(forbidden(writer->RenameTable(t, {{"db"}, "u"})));
   EXPECT_TRUE(forbidden(writer->DropTable(t, true)));
@@ -496,7 +498,8 @@ TEST(RestCatalogAuthTest, GrantsDecidePerNamespace) {
   auto orders1 = bo->CommitTable(AppendCommit(orders, *orders0, 22));
   ASSERT_TRUE(orders1) << orders1.error().ToString();
   // Its role still stops what no grant gives it: a property change is an alter.
-  EXPECT_TRUE(forbidden(bo->CommitTable(TableCommit{orders, {}, {TableUpdate::SetProperties({{"k", "v"}})}})));
+  EXPECT_TRUE(forbidden(bo->CommitTable(TableCommit{
+      orders, {}, {std::make_shared<const iceberg::SetProperties>(std::map<std::string, std::string>{{"k", "v"}})}})));
   EXPECT_EQ(admin->LoadTable(ledger)->metadata_location, ledger0->metadata_location);
   server.Stop();
 }

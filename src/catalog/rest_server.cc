@@ -139,11 +139,11 @@ Result<TableCommit> CommitFromJson(const Json& json, std::optional<TableIdentifi
     return InvalidArgument("a commit needs an 'updates' array");
   }
   for (const Json& element : *requirements) {
-    FLOE_ASSIGN_OR_RETURN(TableRequirement requirement, TableRequirement::FromJson(element));
+    FLOE_ASSIGN_OR_RETURN(iceberg::TableRequirementPtr requirement, iceberg::TableRequirement::FromJson(element));
     commit.requirements.push_back(std::move(requirement));
   }
   for (const Json& element : *updates) {
-    FLOE_ASSIGN_OR_RETURN(TableUpdate update, TableUpdate::FromJson(element));
+    FLOE_ASSIGN_OR_RETURN(iceberg::TableUpdatePtr update, iceberg::TableUpdate::FromJson(element));
     commit.updates.push_back(std::move(update));
   }
   return commit;
@@ -241,9 +241,10 @@ Result<RouteNeed> RouteNeedOf(std::string_view method, std::string_view path) {
 // the data (ANALYZE, compaction) writes data; any other update (schema, partition spec, sort
 // order, location, properties, removing snapshots or refs, ...) alters the table.
 auth::Operation CommitOperation(const TableCommit& commit) {
-  for (const TableUpdate& update : commit.updates) {
-    if (update.action != "add-snapshot" && update.action != "set-snapshot-ref" && update.action != "set-statistics" &&
-        update.action != "remove-statistics") {
+  for (const iceberg::TableUpdatePtr& update : commit.updates) {
+    std::string_view action = update->action();
+    if (action != "add-snapshot" && action != "set-snapshot-ref" && action != "set-statistics" &&
+        action != "remove-statistics") {
       return auth::Operation::kAlter;
     }
   }

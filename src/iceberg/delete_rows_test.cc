@@ -339,9 +339,7 @@ std::string PuffinFile(const std::string& blob, const std::string& referenced, i
 
 TEST_F(DeleteRowsTest, DeletionVectorsApplyOnReadAndInRewrites) {
   // Format v3, as a table upgraded by another engine.
-  TableMetadata v3 = table_->metadata();
-  v3.format_version = 3;
-  v3.next_row_id = 0;
+  TableChange v3{{}, {std::make_shared<const UpgradeFormatVersion>(3)}};
   ASSERT_TRUE(table_->ops().Commit(table_->current(), v3).has_value());
   ASSERT_TRUE(table_->Refresh().has_value());
 
@@ -384,8 +382,7 @@ TEST_F(DeleteRowsTest, DeletionVectorsApplyOnReadAndInRewrites) {
 }
 
 TEST_F(DeleteRowsTest, ADamagedDeletionVectorIsCorruptionNamingTheBlob) {
-  TableMetadata v3 = table_->metadata();
-  v3.format_version = 3;
+  TableChange v3{{}, {std::make_shared<const UpgradeFormatVersion>(3)}};
   ASSERT_TRUE(table_->ops().Commit(table_->current(), v3).has_value());
   ASSERT_TRUE(table_->Refresh().has_value());
   DataFile us = FileOf("us");

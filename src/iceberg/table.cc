@@ -7,6 +7,7 @@
 
 #include "iceberg/evaluators.h"
 #include "iceberg/schema_json.h"
+#include "iceberg/sort_order.h"
 
 namespace floe::iceberg {
 namespace {
@@ -66,6 +67,10 @@ Result<std::vector<NestedField>> EditStruct(const std::vector<NestedField>& fiel
     return out;
   }
   return InvalidArgument("no column '{}'", path[depth]);
+}
+
+RefRetention RetentionOf(const SnapshotRef& ref) {
+  return RefRetention{ref.min_snapshots_to_keep, ref.max_snapshot_age_ms, ref.max_ref_age_ms};
 }
 
 Result<Schema> ApplySchemaChanges(const TableMetadata& base, const std::vector<SchemaChange>& changes,
@@ -184,24 +189,28 @@ Result<std::unique_ptr<Table>> Table::Create(std::shared_ptr<TableOperations> op
                                              const std::vector<PartitionField>& partition_fields,
                                              std::map<std::string, std::string> properties) {
   FLOE_RETURN_IF_ERROR(schema.Validate());
-  TableMetadata m;
-  m.format_version = kDefaultFormatVersion;
-  m.table_uuid = NewUuid();
-  m.location = ops->NewLocation("");
-  while (m.location.size() > 1 && m.location.back() == '/') m.location.pop_back();
-  m.schemas.push_back(schema.WithId(0));
-  m.current_schema_id = 0;
-  m.last_column_id = schema.HighestFieldId();
+  std::string location = ops->NewLocation("");
+  while (location.size() > 1 && location.back() == '/') location.pop_back();
   PartitionSpec spec(0, partition_fields);
-  FLOE_RETURN_IF_ERROR(spec.Validate(m.schemas[0]));
-  m.specs.push_back(spec);
-  m.default_spec_id = 0;
-  m.last_partition_id = spec.LastFieldId();
-  m.sort_orders.push_back(SortOrder{});
-  m.properties = std::move(properties);
-  m.last_updated_ms = NowMillis();
+  FLOE_RETURN_IF_ERROR(spec.Validate(schema.WithId(0)));
+  TableChange change;
+  change.requirements = {std::make_shared<const AssertCreate>()};
+  change.updates = {
+      std::make_shared<const AssignUuid>(NewUuid()),
+      std::make_shared<const UpgradeFormatVersion>(kDefaultFormatVersion),
+      std::make_shared<const AddSchema>(SchemaToJsonValue(schema.WithId(0)), schema.HighestFieldId()),
+      std::make_shared<const SetCurrentSchema>(-1),
+      std::make_shared<const AddPartitionSpec>(PartitionSpecToJsonValue(spec)),
+      std::make_shared<const SetDefaultPartitionSpec>(-1),
+      std::make_shared<const AddSortOrder>(SortOrderToJsonValue(SortOrder{})),
+      std::make_shared<const SetDefaultSortOrder>(-1),
+      std::make_shared<const SetLocation>(location),
+  };
+  if (!properties.empty()) {
+    change.updates.push_back(std::make_shared<const iceberg::SetProperties>(std::move(properties)));
+  }
   VersionedMetadata none;
-  auto committed = ops->Commit(none, std::move(m));
+  auto committed = ops->Commit(none, change);
   if (!committed) {
     if (committed.error().kind() == ErrorKind::kConflict) {
       return AlreadyExists("table at {} already exists", ops->NewLocation(""));
@@ -275,12 +284,13 @@ Status Table::CommitWithRetry(const Attempt& attempt) {
         if (auto key = ops_->KeyForLocation(loc)) (void)ops_->store().Delete(*key);
       }
     };
-    auto updated = attempt(metadata(), &written);
-    if (!updated) {
+    auto updates = attempt(metadata(), &written);
+    if (!updates) {
       cleanup();
-      return std::unexpected(updated.error());
+      return std::unexpected(updates.error());
     }
-    auto committed = ops_->Commit(current_, std::move(*updated));
+    TableChange change{RequirementsFor(metadata(), *updates), std::move(*updates)};
+    auto committed = ops_->Commit(current_, change);
     if (committed) {
       current_ = std::move(*committed);
       extra_summary_.clear();
@@ -306,13 +316,12 @@ Result<ManifestFile> Table::WriteNewManifest(const TableMetadata& base, int64_t 
   return written.record;
 }
 
-Result<TableMetadata> Table::AddSnapshot(const TableMetadata& base, int64_t snapshot_id, std::string_view operation,
-                                         std::vector<ManifestFile> manifests,
-                                         const std::map<std::string, std::string>& delta,
-                                         std::vector<std::string>* written) {
+Result<Table::Updates> Table::AddSnapshot(const TableMetadata& base, int64_t snapshot_id, std::string_view operation,
+                                          std::vector<ManifestFile> manifests,
+                                          const std::map<std::string, std::string>& delta,
+                                          std::vector<std::string>* written) {
   if (base.format_version < 2) return NotImplemented("writing to format v1 tables (upgrade to v2 first)");
   if (base.SnapshotById(snapshot_id)) return Conflict("snapshot id {} is already used", snapshot_id);
-  TableMetadata m = base;
   int64_t seq = base.last_sequence_number + 1;
   std::string list_location =
       ops_->NewLocation(fmt::format("metadata/snap-{}-{}-{}.avro", snapshot_id, seq, NewUuid()));
@@ -361,15 +370,12 @@ Result<TableMetadata> Table::AddSnapshot(const TableMetadata& base, int64_t snap
   total("total-position-deletes", "added-position-deletes", "removed-position-deletes");
   total("total-equality-deletes", "added-equality-deletes", "removed-equality-deletes");
 
-  m.snapshots.push_back(s);
-  m.current_snapshot_id = snapshot_id;
-  SnapshotRef main = m.refs.contains(std::string(kMainBranch)) ? m.refs[std::string(kMainBranch)] : SnapshotRef{};
-  main.snapshot_id = snapshot_id;
-  main.is_branch = true;
-  m.refs[std::string(kMainBranch)] = main;
-  m.snapshot_log.push_back(SnapshotLogEntry{s.timestamp_ms, snapshot_id});
-  m.last_sequence_number = seq;
-  return m;
+  // Main keeps its retention settings as it moves.
+  RefRetention retention;
+  if (auto it = base.refs.find(std::string(kMainBranch)); it != base.refs.end()) retention = RetentionOf(it->second);
+  return Updates{
+      std::make_shared<const iceberg::AddSnapshot>(SnapshotToJsonValue(s)),
+      std::make_shared<const SetSnapshotRef>(std::string(kMainBranch), snapshot_id, "branch", retention)};
 }
 
 Status Table::FastAppend(const std::vector<DataFile>& files) {
@@ -477,7 +483,7 @@ Status Table::Append(const std::vector<DataFile>& files, bool merge) {
   }
   delta["changed-partition-count"] = std::to_string(partitions.size());
   int32_t spec_id = metadata().default_spec_id;
-  Status st = CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<TableMetadata> {
+  Status st = CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<Updates> {
     if (!base.SpecById(spec_id)) return Conflict("partition spec {} was removed concurrently", spec_id);
     std::vector<ManifestFile> manifests;
     if (manifest) manifests.push_back(*manifest);
@@ -512,7 +518,7 @@ Status Table::AppendManifests(const std::vector<ManifestFile>& added) {
   }
   delta["added-data-files"] = std::to_string(files);
   delta["added-records"] = std::to_string(records);
-  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<TableMetadata> {
+  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<Updates> {
     std::vector<ManifestFile> manifests = mine;
     if (const Snapshot* current = base.CurrentSnapshot()) {
       FLOE_ASSIGN_OR_RETURN(auto existing, Manifests(*current));
@@ -538,7 +544,7 @@ Status Table::AddDeleteFiles(const std::vector<DataFile>& deletes) {
                                               {"added-position-deletes", std::to_string(positions)},
                                               {"added-equality-deletes", std::to_string(equalities)},
                                               {"added-files-size", std::to_string(bytes)}};
-  Status st = CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<TableMetadata> {
+  Status st = CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<Updates> {
     std::vector<ManifestFile> manifests = {manifest};
     if (const Snapshot* current = base.CurrentSnapshot()) {
       FLOE_ASSIGN_OR_RETURN(auto existing, Manifests(*current));
@@ -570,7 +576,7 @@ Status Table::RewriteManifests(size_t* merged) {
   if (merged) *merged = 0;
   int64_t snapshot_id = NewSnapshotId();
   bool nothing = false;
-  Status st = CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<TableMetadata> {
+  Status st = CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<Updates> {
     const Snapshot* current = base.CurrentSnapshot();
     if (!current) {
       nothing = true;  // Ends the commit without writing metadata (an attempt's error is final).
@@ -652,7 +658,7 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
     FLOE_ASSIGN_OR_RETURN(added_manifest, WriteNewManifest(metadata(), snapshot_id, entries));
   }
   std::set<std::string> to_delete(deleted.begin(), deleted.end());
-  Status st = CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<TableMetadata> {
+  Status st = CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<Updates> {
     std::vector<ManifestFile> manifests;
     if (added_manifest) manifests.push_back(*added_manifest);
     std::set<std::string> remaining = to_delete;
@@ -761,34 +767,23 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
 
 Status Table::UpdateSchema(const std::vector<SchemaChange>& changes) {
   int32_t based_on = metadata().current_schema_id;
-  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<TableMetadata> {
+  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<Updates> {
     if (base.current_schema_id != based_on) {
       return Conflict("the schema changed concurrently (now schema {}); re-apply the change", base.current_schema_id);
     }
     int32_t last_column_id = base.last_column_id;
     FLOE_ASSIGN_OR_RETURN(Schema schema, ApplySchemaChanges(base, changes, &last_column_id));
-    TableMetadata m = base;
-    m.last_column_id = last_column_id;
-    int32_t id = -1;
-    for (const Schema& s : base.schemas) {
-      if (s.SameColumns(schema)) id = s.schema_id();
-    }
-    if (id < 0) {
-      int32_t max_id = 0;
-      for (const Schema& s : base.schemas) max_id = std::max(max_id, s.schema_id());
-      id = max_id + 1;
-      m.schemas.push_back(schema.WithId(id));
-    }
-    m.current_schema_id = id;
     // Partition fields keep their names; their source columns must still exist.
-    FLOE_RETURN_IF_ERROR(m.DefaultSpec().Validate(m.CurrentSchema()));
-    return m;
+    FLOE_RETURN_IF_ERROR(base.DefaultSpec().Validate(schema));
+    // The builder reuses the id of an equal schema, else takes the next.
+    return Updates{std::make_shared<const AddSchema>(SchemaToJsonValue(schema), last_column_id),
+                                       std::make_shared<const SetCurrentSchema>(-1)};
   });
 }
 
 Status Table::UpdatePartitionSpec(const std::vector<PartitionField>& requested) {
-  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<TableMetadata> {
-    TableMetadata m = base;
+  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<Updates> {
+    // Fields equivalent to one of an earlier spec keep its field id; others get new ids.
     std::vector<PartitionField> fields = requested;
     int32_t last = base.last_partition_id;
     for (PartitionField& f : fields) {
@@ -802,27 +797,18 @@ Status Table::UpdatePartitionSpec(const std::vector<PartitionField>& requested) 
     }
     PartitionSpec candidate(0, fields);
     FLOE_RETURN_IF_ERROR(candidate.Validate(base.CurrentSchema()));
-    int32_t max_spec = 0;
-    for (const PartitionSpec& s : base.specs) {
-      max_spec = std::max(max_spec, s.spec_id());
-      if (s.CompatibleWith(candidate) && s.fields() == candidate.fields()) {
-        m.default_spec_id = s.spec_id();
-        return m;
-      }
-    }
-    m.specs.push_back(PartitionSpec(max_spec + 1, fields));
-    m.default_spec_id = max_spec + 1;
-    m.last_partition_id = std::max(last, base.last_partition_id);
-    return m;
+    // The builder reuses the id of an equal spec, else takes the next.
+    return Updates{std::make_shared<const AddPartitionSpec>(PartitionSpecToJsonValue(candidate)),
+                                       std::make_shared<const SetDefaultPartitionSpec>(-1)};
   });
 }
 
 Status Table::SetProperties(const std::map<std::string, std::string>& set, const std::vector<std::string>& remove) {
-  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<TableMetadata> {
-    TableMetadata m = base;
-    for (const auto& [k, v] : set) m.properties[k] = v;
-    for (const std::string& k : remove) m.properties.erase(k);
-    return m;
+  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<Updates> {
+    Updates updates;
+    if (!set.empty()) updates.push_back(std::make_shared<const iceberg::SetProperties>(set));
+    if (!remove.empty()) updates.push_back(std::make_shared<const RemoveProperties>(remove));
+    return updates;
   });
 }
 
@@ -831,21 +817,15 @@ Status Table::SetStatistics(const nlohmann::json& statistics_file) {
     return InvalidArgument("a statistics file needs its snapshot-id");
   }
   const int64_t snapshot_id = statistics_file["snapshot-id"].get<int64_t>();
-  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<TableMetadata> {
+  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<Updates> {
     if (!base.SnapshotById(snapshot_id)) return NotFound("no snapshot {}", snapshot_id);
-    TableMetadata m = base;
-    nlohmann::json kept = nlohmann::json::array();
-    for (const auto& entry : m.statistics) {
-      if (!(entry.is_object() && entry.value("snapshot-id", int64_t{-1}) == snapshot_id)) kept.push_back(entry);
-    }
-    kept.push_back(statistics_file);
-    m.statistics = std::move(kept);
-    return m;
+    // The builder replaces the entry of the same snapshot.
+    return Updates{std::make_shared<const iceberg::SetStatistics>(statistics_file)};
   });
 }
 
 Status Table::Rollback(int64_t snapshot_id) {
-  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<TableMetadata> {
+  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<Updates> {
     if (!base.SnapshotById(snapshot_id)) return NotFound("no snapshot {}", snapshot_id);
     bool ancestor = false;
     for (const Snapshot* s = base.CurrentSnapshot(); s;
@@ -853,54 +833,41 @@ Status Table::Rollback(int64_t snapshot_id) {
       if (s->snapshot_id == snapshot_id) ancestor = true;
     }
     if (!ancestor) return InvalidArgument("snapshot {} is not an ancestor of the current snapshot", snapshot_id);
-    TableMetadata m = base;
-    m.current_snapshot_id = snapshot_id;
-    m.refs[std::string(kMainBranch)].snapshot_id = snapshot_id;
-    m.refs[std::string(kMainBranch)].is_branch = true;
-    m.snapshot_log.push_back(SnapshotLogEntry{std::max(NowMillis(), base.last_updated_ms), snapshot_id});
-    return m;
+    RefRetention retention;
+    if (auto it = base.refs.find(std::string(kMainBranch)); it != base.refs.end()) retention = RetentionOf(it->second);
+    return Updates{
+        std::make_shared<const SetSnapshotRef>(std::string(kMainBranch), snapshot_id, "branch", retention)};
   });
 }
 
 Status Table::SetRef(const std::string& name, const SnapshotRef& ref) {
-  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<TableMetadata> {
+  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<Updates> {
     if (!base.SnapshotById(ref.snapshot_id)) return NotFound("no snapshot {}", ref.snapshot_id);
     if (name == kMainBranch && !ref.is_branch) return InvalidArgument("main must be a branch");
-    TableMetadata m = base;
-    m.refs[name] = ref;
-    if (name == kMainBranch && m.current_snapshot_id != ref.snapshot_id) {
-      m.current_snapshot_id = ref.snapshot_id;
-      m.snapshot_log.push_back(SnapshotLogEntry{std::max(NowMillis(), base.last_updated_ms), ref.snapshot_id});
-    }
-    return m;
+    return Updates{
+        std::make_shared<const SetSnapshotRef>(name, ref.snapshot_id, ref.is_branch ? "branch" : "tag",
+                                               RetentionOf(ref))};
   });
 }
 
 Status Table::RemoveRef(const std::string& name) {
   if (name == kMainBranch) return InvalidArgument("the main branch cannot be removed");
-  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<TableMetadata> {
+  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<Updates> {
     if (!base.refs.contains(name)) return NotFound("no ref '{}'", name);
-    TableMetadata m = base;
-    m.refs.erase(name);
-    return m;
+    return Updates{std::make_shared<const RemoveSnapshotRef>(name)};
   });
 }
 
 Status Table::RemoveSnapshots(const std::set<int64_t>& ids) {
-  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<TableMetadata> {
+  return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<Updates> {
     for (const auto& [name, ref] : base.refs) {
       if (ids.contains(ref.snapshot_id)) return Conflict("ref '{}' points at snapshot {} being expired", name, ref.snapshot_id);
     }
-    TableMetadata m = base;
-    std::erase_if(m.snapshots, [&](const Snapshot& s) { return ids.contains(s.snapshot_id); });
-    // The spec: drop log entries up to the last one naming an expired snapshot.
-    size_t cut = 0;
-    for (size_t i = 0; i < m.snapshot_log.size(); ++i) {
-      if (ids.contains(m.snapshot_log[i].snapshot_id)) cut = i + 1;
-    }
-    m.snapshot_log.erase(m.snapshot_log.begin(), m.snapshot_log.begin() + static_cast<std::ptrdiff_t>(cut));
-    // Children keep their parent ids: readers treat a missing parent as the end of history.
-    return m;
+    // The builder drops the snapshot log up to the last entry naming an expired snapshot, as
+    // the spec's expiry does, and their statistics files. Children keep their parent ids:
+    // readers treat a missing parent as the end of history.
+    return Updates{
+        std::make_shared<const iceberg::RemoveSnapshots>(std::vector<int64_t>(ids.begin(), ids.end()))};
   });
 }
 

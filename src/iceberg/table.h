@@ -1,7 +1,9 @@
 // Table: one Iceberg table and the changes floe commits to it, each an optimistic transaction
-// through TableOperations: compute the new metadata from the latest base, compare-and-swap the
-// pointer, and on a conflict reload and rebase (appends) or re-validate (deletes, rewrites,
-// schema changes) with backoff.
+// through TableOperations: compute the change from the latest base as the spec's updates (an
+// append is [add-snapshot, set-snapshot-ref main], a property change [set-properties], ...) and
+// the requirements they imply, commit them, and on a conflict reload and rebase (appends) or
+// re-validate (deletes, rewrites, schema changes) with backoff. The metadata rules themselves
+// live in TableMetadataBuilder, which applies the updates.
 //
 // File hygiene: manifests a change writes are written once and reused by every retry; an
 // attempt's manifest list is deleted when that attempt definitely lost; when a commit's outcome
@@ -130,7 +132,9 @@ class Table {
   Status WriteLocation(std::string_view location, std::string_view bytes);
 
  private:
-  using Attempt = std::function<Result<TableMetadata>(const TableMetadata& base, std::vector<std::string>* written)>;
+  using Updates = std::vector<TableUpdatePtr>;
+  // Computes the updates of one attempt from `base`.
+  using Attempt = std::function<Result<Updates>(const TableMetadata& base, std::vector<std::string>* written)>;
 
   Table(std::shared_ptr<TableOperations> ops, VersionedMetadata current)
       : ops_(std::move(ops)), current_(std::move(current)) {}
@@ -151,10 +155,11 @@ class Table {
   // position deletes and deletion vectors), which would otherwise dangle.
   Status ReplaceFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added,
                       std::string_view operation, const OverwriteValidation* validation);
-  // Builds the next snapshot from `base` with `manifests` and `summary` additions.
-  Result<TableMetadata> AddSnapshot(const TableMetadata& base, int64_t snapshot_id, std::string_view operation,
-                                    std::vector<ManifestFile> manifests, const std::map<std::string, std::string>& delta,
-                                    std::vector<std::string>* written);
+  // The updates that add the next snapshot to `base` with `manifests` and `summary` additions
+  // and move main to it.
+  Result<Updates> AddSnapshot(const TableMetadata& base, int64_t snapshot_id, std::string_view operation,
+                              std::vector<ManifestFile> manifests, const std::map<std::string, std::string>& delta,
+                              std::vector<std::string>* written);
 
   std::shared_ptr<TableOperations> ops_;
   VersionedMetadata current_;

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <random>
 
+#include "iceberg/table_metadata_builder.h"
+
 namespace floe::iceberg {
 namespace {
 
@@ -154,24 +156,28 @@ Result<VersionedMetadata> FileSystemTableOperations::Refresh() {
   return out;
 }
 
-Result<VersionedMetadata> FileSystemTableOperations::Commit(const VersionedMetadata& base, TableMetadata updated) {
+Result<VersionedMetadata> FileSystemTableOperations::Commit(const VersionedMetadata& base, const TableChange& change) {
   if (base.version == 0 && base.metadata) {
     return NotImplemented("committing to a table whose metadata files are not named vN.metadata.json");
   }
+  FLOE_RETURN_IF_ERROR(ValidateRequirements(change.requirements, base.metadata.get()));
+  // Every version is stamped later than the one it replaces.
+  int64_t now = std::max(NowMillis(), base.metadata ? base.metadata->last_updated_ms + 1 : 0);
+  std::optional<TableMetadataBuilder> builder;
+  if (base.metadata) {
+    builder.emplace(TableMetadataToJsonValue(*base.metadata), base.location, now);
+  } else {
+    builder.emplace(now);
+  }
+  FLOE_RETURN_IF_ERROR(ApplyUpdates(change.updates, *builder));
+  FLOE_ASSIGN_OR_RETURN(nlohmann::json built, builder->Build());
+  FLOE_ASSIGN_OR_RETURN(TableMetadata updated, TableMetadataFromJsonValue(built));
+
   int64_t next = base.version + 1;
   bool gzip = updated.Property("write.metadata.compression-codec", "none") == "gzip";
   std::string name = gzip ? fmt::format("v{}.gz.metadata.json", next) : fmt::format("v{}.metadata.json", next);
   std::string key = MetadataKey(name);
 
-  updated.last_updated_ms = std::max(NowMillis(), base.metadata ? base.metadata->last_updated_ms + 1 : 0);
-  if (base.metadata) {
-    updated.metadata_log.push_back(MetadataLogEntry{base.metadata->last_updated_ms, base.location});
-    int64_t keep = updated.PropertyAsLong("write.metadata.previous-versions-max", 100);
-    if (keep >= 0 && static_cast<int64_t>(updated.metadata_log.size()) > keep) {
-      updated.metadata_log.erase(updated.metadata_log.begin(),
-                                 updated.metadata_log.end() - static_cast<std::ptrdiff_t>(keep));
-    }
-  }
   FLOE_RETURN_IF_ERROR(updated.Validate());
   std::string text = TableMetadataToJson(updated);
   if (gzip) {

@@ -1,6 +1,9 @@
-// TableOperations: how a table's current metadata is found and replaced. A commit is one
+// TableOperations: how a table's current metadata is found and replaced. A commit is a
+// TableChange, the REST spec's requirements and updates (table_update.h), and one
 // compare-and-swap of the metadata pointer: it succeeds only if the table is still at the base
-// version the change was computed from (format/spec.md, "Optimistic Concurrency").
+// version the change was computed from (format/spec.md, "Optimistic Concurrency"), or, behind a
+// catalog, if the change's requirements still hold of the table's current metadata. Local
+// tables apply the updates with TableMetadataBuilder; a catalog is sent them as they are.
 //
 // Commit's errors have a contract every caller relies on for cleanup:
 //   - kConflict: definitely not committed (another writer won); reload and retry.
@@ -23,6 +26,8 @@
 #include <string_view>
 
 #include "iceberg/table_metadata.h"
+#include "iceberg/table_requirement.h"
+#include "iceberg/table_update.h"
 #include "io/object_store.h"
 
 namespace floe::iceberg {
@@ -33,15 +38,22 @@ struct VersionedMetadata {
   int64_t version = 0;   // The N of vN.metadata.json; 0 for a table that does not exist yet.
 };
 
+// One commit's worth of change: what must hold of the table and what to apply to it.
+struct TableChange {
+  std::vector<TableRequirementPtr> requirements;
+  std::vector<TableUpdatePtr> updates;
+};
+
 class TableOperations {
  public:
   virtual ~TableOperations() = default;
 
   // Reads the table's current metadata. NotFound when the table does not exist.
   virtual Result<VersionedMetadata> Refresh() = 0;
-  // Replaces `base` by `updated` (base.version 0: creates the table). See the error contract
-  // above. Returns the new current version.
-  virtual Result<VersionedMetadata> Commit(const VersionedMetadata& base, TableMetadata updated) = 0;
+  // Applies `change` to `base` (base.version 0: creates the table from the updates). See the
+  // error contract above; requirements that do not hold are Conflict, updates that cannot apply
+  // InvalidArgument. Returns the new current version.
+  virtual Result<VersionedMetadata> Commit(const VersionedMetadata& base, const TableChange& change) = 0;
 
   // Where the table's files live.
   virtual io::ObjectStore& store() = 0;
@@ -61,7 +73,7 @@ class FileSystemTableOperations final : public TableOperations {
   FileSystemTableOperations(std::shared_ptr<io::ObjectStore> store, std::string table_key);
 
   Result<VersionedMetadata> Refresh() override;
-  Result<VersionedMetadata> Commit(const VersionedMetadata& base, TableMetadata updated) override;
+  Result<VersionedMetadata> Commit(const VersionedMetadata& base, const TableChange& change) override;
   io::ObjectStore& store() override { return *store_; }
   Result<std::string> KeyForLocation(std::string_view location) const override;
   std::string NewLocation(std::string_view relative) const override;

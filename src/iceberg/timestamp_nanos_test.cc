@@ -36,9 +36,7 @@ class TimestampNanosTest : public ::testing::Test {
     ASSERT_TRUE(table.has_value()) << table.error().ToString();
     table_ = std::move(*table);
     // Nanosecond types exist from format v3 on.
-    TableMetadata v3 = table_->metadata();
-    v3.format_version = 3;
-    v3.next_row_id = 0;
+    TableChange v3{{}, {std::make_shared<const UpgradeFormatVersion>(3)}};
     ASSERT_TRUE(table_->ops().Commit(table_->current(), v3).has_value());
     ASSERT_TRUE(table_->Refresh().has_value());
 

@@ -66,8 +66,9 @@ class CachingFolderOperations final : public iceberg::TableOperations {
     return fresh;
   }
 
-  Result<iceberg::VersionedMetadata> Commit(const iceberg::VersionedMetadata& base, iceberg::TableMetadata updated) override {
-    FLOE_ASSIGN_OR_RETURN(iceberg::VersionedMetadata committed, inner_->Commit(base, std::move(updated)));
+  Result<iceberg::VersionedMetadata> Commit(const iceberg::VersionedMetadata& base,
+                                            const iceberg::TableChange& change) override {
+    FLOE_ASSIGN_OR_RETURN(iceberg::VersionedMetadata committed, inner_->Commit(base, change));
     Remember(committed);
     return committed;
   }
@@ -198,8 +199,9 @@ class CachingCatalogOperations final : public iceberg::TableOperations {
     return fresh;
   }
 
-  Result<iceberg::VersionedMetadata> Commit(const iceberg::VersionedMetadata& base, iceberg::TableMetadata updated) override {
-    return inner_->Commit(base, std::move(updated));
+  Result<iceberg::VersionedMetadata> Commit(const iceberg::VersionedMetadata& base,
+                                            const iceberg::TableChange& change) override {
+    return inner_->Commit(base, change);
   }
   io::ObjectStore& store() override { return inner_->store(); }
   Result<std::string> KeyForLocation(std::string_view location) const override { return inner_->KeyForLocation(location); }

@@ -28,9 +28,7 @@ class TimestampNanosSqlTest : public ::testing::Test {
                                NestedField{3, "at_utc", false, Type::Primitive(IT::kTimestampTzNs)}});
     auto table = (*tables)->CreateTable(*iceberg::TableIdentifier::Parse("db.ticks"), schema, {});
     ASSERT_TRUE(table.has_value()) << table.error().ToString();
-    iceberg::TableMetadata v3 = (*table)->metadata();
-    v3.format_version = 3;
-    v3.next_row_id = 0;
+    iceberg::TableChange v3{{}, {std::make_shared<const iceberg::UpgradeFormatVersion>(3)}};
     ASSERT_TRUE((*table)->ops().Commit((*table)->current(), v3).has_value());
     ASSERT_TRUE((*table)->Refresh().has_value());
     auto fields = iceberg::ToBatchFields((*table)->metadata().CurrentSchema());
