@@ -37,9 +37,8 @@ function(floe_add_test name)
   target_compile_options(${name} PRIVATE ${FLOE_WARNINGS})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gmock GTest::gtest_main)
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests)
-  # Through scripts/run-test: a binary that skipped a test shows as skipped (exit 77).
-  add_test(NAME ${name} COMMAND ${PROJECT_SOURCE_DIR}/scripts/run-test $<TARGET_FILE:${name}> --gtest_brief=1)
-  set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT} SKIP_RETURN_CODE 77
+  add_test(NAME ${name} COMMAND ${name} --gtest_brief=1)
+  set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT}
     ENVIRONMENT "FLOE_BIN=${PROJECT_BINARY_DIR}/floe;FLOE_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
   if("unit" IN_LIST ARG_LABELS)
     set_property(GLOBAL APPEND PROPERTY FLOE_UNIT_TESTS ${name})
@@ -56,8 +55,7 @@ function(floe_add_node_test name)
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 300)
   endif()
-  # Through scripts/run-test: a file that skipped a test shows as skipped (exit 77).
-  add_test(NAME ${name} COMMAND ${PROJECT_SOURCE_DIR}/scripts/run-test node --test --test-reporter=spec ${ARG_FILE})
-  set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT} SKIP_RETURN_CODE 77
+  add_test(NAME ${name} COMMAND node --test --test-reporter=spec ${ARG_FILE})
+  set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT}
     ENVIRONMENT "FLOE_BIN=${PROJECT_BINARY_DIR}/floe;FLOE_BUILD_DIR=${PROJECT_BINARY_DIR};FLOE_SOURCE_DIR=${PROJECT_SOURCE_DIR};NODE_PATH=${PROJECT_SOURCE_DIR}/tests/interop/node_modules")
 endfunction()
