@@ -183,8 +183,9 @@ Result<StatementSummary> SqlSession::RunOne(const ast::Statement& statement, std
   std::string text = ExplainPlan(*plan, [&](const LogicalOperator& op) -> std::string {
     const OperatorStats* stats = context.FindStats(&op);
     if (stats == nullptr) return " (not run)";
-    std::string out = fmt::format(" (actual rows {}{})", stats->rows.load(),
-                                  stats->shared_result ? ", computed once for an identical subplan" : "");
+    std::string out = fmt::format(" (actual rows {}{}{})", stats->rows.load(),
+                                  stats->shared_result ? ", computed once for an identical subplan" : "",
+                                  stats->spilled ? ", spilled to disk" : "");
     if (stats->has_scan) {
       out += fmt::format(" [{}", stats->scan.ToString());
       if (!stats->scan_detail.empty()) out += "; " + stats->scan_detail;

@@ -132,8 +132,12 @@ Result<Executor::Pipeline> Executor::Build(const LogicalOperator& op, const std:
       return p;
     }
     default: {
-      FLOE_ASSIGN_OR_RETURN(Materialized result, MaterializeShared(op, outer));
-      p.source = MakeMaterializedSource(std::move(result));
+      Result<Materialized> result = MaterializeShared(op, outer);
+      if (!result.has_value()) {
+        if (op.kind == LogicalKind::kSort && ShouldSpill(result.error(), outer)) return BuildExternalSort(op, outer);
+        return std::unexpected(result.error());
+      }
+      p.source = MakeMaterializedSource(std::move(*result));
       p.producers.push_back(nullptr);  // MaterializeBreaker counted the rows.
       return p;
     }
@@ -241,6 +245,7 @@ Result<Executor::Pipeline> Executor::BuildGraceHashJoin(const LogicalOperator& j
   Pipeline p;
   p.source = MakeGraceHashJoinSource(join, std::move(probe), std::move(build), outer);
   p.producers.push_back(&join);
+  context_.StatsFor(&join).spilled = true;
   return p;
 }
 
@@ -248,6 +253,7 @@ Result<Materialized> Executor::AggregateSpilled(const LogicalOperator& aggregate
   std::vector<const BoundExpr*> keys;
   for (const auto& g : aggregate.groups) keys.push_back(g.get());
   FLOE_ASSIGN_OR_RETURN(auto partitions, Spill(*aggregate.children[0], keys, "aggregate", outer));
+  context_.StatsFor(&aggregate).spilled = true;
   Materialized out;
   for (int part = 0; part < partitions->partitions(); ++part) {
     if (partitions->rows(part) == 0) continue;
@@ -264,11 +270,30 @@ Result<Materialized> Executor::AggregateSpilled(const LogicalOperator& aggregate
   return out;
 }
 
+Result<Executor::Pipeline> Executor::BuildExternalSort(const LogicalOperator& sort, const std::map<ColumnId, Value>* outer) {
+  Pipeline p;
+  auto run_input = [&](Sink& runs) -> Status {
+    FLOE_ASSIGN_OR_RETURN(Pipeline input, Build(*sort.children[0], outer));
+    return RunPipeline(input, runs);
+  };
+  FLOE_ASSIGN_OR_RETURN(p.source, SortSpilled(sort, outer, run_input, context_));
+  p.producers.push_back(&sort);
+  context_.StatsFor(&sort).spilled = true;
+  return p;
+}
+
 Result<Materialized> Executor::Materialize(const LogicalOperator& plan, const std::map<ColumnId, Value>* outer) {
   bool breaker = plan.kind == LogicalKind::kAggregate || plan.kind == LogicalKind::kDistinct || plan.kind == LogicalKind::kSort ||
                  plan.kind == LogicalKind::kTopN || plan.kind == LogicalKind::kSetOp || plan.kind == LogicalKind::kWindow;
-  if (breaker) return MaterializeShared(plan, outer);
-  FLOE_ASSIGN_OR_RETURN(Pipeline p, Build(plan, outer));
+  Pipeline p;
+  if (breaker) {
+    Result<Materialized> result = MaterializeShared(plan, outer);
+    // A sort that spilled still has to be held whole here (a window's or a join's input).
+    if (result.has_value() || plan.kind != LogicalKind::kSort || !ShouldSpill(result.error(), outer)) return result;
+    FLOE_ASSIGN_OR_RETURN(p, BuildExternalSort(plan, outer));
+  } else {
+    FLOE_ASSIGN_OR_RETURN(p, Build(plan, outer));
+  }
   bool ordered = p.source->ordered();
   auto sink = MakeCollect("Collect");
   FLOE_RETURN_IF_ERROR(RunPipeline(p, *sink));

@@ -54,6 +54,8 @@ class Executor final : public SubqueryRunner {
   Result<Pipeline> BuildGraceHashJoin(const LogicalOperator& join, const Error& limit, const std::map<ColumnId, Value>* outer);
   // A grouped aggregation whose groups passed the memory limit, one partition of its input at a time.
   Result<Materialized> AggregateSpilled(const LogicalOperator& aggregate, const std::map<ColumnId, Value>* outer);
+  // A sort past the memory limit: its input read again into sorted runs on disk, merged.
+  Result<Pipeline> BuildExternalSort(const LogicalOperator& sort, const std::map<ColumnId, Value>* outer);
   Status Push(Pipeline& pipeline, size_t stage, DataChunk&& chunk, Sink& sink, LocalSinkState& local);
 
   QueryContext& context_;

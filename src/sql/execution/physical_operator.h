@@ -121,6 +121,11 @@ Result<std::unique_ptr<Sink>> MakeHashAggregate(const LogicalOperator& aggregate
 Result<std::unique_ptr<Sink>> MakeDistinct(const LogicalOperator& distinct, QueryContext& context);
 // ORDER BY, with an optional limit and offset for top-N (sort_operator.cc).
 Result<std::unique_ptr<Sink>> MakeSort(const LogicalOperator& node, const std::map<ColumnId, Value>* outer, QueryContext& context);
+// A sort whose input did not fit the memory limit (external_sort.cc): `run_input` runs the
+// sort's input pipeline into the sink it is given, which writes sorted runs to the query's spill
+// folder; the returned source merges them in key order.
+Result<std::unique_ptr<Source>> SortSpilled(const LogicalOperator& sort, const std::map<ColumnId, Value>* outer,
+                                            const std::function<Status(Sink&)>& run_input, QueryContext& context);
 // Collects chunks in arrival order.
 std::unique_ptr<Sink> MakeCollect(std::string operator_name);
 

@@ -95,6 +95,7 @@ struct OperatorStats {
   std::string scan_detail;  // TableScan::Describe() (under mutex).
   bool has_scan = false;
   std::atomic<bool> shared_result{false};  // Its rows came from an identical subplan's run.
+  std::atomic<bool> spilled{false};        // It passed the memory limit and spilled to disk.
 };
 
 // Runs a subquery's plan with the outer columns it reads bound to values; returns its rows.

@@ -74,20 +74,24 @@ Result<std::unique_ptr<SpillPartitions>> SpillPartitions::Create(SpillFolder& fo
 SpillPartitions::~SpillPartitions() = default;
 
 Status SpillPartitions::Add(const DataChunk& chunk, const std::vector<uint64_t>& hashes) {
+  if (parts_.size() == 1) return Write(*parts_[0], chunk);
   std::vector<std::vector<uint32_t>> rows(parts_.size());
   for (int64_t i = 0; i < chunk.rows; ++i) rows[static_cast<size_t>(PartitionOf(hashes[static_cast<size_t>(i)]))].push_back(static_cast<uint32_t>(i));
   for (size_t p = 0; p < parts_.size(); ++p) {
     if (rows[p].empty()) continue;
-    DataChunk part = GatherChunk(chunk, rows[p]);
-    formats::ColumnBatch batch;
-    batch.num_rows = part.rows;
-    batch.fields = fields_;
-    for (const auto& column : part.columns) batch.columns.push_back(*column);
-    Part& target = *parts_[p];
-    std::lock_guard lock(target.mutex);
-    FLOE_RETURN_IF_ERROR_CTX(target.writer->Write(batch), fmt::format("spilling to {}", target.path));
-    target.rows += part.rows;
+    FLOE_RETURN_IF_ERROR(Write(*parts_[p], GatherChunk(chunk, rows[p])));
   }
+  return OkStatus();
+}
+
+Status SpillPartitions::Write(Part& target, const DataChunk& rows) {
+  formats::ColumnBatch batch;
+  batch.num_rows = rows.rows;
+  batch.fields = fields_;
+  for (const auto& column : rows.columns) batch.columns.push_back(*column);
+  std::lock_guard lock(target.mutex);
+  FLOE_RETURN_IF_ERROR_CTX(target.writer->Write(batch), fmt::format("spilling to {}", target.path));
+  target.rows += rows.rows;
   return OkStatus();
 }
 
@@ -103,29 +107,52 @@ Status SpillPartitions::Finish() {
 }
 
 Result<std::vector<DataChunk>> SpillPartitions::Read(int partition) const {
-  const Part& part = *parts_[static_cast<size_t>(partition)];
   std::vector<DataChunk> out;
-  if (part.rows == 0) return out;
-  FLOE_ASSIGN_OR_RETURN(auto file, parquet::LocalInputFile::Open(part.path));
-  FLOE_ASSIGN_OR_RETURN(auto reader, parquet::FileReader::Open(std::move(file)));
-  std::vector<int> fields;
-  for (size_t i = 0; i < types_.size(); ++i) fields.push_back(static_cast<int>(i));
-  for (int g = 0; g < reader->num_row_groups(); ++g) {
-    int64_t rows = reader->metadata().row_groups[static_cast<size_t>(g)].num_rows;
-    FLOE_ASSIGN_OR_RETURN(auto group, reader->OpenRowGroup(g, fields, {parquet::RowRange{0, rows}}));
-    while (true) {
-      FLOE_ASSIGN_OR_RETURN(auto batch, group->Next(kChunkRows));
-      if (!batch) break;
-      DataChunk chunk;
-      chunk.rows = batch->num_rows;
-      for (size_t c = 0; c < types_.size(); ++c) {
-        FLOE_ASSIGN_OR_RETURN(VectorPtr v, FromStorage(std::move(batch->columns[c]), types_[c]));
-        chunk.columns.push_back(std::move(v));
-      }
-      out.push_back(std::move(chunk));
-    }
+  FLOE_ASSIGN_OR_RETURN(auto reader, OpenReader(partition));
+  while (true) {
+    FLOE_ASSIGN_OR_RETURN(std::optional<DataChunk> chunk, reader->Next());
+    if (!chunk) break;
+    out.push_back(std::move(*chunk));
   }
   return out;
+}
+
+Result<std::unique_ptr<SpillPartitions::Reader>> SpillPartitions::OpenReader(int partition) const {
+  const Part& part = *parts_[static_cast<size_t>(partition)];
+  std::unique_ptr<Reader> reader(new Reader());
+  reader->types_ = types_;
+  if (part.rows == 0) return reader;
+  FLOE_ASSIGN_OR_RETURN(auto file, parquet::LocalInputFile::Open(part.path));
+  FLOE_ASSIGN_OR_RETURN(reader->file_, parquet::FileReader::Open(std::move(file)));
+  return reader;
+}
+
+SpillPartitions::Reader::~Reader() = default;
+
+Result<std::optional<DataChunk>> SpillPartitions::Reader::Next() {
+  while (file_) {
+    if (!group_) {
+      if (next_group_ == file_->num_row_groups()) return std::nullopt;
+      int g = next_group_++;
+      int64_t rows = file_->metadata().row_groups[static_cast<size_t>(g)].num_rows;
+      std::vector<int> fields;
+      for (size_t i = 0; i < types_.size(); ++i) fields.push_back(static_cast<int>(i));
+      FLOE_ASSIGN_OR_RETURN(group_, file_->OpenRowGroup(g, fields, {parquet::RowRange{0, rows}}));
+    }
+    FLOE_ASSIGN_OR_RETURN(auto batch, group_->Next(kChunkRows));
+    if (!batch) {
+      group_.reset();
+      continue;
+    }
+    DataChunk chunk;
+    chunk.rows = batch->num_rows;
+    for (size_t c = 0; c < types_.size(); ++c) {
+      FLOE_ASSIGN_OR_RETURN(VectorPtr v, FromStorage(std::move(batch->columns[c]), types_[c]));
+      chunk.columns.push_back(std::move(v));
+    }
+    return chunk;
+  }
+  return std::nullopt;
 }
 
 }  // namespace floe::sql

@@ -2,7 +2,8 @@
 // limit, the operator's input is written to local disk split into partitions by the hash of its
 // keys, and each partition is then joined or aggregated on its own, in memory (a grace hash
 // join; a partitioned aggregation). Equal keys land in the same partition, so the partitions'
-// results together are the whole answer.
+// results together are the whole answer. A sort past the limit writes sorted runs (one
+// partition each) and merges them, reading each run a chunk at a time (external_sort.cc).
 //
 // Spill files are Parquet, written and read by floe's own codec, in one folder per query under
 // QueryOptions::spill_dir; the folder and everything in it is removed when the query ends,
@@ -12,6 +13,7 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,7 +22,9 @@
 #include "sql/execution/vector.h"
 
 namespace floe::parquet {
+class FileReader;
 class FileWriter;
+class RowGroupReader;
 }
 
 namespace floe::sql {
@@ -54,7 +58,8 @@ class SpillPartitions {
                                                          int partitions);
   ~SpillPartitions();
 
-  // Appends row i of `chunk` to partition PartitionOf(hashes[i]).
+  // Appends row i of `chunk` to partition PartitionOf(hashes[i]) (with one partition, the whole
+  // chunk in order; `hashes` is not read).
   Status Add(const DataChunk& chunk, const std::vector<uint64_t>& hashes);
   Status Finish();
 
@@ -62,6 +67,23 @@ class SpillPartitions {
   int64_t rows(int partition) const { return parts_[static_cast<size_t>(partition)]->rows; }
   // The partition's chunks, read back in the order they were written.
   Result<std::vector<DataChunk>> Read(int partition) const;
+
+  // Reads one partition back a chunk at a time, so a merge of many holds one chunk of each.
+  class Reader {
+   public:
+    ~Reader();
+    // The next chunk, or nullopt after the last.
+    Result<std::optional<DataChunk>> Next();
+
+   private:
+    friend class SpillPartitions;
+    Reader() = default;
+    std::vector<SqlType> types_;
+    std::unique_ptr<parquet::FileReader> file_;
+    std::unique_ptr<parquet::RowGroupReader> group_;
+    int next_group_ = 0;
+  };
+  Result<std::unique_ptr<Reader>> OpenReader(int partition) const;
 
   // The partition of a key hash: its top bits, which hash tables do not use for their slots.
   int PartitionOf(uint64_t hash) const { return static_cast<int>((hash >> 40) % parts_.size()); }
@@ -74,6 +96,7 @@ class SpillPartitions {
     int64_t rows = 0;
   };
   SpillPartitions() = default;
+  Status Write(Part& target, const DataChunk& rows);
 
   std::vector<SqlType> types_;
   std::vector<formats::Field> fields_;  // The files' columns: c0, c1, ... of types_.
