@@ -572,6 +572,71 @@ Status Table::AddDeleteFiles(const std::vector<DataFile>& deletes) {
   return st;
 }
 
+Status Table::CommitRowDelta(const std::vector<DataFile>& data, const std::vector<DataFile>& deletes) {
+  if (deletes.empty()) return FastAppend(data);
+  int64_t snapshot_id = NewSnapshotId();
+  std::vector<ManifestEntry> data_entries, delete_entries;
+  int64_t records = 0, data_bytes = 0, positions = 0, equalities = 0, delete_bytes = 0;
+  std::set<std::string> partitions;
+  for (const DataFile& f : data) {
+    if (f.content != FileContent::kData) return InvalidArgument("{} is a delete file, not a data file", f.file_path);
+    data_entries.push_back(ManifestEntry{EntryStatus::kAdded, std::nullopt, std::nullopt, std::nullopt, f});
+    records += f.record_count;
+    data_bytes += f.file_size_in_bytes;
+  }
+  for (const DataFile& f : deletes) {
+    if (f.content == FileContent::kData) return InvalidArgument("{} is a data file, not a delete file", f.file_path);
+    delete_entries.push_back(ManifestEntry{EntryStatus::kAdded, std::nullopt, std::nullopt, std::nullopt, f});
+    (f.content == FileContent::kPositionDeletes ? positions : equalities) += f.record_count;
+    delete_bytes += f.file_size_in_bytes;
+  }
+  for (const std::vector<DataFile>* files : {&data, &deletes}) {
+    for (const DataFile& f : *files) {
+      std::string key;
+      for (const Literal& l : f.partition) key += l.ToString() + "/";
+      partitions.insert(key);
+    }
+  }
+  // Written once; every retry's manifest list points at them.
+  std::vector<ManifestFile> mine;
+  auto discard = [&] {
+    for (const ManifestFile& m : mine) {
+      if (auto key = ops_->KeyForLocation(m.manifest_path)) (void)ops_->store().Delete(*key);
+    }
+  };
+  if (!data_entries.empty()) {
+    auto written = WriteNewManifest(metadata(), snapshot_id, data_entries);
+    if (!written) return std::unexpected(written.error());
+    mine.push_back(std::move(*written));
+  }
+  auto written = WriteNewManifest(metadata(), snapshot_id, delete_entries, ManifestContent::kDeletes);
+  if (!written) {
+    discard();
+    return std::unexpected(written.error());
+  }
+  mine.push_back(std::move(*written));
+  std::map<std::string, std::string> delta = {{"added-data-files", std::to_string(data.size())},
+                                              {"added-records", std::to_string(records)},
+                                              {"added-delete-files", std::to_string(deletes.size())},
+                                              {"added-position-deletes", std::to_string(positions)},
+                                              {"added-equality-deletes", std::to_string(equalities)},
+                                              {"added-files-size", std::to_string(data_bytes + delete_bytes)},
+                                              {"changed-partition-count", std::to_string(partitions.size())}};
+  int32_t spec_id = metadata().default_spec_id;
+  std::string_view operation = data.empty() ? kOperationDelete : kOperationOverwrite;
+  Status st = CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<Updates> {
+    if (!base.SpecById(spec_id)) return Conflict("partition spec {} was removed concurrently", spec_id);
+    std::vector<ManifestFile> manifests = mine;
+    if (const Snapshot* current = base.CurrentSnapshot()) {
+      FLOE_ASSIGN_OR_RETURN(auto existing, Manifests(*current));
+      manifests.insert(manifests.end(), existing.begin(), existing.end());
+    }
+    return AddSnapshot(base, snapshot_id, operation, std::move(manifests), delta, written);
+  });
+  if (!st && st.error().kind() == ErrorKind::kConflict) discard();  // Definitely not committed.
+  return st;
+}
+
 Status Table::RewriteManifests(size_t* merged) {
   if (merged) *merged = 0;
   int64_t snapshot_id = NewSnapshotId();

@@ -101,6 +101,12 @@ class Table {
   Status RewriteFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added);
   // Adds position or equality delete files (merge-on-read row deletes) in one snapshot.
   Status AddDeleteFiles(const std::vector<DataFile>& deletes);
+  // Adds data files and delete files in one snapshot (Java's RowDelta): an upsert's new rows
+  // and the equality deletes of the keys' previous rows. The deletes share the new rows' data
+  // sequence number, so they apply only to older files (format/spec.md, "Scan Planning").
+  // Operation: overwrite (delete when there are no data files). Like an append it rebases over
+  // concurrent commits; the caller's summary function decides whether a base is acceptable.
+  Status CommitRowDelta(const std::vector<DataFile>& data, const std::vector<DataFile>& deletes);
   // Merges the default spec's small data manifests (commit.manifest.min-count-to-merge, default
   // 100, and commit.manifest.target-size-bytes) into fewer, dropping DELETED entries, in one
   // `replace` snapshot; nothing when there are fewer. Sets *merged to the manifests replaced.
