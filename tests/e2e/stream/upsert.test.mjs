@@ -1,0 +1,191 @@
+// `floe stream --mode upsert` end to end with real processes: kafkajs (npm) produces keyed order
+// events to `floe broker` (updates, tombstones, re-inserts after a delete, events without a key
+// column), the job is killed with SIGKILL twice mid-way and restarted, and the table must then
+// equal "the last event per key, minus deleted keys", computed by DuckDB (npm) from the same
+// JSON lines, row by row. Then `floe table compact` folds the equality deletes: no delete file
+// is left, and DuckDB reading the data files `$files` lists gives the same rows.
+// FLOE_UPSERT_EVENTS / FLOE_UPSERT_KEYS scale it (the default is small enough for `make test`).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { startBroker } from '../../interop/broker/broker_process.mjs';
+import { metadataLocation } from '../../interop/support/sqlite_catalog_tables.mjs';
+import { waitFor } from '../../interop/support/waiting.mjs';
+
+// ESM ignores NODE_PATH: kafkajs and DuckDB resolve from tests/interop/node_modules.
+const require = createRequire(new URL('../../interop/package.json', import.meta.url));
+const { Kafka, logLevel, Partitioners } = require('kafkajs');
+const { DuckDBInstance } = require('@duckdb/node-api');
+const floe = process.env.FLOE_BIN;
+const EVENTS = Number(process.env.FLOE_UPSERT_EVENTS ?? 20000);
+const KEYS = Number(process.env.FLOE_UPSERT_KEYS ?? 2000);
+const STATUSES = ['created', 'paid', 'shipped', 'cancelled'];
+let dir, broker, duck, catalogDb, events = [];
+
+// A small deterministic PRNG (mulberry32), so failures reproduce.
+function prng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function run(...args) {
+  return execFileSync(floe, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+function streamArgs(...extra) {
+  return ['stream', '--brokers', broker.address, '--topic', 'orders', '--table', 'shop.orders',
+          '--catalog', `sqlite:${catalogDb}`, '--warehouse', `file://${join(dir, 'wh')}`,
+          '--schema', join(dir, 'orders.schema.json'), '--mode', 'upsert', '--key', 'order_id',
+          '--trigger', '100ms', '--max-batch-records', String(Math.max(500, Math.floor(EVENTS / 40))), ...extra];
+}
+
+// Events seq from..to-1 (generated in `before`), keyed by order_id so a key stays in one partition.
+async function produce(from, to) {
+  const kafka = new Kafka({ clientId: 'floe-upsert-test', brokers: [broker.address], logLevel: logLevel.NOTHING });
+  const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
+  await producer.connect();
+  for (let start = from; start < to; start += 2000) {
+    const messages = events.slice(start, Math.min(to, start + 2000)).map(e => ({
+      key: e.bad ? 'no-key' : String(e.order_id),
+      value: e.deleted ? null : JSON.stringify(e.bad ? { status: e.status, amount: e.amount }
+                                                     : { order_id: e.order_id, status: e.status, amount: e.amount }),
+    }));
+    await producer.send({ topic: 'orders', acks: -1, messages });
+  }
+  await producer.disconnect();
+}
+
+// The table's snapshots (0 before it exists).
+function snapshotCount() {
+  if (!existsSync(catalogDb)) return 0;
+  let location;
+  try { location = metadataLocation(catalogDb, 'shop.orders'); } catch { return 0; }
+  if (!location || location === 'None') return 0;
+  return (JSON.parse(readFileSync(location.slice('file://'.length), 'utf8')).snapshots ?? []).length;
+}
+
+// Starts the job, waits until it has committed `batches` more snapshots, and kills it with SIGKILL.
+async function runAndKill(batches) {
+  const base = snapshotCount();
+  const job = spawn(floe, streamArgs(), { stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  job.stderr.on('data', chunk => { log += chunk; });
+  const exited = new Promise(resolve => job.on('exit', resolve));
+  try {
+    await waitFor(`${batches} commits (log: ${log.slice(-500)})`, () => snapshotCount() >= base + batches,
+                  { timeoutMs: 60000, intervalMs: 20 });
+  } finally {
+    job.kill('SIGKILL');
+    await exited;
+  }
+}
+
+function floeRows(sql) {
+  const out = run('sql', '--catalog', `sqlite:${catalogDb}`, '--threads', '2', '--format', 'json', '-e', sql);
+  return out.split('\n').filter(Boolean).map(line => JSON.parse(line));
+}
+
+async function duckRows(sql) {
+  const reader = await duck.runAndReadAll(sql);
+  return reader.getRowObjectsJson();
+}
+
+// "the last event per key, minus deleted keys", from the JSON lines the producer sent.
+async function expectedRows() {
+  return duckRows(`
+    WITH ev AS (SELECT * FROM read_json('${join(dir, 'events.jsonl')}', format = 'newline_delimited',
+                  columns = {seq: 'BIGINT', order_id: 'BIGINT', deleted: 'BOOLEAN', bad: 'BOOLEAN', status: 'VARCHAR',
+                             amount: 'BIGINT'})
+                WHERE NOT bad),
+         last AS (SELECT * FROM ev QUALIFY row_number() OVER (PARTITION BY order_id ORDER BY seq DESC) = 1)
+    SELECT order_id, status, amount FROM last WHERE NOT deleted ORDER BY order_id`);
+}
+
+function assertSameRows(actual, expected, what) {
+  assert.equal(actual.length, expected.length, `${what}: ${actual.length} rows, expected ${expected.length}`);
+  for (let i = 0; i < expected.length; i++) {
+    const a = actual[i], e = expected[i];
+    assert.deepEqual([String(a.order_id), a.status, String(a.amount)], [String(e.order_id), e.status, String(e.amount)],
+                     `${what}: row ${i}`);
+  }
+}
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'floe-upsert-'));
+  catalogDb = join(dir, 'catalog.db');
+  broker = await startBroker([], join(dir, 'broker'));
+  run('topic', 'create', 'orders', '--partitions', '3', '--brokers', broker.address);
+  writeFileSync(join(dir, 'orders.schema.json'), JSON.stringify({
+    type: 'struct', 'schema-id': 0, fields: [
+      { id: 1, name: 'order_id', required: true, type: 'long' },
+      { id: 2, name: 'status', required: false, type: 'string' },
+      { id: 3, name: 'amount', required: false, type: 'long' },
+    ],
+  }));
+  // Updates of live keys, tombstones (some of keys never seen or already deleted), re-inserts of
+  // deleted keys, and now and then an event without its key column (a dead letter).
+  const rand = prng(25);
+  for (let seq = 0; seq < EVENTS; seq++) {
+    const order_id = Math.floor(rand() * KEYS);
+    const r = rand();
+    const bad = seq % 997 === 500;
+    events.push({ seq, order_id, deleted: !bad && r < 0.15, bad, status: STATUSES[Math.floor(rand() * 4)], amount: seq });
+  }
+  writeFileSync(join(dir, 'events.jsonl'), events.map(e => JSON.stringify(e)).join('\n') + '\n');
+  duck = await (await DuckDBInstance.create(':memory:')).connect();
+});
+
+after(async () => {
+  await broker?.stop({ keepData: true });
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('killed twice with SIGKILL, the job leaves the last event per key minus deleted keys', { timeout: 240000 }, async () => {
+  const half = Math.floor(EVENTS / 2);
+  await produce(0, half);
+  await runAndKill(2);
+  const afterFirst = snapshotCount();
+  await produce(half, EVENTS);
+  await runAndKill(2);
+  assert.ok(snapshotCount() > afterFirst);
+  run(...streamArgs('--available-now'));
+
+  const expected = await expectedRows();
+  assert.ok(expected.length > KEYS / 2, `only ${expected.length} live keys`);
+  assertSameRows(floeRows('SELECT order_id, status, amount FROM shop.orders ORDER BY order_id'), expected, 'floe sql');
+  // The events without a key column are dead letters, each once, with the reason.
+  const dead = floeRows('SELECT "offset", partition, error FROM shop.orders_dlq');
+  assert.equal(dead.length, events.filter(e => e.bad).length);
+  for (const d of dead) assert.match(d.error, /order_id/);
+  // Every snapshot the job committed with rows is an overwrite with equality deletes on order_id.
+  const metadata = JSON.parse(readFileSync(metadataLocation(catalogDb, 'shop.orders').slice('file://'.length), 'utf8'));
+  assert.deepEqual(metadata.schemas.at(-1)['identifier-field-ids'], [1]);
+  const overwrites = metadata.snapshots.filter(s => s.summary.operation === 'overwrite');
+  assert.ok(overwrites.length >= 4, `${overwrites.length} overwrite snapshots`);
+  for (const s of overwrites) assert.ok(Number(s.summary['added-equality-deletes']) > 0);
+  const deletes = floeRows(`SELECT content, file_path FROM shop."orders$files" WHERE content = 2`);
+  assert.ok(deletes.length >= 4, `${deletes.length} equality delete files`);
+});
+
+test('after floe table compact no delete file is left and DuckDB reads the same rows from the data files', { timeout: 120000 }, async () => {
+  run('table', 'compact', 'shop.orders', '--catalog', `sqlite:${catalogDb}`);
+  const files = floeRows(`SELECT content, file_path FROM shop."orders$files"`);
+  assert.ok(files.length >= 1);
+  for (const f of files) assert.equal(Number(f.content), 0, `a delete file is left: ${f.file_path}`);
+  const paths = files.map(f => `'${f.file_path.replace(/^file:\/\//, '')}'`).join(', ');
+  const direct = await duckRows(`SELECT order_id, status, amount FROM read_parquet([${paths}]) ORDER BY order_id`);
+  const expected = await expectedRows();
+  assertSameRows(direct, expected, 'DuckDB over the compacted data files');
+  assertSameRows(floeRows('SELECT order_id, status, amount FROM shop.orders ORDER BY order_id'), expected,
+                 'floe sql after compaction');
+});
