@@ -1,6 +1,7 @@
 #include "iceberg/table.h"
 
 #include <algorithm>
+#include <limits>
 #include <random>
 #include <set>
 #include <thread>
@@ -670,13 +671,60 @@ Status Table::OverwriteFiles(const std::vector<std::string>& deleted, const std:
   return ReplaceFiles(deleted, added, added.empty() ? kOperationDelete : kOperationOverwrite, &validation);
 }
 
-Status Table::RewriteFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added) {
+Status Table::RewriteFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added,
+                          const RewriteOptions& options) {
   // A rewrite's new files get a newer data sequence number than any delete file committed
   // meanwhile, so such deletes would no longer apply to the rewritten rows and those rows
-  // would come back: a replace fails instead (conservatively for any new delete file).
+  // would come back: a replace fails instead (conservatively for any new delete file), unless
+  // the new files keep the planned data sequence number (then only new position deletes fail:
+  // they name the files being removed).
   OverwriteValidation validation;
   validation.planned_sequence_number = metadata().last_sequence_number;
-  return ReplaceFiles(deleted, added, kOperationReplace, &validation);
+  validation.allow_new_equality_deletes = options.data_sequence_number.has_value();
+  return ReplaceFiles(deleted, added, kOperationReplace, &validation, options);
+}
+
+Result<std::set<std::string>> Table::DanglingDeletes(const TableMetadata& base, const std::vector<ManifestFile>& existing,
+                                                     const std::set<std::string>& deleted,
+                                                     const std::vector<DataFile>& added,
+                                                     int64_t added_sequence_number) {
+  // The oldest live data sequence number per partition (spec id and tuple), and overall.
+  std::map<std::pair<int32_t, std::vector<Literal>>, int64_t> oldest;
+  int64_t oldest_anywhere = std::numeric_limits<int64_t>::max();
+  auto note = [&](const DataFile& f, int64_t seq) {
+    auto [it, inserted] = oldest.try_emplace({f.spec_id, f.partition}, seq);
+    if (!inserted) it->second = std::min(it->second, seq);
+    oldest_anywhere = std::min(oldest_anywhere, seq);
+  };
+  for (const DataFile& f : added) note(f, added_sequence_number);
+  std::vector<ManifestEntry> delete_entries;
+  for (const ManifestFile& mf : existing) {
+    FLOE_ASSIGN_OR_RETURN(auto entries, ReadEntries(mf));
+    for (ManifestEntry& e : entries) {
+      if (e.status == EntryStatus::kDeleted) continue;
+      if (mf.content == ManifestContent::kDeletes) {
+        delete_entries.push_back(std::move(e));
+      } else if (!deleted.contains(e.data_file.file_path)) {
+        note(e.data_file, e.sequence_number.value_or(0));
+      }
+    }
+  }
+  std::set<std::string> dangling;
+  for (const ManifestEntry& e : delete_entries) {
+    const DataFile& d = e.data_file;
+    const int64_t seq = e.sequence_number.value_or(0);
+    // Equality deletes apply to strictly older data, position deletes to data as old or older.
+    const int64_t applies_below = d.content == FileContent::kEqualityDeletes ? seq : seq + 1;
+    const PartitionSpec* spec = base.SpecById(d.spec_id);
+    bool global = d.content == FileContent::kEqualityDeletes && spec && spec->is_unpartitioned();
+    int64_t oldest_in_scope = oldest_anywhere;
+    if (!global) {
+      auto it = oldest.find({d.spec_id, d.partition});
+      oldest_in_scope = it == oldest.end() ? std::numeric_limits<int64_t>::max() : it->second;
+    }
+    if (oldest_in_scope >= applies_below) dangling.insert(d.file_path);
+  }
+  return dangling;
 }
 
 namespace {
@@ -708,15 +756,16 @@ Result<std::optional<std::string>> FindConflictingData(Table& table, const Table
 }  // namespace
 
 Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added,
-                           std::string_view operation, const OverwriteValidation* validation) {
-  if (deleted.empty() && added.empty()) return OkStatus();
+                           std::string_view operation, const OverwriteValidation* validation,
+                           const RewriteOptions& rewrite) {
+  if (deleted.empty() && added.empty() && !rewrite.drop_dangling_deletes) return OkStatus();
   int64_t snapshot_id = NewSnapshotId();
   std::optional<ManifestFile> added_manifest;
   int64_t added_records = 0, added_bytes = 0;
   if (!added.empty()) {
     std::vector<ManifestEntry> entries;
     for (const DataFile& f : added) {
-      entries.push_back(ManifestEntry{EntryStatus::kAdded, std::nullopt, std::nullopt, std::nullopt, f});
+      entries.push_back(ManifestEntry{EntryStatus::kAdded, std::nullopt, rewrite.data_sequence_number, std::nullopt, f});
       added_records += f.record_count;
       added_bytes += f.file_size_in_bytes;
     }
@@ -728,7 +777,7 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
     if (added_manifest) manifests.push_back(*added_manifest);
     std::set<std::string> remaining = to_delete;
     int64_t deleted_records = 0, deleted_bytes = 0, deleted_files = 0;
-    int64_t removed_delete_files = 0, removed_positions = 0, removed_delete_bytes = 0;
+    int64_t removed_delete_files = 0, removed_positions = 0, removed_equalities = 0, removed_delete_bytes = 0;
     const Snapshot* current = base.CurrentSnapshot();
     std::vector<ManifestFile> existing;
     if (current) {
@@ -738,8 +787,17 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
       for (const ManifestFile& mf : existing) {
         if (validation->fail_on_new_deletes && mf.content == ManifestContent::kDeletes &&
             mf.sequence_number > validation->planned_sequence_number) {
-          return Conflict("cannot {}: delete files were committed since it was planned (snapshot {}); plan it again",
-                          operation, mf.added_snapshot_id);
+          bool only_equality = validation->allow_new_equality_deletes;
+          if (only_equality) {
+            FLOE_ASSIGN_OR_RETURN(auto entries, ReadEntries(mf));
+            for (const ManifestEntry& e : entries) {
+              only_equality = only_equality && e.data_file.content == FileContent::kEqualityDeletes;
+            }
+          }
+          if (!only_equality) {
+            return Conflict("cannot {}: delete files were committed since it was planned (snapshot {}); plan it again",
+                            operation, mf.added_snapshot_id);
+          }
         }
       }
       if (validation->conflict_filter) {
@@ -752,6 +810,11 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
         }
       }
     }
+    std::set<std::string> dangling;
+    if (rewrite.drop_dangling_deletes) {
+      FLOE_ASSIGN_OR_RETURN(dangling, DanglingDeletes(base, existing, to_delete, added,
+                                                      rewrite.data_sequence_number.value_or(base.last_sequence_number + 1)));
+    }
     for (const ManifestFile& mf : existing) {
       if (remaining.empty() && mf.content == ManifestContent::kData) {
         manifests.push_back(mf);
@@ -759,10 +822,12 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
       }
       FLOE_ASSIGN_OR_RETURN(auto entries, ReadEntries(mf));
       const bool data = mf.content == ManifestContent::kData;
-      // A delete file goes with the data file it is scoped to; other delete files stay.
+      // A delete file goes with the data file it is scoped to, or when it applies to nothing
+      // left (drop_dangling_deletes); other delete files stay.
       auto removed = [&](const ManifestEntry& e) {
         if (e.status == EntryStatus::kDeleted) return false;
         if (data) return remaining.contains(e.data_file.file_path);
+        if (dangling.contains(e.data_file.file_path)) return true;
         return e.data_file.content == FileContent::kPositionDeletes && e.data_file.referenced_data_file &&
                to_delete.contains(*e.data_file.referenced_data_file);
       };
@@ -783,7 +848,8 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
             deleted_bytes += e.data_file.file_size_in_bytes;
           } else {
             ++removed_delete_files;
-            removed_positions += e.data_file.record_count;
+            (e.data_file.content == FileContent::kEqualityDeletes ? removed_equalities : removed_positions) +=
+                e.data_file.record_count;
             removed_delete_bytes += e.data_file.file_size_in_bytes;
           }
           e.status = EntryStatus::kDeleted;
@@ -820,6 +886,7 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
     if (removed_delete_files > 0) {
       delta["removed-delete-files"] = std::to_string(removed_delete_files);
       delta["removed-position-deletes"] = std::to_string(removed_positions);
+      delta["removed-equality-deletes"] = std::to_string(removed_equalities);
     }
     if (deleted_bytes + removed_delete_bytes > 0) delta["removed-files-size"] = std::to_string(deleted_bytes + removed_delete_bytes);
     return AddSnapshot(base, snapshot_id, operation, std::move(manifests), delta, written);
