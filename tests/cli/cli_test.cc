@@ -41,7 +41,8 @@ TEST(Cli, EverySubcommandHasHelpDocumentingItsFlags) {
       {{"stream"}, "--trigger"},      {{"query"}, "--pg-listen"},         {{"sql"}, "--format"},
       {{"produce"}, "--rate"},        {{"table", "create"}, "--partition"}, {{"parquet", "write"}, "--compression"},
       {{"avro", "cat"}, "Avro object container file"},      {{"topic", "create"}, "--partitions"},
-      {{"registry"}, "--brokers"},
+      {{"registry"}, "--brokers"},    {{"stream"}, "--mode"},             {{"stream"}, "--key"},
+      {{"stream"}, "--envelope"},
   };
   for (const auto& c : cases) {
     std::vector<std::string> argv = {FloeBinary()};

@@ -2,7 +2,8 @@
 // events to `floe broker` (updates, tombstones, re-inserts after a delete, events without a key
 // column), the job is killed with SIGKILL twice mid-way and restarted, and the table must then
 // equal "the last event per key, minus deleted keys", computed by DuckDB (npm) from the same
-// JSON lines, row by row. Then `floe table compact` folds the equality deletes: no delete file
+// JSON lines, row by row; icebird (npm) reads the same rows, applying the equality deletes
+// itself, and EXPLAIN ANALYZE counts them. Then `floe table compact` folds the equality deletes: no delete file
 // is left, and DuckDB reading the data files `$files` lists gives the same rows.
 // FLOE_UPSERT_EVENTS / FLOE_UPSERT_KEYS scale it (the default is small enough for `make test`).
 import { test, before, after } from 'node:test';
@@ -13,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { startBroker } from '../../interop/broker/broker_process.mjs';
-import { metadataLocation } from '../../interop/support/sqlite_catalog_tables.mjs';
+import { metadataLocation, readTable } from '../../interop/support/sqlite_catalog_tables.mjs';
+import { serveFolder } from '../../interop/support/folder_server.mjs';
 import { waitFor } from '../../interop/support/waiting.mjs';
 
 // ESM ignores NODE_PATH: kafkajs and DuckDB resolve from tests/interop/node_modules.
@@ -24,7 +26,7 @@ const floe = process.env.FLOE_BIN;
 const EVENTS = Number(process.env.FLOE_UPSERT_EVENTS ?? 20000);
 const KEYS = Number(process.env.FLOE_UPSERT_KEYS ?? 2000);
 const STATUSES = ['created', 'paid', 'shipped', 'cancelled'];
-let dir, broker, duck, catalogDb, events = [];
+let dir, broker, duck, catalogDb, folder, events = [];
 
 // A small deterministic PRNG (mulberry32), so failures reproduce.
 function prng(seed) {
@@ -123,6 +125,7 @@ function assertSameRows(actual, expected, what) {
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'floe-upsert-'));
   catalogDb = join(dir, 'catalog.db');
+  folder = await serveFolder(dir);
   broker = await startBroker([], join(dir, 'broker'));
   run('topic', 'create', 'orders', '--partitions', '3', '--brokers', broker.address);
   writeFileSync(join(dir, 'orders.schema.json'), JSON.stringify({
@@ -147,6 +150,7 @@ before(async () => {
 
 after(async () => {
   await broker?.stop({ keepData: true });
+  await folder?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -175,6 +179,19 @@ test('killed twice with SIGKILL, the job leaves the last event per key minus del
   for (const s of overwrites) assert.ok(Number(s.summary['added-equality-deletes']) > 0);
   const deletes = floeRows(`SELECT content, file_path FROM shop."orders$files" WHERE content = 2`);
   assert.ok(deletes.length >= 4, `${deletes.length} equality delete files`);
+});
+
+test('before compaction: EXPLAIN ANALYZE shows the delete files and the rows they remove; icebird reads the same rows', async () => {
+  const expected = await expectedRows();
+  const plan = run('sql', '--catalog', `sqlite:${catalogDb}`, '--threads', '2', '-e',
+                   'EXPLAIN ANALYZE SELECT count(*) FROM shop.orders');
+  const m = /delete files (\d+), (\d+) rows deleted/.exec(plan);
+  assert.ok(m, plan);
+  assert.ok(Number(m[1]) >= 4 && Number(m[2]) > 0, plan);
+  assert.match(plan, /\d+ delete files apply/);
+  // icebird (npm) applies equality deletes itself: a foreign reader of the unfolded table.
+  const icebird = (await readTable(catalogDb, folder, 'shop.orders')).sort((a, b) => Number(a.order_id) - Number(b.order_id));
+  assertSameRows(icebird, expected, 'icebird before compaction');
 });
 
 test('after floe table compact no delete file is left and DuckDB reads the same rows from the data files', { timeout: 120000 }, async () => {
