@@ -80,6 +80,7 @@ Result<CompactionResult> CompactDataFiles(iceberg::Table& table, const Compactio
     }
     if (!bin.empty()) bins.push_back(std::move(bin));
   }
+  iceberg::EqualityDeleteCache equality_deletes;  // Read once for every file they apply to.
   for (const auto& tasks : bins) {
     const bool folds_deletes =
         std::any_of(tasks.begin(), tasks.end(), [](const iceberg::FileScanTask* t) { return !t->deletes.empty(); });
@@ -111,7 +112,7 @@ Result<CompactionResult> CompactDataFiles(iceberg::Table& table, const Compactio
         }
         batches.push_back(std::move(out));
         return OkStatus();
-      }));
+      }, &equality_deletes));
     }
     iceberg::DataWriteOptions options;
     options.target_file_size_bytes = target;

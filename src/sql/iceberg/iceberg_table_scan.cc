@@ -354,7 +354,17 @@ class IcebergTableScan final : public TableScan {
     row_groups_total_.fetch_add(1);
     row_groups_read_.fetch_add(1);
     bytes_read_.fetch_add(task.file.file_size_in_bytes);
-    const iceberg::Schema& schema = table_->schema;
+    // Only the columns the query reads, and the equality deletes' key columns.
+    std::set<int32_t> needed;
+    for (const OutputColumn& c : columns_) needed.insert(c.field_id);
+    for (const iceberg::DataFile& d : task.deletes) needed.insert(d.equality_ids.begin(), d.equality_ids.end());
+    std::vector<iceberg::NestedField> fields;
+    for (const iceberg::NestedField& f : table_->schema.fields()) {
+      if (needed.erase(f.id) > 0) fields.push_back(f);
+    }
+    // A nested column reads through the whole schema.
+    const iceberg::Schema schema = needed.empty() ? iceberg::Schema(table_->schema.schema_id(), std::move(fields))
+                                                  : table_->schema;
     std::vector<int> schema_index(columns_.size(), -1);
     for (size_t c = 0; c < columns_.size(); ++c) {
       for (size_t i = 0; i < schema.fields().size(); ++i) {
@@ -386,7 +396,7 @@ class IcebergTableScan final : public TableScan {
                                  in.columns.push_back(b.columns[static_cast<size_t>(idx)]);
                                }
                                return EmitProjected(in, source, constants, sink);
-                             });
+                             }, &equality_deletes_);
     // The whole file is read here, so what its deletes removed is what it holds beyond the kept rows.
     if (read) rows_deleted_.fetch_add(std::max<int64_t>(0, task.file.record_count - kept));
     return read;
@@ -404,6 +414,7 @@ class IcebergTableScan final : public TableScan {
   std::atomic<int64_t> pages_total_{0}, pages_read_{0};
   std::atomic<int64_t> rows_deleted_{0};
   std::atomic<bool> deletes_touched_{false};  // A task with deletes was read.
+  iceberg::EqualityDeleteCache equality_deletes_;  // Shared by the splits' threads.
   std::mutex table_mutex_;
   std::unique_ptr<iceberg::Table> table_object_;  // Guarded by table_mutex_ until set; then read-only.
 };
