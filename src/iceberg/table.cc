@@ -684,7 +684,8 @@ Status Table::RewriteFiles(const std::vector<std::string>& deleted, const std::v
   return ReplaceFiles(deleted, added, kOperationReplace, &validation, options);
 }
 
-Result<std::set<std::string>> Table::DanglingDeletes(const TableMetadata& base, const std::vector<ManifestFile>& existing,
+Result<std::set<std::string>> Table::DanglingDeletes(const TableMetadata& base,
+                                                     const std::vector<ManifestFile>& existing,
                                                      const std::set<std::string>& deleted,
                                                      const std::vector<DataFile>& added,
                                                      int64_t added_sequence_number) {
@@ -765,7 +766,8 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
   if (!added.empty()) {
     std::vector<ManifestEntry> entries;
     for (const DataFile& f : added) {
-      entries.push_back(ManifestEntry{EntryStatus::kAdded, std::nullopt, rewrite.data_sequence_number, std::nullopt, f});
+      entries.push_back(
+          ManifestEntry{EntryStatus::kAdded, std::nullopt, rewrite.data_sequence_number, std::nullopt, f});
       added_records += f.record_count;
       added_bytes += f.file_size_in_bytes;
     }
@@ -812,8 +814,8 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
     }
     std::set<std::string> dangling;
     if (rewrite.drop_dangling_deletes) {
-      FLOE_ASSIGN_OR_RETURN(dangling, DanglingDeletes(base, existing, to_delete, added,
-                                                      rewrite.data_sequence_number.value_or(base.last_sequence_number + 1)));
+      const int64_t added_sequence_number = rewrite.data_sequence_number.value_or(base.last_sequence_number + 1);
+      FLOE_ASSIGN_OR_RETURN(dangling, DanglingDeletes(base, existing, to_delete, added, added_sequence_number));
     }
     for (const ManifestFile& mf : existing) {
       if (remaining.empty() && mf.content == ManifestContent::kData) {

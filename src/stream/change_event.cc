@@ -46,8 +46,7 @@ Result<Envelope> ParseEnvelope(std::string_view name) {
   return InvalidArgument("--envelope '{}': expected none or debezium", name);
 }
 
-ChangeEventParser::ChangeEventParser(Envelope envelope, std::vector<std::string> key_columns,
-                                     bool single_key_is_string)
+ChangeEventParser::ChangeEventParser(Envelope envelope, std::vector<std::string> key_columns, bool single_key_is_string)
     : envelope_(envelope),
       key_columns_(std::move(key_columns)),
       single_key_is_string_(single_key_is_string),
@@ -103,7 +102,8 @@ Result<ChangeEvent> ChangeEventParser::ParseDebezium(std::string_view key, bool 
   simdjson::dom::element payload;
   if (!event["payload"].get(payload) && event["op"].error() == simdjson::NO_SUCH_FIELD) {
     if (payload.is_null()) return DeleteByMessageKey(key, key_null);
-    if (payload.get_object().get(event)) return InvalidArgument("not a Debezium change event: payload is not an object");
+    if (payload.get_object().get(event))
+      return InvalidArgument("not a Debezium change event: payload is not an object");
   }
   std::string_view op;
   if (event["op"].get_string().get(op)) {

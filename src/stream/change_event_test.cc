@@ -69,7 +69,8 @@ TEST(ChangeEvent, DebeziumOpsWithAndWithoutTheSchemaWrapper) {
   ChangeEvent read = Ok(parser, R"({"id":1})", R"({"after":{"id":1},"op":"r"})");
   EXPECT_EQ(read.kind, ChangeEvent::Kind::kUpsert);
 
-  ChangeEvent remove = Ok(parser, R"({"id":1004})", R"({"before":{"id":1004,"first_name":"Anne Marie"},"after":null,"op":"d"})");
+  ChangeEvent remove =
+      Ok(parser, R"({"id":1004})", R"({"before":{"id":1004,"first_name":"Anne Marie"},"after":null,"op":"d"})");
   EXPECT_EQ(remove.kind, ChangeEvent::Kind::kDelete);
   EXPECT_EQ(remove.json(), R"({"id":1004,"first_name":"Anne Marie"})");
   // A delete without `before` (a table without a full replica identity) deletes the message key.
@@ -83,7 +84,8 @@ TEST(ChangeEvent, DebeziumOpsWithAndWithoutTheSchemaWrapper) {
 
 TEST(ChangeEvent, BadDebeziumEventsGetReasons) {
   ChangeEventParser parser(Envelope::kDebezium, {"id"}, false);
-  EXPECT_NE(Reason(parser, "1", R"({"after":{"id":1},"op":"c")").find("not a Debezium change event"), std::string::npos);
+  EXPECT_NE(Reason(parser, "1", R"({"after":{"id":1},"op":"c")").find("not a Debezium change event"),
+            std::string::npos);
   EXPECT_NE(Reason(parser, "1", "[1,2]").find("not a JSON object"), std::string::npos);
   EXPECT_NE(Reason(parser, "1", R"({"after":{"id":1}})").find("no \"op\""), std::string::npos);
   EXPECT_NE(Reason(parser, "1", R"({"after":null,"op":"u"})").find("no \"after\" object"), std::string::npos);

@@ -257,7 +257,8 @@ Result<CommitReport> IcebergCommitter::CommitUpsert(const MicroBatch& batch, con
     DeleteFiles(*table_, deletes);
   };
   {
-    FLOE_ASSIGN_OR_RETURN(auto writer, iceberg::DataFileWriter::Open(*table_, {.target_file_size_bytes = options_.target_file_size_bytes}));
+    FLOE_ASSIGN_OR_RETURN(auto writer, iceberg::DataFileWriter::Open(
+                                           *table_, {.target_file_size_bytes = options_.target_file_size_bytes}));
     for (const formats::ColumnBatch& rows : upsert.WinningRows()) {
       report.rows += static_cast<uint64_t>(rows.num_rows);
       if (Status st = writer->Write(rows); !st) {
@@ -290,7 +291,9 @@ Result<CommitReport> IcebergCommitter::CommitUpsert(const MicroBatch& batch, con
     if (status.error().kind() == ErrorKind::kConflict) discard();
     return std::unexpected(status.error());
   }
-  if (const iceberg::Snapshot* snapshot = table_->metadata().CurrentSnapshot()) report.snapshot_id = snapshot->snapshot_id;
+  if (const iceberg::Snapshot* snapshot = table_->metadata().CurrentSnapshot()) {
+    report.snapshot_id = snapshot->snapshot_id;
+  }
   return report;
 }
 

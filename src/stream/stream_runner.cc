@@ -36,7 +36,8 @@ Result<iceberg::Schema> WithKey(const iceberg::Schema& schema, const std::vector
 }
 
 Result<bool> EnsureTable(catalog::Catalog& catalog, const catalog::TableIdentifier& id, std::string_view schema_json,
-                         const std::vector<std::string>& partition, const std::map<std::string, std::string>& properties,
+                         const std::vector<std::string>& partition,
+                         const std::map<std::string, std::string>& properties,
                          const std::vector<std::string>& key_columns = {}) {
   FLOE_ASSIGN_OR_RETURN(bool exists, catalog.TableExists(id));
   if (exists) return false;

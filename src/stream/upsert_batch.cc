@@ -96,7 +96,8 @@ formats::ColumnBatch Gather(const formats::ColumnBatch& batch, std::vector<uint3
   out.num_rows = static_cast<int64_t>(rows.size());
   if (columns == nullptr) {
     out.fields = batch.fields;
-    for (const formats::ColumnVector& c : batch.columns) out.columns.push_back(formats::GatherRows(c, rows.data(), out.num_rows));
+    for (const formats::ColumnVector& c : batch.columns)
+      out.columns.push_back(formats::GatherRows(c, rows.data(), out.num_rows));
     return out;
   }
   for (int c : *columns) {

@@ -41,12 +41,13 @@ class UpsertBatch {
 
  private:
   struct Change {
-    size_t record = 0;      // Index in the micro-batch: the later record wins.
-    uint32_t batch = 0;     // Into rows_ or deletes_.
+    size_t record = 0;   // Index in the micro-batch: the later record wins.
+    uint32_t batch = 0;  // Into rows_ or deletes_.
     uint32_t row = 0;
     bool is_delete = false;
   };
-  UpsertBatch(const iceberg::Schema& schema, std::vector<int32_t> key_ids) : schema_(schema), key_ids_(std::move(key_ids)) {}
+  UpsertBatch(const iceberg::Schema& schema, std::vector<int32_t> key_ids)
+      : schema_(schema), key_ids_(std::move(key_ids)) {}
 
   // Adds the changes of `batch`, whose key columns are `key_columns`.
   Status AddChanges(const formats::ColumnBatch& batch, const std::vector<int>& key_columns,

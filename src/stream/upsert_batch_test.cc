@@ -18,9 +18,10 @@ using iceberg::Type;
 using iceberg::TypeId;
 
 iceberg::Schema TableSchema() {
-  return iceberg::Schema(0, {NestedField{1, "region", true, Type::Primitive(TypeId::kString)},
-                             NestedField{2, "id", true, Type::Primitive(TypeId::kLong)},
-                             NestedField{3, "status", false, Type::Primitive(TypeId::kString)}},
+  return iceberg::Schema(0,
+                         {NestedField{1, "region", true, Type::Primitive(TypeId::kString)},
+                          NestedField{2, "id", true, Type::Primitive(TypeId::kLong)},
+                          NestedField{3, "status", false, Type::Primitive(TypeId::kString)}},
                          {1, 2});
 }
 
@@ -72,23 +73,33 @@ TEST(UpsertBatch, LastChangePerKeyWinsAcrossRowsAndDeletes) {
   ASSERT_TRUE(batch.has_value());
   std::vector<RecordError> bad;
   // Records 0..5 put rows, 6..7 delete keys, 8..9 put rows again (two chunks of rows).
-  ASSERT_TRUE(batch->AddRows(Decode(schema, R"({"region":"eu","id":1,"status":"created"}
+  ASSERT_TRUE(batch
+                  ->AddRows(Decode(schema, R"({"region":"eu","id":1,"status":"created"}
 {"region":"eu","id":2,"status":"created"}
 {"region":"us","id":1,"status":"created"}
 {"region":"eu","id":1,"status":"paid"}
-)"), {0, 1, 2, 3}, &bad).has_value());
-  ASSERT_TRUE(batch->AddRows(Decode(schema, R"({"region":"eu","id":2,"status":"paid"}
+)"),
+                            {0, 1, 2, 3}, &bad)
+                  .has_value());
+  ASSERT_TRUE(batch
+                  ->AddRows(Decode(schema, R"({"region":"eu","id":2,"status":"paid"}
 {"region":"eu","id":3,"status":"created"}
 {"region":"eu","id":3,"status":"shipped"}
 {"region":"eu","id":9,"status":"created"}
-)"), {4, 5, 8, 9}, &bad).has_value());
-  ASSERT_TRUE(batch->AddDeletes(Decode(key_schema, R"({"region":"eu","id":2}
+)"),
+                            {4, 5, 8, 9}, &bad)
+                  .has_value());
+  ASSERT_TRUE(batch
+                  ->AddDeletes(Decode(key_schema, R"({"region":"eu","id":2}
 {"region":"eu","id":3}
 {"region":"eu","id":9}
-)"), {6, 7, 10}, &bad).has_value());
+)"),
+                               {6, 7, 10}, &bad)
+                  .has_value());
   EXPECT_TRUE(bad.empty());
   // eu/2 deleted after its update; eu/3 deleted then re-inserted; eu/9 inserted then deleted.
-  EXPECT_EQ(Winners(*batch), (std::map<std::string, std::string>{{"eu/1", "paid"}, {"us/1", "created"}, {"eu/3", "shipped"}}));
+  EXPECT_EQ(Winners(*batch),
+            (std::map<std::string, std::string>{{"eu/1", "paid"}, {"us/1", "created"}, {"eu/3", "shipped"}}));
   EXPECT_EQ(batch->keys_touched(), 5u);
   EXPECT_EQ(Touched(*batch), (std::multiset<std::string>{"eu/1", "eu/2", "eu/3", "eu/9", "us/1"}));
 }
@@ -99,10 +110,13 @@ TEST(UpsertBatch, NullOrMissingKeyColumnsAreDeadLetters) {
   auto batch = UpsertBatch::Make(schema, {1, 2});
   ASSERT_TRUE(batch.has_value());
   std::vector<RecordError> bad;
-  ASSERT_TRUE(batch->AddRows(Decode(schema, R"({"region":"eu","status":"created"}
+  ASSERT_TRUE(batch
+                  ->AddRows(Decode(schema, R"({"region":"eu","status":"created"}
 {"region":null,"id":4,"status":"created"}
 {"region":"eu","id":4,"status":"created"}
-)"), {0, 1, 2}, &bad).has_value());
+)"),
+                            {0, 1, 2}, &bad)
+                  .has_value());
   ASSERT_TRUE(batch->AddDeletes(Decode(key_schema, R"({"id":4})"), {3}, &bad).has_value());
   ASSERT_EQ(bad.size(), 3u);
   EXPECT_EQ(bad[0], (RecordError{0, "key column 'id' is missing or null"}));

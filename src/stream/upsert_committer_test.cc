@@ -26,9 +26,10 @@ struct Fixture {
 };
 
 iceberg::Schema OrderSchema() {
-  return iceberg::Schema(0, {NestedField{1, "order_id", true, Type::Primitive(TypeId::kLong)},
-                             NestedField{2, "status", false, Type::Primitive(TypeId::kString)},
-                             NestedField{3, "amount", false, Type::Primitive(TypeId::kLong)}},
+  return iceberg::Schema(0,
+                         {NestedField{1, "order_id", true, Type::Primitive(TypeId::kLong)},
+                          NestedField{2, "status", false, Type::Primitive(TypeId::kString)},
+                          NestedField{3, "amount", false, Type::Primitive(TypeId::kLong)}},
                          {1});
 }
 
@@ -37,11 +38,15 @@ Result<Fixture> Open(const iceberg::Schema& schema, std::vector<iceberg::Partiti
   Fixture f;
   FLOE_ASSIGN_OR_RETURN(f.catalog, iceberg::FileSystemCatalog::Open(io::testing::FreshFolder()));
   FLOE_ASSIGN_OR_RETURN(auto dlq_schema, iceberg::SchemaFromJson(DeadLetterSchemaJson()));
-  FLOE_ASSIGN_OR_RETURN(auto table, f.catalog->CreateTable(*iceberg::TableIdentifier::Parse("db.t"), schema, partition));
-  FLOE_ASSIGN_OR_RETURN(auto dead, f.catalog->CreateTable(*iceberg::TableIdentifier::Parse("db.t_dlq"), dlq_schema, {}));
-  FLOE_ASSIGN_OR_RETURN(f.committer, IcebergCommitter::Open(std::move(table), std::move(dead),
-                                                            {.topic = "orders", .decode_chunk_records = 7,
-                                                             .key_columns = std::move(keys), .envelope = envelope}));
+  FLOE_ASSIGN_OR_RETURN(auto table,
+                        f.catalog->CreateTable(*iceberg::TableIdentifier::Parse("db.t"), schema, partition));
+  FLOE_ASSIGN_OR_RETURN(auto dead,
+                        f.catalog->CreateTable(*iceberg::TableIdentifier::Parse("db.t_dlq"), dlq_schema, {}));
+  FLOE_ASSIGN_OR_RETURN(
+      f.committer,
+      IcebergCommitter::Open(
+          std::move(table), std::move(dead),
+          {.topic = "orders", .decode_chunk_records = 7, .key_columns = std::move(keys), .envelope = envelope}));
   return f;
 }
 
@@ -53,14 +58,15 @@ std::map<int64_t, std::string> Rows(iceberg::Table& table, size_t* count) {
   EXPECT_TRUE(plan.has_value()) << plan.error().ToString();
   const iceberg::Schema& schema = table.metadata().CurrentSchema();
   for (const auto& task : plan->tasks) {
-    auto read = iceberg::ReadTask(table, task, schema, [&](const formats::ColumnBatch& b, const std::vector<int>& c) -> Status {
-      for (int64_t r = 0; r < b.num_rows; ++r) {
-        ++*count;
-        out[b.columns[c[0]].Data<int64_t>()[r]] =
-            std::string(b.columns[c[1]].StringAt(r)) + "/" + std::to_string(b.columns[c[2]].Data<int64_t>()[r]);
-      }
-      return OkStatus();
-    });
+    auto read =
+        iceberg::ReadTask(table, task, schema, [&](const formats::ColumnBatch& b, const std::vector<int>& c) -> Status {
+          for (int64_t r = 0; r < b.num_rows; ++r) {
+            ++*count;
+            out[b.columns[c[0]].Data<int64_t>()[r]] =
+                std::string(b.columns[c[1]].StringAt(r)) + "/" + std::to_string(b.columns[c[2]].Data<int64_t>()[r]);
+          }
+          return OkStatus();
+        });
     EXPECT_TRUE(read.has_value()) << read.error().ToString();
   }
   return out;
@@ -73,10 +79,12 @@ std::map<int64_t, std::string> DeadLetters(iceberg::FileSystemCatalog& catalog) 
   auto plan = iceberg::PlanScan(**table, {});
   const iceberg::Schema& schema = (*table)->metadata().CurrentSchema();
   for (const auto& task : plan->tasks) {
-    (void)iceberg::ReadTask(**table, task, schema, [&](const formats::ColumnBatch& b, const std::vector<int>& c) -> Status {
-      for (int64_t r = 0; r < b.num_rows; ++r) out[b.columns[c[2]].Data<int64_t>()[r]] = std::string(b.columns[c[4]].StringAt(r));
-      return OkStatus();
-    });
+    (void)iceberg::ReadTask(**table, task, schema,
+                            [&](const formats::ColumnBatch& b, const std::vector<int>& c) -> Status {
+                              for (int64_t r = 0; r < b.num_rows; ++r)
+                                out[b.columns[c[2]].Data<int64_t>()[r]] = std::string(b.columns[c[4]].StringAt(r));
+                              return OkStatus();
+                            });
   }
   return out;
 }
@@ -134,12 +142,12 @@ TEST(UpsertCommitter, BadKeysAreDeadLettersWithReasonsNamingTheColumn) {
     batch.Add(0, offset, 0, value, value ? std::strlen(value) : 0, key, key ? std::strlen(key) : 0);
   };
   add(0, "1", R"({"order_id":1,"status":"created","amount":5})");
-  add(1, nullptr, R"({"status":"created","amount":5})");          // No key column in the row.
-  add(2, nullptr, nullptr);                                        // Tombstone without a key.
-  add(3, "abc", nullptr);                                          // Key of the wrong type.
-  add(4, R"({"order_id":{"a":[1,2,{"b":3}]}})", nullptr);          // Nested garbage.
-  add(5, R"({"order_id":)", nullptr);                              // Truncated.
-  add(6, "2", R"({"order_id":"two","status":"created"})");          // Row key of the wrong type.
+  add(1, nullptr, R"({"status":"created","amount":5})");    // No key column in the row.
+  add(2, nullptr, nullptr);                                 // Tombstone without a key.
+  add(3, "abc", nullptr);                                   // Key of the wrong type.
+  add(4, R"({"order_id":{"a":[1,2,{"b":3}]}})", nullptr);   // Nested garbage.
+  add(5, R"({"order_id":)", nullptr);                       // Truncated.
+  add(6, "2", R"({"order_id":"two","status":"created"})");  // Row key of the wrong type.
   add(7, "1", R"({"order_id":1,"status":"paid","amount":6})");
   auto report = f->committer->Commit(batch, {}, {{0, 8}});
   ASSERT_TRUE(report.has_value()) << report.error().ToString();
@@ -161,12 +169,19 @@ TEST(UpsertCommitter, DebeziumEventsInsertUpdateAndDelete) {
   auto f = Open(OrderSchema(), {}, {"order_id"}, Envelope::kDebezium);
   ASSERT_TRUE(f.has_value()) << f.error().ToString();
   const std::vector<std::pair<const char*, const char*>> events = {
-      {R"({"order_id":1})", R"({"before":null,"after":{"order_id":1,"status":"created","amount":10},"op":"r","ts_ms":1})"},
-      {R"({"order_id":2})", R"({"schema":{"type":"struct"},"payload":{"before":null,"after":{"order_id":2,"status":"created","amount":20},"source":{"connector":"postgresql"},"op":"c","ts_ms":2}})"},
-      {R"({"order_id":1})", R"({"before":{"order_id":1,"status":"created","amount":10},"after":{"order_id":1,"status":"paid","amount":10},"op":"u","ts_ms":3})"},
-      {R"({"order_id":2})", R"({"before":{"order_id":2,"status":"created","amount":20},"after":null,"op":"d","ts_ms":4})"},
+      {R"({"order_id":1})",
+       R"({"before":null,"after":{"order_id":1,"status":"created","amount":10},"op":"r","ts_ms":1})"},
+      {R"({"order_id":2})",
+       R"({"schema":{"type":"struct"},"payload":{"before":null,)"
+       R"("after":{"order_id":2,"status":"created","amount":20},"source":{"connector":"postgresql"},"op":"c","ts_ms":2}})"},
+      {R"({"order_id":1})",
+       R"({"before":{"order_id":1,"status":"created","amount":10},)"
+       R"("after":{"order_id":1,"status":"paid","amount":10},"op":"u","ts_ms":3})"},
+      {R"({"order_id":2})",
+       R"({"before":{"order_id":2,"status":"created","amount":20},"after":null,"op":"d","ts_ms":4})"},
       {R"({"order_id":2})", nullptr},  // Debezium's tombstone after the delete.
-      {R"({"order_id":3})", R"({"before":null,"after":{"order_id":3,"status":"created","amount":30},"op":"c","ts_ms":5})"},
+      {R"({"order_id":3})",
+       R"({"before":null,"after":{"order_id":3,"status":"created","amount":30},"op":"c","ts_ms":5})"},
   };
   MicroBatch first;
   for (size_t i = 0; i < events.size(); ++i) {
@@ -199,7 +214,8 @@ TEST(UpsertCommitter, RefusesKeysThatAreNotTheTablesIdentifiersOrPartitioning) {
   ASSERT_TRUE(by_status.has_value());
   auto partitioned = Open(OrderSchema(), {*by_status}, {"order_id"});
   ASSERT_FALSE(partitioned.has_value());
-  EXPECT_NE(partitioned.error().message().find("not a key column"), std::string::npos) << partitioned.error().ToString();
+  EXPECT_NE(partitioned.error().message().find("not a key column"), std::string::npos)
+      << partitioned.error().ToString();
 }
 
 TEST(UpsertCommitter, PartitionedByTheKeyWritesEachDeleteInItsKeysPartition) {
@@ -223,7 +239,8 @@ TEST(UpsertCommitter, PartitionedByTheKeyWritesEachDeleteInItsKeysPartition) {
       batch.Add(0, offset, 0, value.data(), value.size(), key.data(), key.size());
       model[id] = fmt::format("s{}/{}", b, offset);
     }
-    ASSERT_TRUE(f->committer->Commit(batch, b == 0 ? SourceOffsets{} : SourceOffsets{{0, start}}, {{0, offset}}).has_value());
+    ASSERT_TRUE(
+        f->committer->Commit(batch, b == 0 ? SourceOffsets{} : SourceOffsets{{0, start}}, {{0, offset}}).has_value());
   }
   auto table = f->catalog->LoadTable(*iceberg::TableIdentifier::Parse("db.t"));
   size_t count = 0;

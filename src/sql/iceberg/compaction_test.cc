@@ -150,10 +150,11 @@ TEST_F(CompactionTest, ARewriteKeepsThePlannedSequenceNumberSoNewEqualityDeletes
   std::vector<formats::ColumnBatch> rows;
   for (const auto& t : plan->tasks) {
     removed.push_back(t.file.file_path);
-    ASSERT_TRUE(iceberg::ReadTask(*table_, t, plan->schema, [&](const formats::ColumnBatch& b, const std::vector<int>&) {
-                  rows.push_back(b);
-                  return OkStatus();
-                }).has_value());
+    auto keep = [&](const formats::ColumnBatch& b, const std::vector<int>&) {
+      rows.push_back(b);
+      return OkStatus();
+    };
+    ASSERT_TRUE(iceberg::ReadTask(*table_, t, plan->schema, keep).has_value());
   }
   auto rewritten = iceberg::WriteDataFiles(*table_, rows);
   ASSERT_TRUE(rewritten.has_value());

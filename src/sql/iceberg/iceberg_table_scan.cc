@@ -286,7 +286,8 @@ class IcebergTableScan final : public TableScan {
 
   std::string Describe() const override {
     std::string text =
-        fmt::format("files {} of {} after pruning ({} by partition, {} by column bounds; manifests {} of {}), {} splits",
+        fmt::format("files {} of {} after pruning ({} by partition, {} by column bounds; manifests {} of {}), "
+                    "{} splits",
                     plan_.tasks.size(), plan_.files_total, plan_.pruned_by_partition, plan_.pruned_by_metrics,
                     plan_.manifests_read, plan_.manifests_total, plan_.splits.size());
     if (plan_.delete_files > 0) text += fmt::format(", {} delete files apply", plan_.delete_files);
