@@ -9,6 +9,7 @@
 #include "formats/parquet/file_writer.h"
 #include "iceberg/batch_conversion.h"
 #include "iceberg/deletion_vector.h"
+#include "iceberg/integer_key_set.h"
 #include "iceberg/partition_split.h"
 #include "iceberg/schema_json.h"
 
@@ -35,7 +36,7 @@ Result<std::vector<formats::ColumnBatch>> ReadParquetFile(std::unique_ptr<io::In
 struct EqualityDeleteKeys {
   std::vector<int32_t> ids;
   bool integer = false;
-  std::unordered_set<int64_t> integers;
+  IntegerKeySet integers;
   std::unordered_set<std::string> keys;
 };
 
@@ -70,6 +71,21 @@ void AppendEqualityKeyPart(std::string* key, const Literal& value, const Type& t
 }
 
 bool IsIntegerType(const Type* type) { return type && (type->id() == TypeId::kInt || type->id() == TypeId::kLong); }
+
+// Row `row` of an int32 or int64 vector as a 64-bit integer; false when null or not an integer vector.
+bool IntegerAt(const formats::ColumnVector& v, int64_t row, int64_t* out) {
+  if (!v.IsValid(row)) return false;
+  switch (v.type().id) {
+    case formats::TypeId::kInt64:
+      *out = v.Data<int64_t>()[row];
+      return true;
+    case formats::TypeId::kInt32:
+      *out = v.Data<int32_t>()[row];
+      return true;
+    default:
+      return false;
+  }
+}
 
 // Deleted positions of `path` and equality-delete keys that apply to a task.
 struct TaskDeletes {
@@ -156,14 +172,19 @@ Result<TaskDeletes> LoadDeletes(Table& table, const FileScanTask& task, const Sc
         for (int64_t r = 0; r < b.num_rows; ++r) {
           if (eq.integer) {
             // A null key deletes nothing of an integer column's non-null values; nulls are kept apart.
-            Literal v = LiteralAt(b.columns[cols[0]], r, *types[0]->type);
-            if (v.is_null()) {
-              key.clear();
-              AppendEqualityKeyPart(&key, v, *types[0]->type);
-              eq.keys.insert(key);
-            } else {
-              eq.integers.insert(v.as_long());
+            int64_t value = 0;
+            if (IntegerAt(b.columns[cols[0]], r, &value)) {
+              eq.integers.Insert(value);
+              continue;
             }
+            Literal v = LiteralAt(b.columns[cols[0]], r, *types[0]->type);
+            if (!v.is_null()) {
+              eq.integers.Insert(v.as_long());
+              continue;
+            }
+            key.clear();
+            AppendEqualityKeyPart(&key, v, *types[0]->type);
+            eq.keys.insert(key);
             continue;
           }
           key.clear();
@@ -276,9 +297,14 @@ Status ReadTaskRows(Table& table, const FileScanTask& task, const Schema& schema
         for (int64_t r = 0; r < b.num_rows; ++r) {
           if (deleted[static_cast<size_t>(r)]) continue;
           if (eq.integer && cols[0] >= 0) {
+            int64_t value = 0;
+            if (IntegerAt(b.columns[cols[0]], r, &value)) {
+              if (eq.integers.Contains(value)) deleted[static_cast<size_t>(r)] = 1;
+              continue;
+            }
             Literal v = LiteralAt(b.columns[cols[0]], r, *types[0]);
             if (!v.is_null()) {
-              if (eq.integers.contains(v.as_long())) deleted[static_cast<size_t>(r)] = 1;
+              if (eq.integers.Contains(v.as_long())) deleted[static_cast<size_t>(r)] = 1;
               continue;
             }
           }
