@@ -12,6 +12,7 @@
 #include "iceberg/schema_json.h"
 #include "io/test_folder.h"
 #include "stream/iceberg_committer.h"
+#include "stream/maintenance.h"
 
 namespace floe::stream {
 namespace {
@@ -244,6 +245,57 @@ TEST(UpsertCommitter, PartitionedByTheKeyWritesEachDeleteInItsKeysPartition) {
   }
   auto table = f->catalog->LoadTable(*iceberg::TableIdentifier::Parse("db.t"));
   size_t count = 0;
+  EXPECT_EQ(Rows(**table, &count), model);
+  EXPECT_EQ(count, model.size());
+}
+
+TEST(UpsertCommitter, TheJobsMaintenanceFoldsTheDeletesAndKeepsTheOffsets) {
+  auto f = Open(OrderSchema(), {}, {"order_id"});
+  ASSERT_TRUE(f.has_value()) << f.error().ToString();
+  std::map<int64_t, std::string> model;
+  int64_t offset = 0;
+  for (int b = 0; b < 4; ++b) {
+    MicroBatch batch;
+    const int64_t start = offset;
+    for (int64_t id = 0; id < 30; ++id, ++offset) {
+      std::string key = std::to_string(id);
+      if ((id + b) % 5 == 0) {
+        batch.Add(0, offset, 0, nullptr, 0, key.data(), key.size());
+        model.erase(id);
+        continue;
+      }
+      std::string value = fmt::format(R"({{"order_id":{},"status":"s{}","amount":{}}})", id, b, offset);
+      batch.Add(0, offset, 0, value.data(), value.size(), key.data(), key.size());
+      model[id] = fmt::format("s{}/{}", b, offset);
+    }
+    SourceOffsets expected = b == 0 ? SourceOffsets{} : SourceOffsets{{0, start}};
+    ASSERT_TRUE(f->committer->Commit(batch, expected, {{0, offset}}).has_value());
+  }
+  auto id = *iceberg::TableIdentifier::Parse("db.t");
+  MetricsRegistry metrics;
+  TableMaintenance maintenance([&]() { return f->catalog->LoadTable(id); },
+                               {.interval_ms = 0, .target_file_size_bytes = 1 << 20}, metrics);
+  auto report = maintenance.RunOnce();
+  ASSERT_TRUE(report.has_value()) << report.error().ToString();
+  EXPECT_EQ(report->files_rewritten, 4u);
+  auto table = f->catalog->LoadTable(id);
+  ASSERT_TRUE(table.has_value());
+  size_t count = 0;
+  EXPECT_EQ(Rows(**table, &count), model);
+  EXPECT_EQ(count, model.size());
+  const iceberg::TableMetadata& m = (*table)->metadata();
+  EXPECT_EQ(m.CurrentSnapshot()->summary.at("operation"), "replace");
+  EXPECT_EQ(m.CurrentSnapshot()->summary.at("total-delete-files"), "0");
+  auto offsets = OffsetsInAncestryOf(m, m.CurrentSnapshot(), "orders");
+  ASSERT_TRUE(offsets.has_value());
+  EXPECT_EQ(*offsets, (SourceOffsets{{0, offset}}));
+  // The job goes on committing on top of the compacted table.
+  MicroBatch next;
+  const char* value = R"({"order_id":1,"status":"late","amount":1})";
+  next.Add(0, offset, 0, value, std::strlen(value), "1", 1);
+  ASSERT_TRUE(f->committer->Commit(next, {{0, offset}}, {{0, offset + 1}}).has_value());
+  model[1] = "late/1";
+  table = f->catalog->LoadTable(id);
   EXPECT_EQ(Rows(**table, &count), model);
   EXPECT_EQ(count, model.size());
 }
