@@ -155,6 +155,7 @@ Result<TaskDeletes> LoadDeletes(Table& table, const FileScanTask& task, const Sc
       if (eq.ids.empty()) return Corruption("{}: equality delete file without equality_ids", del.file_path);
       const NestedField* only = eq.ids.size() == 1 ? schema.FindField(eq.ids[0]) : nullptr;
       eq.integer = only && IsIntegerType(only->type.get());
+      if (eq.integer) eq.integers.Reserve(static_cast<size_t>(std::max<int64_t>(0, del.record_count)));
       for (const ColumnBatch& b : batches) {
         std::vector<int> cols;
         std::vector<const NestedField*> types;

@@ -31,7 +31,12 @@ TEST(IntegerKeySet, AgreesWithStdSet) {
     if (!model.contains(key)) absent += keys.Contains(key) ? 0 : 1;
   }
   EXPECT_GT(absent, 99000);
+  // The smallest key is the table's empty mark, kept apart.
   EXPECT_FALSE(keys.Contains(std::numeric_limits<int64_t>::min()));
+  keys.Insert(std::numeric_limits<int64_t>::min());
+  keys.Insert(std::numeric_limits<int64_t>::min());
+  EXPECT_TRUE(keys.Contains(std::numeric_limits<int64_t>::min()));
+  EXPECT_EQ(keys.size(), model.size() + 1);
 }
 
 }  // namespace
