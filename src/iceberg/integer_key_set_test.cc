@@ -16,8 +16,8 @@ TEST(IntegerKeySet, AgreesWithStdSet) {
   EXPECT_FALSE(keys.Contains(0));
   std::mt19937_64 random(7);
   for (int i = 0; i < 100000; ++i) {
-    int64_t key =
-        i % 3 == 0 ? static_cast<int64_t>(random() % 5000) * 4096 : static_cast<int64_t>(random()) - (1LL << 62);
+    int64_t key = i % 3 == 0 ? static_cast<int64_t>(random() % 5000) * 4096
+                             : static_cast<int64_t>(random() - (uint64_t{1} << 62));
     keys.Insert(key);
     model.insert(key);
   }

@@ -262,7 +262,7 @@ Result<CommitReport> IcebergCommitter::CommitUpsert(const MicroBatch& batch, con
     for (const formats::ColumnBatch& rows : upsert.WinningRows()) {
       report.rows += static_cast<uint64_t>(rows.num_rows);
       if (Status st = writer->Write(rows); !st) {
-        (void)writer->Finish();
+        if (auto partial = writer->Finish()) DeleteFiles(*table_, *partial);  // Never to be committed.
         return std::unexpected(st.error());
       }
     }

@@ -1,6 +1,7 @@
 #include "sql/iceberg/compaction.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 
 #include "iceberg/batch_conversion.h"
@@ -17,7 +18,9 @@ size_t DeleteFileCount(const iceberg::Table& table) {
   const iceberg::Snapshot* snapshot = table.metadata().CurrentSnapshot();
   if (!snapshot) return 0;
   auto it = snapshot->summary.find("total-delete-files");
-  return it == snapshot->summary.end() ? 0 : static_cast<size_t>(std::stoll(it->second));
+  size_t count = 0;
+  if (it != snapshot->summary.end()) std::from_chars(it->second.data(), it->second.data() + it->second.size(), count);
+  return count;
 }
 
 // Commits the removal of dangling delete files alone, when there are any.
