@@ -58,6 +58,15 @@ Result<bool> EnsureTable(catalog::Catalog& catalog, const catalog::TableIdentifi
   }
   iceberg::PartitionSpec spec(0, fields);
   FLOE_RETURN_IF_ERROR_CTX(spec.Validate(schema), "--partition");
+  for (const iceberg::PartitionField& field : fields) {
+    // Checked before the table exists: upsert mode would refuse it once made (equality_deletes.h).
+    const auto& keys = schema.identifier_field_ids();
+    if (!key_columns.empty() && std::find(keys.begin(), keys.end(), field.source_id) == keys.end()) {
+      return InvalidArgument("--partition {}: in upsert mode a table is partitioned by --key columns only (a key's "
+                             "previous row could be in any other partition)",
+                             field.name);
+    }
+  }
   catalog::TableCreation creation;
   creation.schema = iceberg::SchemaToJsonValue(schema);
   creation.partition_spec = iceberg::PartitionSpecToJsonValue(spec);
