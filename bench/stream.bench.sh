@@ -4,7 +4,9 @@
 #     committed Iceberg snapshots, against DuckDB converting the same JSON lines to zstd Parquet
 #     on one and on two threads; with the job's peak RSS, and CPU seconds beside every wall time
 #     (the stream job decodes on two lanes, and librdkafka runs threads of its own);
-#  2. end to end: `floe up` with the generator at RATE events/s for a while: the rate the broker
+#  2. upsert: the same backlog drained in upsert mode keyed by order_id against append mode, and a
+#     scan with pending equality deletes against the compacted table (stream/upsert_drain.sh);
+#  3. end to end: `floe up` with the generator at RATE events/s for a while: the rate the broker
 #     took, the rate the table gained, and whether the lag grew.
 set -euo pipefail
 build=${FLOE_BUILD_DIR:-build/release}
@@ -57,6 +59,7 @@ print(f"  kcat reading the backlog (librdkafka alone): {kcat:.2f} s ({events / k
 print(f"  floe/DuckDB time ratio: {floe / duck1['seconds']:.3f} against 1 thread, {floe / duck2['seconds']:.3f} against 2 "
       f"(target <= 1.0); CPU ratio {floe_cpu / duck1['cpu']:.3f}; floe stream peak RSS {rss} MB (target < 512)")
 PY
+"$root/bench/stream/upsert_drain.sh" "$floe" "127.0.0.1:$port" "$work" "$events"
 kill "$broker_pid"; wait "$broker_pid" 2>/dev/null || true; broker_pid=
 
 node "$root/bench/stream/end_to_end.mjs" "$floe" "$rate" 40

@@ -29,6 +29,8 @@ struct StreamFlags {
   int64_t target_file_size_mb = 128;
   bool available_now = false;
   bool evolve = false;
+  std::string mode = "append", envelope = "none";
+  std::vector<std::string> key;
 };
 
 int RunStreamCommand(const StreamFlags& flags) {
@@ -61,6 +63,13 @@ int RunStreamCommand(const StreamFlags& flags) {
   config.group = flags.group;
   config.transform = flags.transform;
   config.evolve = flags.evolve;
+  if (flags.mode == "upsert") {
+    if (flags.key.empty()) return fail(Error(ErrorKind::kInvalidArgument, "--mode upsert needs --key COL[,COL...]"));
+    config.key_columns = flags.key;
+  } else if (!flags.key.empty()) {
+    return fail(Error(ErrorKind::kInvalidArgument, "--key needs --mode upsert"));
+  }
+  config.envelope = flags.envelope;
   for (const std::string& setting : flags.consumer_settings) {
     size_t eq = setting.find('=');
     if (eq == std::string::npos || eq == 0) {
@@ -170,6 +179,19 @@ void RegisterStreamCommand(CLI::App& root, CommandRegistry& registry) {
       ->capture_default_str();
   app->add_option("--orphans-older-than", flags->orphans_older_than,
                   "Unreferenced files older than this are deleted (0: never)")
+      ->capture_default_str();
+  app->add_option("--mode", flags->mode,
+                  "append: every event becomes a row; upsert: the last event per --key replaces the key's row, "
+                  "a tombstone (null value, key in the message key) deletes it (docs/upserts.md)")
+      ->check(CLI::IsMember({"append", "upsert"}))
+      ->capture_default_str();
+  app->add_option("--key", flags->key,
+                  "Upsert mode: the key columns, COL[,COL...]; they become the table's identifier fields")
+      ->delimiter(',');
+  app->add_option("--envelope", flags->envelope,
+                  "Upsert mode: none (the value is the row) or debezium (Debezium change events: c/u/r put "
+                  "'after', d deletes 'before')")
+      ->check(CLI::IsMember({"none", "debezium"}))
       ->capture_default_str();
   app->add_flag("--evolve", flags->evolve,
                 "Add unknown top-level event fields to the table as new optional columns instead of ignoring them");

@@ -403,11 +403,13 @@ int RunCompact(const Flags& f) {
     FLOE_ASSIGN_OR_RETURN(sql::iceberg_sql::CompactionResult done,
                           sql::iceberg_sql::CompactDataFiles(*table, {.file_size_threshold = target,
                                                                       .target_file_size_bytes = target}));
-    if (done.files_rewritten == 0) {
+    if (done.files_rewritten == 0 && done.delete_files_removed == 0) {
       fmt::print("nothing to compact\n");
       return OkStatus();
     }
-    fmt::print("rewrote {} files into {}\n", done.files_rewritten, done.files_added);
+    fmt::print("rewrote {} files into {}", done.files_rewritten, done.files_added);
+    if (done.delete_files_removed > 0) fmt::print(", folded and removed {} delete files", done.delete_files_removed);
+    fmt::print("\n");
     return OkStatus();
   };
   Status st = run();
@@ -587,7 +589,8 @@ void RegisterTableCommand(CLI::App& root, CommandRegistry& registry) {
       {"snapshots", "List snapshots with their summaries", RunSnapshots},
       {"rollback", "Make an earlier snapshot current", RunRollback},
       {"expire", "Expire old snapshots and delete unreachable files", RunExpire},
-      {"compact", "Rewrite small data files into larger ones", RunCompact},
+      {"compact", "Rewrite small data files into larger ones, and files with deletes without the deleted rows",
+       RunCompact},
       {"remove-orphans", "Delete files no snapshot references", RunRemoveOrphans},
       {"delete", "Delete the rows matching --filter (copy-on-write or merge-on-read)", RunDelete},
       {"alter", "Evolve the schema (add, drop, rename, promote columns) and set properties", RunAlter},

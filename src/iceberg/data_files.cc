@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_set>
 
 #include "formats/parquet/file_reader.h"
 #include "formats/parquet/file_writer.h"
 #include "iceberg/batch_conversion.h"
 #include "iceberg/deletion_vector.h"
+#include "iceberg/integer_key_set.h"
 #include "iceberg/partition_split.h"
 #include "iceberg/schema_json.h"
 
@@ -29,16 +31,67 @@ Result<std::vector<formats::ColumnBatch>> ReadParquetFile(std::unique_ptr<io::In
   return out;
 }
 
+// The keys of one equality delete file: one integer column (the common upsert key) as numbers,
+// any other key as the concatenated AppendEqualityKeyPart of its columns.
+struct EqualityDeleteKeys {
+  std::vector<int32_t> ids;
+  bool integer = false;
+  IntegerKeySet integers;
+  std::unordered_set<std::string> keys;
+};
+
+EqualityDeleteCache::EqualityDeleteCache() = default;
+EqualityDeleteCache::~EqualityDeleteCache() = default;
+
+std::shared_ptr<const EqualityDeleteKeys> EqualityDeleteCache::Find(const std::string& path) {
+  std::lock_guard lock(mutex_);
+  auto it = keys_.find(path);
+  return it == keys_.end() ? nullptr : it->second;
+}
+
+void EqualityDeleteCache::Put(const std::string& path, std::shared_ptr<const EqualityDeleteKeys> keys) {
+  std::lock_guard lock(mutex_);
+  keys_.try_emplace(path, std::move(keys));
+}
+
 namespace {
+
+// Appends one column's value of an equality key: a null flag, then the Appendix D binary form
+// after its length, so that concatenated parts never run into each other.
+void AppendEqualityKeyPart(std::string* key, const Literal& value, const Type& type) {
+  if (value.is_null()) {
+    key->push_back('\0');
+    return;
+  }
+  key->push_back('\1');
+  std::string bytes = ToBinary(type, value);
+  uint32_t size = static_cast<uint32_t>(bytes.size());
+  key->append(reinterpret_cast<const char*>(&size), sizeof size);
+  key->append(bytes);
+}
+
+bool IsIntegerType(const Type* type) { return type && (type->id() == TypeId::kInt || type->id() == TypeId::kLong); }
+
+// Row `row` of an int32 or int64 vector as a 64-bit integer; false when null or not an integer vector.
+bool IntegerAt(const formats::ColumnVector& v, int64_t row, int64_t* out) {
+  if (!v.IsValid(row)) return false;
+  switch (v.type().id) {
+    case formats::TypeId::kInt64:
+      *out = v.Data<int64_t>()[row];
+      return true;
+    case formats::TypeId::kInt32:
+      *out = v.Data<int32_t>()[row];
+      return true;
+    default:
+      return false;
+  }
+}
 
 // Deleted positions of `path` and equality-delete keys that apply to a task.
 struct TaskDeletes {
   std::set<int64_t> positions;
-  struct Equality {
-    std::vector<int32_t> ids;
-    std::set<std::vector<Literal>> keys;
-  };
-  std::vector<Equality> equalities;
+  using Equality = EqualityDeleteKeys;
+  std::vector<std::shared_ptr<const Equality>> equalities;
 };
 
 // The positions of a deletion vector: its blob is read by the byte range the manifest gives,
@@ -64,9 +117,16 @@ Result<std::vector<int64_t>> ReadDeletionVector(const io::InputFile& input, cons
   return positions;
 }
 
-Result<TaskDeletes> LoadDeletes(Table& table, const FileScanTask& task, const Schema& schema) {
+Result<TaskDeletes> LoadDeletes(Table& table, const FileScanTask& task, const Schema& schema,
+                                EqualityDeleteCache* cache) {
   TaskDeletes out;
   for (const DataFile& del : task.deletes) {
+    if (cache && del.content == FileContent::kEqualityDeletes) {
+      if (auto keys = cache->Find(del.file_path)) {
+        out.equalities.push_back(std::move(keys));
+        continue;
+      }
+    }
     FLOE_ASSIGN_OR_RETURN(std::string key, table.ops().KeyForLocation(del.file_path));
     FLOE_ASSIGN_OR_RETURN(auto input, table.ops().store().OpenInput(key));
     if (del.is_deletion_vector()) {
@@ -93,6 +153,9 @@ Result<TaskDeletes> LoadDeletes(Table& table, const FileScanTask& task, const Sc
       TaskDeletes::Equality eq;
       eq.ids = del.equality_ids;
       if (eq.ids.empty()) return Corruption("{}: equality delete file without equality_ids", del.file_path);
+      const NestedField* only = eq.ids.size() == 1 ? schema.FindField(eq.ids[0]) : nullptr;
+      eq.integer = only && IsIntegerType(only->type.get());
+      if (eq.integer) eq.integers.Reserve(static_cast<size_t>(std::max<int64_t>(0, del.record_count)));
       for (const ColumnBatch& b : batches) {
         std::vector<int> cols;
         std::vector<const NestedField*> types;
@@ -106,13 +169,35 @@ Result<TaskDeletes> LoadDeletes(Table& table, const FileScanTask& task, const Sc
           cols.push_back(c);
           types.push_back(f);
         }
+        std::string key;
         for (int64_t r = 0; r < b.num_rows; ++r) {
-          std::vector<Literal> k;
-          for (size_t j = 0; j < cols.size(); ++j) k.push_back(LiteralAt(b.columns[cols[j]], r, *types[j]->type));
-          eq.keys.insert(std::move(k));
+          if (eq.integer) {
+            // A null key deletes nothing of an integer column's non-null values; nulls are kept apart.
+            int64_t value = 0;
+            if (IntegerAt(b.columns[cols[0]], r, &value)) {
+              eq.integers.Insert(value);
+              continue;
+            }
+            Literal v = LiteralAt(b.columns[cols[0]], r, *types[0]->type);
+            if (!v.is_null()) {
+              eq.integers.Insert(v.as_long());
+              continue;
+            }
+            key.clear();
+            AppendEqualityKeyPart(&key, v, *types[0]->type);
+            eq.keys.insert(key);
+            continue;
+          }
+          key.clear();
+          for (size_t j = 0; j < cols.size(); ++j) {
+            AppendEqualityKeyPart(&key, LiteralAt(b.columns[cols[j]], r, *types[j]->type), *types[j]->type);
+          }
+          eq.keys.insert(key);
         }
       }
-      out.equalities.push_back(std::move(eq));
+      auto keys = std::make_shared<const TaskDeletes::Equality>(std::move(eq));
+      if (cache) cache->Put(del.file_path, keys);
+      out.equalities.push_back(std::move(keys));
     }
   }
   return out;
@@ -120,7 +205,8 @@ Result<TaskDeletes> LoadDeletes(Table& table, const FileScanTask& task, const Sc
 
 }  // namespace
 
-Status ReadTask(Table& table, const FileScanTask& task, const Schema& schema, const TaskBatchFn& fn) {
+Status ReadTask(Table& table, const FileScanTask& task, const Schema& schema, const TaskBatchFn& fn,
+                EqualityDeleteCache* cache) {
   return ReadTaskRows(table, task, schema, [&](const ColumnBatch& b, const std::vector<int>& columns,
                                                const std::vector<uint8_t>& deleted) -> Status {
     if (deleted.empty() || std::find(deleted.begin(), deleted.end(), 1) == deleted.end()) return fn(b, columns);
@@ -133,14 +219,15 @@ Status ReadTask(Table& table, const FileScanTask& task, const Schema& schema, co
     kept.num_rows = static_cast<int64_t>(rows.size());
     for (const ColumnVector& c : b.columns) kept.columns.push_back(formats::GatherRows(c, rows.data(), kept.num_rows));
     return fn(kept, columns);
-  });
+  }, cache);
 }
 
-Status ReadTaskRows(Table& table, const FileScanTask& task, const Schema& schema, const TaskRowsFn& fn) {
+Status ReadTaskRows(Table& table, const FileScanTask& task, const Schema& schema, const TaskRowsFn& fn,
+                    EqualityDeleteCache* cache) {
   if (task.file.file_format != "PARQUET" && task.file.file_format != "parquet") {
     return NotImplemented("{}: {} data files are not supported", task.file.file_path, task.file.file_format);
   }
-  FLOE_ASSIGN_OR_RETURN(TaskDeletes deletes, LoadDeletes(table, task, schema));
+  FLOE_ASSIGN_OR_RETURN(TaskDeletes deletes, LoadDeletes(table, task, schema, cache));
   FLOE_ASSIGN_OR_RETURN(std::string key, table.ops().KeyForLocation(task.file.file_path));
   FLOE_ASSIGN_OR_RETURN(auto input, table.ops().store().OpenInput(key));
   FLOE_ASSIGN_OR_RETURN(auto reader, parquet::FileReader::Open(std::move(input)));
@@ -194,7 +281,8 @@ Status ReadTaskRows(Table& table, const FileScanTask& task, const Schema& schema
       for (auto it = deletes.positions.lower_bound(row_base); it != deletes.positions.end() && *it < row_base + b.num_rows; ++it) {
         deleted[static_cast<size_t>(*it - row_base)] = 1;
       }
-      for (const auto& eq : deletes.equalities) {
+      for (const auto& equality : deletes.equalities) {
+        const TaskDeletes::Equality& eq = *equality;
         std::vector<int> cols;
         std::vector<const Type*> types;
         for (int32_t id : eq.ids) {
@@ -206,12 +294,31 @@ Status ReadTaskRows(Table& table, const FileScanTask& task, const Schema& schema
           const NestedField* f = schema.FindField(id);
           types.push_back(f ? f->type.get() : nullptr);
         }
+        std::string key;
         for (int64_t r = 0; r < b.num_rows; ++r) {
-          std::vector<Literal> k;
-          for (size_t j = 0; j < cols.size(); ++j) {
-            k.push_back(cols[j] < 0 || !types[j] ? Literal() : LiteralAt(b.columns[cols[j]], r, *types[j]));
+          if (deleted[static_cast<size_t>(r)]) continue;
+          if (eq.integer && cols[0] >= 0) {
+            int64_t value = 0;
+            if (IntegerAt(b.columns[cols[0]], r, &value)) {
+              if (eq.integers.Contains(value)) deleted[static_cast<size_t>(r)] = 1;
+              continue;
+            }
+            Literal v = LiteralAt(b.columns[cols[0]], r, *types[0]);
+            if (!v.is_null()) {
+              if (eq.integers.Contains(v.as_long())) deleted[static_cast<size_t>(r)] = 1;
+              continue;
+            }
           }
-          if (eq.keys.contains(k)) deleted[static_cast<size_t>(r)] = 1;
+          key.clear();
+          for (size_t j = 0; j < cols.size(); ++j) {
+            const Literal v = cols[j] < 0 || !types[j] ? Literal() : LiteralAt(b.columns[cols[j]], r, *types[j]);
+            if (types[j]) {
+              AppendEqualityKeyPart(&key, v, *types[j]);
+            } else {
+              key.push_back('\0');
+            }
+          }
+          if (eq.keys.contains(key)) deleted[static_cast<size_t>(r)] = 1;
         }
       }
     }

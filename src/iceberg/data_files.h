@@ -7,6 +7,9 @@
 
 #include <functional>
 #include <map>
+#include <memory>
+#include <mutex>
+#include <string>
 #include <vector>
 
 #include "formats/column_batch.h"
@@ -24,17 +27,37 @@ Result<std::vector<DataFile>> WriteDataFiles(Table& table, const std::vector<for
 // Reads every row group of a Parquet file.
 Result<std::vector<formats::ColumnBatch>> ReadParquetFile(std::unique_ptr<io::InputFile> file);
 
+struct EqualityDeleteKeys;  // The keys of one equality delete file, as ReadTask looks them up.
+
+// Equality delete files read once for many tasks: in an upsert table the newest delete files
+// apply to nearly every data file, and loading their keys costs more than reading the rows.
+// Holds the keys of every file read through it (for one scan, one schema). Any thread.
+class EqualityDeleteCache {
+ public:
+  EqualityDeleteCache();
+  ~EqualityDeleteCache();
+  std::shared_ptr<const EqualityDeleteKeys> Find(const std::string& path);
+  void Put(const std::string& path, std::shared_ptr<const EqualityDeleteKeys> keys);
+
+ private:
+  std::mutex mutex_;
+  std::map<std::string, std::shared_ptr<const EqualityDeleteKeys>> keys_;  // Guarded by mutex_.
+};
+
 // Reads a task's data file with its delete files applied. `fn` gets each batch (deleted rows
 // already removed) and, for each column of `schema`, the index of the batch column holding it
 // (-1 when the file predates the column: its values are null).
 using TaskBatchFn = std::function<Status(const formats::ColumnBatch& batch, const std::vector<int>& columns)>;
-Status ReadTask(Table& table, const FileScanTask& task, const Schema& schema, const TaskBatchFn& fn);
+// `cache`, when given, keeps the equality delete files' keys for the next tasks.
+Status ReadTask(Table& table, const FileScanTask& task, const Schema& schema, const TaskBatchFn& fn,
+                EqualityDeleteCache* cache = nullptr);
 
 // As ReadTask, but batches keep every row of the file (row positions stay the file's) and
 // `deleted` flags the deleted ones (empty: none): for writers of position deletes.
 using TaskRowsFn = std::function<Status(const formats::ColumnBatch& batch, const std::vector<int>& columns,
                                         const std::vector<uint8_t>& deleted)>;
-Status ReadTaskRows(Table& table, const FileScanTask& task, const Schema& schema, const TaskRowsFn& fn);
+Status ReadTaskRows(Table& table, const FileScanTask& task, const Schema& schema, const TaskRowsFn& fn,
+                    EqualityDeleteCache* cache = nullptr);
 
 // Field ids of position delete files' columns (format/spec.md, "Position Delete Files").
 inline constexpr int32_t kDeleteFilePathId = 2147483546;

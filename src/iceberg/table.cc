@@ -1,6 +1,7 @@
 #include "iceberg/table.h"
 
 #include <algorithm>
+#include <limits>
 #include <random>
 #include <set>
 #include <thread>
@@ -572,6 +573,71 @@ Status Table::AddDeleteFiles(const std::vector<DataFile>& deletes) {
   return st;
 }
 
+Status Table::CommitRowDelta(const std::vector<DataFile>& data, const std::vector<DataFile>& deletes) {
+  if (deletes.empty()) return FastAppend(data);
+  int64_t snapshot_id = NewSnapshotId();
+  std::vector<ManifestEntry> data_entries, delete_entries;
+  int64_t records = 0, data_bytes = 0, positions = 0, equalities = 0, delete_bytes = 0;
+  std::set<std::string> partitions;
+  for (const DataFile& f : data) {
+    if (f.content != FileContent::kData) return InvalidArgument("{} is a delete file, not a data file", f.file_path);
+    data_entries.push_back(ManifestEntry{EntryStatus::kAdded, std::nullopt, std::nullopt, std::nullopt, f});
+    records += f.record_count;
+    data_bytes += f.file_size_in_bytes;
+  }
+  for (const DataFile& f : deletes) {
+    if (f.content == FileContent::kData) return InvalidArgument("{} is a data file, not a delete file", f.file_path);
+    delete_entries.push_back(ManifestEntry{EntryStatus::kAdded, std::nullopt, std::nullopt, std::nullopt, f});
+    (f.content == FileContent::kPositionDeletes ? positions : equalities) += f.record_count;
+    delete_bytes += f.file_size_in_bytes;
+  }
+  for (const std::vector<DataFile>* files : {&data, &deletes}) {
+    for (const DataFile& f : *files) {
+      std::string key;
+      for (const Literal& l : f.partition) key += l.ToString() + "/";
+      partitions.insert(key);
+    }
+  }
+  // Written once; every retry's manifest list points at them.
+  std::vector<ManifestFile> mine;
+  auto discard = [&] {
+    for (const ManifestFile& m : mine) {
+      if (auto key = ops_->KeyForLocation(m.manifest_path)) (void)ops_->store().Delete(*key);
+    }
+  };
+  if (!data_entries.empty()) {
+    auto written = WriteNewManifest(metadata(), snapshot_id, data_entries);
+    if (!written) return std::unexpected(written.error());
+    mine.push_back(std::move(*written));
+  }
+  auto written = WriteNewManifest(metadata(), snapshot_id, delete_entries, ManifestContent::kDeletes);
+  if (!written) {
+    discard();
+    return std::unexpected(written.error());
+  }
+  mine.push_back(std::move(*written));
+  std::map<std::string, std::string> delta = {{"added-data-files", std::to_string(data.size())},
+                                              {"added-records", std::to_string(records)},
+                                              {"added-delete-files", std::to_string(deletes.size())},
+                                              {"added-position-deletes", std::to_string(positions)},
+                                              {"added-equality-deletes", std::to_string(equalities)},
+                                              {"added-files-size", std::to_string(data_bytes + delete_bytes)},
+                                              {"changed-partition-count", std::to_string(partitions.size())}};
+  int32_t spec_id = metadata().default_spec_id;
+  std::string_view operation = data.empty() ? kOperationDelete : kOperationOverwrite;
+  Status st = CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<Updates> {
+    if (!base.SpecById(spec_id)) return Conflict("partition spec {} was removed concurrently", spec_id);
+    std::vector<ManifestFile> manifests = mine;
+    if (const Snapshot* current = base.CurrentSnapshot()) {
+      FLOE_ASSIGN_OR_RETURN(auto existing, Manifests(*current));
+      manifests.insert(manifests.end(), existing.begin(), existing.end());
+    }
+    return AddSnapshot(base, snapshot_id, operation, std::move(manifests), delta, written);
+  });
+  if (!st && st.error().kind() == ErrorKind::kConflict) discard();  // Definitely not committed.
+  return st;
+}
+
 Status Table::RewriteManifests(size_t* merged) {
   if (merged) *merged = 0;
   int64_t snapshot_id = NewSnapshotId();
@@ -605,13 +671,61 @@ Status Table::OverwriteFiles(const std::vector<std::string>& deleted, const std:
   return ReplaceFiles(deleted, added, added.empty() ? kOperationDelete : kOperationOverwrite, &validation);
 }
 
-Status Table::RewriteFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added) {
+Status Table::RewriteFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added,
+                          const RewriteOptions& options) {
   // A rewrite's new files get a newer data sequence number than any delete file committed
   // meanwhile, so such deletes would no longer apply to the rewritten rows and those rows
-  // would come back: a replace fails instead (conservatively for any new delete file).
+  // would come back: a replace fails instead (conservatively for any new delete file), unless
+  // the new files keep the planned data sequence number (then only new position deletes fail:
+  // they name the files being removed).
   OverwriteValidation validation;
   validation.planned_sequence_number = metadata().last_sequence_number;
-  return ReplaceFiles(deleted, added, kOperationReplace, &validation);
+  validation.allow_new_equality_deletes = options.data_sequence_number.has_value();
+  return ReplaceFiles(deleted, added, kOperationReplace, &validation, options);
+}
+
+Result<std::set<std::string>> Table::DanglingDeletes(const TableMetadata& base,
+                                                     const std::vector<ManifestFile>& existing,
+                                                     const std::set<std::string>& deleted,
+                                                     const std::vector<DataFile>& added,
+                                                     int64_t added_sequence_number) {
+  // The oldest live data sequence number per partition (spec id and tuple), and overall.
+  std::map<std::pair<int32_t, std::vector<Literal>>, int64_t> oldest;
+  int64_t oldest_anywhere = std::numeric_limits<int64_t>::max();
+  auto note = [&](const DataFile& f, int64_t seq) {
+    auto [it, inserted] = oldest.try_emplace({f.spec_id, f.partition}, seq);
+    if (!inserted) it->second = std::min(it->second, seq);
+    oldest_anywhere = std::min(oldest_anywhere, seq);
+  };
+  for (const DataFile& f : added) note(f, added_sequence_number);
+  std::vector<ManifestEntry> delete_entries;
+  for (const ManifestFile& mf : existing) {
+    FLOE_ASSIGN_OR_RETURN(auto entries, ReadEntries(mf));
+    for (ManifestEntry& e : entries) {
+      if (e.status == EntryStatus::kDeleted) continue;
+      if (mf.content == ManifestContent::kDeletes) {
+        delete_entries.push_back(std::move(e));
+      } else if (!deleted.contains(e.data_file.file_path)) {
+        note(e.data_file, e.sequence_number.value_or(0));
+      }
+    }
+  }
+  std::set<std::string> dangling;
+  for (const ManifestEntry& e : delete_entries) {
+    const DataFile& d = e.data_file;
+    const int64_t seq = e.sequence_number.value_or(0);
+    // Equality deletes apply to strictly older data, position deletes to data as old or older.
+    const int64_t applies_below = d.content == FileContent::kEqualityDeletes ? seq : seq + 1;
+    const PartitionSpec* spec = base.SpecById(d.spec_id);
+    bool global = d.content == FileContent::kEqualityDeletes && spec && spec->is_unpartitioned();
+    int64_t oldest_in_scope = oldest_anywhere;
+    if (!global) {
+      auto it = oldest.find({d.spec_id, d.partition});
+      oldest_in_scope = it == oldest.end() ? std::numeric_limits<int64_t>::max() : it->second;
+    }
+    if (oldest_in_scope >= applies_below) dangling.insert(d.file_path);
+  }
+  return dangling;
 }
 
 namespace {
@@ -643,15 +757,17 @@ Result<std::optional<std::string>> FindConflictingData(Table& table, const Table
 }  // namespace
 
 Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added,
-                           std::string_view operation, const OverwriteValidation* validation) {
-  if (deleted.empty() && added.empty()) return OkStatus();
+                           std::string_view operation, const OverwriteValidation* validation,
+                           const RewriteOptions& rewrite) {
+  if (deleted.empty() && added.empty() && !rewrite.drop_dangling_deletes) return OkStatus();
   int64_t snapshot_id = NewSnapshotId();
   std::optional<ManifestFile> added_manifest;
   int64_t added_records = 0, added_bytes = 0;
   if (!added.empty()) {
     std::vector<ManifestEntry> entries;
     for (const DataFile& f : added) {
-      entries.push_back(ManifestEntry{EntryStatus::kAdded, std::nullopt, std::nullopt, std::nullopt, f});
+      entries.push_back(
+          ManifestEntry{EntryStatus::kAdded, std::nullopt, rewrite.data_sequence_number, std::nullopt, f});
       added_records += f.record_count;
       added_bytes += f.file_size_in_bytes;
     }
@@ -663,7 +779,7 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
     if (added_manifest) manifests.push_back(*added_manifest);
     std::set<std::string> remaining = to_delete;
     int64_t deleted_records = 0, deleted_bytes = 0, deleted_files = 0;
-    int64_t removed_delete_files = 0, removed_positions = 0, removed_delete_bytes = 0;
+    int64_t removed_delete_files = 0, removed_positions = 0, removed_equalities = 0, removed_delete_bytes = 0;
     const Snapshot* current = base.CurrentSnapshot();
     std::vector<ManifestFile> existing;
     if (current) {
@@ -673,8 +789,17 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
       for (const ManifestFile& mf : existing) {
         if (validation->fail_on_new_deletes && mf.content == ManifestContent::kDeletes &&
             mf.sequence_number > validation->planned_sequence_number) {
-          return Conflict("cannot {}: delete files were committed since it was planned (snapshot {}); plan it again",
-                          operation, mf.added_snapshot_id);
+          bool only_equality = validation->allow_new_equality_deletes;
+          if (only_equality) {
+            FLOE_ASSIGN_OR_RETURN(auto entries, ReadEntries(mf));
+            for (const ManifestEntry& e : entries) {
+              only_equality = only_equality && e.data_file.content == FileContent::kEqualityDeletes;
+            }
+          }
+          if (!only_equality) {
+            return Conflict("cannot {}: delete files were committed since it was planned (snapshot {}); plan it again",
+                            operation, mf.added_snapshot_id);
+          }
         }
       }
       if (validation->conflict_filter) {
@@ -687,6 +812,11 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
         }
       }
     }
+    std::set<std::string> dangling;
+    if (rewrite.drop_dangling_deletes) {
+      const int64_t added_sequence_number = rewrite.data_sequence_number.value_or(base.last_sequence_number + 1);
+      FLOE_ASSIGN_OR_RETURN(dangling, DanglingDeletes(base, existing, to_delete, added, added_sequence_number));
+    }
     for (const ManifestFile& mf : existing) {
       if (remaining.empty() && mf.content == ManifestContent::kData) {
         manifests.push_back(mf);
@@ -694,10 +824,12 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
       }
       FLOE_ASSIGN_OR_RETURN(auto entries, ReadEntries(mf));
       const bool data = mf.content == ManifestContent::kData;
-      // A delete file goes with the data file it is scoped to; other delete files stay.
+      // A delete file goes with the data file it is scoped to, or when it applies to nothing
+      // left (drop_dangling_deletes); other delete files stay.
       auto removed = [&](const ManifestEntry& e) {
         if (e.status == EntryStatus::kDeleted) return false;
         if (data) return remaining.contains(e.data_file.file_path);
+        if (dangling.contains(e.data_file.file_path)) return true;
         return e.data_file.content == FileContent::kPositionDeletes && e.data_file.referenced_data_file &&
                to_delete.contains(*e.data_file.referenced_data_file);
       };
@@ -718,7 +850,8 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
             deleted_bytes += e.data_file.file_size_in_bytes;
           } else {
             ++removed_delete_files;
-            removed_positions += e.data_file.record_count;
+            (e.data_file.content == FileContent::kEqualityDeletes ? removed_equalities : removed_positions) +=
+                e.data_file.record_count;
             removed_delete_bytes += e.data_file.file_size_in_bytes;
           }
           e.status = EntryStatus::kDeleted;
@@ -755,6 +888,7 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
     if (removed_delete_files > 0) {
       delta["removed-delete-files"] = std::to_string(removed_delete_files);
       delta["removed-position-deletes"] = std::to_string(removed_positions);
+      delta["removed-equality-deletes"] = std::to_string(removed_equalities);
     }
     if (deleted_bytes + removed_delete_bytes > 0) delta["removed-files-size"] = std::to_string(deleted_bytes + removed_delete_bytes);
     return AddSnapshot(base, snapshot_id, operation, std::move(manifests), delta, written);

@@ -56,6 +56,22 @@ struct OverwriteValidation {
   // unbound filter, which the overwrite would have had to see (validateNoConflictingData).
   // Null: snapshot isolation, concurrent appends are fine.
   ExprPtr conflict_filter;
+  // With fail_on_new_deletes: equality deletes committed since are fine (a rewrite whose new
+  // files keep the planned data sequence number stays under them); position deletes still fail.
+  bool allow_new_equality_deletes = false;
+};
+
+// How a rewrite (compaction) commits, beyond replacing files.
+struct RewriteOptions {
+  // The data sequence number the new files carry instead of the new snapshot's: that of the
+  // snapshot whose rows (deletes applied) they hold. Equality deletes committed since then
+  // keep applying to them, so the rewrite need not fail over them (Java's
+  // RewriteFiles.dataSequenceNumber). Unset: the new snapshot's, and any new delete fails it.
+  std::optional<int64_t> data_sequence_number;
+  // Also remove the delete files that, once the rewrite is committed, apply to no live data
+  // file (format/spec.md, "Scan Planning": nothing older, or as old for position deletes, in
+  // their partition or, unpartitioned, anywhere): they could never delete a row again.
+  bool drop_dangling_deletes = false;
 };
 
 class Table {
@@ -98,9 +114,21 @@ class Table {
   Status OverwriteFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added,
                         const OverwriteValidation& validation);
   Status DeleteFiles(const std::vector<std::string>& deleted) { return OverwriteFiles(deleted, {}); }
-  Status RewriteFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added);
+  Status RewriteFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added,
+                      const RewriteOptions& options = {});
+  // The live delete files of `existing` (manifests of `base`) that apply to no data file once
+  // `deleted` is gone and files of `added_sequence_number` in `added` are in (see RewriteOptions).
+  Result<std::set<std::string>> DanglingDeletes(const TableMetadata& base, const std::vector<ManifestFile>& existing,
+                                                const std::set<std::string>& deleted,
+                                                const std::vector<DataFile>& added, int64_t added_sequence_number);
   // Adds position or equality delete files (merge-on-read row deletes) in one snapshot.
   Status AddDeleteFiles(const std::vector<DataFile>& deletes);
+  // Adds data files and delete files in one snapshot (Java's RowDelta): an upsert's new rows
+  // and the equality deletes of the keys' previous rows. The deletes share the new rows' data
+  // sequence number, so they apply only to older files (format/spec.md, "Scan Planning").
+  // Operation: overwrite (delete when there are no data files). Like an append it rebases over
+  // concurrent commits; the caller's summary function decides whether a base is acceptable.
+  Status CommitRowDelta(const std::vector<DataFile>& data, const std::vector<DataFile>& deletes);
   // Merges the default spec's small data manifests (commit.manifest.min-count-to-merge, default
   // 100, and commit.manifest.target-size-bytes) into fewer, dropping DELETED entries, in one
   // `replace` snapshot; nothing when there are fewer. Sets *merged to the manifests replaced.
@@ -154,7 +182,8 @@ class Table {
   // Removing a data file also removes the delete files scoped to it alone (file-scoped
   // position deletes and deletion vectors), which would otherwise dangle.
   Status ReplaceFiles(const std::vector<std::string>& deleted, const std::vector<DataFile>& added,
-                      std::string_view operation, const OverwriteValidation* validation);
+                      std::string_view operation, const OverwriteValidation* validation,
+                      const RewriteOptions& rewrite = {});
   // The updates that add the next snapshot to `base` with `manifests` and `summary` additions
   // and move main to it.
   Result<Updates> AddSnapshot(const TableMetadata& base, int64_t snapshot_id, std::string_view operation,

@@ -11,6 +11,8 @@
 #include "base/logging.h"
 #include "formats/json/iceberg_fields.h"
 #include "iceberg/data_files.h"
+#include "iceberg/equality_deletes.h"
+#include "stream/upsert_batch.h"
 
 namespace floe::stream {
 namespace {
@@ -159,7 +161,140 @@ Result<std::unique_ptr<IcebergCommitter>> IcebergCommitter::Open(std::unique_ptr
                         formats::JsonEventDecoder::Make(std::move(dlq_fields), formats::EpochUnit::kMillis));
   committer->table_ = std::move(table);
   committer->dead_letters_ = std::move(dead_letters);
+  if (!committer->options_.key_columns.empty()) FLOE_RETURN_IF_ERROR(committer->OpenUpsert());
   return committer;
+}
+
+Status IcebergCommitter::OpenUpsert() {
+  if (options_.transform) return InvalidArgument("--mode upsert cannot be combined with --transform");
+  if (options_.evolve) return InvalidArgument("--mode upsert cannot be combined with --evolve");
+  const iceberg::Schema& schema = table_->metadata().CurrentSchema();
+  std::vector<iceberg::NestedField> key_fields;
+  for (const std::string& name : options_.key_columns) {
+    const iceberg::NestedField* field = nullptr;
+    for (const iceberg::NestedField& f : schema.fields()) {
+      if (f.name == name) field = &f;
+    }
+    if (!field) return InvalidArgument("--key {}: the table has no top-level column '{}'", name, name);
+    key_ids_.push_back(field->id);
+    key_fields.push_back(*field);
+  }
+  std::vector<int32_t> identifiers = schema.identifier_field_ids();
+  std::vector<int32_t> wanted = key_ids_;
+  std::sort(identifiers.begin(), identifiers.end());
+  std::sort(wanted.begin(), wanted.end());
+  if (identifiers != wanted) {
+    std::string names;
+    for (int32_t id : schema.identifier_field_ids()) names += (names.empty() ? "" : ", ") + schema.FindColumnName(id);
+    return InvalidArgument("table {} has identifier fields [{}], not the --key columns", table_->metadata().location,
+                           names);
+  }
+  FLOE_RETURN_IF_ERROR(iceberg::CheckPartitionedByKeys(table_->metadata(), key_ids_));
+  FLOE_ASSIGN_OR_RETURN(auto fields, formats::BatchFieldsFromSchema(iceberg::Schema(0, key_fields)));
+  FLOE_ASSIGN_OR_RETURN(key_decoder_, formats::JsonEventDecoder::Make(std::move(fields), options_.timestamp_unit));
+  bool string_key = key_fields.size() == 1 && key_fields[0].type->ToString() == "string";
+  change_parser_ = std::make_unique<ChangeEventParser>(options_.envelope, options_.key_columns, string_key);
+  return OkStatus();
+}
+
+Result<CommitReport> IcebergCommitter::CommitUpsert(const MicroBatch& batch, const SourceOffsets& expected,
+                                                    const SourceOffsets& next) {
+  CommitReport report;
+  const std::vector<SourceRecord>& records = batch.records();
+  std::vector<std::pair<size_t, std::string>> bad;
+  // Each record's change: the row to decode, or a key to delete.
+  std::vector<ChangeEvent> events(records.size());
+  std::vector<std::optional<std::string_view>> rows_json(records.size());
+  std::vector<size_t> record_of_delete;
+  for (size_t i = 0; i < records.size(); ++i) {
+    const SourceRecord& r = records[i];
+    auto event = change_parser_->Parse(batch.key(r), r.key == nullptr, batch.value(r), r.value_null);
+    if (!event) {
+      bad.emplace_back(i, event.error().message());
+      continue;
+    }
+    events[i] = std::move(*event);
+    if (events[i].kind == ChangeEvent::Kind::kUpsert) {
+      rows_json[i] = events[i].json();
+    } else {
+      record_of_delete.push_back(i);
+    }
+  }
+  FLOE_ASSIGN_OR_RETURN(UpsertBatch upsert, UpsertBatch::Make(table_->metadata().CurrentSchema(), key_ids_));
+  std::vector<std::pair<size_t, std::string>> decode_bad;
+  FLOE_RETURN_IF_ERROR(DecodeChunks(
+      batch,
+      [&](formats::ColumnBatch rows, const std::vector<size_t>& record_of_row) {
+        return upsert.AddRows(std::move(rows), record_of_row, &bad);
+      },
+      &decode_bad, &rows_json));
+  bad.insert(bad.end(), decode_bad.begin(), decode_bad.end());
+  if (!record_of_delete.empty()) {
+    // The deleted keys, one JSON line each, decoded into the key columns.
+    std::string lines;
+    for (size_t i : record_of_delete) formats::AppendEventLine(&lines, events[i].json(), false);
+    const size_t size = lines.size();
+    lines.append(formats::JsonEventDecoder::kPadding, '\0');
+    key_decoder_->DecodeLines(std::string_view(lines.data(), size), 1);
+    std::vector<size_t> record_of_key;
+    size_t next_error = 0;
+    const std::vector<formats::LineError>& errors = key_decoder_->errors();
+    for (size_t d = 0; d < record_of_delete.size(); ++d) {
+      if (next_error < errors.size() && static_cast<size_t>(errors[next_error].line - 1) == d) {
+        bad.emplace_back(record_of_delete[d], "key: " + errors[next_error].message);
+        ++next_error;
+        continue;
+      }
+      record_of_key.push_back(record_of_delete[d]);
+    }
+    key_decoder_->ClearErrors();
+    FLOE_RETURN_IF_ERROR(upsert.AddDeletes(key_decoder_->TakeBatch(), record_of_key, &bad));
+  }
+  std::sort(bad.begin(), bad.end());
+  std::vector<iceberg::DataFile> files, deletes;
+  auto discard = [&] {
+    DeleteFiles(*table_, files);
+    DeleteFiles(*table_, deletes);
+  };
+  {
+    FLOE_ASSIGN_OR_RETURN(auto writer, iceberg::DataFileWriter::Open(
+                                           *table_, {.target_file_size_bytes = options_.target_file_size_bytes}));
+    for (const formats::ColumnBatch& rows : upsert.WinningRows()) {
+      report.rows += static_cast<uint64_t>(rows.num_rows);
+      if (Status st = writer->Write(rows); !st) {
+        if (auto partial = writer->Finish()) DeleteFiles(*table_, *partial);  // Never to be committed.
+        return std::unexpected(st.error());
+      }
+    }
+    FLOE_ASSIGN_OR_RETURN(files, writer->Finish());
+  }
+  auto written = iceberg::WriteEqualityDeletes(*table_, key_ids_, upsert.TouchedKeys());
+  if (!written) {
+    discard();
+    return std::unexpected(written.error());
+  }
+  deletes = std::move(*written);
+  if (!bad.empty()) {
+    auto dead = CommitDeadLetters(batch, bad, next);
+    if (!dead) {
+      discard();
+      return std::unexpected(dead.error());
+    }
+    report.dead_letters = *dead;
+  }
+  report.files = files.size() + deletes.size();
+  for (const auto& file : files) report.bytes += static_cast<uint64_t>(file.file_size_in_bytes);
+  for (const auto& file : deletes) report.bytes += static_cast<uint64_t>(file.file_size_in_bytes);
+  table_->set_summary_function(OffsetsSummary(options_.topic, expected, next));
+  Status status = table_->CommitRowDelta(files, deletes);
+  if (!status) {
+    if (status.error().kind() == ErrorKind::kConflict) discard();
+    return std::unexpected(status.error());
+  }
+  if (const iceberg::Snapshot* snapshot = table_->metadata().CurrentSnapshot()) {
+    report.snapshot_id = snapshot->snapshot_id;
+  }
+  return report;
 }
 
 Result<SourceOffsets> IcebergCommitter::CommittedOffsets() {
@@ -211,7 +346,8 @@ Result<uint64_t> IcebergCommitter::CommitDeadLetters(const MicroBatch& batch,
 }
 
 Status IcebergCommitter::DecodeChunks(const MicroBatch& batch, const ChunkSink& sink,
-                                      std::vector<std::pair<size_t, std::string>>* bad) {
+                                      std::vector<std::pair<size_t, std::string>>* bad,
+                                      const std::vector<std::optional<std::string_view>>* rows_json) {
   const std::vector<SourceRecord>& records = batch.records();
   const size_t chunk = std::max<size_t>(1, options_.decode_chunk_records);
   const size_t chunks = (records.size() + chunk - 1) / chunk;
@@ -234,7 +370,14 @@ Status IcebergCommitter::DecodeChunks(const MicroBatch& batch, const ChunkSink& 
         // One JSON line per record, so line numbers are record numbers (fresh reads build the
         // log tail's input the same way).
         lane.lines.clear();
-        for (size_t i = start; i < end; ++i) formats::AppendEventLine(&lane.lines, batch.value(records[i]), records[i].value_null);
+        for (size_t i = start; i < end; ++i) {
+          if (rows_json == nullptr) {
+            formats::AppendEventLine(&lane.lines, batch.value(records[i]), records[i].value_null);
+          } else {
+            const std::optional<std::string_view>& row = (*rows_json)[i];
+            formats::AppendEventLine(&lane.lines, row.value_or(std::string_view()), !row.has_value());
+          }
+        }
         const size_t size = lane.lines.size();
         lane.lines.append(formats::JsonEventDecoder::kPadding, '\0');
         lane.decoder->DecodeLines(std::string_view(lane.lines.data(), size), static_cast<int64_t>(start) + 1);
@@ -264,7 +407,8 @@ Status IcebergCommitter::DecodeChunks(const MicroBatch& batch, const ChunkSink& 
       for (size_t i = start; i < end; ++i) {
         const auto& errors = decoded[c].errors;
         if (next_error < errors.size() && static_cast<size_t>(errors[next_error].line - 1) == i) {
-          bad->emplace_back(i, errors[next_error].message);
+          // A record without a row decodes `null`, an error that is no dead letter.
+          if (rows_json == nullptr || (*rows_json)[i].has_value()) bad->emplace_back(i, errors[next_error].message);
           ++next_error;
           continue;
         }
@@ -319,6 +463,7 @@ Status IcebergCommitter::DecodeChunks(const MicroBatch& batch, const ChunkSink& 
 
 Result<CommitReport> IcebergCommitter::Commit(const MicroBatch& batch, const SourceOffsets& expected,
                                               const SourceOffsets& next) {
+  if (!key_ids_.empty()) return CommitUpsert(batch, expected, next);
   CommitReport report;
   std::vector<std::pair<size_t, std::string>> bad;
   // Opened at the first rows, after any schema change evolve makes.

@@ -21,6 +21,7 @@
 #include "iceberg/table.h"
 #include "sql/iceberg/batch_transform.h"
 #include "stream/batch_committer.h"
+#include "stream/change_event.h"
 
 namespace floe::stream {
 
@@ -43,6 +44,11 @@ struct IcebergSinkOptions {
   // decoding and writing are a commit's work, and the consumer is idle meanwhile. 1 with
   // evolve, whose decoder notes unknown keys across the whole batch.
   size_t decode_threads = 2;
+  // Upsert mode (docs/upserts.md): the table's identifier fields are its key; each batch keeps
+  // the last change per key and commits its rows with equality deletes of the keys it touched
+  // (one `overwrite` snapshot). Empty: append mode. Not with a transform or evolve.
+  std::vector<std::string> key_columns;
+  Envelope envelope = Envelope::kNone;  // Upsert mode only.
 };
 
 // The offsets of `topic` recorded by the newest snapshot in the current snapshot's ancestry
@@ -75,7 +81,14 @@ class IcebergCommitter final : public BatchCommitter {
   // each chunk to `sink` in order; with evolve, first adds the columns unknown keys call for
   // (then the sink gets the chunks only once the whole batch decoded). `bad` gets each record
   // that failed, by index.
-  Status DecodeChunks(const MicroBatch& batch, const ChunkSink& sink, std::vector<std::pair<size_t, std::string>>* bad);
+  // `rows_json`, when given, holds per record the JSON to decode in place of its value, or
+  // nothing: the record has no row (its line is skipped, and not reported as bad).
+  Status DecodeChunks(const MicroBatch& batch, const ChunkSink& sink, std::vector<std::pair<size_t, std::string>>* bad,
+                      const std::vector<std::optional<std::string_view>>* rows_json = nullptr);
+  // Commit in upsert mode: last change per key wins, rows plus equality deletes in one snapshot.
+  Result<CommitReport> CommitUpsert(const MicroBatch& batch, const SourceOffsets& expected, const SourceOffsets& next);
+  // Checks the key columns against the table and prepares the upsert decoders.
+  Status OpenUpsert();
 
   IcebergSinkOptions options_;
   std::unique_ptr<iceberg::Table> table_;
@@ -90,6 +103,11 @@ class IcebergCommitter final : public BatchCommitter {
   std::unique_ptr<ThreadPool> pool_;  // One thread per lane.
   std::unique_ptr<formats::JsonEventDecoder> dead_letter_decoder_;
   std::vector<int32_t> output_ids_;  // With a transform: the table's field id of each output column.
+  // Upsert mode: the key columns' field ids, the decoder of deleted keys (the key columns
+  // alone) and the reader of each record's change.
+  std::vector<int32_t> key_ids_;
+  std::unique_ptr<formats::JsonEventDecoder> key_decoder_;
+  std::unique_ptr<ChangeEventParser> change_parser_;
 };
 
 }  // namespace floe::stream

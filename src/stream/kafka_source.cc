@@ -166,7 +166,8 @@ Result<size_t> KafkaSource::Poll(MicroBatch& batch, int timeout_ms, size_t max_r
       }
       rd_kafka_timestamp_type_t type;
       int64_t timestamp = rd_kafka_message_timestamp(message, &type);
-      batch.AddHeld(message->partition, message->offset, timestamp, message->payload, message->len, message, release);
+      batch.AddHeld(message->partition, message->offset, timestamp, message->payload, message->len, message, release,
+                    message->key, message->key_len);
       ++added;
     }
   }

@@ -18,31 +18,36 @@ void MicroBatch::Track(int32_t partition, int64_t offset) {
   *run_end_ = offset + 1;
 }
 
-void MicroBatch::Add(int32_t partition, int64_t offset, int64_t timestamp_millis, const void* value, size_t size) {
-  const char* copy = nullptr;
-  if (value != nullptr) {
-    if (size > block_left_) {
-      const size_t bytes = std::max(kBlockBytes, size);
-      blocks_.push_back(std::make_unique_for_overwrite<char[]>(bytes));
-      block_at_ = blocks_.back().get();
-      block_left_ = bytes;
-    }
-    if (size > 0) std::memcpy(block_at_, value, size);
-    copy = block_at_;
-    block_at_ += size;
-    block_left_ -= size;
+const char* MicroBatch::Copy(const void* bytes, size_t size) {
+  if (size > block_left_) {
+    const size_t block = std::max(kBlockBytes, size);
+    blocks_.push_back(std::make_unique_for_overwrite<char[]>(block));
+    block_at_ = blocks_.back().get();
+    block_left_ = block;
   }
-  records_.push_back({partition, offset, timestamp_millis, copy, static_cast<uint32_t>(size), value == nullptr});
+  if (size > 0) std::memcpy(block_at_, bytes, size);
+  const char* copy = block_at_;
+  block_at_ += size;
+  block_left_ -= size;
+  return copy;
+}
+
+void MicroBatch::Add(int32_t partition, int64_t offset, int64_t timestamp_millis, const void* value, size_t size,
+                     const void* key, size_t key_size) {
+  const char* copy = value != nullptr ? Copy(value, size) : nullptr;
+  const char* key_copy = key != nullptr ? Copy(key, key_size) : nullptr;
+  records_.push_back({partition, offset, timestamp_millis, copy, static_cast<uint32_t>(size), value == nullptr,
+                      key_copy, static_cast<uint32_t>(key_size)});
   value_bytes_ += size;
   Track(partition, offset);
 }
 
 void MicroBatch::AddHeld(int32_t partition, int64_t offset, int64_t timestamp_millis, const void* value, size_t size,
-                         void* handle, Release release) {
+                         void* handle, Release release, const void* key, size_t key_size) {
   held_.push_back(handle);
   release_ = release;
   records_.push_back({partition, offset, timestamp_millis, static_cast<const char*>(value), static_cast<uint32_t>(size),
-                      value == nullptr});
+                      value == nullptr, static_cast<const char*>(key), static_cast<uint32_t>(key_size)});
   value_bytes_ += size;
   Track(partition, offset);
 }

@@ -20,6 +20,8 @@ struct SourceRecord {
   const char* value;         // Into a held message or the batch's own blocks; null for a null value.
   uint32_t value_size;
   bool value_null;
+  const char* key = nullptr;  // The Kafka message key, beside the value; null for a null key.
+  uint32_t key_size = 0;
 };
 
 class MicroBatch {
@@ -32,12 +34,13 @@ class MicroBatch {
   MicroBatch& operator=(const MicroBatch&) = delete;
   ~MicroBatch() { Clear(); }
 
-  // Adds a record with a copy of its value (`value` null: a null value).
-  void Add(int32_t partition, int64_t offset, int64_t timestamp_millis, const void* value, size_t size);
-  // Adds a record whose value stays in `handle` (which must hold it) until the batch is cleared,
-  // when `release` gives the handle back.
+  // Adds a record with a copy of its value (`value` null: a null value) and key (null: none).
+  void Add(int32_t partition, int64_t offset, int64_t timestamp_millis, const void* value, size_t size,
+           const void* key = nullptr, size_t key_size = 0);
+  // Adds a record whose value and key stay in `handle` (which must hold them) until the batch is
+  // cleared, when `release` gives the handle back.
   void AddHeld(int32_t partition, int64_t offset, int64_t timestamp_millis, const void* value, size_t size,
-               void* handle, Release release);
+               void* handle, Release release, const void* key = nullptr, size_t key_size = 0);
   // Forgets every record and releases every held handle.
   void Clear();
 
@@ -46,6 +49,7 @@ class MicroBatch {
   bool empty() const { return records_.empty(); }
   const std::vector<SourceRecord>& records() const { return records_; }
   std::string_view value(const SourceRecord& record) const { return {record.value, record.value_size}; }
+  std::string_view key(const SourceRecord& record) const { return {record.key, record.key_size}; }
 
   // Per partition, the offset after the last record: where the next batch starts.
   const SourceOffsets& end_offsets() const { return end_offsets_; }
@@ -58,6 +62,8 @@ class MicroBatch {
 
  private:
   void Track(int32_t partition, int64_t offset);
+  // A copy of `bytes` in the batch's blocks.
+  const char* Copy(const void* bytes, size_t size);
 
   std::vector<SourceRecord> records_;
   size_t value_bytes_ = 0;

@@ -1,5 +1,6 @@
 #include "stream/stream_runner.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include <fmt/format.h>
@@ -16,8 +17,28 @@ namespace floe::stream {
 namespace {
 
 // Creates `id` from `schema_json` and `partition` unless it exists; returns whether it did.
+// The schema of a table created in upsert mode: the key columns required and its identifier fields.
+Result<iceberg::Schema> WithKey(const iceberg::Schema& schema, const std::vector<std::string>& key_columns) {
+  std::vector<iceberg::NestedField> fields = schema.fields();
+  std::vector<int32_t> identifiers;
+  for (const std::string& name : key_columns) {
+    auto it = std::find_if(fields.begin(), fields.end(), [&](const iceberg::NestedField& f) { return f.name == name; });
+    if (it == fields.end()) return InvalidArgument("--key {}: the schema has no top-level column '{}'", name, name);
+    if (std::find(identifiers.begin(), identifiers.end(), it->id) != identifiers.end()) {
+      return InvalidArgument("--key names '{}' twice", name);
+    }
+    it->required = true;
+    identifiers.push_back(it->id);
+  }
+  iceberg::Schema keyed(schema.schema_id(), std::move(fields), std::move(identifiers));
+  FLOE_RETURN_IF_ERROR_CTX(keyed.Validate(), "--key");
+  return keyed;
+}
+
 Result<bool> EnsureTable(catalog::Catalog& catalog, const catalog::TableIdentifier& id, std::string_view schema_json,
-                         const std::vector<std::string>& partition, const std::map<std::string, std::string>& properties) {
+                         const std::vector<std::string>& partition,
+                         const std::map<std::string, std::string>& properties,
+                         const std::vector<std::string>& key_columns = {}) {
   FLOE_ASSIGN_OR_RETURN(bool exists, catalog.TableExists(id));
   if (exists) return false;
   if (schema_json.empty()) {
@@ -25,6 +46,9 @@ Result<bool> EnsureTable(catalog::Catalog& catalog, const catalog::TableIdentifi
                     catalog::IdentifierToString(id));
   }
   FLOE_ASSIGN_OR_RETURN_CTX(iceberg::Schema schema, iceberg::SchemaFromJson(schema_json), "--schema");
+  if (!key_columns.empty()) {
+    FLOE_ASSIGN_OR_RETURN(schema, WithKey(schema, key_columns));
+  }
   std::vector<iceberg::PartitionField> fields;
   int32_t next_id = 1000;
   for (const std::string& text : partition) {
@@ -34,6 +58,15 @@ Result<bool> EnsureTable(catalog::Catalog& catalog, const catalog::TableIdentifi
   }
   iceberg::PartitionSpec spec(0, fields);
   FLOE_RETURN_IF_ERROR_CTX(spec.Validate(schema), "--partition");
+  for (const iceberg::PartitionField& field : fields) {
+    // Checked before the table exists: upsert mode would refuse it once made (equality_deletes.h).
+    const auto& keys = schema.identifier_field_ids();
+    if (!key_columns.empty() && std::find(keys.begin(), keys.end(), field.source_id) == keys.end()) {
+      return InvalidArgument("--partition {}: in upsert mode a table is partitioned by --key columns only (a key's "
+                             "previous row could be in any other partition)",
+                             field.name);
+    }
+  }
   catalog::TableCreation creation;
   creation.schema = iceberg::SchemaToJsonValue(schema);
   creation.partition_spec = iceberg::PartitionSpecToJsonValue(spec);
@@ -99,7 +132,19 @@ Status RunStream(const StreamConfig& config, MetricsRegistry& metrics, const std
   } else {
     unset = {"floe.source.transform", "floe.source.event-schema"};
   }
-  FLOE_ASSIGN_OR_RETURN(bool created, EnsureTable(*catalog, id, table_schema_json, config.partition, source));
+  FLOE_ASSIGN_OR_RETURN(Envelope envelope, ParseEnvelope(config.envelope));
+  if (!config.key_columns.empty()) {
+    std::string keys;
+    for (const std::string& k : config.key_columns) keys += (keys.empty() ? "" : ",") + k;
+    source["floe.source.mode"] = "upsert";
+    source["floe.source.key"] = keys;
+    source["floe.source.envelope"] = config.envelope.empty() ? "none" : config.envelope;
+  } else {
+    if (envelope != Envelope::kNone) return InvalidArgument("--envelope {} needs --mode upsert", config.envelope);
+    unset.insert(unset.end(), {"floe.source.mode", "floe.source.key", "floe.source.envelope"});
+  }
+  FLOE_ASSIGN_OR_RETURN(bool created,
+                        EnsureTable(*catalog, id, table_schema_json, config.partition, source, config.key_columns));
   if (created) log->info("created table {}", config.table);
   std::map<std::string, std::string> dlq_properties = {{"floe.dead-letters-of", config.table}};
   FLOE_ASSIGN_OR_RETURN(bool created_dlq,
@@ -128,7 +173,9 @@ Status RunStream(const StreamConfig& config, MetricsRegistry& metrics, const std
                                                 .target_file_size_bytes = config.target_file_size_bytes,
                                                 .transform = transform,
                                                 .event_schema = event_schema,
-                                                .evolve = config.evolve}));
+                                                .evolve = config.evolve,
+                                                .key_columns = config.key_columns,
+                                                .envelope = envelope}));
   std::string group = config.group.empty() ? "floe-stream-" + config.table : config.group;
   SerializedCommitter serialized(*committer);
   FLOE_ASSIGN_OR_RETURN(auto kafka_source,

@@ -27,6 +27,10 @@ struct StreamConfig {
                            // transform, the events' schema (the table's is the transform's output).
   std::string transform;   // SELECT ... FROM events [WHERE ...]; empty: events are the rows.
   bool evolve = false;     // Unknown top-level event keys become new optional columns.
+  // Upsert mode (docs/upserts.md): the key columns (the table's identifier fields); empty:
+  // append mode. A table created in upsert mode has them required and as identifier fields.
+  std::vector<std::string> key_columns;
+  std::string envelope = "none";  // none | debezium (upsert mode only)
   std::vector<std::string> partition;  // "hour(ts)", ...
   std::string timestamp_unit = "ms";
   std::string group;       // Default: floe-stream-<NS.NAME>.

@@ -69,6 +69,7 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeInProcessRoles() {
                                                  HostPortText(options_.host, options_.broker_port), users_,
                                                  net::TlsFiles{options_.tls_cert, options_.tls_key}));
   roles.push_back(std::make_unique<StreamRole>(StreamConfigFor()));
+  roles.push_back(std::make_unique<StreamRole>(OrderStateConfigFor(), "state job"));
   roles.push_back(MakeQueryRole());
   return roles;
 }
@@ -101,6 +102,14 @@ stream::StreamConfig Pipeline::StreamConfigFor() const {
   config.partition = {"hour(ts)"};
   config.timestamp_unit = "ms";
   config.trigger.interval_millis = options_.trigger_millis;
+  return config;
+}
+
+stream::StreamConfig Pipeline::OrderStateConfigFor() const {
+  stream::StreamConfig config = StreamConfigFor();
+  config.table = "shop.order_state";
+  config.partition.clear();  // A keyed table is partitioned by its key or not at all.
+  config.key_columns = {"order_id"};
   return config;
 }
 
@@ -150,10 +159,21 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeProcessRoles() {
     stream_argv.push_back("--partition");
     stream_argv.push_back(partition);
   }
+  stream::StreamConfig state = OrderStateConfigFor();
+  std::vector<std::string> state_argv = {options_.floe_binary, "stream", "--brokers", state.brokers, "--topic",
+                                         state.topic, "--table", state.table, "--catalog", state.catalog,
+                                         "--warehouse", state.warehouse, "--schema", schema_path,
+                                         "--timestamp-unit", state.timestamp_unit, "--trigger",
+                                         fmt::format("{}ms", state.trigger.interval_millis), "--mode", "upsert",
+                                         "--key", state.key_columns[0]};
   roles.push_back(std::make_unique<ProcessRole>(
       "stream job", fmt::format("topic {} into {} every {} ms", stream.topic, stream.table,
                                 stream.trigger.interval_millis),
       std::move(stream_argv), logs + "/stream.log", options_.host, -1));
+  roles.push_back(std::make_unique<ProcessRole>(
+      "state job", fmt::format("topic {} into {} (upserts by {}) every {} ms", state.topic, state.table,
+                               state.key_columns[0], state.trigger.interval_millis),
+      std::move(state_argv), logs + "/state.log", options_.host, -1));
   roles.push_back(MakeQueryRole());
   if (options_.traffic >= 0) {
     roles.push_back(std::make_unique<ProcessRole>(

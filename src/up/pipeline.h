@@ -114,6 +114,9 @@ class Pipeline {
   std::vector<std::unique_ptr<Role>> MakeProcessRoles();
   std::unique_ptr<Role> MakeQueryRole();
   stream::StreamConfig StreamConfigFor() const;
+  // The second job: the same topic into shop.order_state, one row per order (its latest event),
+  // in upsert mode keyed by order_id (docs/upserts.md).
+  stream::StreamConfig OrderStateConfigFor() const;
   // Loads --auth-file and points the pipeline's own Kafka and catalog clients (in this process
   // and its children) at the first user's credentials and the TLS certificate.
   Status ConfigureClients();

@@ -28,8 +28,9 @@ void StreamRole::Stop() {
 }
 
 std::string StreamRole::Describe() const {
-  return fmt::format("topic {} -> table {} (trigger {} ms, dead letters in {}_dlq, catalog {})", config_.topic,
-                     config_.table, config_.trigger.interval_millis, config_.table, config_.catalog);
+  return fmt::format("topic {} -> table {}{} (trigger {} ms, dead letters in {}_dlq, catalog {})", config_.topic,
+                     config_.table, config_.key_columns.empty() ? "" : ", upserts by " + config_.key_columns[0],
+                     config_.trigger.interval_millis, config_.table, config_.catalog);
 }
 
 }  // namespace floe::up

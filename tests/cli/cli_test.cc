@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -41,7 +42,8 @@ TEST(Cli, EverySubcommandHasHelpDocumentingItsFlags) {
       {{"stream"}, "--trigger"},      {{"query"}, "--pg-listen"},         {{"sql"}, "--format"},
       {{"produce"}, "--rate"},        {{"table", "create"}, "--partition"}, {{"parquet", "write"}, "--compression"},
       {{"avro", "cat"}, "Avro object container file"},      {{"topic", "create"}, "--partitions"},
-      {{"registry"}, "--brokers"},
+      {{"registry"}, "--brokers"},    {{"stream"}, "--mode"},             {{"stream"}, "--key"},
+      {{"stream"}, "--envelope"},
   };
   for (const auto& c : cases) {
     std::vector<std::string> argv = {FloeBinary()};
@@ -59,6 +61,40 @@ TEST(Cli, UnknownSubcommandAndFlagAreUsageErrors) {
   r = RunProcess({FloeBinary(), "broker", "--no-such-flag"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("no-such-flag"));
+}
+
+// Upsert mode's flags are checked before anything is created: a key is needed, a key needs
+// upsert mode, a new table is partitioned by key columns only, and keys name existing columns.
+TEST(Cli, StreamUpsertFlagsAreCheckedBeforeTheTableIsMade) {
+  std::string dir = ::testing::TempDir() + "floe-upsert-flags-" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/schema.json") << R"({"type":"struct","schema-id":0,"fields":[
+    {"id":1,"name":"order_id","required":true,"type":"long"},
+    {"id":2,"name":"ts","required":true,"type":"timestamptz"}]})";
+  std::vector<std::string> base = {FloeBinary(), "stream", "--brokers", "127.0.0.1:1", "--topic", "t", "--table",
+                                   "shop.state", "--catalog", "sqlite:" + dir + "/catalog.db", "--schema",
+                                   dir + "/schema.json", "--available-now"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> argv = base;
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    return RunProcess(argv);
+  };
+  auto r = with({"--mode", "upsert"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--mode upsert needs --key"));
+  r = with({"--key", "order_id"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--key needs --mode upsert"));
+  r = with({"--mode", "upsert", "--key", "order_id", "--partition", "hour(ts)"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("partitioned by --key columns only"));
+  r = with({"--mode", "upsert", "--key", "id"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("no top-level column 'id'"));
+  r = with({"--envelope", "debezium"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--envelope debezium needs --mode upsert"));
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Cli, BadConfigFileIsAClearUsageError) {

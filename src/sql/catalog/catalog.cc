@@ -70,12 +70,16 @@ void ScanStats::Add(const ScanStats& o) {
   pages_read += o.pages_read;
   bytes_read += o.bytes_read;
   rows_read += o.rows_read;
+  delete_files += o.delete_files;
+  rows_deleted += o.rows_deleted;
 }
 
 std::string ScanStats::ToString() const {
-  return fmt::format("files {}/{}, row groups {}/{}, pages {}/{}, {:.1f} MiB, {} rows", files_read, files_total,
-                     row_groups_read, row_groups_total, pages_read, pages_total,
-                     static_cast<double>(bytes_read) / (1024.0 * 1024.0), rows_read);
+  std::string text = fmt::format("files {}/{}, row groups {}/{}, pages {}/{}, {:.1f} MiB, {} rows", files_read,
+                                 files_total, row_groups_read, row_groups_total, pages_read, pages_total,
+                                 static_cast<double>(bytes_read) / (1024.0 * 1024.0), rows_read);
+  if (delete_files > 0) text += fmt::format(", delete files {}, {} rows deleted", delete_files, rows_deleted);
+  return text;
 }
 
 }  // namespace floe::sql

@@ -28,9 +28,15 @@ struct ScanStats {
   int64_t pages_read = 0;
   int64_t bytes_read = 0;
   int64_t rows_read = 0;
+  // Row-level deletes (merge-on-read tables, such as upsert tables): the delete files that
+  // applied to the files read, and the rows they removed.
+  int64_t delete_files = 0;
+  int64_t rows_deleted = 0;
 
   void Add(const ScanStats& other);
-  std::string ToString() const;  // "files 3/40, row groups 3/40, pages 12/300, 1.2 MiB, 50000 rows"
+  // "files 3/40, row groups 3/40, pages 12/300, 1.2 MiB, 50000 rows", then, when deletes
+  // applied, ", delete files 2, 1200 rows deleted".
+  std::string ToString() const;
 };
 
 // Which rows of a table fed by a stream job a query reads (session property `freshness`):

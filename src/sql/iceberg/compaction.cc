@@ -1,6 +1,7 @@
 #include "sql/iceberg/compaction.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 
 #include "iceberg/batch_conversion.h"
@@ -10,19 +11,49 @@
 #include "sql/iceberg/scan_columns.h"
 
 namespace floe::sql::iceberg_sql {
+namespace {
+
+// The current snapshot's live delete files, from its summary.
+size_t DeleteFileCount(const iceberg::Table& table) {
+  const iceberg::Snapshot* snapshot = table.metadata().CurrentSnapshot();
+  if (!snapshot) return 0;
+  auto it = snapshot->summary.find("total-delete-files");
+  size_t count = 0;
+  if (it != snapshot->summary.end()) std::from_chars(it->second.data(), it->second.data() + it->second.size(), count);
+  return count;
+}
+
+// Commits the removal of dangling delete files alone, when there are any.
+Status DropDanglingDeletes(iceberg::Table& table, const iceberg::RewriteOptions& rewrite) {
+  FLOE_ASSIGN_OR_RETURN(auto manifests, table.Manifests(*table.metadata().CurrentSnapshot()));
+  FLOE_ASSIGN_OR_RETURN(auto dangling, table.DanglingDeletes(table.metadata(), manifests, {}, {}, 0));
+  if (dangling.empty()) return OkStatus();
+  return table.RewriteFiles({}, {}, rewrite);
+}
+
+}  // namespace
 
 Result<CompactionResult> CompactDataFiles(iceberg::Table& table, const CompactionOptions& compaction) {
   const int64_t threshold = compaction.file_size_threshold;
   CompactionResult result;
   iceberg::ScanOptions all;
   FLOE_ASSIGN_OR_RETURN(iceberg::ScanPlan plan, iceberg::PlanScan(table, all));
+  // The rewritten rows are the planned snapshot's: the new files keep its sequence number, so
+  // deletes committed meanwhile (an upsert job's) still apply to them and need not fail this.
+  const iceberg::Snapshot* planned = table.metadata().CurrentSnapshot();
+  if (!planned) return result;
+  const int64_t planned_sequence_number = planned->sequence_number;
+  bool any_deletes = false;
   std::map<std::string, std::vector<const iceberg::FileScanTask*>> groups;
   int32_t spec_id = table.metadata().default_spec_id;
   for (const iceberg::FileScanTask& t : plan.tasks) {
-    // Files with deletes are read with them applied. The delete files stay: a position delete
-    // then names a file no longer live, and an equality delete is older than the new files (a
-    // newer data sequence number), so neither applies to the rewritten rows.
-    if (t.file.spec_id != spec_id || t.file.file_size_in_bytes >= threshold) continue;
+    // Files with deletes are rewritten whatever their size, read with the deletes applied (the
+    // new files' sequence number is the planned snapshot's, not older than any of those
+    // deletes, so they do not apply twice); delete files left applying to nothing are then
+    // dropped in the same commit, so readers without delete support see the right rows.
+    const bool has_deletes = !t.deletes.empty();
+    any_deletes = any_deletes || has_deletes;
+    if (t.file.spec_id != spec_id || (t.file.file_size_in_bytes >= threshold && !has_deletes)) continue;
     std::string key;
     for (const iceberg::Literal& l : t.file.partition) key += l.ToString() + "\x1f";
     groups[key].push_back(&t);
@@ -52,8 +83,11 @@ Result<CompactionResult> CompactDataFiles(iceberg::Table& table, const Compactio
     }
     if (!bin.empty()) bins.push_back(std::move(bin));
   }
+  iceberg::EqualityDeleteCache equality_deletes;  // Read once for every file they apply to.
   for (const auto& tasks : bins) {
-    if (tasks.size() < static_cast<size_t>(std::max(compaction.min_input_files, 2))) continue;
+    const bool folds_deletes =
+        std::any_of(tasks.begin(), tasks.end(), [](const iceberg::FileScanTask* t) { return !t->deletes.empty(); });
+    if (!folds_deletes && tasks.size() < static_cast<size_t>(std::max(compaction.min_input_files, 2))) continue;
     std::vector<formats::ColumnBatch> batches;
     for (const iceberg::FileScanTask* t : tasks) {
       removed.push_back(t->file.file_path);
@@ -81,15 +115,24 @@ Result<CompactionResult> CompactDataFiles(iceberg::Table& table, const Compactio
         }
         batches.push_back(std::move(out));
         return OkStatus();
-      }));
+      }, &equality_deletes));
     }
     iceberg::DataWriteOptions options;
     options.target_file_size_bytes = target;
     FLOE_ASSIGN_OR_RETURN(auto written, iceberg::WriteDataFiles(table, batches, options));
     added.insert(added.end(), written.begin(), written.end());
   }
-  if (removed.empty()) return result;
-  FLOE_RETURN_IF_ERROR(table.RewriteFiles(removed, added));
+  const size_t delete_files_before = DeleteFileCount(table);
+  if (removed.empty() && delete_files_before == 0) return result;
+  iceberg::RewriteOptions rewrite{.data_sequence_number = planned_sequence_number, .drop_dangling_deletes = true};
+  if (removed.empty() && !any_deletes) {
+    // Nothing to rewrite, but delete files may apply to nothing any more: drop them, if so.
+    FLOE_RETURN_IF_ERROR(DropDanglingDeletes(table, rewrite));
+    result.delete_files_removed = delete_files_before - DeleteFileCount(table);
+    return result;
+  }
+  FLOE_RETURN_IF_ERROR(table.RewriteFiles(removed, added, rewrite));
+  result.delete_files_removed = delete_files_before - std::min(delete_files_before, DeleteFileCount(table));
   result.files_rewritten = removed.size();
   result.files_added = added.size();
   // The planner's distinct counts, brought up to the new snapshot (reading only what was

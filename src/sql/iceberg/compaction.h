@@ -1,4 +1,6 @@
-// Bin-pack compaction (Spark's rewrite_data_files, Trino's ALTER TABLE ... EXECUTE optimize):
+// Bin-pack compaction (Spark's rewrite_data_files, Trino's ALTER TABLE ... EXECUTE optimize),
+// which also folds row-level deletes: every data file with deletes is rewritten without the
+// deleted rows, and delete files that then apply to nothing are dropped (docs/upserts.md).
 // the small data files of each partition, in bins of about one target file, are read back — deletes applied, columns a file lacks
 // filled, promoted types widened, exactly as a scan shapes them — and written as files of the
 // target size, in one `replace` snapshot (which keeps the stream job's checkpoint, see
@@ -29,6 +31,7 @@ struct CompactionResult {
   size_t files_rewritten = 0;
   size_t files_added = 0;
   int64_t bytes_rewritten = 0;
+  size_t delete_files_removed = 0;  // Delete files that applied to nothing once the rewrite committed.
   std::string statistics_error;  // Empty: the column statistics file was brought up to date.
 };
 

@@ -10,6 +10,7 @@
 
 #include "iceberg/batch_conversion.h"
 #include "iceberg/data_files.h"
+#include "iceberg/equality_deletes.h"
 #include "iceberg/filesystem_catalog.h"
 #include "iceberg/scan.h"
 #include "io/test_folder.h"
@@ -86,10 +87,103 @@ class CompactionTest : public ::testing::Test {
     return ids;
   }
 
+  // Equality delete files on (id, region) for `ids` of `region`, not committed.
+  std::vector<iceberg::DataFile> EqualityDeletes(iceberg::Table& table, const std::string& region,
+                                                 const std::vector<int64_t>& ids) {
+    auto fields = iceberg::ToBatchFields(table.metadata().CurrentSchema());
+    EXPECT_TRUE(fields.has_value());
+    formats::ColumnBatch keys = formats::MakeEmptyBatch(*fields);
+    for (int64_t id : ids) {
+      keys.columns[0].Append<int64_t>(id);
+      keys.columns[1].AppendString(region);
+    }
+    keys.num_rows = static_cast<int64_t>(ids.size());
+    auto files = iceberg::WriteEqualityDeletes(table, {1, 2}, {keys});
+    EXPECT_TRUE(files.has_value()) << files.error().ToString();
+    return files.value_or(std::vector<iceberg::DataFile>{});
+  }
+
   std::unique_ptr<iceberg::FileSystemCatalog> catalog_;
   std::unique_ptr<iceberg::Table> table_;
   int64_t produced_ = 0;
 };
+
+TEST_F(CompactionTest, FoldsEqualityDeletesIntoLargeFilesAndDropsTheDeleteFiles) {
+  AppendFile("eu", 0, 10);
+  AppendFile("us", 100, 10);
+  // An upsert of eu ids 3 and 5: a new row for 3 and deletes of both keys' older rows.
+  auto fields = iceberg::ToBatchFields(table_->metadata().CurrentSchema());
+  ASSERT_TRUE(fields.has_value());
+  formats::ColumnBatch row = formats::MakeEmptyBatch(*fields);
+  row.columns[0].Append<int64_t>(3);
+  row.columns[1].AppendString("eu");
+  row.num_rows = 1;
+  auto added = iceberg::WriteDataFiles(*table_, {row});
+  ASSERT_TRUE(added.has_value());
+  ASSERT_TRUE(table_->CommitRowDelta(*added, EqualityDeletes(*table_, "eu", {3, 5})).has_value());
+  EXPECT_EQ(table_->metadata().CurrentSnapshot()->summary.at("operation"), "overwrite");
+  std::vector<int64_t> want = {0, 1, 2, 3, 4, 6, 7, 8, 9};
+  for (int64_t id = 100; id < 110; ++id) want.push_back(id);
+  ASSERT_EQ(Ids(), want);
+
+  // No file is small (threshold 1 byte): only the eu files the delete applies to are rewritten.
+  auto done = CompactDataFiles(*table_, {.file_size_threshold = 1});
+  ASSERT_TRUE(done.has_value()) << done.error().ToString();
+  EXPECT_EQ(done->files_rewritten, 1u);
+  EXPECT_EQ(done->delete_files_removed, 1u);
+  EXPECT_EQ(Ids(), want);
+  auto entries = table_->LiveEntries();
+  ASSERT_TRUE(entries.has_value());
+  for (const auto& e : *entries) EXPECT_EQ(e.data_file.content, iceberg::FileContent::kData) << e.data_file.file_path;
+  const auto& summary = table_->metadata().CurrentSnapshot()->summary;
+  EXPECT_EQ(summary.at("total-delete-files"), "0");
+  EXPECT_EQ(summary.at("removed-equality-deletes"), "2");
+}
+
+TEST_F(CompactionTest, ARewriteKeepsThePlannedSequenceNumberSoNewEqualityDeletesStillApply) {
+  AppendFile("eu", 0, 10);
+  AppendFile("eu", 10, 10);
+  auto plan = iceberg::PlanScan(*table_, iceberg::ScanOptions{});
+  ASSERT_TRUE(plan.has_value());
+  const int64_t planned = table_->metadata().CurrentSnapshot()->sequence_number;
+  std::vector<std::string> removed;
+  std::vector<formats::ColumnBatch> rows;
+  for (const auto& t : plan->tasks) {
+    removed.push_back(t.file.file_path);
+    auto keep = [&](const formats::ColumnBatch& b, const std::vector<int>&) {
+      rows.push_back(b);
+      return OkStatus();
+    };
+    ASSERT_TRUE(iceberg::ReadTask(*table_, t, plan->schema, keep).has_value());
+  }
+  auto rewritten = iceberg::WriteDataFiles(*table_, rows);
+  ASSERT_TRUE(rewritten.has_value());
+  // Meanwhile another writer (the upsert job) deletes ids 4 and 15.
+  auto writer = catalog_->LoadTable(*iceberg::TableIdentifier::Parse("db.events"));
+  ASSERT_TRUE(writer.has_value());
+  ASSERT_TRUE((*writer)->CommitRowDelta({}, EqualityDeletes(**writer, "eu", {4, 15})).has_value());
+
+  // Without the planned sequence number the rewrite must fail (the rows would come back)...
+  EXPECT_EQ(table_->RewriteFiles(removed, *rewritten).error().kind(), ErrorKind::kConflict);
+  ASSERT_TRUE(table_->Refresh().has_value());
+  // ...with it, it commits, and the new delete still hides its rows in the rewritten file.
+  rewritten = iceberg::WriteDataFiles(*table_, rows);
+  ASSERT_TRUE(rewritten.has_value());
+  auto committed = table_->RewriteFiles(removed, *rewritten,
+                                        {.data_sequence_number = planned, .drop_dangling_deletes = true});
+  ASSERT_TRUE(committed.has_value()) << committed.error().ToString();
+  std::vector<int64_t> want;
+  for (int64_t id = 0; id < 20; ++id) {
+    if (id != 4 && id != 15) want.push_back(id);
+  }
+  EXPECT_EQ(Ids(), want);
+  EXPECT_EQ(table_->metadata().CurrentSnapshot()->summary.at("total-delete-files"), "1");  // Still needed.
+  // The next compaction folds it.
+  auto done = CompactDataFiles(*table_, {.file_size_threshold = 1});
+  ASSERT_TRUE(done.has_value()) << done.error().ToString();
+  EXPECT_EQ(done->delete_files_removed, 1u);
+  EXPECT_EQ(Ids(), want);
+}
 
 TEST_F(CompactionTest, BinPacksEachPartitionAppliesDeletesAndKeepsTheCheckpoint) {
   for (int i = 0; i < 4; ++i) AppendFile("eu", i * 10, 10);

@@ -38,6 +38,7 @@ struct Plan {
   int manifests_read = 0;
   int64_t pruned_by_partition = 0;
   int64_t pruned_by_metrics = 0;
+  int64_t delete_files = 0;  // Distinct delete files applying to some task.
 };
 
 Result<Plan> PlanFiles(const ResolvedTable& table, const iceberg::ExprPtr& filter, FileCaches& caches) {
@@ -126,6 +127,11 @@ Result<Plan> PlanFiles(const ResolvedTable& table, const iceberg::ExprPtr& filte
       }
     }
   }
+  std::set<std::string> applied;
+  for (const iceberg::FileScanTask& task : plan.tasks) {
+    for (const iceberg::DataFile& d : task.deletes) applied.insert(d.file_path);
+  }
+  plan.delete_files = static_cast<int64_t>(applied.size());
   for (size_t i = 0; i < plan.tasks.size(); ++i) {
     const iceberg::FileScanTask& t = plan.tasks[i];
     if (t.deletes.empty() && t.file.split_offsets.size() > 1) {
@@ -273,13 +279,19 @@ class IcebergTableScan final : public TableScan {
     s.pages_read = pages_read_.load();
     s.bytes_read = bytes_read_.load();
     s.rows_read = rows_read_.load();
+    s.rows_deleted = rows_deleted_.load();
+    if (s.rows_deleted > 0 || deletes_touched_.load()) s.delete_files = plan_.delete_files;
     return s;
   }
 
   std::string Describe() const override {
-    return fmt::format("files {} of {} after pruning ({} by partition, {} by column bounds; manifests {} of {}), {} splits",
-                       plan_.tasks.size(), plan_.files_total, plan_.pruned_by_partition, plan_.pruned_by_metrics,
-                       plan_.manifests_read, plan_.manifests_total, plan_.splits.size());
+    std::string text =
+        fmt::format("files {} of {} after pruning ({} by partition, {} by column bounds; manifests {} of {}), "
+                    "{} splits",
+                    plan_.tasks.size(), plan_.files_total, plan_.pruned_by_partition, plan_.pruned_by_metrics,
+                    plan_.manifests_read, plan_.manifests_total, plan_.splits.size());
+    if (plan_.delete_files > 0) text += fmt::format(", {} delete files apply", plan_.delete_files);
+    return text;
   }
 
  private:
@@ -343,7 +355,17 @@ class IcebergTableScan final : public TableScan {
     row_groups_total_.fetch_add(1);
     row_groups_read_.fetch_add(1);
     bytes_read_.fetch_add(task.file.file_size_in_bytes);
-    const iceberg::Schema& schema = table_->schema;
+    // Only the columns the query reads, and the equality deletes' key columns.
+    std::set<int32_t> needed;
+    for (const OutputColumn& c : columns_) needed.insert(c.field_id);
+    for (const iceberg::DataFile& d : task.deletes) needed.insert(d.equality_ids.begin(), d.equality_ids.end());
+    std::vector<iceberg::NestedField> fields;
+    for (const iceberg::NestedField& f : table_->schema.fields()) {
+      if (needed.erase(f.id) > 0) fields.push_back(f);
+    }
+    // A nested column reads through the whole schema.
+    const iceberg::Schema schema = needed.empty() ? iceberg::Schema(table_->schema.schema_id(), std::move(fields))
+                                                  : table_->schema;
     std::vector<int> schema_index(columns_.size(), -1);
     for (size_t c = 0; c < columns_.size(); ++c) {
       for (size_t i = 0; i < schema.fields().size(); ++i) {
@@ -360,8 +382,11 @@ class IcebergTableScan final : public TableScan {
         }
       }
     }
-    return iceberg::ReadTask(*table_object_, task, schema,
+    deletes_touched_.store(true);
+    int64_t kept = 0;
+    Status read = iceberg::ReadTask(*table_object_, task, schema,
                              [&](const ColumnBatch& b, const std::vector<int>& cols) -> Status {
+                               kept += b.num_rows;
                                ColumnBatch in;
                                in.num_rows = b.num_rows;
                                std::vector<int> source(columns_.size(), -1);
@@ -372,7 +397,10 @@ class IcebergTableScan final : public TableScan {
                                  in.columns.push_back(b.columns[static_cast<size_t>(idx)]);
                                }
                                return EmitProjected(in, source, constants, sink);
-                             });
+                             }, &equality_deletes_);
+    // The whole file is read here, so what its deletes removed is what it holds beyond the kept rows.
+    if (read) rows_deleted_.fetch_add(std::max<int64_t>(0, task.file.record_count - kept));
+    return read;
   }
 
   std::shared_ptr<const ResolvedTable> table_;
@@ -385,6 +413,9 @@ class IcebergTableScan final : public TableScan {
   std::vector<std::atomic<bool>> file_touched_;
   std::atomic<int64_t> files_read_{0}, row_groups_total_{0}, row_groups_read_{0}, bytes_read_{0}, rows_read_{0};
   std::atomic<int64_t> pages_total_{0}, pages_read_{0};
+  std::atomic<int64_t> rows_deleted_{0};
+  std::atomic<bool> deletes_touched_{false};  // A task with deletes was read.
+  iceberg::EqualityDeleteCache equality_deletes_;  // Shared by the splits' threads.
   std::mutex table_mutex_;
   std::unique_ptr<iceberg::Table> table_object_;  // Guarded by table_mutex_ until set; then read-only.
 };

@@ -47,6 +47,10 @@ std::optional<Result<LogSource>> LogSource::FromProperties(const std::map<std::s
   if (source.topic.empty()) return std::nullopt;
   source.brokers = get("floe.source.brokers");
   if (source.brokers.empty()) return InvalidArgument("table property floe.source.brokers is missing");
+  // The tail of a keyed table would have to replace and delete the snapshot's rows by key, not
+  // add to them: until it does, such tables are read at their committed snapshot, as tables
+  // without a source are (docs/upserts.md).
+  if (get("floe.source.mode") == "upsert") return std::nullopt;
   std::string format = get("floe.source.format");
   if (!format.empty() && format != "json") return NotImplemented("source format '{}' cannot be read live", format);
   std::string unit = get("floe.source.timestamp-unit");

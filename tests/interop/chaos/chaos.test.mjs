@@ -24,7 +24,7 @@ const floe = process.env.FLOE_BIN;
 const seconds = Number(process.env.FLOE_CHAOS_SECONDS ?? 75);
 const kills = Number(process.env.FLOE_CHAOS_KILLS ?? 6);
 const faults = { error_rate: 0.01, latency_ms: 1, short_write_rate: 0.005 };
-const killable = ['broker', 'catalog', 'stream', 'query'];
+const killable = ['broker', 'catalog', 'stream', 'state', 'query'];
 let dir, folder, up;
 
 const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
@@ -60,7 +60,9 @@ function roles(parentPid) {
   for (const line of out.trim().split('\n')) {
     const m = /^\s*(\d+)\s+\S+\s+(\S+)/.exec(line);
     if (!m) continue;
-    const name = { broker: 'broker', catalog: 'catalog', stream: 'stream', query: 'query', produce: 'generator' }[m[2]];
+    let name = { broker: 'broker', catalog: 'catalog', stream: 'stream', query: 'query', produce: 'generator' }[m[2]];
+    // The second stream job (shop.order_state, upsert mode) is a role of its own.
+    if (name === 'stream' && line.includes('--table shop.order_state')) name = 'state';
     if (name) found[name] = Number(m[1]);
   }
   return found;
