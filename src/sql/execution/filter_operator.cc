@@ -1,33 +1,59 @@
 // Filter: a conjunction evaluated term by term, each on the rows the previous terms kept, so
 // cheap selective terms shrink the work of later ones (and `b <> 0 AND a / b > 1` is safe).
+// The rows kept so far are a selection of the input chunk: a term sees only the columns it
+// reads, gathered to that selection, and the whole chunk is gathered once, at the end.
+#include <algorithm>
+
 #include "sql/execution/physical_operator.h"
 
 namespace floe::sql {
 namespace {
 
+struct FilterTerm {
+  ExprNodePtr predicate;
+  // Input positions the term reads; nullopt: every column (a term with a subquery).
+  std::optional<std::vector<size_t>> reads;
+  bool advisory = false;  // May be skipped (a dynamic filter's term, which the join re-checks).
+};
+
 class FilterOperator final : public StreamOperator {
  public:
-  // `advisory[i]`: term i may be skipped (a dynamic filter's term, which the join re-checks).
-  FilterOperator(std::vector<ExprNodePtr> terms, std::vector<bool> advisory)
-      : terms_(std::move(terms)), advisory_(std::move(advisory)) {}
+  explicit FilterOperator(std::vector<FilterTerm> terms) : terms_(std::move(terms)) {}
 
   Status Process(DataChunk&& chunk, QueryContext& context, const ChunkCallback& next) const override {
-    DataChunk current = std::move(chunk);
-    for (size_t t = 0; t < terms_.size(); ++t) {
-      FLOE_ASSIGN_OR_RETURN(auto rows, SelectTrueRows(*terms_[t], current, context));
+    std::vector<uint32_t> selection;  // Rows of `chunk` kept so far; all of them while `whole`.
+    bool whole = true;
+    for (const FilterTerm& term : terms_) {
+      DataChunk view;
+      if (whole) {
+        view = chunk;  // Shares the vectors.
+      } else if (!term.reads) {
+        view = GatherChunk(chunk, selection);
+      } else {
+        view.rows = static_cast<int64_t>(selection.size());
+        view.columns.resize(chunk.columns.size());
+        for (size_t position : *term.reads) view.columns[position] = Gather(*chunk.columns[position], selection.data(), view.rows);
+      }
+      FLOE_ASSIGN_OR_RETURN(std::vector<uint32_t> rows, SelectTrueRows(*term.predicate, view, context));
       auto kept = static_cast<int64_t>(rows.size());
-      if (kept == current.rows) continue;
+      if (kept == view.rows) continue;
       // Copying every column to drop a few rows costs more than the join's own check of them.
-      if (advisory_[t] && kept * 8 >= current.rows * 7) continue;
+      if (term.advisory && kept * 8 >= view.rows * 7) continue;
       if (rows.empty()) return OkStatus();
-      current = GatherChunk(current, rows);
+      if (whole) {
+        selection = std::move(rows);
+        whole = false;
+      } else {
+        for (size_t i = 0; i < rows.size(); ++i) rows[i] = selection[rows[i]];
+        selection = std::move(rows);
+      }
     }
-    return next(std::move(current));
+    if (whole) return next(std::move(chunk));
+    return next(GatherChunk(chunk, selection));
   }
 
  private:
-  std::vector<ExprNodePtr> terms_;
-  std::vector<bool> advisory_;
+  std::vector<FilterTerm> terms_;
 };
 
 BoundExprPtr TermExpression(const ColumnPredicate& term, const LogicalOperator& scan) {
@@ -73,13 +99,20 @@ BoundExprPtr TermExpression(const ColumnPredicate& term, const LogicalOperator& 
 
 Result<std::unique_ptr<StreamOperator>> MakeFilter(std::vector<const BoundExpr*> terms, const ColumnLayout& layout,
                                                    std::vector<bool> advisory) {
-  std::vector<ExprNodePtr> compiled;
-  for (const BoundExpr* term : terms) {
-    FLOE_ASSIGN_OR_RETURN(auto node, CompileExpression(*term, layout));
-    compiled.push_back(std::move(node));
+  std::vector<FilterTerm> compiled;
+  for (size_t t = 0; t < terms.size(); ++t) {
+    FilterTerm term;
+    FLOE_ASSIGN_OR_RETURN(term.predicate, CompileExpression(*terms[t], layout));
+    term.advisory = t < advisory.size() && advisory[t];
+    if (!terms[t]->HasSubquery()) {
+      term.reads.emplace();
+      for (ColumnId id : terms[t]->ColumnsRead()) {
+        if (auto it = layout.positions.find(id.value()); it != layout.positions.end()) term.reads->push_back(it->second);
+      }
+    }
+    compiled.push_back(std::move(term));
   }
-  advisory.resize(compiled.size(), false);
-  return std::unique_ptr<StreamOperator>(std::make_unique<FilterOperator>(std::move(compiled), std::move(advisory)));
+  return std::unique_ptr<StreamOperator>(std::make_unique<FilterOperator>(std::move(compiled)));
 }
 
 Result<std::unique_ptr<StreamOperator>> MakeScanFilter(const LogicalOperator& scan, const ScanPredicate& predicate,
