@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "sql/catalog/memory_catalog.h"
@@ -321,6 +322,34 @@ TEST_F(ExecutorTest, SpillingSortsAgreeWithInMemory) {
   EXPECT_NE(text.find("spilled to disk"), std::string::npos) << text;
   EXPECT_TRUE(std::filesystem::is_empty(spill_dir));
   std::filesystem::remove_all(spill_dir);
+}
+
+// Joins on two integer keys pack them into one integer when the build side's values allow
+// (each spans under 2^32) and fall back to encoded keys when not; both must agree with the same
+// join on text keys, which always takes the encoded path: NULL keys, negative values, probe
+// values outside the build side's range, duplicate build keys.
+TEST_F(ExecutorTest, TwoIntegerKeyJoinsAgreeWithEncodedKeys) {
+  const char* sides[] = {
+      // Small ranges: packed.
+      "(SELECT CASE WHEN region IS NULL THEN NULL ELSE id % 100 END AS x, id % 7 - 3 AS y, id AS v FROM orders WHERE id % 3 = 0)",
+      // One key spans 2^40: encoded.
+      "(SELECT (id % 100) * 1099511627776 AS x, id % 7 - 3 AS y, id AS v FROM orders WHERE id % 3 = 0)",
+  };
+  for (const char* build : sides) {
+    std::string probe = "(SELECT id % 150 - 20 AS x, id % 9 - 4 AS y, id AS w FROM orders)";
+    std::string as_ints = fmt::format("SELECT count(*), sum(b.v), sum(a.w) FROM {} a JOIN {} b ON a.x = b.x AND a.y = b.y", probe, build);
+    std::string as_text = fmt::format(
+        "SELECT count(*), sum(b.v), sum(a.w) FROM {} a JOIN {} b ON CAST(a.x AS varchar) = CAST(b.x AS varchar) "
+        "AND CAST(a.y AS varchar) = CAST(b.y AS varchar)",
+        probe, build);
+    SCOPED_TRACE(as_ints);
+    auto ints = Query(as_ints, 2);
+    auto text = Query(as_text, 2);
+    ASSERT_TRUE(ints.has_value()) << ints.error().ToString();
+    ASSERT_TRUE(text.has_value()) << text.error().ToString();
+    EXPECT_EQ(Texts(*ints), Texts(*text));
+    EXPECT_NE(Texts(*ints)[0][0], "0");
+  }
 }
 
 TEST_F(ExecutorTest, CancelledQueryStops) {

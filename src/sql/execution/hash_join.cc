@@ -52,17 +52,17 @@ class IntKeyTable {
     if (slots_[s].id < 0) slots_[s] = Slot{key, size_++};
     return slots_[s].id;
   }
-  // The id of `key`, or -1.
-  int64_t Find(int64_t key) const {
-    if (slots_.empty()) return -1;  // An empty build side.
-    for (size_t s = Hash(key) & mask_;; s = (s + 1) & mask_) {
+  // Where the search for `key` starts (the table must not be empty).
+  size_t SlotOf(int64_t key) const { return Hash(key) & mask_; }
+  void PrefetchSlot(size_t slot) const { __builtin_prefetch(&slots_[slot]); }
+  // The id of `key` searching from its SlotOf, or -1.
+  int64_t FindFrom(size_t s, int64_t key) const {
+    for (;; s = (s + 1) & mask_) {
       if (slots_[s].id < 0) return -1;
       if (slots_[s].key == key) return slots_[s].id;
     }
   }
-  void Prefetch(int64_t key) const {
-    if (!slots_.empty()) __builtin_prefetch(&slots_[Hash(key) & mask_]);
-  }
+  bool empty() const { return slots_.empty(); }
   int64_t size() const { return size_; }
   int64_t Bytes() const { return static_cast<int64_t>(slots_.capacity() * sizeof(Slot)); }
 
@@ -183,25 +183,37 @@ class HashJoinProbe final : public StreamOperator {
     }
     build.chunks.clear();
     auto rows = static_cast<size_t>(build_.rows);
-    int_key_ = probe_keys_.size() == 1 && PhysicalTypeOf(probe_keys_[0]->type()) == PhysicalType::kInt64 &&
-               PhysicalTypeOf(build_keys[0]->type()) == PhysicalType::kInt64;
     if (rows > std::numeric_limits<uint32_t>::max()) {
       return NotImplemented("a hash join's build side of {} rows (at most 2^32 - 1)", rows);
     }
+    bool integers = !probe_keys_.empty() && probe_keys_.size() <= 2;
+    for (size_t k = 0; k < probe_keys_.size(); ++k) {
+      integers &= PhysicalTypeOf(probe_keys_[k]->type()) == PhysicalType::kInt64 && PhysicalTypeOf(build_keys[k]->type()) == PhysicalType::kInt64;
+    }
+    std::vector<VectorPtr> build_int_keys;
+    if (integers && build_.rows > 0) {
+      for (const auto& k : build_keys) {
+        FLOE_ASSIGN_OR_RETURN(VectorPtr v, k->Evaluate(build_, context));
+        build_int_keys.push_back(std::move(v));
+      }
+      int_key_ = build_int_keys.size() == 1 || FitsPackedKey(build_int_keys, build_.rows);
+    } else {
+      int_key_ = integers && probe_keys_.size() == 1;
+    }
     if (int_key_ && build_.rows > 0) {
-      FLOE_ASSIGN_OR_RETURN(VectorPtr key, build_keys[0]->Evaluate(build_, context));
-      const int64_t* values = key->Data<int64_t>();
       std::vector<int64_t> key_of_row(rows, -1);
+      std::vector<int64_t> packed(rows);
       int_table_.Reserve(rows);
       for (size_t r = 0; r < rows; ++r) {
-        if (key->IsValid(static_cast<int64_t>(r))) key_of_row[r] = int_table_.FindOrInsert(values[r]);
+        if (IntKey(build_int_keys, static_cast<int64_t>(r), packed[r])) key_of_row[r] = int_table_.FindOrInsert(packed[r]);
       }
       auto keys = static_cast<size_t>(int_table_.size());
       rows_by_key_.Build(key_of_row, keys);
+      unique_keys_ = rows_by_key_.rows.size() == keys;
       if (keys >= kBloomFilterMinKeys) {
         bloom_.Reserve(keys);
         for (size_t r = 0; r < rows; ++r) {
-          if (key_of_row[r] >= 0) bloom_.Add(IntKeyBloomHash(values[r]));
+          if (key_of_row[r] >= 0) bloom_.Add(IntKeyBloomHash(packed[r]));
         }
       }
     } else if (!probe_keys_.empty() && build_.rows > 0) {
@@ -291,25 +303,72 @@ class HashJoinProbe final : public StreamOperator {
       return OkStatus();
     };
     if (int_key_) {
-      FLOE_ASSIGN_OR_RETURN(VectorPtr key, probe_keys_[0]->Evaluate(chunk, context));
-      const int64_t* values = key->Data<int64_t>();
-      constexpr int64_t kPrefetchDistance = 16;
-      // A run of equal keys (a probe side sorted or clustered by it) looks its key up once.
-      int64_t last_key = 0, last_id = -1;
-      bool have_last = false;
-      for (int64_t i = 0; i < n; ++i) {
-        if (!key->IsValid(i)) continue;
-        if (!have_last || values[i] != last_key) {
-          last_key = values[i];
-          have_last = true;
-          if (!bloom_.empty() && !bloom_.MayContain(IntKeyBloomHash(last_key))) {
-            last_id = -1;
+      std::vector<VectorPtr> keys;
+      for (const auto& k : probe_keys_) {
+        FLOE_ASSIGN_OR_RETURN(VectorPtr v, k->Evaluate(chunk, context));
+        keys.push_back(std::move(v));
+      }
+      // First every row's key, then the lookups (prefetched ahead), then the pairs: each loop
+      // stays simple enough to run at memory speed.
+      std::vector<int64_t> values(static_cast<size_t>(n));
+      std::vector<uint8_t> present(static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i) present[static_cast<size_t>(i)] = IntKey(keys, i, values[static_cast<size_t>(i)]);
+      std::vector<int64_t> ids(static_cast<size_t>(n), -1);
+      if (!int_table_.empty()) {
+        // Every slot a row will read is asked for before the first is read: the table is often
+        // far bigger than the cache, and the misses then overlap instead of queueing. The Bloom
+        // filter turns most absent keys away first, and a run of equal keys (a probe side sorted
+        // or clustered by it) looks its key up once.
+        std::vector<size_t> slots(static_cast<size_t>(n));
+        for (int64_t i = 0; i < n; ++i) {
+          auto at = static_cast<size_t>(i);
+          if (!present[at]) continue;
+          if (i > 0 && present[at - 1] && values[at - 1] == values[at]) continue;
+          if (!bloom_.empty() && !bloom_.MayContain(IntKeyBloomHash(values[at]))) {
+            present[at] = 0;
             continue;
           }
-          if (i + kPrefetchDistance < n) int_table_.Prefetch(values[i + kPrefetchDistance]);
-          last_id = int_table_.Find(last_key);
+          slots[at] = int_table_.SlotOf(values[at]);
+          int_table_.PrefetchSlot(slots[at]);
         }
-        if (last_id >= 0) FLOE_RETURN_IF_ERROR(emit_key_rows(i, last_id));
+        int64_t last_key = 0, last_id = -1;
+        bool have_last = false;
+        for (int64_t i = 0; i < n; ++i) {
+          auto at = static_cast<size_t>(i);
+          if (!present[at]) {
+            have_last = false;
+            continue;
+          }
+          if (!have_last || values[at] != last_key) {
+            last_key = values[at];
+            last_id = int_table_.FindFrom(slots[at], last_key);
+            have_last = true;
+          }
+          ids[at] = last_id;
+        }
+      }
+      if (unique_keys_ && !rows_by_key_.rows.empty()) {
+        // One build row per key: the pairs are written without a branch per row.
+        const uint32_t* row_of_key = rows_by_key_.rows.data();
+        for (int64_t start = 0; start < n; start += kChunkRows) {
+          int64_t end = std::min(n, start + kChunkRows);
+          if (static_cast<int64_t>(pl.size()) + (end - start) > kChunkRows) FLOE_RETURN_IF_ERROR(flush());
+          size_t k = pl.size();
+          pl.resize(k + static_cast<size_t>(end - start));
+          pr.resize(pl.size());
+          for (int64_t i = start; i < end; ++i) {
+            int64_t id = ids[static_cast<size_t>(i)];
+            pl[k] = static_cast<uint32_t>(i);
+            pr[k] = row_of_key[id < 0 ? 0 : id];
+            k += id >= 0;
+          }
+          pl.resize(k);
+          pr.resize(k);
+        }
+      } else {
+        for (int64_t i = 0; i < n; ++i) {
+          if (ids[static_cast<size_t>(i)] >= 0) FLOE_RETURN_IF_ERROR(emit_key_rows(i, ids[static_cast<size_t>(i)]));
+        }
       }
     } else if (!probe_keys_.empty()) {
       FLOE_ASSIGN_OR_RETURN(EvaluatedKeys keys, EvaluateKeys(probe_keys_, chunk, context));
@@ -380,6 +439,42 @@ class HashJoinProbe final : public StreamOperator {
            type_ != LogicalJoinType::kRightAnti;
   }
 
+  // Whether two integer keys' build values each span under 2^32, so a pair packs into one
+  // integer (records the smallest values for IntKey).
+  bool FitsPackedKey(const std::vector<VectorPtr>& keys, int64_t rows) {
+    for (size_t k = 0; k < 2; ++k) {
+      const int64_t* v = keys[k]->Data<int64_t>();
+      int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
+      for (int64_t r = 0; r < rows; ++r) {
+        if (!keys[k]->IsValid(r)) continue;
+        lo = std::min(lo, v[r]);
+        hi = std::max(hi, v[r]);
+      }
+      if (lo > hi) lo = hi = 0;  // No value at all.
+      if (static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) > 0xffffffffULL) return false;
+      packed_base_[k] = lo;
+    }
+    return true;
+  }
+
+  // Row i's key as one integer: the key itself, or two keys as their offsets from the build
+  // side's smallest values, 32 bits each. False for a NULL, or a pair outside the build side's
+  // ranges (which matches nothing).
+  bool IntKey(const std::vector<VectorPtr>& keys, int64_t i, int64_t& out) const {
+    if (!keys[0]->IsValid(i)) return false;
+    int64_t a = keys[0]->Data<int64_t>()[i];
+    if (keys.size() == 1) {
+      out = a;
+      return true;
+    }
+    if (!keys[1]->IsValid(i)) return false;
+    uint64_t da = static_cast<uint64_t>(a) - static_cast<uint64_t>(packed_base_[0]);
+    uint64_t db = static_cast<uint64_t>(keys[1]->Data<int64_t>()[i]) - static_cast<uint64_t>(packed_base_[1]);
+    if (da > 0xffffffffULL || db > 0xffffffffULL) return false;
+    out = static_cast<int64_t>(da << 32 | db);
+    return true;
+  }
+
   DataChunk Select(DataChunk combined) const {
     DataChunk out;
     out.rows = combined.rows;
@@ -397,7 +492,10 @@ class HashJoinProbe final : public StreamOperator {
   ExprNodePtr residual_;
   DataChunk build_;
   KeyTable table_;
-  bool int_key_ = false;  // One key of 64-bit integers: int_table_ instead of table_.
+  // Keys of 64-bit integers (one, or two packed by IntKey): int_table_ instead of table_.
+  bool int_key_ = false;
+  int64_t packed_base_[2] = {0, 0};  // The build side's smallest value of each of two keys.
+  bool unique_keys_ = false;         // Every build key is on one row (int_key_ only).
   IntKeyTable int_table_;
   RowsByKey rows_by_key_;
   KeyBloomFilter bloom_;  // Empty unless the build side has kBloomFilterMinKeys keys or more.
