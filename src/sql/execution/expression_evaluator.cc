@@ -287,22 +287,25 @@ class KernelCallNode final : public ExprNode {
 
 enum class ArithOp { kAdd, kSubtract, kMultiply, kDivide, kModulus };
 
-// Decimal addition, subtraction and multiplication whose operand types prove the result fits
-// its precision: operands of at most 18 digits are loaded as int64 (a multiplication is then
-// one 64x64->128-bit product), and no row is checked for overflow. False when the types do not
-// prove it; the checked loop runs instead. Null slots hold arbitrary values, so the arithmetic
-// is done unsigned, where wrapping is defined (their results are never read).
+// Decimal addition, subtraction and multiplication over operands whose values fit 64 bits (the
+// usual case: every decimal of up to 18 digits, and most wider ones): a multiplication is one
+// 64x64->128-bit product, an addition two scaled 128-bit values, with no branch per row. Where
+// the types prove the result fits its precision no row is checked; otherwise each result is
+// compared with the precision's limit, branch-free. False when a value does not fit 64 bits or
+// a result passes the limit (the checked loop then runs and reports it), or when the scales
+// need a rescale. Null slots hold arbitrary values, so the arithmetic is done unsigned, where
+// wrapping is defined (their results are never read; one may send the chunk to the checked loop).
 bool UncheckedDecimalArithmetic(ArithOp op, const SqlType& tx, const SqlType& ty, const SqlType& result, const Operand& a,
                                 const Operand& b, int64_t n, ColumnVector& out) {
   if (tx.kind() != TypeKind::kDecimal || ty.kind() != TypeKind::kDecimal || result.kind() != TypeKind::kDecimal) return false;
   int px = tx.precision(), py = ty.precision(), sx = tx.scale(), sy = ty.scale();
   int rp = result.precision(), rs = result.scale();
-  if (px > 18 || py > 18) return false;
   int needed;
   switch (op) {
     case ArithOp::kAdd:
     case ArithOp::kSubtract:
-      if (rs < sx || rs < sy) return false;
+      // A value under 2^63 times 10^19 stays under 2^127.
+      if (rs < sx || rs < sy || rs - sx > 19 || rs - sy > 19) return false;
       needed = std::max(px - sx, py - sy) + rs + 1;
       break;
     case ArithOp::kMultiply:
@@ -311,10 +314,10 @@ bool UncheckedDecimalArithmetic(ArithOp op, const SqlType& tx, const SqlType& ty
       break;
     default: return false;
   }
-  if (needed > rp) return false;
+  const bool check_limit = needed > rp || px > 18 || py > 18;
   using U128 = unsigned __int128;
-  // A value of at most 18 digits is its low 8 bytes (little-endian), the high 8 their sign. A
-  // value that is not (a file breaking its column's precision) sends the rows to the checked loop.
+  const Int128 limit = PowerOfTen(rp);
+  // A value that fits 64 bits is its low 8 bytes (little-endian), the high 8 their sign.
   // The loops keep everything in locals: a flag updated through a reference could alias the
   // output bytes and would be reloaded every row.
   const uint8_t* xs = a.vec->values.data();
@@ -322,6 +325,7 @@ bool UncheckedDecimalArithmetic(ArithOp op, const SqlType& tx, const SqlType& ty
   const size_t xstep = a.step() * 16, ystep = b.step() * 16;
   uint8_t* __restrict d = out.values.data();
   uint64_t wide = 0;
+  bool past_limit = false;
   auto run = [&](auto combine) {
     for (int64_t i = 0; i < n; ++i) {
       int64_t x[2], y[2];
@@ -329,17 +333,17 @@ bool UncheckedDecimalArithmetic(ArithOp op, const SqlType& tx, const SqlType& ty
       std::memcpy(y, ys + static_cast<size_t>(i) * ystep, 16);
       wide |= static_cast<uint64_t>(x[1] ^ (x[0] >> 63)) | static_cast<uint64_t>(y[1] ^ (y[0] >> 63));
       U128 r = combine(x[0], y[0]);
+      if (check_limit) past_limit |= (static_cast<Int128>(r) >= limit) | (static_cast<Int128>(r) <= -limit);
       std::memcpy(d + static_cast<size_t>(i) * 16, &r, 16);
     }
   };
   if (op == ArithOp::kMultiply) {
     run([](int64_t x, int64_t y) { return static_cast<U128>(static_cast<Int128>(x) * y); });
-    return wide == 0;
+    return wide == 0 && !past_limit;
   }
   U128 fx = static_cast<U128>(PowerOfTen(rs - sx)), fy = static_cast<U128>(PowerOfTen(rs - sy));
   auto widen = [](int64_t v) { return static_cast<U128>(static_cast<Int128>(v)); };
   if (fx == 1 && fy == 1) {
-    // Same scales: two 18-digit values never overflow 64 bits... nearly; add in 128 bits anyway.
     if (op == ArithOp::kAdd) {
       run([&](int64_t x, int64_t y) { return widen(x) + widen(y); });
     } else {
@@ -350,7 +354,7 @@ bool UncheckedDecimalArithmetic(ArithOp op, const SqlType& tx, const SqlType& ty
   } else {
     run([&](int64_t x, int64_t y) { return widen(x) * fx - widen(y) * fy; });
   }
-  return wide == 0;
+  return wide == 0 && !past_limit;
 }
 
 class ArithmeticNode final : public ExprNode {
