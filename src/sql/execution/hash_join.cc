@@ -188,7 +188,8 @@ class HashJoinProbe final : public StreamOperator {
     }
     bool integers = !probe_keys_.empty() && probe_keys_.size() <= 2;
     for (size_t k = 0; k < probe_keys_.size(); ++k) {
-      integers &= PhysicalTypeOf(probe_keys_[k]->type()) == PhysicalType::kInt64 && PhysicalTypeOf(build_keys[k]->type()) == PhysicalType::kInt64;
+      integers &= PhysicalTypeOf(probe_keys_[k]->type()) == PhysicalType::kInt64 &&
+                  PhysicalTypeOf(build_keys[k]->type()) == PhysicalType::kInt64;
     }
     std::vector<VectorPtr> build_int_keys;
     if (integers && build_.rows > 0) {
