@@ -158,18 +158,16 @@ class AvgState final : public AggregateState {
   }
   Status Update(const uint32_t* groups, int64_t rows, const std::vector<VectorPtr>& args, const uint8_t* mask) override {
     const ColumnVector& v = *args[0];
-    PhysicalType p = PhysicalTypeOf(input_);
-    for (int64_t i = 0; i < rows; ++i) {
-      if (!Take(mask, i) || !v.IsValid(i)) continue;
-      uint32_t g = groups[i];
-      ++counts_[g];
-      if (p == PhysicalType::kDouble) {
-        sums_[g] += v.Data<double>()[i];
-      } else if (p == PhysicalType::kInt128) {
-        exact_[g] += Load128(v, i);
-      } else {
-        exact_[g] += v.Data<int64_t>()[i];
-      }
+    switch (PhysicalTypeOf(input_)) {
+      case PhysicalType::kDouble:
+        Accumulate(groups, rows, v, mask, sums_, [&](int64_t i) { return v.Data<double>()[i]; });
+        break;
+      case PhysicalType::kInt128:
+        Accumulate(groups, rows, v, mask, exact_, [&](int64_t i) { return Load128(v, i); });
+        break;
+      default:
+        Accumulate(groups, rows, v, mask, exact_, [&](int64_t i) { return Int128{v.Data<int64_t>()[i]}; });
+        break;
     }
     return OkStatus();
   }
@@ -205,6 +203,26 @@ class AvgState final : public AggregateState {
   int64_t Bytes() const override { return static_cast<int64_t>(counts_.capacity() * 32); }
 
  private:
+  // One loop per physical type, and a dense one when every row counts: the per-row type and
+  // validity tests cost more than the additions (TPC-H Q1 averages three columns).
+  template <typename S, typename Load>
+  void Accumulate(const uint32_t* groups, int64_t rows, const ColumnVector& v, const uint8_t* mask, std::vector<S>& into, Load load) {
+    if (v.validity.empty() && mask == nullptr) {
+      for (int64_t i = 0; i < rows; ++i) {
+        uint32_t g = groups[i];
+        ++counts_[g];
+        into[g] += load(i);
+      }
+      return;
+    }
+    for (int64_t i = 0; i < rows; ++i) {
+      if (!Take(mask, i) || !v.IsValid(i)) continue;
+      uint32_t g = groups[i];
+      ++counts_[g];
+      into[g] += load(i);
+    }
+  }
+
   SqlType input_, result_;
   std::vector<double> sums_;
   std::vector<Int128> exact_;

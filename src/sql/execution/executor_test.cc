@@ -117,6 +117,40 @@ TEST_F(ExecutorTest, AnswersMatchValuesComputedHere) {
   EXPECT_EQ(minutes->rows[0][0].as_int(), (50000 + 59) / 60);
 }
 
+// Integer IN lists take three paths by their values: a sorted search (a few values), a bitmap
+// (values within a small range) and a hash set (values spread wide). Each answers as counted
+// here, for IN and NOT IN, with NULL subjects (a NULL region's id made NULL by NULLIF) and with
+// a NULL item (NOT IN then holds for no row).
+TEST_F(ExecutorTest, IntegerInListsAnswerAlikeOnEveryPath) {
+  std::vector<int64_t> few = {3, 97, 40000, int64_t{1} << 40}, near, wide;
+  for (int64_t v = 100; v < 400; v += 7) near.push_back(v);
+  for (int64_t v = 0; v < 40; ++v) wide.push_back(v * 1000003 % 49999 + (v % 3 == 0 ? int64_t{1} << 40 : 0));
+  for (const auto* values : {&few, &near, &wide}) {
+    std::string list;
+    for (int64_t v : *values) list += (list.empty() ? "" : ", ") + std::to_string(v);
+    int64_t in = 0, not_in = 0, null_subjects = 0;
+    for (int64_t id = 0; id < 50000; ++id) {
+      if (id % 97 == 0) {
+        ++null_subjects;
+        continue;
+      }
+      bool member = std::find(values->begin(), values->end(), id) != values->end();
+      in += member;
+      not_in += !member;
+    }
+    std::string subject = "CASE WHEN region IS NULL THEN NULL ELSE id END";
+    auto result = Query(fmt::format("SELECT count(*) FILTER (WHERE {0} IN ({1})), count(*) FILTER (WHERE {0} NOT IN ({1})), "
+                                    "count(*) FILTER (WHERE ({0} IN ({1})) IS NULL), count(*) FILTER (WHERE {0} NOT IN ({1}, NULL)), "
+                                    "count(*) FILTER (WHERE {0} IN ({1}, NULL)) FROM orders",
+                                    subject, list),
+                        2);
+    ASSERT_TRUE(result.has_value()) << result.error().ToString();
+    EXPECT_EQ(Texts(*result), (std::vector<std::vector<std::string>>{{std::to_string(in), std::to_string(not_in),
+                                                                     std::to_string(null_subjects), "0", std::to_string(in)}}))
+        << list;
+  }
+}
+
 // Joins whose build side has more than 2^16 keys (the hash join's Bloom filter is on), with
 // repeated and NULL keys, on one integer key and on two keys (the encoded-key table), whichever
 // side the planner builds: answers counted here.

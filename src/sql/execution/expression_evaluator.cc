@@ -596,8 +596,22 @@ class InListNode final : public ExprNode {
       const int64_t* values = keys->Data<int64_t>();
       int_values_.assign(values, values + keys->length);
       std::sort(int_values_.begin(), int_values_.end());
+      // Values within a small range (a join's keys published as a dynamic filter): one bit
+      // per value of the range, looked up without a branch.
+      if (!int_values_.empty()) {
+        auto span = static_cast<uint64_t>(int_values_.back()) - static_cast<uint64_t>(int_values_.front());
+        if (span < kMaxBitmapSpan) {
+          bitmap_low_ = int_values_.front();
+          bitmap_span_ = span + 1;
+          bitmap_.assign(span / 64 + 1, 0);
+          for (int64_t v : int_values_) {
+            uint64_t at = static_cast<uint64_t>(v) - static_cast<uint64_t>(bitmap_low_);
+            bitmap_[at / 64] |= uint64_t{1} << (at % 64);
+          }
+        }
+      }
       // Past a few values, an open-addressing set: a search's branches would mispredict.
-      if (int_values_.size() > 8) {
+      if (bitmap_.empty() && int_values_.size() > 8) {
         size_t capacity = 16;
         while (capacity < int_values_.size() * 2) capacity *= 2;
         int_mask_ = capacity - 1;
@@ -621,9 +635,25 @@ class InListNode final : public ExprNode {
     std::vector<uint8_t> member;
     KeyEncoder encoder;
     if (PhysicalTypeOf(subject_->type()) == PhysicalType::kInt64) {
-      member.resize(static_cast<size_t>(n));
       const int64_t* values = subject->Data<int64_t>();
-      if (int_slots_.empty()) {
+      if (variable_.empty() && !constant_null_) {
+        // Constant items only, none null: the answer is membership, null where the subject is.
+        auto out = FixedResult(SqlType::Boolean(), n);
+        uint8_t* d = out->MutableData<uint8_t>();
+        if (!bitmap_.empty()) {
+          for (int64_t i = 0; i < n; ++i) d[i] = InBitmap(values[i]) != negated_;
+        } else if (int_slots_.empty()) {
+          for (int64_t i = 0; i < n; ++i) d[i] = std::binary_search(int_values_.begin(), int_values_.end(), values[i]) != negated_;
+        } else {
+          for (int64_t i = 0; i < n; ++i) d[i] = ContainsInt(values[i]) != negated_;
+        }
+        if (!subject->validity.empty()) out->validity.assign(subject->validity.begin(), subject->validity.begin() + n);
+        return VectorPtr(out);
+      }
+      member.resize(static_cast<size_t>(n));
+      if (!bitmap_.empty()) {
+        for (int64_t i = 0; i < n; ++i) member[static_cast<size_t>(i)] = InBitmap(values[i]);
+      } else if (int_slots_.empty()) {
         for (int64_t i = 0; i < n; ++i) member[static_cast<size_t>(i)] = std::binary_search(int_values_.begin(), int_values_.end(), values[i]);
       } else {
         for (int64_t i = 0; i < n; ++i) member[static_cast<size_t>(i)] = ContainsInt(values[i]);
@@ -686,7 +716,20 @@ class InListNode final : public ExprNode {
     return false;
   }
 
+  bool InBitmap(int64_t v) const {
+    uint64_t at = static_cast<uint64_t>(v) - static_cast<uint64_t>(bitmap_low_);
+    // Out of range reads word 0 and masks the answer away: no branch.
+    bool inside = at < bitmap_span_;
+    uint64_t word = bitmap_[inside ? at / 64 : 0];
+    return inside & ((word >> (at % 64)) & 1);
+  }
+
+  // A bitmap over at most 2^20 values (128 KiB) stays in cache.
+  static constexpr uint64_t kMaxBitmapSpan = uint64_t{1} << 20;
   std::vector<int64_t> int_values_;  // The constant items, sorted, when the subject is int64.
+  std::vector<uint64_t> bitmap_;     // Or as bits from bitmap_low_, when their range is small.
+  int64_t bitmap_low_ = 0;
+  uint64_t bitmap_span_ = 0;
   std::vector<int64_t> int_slots_;   // And as a set when there are more than a few.
   std::vector<uint8_t> int_used_;
   size_t int_mask_ = 0;
