@@ -35,10 +35,11 @@ function(floe_add_test name)
   endif()
   add_executable(${name} ${ARG_SOURCES})
   target_compile_options(${name} PRIVATE ${FLOE_WARNINGS})
-  target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gmock GTest::gtest_main)
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gmock floe_test_main)
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests)
   add_test(NAME ${name} COMMAND ${name} --gtest_brief=1)
   set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT}
+    SKIP_REGULAR_EXPRESSION "floe-test: [0-9]+ of [0-9]+ tests SKIPPED"
     ENVIRONMENT "FLOE_BIN=${PROJECT_BINARY_DIR}/floe;FLOE_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
   if("unit" IN_LIST ARG_LABELS)
     set_property(GLOBAL APPEND PROPERTY FLOE_UNIT_TESTS ${name})
@@ -55,7 +56,9 @@ function(floe_add_node_test name)
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 300)
   endif()
-  add_test(NAME ${name} COMMAND node --test --test-reporter=spec ${ARG_FILE})
+  add_test(NAME ${name} COMMAND node --test --test-reporter=spec --test-reporter-destination=stdout
+    --test-reporter=${PROJECT_SOURCE_DIR}/tests/support/skip_reporter.mjs --test-reporter-destination=stdout ${ARG_FILE})
   set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT}
+    SKIP_REGULAR_EXPRESSION "floe-test: [0-9]+ tests SKIPPED"
     ENVIRONMENT "FLOE_BIN=${PROJECT_BINARY_DIR}/floe;FLOE_BUILD_DIR=${PROJECT_BINARY_DIR};FLOE_SOURCE_DIR=${PROJECT_SOURCE_DIR};NODE_PATH=${PROJECT_SOURCE_DIR}/tests/interop/node_modules")
 endfunction()
