@@ -230,7 +230,7 @@ ColumnVector GatherRows(const ColumnVector& source, const uint32_t* rows, int64_
     // All-empty strings leave both buffers unallocated: nothing to copy (memcpy wants pointers).
     for (size_t i = 0; bytes > 0 && i < n; ++i) {
       const int32_t b = from[rows[i]];
-      std::memcpy(out.values.data() + out.offsets[i], source.values.data() + b, static_cast<size_t>(from[rows[i] + 1] - b));
+      CopyStringBytes(out.values.data() + out.offsets[i], source.values.data() + b, static_cast<size_t>(from[rows[i] + 1] - b));
     }
     if (source.HasDictionary()) {
       out.dictionary = source.dictionary;

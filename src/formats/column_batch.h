@@ -245,6 +245,25 @@ int64_t BatchBytes(const ColumnBatch& batch);
 // one Parquet dictionary keep it.
 ColumnVector GatherRows(const ColumnVector& source, const uint32_t* rows, int64_t count);
 
+// Copies `len` bytes where most strings are short (codes, flags, names): up to 16 bytes with
+// fixed-size moves that may overlap, instead of a memcpy call per string. Reads and writes
+// only [src, src + len) and [dst, dst + len).
+inline void CopyStringBytes(uint8_t* dst, const uint8_t* src, size_t len) {
+  if (len > 16) {
+    std::memcpy(dst, src, len);
+  } else if (len >= 8) {
+    std::memcpy(dst, src, 8);
+    std::memcpy(dst + len - 8, src + len - 8, 8);
+  } else if (len >= 4) {
+    std::memcpy(dst, src, 4);
+    std::memcpy(dst + len - 4, src + len - 4, 4);
+  } else if (len > 0) {
+    dst[0] = src[0];
+    dst[len / 2] = src[len / 2];
+    dst[len - 1] = src[len - 1];
+  }
+}
+
 std::string_view TypeIdName(TypeId id);
 
 }  // namespace floe::formats

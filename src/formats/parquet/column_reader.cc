@@ -516,7 +516,7 @@ class ChunkDecoder {
     for (int64_t i = 0; i < n; ++i) {
       int32_t b = doff[idx[i]];
       int32_t len = doff[idx[i] + 1] - b;
-      std::memcpy(dst, src + b, static_cast<size_t>(len));
+      formats::CopyStringBytes(dst, src + b, static_cast<size_t>(len));
       dst += len;
       off += len;
       o[i] = off;
@@ -708,7 +708,7 @@ Status AppendByCode(const formats::ColumnVector& dictionary, const uint32_t* cod
   for (int64_t i = 0; i < n; ++i) {
     int32_t b = doff[codes[i]];
     int32_t len = doff[codes[i] + 1] - b;
-    std::memcpy(dst, src + b, static_cast<size_t>(len));
+    formats::CopyStringBytes(dst, src + b, static_cast<size_t>(len));
     dst += len;
     off += len;
     o[i] = off;

@@ -159,6 +159,13 @@ struct LogicalOperator {
   std::set<ColumnId> OutputIds() const;
 };
 
+// Every expression slot of one node (not its children).
+void ForEachExpression(LogicalOperator& op, const std::function<void(BoundExprPtr&)>& visit);
+// Every subquery plan inside an expression.
+void ForEachSubquery(const BoundExpr& e, const std::function<void(const LogicalOperator&)>& visit);
+// The largest column id anywhere in a plan, subquery plans included: new ids start above it.
+int32_t MaxColumnId(const LogicalOperator& op);
+
 // EXPLAIN's text: one node per line, children indented under their parent. `annotate` (if
 // set) appends text to a node's line (EXPLAIN ANALYZE's actual figures).
 using ExplainAnnotator = std::function<std::string(const LogicalOperator&)>;

@@ -41,6 +41,7 @@ Result<LogicalPtr> Optimize(LogicalPtr plan, const OptimizerOptions& options) {
   if (options.order_joins) plan = OrderJoins(std::move(plan));
   if (options.push_projections) plan = PushDownProjections(std::move(plan));
   if (options.top_n) plan = IntroduceTopN(std::move(plan));
+  if (options.share_subexpressions) plan = ExtractCommonSubexpressions(std::move(plan));
   OptimizeSubqueries(*plan, options);
   EstimateCardinality(*plan);
   return plan;

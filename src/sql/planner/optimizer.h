@@ -6,6 +6,8 @@
 //     scan's ScanPredicate for the Iceberg planner and Parquet reader (filter_pushdown.cc);
 //   - projection pushdown: scans read only the columns used (projection_pushdown.cc);
 //   - top-N: ORDER BY + LIMIT as one operator (top_n.cc);
+//   - common subexpressions of an aggregation's arguments computed once, in a projection
+//     below it (common_subexpressions.cc);
 //   - join order by estimated size: the smaller input becomes the build side, and chains of
 //     inner joins are reordered greedily (join_order.cc).
 // Single-threaded over one plan.
@@ -25,6 +27,7 @@ struct OptimizerOptions {
   bool push_projections = true;
   bool top_n = true;
   bool order_joins = true;
+  bool share_subexpressions = true;
 };
 
 Result<LogicalPtr> Optimize(LogicalPtr plan, const OptimizerOptions& options = {});
@@ -36,6 +39,7 @@ LogicalPtr PushDownFilters(LogicalPtr plan);
 LogicalPtr PushDownProjections(LogicalPtr plan);
 LogicalPtr IntroduceTopN(LogicalPtr plan);
 LogicalPtr OrderJoins(LogicalPtr plan);
+LogicalPtr ExtractCommonSubexpressions(LogicalPtr plan);
 // Sets estimated_rows on every node (from table estimates and fixed selectivities).
 void EstimateCardinality(LogicalOperator& plan);
 

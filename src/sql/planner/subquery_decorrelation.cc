@@ -27,55 +27,6 @@ bool Within(const std::set<ColumnId>& a, const std::set<ColumnId>& b) {
   return std::all_of(a.begin(), a.end(), [&](ColumnId id) { return b.contains(id); });
 }
 
-// Every expression slot of one node (not its children).
-void ForEachExpression(LogicalOperator& op, const std::function<void(BoundExprPtr&)>& visit) {
-  auto one = [&](BoundExprPtr& e) {
-    if (e) visit(e);
-  };
-  one(op.predicate);
-  one(op.condition);
-  for (auto& e : op.expressions) one(e);
-  for (auto& e : op.groups) one(e);
-  for (auto& a : op.aggregates) {
-    for (auto& e : a.args) one(e);
-    one(a.filter);
-    for (auto& k : a.order) one(k.expr);
-  }
-  for (auto& w : op.windows) {
-    for (auto& e : w.args) one(e);
-    one(w.filter);
-    for (auto& e : w.partition_by) one(e);
-    for (auto& k : w.order_by) one(k.expr);
-    one(w.frame_start.offset);
-    one(w.frame_end.offset);
-  }
-  for (auto& k : op.order) one(k.expr);
-  for (auto& row : op.rows) {
-    for (auto& e : row) one(e);
-  }
-  for (auto& e : op.pushed.residual) one(e);
-}
-
-void ForEachSubquery(const BoundExpr& e, const std::function<void(const LogicalOperator&)>& visit) {
-  if (e.kind == BoundKind::kSubquery && e.plan) visit(*e.plan);
-  for (const auto& arg : e.args) ForEachSubquery(*arg, visit);
-}
-
-// The largest column id anywhere in a plan, subquery plans included: new ids start above it.
-int32_t MaxColumnId(const LogicalOperator& op) {
-  int32_t max = 0;
-  for (const auto& c : op.output) max = std::max(max, c.id.value());
-  for (const auto& c : op.scan_columns) max = std::max(max, c.id.value());
-  ForEachExpression(const_cast<LogicalOperator&>(op), [&](BoundExprPtr& e) {
-    std::vector<ColumnId> ids;
-    e->CollectColumns(ids);
-    for (ColumnId id : ids) max = std::max(max, id.value());
-    ForEachSubquery(*e, [&](const LogicalOperator& plan) { max = std::max(max, MaxColumnId(plan)); });
-  });
-  for (const auto& child : op.children) max = std::max(max, MaxColumnId(*child));
-  return max;
-}
-
 // Whether any expression in the subtree reads one of `ids`.
 bool ReadsAny(LogicalOperator& op, const std::set<ColumnId>& ids) {
   bool found = false;
