@@ -115,6 +115,44 @@ Result<BoundExprPtr> BinderImpl::BindPredicate(const Expr& expr, ExprContext& co
   return bound;
 }
 
+Result<BoundExprPtr> BinderImpl::BindGrouping(const Expr& expr, ExprContext& context) {
+  if (context.group_keys == nullptr || context.grouping_sets == nullptr) {
+    return ErrorAt(expr.location, fmt::format("{} cannot contain grouping(): it needs a GROUP BY", context.clause));
+  }
+  // Trino's limit: the bits must fit a bigint.
+  if (expr.args.empty() || expr.args.size() > 62) return ErrorAt(expr.location, "grouping() takes 1 to 62 arguments");
+  std::vector<int> keys;
+  for (const auto& arg : expr.args) {
+    ExprContext input = context;
+    input.allow_aggregates = false;
+    input.allow_windows = false;
+    FLOE_ASSIGN_OR_RETURN(auto bound, BindExpr(*arg, input));
+    int found = -1;
+    for (size_t i = 0; i < context.group_keys->size() && found < 0; ++i) {
+      if ((*context.group_keys)[i]->Equals(*bound)) found = static_cast<int>(i);
+    }
+    if (found < 0) return ErrorAt(arg->location, "the arguments of grouping() must be expressions of the GROUP BY");
+    keys.push_back(found);
+  }
+  auto bits_of = [&](const std::vector<int>& set) {
+    int64_t bits = 0;
+    for (int key : keys) bits = (bits << 1) | (std::find(set.begin(), set.end(), key) == set.end() ? 1 : 0);
+    return bits;
+  };
+  const GroupingSets& grouping = *context.grouping_sets;
+  if (!grouping.set_column) return MakeConstant(Value::Int(SqlType::Bigint(), 0));
+  auto out = std::make_unique<BoundExpr>(BoundKind::kCase, SqlType::Bigint());
+  out->location = expr.location;
+  for (size_t s = 0; s < grouping.sets.size(); ++s) {
+    std::vector<BoundExprPtr> compare;
+    compare.push_back(MakeColumn(*grouping.set_column, SqlType::Bigint(), "$grouping_set"));
+    compare.push_back(MakeConstant(Value::Int(SqlType::Bigint(), static_cast<int64_t>(s))));
+    out->args.push_back(MakeCall("eq", SqlType::Boolean(), std::move(compare)));
+    out->args.push_back(MakeConstant(Value::Int(SqlType::Bigint(), bits_of(grouping.sets[s]))));
+  }
+  return out;
+}
+
 Result<BoundExprPtr> BinderImpl::ApplyGrouping(BoundExprPtr expr, const ExprContext& context, int location) {
   if (context.group_keys == nullptr) return expr;
   for (size_t i = 0; i < context.group_keys->size(); ++i) {
@@ -737,6 +775,7 @@ Result<BoundExprPtr> BinderImpl::BindExpr(const Expr& expr, ExprContext& context
     return ErrorAt(at, fmt::format("Function '{}' not registered", Dotted(expr.names)));
   }
   std::string name = expr.names[0];
+  if (name == "grouping" && !expr.window) return BindGrouping(expr, context);
   const FunctionInfo* info = functions_.Find(name);
   if (info == nullptr) return ErrorAt(at, fmt::format("Function '{}' not registered", name));
   bool is_aggregate_call = info->kind == FunctionKind::kAggregate && !expr.window;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <memory>
 #include <set>
 #include <string>
@@ -49,6 +50,14 @@ struct CteScope {
 };
 
 // What an expression may contain where it is bound, and where aggregates and window calls go.
+// GROUPING SETS, ROLLUP and CUBE: each set's group keys (indexes into the group keys), and the
+// aggregation's column numbering the set a row belongs to (none for a plain GROUP BY, which is
+// one set of every key). grouping() reads both.
+struct GroupingSets {
+  std::vector<std::vector<int>> sets;
+  std::optional<ColumnId> set_column;
+};
+
 struct ExprContext {
   const char* clause = "expression";  // For messages: "WHERE", "GROUP BY", ...
   Scope* scope = nullptr;
@@ -64,6 +73,7 @@ struct ExprContext {
   const std::vector<BoundExprPtr>* group_keys = nullptr;
   const std::vector<ColumnId>* group_ids = nullptr;
   const std::set<ColumnId>* grouped_input = nullptr;
+  const GroupingSets* grouping_sets = nullptr;
 };
 
 // A bound query: its plan and the names of its visible output columns.
@@ -85,6 +95,13 @@ class BinderImpl {
   Result<BoundExprPtr> BindExpr(const ast::Expr& expr, ExprContext& context);
   // Binds and requires a boolean result ("WHERE clause must evaluate to a boolean").
   Result<BoundExprPtr> BindPredicate(const ast::Expr& expr, ExprContext& context);
+  // GROUPING SETS: the input once per set (a cross join with the sets' numbers), each key NULL
+  // where the set leaves it out, as Trino's GroupId does; sets `aggregate`'s groups (the keys,
+  // then the set number) and its global sets. Returns the new input of the aggregation.
+  LogicalPtr ExpandGroupingSets(LogicalPtr input, const std::vector<BoundExprPtr>& keys, const GroupingSets& grouping,
+                                LogicalOperator& aggregate);
+  // grouping(a, ...): a bit per argument, set where the row's grouping set leaves it out.
+  Result<BoundExprPtr> BindGrouping(const ast::Expr& expr, ExprContext& context);
   // Replaces group-key subtrees with the keys' columns; bare input columns are an error.
   Result<BoundExprPtr> ApplyGrouping(BoundExprPtr expr, const ExprContext& context, int location);
   // Coerces `expr` to `type` (an implicit cast), or explains why not.

@@ -41,6 +41,28 @@ bool ContainsAggregate(const Expr& e, const FunctionRegistry& functions) {
   return false;
 }
 
+// The grouping sets of a GROUP BY as lists of group-key indexes: the parser's sets mapped
+// through the de-duplicated keys (a key named twice in one set counts once), or, for a plain
+// GROUP BY, one set of every key.
+std::vector<std::vector<int>> GroupingSetsOfKeys(const ast::GroupBy& group_by, const std::vector<int>& key_of_expression,
+                                                 size_t keys) {
+  if (group_by.grouping_sets.empty()) {
+    std::vector<int> all(keys);
+    for (size_t k = 0; k < keys; ++k) all[k] = static_cast<int>(k);
+    return {all};
+  }
+  std::vector<std::vector<int>> sets;
+  for (const auto& parsed : group_by.grouping_sets) {
+    std::vector<int> set;
+    for (int expression : parsed) {
+      int key = key_of_expression[static_cast<size_t>(expression)];
+      if (std::find(set.begin(), set.end(), key) == set.end()) set.push_back(key);
+    }
+    sets.push_back(std::move(set));
+  }
+  return sets;
+}
+
 LogicalPtr MakeValuesRow(std::vector<BoundExprPtr> row, std::vector<OutputColumn> output) {
   auto values = std::make_unique<LogicalOperator>(LogicalKind::kValues);
   values->rows.push_back(std::move(row));
@@ -543,6 +565,59 @@ Result<LogicalPtr> BinderImpl::BindLimit(const Query& query, LogicalPtr plan) {
   return limit;
 }
 
+LogicalPtr BinderImpl::ExpandGroupingSets(LogicalPtr input, const std::vector<BoundExprPtr>& keys, const GroupingSets& grouping,
+                                          LogicalOperator& aggregate) {
+  ColumnId set_number = NewColumn();
+  auto numbers = std::make_unique<LogicalOperator>(LogicalKind::kValues);
+  numbers->output.push_back(OutputColumn{set_number, "$grouping_set", SqlType::Bigint()});
+  for (size_t s = 0; s < grouping.sets.size(); ++s) {
+    std::vector<BoundExprPtr> row;
+    row.push_back(MakeConstant(Value::Int(SqlType::Bigint(), static_cast<int64_t>(s))));
+    numbers->rows.push_back(std::move(row));
+    if (grouping.sets[s].empty()) aggregate.global_grouping_sets.push_back(static_cast<int64_t>(s));
+  }
+  auto join = std::make_unique<LogicalOperator>(LogicalKind::kJoin);
+  join->join_type = LogicalJoinType::kCross;
+  join->output = input->output;
+  join->output.push_back(numbers->output[0]);
+  join->children.push_back(std::move(input));
+  join->children.push_back(std::move(numbers));
+
+  auto project = std::make_unique<LogicalOperator>(LogicalKind::kProject);
+  for (const OutputColumn& c : join->output) {
+    project->output.push_back(c);
+    project->expressions.push_back(MakeColumn(c.id, c.type, c.name));
+  }
+  for (size_t k = 0; k < keys.size(); ++k) {
+    const SqlType& type = keys[k]->type;
+    auto without = std::make_unique<BoundExpr>(BoundKind::kInList, SqlType::Boolean());
+    without->args.push_back(MakeColumn(set_number, SqlType::Bigint(), "$grouping_set"));
+    for (size_t s = 0; s < grouping.sets.size(); ++s) {
+      const auto& set = grouping.sets[s];
+      if (std::find(set.begin(), set.end(), static_cast<int>(k)) == set.end()) {
+        without->args.push_back(MakeConstant(Value::Int(SqlType::Bigint(), static_cast<int64_t>(s))));
+      }
+    }
+    BoundExprPtr value = keys[k]->Clone();
+    if (without->args.size() > 1) {  // CASE WHEN set IN (sets without the key) THEN NULL ELSE key END
+      auto nulled = std::make_unique<BoundExpr>(BoundKind::kCase, type);
+      nulled->args.push_back(std::move(without));
+      nulled->args.push_back(MakeConstant(Value::Null(type)));
+      nulled->args.push_back(std::move(value));
+      nulled->has_else = true;
+      value = std::move(nulled);
+    }
+    ColumnId id = NewColumn();
+    std::string name = keys[k]->kind == BoundKind::kColumn ? keys[k]->name : "group";
+    project->output.push_back(OutputColumn{id, name, type});
+    project->expressions.push_back(std::move(value));
+    aggregate.groups.push_back(MakeColumn(id, type, name));
+  }
+  aggregate.groups.push_back(MakeColumn(set_number, SqlType::Bigint(), "$grouping_set"));
+  project->children.push_back(std::move(join));
+  return project;
+}
+
 Result<LogicalPtr> BinderImpl::BindSelect(const Query& query, Scope* outer, const CteScope* ctes) {
   Scope scope;
   scope.parent = outer;
@@ -612,7 +687,8 @@ Result<LogicalPtr> BinderImpl::BindSelect(const Query& query, Scope* outer, cons
     items.push_back(Item{item.expr.get(), nullptr, ItemName(item, items.size()), item.location});
   }
 
-  bool aggregate = !query.group_by.expressions.empty() || (query.having && ContainsAggregate(*query.having, functions_));
+  bool aggregate = !query.group_by.expressions.empty() || !query.group_by.grouping_sets.empty() ||
+                   (query.having && ContainsAggregate(*query.having, functions_));
   for (const auto& item : query.select) aggregate |= ContainsAggregate(*item.expr, functions_);
   for (const auto& item : query.order_by) aggregate |= ContainsAggregate(*item.expr, functions_);
   if (query.having && !aggregate) aggregate = true;
@@ -623,6 +699,8 @@ Result<LogicalPtr> BinderImpl::BindSelect(const Query& query, Scope* outer, cons
   std::vector<ColumnId> window_ids;
   std::vector<BoundExprPtr> group_keys;
   std::vector<ColumnId> group_ids;
+  std::vector<int> key_of_expression;  // query.group_by.expressions[i] is group_keys[key_of_expression[i]].
+  GroupingSets grouping;
   std::set<ColumnId> grouped_input;
   for (const auto& relation : scope.relations) {
     for (const auto& column : relation.columns) grouped_input.insert(column.id);
@@ -673,15 +751,22 @@ Result<LogicalPtr> BinderImpl::BindSelect(const Query& query, Scope* outer, cons
       if (!key->type.IsOrderable() && key->type.kind() != TypeKind::kRow) {
         return ErrorAt(g->location, fmt::format("Type {} cannot be used in GROUP BY", key->type.ToString()));
       }
-      bool duplicate = false;
-      for (const auto& existing : group_keys) duplicate |= existing->Equals(*key);
-      if (duplicate) continue;
+      int existing = -1;
+      for (size_t k = 0; k < group_keys.size() && existing < 0; ++k) {
+        if (group_keys[k]->Equals(*key)) existing = static_cast<int>(k);
+      }
+      key_of_expression.push_back(existing >= 0 ? existing : static_cast<int>(group_keys.size()));
+      if (existing >= 0) continue;
       group_ids.push_back(NewColumn());
       group_keys.push_back(std::move(key));
     }
+    grouping.sets = GroupingSetsOfKeys(query.group_by, key_of_expression, group_keys.size());
+    // More than one set (or one that leaves keys out) aggregates each row once per set.
+    if (grouping.sets.size() > 1 || grouping.sets[0].size() < group_keys.size()) grouping.set_column = NewColumn();
     select_context.group_keys = &group_keys;
     select_context.group_ids = &group_ids;
     select_context.grouped_input = &grouped_input;
+    select_context.grouping_sets = &grouping;
   }
 
   BoundExprPtr having;
@@ -763,10 +848,14 @@ Result<LogicalPtr> BinderImpl::BindSelect(const Query& query, Scope* outer, cons
       node->output.push_back(OutputColumn{group_ids[i], group_keys[i]->kind == BoundKind::kColumn ? group_keys[i]->name : "group",
                                           group_keys[i]->type});
     }
+    if (grouping.set_column) {
+      plan = ExpandGroupingSets(std::move(plan), group_keys, grouping, *node);
+      node->output.push_back(OutputColumn{*grouping.set_column, "$grouping_set", SqlType::Bigint()});
+    }
     for (size_t i = 0; i < aggregates.size(); ++i) {
       node->output.push_back(OutputColumn{aggregate_ids[i], aggregates[i].function, aggregates[i].type});
     }
-    node->groups = std::move(group_keys);
+    if (!grouping.set_column) node->groups = std::move(group_keys);
     node->aggregates = std::move(aggregates);
     node->children.push_back(std::move(plan));
     plan = std::move(node);

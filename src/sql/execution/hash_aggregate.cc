@@ -1,6 +1,8 @@
 // Hash aggregation: each worker groups its rows in a thread-local KeyTable (an IntGroupTable
 // for one integer key) with its own aggregate states; the partial tables merge into one at the end. DISTINCT is the same with no
 // aggregates. Memory is charged per worker as its table grows.
+#include <cstring>
+
 #include "sql/execution/aggregate_state.h"
 #include "sql/execution/int_group_table.h"
 #include "sql/execution/key_table.h"
@@ -107,8 +109,12 @@ VectorPtr IntKeyVector(const IntGroupTable& table, const SqlType& type) {
 class HashAggregateSink final : public Sink {
  public:
   HashAggregateSink(std::vector<ExprNodePtr> groups, std::vector<CompiledAggregate> aggregates, std::vector<SqlType> group_types,
-                    std::vector<BoundExprPtr> owned)
-      : groups_(std::move(groups)), aggregates_(std::move(aggregates)), group_types_(std::move(group_types)), owned_(std::move(owned)) {}
+                    std::vector<BoundExprPtr> owned, std::vector<int64_t> global_sets = {})
+      : groups_(std::move(groups)),
+        aggregates_(std::move(aggregates)),
+        group_types_(std::move(group_types)),
+        owned_(std::move(owned)),
+        global_sets_(std::move(global_sets)) {}
 
   Result<std::unique_ptr<AggregateLocal>> NewLocal(QueryContext& context) {
     auto local = std::make_unique<AggregateLocal>(context.memory());
@@ -235,6 +241,7 @@ class HashAggregateSink final : public Sink {
       global_->table.FindOrInsert("", HashKey(""), inserted);
       for (auto& s : global_->states) s->Resize(1);
     }
+    if (!global_sets_.empty() && global_->groups() == 0) AddGlobalSetGroups(*global_);
     size_t count = global_->groups();
     DataChunk all;
     all.rows = static_cast<int64_t>(count);
@@ -258,10 +265,36 @@ class HashAggregateSink final : public Sink {
   }
 
  private:
+  // No input row arrived: each empty grouping set still answers one row, its keys NULL and
+  // its set number (the last key) set, with the aggregates of nothing.
+  void AddGlobalSetGroups(AggregateLocal& local) {
+    auto rows = static_cast<int64_t>(global_sets_.size());
+    std::vector<VectorPtr> keys;
+    for (size_t k = 0; k + 1 < group_types_.size(); ++k) keys.push_back(ConstantVector(Value::Null(group_types_[k]), rows));
+    MutableVectorPtr numbers = NewVector(group_types_.back(), rows);
+    numbers->length = rows;
+    numbers->values.Resize(global_sets_.size() * sizeof(int64_t));
+    std::memcpy(numbers->values.data(), global_sets_.data(), global_sets_.size() * sizeof(int64_t));
+    keys.push_back(std::move(numbers));
+    if (local.int_key) {
+      for (int64_t set : global_sets_) local.int_table.FindOrInsert(set);
+    } else {
+      std::vector<const ColumnVector*> columns;
+      for (const auto& k : keys) columns.push_back(k.get());
+      local.encoder.Encode(columns, rows);
+      for (int64_t i = 0; i < rows; ++i) {
+        bool inserted;
+        local.table.FindOrInsert(local.encoder.key(i), local.encoder.hash(i), inserted);
+      }
+    }
+    for (auto& s : local.states) s->Resize(local.groups());
+  }
+
   std::vector<ExprNodePtr> groups_;
   std::vector<CompiledAggregate> aggregates_;
   std::vector<SqlType> group_types_;
   std::vector<BoundExprPtr> owned_;
+  std::vector<int64_t> global_sets_;
   std::unique_ptr<AggregateLocal> global_;
   std::mutex mutex_;
   std::optional<Error> make_error_;
@@ -302,7 +335,7 @@ Result<std::unique_ptr<Sink>> MakeHashAggregate(const LogicalOperator& node, con
     aggregates.push_back(std::move(a));
   }
   return std::unique_ptr<Sink>(std::make_unique<HashAggregateSink>(std::move(groups), std::move(aggregates), std::move(group_types),
-                                                                   std::vector<BoundExprPtr>{}));
+                                                                   std::vector<BoundExprPtr>{}, node.global_grouping_sets));
 }
 
 Result<std::unique_ptr<Sink>> MakeDistinct(const LogicalOperator& node, QueryContext& context) {

@@ -250,10 +250,30 @@ TEST(ParserTest, SyntaxErrorsCarryLineAndColumn) {
 }
 
 TEST(ParserTest, UnsupportedConstructsAreNotImplementedWithPosition) {
-  auto s = Parse("SELECT x FROM t GROUP BY ROLLUP (a, b)");
+  auto s = Parse("SELECT x FROM t GROUP BY DISTINCT a");
   ASSERT_FALSE(s.has_value());
   EXPECT_EQ(s.error().kind(), ErrorKind::kNotImplemented);
   EXPECT_TRUE(ErrorPosition(s.error()).has_value()) << s.error().message();
+}
+
+// GROUP BY items multiply: a, ROLLUP (b, c), CUBE (d) is {a} x {bc, b, ()} x {d, ()}.
+TEST(ParserTest, GroupingSetsAreSpelledOut) {
+  auto s = MustParse("SELECT 1 FROM t GROUP BY a, ROLLUP (b, c), CUBE (d)");
+  ASSERT_EQ(s->query->group_by.expressions.size(), 4u);
+  std::vector<std::vector<int>> expected = {{0, 1, 2, 3}, {0, 1, 2}, {0, 1, 3}, {0, 1}, {0, 3}, {0}};
+  EXPECT_EQ(s->query->group_by.grouping_sets, expected);
+
+  s = MustParse("SELECT 1 FROM t GROUP BY GROUPING SETS ((a, b), a, ()), ROLLUP ((c, d))");
+  expected = {{0, 1, 3, 4}, {0, 1}, {2, 3, 4}, {2}, {3, 4}, {}};
+  EXPECT_EQ(s->query->group_by.grouping_sets, expected);
+
+  EXPECT_TRUE(MustParse("SELECT 1 FROM t GROUP BY a, b")->query->group_by.grouping_sets.empty());
+  // 13 cubes of one column: 8192 sets, past the bound.
+  auto big = Parse("SELECT 1 FROM t GROUP BY CUBE (a), CUBE (b), CUBE (c), CUBE (d), CUBE (e), CUBE (f), CUBE (g), CUBE (h), "
+                   "CUBE (i), CUBE (j), CUBE (k), CUBE (l), CUBE (m)");
+  ASSERT_FALSE(big.has_value());
+  EXPECT_NE(big.error().message().find("more than 4096 grouping sets"), std::string::npos);
+  EXPECT_TRUE(ErrorPosition(big.error()).has_value());
 }
 
 TEST(ParserTest, GarbageNeverCrashes) {

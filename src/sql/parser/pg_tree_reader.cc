@@ -461,15 +461,7 @@ class Reader {
       if (Get(body, "whereClause", where)) {
         FLOE_ASSIGN_OR_RETURN(query->where, ReadExpr(where));
       }
-      for (element group : List(body, "groupClause")) {
-        std::string_view group_type;
-        element group_body;
-        if (Unwrap(group, group_type, group_body) && group_type == "GroupingSet") {
-          return Unsupported(Loc(group_body), "GROUPING SETS, ROLLUP and CUBE");
-        }
-        FLOE_ASSIGN_OR_RETURN(auto expr, ReadExpr(group));
-        query->group_by.expressions.push_back(std::move(expr));
-      }
+      FLOE_RETURN_IF_ERROR(ReadGroupBy(body, query->group_by));
       if (Bool(body, "groupDistinct")) return Unsupported(at, "GROUP BY DISTINCT");
       element having;
       if (Get(body, "havingClause", having)) {
@@ -982,7 +974,13 @@ class Reader {
       return value;
     }
     if (type == "CollateClause") return Unsupported(at, "COLLATE");
-    if (type == "GroupingFunc") return Unsupported(at, "GROUPING()");
+    if (type == "GroupingFunc") {
+      // grouping(a, b): which of its arguments the row's grouping set leaves out (the binder).
+      auto out = MakeExpr(ExprKind::kFunction, at);
+      out->names = {"grouping"};
+      FLOE_ASSIGN_OR_RETURN(out->args, ReadExprList(body, "args"));
+      return out;
+    }
     return Unsupported(at, fmt::format("expression {}", type));
   }
 
@@ -1076,6 +1074,122 @@ class Reader {
     }
     if (kind == "AEXPR_SIMILAR") return Unsupported(at, "SIMILAR TO");
     return Unsupported(at, "this operator form (ANY/ALL over arrays)");
+  }
+
+  // GROUP BY: plain expressions, or, when any item is GROUPING SETS / ROLLUP / CUBE / (), the
+  // sets spelled out: the cross product of the items' sets (SQL:2011 7.9), each set a list of
+  // indexes into group_by.expressions.
+  Status ReadGroupBy(element body, ast::GroupBy& group_by) {
+    std::vector<std::vector<int>> sets = {{}};
+    bool any_set = false;
+    for (element group : List(body, "groupClause")) {
+      std::string_view type;
+      element inner;
+      any_set |= Unwrap(group, type, inner) && type == "GroupingSet";
+      FLOE_ASSIGN_OR_RETURN(auto item_sets, ReadGroupingItem(group, group_by));
+      std::vector<std::vector<int>> product;
+      for (const auto& left : sets) {
+        for (const auto& right : item_sets) {
+          if (product.size() == kMaxGroupingSets) return TooManyGroupingSets(group);
+          product.push_back(left);
+          product.back().insert(product.back().end(), right.begin(), right.end());
+        }
+      }
+      sets = std::move(product);
+    }
+    if (any_set) group_by.grouping_sets = std::move(sets);
+    return OkStatus();
+  }
+
+  // Trino's bound on a query's grouping sets: each one multiplies the rows aggregated.
+  static constexpr size_t kMaxGroupingSets = 4096;
+
+  std::unexpected<Error> TooManyGroupingSets(element at) const {
+    std::string_view type;
+    element body;
+    Unwrap(at, type, body);
+    return SqlError(ErrorKind::kInvalidArgument, c_.original, Loc(body),
+                    fmt::format("GROUP BY has more than {} grouping sets", kMaxGroupingSets));
+  }
+
+  // The sets one GROUP BY item stands for: an expression is one set of itself; () the empty
+  // set; ROLLUP (e1, ..., en) the n + 1 prefixes, longest first; CUBE every subset, all of
+  // them first; GROUPING SETS the sets of each element in turn. Inside those, `(a, b)` is one
+  // element of two columns.
+  Result<std::vector<std::vector<int>>> ReadGroupingItem(element node, ast::GroupBy& group_by) {
+    std::string_view type;
+    element body;
+    if (!Unwrap(node, type, body) || type != "GroupingSet") {
+      FLOE_ASSIGN_OR_RETURN(auto columns, ReadGroupingElement(node, group_by));
+      return std::vector<std::vector<int>>{std::move(columns)};
+    }
+    std::string_view kind = Str(body, "kind");
+    std::vector<element> content = List(body, "content");
+    if (kind == "GROUPING_SET_EMPTY") return std::vector<std::vector<int>>{{}};
+    if (kind == "GROUPING_SET_SETS") {
+      std::vector<std::vector<int>> sets;
+      for (element e : content) {
+        FLOE_ASSIGN_OR_RETURN(auto more, ReadGroupingItem(e, group_by));
+        if (sets.size() + more.size() > kMaxGroupingSets) return TooManyGroupingSets(node);
+        sets.insert(sets.end(), more.begin(), more.end());
+      }
+      return sets;
+    }
+    std::vector<std::vector<int>> elements;
+    for (element e : content) {
+      FLOE_ASSIGN_OR_RETURN(auto columns, ReadGroupingElement(e, group_by));
+      elements.push_back(std::move(columns));
+    }
+    auto union_of = [&](auto chosen) {
+      std::vector<int> set;
+      for (size_t i = 0; i < elements.size(); ++i) {
+        if (chosen(i)) set.insert(set.end(), elements[i].begin(), elements[i].end());
+      }
+      return set;
+    };
+    std::vector<std::vector<int>> sets;
+    if (kind == "GROUPING_SET_SIMPLE") {
+      sets.push_back(union_of([](size_t) { return true; }));
+    } else if (kind == "GROUPING_SET_ROLLUP") {
+      for (size_t n = elements.size() + 1; n-- > 0;) sets.push_back(union_of([n](size_t i) { return i < n; }));
+    } else if (kind == "GROUPING_SET_CUBE") {
+      if (elements.size() > 12) return TooManyGroupingSets(node);
+      for (uint32_t mask = (1u << elements.size()); mask-- > 0;) {
+        // Bit (n - 1 - i) stands for element i, so the first set has them all in order.
+        sets.push_back(union_of([&](size_t i) { return (mask >> (elements.size() - 1 - i)) & 1u; }));
+      }
+    } else {
+      return Malformed(Loc(body), fmt::format("grouping set kind {}", kind));
+    }
+    return sets;
+  }
+
+  // One element inside ROLLUP, CUBE or GROUPING SETS: `(a, b)` (an implicit row) is its
+  // columns, anything else one expression.
+  Result<std::vector<int>> ReadGroupingElement(element node, ast::GroupBy& group_by) {
+    std::string_view type;
+    element body;
+    std::vector<int> columns;
+    if (Unwrap(node, type, body) && type == "GroupingSet" && Str(body, "kind") == "GROUPING_SET_SIMPLE") {
+      for (element e : List(body, "content")) {
+        FLOE_ASSIGN_OR_RETURN(auto more, ReadGroupingElement(e, group_by));
+        columns.insert(columns.end(), more.begin(), more.end());
+      }
+      return columns;
+    }
+    if (Unwrap(node, type, body) && type == "GroupingSet") return Unsupported(Loc(body), "a grouping set nested in ROLLUP or CUBE");
+    if (type == "RowExpr" && Str(body, "row_format") == "COERCE_IMPLICIT_CAST") {
+      for (element e : List(body, "args")) {
+        FLOE_ASSIGN_OR_RETURN(auto expr, ReadExpr(e));
+        columns.push_back(static_cast<int>(group_by.expressions.size()));
+        group_by.expressions.push_back(std::move(expr));
+      }
+      return columns;
+    }
+    FLOE_ASSIGN_OR_RETURN(auto expr, ReadExpr(node));
+    columns.push_back(static_cast<int>(group_by.expressions.size()));
+    group_by.expressions.push_back(std::move(expr));
+    return columns;
   }
 
   Result<ExprPtr> ReadFuncCall(element body, int at) {

@@ -248,7 +248,8 @@ LogicalPtr Push(LogicalPtr op, std::vector<BoundExprPtr> terms) {
       std::set<ColumnId> produced = op->OutputIds();
       std::vector<BoundExprPtr> below, kept;
       for (auto& term : terms) {
-        bool movable = !op->groups.empty() && Deterministic(*term);
+        // A global grouping set answers a row even for no input: no filter may empty it.
+        bool movable = !op->groups.empty() && op->global_grouping_sets.empty() && Deterministic(*term);
         for (ColumnId id : term->ColumnsRead()) {
           if (produced.contains(id) && !keys.contains(id)) movable = false;
         }

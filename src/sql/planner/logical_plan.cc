@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace floe::sql {
 namespace {
@@ -37,6 +38,9 @@ std::string ExprList(const std::vector<BoundExprPtr>& exprs) {
 }
 
 std::string OutputName(const OutputColumn& c) { return fmt::format("{}#{}", c.name, c.id.value()); }
+
+// The numbers of an aggregation's empty grouping sets, "0, 3" (empty when it has none).
+std::string GlobalSetsText(const LogicalOperator& op) { return fmt::format("{}", fmt::join(op.global_grouping_sets, ", ")); }
 
 const char* JoinName(LogicalJoinType type) {
   switch (type) {
@@ -113,7 +117,9 @@ std::string Describe(const LogicalOperator& op) {
       for (size_t i = 0; i < op.aggregates.size(); ++i) {
         aggregates += (i > 0 ? ", " : "") + OutputName(op.output[op.groups.size() + i]) + " := " + op.aggregates[i].ToString();
       }
-      return fmt::format("Aggregate group: [{}] aggregates: [{}]", items, aggregates) + rows;
+      std::string global;
+      if (!GlobalSetsText(op).empty()) global = " global sets: [" + GlobalSetsText(op) + "]";
+      return fmt::format("Aggregate group: [{}] aggregates: [{}]{}", items, aggregates, global) + rows;
     }
     case LogicalKind::kWindow: {
       std::string items;
@@ -261,6 +267,7 @@ LogicalPtr LogicalOperator::Clone() const {
   if (predicate) copy->predicate = predicate->Clone();
   copy->expressions = CloneAll(expressions);
   copy->groups = CloneAll(groups);
+  copy->global_grouping_sets = global_grouping_sets;
   for (const auto& a : aggregates) {
     copy->aggregates.push_back(AggregateCall{a.function, CloneAll(a.args), a.star, a.distinct,
                                              a.filter ? a.filter->Clone() : nullptr, CloneKeys(a.order), a.type});

@@ -134,6 +134,10 @@ struct LogicalOperator {
   // kAggregate: outputs are the group keys (in order) then the aggregates.
   std::vector<BoundExprPtr> groups;
   std::vector<AggregateCall> aggregates;
+  // GROUPING SETS: the numbers of the empty sets, their number being the last group key. Each
+  // gives one row (NULL keys, aggregates of nothing) even when the input is empty, as a global
+  // aggregation does; so no filter may move below such an aggregation.
+  std::vector<int64_t> global_grouping_sets;
 
   // kWindow
   std::vector<WindowCall> windows;
