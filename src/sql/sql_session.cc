@@ -47,6 +47,25 @@ Result<Value> LiteralValue(const ast::Expr& e) {
   return InvalidArgument("Procedure arguments must be literals");
 }
 
+// The PRIMARY KEY of CREATE TABLE, from a table constraint or the columns marked: names of
+// existing columns, one key per table. They become the schema's identifier fields.
+Result<std::vector<std::string>> PrimaryKeyOf(const ast::Statement& statement, std::string_view sql) {
+  std::vector<std::string> key = statement.primary_key;
+  for (const auto& column : statement.columns) {
+    if (!column.primary_key) continue;
+    if (!statement.primary_key.empty() || !key.empty()) return SqlError(ErrorKind::kInvalidArgument, sql, column.location, "multiple primary keys");
+    key.push_back(column.name);
+  }
+  for (const std::string& name : key) {
+    bool known = std::any_of(statement.columns.begin(), statement.columns.end(), [&](const auto& c) { return c.name == name; });
+    if (!known) return SqlError(ErrorKind::kInvalidArgument, sql, statement.primary_key_location, fmt::format("PRIMARY KEY column {} does not exist", name));
+    if (std::count(key.begin(), key.end(), name) > 1) {
+      return SqlError(ErrorKind::kInvalidArgument, sql, statement.primary_key_location, fmt::format("PRIMARY KEY names column {} twice", name));
+    }
+  }
+  return key;
+}
+
 std::string RowsMessage(const char* verb, int64_t rows) { return fmt::format("{}: {} row{}", verb, rows, rows == 1 ? "" : "s"); }
 
 }  // namespace
@@ -338,9 +357,15 @@ Result<StatementSummary> SqlSession::RunWrite(const ast::Statement& statement, B
       definition.name = target;
       LogicalPtr plan;
       if (statement.kind == StatementKind::kCreateTable) {
+        FLOE_ASSIGN_OR_RETURN(definition.identifier_columns, PrimaryKeyOf(statement, sql));
         for (const auto& column : statement.columns) {
           FLOE_ASSIGN_OR_RETURN(SqlType type, TypeFromName(column.type));
-          definition.columns.push_back(TableColumn{column.name, type, !column.not_null, 0});
+          bool key = std::find(definition.identifier_columns.begin(), definition.identifier_columns.end(), column.name) !=
+                     definition.identifier_columns.end();
+          definition.columns.push_back(TableColumn{column.name, type, !column.not_null && !key, 0});
+        }
+        if (statement.unique_ignored) {
+          summary.warnings.push_back("UNIQUE is not enforced: Iceberg tables have no uniqueness constraints, so it was ignored");
         }
       } else {
         plan = std::move(bound.plan);

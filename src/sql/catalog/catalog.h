@@ -79,6 +79,8 @@ struct CatalogTable {
 struct TableDefinition {
   QualifiedTableName name;
   std::vector<TableColumn> columns;
+  // PRIMARY KEY columns: the Iceberg schema's identifier fields (required, not enforced unique).
+  std::vector<std::string> identifier_columns;
   std::vector<std::string> partition_by;
   std::map<std::string, std::string> properties;
 };

@@ -211,7 +211,13 @@ Status IcebergSqlCatalog::CreateTable(const TableDefinition& definition) {
     FLOE_ASSIGN_OR_RETURN_CTX(f.type, IcebergTypeFor(c.type, &next_id), fmt::format("column {}", c.name));
     fields.push_back(std::move(f));
   }
-  iceberg::Schema schema(0, std::move(fields));
+  std::vector<int32_t> identifier_field_ids;
+  for (const std::string& key : definition.identifier_columns) {
+    auto column = std::find_if(fields.begin(), fields.end(), [&](const iceberg::NestedField& f) { return f.name == key; });
+    if (column == fields.end()) return InvalidArgument("PRIMARY KEY column {} is not a column of the table", key);
+    identifier_field_ids.push_back(column->id);
+  }
+  iceberg::Schema schema(0, std::move(fields), std::move(identifier_field_ids));
   FLOE_RETURN_IF_ERROR(schema.Validate());
   std::vector<iceberg::PartitionField> partition;
   int32_t field_id = iceberg::kFirstPartitionFieldId;

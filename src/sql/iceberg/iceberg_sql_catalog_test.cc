@@ -2,13 +2,17 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <map>
 #include <set>
 
 #include <gtest/gtest.h>
 
+#include "iceberg/table_metadata.h"
 #include "io/test_folder.h"
 #include "sql/iceberg/iceberg_types.h"
+#include "sql/sql_session.h"
 #include "sql/catalog/table_scan.h"
 
 namespace floe::sql::iceberg_sql {
@@ -441,6 +445,58 @@ TEST_F(IcebergSqlCatalogTest, SchemaEvolutionAndMaintenance) {
 
 // The same statements through a catalog service (a SQLite catalog, as Iceberg's JDBC catalog
 // keeps it) with a warehouse for new tables.
+// The schema in a folder table's newest metadata file.
+iceberg::Schema NewestSchema(const std::filesystem::path& table) {
+  std::filesystem::path newest;
+  for (const auto& entry : std::filesystem::directory_iterator(table / "metadata")) {
+    if (entry.path().string().ends_with(".metadata.json") && entry.path() > newest) newest = entry.path();
+  }
+  std::ifstream in(newest);
+  std::stringstream text;
+  text << in.rdbuf();
+  auto metadata = iceberg::TableMetadataFromJson(text.str());
+  EXPECT_TRUE(metadata.has_value()) << newest;
+  return metadata->CurrentSchema();
+}
+
+// PRIMARY KEY becomes the schema's identifier fields (required columns), as a column or a table
+// constraint; UNIQUE is accepted with a warning; mistakes are positioned errors.
+TEST(IcebergSqlCatalogDdl, PrimaryKeyBecomesIdentifierFields) {
+  std::string warehouse = io::testing::FreshFolder();
+  auto catalog = IcebergSqlCatalog::OpenWarehouse(warehouse);
+  ASSERT_TRUE(catalog.has_value()) << catalog.error().ToString();
+  SqlSession session(**catalog);
+  QueryOptions options;
+  auto run = [&](const std::string& sql) { return session.Run(sql, options); };
+  ASSERT_TRUE(run("CREATE SCHEMA shop").has_value());
+  auto one = run("CREATE TABLE shop.orders (order_id bigint PRIMARY KEY, status varchar UNIQUE, amount decimal(10,2))");
+  ASSERT_TRUE(one.has_value()) << one.error().ToString();
+  ASSERT_EQ(one->size(), 1u);
+  ASSERT_EQ((*one)[0].warnings.size(), 1u);
+  EXPECT_NE((*one)[0].warnings[0].find("UNIQUE is not enforced"), std::string::npos);
+  auto two = run("CREATE TABLE shop.lines (order_id bigint, line integer, sku varchar, PRIMARY KEY (order_id, line))");
+  ASSERT_TRUE(two.has_value()) << two.error().ToString();
+
+  iceberg::Schema orders = NewestSchema(std::filesystem::path(warehouse) / "shop" / "orders");
+  EXPECT_EQ(orders.identifier_field_ids(), std::vector<int32_t>{1});
+  EXPECT_TRUE(orders.fields()[0].required);
+  EXPECT_FALSE(orders.fields()[1].required);
+  iceberg::Schema lines = NewestSchema(std::filesystem::path(warehouse) / "shop" / "lines");
+  EXPECT_EQ(lines.identifier_field_ids(), (std::vector<int32_t>{1, 2}));
+  EXPECT_TRUE(lines.fields()[0].required && lines.fields()[1].required);
+  EXPECT_FALSE(lines.fields()[2].required);
+
+  // A key must name columns once each, and a table has one key.
+  for (const char* bad : {"CREATE TABLE shop.a (x int, PRIMARY KEY (y))", "CREATE TABLE shop.b (x int PRIMARY KEY, y int PRIMARY KEY)",
+                          "CREATE TABLE shop.c (x int PRIMARY KEY, y int, PRIMARY KEY (y))", "CREATE TABLE shop.d (x int, PRIMARY KEY (x, x))",
+                          "CREATE TABLE shop.e (x double PRIMARY KEY)"}) {
+    auto refused = run(bad);
+    ASSERT_FALSE(refused.has_value()) << bad;
+    EXPECT_EQ(refused.error().kind(), ErrorKind::kInvalidArgument) << bad << ": " << refused.error().ToString();
+    EXPECT_FALSE(std::filesystem::exists(std::filesystem::path(warehouse) / "shop" / std::string(1, bad[18]))) << bad;
+  }
+}
+
 TEST(IcebergSqlService, CreatesWritesAndReadsThroughSqliteCatalog) {
   std::string dir = io::testing::FreshFolder();
   auto catalog = IcebergSqlCatalog::OpenService("sqlite:" + dir + "/catalog.db", "file://" + dir + "/wh");

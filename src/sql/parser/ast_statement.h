@@ -36,6 +36,7 @@ struct ColumnDefinition {
   std::string name;
   TypeName type;
   bool not_null = false;
+  bool primary_key = false;  // PRIMARY KEY on the column (implies NOT NULL).
   int location = -1;
 };
 
@@ -63,6 +64,9 @@ struct Statement {
   bool if_not_exists = false;
 
   std::vector<ColumnDefinition> columns;
+  std::vector<std::string> primary_key;  // A table constraint PRIMARY KEY (a, b).
+  int primary_key_location = -1;
+  bool unique_ignored = false;           // UNIQUE was given: accepted, not enforced.
   std::vector<ExprPtr> partitioned_by;  // Transforms as calls: day(ts), bucket(16, id), region.
   std::vector<std::string> insert_columns;
 

@@ -319,7 +319,9 @@ class Reader {
         std::string_view def_type;
         element column;
         if (!Get(command, "def", def) || !Unwrap(def, def_type, column)) return Malformed(at, "ADD COLUMN");
-        FLOE_ASSIGN_OR_RETURN(auto definition, ReadColumnDef(column));
+        FLOE_ASSIGN_OR_RETURN(auto definition, ReadColumnDef(column, *statement));
+        // Identifier fields change only with the schema's key, not by adding a column.
+        if (definition.primary_key || statement->unique_ignored) return Unsupported(Loc(column), "a key constraint in ADD COLUMN");
         statement->columns.push_back(std::move(definition));
       } else if (subtype == "AT_DropColumn") {
         statement->alter_action = AlterAction::kDropColumn;
@@ -363,7 +365,7 @@ class Reader {
     return OkStatus();
   }
 
-  Result<ColumnDefinition> ReadColumnDef(element column) {
+  Result<ColumnDefinition> ReadColumnDef(element column, Statement& statement) {
     ColumnDefinition definition;
     definition.name = std::string(Str(column, "colname"));
     definition.location = Loc(column);
@@ -377,11 +379,31 @@ class Reader {
       std::string_view contype = Str(body, "contype");
       if (contype == "CONSTR_NOTNULL") {
         definition.not_null = true;
+      } else if (contype == "CONSTR_PRIMARY") {
+        definition.primary_key = true;
+        definition.not_null = true;
+      } else if (contype == "CONSTR_UNIQUE") {
+        statement.unique_ignored = true;
       } else if (contype != "CONSTR_NULL") {
         return Unsupported(Loc(body), "this column constraint");
       }
     }
     return definition;
+  }
+
+  // PRIMARY KEY (a, b) names the key columns; UNIQUE (...) is accepted and not enforced (Iceberg
+  // has identifier fields but no uniqueness); other table constraints are not supported.
+  Status ReadTableConstraint(element body, Statement& statement) {
+    std::string_view contype = Str(body, "contype");
+    if (contype == "CONSTR_UNIQUE") {
+      statement.unique_ignored = true;
+      return OkStatus();
+    }
+    if (contype != "CONSTR_PRIMARY") return Unsupported(Loc(body), "this table constraint");
+    if (!statement.primary_key.empty()) return SqlError(ErrorKind::kInvalidArgument, c_.original, Loc(body), "multiple primary keys");
+    FLOE_ASSIGN_OR_RETURN(statement.primary_key, Strings(body, "keys"));
+    statement.primary_key_location = Loc(body);
+    return OkStatus();
   }
 
   Result<StatementPtr> ReadCreateTable(element body) {
@@ -394,8 +416,12 @@ class Reader {
       std::string_view item_type;
       element column;
       if (!Unwrap(item, item_type, column)) return Malformed(statement->location, "table element");
-      if (item_type != "ColumnDef") return Unsupported(Loc(column), "table constraints");
-      FLOE_ASSIGN_OR_RETURN(auto definition, ReadColumnDef(column));
+      if (item_type == "Constraint") {
+        FLOE_RETURN_IF_ERROR(ReadTableConstraint(column, *statement));
+        continue;
+      }
+      if (item_type != "ColumnDef") return Unsupported(Loc(column), "this table element");
+      FLOE_ASSIGN_OR_RETURN(auto definition, ReadColumnDef(column, *statement));
       statement->columns.push_back(std::move(definition));
     }
     element ignored;
