@@ -916,8 +916,14 @@ Result<BoundExprPtr> BinderImpl::BindExpr(const Expr& expr, ExprContext& context
         ExprContext constant_context;
         constant_context.clause = "Window frame offset";
         FLOE_ASSIGN_OR_RETURN(out.offset, BindExpr(*in.offset, constant_context));
-        if (!out.offset->IsConstant() || !out.offset->type.IsNumeric()) {
-          return ErrorAt(in.offset->location, "Window frame offset must be a constant number");
+        bool interval = out.offset->type.kind() == TypeKind::kIntervalDayTime;
+        if (!out.offset->IsConstant() || !(out.offset->type.IsNumeric() || (interval && call.frame_mode == floe::sql::FrameMode::kRange))) {
+          return ErrorAt(in.offset->location, call.frame_mode == floe::sql::FrameMode::kRange
+                                                  ? "Window frame offset must be a constant number or day-to-second interval"
+                                                  : "Window frame offset must be a constant number");
+        }
+        if (call.frame_mode == floe::sql::FrameMode::kRange && call.order_by.size() != 1) {
+          return ErrorAt(in.offset->location, "Window frame of type RANGE PRECEDING or FOLLOWING requires single sort item in ORDER BY");
         }
       }
       return out;

@@ -1,7 +1,7 @@
 // Window functions over a materialized input. For each call the rows are ordered by (partition
 // keys, order keys); ranking and navigation functions read positions in that order, and
-// aggregates run over each row's frame (ROWS with offsets, RANGE/GROUPS between unbounded ends
-// and the current row's peers). Frames that start at the partition's first row are computed
+// aggregates run over each row's frame (ROWS, GROUPS and RANGE, with offsets or between
+// unbounded ends and the current row's peers). Frames that start at the partition's first row are computed
 // incrementally; others are recomputed per row. Output rows keep the input order.
 #include <algorithm>
 #include <numeric>
@@ -26,6 +26,83 @@ Result<int64_t> FrameOffset(const WindowFrameBound& bound) {
   int64_t n = v->type().IsInteger() ? v->as_int() : static_cast<int64_t>(v->type().kind() == TypeKind::kDecimal ? v->as_decimal() / PowerOfTen(v->type().scale()) : static_cast<Int128>(v->as_double()));
   if (n < 0) return InvalidArgument("Window frame offset must not be negative");
   return n;
+}
+
+// RANGE frames with offsets: every row's one order key as a point on a line, so that a bound
+// is a search for "key >= point - offset". Exact numbers (integers, decimals, dates and
+// timestamps as microseconds) are compared as integers at a common scale; a double key or
+// offset as doubles. Keys are negated under DESC, so "preceding" is always smaller.
+struct RangeLine {
+  bool exact = true;
+  std::vector<Int128> ints;      // Per input row (exact); unused for NULL keys.
+  std::vector<double> doubles;   // Per input row (inexact).
+  Int128 start_int = 0, end_int = 0;
+  double start_double = 0, end_double = 0;
+};
+
+// The scale an exact key or offset is written at (decimals), and its unscaled value.
+struct ScaledNumber {
+  Int128 unscaled = 0;
+  int scale = 0;
+};
+
+constexpr int64_t kMicrosPerDay = int64_t{86400} * 1000 * 1000;
+
+ScaledNumber ExactOf(const Value& v) {
+  const SqlType& type = v.type();
+  if (type.kind() == TypeKind::kDecimal) return {v.as_decimal(), type.scale()};
+  if (type.kind() == TypeKind::kDate) return {static_cast<Int128>(v.as_int()) * kMicrosPerDay, 0};
+  return {v.as_int(), 0};  // Integers, timestamps and day-time intervals (microseconds).
+}
+
+double DoubleOf(const Value& v) {
+  const SqlType& type = v.type();
+  if (type.kind() == TypeKind::kDouble || type.kind() == TypeKind::kReal) return v.as_double();
+  ScaledNumber n = ExactOf(v);
+  return static_cast<double>(n.unscaled) / static_cast<double>(PowerOfTen(n.scale));
+}
+
+Result<RangeLine> RangeLineOf(const WindowCall& call, const ColumnVector& key, const SqlType& key_type, int64_t rows) {
+  const SqlType& k = key_type;
+  bool temporal = k.kind() == TypeKind::kDate || k.kind() == TypeKind::kTimestamp || k.kind() == TypeKind::kTimestampTz;
+  RangeLine line;
+  std::vector<Value> offsets;
+  for (const WindowFrameBound* bound : {&call.frame_start, &call.frame_end}) {
+    Value offset = bound->offset ? bound->offset->value : Value::Int(SqlType::Bigint(), 0);
+    if (offset.is_null()) return InvalidArgument("Window frame offset must not be null");
+    bool interval = offset.type().kind() == TypeKind::kIntervalDayTime;
+    if (temporal != interval && bound->offset) {
+      return InvalidArgument("RANGE offset of type {} does not fit an ORDER BY key of type {}", offset.type().ToString(), k.ToString());
+    }
+    if ((offset.type().IsNumeric() || interval) && DoubleOf(offset) < 0) return InvalidArgument("Window frame offset must not be negative");
+    line.exact &= offset.type().kind() != TypeKind::kDouble && offset.type().kind() != TypeKind::kReal;
+    offsets.push_back(std::move(offset));
+  }
+  line.exact &= k.kind() != TypeKind::kDouble && k.kind() != TypeKind::kReal;
+  bool descending = call.order_by[0].descending;
+  if (!line.exact) {
+    line.doubles.resize(static_cast<size_t>(rows));
+    for (int64_t r = 0; r < rows; ++r) {
+      if (!key.IsValid(r)) continue;
+      double v = DoubleOf(GetValue(key, k, r));
+      line.doubles[static_cast<size_t>(r)] = descending ? -v : v;
+    }
+    line.start_double = DoubleOf(offsets[0]);
+    line.end_double = DoubleOf(offsets[1]);
+    return line;
+  }
+  int scale = k.kind() == TypeKind::kDecimal ? k.scale() : 0;
+  for (const Value& o : offsets) scale = std::max(scale, ExactOf(o).scale);
+  auto rescale = [&](ScaledNumber n) { return n.unscaled * PowerOfTen(scale - n.scale); };
+  line.ints.resize(static_cast<size_t>(rows));
+  for (int64_t r = 0; r < rows; ++r) {
+    if (!key.IsValid(r)) continue;
+    Int128 v = rescale(ExactOf(GetValue(key, k, r)));
+    line.ints[static_cast<size_t>(r)] = descending ? -v : v;
+  }
+  line.start_int = rescale(ExactOf(offsets[0]));
+  line.end_int = rescale(ExactOf(offsets[1]));
+  return line;
 }
 
 Status ComputeWindow(const WindowCall& call, const DataChunk& all, const ColumnLayout& layout, QueryContext& context, ColumnVector& out) {
@@ -95,11 +172,16 @@ Status ComputeWindow(const WindowCall& call, const DataChunk& all, const ColumnL
   if (!ranking && !navigation && !value_fn) {
     FLOE_RETURN_IF_ERROR(MakeAggregateState(aggregate, arg_types));
   }
-  if ((call.frame_mode != FrameMode::kRows && (call.frame_start.offset || call.frame_end.offset))) {
-    return NotImplemented("RANGE and GROUPS frames with offsets are not supported yet; use ROWS");
+  bool range_offsets = call.frame_mode == FrameMode::kRange && (call.frame_start.offset || call.frame_end.offset);
+  RangeLine line;
+  int64_t start_offset = 0, end_offset = 0;
+  if (range_offsets) {
+    if (order.size() != 1) return InvalidArgument("RANGE with an offset needs exactly one ORDER BY key");
+    FLOE_ASSIGN_OR_RETURN(line, RangeLineOf(call, *order[0], order_nodes[0]->type(), n));
+  } else {
+    FLOE_ASSIGN_OR_RETURN(start_offset, FrameOffset(call.frame_start));
+    FLOE_ASSIGN_OR_RETURN(end_offset, FrameOffset(call.frame_end));
   }
-  FLOE_ASSIGN_OR_RETURN(int64_t start_offset, FrameOffset(call.frame_start));
-  FLOE_ASSIGN_OR_RETURN(int64_t end_offset, FrameOffset(call.frame_end));
   using K = WindowFrameBound::Kind;
 
   int64_t p0 = 0;
@@ -117,22 +199,75 @@ Status ComputeWindow(const WindowCall& call, const DataChunk& all, const ColumnL
       bool same = i + 1 < size && peer_start[static_cast<size_t>(i + 1)] == peer_start[static_cast<size_t>(i)];
       peer_end[static_cast<size_t>(i)] = same ? peer_end[static_cast<size_t>(i + 1)] : p0 + i;
     }
+    // GROUPS: each position's peer group, numbered from 0, and each group's first and last row.
+    std::vector<int64_t> group_of, group_first, group_last;
+    if (call.frame_mode == FrameMode::kGroups) {
+      for (int64_t i = 0; i < size; ++i) {
+        if (i == 0 || peer_start[static_cast<size_t>(i)] == p0 + i) {
+          group_first.push_back(p0 + i);
+          group_last.push_back(peer_end[static_cast<size_t>(i)]);
+        }
+        group_of.push_back(static_cast<int64_t>(group_first.size()) - 1);
+      }
+    }
+    auto group_row = [&](int64_t group, bool first) {
+      if (group < 0) return first ? p0 : p0 - 1;  // Before the first group: an empty end.
+      if (group >= static_cast<int64_t>(group_first.size())) return first ? p1 + 1 : p1;
+      return first ? group_first[static_cast<size_t>(group)] : group_last[static_cast<size_t>(group)];
+    };
+    // RANGE: the rows with non-NULL keys are contiguous (NULLs sort to one end); a bound is the
+    // first position whose key is >= point (start) or the last whose key is <= point (end).
+    int64_t nonnull_first = p0, nonnull_last = p1;
+    if (range_offsets) {
+      const ColumnVector& key = *order[0];
+      while (nonnull_first <= p1 && !key.IsValid(sorted[static_cast<size_t>(nonnull_first)])) ++nonnull_first;
+      while (nonnull_last >= nonnull_first && !key.IsValid(sorted[static_cast<size_t>(nonnull_last)])) --nonnull_last;
+    }
+    auto range_bound = [&](int64_t r, bool start, bool following) -> int64_t {
+      auto pos = [&](int64_t at) { return sorted[static_cast<size_t>(at)]; };
+      auto lo = sorted.begin() + nonnull_first, hi = sorted.begin() + nonnull_last + 1;
+      if (line.exact) {
+        Int128 offset = start ? line.start_int : line.end_int;
+        Int128 point = line.ints[pos(r)] + (following ? offset : -offset);
+        auto at = start ? std::partition_point(lo, hi, [&](uint32_t x) { return line.ints[x] < point; })
+                        : std::partition_point(lo, hi, [&](uint32_t x) { return line.ints[x] <= point; });
+        return (at - sorted.begin()) - (start ? 0 : 1);
+      }
+      double offset = start ? line.start_double : line.end_double;
+      double point = line.doubles[pos(r)] + (following ? offset : -offset);
+      auto at = start ? std::partition_point(lo, hi, [&](uint32_t x) { return line.doubles[x] < point; })
+                      : std::partition_point(lo, hi, [&](uint32_t x) { return line.doubles[x] <= point; });
+      return (at - sorted.begin()) - (start ? 0 : 1);
+    };
+    auto offset_bound = [&](int64_t r, bool start, bool following) -> int64_t {
+      int64_t i = r - p0;
+      int64_t offset = start ? start_offset : end_offset;
+      switch (call.frame_mode) {
+        case FrameMode::kRows: return following ? r + offset : r - offset;
+        case FrameMode::kGroups: return group_row(group_of[static_cast<size_t>(i)] + (following ? offset : -offset), start);
+        case FrameMode::kRange:
+          // A NULL key's frame under an offset is its peers: the other NULLs.
+          if (!order[0]->IsValid(sorted[static_cast<size_t>(r)])) return start ? peer_start[static_cast<size_t>(i)] : peer_end[static_cast<size_t>(i)];
+          return range_bound(r, start, following);
+      }
+      return r;
+    };
     auto frame_of = [&](int64_t r) {
       int64_t i = r - p0;
       Frame fr;
       bool rows = call.frame_mode == FrameMode::kRows;
       switch (call.frame_start.kind) {
         case K::kUnboundedPreceding: fr.start = p0; break;
-        case K::kPreceding: fr.start = r - start_offset; break;
+        case K::kPreceding: fr.start = offset_bound(r, true, false); break;
         case K::kCurrentRow: fr.start = rows ? r : peer_start[static_cast<size_t>(i)]; break;
-        case K::kFollowing: fr.start = r + start_offset; break;
+        case K::kFollowing: fr.start = offset_bound(r, true, true); break;
         case K::kUnboundedFollowing: fr.start = p1 + 1; break;
       }
       switch (call.frame_end.kind) {
         case K::kUnboundedFollowing: fr.end = p1; break;
-        case K::kFollowing: fr.end = r + end_offset; break;
+        case K::kFollowing: fr.end = offset_bound(r, false, true); break;
         case K::kCurrentRow: fr.end = rows ? r : peer_end[static_cast<size_t>(i)]; break;
-        case K::kPreceding: fr.end = r - end_offset; break;
+        case K::kPreceding: fr.end = offset_bound(r, false, false); break;
         case K::kUnboundedPreceding: fr.end = p0 - 1; break;
       }
       fr.start = std::max(fr.start, p0);
