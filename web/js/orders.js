@@ -1,4 +1,5 @@
-// The "Orders" dashboard: four queries over floe.shop.orders, run again every few seconds.
+// The "Orders" dashboard: queries over floe.shop.orders (every event) and floe.shop.order_state
+// (each order's current state, kept by the upsert job), run again every few seconds.
 import { api } from './api.js';
 import { chart, planChart, PALETTE } from './chart.js';
 import { clear, fill, el, num, table } from './dom.js';
@@ -19,6 +20,10 @@ ORDER BY revenue DESC`, draw: drawChart },
   { id: 'funnel', title: 'Funnel: created → paid → shipped', sql: `SELECT type, count(DISTINCT order_id) AS orders
 FROM floe.shop.orders
 GROUP BY type`, draw: drawFunnel },
+  { id: 'status', title: 'Orders by current status (shop.order_state: one row per order, its latest event)', sql: `SELECT type AS status, count(*) AS orders
+FROM floe.shop.order_state
+GROUP BY type
+ORDER BY orders DESC, status`, draw: drawChart },
   { id: 'customers', title: 'Top customers', sql: `SELECT customer_id, count(DISTINCT order_id) AS orders, round(sum(amount), 2) AS spent
 FROM floe.shop.orders
 WHERE type = 'paid'

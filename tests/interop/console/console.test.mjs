@@ -123,7 +123,7 @@ test('the Orders dashboard refreshes by itself', async () => {
   await page.goto(`${base}/#/orders`);
   const updated = page.locator('[data-role="updated"]');
   await waitFor('two refreshes', async () => Number(await updated.getAttribute('data-refreshes')) >= 2, { timeoutMs: 30000 });
-  for (const panel of ['per-minute', 'revenue', 'funnel', 'customers']) {
+  for (const panel of ['per-minute', 'revenue', 'funnel', 'status', 'customers']) {
     const errors = await page.locator(`[data-panel="${panel}"] .error`).allTextContents();
     assert.deepEqual(errors, [], `panel ${panel}`);
   }
@@ -132,6 +132,8 @@ test('the Orders dashboard refreshes by itself', async () => {
   await page.locator('[data-panel="per-minute"] figure[data-chart="line"] polyline.line').first().waitFor({ state: 'attached' });
   assert.ok(await page.locator('[data-panel="per-minute"] polyline.line').count() >= 3);
   assert.ok(number(await page.locator('[data-step="created"] .funnel-value').textContent()) > 0);
+  // The upsert job's table: one bar per current status, once its first batch committed.
+  await page.locator('[data-panel="status"] rect.bar').first().waitFor({ timeout: 30000 });
   await shot('orders');
 });
 
