@@ -327,6 +327,16 @@ std::vector<std::pair<std::string, std::string>> GroupCoordinator::ListGroups() 
   return {out.begin(), out.end()};
 }
 
+ErrorCode GroupCoordinator::DeleteGroup(const std::string& group_id) {
+  auto it = groups_.find(group_id);
+  bool known = it != groups_.end() || !offsets_->ForGroup(group_id).empty();
+  if (!known) return ErrorCode::kGroupIdNotFound;
+  if (it != groups_.end() && !it->second->members.empty()) return ErrorCode::kNonEmptyGroup;
+  if (!offsets_->RemoveGroup(group_id).has_value()) return ErrorCode::kKafkaStorageError;
+  if (it != groups_.end()) groups_.erase(it);
+  return ErrorCode::kNone;
+}
+
 std::string GroupCoordinator::StateName(const std::string& group_id) const {
   auto it = groups_.find(group_id);
   if (it == groups_.end()) return offsets_->ForGroup(group_id).empty() ? "Dead" : "Empty";

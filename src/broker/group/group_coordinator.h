@@ -100,6 +100,9 @@ class GroupCoordinator {
   OffsetStore& offsets() { return *offsets_; }
 
   std::vector<std::pair<std::string, std::string>> ListGroups() const;  // id, protocol type
+  // DeleteGroups: forgets a group without members and its committed offsets. NON_EMPTY_GROUP
+  // while it has members, GROUP_ID_NOT_FOUND when it has neither members nor offsets.
+  ErrorCode DeleteGroup(const std::string& group_id);
   GroupDescription Describe(const std::string& group_id) const;
   std::string StateName(const std::string& group_id) const;
 

@@ -175,6 +175,27 @@ TEST_F(GroupCoordinatorTest, CommitsNeedTheCurrentGenerationAndPersist) {
   EXPECT_FALSE((*store)->Fetch("g", "t", 4).has_value());
 }
 
+// DeleteGroups: refused while members remain, then the group and its offsets are gone, also
+// after a restart (the removal is in the offsets log).
+TEST_F(GroupCoordinatorTest, DeleteGroupNeedsAnEmptyGroupAndForgetsItsOffsets) {
+  EXPECT_EQ(groups_->DeleteGroup("g"), ErrorCode::kGroupIdNotFound);
+  auto a = Join(Request(""));
+  std::string id_a = (*a)->member_id;
+  Sync(id_a, 1, {});
+  ASSERT_TRUE(groups_->offsets().Commit("g", "t", 0, {7, std::nullopt}).has_value());
+  ASSERT_TRUE(groups_->offsets().Commit("other", "t", 0, {9, std::nullopt}).has_value());
+  EXPECT_EQ(groups_->DeleteGroup("g"), ErrorCode::kNonEmptyGroup);
+  EXPECT_EQ(groups_->Leave("g", id_a), ErrorCode::kNone);
+  EXPECT_EQ(groups_->DeleteGroup("g"), ErrorCode::kNone);
+  EXPECT_EQ(groups_->StateName("g"), "Dead");
+  EXPECT_EQ(groups_->DeleteGroup("g"), ErrorCode::kGroupIdNotFound);
+  groups_.reset();
+  auto store = OffsetStore::Open(dir_.string(), false);
+  ASSERT_TRUE(store.has_value());
+  EXPECT_FALSE((*store)->Fetch("g", "t", 0).has_value());
+  EXPECT_EQ((*store)->Fetch("other", "t", 0)->offset, 9);
+}
+
 TEST(OffsetStoreTest, TornTailAndGarbageAreCut) {
   auto dir = std::filesystem::temp_directory_path() / fmt::format("floe-offsets-{}", ::getpid());
   std::filesystem::remove_all(dir);

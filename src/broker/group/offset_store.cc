@@ -191,9 +191,18 @@ std::vector<std::string> OffsetStore::Groups() const {
 }
 
 Status OffsetStore::RemoveTopic(const std::string& topic) {
+  return RemoveWhere([&](const Key& key) { return std::get<1>(key) == topic; });
+}
+
+Status OffsetStore::RemoveGroup(const std::string& group) {
+  return RemoveWhere([&](const Key& key) { return std::get<0>(key) == group; });
+}
+
+// A removal is a record with offset -1 per key, so replay forgets the keys too.
+Status OffsetStore::RemoveWhere(const std::function<bool(const Key&)>& doomed_key) {
   std::vector<Key> doomed;
   for (const auto& [key, value] : offsets_) {
-    if (std::get<1>(key) == topic) doomed.push_back(key);
+    if (doomed_key(key)) doomed.push_back(key);
   }
   for (const Key& key : doomed) {
     FLOE_RETURN_IF_ERROR(AppendRecord(key, CommittedOffset{-1, std::nullopt}));

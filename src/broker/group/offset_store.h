@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -37,12 +38,15 @@ class OffsetStore {
   std::vector<std::string> Groups() const;
   // Forgets a deleted topic's offsets.
   Status RemoveTopic(const std::string& topic);
+  // Forgets a deleted group's offsets.
+  Status RemoveGroup(const std::string& group);
 
  private:
   OffsetStore(std::string path, bool sync) : path_(std::move(path)), sync_(sync) {}
   Status Replay();
   Status Compact();
   Status AppendRecord(const Key& key, const CommittedOffset& value);
+  Status RemoveWhere(const std::function<bool(const Key&)>& doomed_key);
 
   std::string path_;
   bool sync_;

@@ -98,6 +98,7 @@ Status HandleDescribeGroups(RequestContext& ctx, WireReader& in, WireWriter& out
 Status HandleListGroups(RequestContext& ctx, WireReader& in, WireWriter& out);
 Status HandleCreateTopics(RequestContext& ctx, WireReader& in, WireWriter& out);
 Status HandleDeleteTopics(RequestContext& ctx, WireReader& in, WireWriter& out);
+Status HandleDeleteGroups(RequestContext& ctx, WireReader& in, WireWriter& out);
 Status HandleInitProducerId(RequestContext& ctx, WireReader& in, WireWriter& out);
 Status HandleDescribeConfigs(RequestContext& ctx, WireReader& in, WireWriter& out);
 Status HandleSaslHandshake(RequestContext& ctx, WireReader& in, WireWriter& out);

@@ -43,6 +43,7 @@ enum class ErrorCode : int16_t {
   kKafkaStorageError = 56,
   kSaslAuthenticationFailed = 58,
   kUnknownProducerId = 59,
+  kNonEmptyGroup = 68,
   kGroupIdNotFound = 69,
   kInvalidConfig = 40,
   kUnknownServerError = -1,

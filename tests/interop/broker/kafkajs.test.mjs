@@ -7,6 +7,15 @@ import { startBroker } from './broker_process.mjs';
 
 const { Kafka, CompressionTypes, logLevel } = kafkajs;
 
+async function waitForState(admin, groupId, state) {
+  for (let i = 0; i < 100; i++) {
+    const { groups } = await admin.describeGroups([groupId]);
+    if (groups[0].state === state) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`group ${groupId} never reached ${state}`);
+}
+
 test('kafkajs admin, producer and a two-member consumer group', { timeout: 120000 }, async () => {
   const broker = await startBroker();
   const kafka = new Kafka({ clientId: 'floe-test', brokers: [broker.address], logLevel: logLevel.NOTHING });
@@ -70,6 +79,21 @@ test('kafkajs admin, producer and a two-member consumer group', { timeout: 12000
     const metrics = await (await fetch(`http://127.0.0.1:${broker.metricsPort}/metrics`)).text();
     assert.match(metrics, /floe_broker_high_watermark\{topic="orders",partition="0"\} \d+/);
     assert.match(metrics, /floe_broker_request_duration_seconds_count\{api="Produce"\} [1-9]/);
+
+    // DeleteGroups: g1 has no members left; a live group and an unknown one are refused.
+    const live = kafka.consumer({ groupId: 'g2', sessionTimeout: 10000, heartbeatInterval: 500 });
+    await live.connect();
+    await live.subscribe({ topic: 'orders', fromBeginning: true });
+    await live.run({ eachMessage: async () => {} });
+    await waitForState(admin, 'g2', 'Stable');
+    const results = await admin.deleteGroups(['g1']);
+    assert.deepEqual(results.map((r) => [r.groupId, r.errorCode]), [['g1', 0]]);
+    assert.ok(!(await admin.listGroups()).groups.some((g) => g.groupId === 'g1'));
+    const afterDelete = await admin.fetchOffsets({ groupId: 'g1', topics: ['orders'] });
+    assert.ok(afterDelete[0].partitions.every((p) => p.offset === '-1'), JSON.stringify(afterDelete));
+    await assert.rejects(admin.deleteGroups(['g2']), (e) => e.groups?.[0]?.error?.type === 'NON_EMPTY_GROUP');
+    await assert.rejects(admin.deleteGroups(['nobody']), (e) => e.groups?.[0]?.error?.type === 'GROUP_ID_NOT_FOUND');
+    await live.disconnect();
 
     await admin.deleteTopics({ topics: ['orders'] });
     assert.ok(!(await admin.listTopics()).includes('orders'));
