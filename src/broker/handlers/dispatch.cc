@@ -21,6 +21,7 @@ awaitable<Status> Dispatch(RequestContext& ctx, WireReader& in, WireWriter& out)
     case ApiKey::kCreateTopics: co_return HandleCreateTopics(ctx, in, out);
     case ApiKey::kDeleteTopics: co_return HandleDeleteTopics(ctx, in, out);
     case ApiKey::kDeleteGroups: co_return HandleDeleteGroups(ctx, in, out);
+    case ApiKey::kCreatePartitions: co_return HandleCreatePartitions(ctx, in, out);
     case ApiKey::kInitProducerId: co_return HandleInitProducerId(ctx, in, out);
     case ApiKey::kDescribeConfigs: co_return HandleDescribeConfigs(ctx, in, out);
     case ApiKey::kSaslHandshake: co_return HandleSaslHandshake(ctx, in, out);

@@ -144,6 +144,8 @@ awaitable<Status> HandleFetch(RequestContext& ctx, WireReader& in, WireWriter& o
     for (const FetchTopic& t : topics) {
       Topic* topic = broker.topics().Find(t.name);
       for (const FetchPartition& p : t.partitions) {
+        // Deleted while this fetch waited: the next read reports it.
+        if (!topic || static_cast<size_t>(p.index) >= topic->partitions.size()) continue;
         auto& log = topic->partitions[static_cast<size_t>(p.index)];
         waits.emplace_back(log, log->AddAppendWaiter([&signal] { signal.Notify(); }));
       }

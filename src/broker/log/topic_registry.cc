@@ -144,6 +144,26 @@ Result<Topic*> TopicRegistry::Create(const std::string& name, int32_t partitions
   return raw;
 }
 
+Status TopicRegistry::AddPartitions(const std::string& name, int32_t total) {
+  Topic* topic = Find(name);
+  if (!topic) return NotFound("topic '{}' does not exist", name);
+  auto current = static_cast<int32_t>(topic->partitions.size());
+  if (total <= current || total > kMaxPartitions) {
+    return InvalidArgument("topic '{}' has {} partitions; a new count must be more, up to {}", name, current, kMaxPartitions);
+  }
+  std::string dir = TopicDir(name);
+  std::vector<std::shared_ptr<PartitionLog>> added;
+  for (int32_t p = current; p < total; ++p) {
+    FLOE_ASSIGN_OR_RETURN(auto log, PartitionLog::Open(fmt::format("{}/{}", dir, p), topic->config, clock_, flusher_));
+    added.push_back(std::move(log));
+  }
+  nlohmann::json json = {{"name", name}, {"partitions", total}, {"configs", topic->overrides}};
+  FLOE_RETURN_IF_ERROR(WriteFileDurably(dir + "/topic.json", json.dump(2) + "\n"));
+  for (auto& log : added) topic->partitions.push_back(std::move(log));
+  Logger("broker")->info("topic {} grew from {} to {} partitions", name, current, total);
+  return OkStatus();
+}
+
 Status TopicRegistry::Delete(const std::string& name) {
   auto it = topics_.find(name);
   if (it == topics_.end()) return NotFound("topic '{}' does not exist", name);

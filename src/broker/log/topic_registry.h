@@ -35,6 +35,9 @@ class TopicRegistry {
 
   Result<Topic*> Create(const std::string& name, int32_t partitions, const std::map<std::string, std::string>& configs);
   Status Delete(const std::string& name);
+  // CreatePartitions: grows a topic to `total` partitions (never shrinks). The new partitions'
+  // folders exist before topic.json names them, so a crash leaves the old count.
+  Status AddPartitions(const std::string& name, int32_t total);
   // Applies retention to every partition; errors are logged, not returned.
   void ApplyRetention();
 

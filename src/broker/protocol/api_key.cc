@@ -7,7 +7,7 @@ namespace {
 
 // Produce starts at 3 and Fetch at 4: older versions carry the v0/v1 message formats, which
 // floe does not store (every batch is RecordBatch v2).
-constexpr std::array<ApiSupport, 21> kApis = {{
+constexpr std::array<ApiSupport, 22> kApis = {{
     {ApiKey::kProduce, "Produce", 3, 7, 9},
     {ApiKey::kFetch, "Fetch", 4, 11, 12},
     {ApiKey::kListOffsets, "ListOffsets", 0, 5, 6},
@@ -30,6 +30,7 @@ constexpr std::array<ApiSupport, 21> kApis = {{
     {ApiKey::kInitProducerId, "InitProducerId", 0, 1, 2},
     {ApiKey::kDescribeConfigs, "DescribeConfigs", 0, 3, 4},
     {ApiKey::kSaslAuthenticate, "SaslAuthenticate", 0, 1, 2},
+    {ApiKey::kCreatePartitions, "CreatePartitions", 0, 1, 2},
     {ApiKey::kDeleteGroups, "DeleteGroups", 0, 1, 2},
 }};
 

@@ -32,6 +32,7 @@ enum class ApiKey : int16_t {
   kInitProducerId = 22,
   kDescribeConfigs = 32,
   kSaslAuthenticate = 36,
+  kCreatePartitions = 37,
   kDeleteGroups = 42,
 };
 

@@ -34,6 +34,7 @@ enum class ErrorCode : int16_t {
   kTopicAlreadyExists = 36,
   kInvalidPartitions = 37,
   kInvalidReplicationFactor = 38,
+  kInvalidReplicaAssignment = 39,
   kInvalidRequest = 42,
   kUnsupportedForMessageFormat = 43,
   kOutOfOrderSequenceNumber = 45,

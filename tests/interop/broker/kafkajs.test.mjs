@@ -95,6 +95,17 @@ test('kafkajs admin, producer and a two-member consumer group', { timeout: 12000
     await assert.rejects(admin.deleteGroups(['nobody']), (e) => e.groups?.[0]?.error?.type === 'GROUP_ID_NOT_FOUND');
     await live.disconnect();
 
+    // CreatePartitions: four to six; the new partitions take messages; shrinking is refused.
+    await admin.createPartitions({ topicPartitions: [{ topic: 'orders', count: 6 }] });
+    assert.equal((await admin.fetchTopicMetadata({ topics: ['orders'] })).topics[0].partitions.length, 6);
+    const more = kafka.producer();
+    await more.connect();
+    await more.send({ topic: 'orders', acks: -1, messages: [{ partition: 5, value: 'on a new partition' }] });
+    await more.disconnect();
+    assert.equal((await admin.fetchTopicOffsets('orders')).find((p) => p.partition === 5).high, '1');
+    await assert.rejects(admin.createPartitions({ topicPartitions: [{ topic: 'orders', count: 3 }] }), /Number of partitions is invalid|INVALID_PARTITIONS/i);
+    await assert.rejects(admin.createPartitions({ topicPartitions: [{ topic: 'nothing', count: 3 }] }), /does not host this topic-partition/);
+
     await admin.deleteTopics({ topics: ['orders'] });
     assert.ok(!(await admin.listTopics()).includes('orders'));
   } finally {
