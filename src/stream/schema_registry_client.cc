@@ -1,8 +1,14 @@
 #include "stream/schema_registry_client.h"
 
+#include <cstdlib>
+#include <fstream>
 #include <thread>
 
 #include <nlohmann/json.hpp>
+
+#include "base/base64.h"
+#include "base/logging.h"
+#include "base/private_file.h"
 
 namespace floe::stream {
 
@@ -13,6 +19,16 @@ SchemaRegistryClient::SchemaRegistryClient(SchemaRegistryClientOptions options)
                                    .total_timeout = options_.timeout,
                                    .max_response_bytes = uint64_t{16} << 20}) {
   while (!options_.url.empty() && options_.url.back() == '/') options_.url.pop_back();
+  std::string credential = options_.credential;
+  if (const char* file = std::getenv("FLOE_REGISTRY_CREDENTIAL_FILE"); credential.empty() && file != nullptr && *file) {
+    if (Status ok = CheckPrivateFile(file, "FLOE_REGISTRY_CREDENTIAL_FILE"); !ok) {
+      Logger("stream")->warn("not using the registry credential: {}", ok.error().message());
+    } else {
+      std::ifstream in(file);
+      std::getline(in, credential);
+    }
+  }
+  if (!credential.empty()) authorization_ = "Basic " + Base64Encode(credential);
 }
 
 Result<std::shared_ptr<const RegisteredSchema>> SchemaRegistryClient::SchemaById(int32_t id) {
@@ -34,6 +50,7 @@ Result<std::shared_ptr<const RegisteredSchema>> SchemaRegistryClient::Fetch(int3
   for (int attempt = 1; attempt <= options_.attempts; ++attempt) {
     net::HttpClientRequest request{.method = "GET", .url = url};
     request.headers.Set("Accept", "application/vnd.schemaregistry.v1+json");
+    if (!authorization_.empty()) request.headers.Set("Authorization", authorization_);
     response = http_.Send(request);
     // Retry what may pass: transport failures and the registry's own 5xx answers.
     const bool retry = response ? response->status >= 500 : response.error().IsRetryable();

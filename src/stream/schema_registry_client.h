@@ -31,6 +31,10 @@ struct SchemaRegistryClientOptions {
   int attempts = 4;
   std::chrono::milliseconds first_pause{100};  // Doubled after each failed attempt.
   std::chrono::milliseconds timeout{5'000};
+  // HTTP basic credentials, "user:password"; empty: those of the file FLOE_REGISTRY_CREDENTIAL_FILE
+  // names, if any (how `floe up` gives its jobs a login without putting it in argv or a URL
+  // recorded in table properties).
+  std::string credential;
 };
 
 class SchemaRegistryClient {
@@ -48,6 +52,7 @@ class SchemaRegistryClient {
   Result<std::shared_ptr<const RegisteredSchema>> Fetch(int32_t id);
 
   SchemaRegistryClientOptions options_;
+  std::string authorization_;  // "Basic ..." or empty.
   net::HttpClient http_;
   std::mutex mutex_;
   std::map<int32_t, std::shared_ptr<const RegisteredSchema>> schemas_;  // Guarded by mutex_.
