@@ -30,6 +30,7 @@ struct StreamFlags {
   bool available_now = false;
   bool evolve = false;
   std::string format = "json", registry;
+  bool with_kafka_columns = false;
   std::string mode = "append", envelope = "none";
   std::vector<std::string> key;
 };
@@ -66,6 +67,7 @@ int RunStreamCommand(const StreamFlags& flags) {
   config.evolve = flags.evolve;
   config.format = flags.format;
   config.registry = flags.registry;
+  config.with_kafka_columns = flags.with_kafka_columns;
   if (flags.mode == "upsert") {
     if (flags.key.empty()) return fail(Error(ErrorKind::kInvalidArgument, "--mode upsert needs --key COL[,COL...]"));
     config.key_columns = flags.key;
@@ -203,6 +205,8 @@ void RegisterStreamCommand(CLI::App& root, CommandRegistry& registry) {
       ->capture_default_str();
   app->add_option("--registry", flags->registry,
                   "Schema Registry URL (Confluent-compatible, e.g. http://127.0.0.1:8081) for --format avro|auto");
+  app->add_flag("--with-kafka-columns", flags->with_kafka_columns,
+                "Add and fill _kafka_topic, _partition, _offset, _timestamp (timestamptz) and _key (binary) columns");
   app->add_flag("--evolve", flags->evolve,
                 "Add unknown top-level event fields to the table as new optional columns instead of ignoring them");
   app->add_flag("--available-now", flags->available_now,

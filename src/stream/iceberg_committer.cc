@@ -12,6 +12,7 @@
 #include "formats/json/iceberg_fields.h"
 #include "iceberg/data_files.h"
 #include "iceberg/equality_deletes.h"
+#include "stream/kafka_columns.h"
 #include "stream/upsert_batch.h"
 
 namespace floe::stream {
@@ -149,6 +150,11 @@ Result<std::unique_ptr<IcebergCommitter>> IcebergCommitter::Open(std::unique_ptr
     return InvalidArgument("--evolve cannot be combined with --transform");
   }
   const size_t lanes = committer->options_.evolve ? 1 : std::max<size_t>(1, committer->options_.decode_threads);
+  if (committer->options_.with_kafka_columns &&
+      (committer->options_.transform || !committer->options_.key_columns.empty())) {
+    return InvalidArgument("--with-kafka-columns cannot be combined with --transform or --mode upsert");
+  }
+  committer->table_fields_ = fields;
   if (committer->options_.format != SourceFormat::kJson &&
       (committer->options_.transform || !committer->options_.key_columns.empty())) {
     return InvalidArgument("--format {} cannot be combined with --transform or --mode upsert (JSON only, for now)",
@@ -170,9 +176,9 @@ Result<std::unique_ptr<IcebergCommitter>> IcebergCommitter::Open(std::unique_ptr
   return committer;
 }
 
-Result<std::unique_ptr<RecordDecoder>> IcebergCommitter::MakeDecoder(std::vector<formats::Field> fields) const {
+Result<std::unique_ptr<RecordDecoder>> IcebergCommitter::MakeDecoder(const std::vector<formats::Field>& fields) const {
   return MakeRecordDecoder({.format = options_.format,
-                            .fields = std::move(fields),
+                            .fields = options_.with_kafka_columns ? DecodedFields(fields) : fields,
                             .timestamp_unit = options_.timestamp_unit,
                             .registry = options_.registry});
 }
@@ -408,6 +414,16 @@ Status IcebergCommitter::DecodeChunks(const MicroBatch& batch, const ChunkSink& 
         std::vector<size_t> of_rows(record_of_row.begin() + static_cast<std::ptrdiff_t>(row),
                                     record_of_row.begin() + static_cast<std::ptrdiff_t>(row + n));
         row += n;
+        if (options_.with_kafka_columns) {
+          std::vector<KafkaRecordMeta> meta;
+          meta.reserve(n);
+          for (size_t i : of_rows) {
+            const SourceRecord& r = records[i];
+            meta.push_back({.partition = r.partition, .offset = r.offset, .timestamp_millis = r.timestamp_millis,
+                            .key = batch.key(r), .key_null = r.key == nullptr});
+          }
+          FLOE_ASSIGN_OR_RETURN(rows, WithKafkaColumns(std::move(rows), table_fields_, options_.topic, meta));
+        }
         FLOE_RETURN_IF_ERROR(sink(std::move(rows), of_rows));
       }
       return OkStatus();
@@ -466,8 +482,8 @@ Status IcebergCommitter::DecodeChunks(const MicroBatch& batch, const ChunkSink& 
       for (const auto& c : changes) names += (names.empty() ? "" : ", ") + c.column;
       Logger("stream")->info("evolved {}: added column(s) {}", table_->metadata().location, names);
     }
-    FLOE_ASSIGN_OR_RETURN(auto fields, formats::BatchFieldsFromSchema(table_->metadata().CurrentSchema()));
-    FLOE_ASSIGN_OR_RETURN(lanes_[0].decoder, MakeDecoder(std::move(fields)));
+    FLOE_ASSIGN_OR_RETURN(table_fields_, formats::BatchFieldsFromSchema(table_->metadata().CurrentSchema()));
+    FLOE_ASSIGN_OR_RETURN(lanes_[0].decoder, MakeDecoder(table_fields_));
     lanes_[0].decoder->set_collect_unknown_fields(true);
   }
 }

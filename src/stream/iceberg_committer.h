@@ -32,6 +32,9 @@ struct IcebergSinkOptions {
   // `registry`. Upsert mode reads JSON change events only.
   SourceFormat format = SourceFormat::kJson;
   std::shared_ptr<SchemaRegistryClient> registry;
+  // The table's Kafka metadata columns (kafka_columns.h) are filled from each row's record;
+  // the decoders fill the others. Append mode, without a transform.
+  bool with_kafka_columns = false;
   formats::EpochUnit timestamp_unit = formats::EpochUnit::kMillis;
   int64_t target_file_size_bytes = int64_t{128} << 20;
   // With a transform, events decode into `event_schema` and the transform's rows are the
@@ -104,8 +107,9 @@ class IcebergCommitter final : public BatchCommitter {
     std::unique_ptr<RecordDecoder> decoder;
     std::vector<EncodedRecord> records;
   };
-  // A decoder of the source's format for `fields`.
-  Result<std::unique_ptr<RecordDecoder>> MakeDecoder(std::vector<formats::Field> fields) const;
+  // A decoder of the source's format for the table's `fields` (less the Kafka metadata columns).
+  Result<std::unique_ptr<RecordDecoder>> MakeDecoder(const std::vector<formats::Field>& fields) const;
+  std::vector<formats::Field> table_fields_;  // The rows' columns (the table's, or the events').
   std::vector<DecodeLane> lanes_;     // Each decodes on a thread of pool_.
   std::unique_ptr<ThreadPool> pool_;  // One thread per lane.
   std::unique_ptr<formats::JsonEventDecoder> dead_letter_decoder_;

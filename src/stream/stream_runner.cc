@@ -15,6 +15,7 @@
 #include "stream/confluent_frame.h"
 #include "stream/first_record.h"
 #include "stream/iceberg_committer.h"
+#include "stream/kafka_columns.h"
 #include "stream/schema_registry_client.h"
 
 namespace floe::stream {
@@ -153,6 +154,11 @@ Status RunStream(const StreamConfig& config, MetricsRegistry& metrics, const std
   } else {
     unset.push_back("floe.source.registry");
   }
+  if (config.with_kafka_columns) {
+    source["floe.source.kafka-columns"] = "true";
+  } else {
+    unset.push_back("floe.source.kafka-columns");
+  }
   std::string table_schema_json = config.schema_json;
   std::shared_ptr<sql::iceberg_sql::BatchTransform> transform;
   std::optional<iceberg::Schema> event_schema;
@@ -217,12 +223,23 @@ Status RunStream(const StreamConfig& config, MetricsRegistry& metrics, const std
   if (!stale.empty() || !removed.empty()) {
     FLOE_RETURN_IF_ERROR_CTX(table->SetProperties(stale, removed), "recording the source in the table");
   }
+  if (config.with_kafka_columns) {
+    std::vector<iceberg::SchemaChange> changes;
+    for (const iceberg::NestedField& f : MissingKafkaColumns(table->metadata().CurrentSchema())) {
+      changes.push_back({.kind = iceberg::SchemaChange::Kind::kAddColumn, .column = f.name, .type = f.type, .doc = f.doc});
+    }
+    if (!changes.empty()) {
+      FLOE_RETURN_IF_ERROR_CTX(table->UpdateSchema(changes), "adding the Kafka metadata columns (--with-kafka-columns)");
+      log->info("added the Kafka metadata columns to {}", config.table);
+    }
+  }
   FLOE_ASSIGN_OR_RETURN(auto dead_letters, LoadTable(catalog, dlq_id));
   FLOE_ASSIGN_OR_RETURN(auto committer,
                         IcebergCommitter::Open(std::move(table), std::move(dead_letters),
                                                {.topic = config.topic,
                                                 .format = format,
                                                 .registry = registry,
+                                                .with_kafka_columns = config.with_kafka_columns,
                                                 .timestamp_unit = unit,
                                                 .target_file_size_bytes = config.target_file_size_bytes,
                                                 .transform = transform,

@@ -32,6 +32,8 @@ struct StreamConfig {
   // table is made from the writer's schema of the topic's first record.
   std::string format = "json";
   std::string registry;    // Schema Registry URL: http://host:port
+  // Adds (to a new or existing table) and fills the Kafka metadata columns (kafka_columns.h).
+  bool with_kafka_columns = false;
   // Upsert mode (docs/upserts.md): the key columns (the table's identifier fields); empty:
   // append mode. A table created in upsert mode has them required and as identifier fields.
   std::vector<std::string> key_columns;

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "broker/client/kafka_client_config.h"
+#include "stream/kafka_columns.h"
 #include "stream/schema_registry_client.h"
 
 namespace floe::sql::iceberg_sql {
@@ -57,6 +58,7 @@ std::optional<Result<LogSource>> LogSource::FromProperties(const std::map<std::s
     FLOE_ASSIGN_OR_RETURN_CTX(source.format, stream::ParseSourceFormat(format), "table property floe.source.format");
   }
   source.registry = get("floe.source.registry");
+  source.kafka_columns = get("floe.source.kafka-columns") == "true";
   if (source.format == stream::SourceFormat::kAvro && source.registry.empty()) {
     return InvalidArgument("table property floe.source.registry is missing: an avro source needs its Schema Registry");
   }
@@ -127,7 +129,9 @@ struct LogTail::Impl {
     }
     if (!tail.decoder) {
       FLOE_ASSIGN_OR_RETURN(tail.decoder, stream::MakeRecordDecoder({.format = source.format,
-                                                                      .fields = fields,
+                                                                      .fields = source.kafka_columns
+                                                                                    ? stream::DecodedFields(fields)
+                                                                                    : fields,
                                                                       .timestamp_unit = source.timestamp_unit,
                                                                       .registry = registry}));
     }
@@ -137,6 +141,10 @@ struct LogTail::Impl {
       size_t begin;
       size_t size;
       bool null;
+      int64_t timestamp_millis;
+      size_t key_begin;
+      size_t key_size;
+      bool key_null;
     };
     std::vector<ValueAt> value_at;
     std::vector<int64_t> line_offsets;
@@ -165,8 +173,16 @@ struct LogTail::Impl {
         } else if (m->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
           if (status.has_value()) status = Unavailable("{} at offset {}: {}", Where(partition), next, rd_kafka_message_errstr(m));
         } else if (m->offset >= next && status.has_value()) {
-          value_at.push_back({values.size(), m->len, m->payload == nullptr});
+          ValueAt at{.begin = values.size(), .size = m->len, .null = m->payload == nullptr,
+                     .timestamp_millis = rd_kafka_message_timestamp(m, nullptr), .key_begin = 0, .key_size = 0,
+                     .key_null = m->key == nullptr};
           if (m->payload != nullptr) values.append(static_cast<const char*>(m->payload), m->len);
+          if (source.kafka_columns && m->key != nullptr) {
+            at.key_begin = values.size();
+            at.key_size = m->key_len;
+            values.append(static_cast<const char*>(m->key), m->key_len);
+          }
+          value_at.push_back(at);
           line_offsets.push_back(m->offset);
           next = m->offset + 1;
         }
@@ -192,10 +208,16 @@ struct LogTail::Impl {
       if (f.index < rejected.size()) rejected[f.index] = true;
     }
     std::vector<int64_t> row_offsets;
+    std::vector<size_t> row_records;  // Each row's index among the records read.
     for (size_t i = 0; i < line_offsets.size(); ++i) {
-      if (!rejected[i]) row_offsets.push_back(line_offsets[i]);
+      if (!rejected[i]) {
+        row_offsets.push_back(line_offsets[i]);
+        row_records.push_back(i);
+      }
     }
-    if (decoded.batches.empty()) decoded.batches.push_back(formats::MakeEmptyBatch(fields));
+    if (decoded.batches.empty()) {
+      decoded.batches.push_back(formats::MakeEmptyBatch(source.kafka_columns ? stream::DecodedFields(fields) : fields));
+    }
     int64_t decoded_rows = 0;
     for (const formats::ColumnBatch& b : decoded.batches) decoded_rows += b.num_rows;
     if (decoded_rows != static_cast<int64_t>(row_offsets.size())) {
@@ -213,6 +235,16 @@ struct LogTail::Impl {
       segment.first_offset = segment_first;
       segment.row_offsets.assign(row_offsets.begin() + static_cast<std::ptrdiff_t>(row),
                                  row_offsets.begin() + static_cast<std::ptrdiff_t>(row + n));
+      if (source.kafka_columns) {
+        std::vector<stream::KafkaRecordMeta> meta;
+        for (size_t r = row; r < row + n; ++r) {
+          const ValueAt& v = value_at[row_records[r]];
+          meta.push_back({.partition = partition, .offset = row_offsets[r], .timestamp_millis = v.timestamp_millis,
+                          .key = std::string_view(values).substr(v.key_begin, v.key_size), .key_null = v.key_null});
+        }
+        FLOE_ASSIGN_OR_RETURN(decoded.batches[k],
+                              stream::WithKafkaColumns(std::move(decoded.batches[k]), fields, source.topic, meta));
+      }
       row += n;
       const bool last = k + 1 == decoded.batches.size();
       if (last) {

@@ -34,6 +34,7 @@ struct LogSource {
   formats::EpochUnit timestamp_unit = formats::EpochUnit::kMillis;
   stream::SourceFormat format = stream::SourceFormat::kJson;  // floe.source.format
   std::string registry;  // floe.source.registry: the Schema Registry of avro and auto sources.
+  bool kafka_columns = false;  // floe.source.kafka-columns: rows carry their record's metadata.
   std::string transform;          // floe.source.transform: the job's SQL; empty when none.
   std::string event_schema_json;  // floe.source.event-schema: what events decode into; empty: the table's schema.
 

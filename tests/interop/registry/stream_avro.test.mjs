@@ -231,3 +231,67 @@ test('Avro records framed by Confluent\'s serializer become rows equal to its de
       if (!process.env.KEEP) rmSync(dir, { recursive: true, force: true });
     }
   });
+
+test('--format auto mixes JSON and Avro records; --with-kafka-columns; --evolve adds a new writer field',
+  { timeout: 180000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'floe-stream-auto-'));
+    const broker = await startBroker([], join(dir, 'broker'));
+    const registry = await startRegistry(broker.address);
+    try {
+      execFileSync(floe, ['topic', 'create', 'events', '--partitions', '1', '--brokers', broker.address]);
+      const v1 = { type: 'record', name: 'Event', fields: [{ name: 'id', type: 'long' },
+        { name: 'name', type: ['null', 'string'], default: null }] };
+      const v2 = { ...v1, fields: [...v1.fields, { name: 'coupon', type: ['null', 'string'], default: null }] };
+      const sr = new SchemaRegistryClient({ baseURLs: [registry.url], maxRetries: 0 });
+      await sr.register('events-value', { schemaType: 'AVRO', schema: JSON.stringify(v1) });
+      const serializer = new AvroSerializer(sr, SerdeType.VALUE, { useLatestVersion: true });
+      const kafka = new Kafka({ clientId: 'floe-stream-auto-test', brokers: [broker.address], logLevel: logLevel.NOTHING });
+      const producer = kafka.producer();
+      await producer.connect();
+      const t0 = 1_700_000_000_000;
+      await producer.send({ topic: 'events', acks: -1, messages: [
+        { key: 'k1', value: await serializer.serialize('events', { id: 1, name: 'avro one' }), timestamp: String(t0 + 1) },
+        { key: Buffer.from([0, 255]), value: await serializer.serialize('events', { id: 2, name: null }), timestamp: String(t0 + 2) },
+        { value: JSON.stringify({ id: 3, name: 'json three' }), timestamp: String(t0 + 3) },
+      ] });
+      const stream = (table, ...extra) => execFileSync(floe, ['stream', '--brokers', broker.address, '--topic', 'events',
+        '--table', table, '--catalog', `sqlite:${join(dir, 'catalog.db')}`, '--warehouse', `file://${join(dir, 'wh')}`,
+        '--format', 'auto', '--registry', registry.url, '--available-now', '--trigger', '200ms', ...extra],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      stream('shop.events', '--with-kafka-columns', '--evolve');
+
+      // A new compatible writer schema with a new field: --evolve adds the column.
+      await sr.register('events-value', { schemaType: 'AVRO', schema: JSON.stringify(v2) });
+      // A fresh client: the first one keeps the latest version it saw.
+      const serializer2 = new AvroSerializer(new SchemaRegistryClient({ baseURLs: [registry.url], maxRetries: 0 }),
+        SerdeType.VALUE, { useLatestVersion: true });
+      await producer.send({ topic: 'events', acks: -1, messages: [
+        { key: 'k4', value: await serializer2.serialize('events', { id: 4, name: 'avro four', coupon: 'SAVE10' }), timestamp: String(t0 + 4) },
+        { key: 'k5', value: await serializer2.serialize('events', { id: 5, name: '', coupon: null }), timestamp: String(t0 + 5) },
+      ] });
+      await producer.disconnect();
+      stream('shop.events', '--with-kafka-columns', '--evolve');
+      // The same records without --evolve: the new field is ignored, as with JSON.
+      stream('shop.events_fixed');
+
+      const rows = sql(dir, `SELECT id, name, coupon, _kafka_topic, _partition, _offset, _timestamp, _key
+        FROM shop.events ORDER BY id`);
+      assert.deepEqual(rows.map((r) => [Number(r.id), r.name, r.coupon]),
+        [[1, 'avro one', null], [2, null, null], [3, 'json three', null], [4, 'avro four', 'SAVE10'], [5, '', null]]);
+      for (const [i, r] of rows.entries()) {
+        assert.equal(r._kafka_topic, 'events');
+        assert.equal(Number(r._partition), 0);
+        assert.equal(Number(r._offset), i);
+        assert.equal(micros(r._timestamp), BigInt(t0 + i + 1) * 1000n);
+      }
+      // Keys as produced, in bytes (floe sql prints binary as hex); a null key is null.
+      assert.deepEqual(rows.map((r) => r._key), ['6b31', '00ff', null, '6b34', '6b35']);
+      const fixed = sql(dir, 'SELECT * FROM shop.events_fixed ORDER BY id');
+      assert.deepEqual(fixed.map((r) => Object.keys(r).sort()), Array(5).fill(['id', 'name']));
+      assert.equal(sql(dir, 'SELECT count(*) AS n FROM shop.events_dlq')[0].n, 0);
+    } finally {
+      await registry.stop();
+      await broker.stop();
+      if (!process.env.KEEP) rmSync(dir, { recursive: true, force: true });
+    }
+  });
