@@ -6,7 +6,9 @@
 #     (the stream job decodes on two lanes, and librdkafka runs threads of its own);
 #  2. upsert: the same backlog drained in upsert mode keyed by order_id against append mode, and a
 #     scan with pending equality deletes against the compacted table (stream/upsert_drain.sh);
-#  3. end to end: `floe up` with the generator at RATE events/s for a while: the rate the broker
+#  3. Avro: the same backlog republished as Confluent-framed Avro and drained with --format avro
+#     against the JSON drain, same table schema and batch size (stream/avro_ingest.sh);
+#  4. end to end: `floe up` with the generator at RATE events/s for a while: the rate the broker
 #     took, the rate the table gained, and whether the lag grew.
 set -euo pipefail
 build=${FLOE_BUILD_DIR:-build/release}
@@ -60,6 +62,7 @@ print(f"  floe/DuckDB time ratio: {floe / duck1['seconds']:.3f} against 1 thread
       f"(target <= 1.0); CPU ratio {floe_cpu / duck1['cpu']:.3f}; floe stream peak RSS {rss} MB (target < 512)")
 PY
 "$root/bench/stream/upsert_drain.sh" "$floe" "127.0.0.1:$port" "$work" "$events"
+"$root/bench/stream/avro_ingest.sh" "$floe" "127.0.0.1:$port" "$work" "$work/orders.jsonl"
 kill "$broker_pid"; wait "$broker_pid" 2>/dev/null || true; broker_pid=
 
 node "$root/bench/stream/end_to_end.mjs" "$floe" "$rate" 40

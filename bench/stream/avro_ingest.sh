@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Avro ingest against JSON ingest (issue #26): the same order events, once as the generator's JSON
+# and once as Confluent-framed Avro with the writer's schema in `floe registry`, drained by
+# `floe stream --available-now` into two tables of the same schema, same trigger and batch size.
+# Prints events/s, wall and CPU seconds of each and the Avro/JSON throughput ratio (target >= 1:
+# binary is cheaper to decode than text). The JSON events are read from JSONL (the bench's
+# backlog, read back with kcat) and republished as Avro first (bench/stream/avro_orders.mjs).
+# Usage: avro_ingest.sh FLOE BROKER WORK_DIR JSONL
+set -euo pipefail
+floe=$1 broker=$2 work=$3 jsonl=$4
+root=$(cd "$(dirname "$0")/../.." && pwd)
+catalog="sqlite:$work/avro-catalog.db"
+registry_pid=
+cleanup() { [ -n "$registry_pid" ] && kill "$registry_pid" 2>/dev/null; wait "$registry_pid" 2>/dev/null || true; }
+trap cleanup EXIT
+
+"$floe" registry --listen 127.0.0.1:0 --brokers "$broker" > "$work/registry.log" 2>&1 &
+registry_pid=$!
+registry_port=
+for _ in $(seq 100); do
+  registry_port=$(grep -o 'listening on [^:]*:[0-9]*' "$work/registry.log" | grep -o '[0-9]*$' || true)
+  [ -n "$registry_port" ] && break
+  sleep 0.1
+done
+[ -n "$registry_port" ] || { echo "floe registry did not start: $(cat "$work/registry.log")"; exit 1; }
+registry="http://127.0.0.1:$registry_port"
+"$floe" topic create orders_avro --partitions 4 --brokers "$broker" > /dev/null
+node "$root/bench/stream/avro_orders.mjs" "$broker" "$registry" "$jsonl" \
+  orders_avro > "$work/avro_orders.out"
+"$floe" produce --print-schema > "$work/orders-avro-bench.json"
+
+drain() {  # drain TABLE TOPIC EXTRA_ARGS... -> "wall_s cpu_s"
+  local table=$1 topic=$2; shift 2
+  local start end user sys
+  start=$(date +%s.%N)
+  /usr/bin/time -f '%U %S' -o "$work/$table.time" "$floe" stream --brokers "$broker" --topic "$topic" --table "$table" \
+    --catalog "$catalog" --warehouse "file://$work/avro-wh" --schema "$work/orders-avro-bench.json" --trigger 10s \
+    --available-now --maintenance-interval 0 --group "bench-$table" "$@" > "$work/$table.log" 2>&1
+  end=$(date +%s.%N)
+  read -r user sys < "$work/$table.time"
+  /usr/bin/python3 -c "print($end - $start, $user + $sys)"
+}
+read -r json_s json_cpu <<< "$(drain shop.orders_json orders)"
+read -r avro_s avro_cpu <<< "$(drain shop.orders_avro orders_avro --format avro --registry "$registry")"
+count() { "$floe" sql --catalog "$catalog" --format csv -e "SELECT count(*), round(sum(amount), 2) FROM $1" | tail -1; }
+json_rows=$(count shop.orders_json)
+avro_rows=$(count shop.orders_avro)
+if [ "$json_rows" != "$avro_rows" ]; then
+  echo "the Avro table disagrees with the JSON table: $avro_rows against $json_rows (count, sum of amount)"
+  exit 1
+fi
+/usr/bin/python3 - "${json_rows%%,*}" "$json_s" "$json_cpu" "$avro_s" "$avro_cpu" <<'PY'
+import sys
+rows = int(sys.argv[1])
+json_s, json_cpu, avro_s, avro_cpu = map(float, sys.argv[2:6])
+print(f"avro ingest of {rows} order events: {avro_s:.2f} s, cpu {avro_cpu:.2f} s ({rows / avro_s:,.0f} ev/s) against JSON "
+      f"{json_s:.2f} s, cpu {json_cpu:.2f} s ({rows / json_s:,.0f} ev/s): throughput ratio {json_s / avro_s:.3f}, "
+      f"CPU ratio {avro_cpu / json_cpu:.3f} (targets: throughput >= 1, CPU <= 1)")
+PY
