@@ -42,6 +42,9 @@ Result<const AvroRecordDecoder::WriterPlan*> AvroRecordDecoder::PlanFor(int32_t 
 DecodedRecords AvroRecordDecoder::Decode(std::span<const EncodedRecord> records) {
   DecodedRecords out;
   formats::ColumnBatch batch = formats::MakeEmptyBatch(fields_);
+  size_t bytes = 0;
+  for (const EncodedRecord& record : records) bytes += record.value.size();
+  avro::ReserveRows(batch, static_cast<int64_t>(records.size()), bytes);
   std::map<int32_t, std::string> failed_now;
   const WriterPlan* last = nullptr;  // Records of one topic mostly share their schema.
   int32_t last_id = -1;

@@ -1,5 +1,6 @@
 #include "formats/avro/column_decoder.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -605,6 +606,25 @@ Status AvroColumnDecoder::DecodeRow(std::string_view datum, formats::ColumnBatch
   }
   ++batch.num_rows;
   return OkStatus();
+}
+
+void ReserveRows(formats::ColumnBatch& batch, int64_t rows, size_t bytes) {
+  size_t string_columns = 0;
+  for (const ColumnVector& column : batch.columns) {
+    if (column.type().id == TypeId::kString || column.type().id == TypeId::kBinary) ++string_columns;
+  }
+  for (ColumnVector& column : batch.columns) {
+    const formats::DataType& type = column.type();
+    const size_t total = static_cast<size_t>(column.length + rows);
+    if (type.HasOffsets()) {
+      column.offsets.reserve(total + 1);
+      if (type.id == TypeId::kString || type.id == TypeId::kBinary) {
+        column.values.Reserve(column.values.size() + bytes / std::max<size_t>(1, string_columns));
+      }
+    } else if (type.FixedWidth() > 0) {
+      column.values.Reserve(total * static_cast<size_t>(type.FixedWidth()));
+    }
+  }
 }
 
 void TruncateColumn(ColumnVector& column, int64_t length) {

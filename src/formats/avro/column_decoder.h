@@ -54,6 +54,12 @@ class AvroColumnDecoder {
   std::vector<const AvroField*> unmatched_;
 };
 
+// Makes room in the top-level columns of `batch` for `rows` more rows, and `bytes` more bytes of
+// string data spread over its string and binary columns, so that decoding a chunk of datums
+// grows each buffer once instead of doubling its way up (each doubling a copy into fresh,
+// page-faulting memory).
+void ReserveRows(formats::ColumnBatch& batch, int64_t rows, size_t bytes);
+
 // Cuts `column` back to its first `length` slots (children and buffers with it): how a datum
 // that failed halfway is taken out again.
 void TruncateColumn(formats::ColumnVector& column, int64_t length);
