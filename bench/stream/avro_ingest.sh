@@ -2,7 +2,8 @@
 # Avro ingest against JSON ingest (issue #26): the same order events, once as the generator's JSON
 # and once as Confluent-framed Avro with the writer's schema in `floe registry`, drained by
 # `floe stream --available-now` into two tables of the same schema, same trigger and batch size.
-# Prints events/s, wall and CPU seconds of each and the Avro/JSON throughput ratio (target >= 1:
+# Prints events/s, wall and CPU seconds of each (the best of two drains) and the Avro/JSON
+# throughput ratio (target >= 1:
 # binary is cheaper to decode than text). The JSON events are read from JSONL (the bench's
 # backlog, read back with kcat) and republished as Avro first (bench/stream/avro_orders.mjs).
 # Usage: avro_ingest.sh FLOE BROKER WORK_DIR JSONL
@@ -40,11 +41,17 @@ drain() {  # drain TABLE TOPIC EXTRA_ARGS... -> "wall_s cpu_s"
   read -r user sys < "$work/$table.time"
   /usr/bin/python3 -c "print($end - $start, $user + $sys)"
 }
-read -r json_s json_cpu <<< "$(drain shop.orders_json orders)"
-read -r avro_s avro_cpu <<< "$(drain shop.orders_avro orders_avro --format avro --registry "$registry")"
+# Best of two drains each, alternating, into fresh tables: the machine may be shared.
+json_s=999999 json_cpu=0 avro_s=999999 avro_cpu=0
+for round in 1 2; do
+  read -r s cpu <<< "$(drain "shop.orders_json_$round" orders)"
+  if /usr/bin/python3 -c "import sys; sys.exit(0 if $s < $json_s else 1)"; then json_s=$s json_cpu=$cpu; fi
+  read -r s cpu <<< "$(drain "shop.orders_avro_$round" orders_avro --format avro --registry "$registry")"
+  if /usr/bin/python3 -c "import sys; sys.exit(0 if $s < $avro_s else 1)"; then avro_s=$s avro_cpu=$cpu; fi
+done
 count() { "$floe" sql --catalog "$catalog" --format csv -e "SELECT count(*), round(sum(amount), 2) FROM $1" | tail -1; }
-json_rows=$(count shop.orders_json)
-avro_rows=$(count shop.orders_avro)
+json_rows=$(count shop.orders_json_1)
+avro_rows=$(count shop.orders_avro_1)
 if [ "$json_rows" != "$avro_rows" ]; then
   echo "the Avro table disagrees with the JSON table: $avro_rows against $json_rows (count, sum of amount)"
   exit 1

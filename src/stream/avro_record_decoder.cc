@@ -11,11 +11,11 @@ AvroRecordDecoder::AvroRecordDecoder(std::vector<formats::Field> fields, std::sh
     : fields_(std::move(fields)), registry_(std::move(registry)) {}
 
 Result<const AvroRecordDecoder::WriterPlan*> AvroRecordDecoder::PlanFor(int32_t id,
-                                                                         std::map<int32_t, std::string>& failed_now) {
+                                                                         std::map<int32_t, Error>& failed_now) {
   if (auto it = plans_.find(id); it != plans_.end()) return &it->second;
-  if (auto it = failed_now.find(id); it != failed_now.end()) return Corruption("{}", it->second);
+  if (auto it = failed_now.find(id); it != failed_now.end()) return std::unexpected(it->second);
   auto fail = [&](const Error& error) -> Result<const WriterPlan*> {
-    failed_now[id] = error.message();
+    failed_now.insert_or_assign(id, error);
     return std::unexpected(error);
   };
   if (registry_ == nullptr) {
@@ -45,7 +45,7 @@ DecodedRecords AvroRecordDecoder::Decode(std::span<const EncodedRecord> records)
   size_t bytes = 0;
   for (const EncodedRecord& record : records) bytes += record.value.size();
   avro::ReserveRows(batch, static_cast<int64_t>(records.size()), bytes);
-  std::map<int32_t, std::string> failed_now;
+  std::map<int32_t, Error> failed_now;
   const WriterPlan* last = nullptr;  // Records of one topic mostly share their schema.
   int32_t last_id = -1;
   for (size_t i = 0; i < records.size(); ++i) {

@@ -33,7 +33,7 @@ class AvroRecordDecoder final : public RecordDecoder {
   // The plan of schema `id`, or why its records cannot be decoded. Plans are kept; failures
   // are kept for one Decode call only (a registry back up, or an id registered since, serves
   // the next batch).
-  Result<const WriterPlan*> PlanFor(int32_t id, std::map<int32_t, std::string>& failed_now);
+  Result<const WriterPlan*> PlanFor(int32_t id, std::map<int32_t, Error>& failed_now);
 
   std::vector<formats::Field> fields_;
   std::shared_ptr<SchemaRegistryClient> registry_;
