@@ -137,6 +137,15 @@ Status RunStream(const StreamConfig& config, MetricsRegistry& metrics, const std
   if (format == SourceFormat::kAvro && config.registry.empty()) {
     return InvalidArgument("--format avro needs --registry URL (the Schema Registry holding the writers' schemas)");
   }
+  // Checked before anything is created, as the committer would refuse them after.
+  const bool keyed_or_transformed = !config.transform.empty() || !config.key_columns.empty();
+  if (format != SourceFormat::kJson && keyed_or_transformed) {
+    return InvalidArgument("--format {} cannot be combined with --transform or --mode upsert (JSON only, for now)",
+                           config.format);
+  }
+  if (config.with_kafka_columns && keyed_or_transformed) {
+    return InvalidArgument("--with-kafka-columns cannot be combined with --transform or --mode upsert");
+  }
   std::shared_ptr<SchemaRegistryClient> registry;
   if (!config.registry.empty()) {
     registry = std::make_shared<SchemaRegistryClient>(SchemaRegistryClientOptions{.url = config.registry});
