@@ -349,8 +349,11 @@ class StepRunner {
         } else {
           FLOE_ASSIGN_OR_RETURN(v, ReadLong(step));
         }
-        if (step.multiply != 1 && __builtin_mul_overflow(v, step.multiply, &v)) {
-          return Corruption("column '{}' at byte {}: {} overflows the column's unit", step.where, position(), v);
+        if (int64_t scaled; step.multiply != 1) {
+          if (__builtin_mul_overflow(v, step.multiply, &scaled)) {
+            return Corruption("column '{}' at byte {}: {} overflows the column's unit", step.where, position(), v);
+          }
+          v = scaled;
         }
         if (step.divide != 1) v = v / step.divide - (v % step.divide < 0 ? 1 : 0);  // Floor: before 1970 too.
         column->Append<int64_t>(v);

@@ -246,5 +246,20 @@ TEST(AvroColumnDecoder, TimeUnitsAndFixedUuid) {
   EXPECT_EQ(batch.columns[3].FixedAt(0), u);
 }
 
+TEST(AvroColumnDecoder, MillisThatOverflowMicrosAreAnError) {
+  auto schema = AvroSchema::Parse(R"js({"type":"record","name":"r","fields":[
+      {"name":"at","type":{"type":"long","logicalType":"timestamp-millis"}}]})js");
+  ASSERT_TRUE(schema.has_value());
+  std::vector<Field> fields = {Column("at", Primitive(TypeId::kTimestampTz))};
+  auto decoder = AvroColumnDecoder::Make(schema->root(), fields);
+  ASSERT_TRUE(decoder.has_value());
+  ColumnBatch batch = formats::MakeEmptyBatch(fields);
+  Status st = (*decoder)->DecodeRow(Encode(*schema, AvroValue::Record({AvroValue::Long(INT64_MAX / 10)})), batch);
+  ASSERT_FALSE(st.has_value());
+  EXPECT_NE(st.error().message().find(std::to_string(INT64_MAX / 10) + " overflows"), std::string::npos)
+      << st.error().message();
+  EXPECT_EQ(batch.num_rows, 0);
+}
+
 }  // namespace
 }  // namespace floe::avro
