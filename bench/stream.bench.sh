@@ -6,8 +6,8 @@
 #     (the stream job decodes on two lanes, and librdkafka runs threads of its own);
 #  2. upsert: the same backlog drained in upsert mode keyed by order_id against append mode, and a
 #     scan with pending equality deletes against the compacted table (stream/upsert_drain.sh);
-#  3. Avro: the same backlog republished as Confluent-framed Avro and drained with --format avro
-#     against the JSON drain, same table schema and batch size (stream/avro_ingest.sh);
+#  3. Avro: the same backlog republished by one producer as JSON and as Confluent-framed Avro,
+#     drained with --format json and avro, same table schema and batch size (stream/avro_ingest.sh);
 #  4. end to end: `floe up` with the generator at RATE events/s for a while: the rate the broker
 #     took, the rate the table gained, and whether the lag grew.
 set -euo pipefail
