@@ -289,6 +289,19 @@ test('--format auto mixes JSON and Avro records; --with-kafka-columns; --evolve 
       const fixed = sql(dir, 'SELECT * FROM shop.events_fixed ORDER BY id');
       assert.deepEqual(fixed.map((r) => Object.keys(r).sort()), Array(5).fill(['id', 'name']));
       assert.equal(sql(dir, 'SELECT count(*) AS n FROM shop.events_dlq')[0].n, 0);
+
+      // Fresh reads fill the metadata columns of the tail's rows too.
+      const late = kafka.producer();
+      await late.connect();
+      await late.send({ topic: 'events', acks: -1, messages: [
+        { key: 'k6', value: await serializer2.serialize('events', { id: 6, name: 'late', coupon: 'X' }), timestamp: String(t0 + 6) }] });
+      await late.disconnect();
+      const live = sql(dir, `SELECT id, coupon, _kafka_topic, _partition, _offset, _timestamp, _key FROM shop.events
+        WHERE id = 6`, 'live');
+      assert.equal(live.length, 1, JSON.stringify(live));
+      assert.deepEqual([Number(live[0].id), live[0].coupon, live[0]._kafka_topic, Number(live[0]._partition),
+        Number(live[0]._offset), micros(live[0]._timestamp), live[0]._key], [6, 'X', 'events', 0, 5, BigInt(t0 + 6) * 1000n, '6b36']);
+      assert.equal(sql(dir, 'SELECT count(*) AS n FROM shop.events WHERE id = 6')[0].n, 0);
     } finally {
       await registry.stop();
       await broker.stop();
