@@ -7,6 +7,8 @@
 #include <thread>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "broker/client/kafka_client_config.h"
 
 namespace floe::stream {
@@ -70,9 +72,15 @@ Result<std::string> ReadFirstRecordValue(const std::string& brokers, const std::
     return Unavailable("consumer for {}: {}", brokers, errstr);
   }
   rd_kafka_topic_t* handle = rd_kafka_topic_new(consumer, topic.c_str(), nullptr);
+  if (handle == nullptr) {
+    Error error(ErrorKind::kInvalidArgument,
+                fmt::format("topic '{}': {}", topic, rd_kafka_err2str(rd_kafka_last_error())));
+    rd_kafka_destroy(consumer);
+    return std::unexpected(std::move(error));
+  }
   const auto deadline = std::chrono::steady_clock::now() + wait;
   Result<std::string> result = NotFound("topic '{}' holds no record yet", topic);
-  while (handle != nullptr) {
+  while (true) {
     auto once = TryOnce(consumer, handle, topic);
     if (!once) {
       result = std::unexpected(once.error());
@@ -83,7 +91,7 @@ Result<std::string> ReadFirstRecordValue(const std::string& brokers, const std::
     if (std::chrono::steady_clock::now() >= deadline || (stop != nullptr && stop->load())) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
   }
-  if (handle != nullptr) rd_kafka_topic_destroy(handle);
+  rd_kafka_topic_destroy(handle);
   rd_kafka_destroy(consumer);
   return result;
 }
