@@ -43,6 +43,19 @@ Result<std::shared_ptr<const RegisteredSchema>> SchemaRegistryClient::SchemaById
   return schemas_.emplace(id, std::move(schema)).first->second;
 }
 
+Status SchemaRegistryClient::Remember(int32_t id, std::string_view avro_schema) {
+  auto parsed = avro::AvroSchema::Parse(avro_schema);
+  if (!parsed) return Corruption("schema id {} does not parse as Avro: {}", id, parsed.error().message());
+  auto schema = std::make_shared<RegisteredSchema>();
+  schema->id = id;
+  schema->schema_type = "AVRO";
+  schema->text = std::string(avro_schema);
+  schema->avro = std::move(*parsed);
+  std::lock_guard lock(mutex_);
+  schemas_.insert_or_assign(id, std::move(schema));
+  return OkStatus();
+}
+
 Result<std::shared_ptr<const RegisteredSchema>> SchemaRegistryClient::Fetch(int32_t id) {
   const std::string url = options_.url + "/schemas/ids/" + std::to_string(id);
   std::chrono::milliseconds pause = options_.first_pause;

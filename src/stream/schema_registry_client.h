@@ -46,6 +46,10 @@ class SchemaRegistryClient {
   // schema does not parse, NotImplemented for schemas with references.
   Result<std::shared_ptr<const RegisteredSchema>> SchemaById(int32_t id);
 
+  // Puts an Avro schema known ahead under `id`, as if the registry had answered it (benchmarks
+  // and tests that run without a registry). Corruption when it does not parse.
+  Status Remember(int32_t id, std::string_view avro_schema);
+
   const std::string& url() const { return options_.url; }
 
  private:
