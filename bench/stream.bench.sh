@@ -6,7 +6,10 @@
 #     (the stream job decodes on two lanes, and librdkafka runs threads of its own);
 #  2. upsert: the same backlog drained in upsert mode keyed by order_id against append mode, and a
 #     scan with pending equality deletes against the compacted table (stream/upsert_drain.sh);
-#  3. end to end: `floe up` with the generator at RATE events/s for a while: the rate the broker
+#  3. Avro: the same backlog republished by one producer as JSON and as Confluent-framed Avro,
+#     drained with --format json and avro, same table schema and batch size (stream/avro_ingest.sh),
+#     and the two record decoders alone (stream/record_decode_bench.cc);
+#  4. end to end: `floe up` with the generator at RATE events/s for a while: the rate the broker
 #     took, the rate the table gained, and whether the lag grew.
 set -euo pipefail
 build=${FLOE_BUILD_DIR:-build/release}
@@ -60,6 +63,17 @@ print(f"  floe/DuckDB time ratio: {floe / duck1['seconds']:.3f} against 1 thread
       f"(target <= 1.0); CPU ratio {floe_cpu / duck1['cpu']:.3f}; floe stream peak RSS {rss} MB (target < 512)")
 PY
 "$root/bench/stream/upsert_drain.sh" "$floe" "127.0.0.1:$port" "$work" "$events"
+"$root/bench/stream/avro_ingest.sh" "$floe" "127.0.0.1:$port" "$work" "$work/orders.jsonl"
+# The two decoders alone, over values back to back as a fetch delivers them.
+"$(dirname "$floe")/bench/record_decode_bench" --benchmark_min_time=0.5 --benchmark_format=json > "$work/decode.json"
+/usr/bin/python3 - "$work/decode.json" <<'PY'
+import json, sys
+runs = {b["name"]: b for b in json.load(open(sys.argv[1]))["benchmarks"]}
+j, a = runs["BM_DecodeOrdersJson"], runs["BM_DecodeOrdersAvro"]
+print(f"  decoding alone (stream/record_decode_bench): JSON {j['items_per_second']:,.0f} records/s, Avro "
+      f"{a['items_per_second']:,.0f} records/s (CPU time): ratio {a['items_per_second'] / j['items_per_second']:.3f} "
+      f"(target >= 1)")
+PY
 kill "$broker_pid"; wait "$broker_pid" 2>/dev/null || true; broker_pid=
 
 node "$root/bench/stream/end_to_end.mjs" "$floe" "$rate" 40

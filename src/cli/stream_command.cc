@@ -29,6 +29,8 @@ struct StreamFlags {
   int64_t target_file_size_mb = 128;
   bool available_now = false;
   bool evolve = false;
+  std::string format = "json", registry;
+  bool with_kafka_columns = false;
   std::string mode = "append", envelope = "none";
   std::vector<std::string> key;
 };
@@ -63,6 +65,9 @@ int RunStreamCommand(const StreamFlags& flags) {
   config.group = flags.group;
   config.transform = flags.transform;
   config.evolve = flags.evolve;
+  config.format = flags.format;
+  config.registry = flags.registry;
+  config.with_kafka_columns = flags.with_kafka_columns;
   if (flags.mode == "upsert") {
     if (flags.key.empty()) return fail(Error(ErrorKind::kInvalidArgument, "--mode upsert needs --key COL[,COL...]"));
     config.key_columns = flags.key;
@@ -193,6 +198,15 @@ void RegisterStreamCommand(CLI::App& root, CommandRegistry& registry) {
                   "'after', d deletes 'before')")
       ->check(CLI::IsMember({"none", "debezium"}))
       ->capture_default_str();
+  app->add_option("--format", flags->format,
+                  "Record values: json; avro (Confluent wire format: magic byte 0, schema id, Avro datum; writer "
+                  "schemas from --registry); auto (per record: Confluent-framed if it starts with byte 0, else JSON)")
+      ->check(CLI::IsMember({"json", "avro", "auto"}))
+      ->capture_default_str();
+  app->add_option("--registry", flags->registry,
+                  "Schema Registry URL (Confluent-compatible, e.g. http://127.0.0.1:8081) for --format avro|auto");
+  app->add_flag("--with-kafka-columns", flags->with_kafka_columns,
+                "Add and fill _kafka_topic, _partition, _offset, _timestamp (timestamptz) and _key (binary) columns");
   app->add_flag("--evolve", flags->evolve,
                 "Add unknown top-level event fields to the table as new optional columns instead of ignoring them");
   app->add_flag("--available-now", flags->available_now,

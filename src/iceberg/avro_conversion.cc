@@ -165,4 +165,118 @@ AvroValue LiteralToAvro(const Type& type, const Literal& v) {
   }
 }
 
+namespace {
+
+constexpr int kMaxAvroDepth = 32;
+
+Result<TypePtr> AvroToIcebergTypeAt(const avro::AvroNode& node, int32_t* next_id, bool* optional, int depth);
+
+Result<std::vector<NestedField>> AvroFieldsToIceberg(const avro::AvroNode& record, int32_t* next_id, int depth) {
+  std::vector<NestedField> fields;
+  // Ids of a struct's fields come first, then those of their children (as Iceberg assigns them).
+  int32_t first = *next_id;
+  *next_id += static_cast<int32_t>(record.fields.size());
+  for (size_t i = 0; i < record.fields.size(); ++i) {
+    const avro::AvroField& f = record.fields[i];
+    bool is_optional = false;
+    FLOE_ASSIGN_OR_RETURN_CTX(TypePtr type, AvroToIcebergTypeAt(*f.type, next_id, &is_optional, depth + 1),
+                              fmt::format("field '{}'", f.name));
+    fields.push_back(NestedField{.id = first + static_cast<int32_t>(i), .name = f.name, .required = !is_optional,
+                                 .type = std::move(type), .doc = f.doc});
+  }
+  return fields;
+}
+
+Result<TypePtr> AvroToIcebergTypeAt(const avro::AvroNode& node, int32_t* next_id, bool* optional, int depth) {
+  using avro::AvroType;
+  if (depth > kMaxAvroDepth) return NotImplemented("avro schema nested deeper than {} (or recursive)", kMaxAvroDepth);
+  if (optional != nullptr) *optional = false;
+  const std::string& lt = node.logical_type;
+  auto attribute = [&](const char* name, int32_t fallback) {
+    auto it = node.extra.find(name);
+    return it != node.extra.end() && it->is_number_integer() ? it->get<int32_t>() : fallback;
+  };
+  switch (node.type) {
+    case AvroType::kUnion: {
+      const avro::AvroNode* inner = node.NonNullBranch();
+      if (inner == nullptr) {
+        return NotImplemented("an Avro union other than [\"null\", T] has no Iceberg type");
+      }
+      if (optional != nullptr) *optional = true;
+      return AvroToIcebergTypeAt(*inner, next_id, nullptr, depth + 1);
+    }
+    case AvroType::kNull: return NotImplemented("an Avro null field has no Iceberg type");
+    case AvroType::kBoolean: return Type::Primitive(TypeId::kBoolean);
+    case AvroType::kInt:
+      if (lt == "date") return Type::Primitive(TypeId::kDate);
+      if (lt == "time-millis") return Type::Primitive(TypeId::kTime);
+      return Type::Primitive(TypeId::kInt);
+    case AvroType::kLong: {
+      if (lt == "time-micros") return Type::Primitive(TypeId::kTime);
+      if (lt.starts_with("local-timestamp-")) return Type::Primitive(TypeId::kTimestamp);
+      if (lt.starts_with("timestamp-")) {
+        auto utc = node.extra.find("adjust-to-utc");
+        bool adjusted = utc == node.extra.end() || !utc->is_boolean() || utc->get<bool>();
+        return Type::Primitive(adjusted ? TypeId::kTimestampTz : TypeId::kTimestamp);
+      }
+      return Type::Primitive(TypeId::kLong);
+    }
+    case AvroType::kFloat: return Type::Primitive(TypeId::kFloat);
+    case AvroType::kDouble: return Type::Primitive(TypeId::kDouble);
+    case AvroType::kString:
+      if (lt == "uuid") return Type::Primitive(TypeId::kUuid);
+      return Type::Primitive(TypeId::kString);
+    case AvroType::kEnum: return Type::Primitive(TypeId::kString);
+    case AvroType::kBytes:
+    case AvroType::kFixed:
+      if (lt == "decimal") {
+        int32_t precision = attribute("precision", 0), scale = attribute("scale", 0);
+        if (precision < 1 || precision > 38 || scale < 0 || scale > precision) {
+          return NotImplemented("an Avro decimal({}, {}) has no Iceberg type (precision 1 to 38)", precision, scale);
+        }
+        return Type::Decimal(precision, scale);
+      }
+      if (node.type == AvroType::kFixed) {
+        if (lt == "uuid" && node.size == 16) return Type::Primitive(TypeId::kUuid);
+        return Type::Fixed(node.size);
+      }
+      return Type::Primitive(TypeId::kBinary);
+    case AvroType::kRecord: {
+      FLOE_ASSIGN_OR_RETURN(std::vector<NestedField> fields, AvroFieldsToIceberg(node, next_id, depth));
+      return Type::Struct(std::move(fields));
+    }
+    case AvroType::kArray: {
+      int32_t element_id = (*next_id)++;
+      bool element_optional = false;
+      FLOE_ASSIGN_OR_RETURN(TypePtr element, AvroToIcebergTypeAt(*node.items, next_id, &element_optional, depth + 1));
+      return Type::List(NestedField{.id = element_id, .name = "element", .required = !element_optional, .type = element});
+    }
+    case AvroType::kMap: {
+      int32_t key_id = (*next_id)++, value_id = (*next_id)++;
+      bool value_optional = false;
+      FLOE_ASSIGN_OR_RETURN(TypePtr value, AvroToIcebergTypeAt(*node.items, next_id, &value_optional, depth + 1));
+      return Type::Map(NestedField{.id = key_id, .name = "key", .required = true, .type = Type::Primitive(TypeId::kString)},
+                       NestedField{.id = value_id, .name = "value", .required = !value_optional, .type = value});
+    }
+  }
+  return NotImplemented("avro type {} has no Iceberg type", avro::AvroTypeName(node.type));
+}
+
+}  // namespace
+
+Result<TypePtr> AvroToIcebergType(const avro::AvroNode& node, int32_t* next_id, bool* optional) {
+  return AvroToIcebergTypeAt(node, next_id, optional, 0);
+}
+
+Result<Schema> AvroRecordToSchema(const avro::AvroNode& record) {
+  if (record.type != avro::AvroType::kRecord) {
+    return InvalidArgument("an Avro {} is no table row: a table needs a record schema", avro::AvroTypeName(record.type));
+  }
+  int32_t next_id = 1;
+  FLOE_ASSIGN_OR_RETURN(std::vector<NestedField> fields, AvroFieldsToIceberg(record, &next_id, 0));
+  Schema schema(0, std::move(fields));
+  FLOE_RETURN_IF_ERROR(schema.Validate());
+  return schema;
+}
+
 }  // namespace floe::iceberg

@@ -12,6 +12,7 @@
 #include "formats/json/iceberg_fields.h"
 #include "iceberg/data_files.h"
 #include "iceberg/equality_deletes.h"
+#include "stream/kafka_columns.h"
 #include "stream/upsert_batch.h"
 
 namespace floe::stream {
@@ -149,9 +150,19 @@ Result<std::unique_ptr<IcebergCommitter>> IcebergCommitter::Open(std::unique_ptr
     return InvalidArgument("--evolve cannot be combined with --transform");
   }
   const size_t lanes = committer->options_.evolve ? 1 : std::max<size_t>(1, committer->options_.decode_threads);
+  if (committer->options_.with_kafka_columns &&
+      (committer->options_.transform || !committer->options_.key_columns.empty())) {
+    return InvalidArgument("--with-kafka-columns cannot be combined with --transform or --mode upsert");
+  }
+  committer->table_fields_ = fields;
+  if (committer->options_.format != SourceFormat::kJson &&
+      (committer->options_.transform || !committer->options_.key_columns.empty())) {
+    return InvalidArgument("--format {} cannot be combined with --transform or --mode upsert (JSON only, for now)",
+                           SourceFormatName(committer->options_.format));
+  }
   for (size_t i = 0; i < lanes; ++i) {
     DecodeLane lane;
-    FLOE_ASSIGN_OR_RETURN(lane.decoder, formats::JsonEventDecoder::Make(fields, committer->options_.timestamp_unit));
+    FLOE_ASSIGN_OR_RETURN(lane.decoder, committer->MakeDecoder(fields));
     lane.decoder->set_collect_unknown_fields(committer->options_.evolve);
     committer->lanes_.push_back(std::move(lane));
   }
@@ -163,6 +174,13 @@ Result<std::unique_ptr<IcebergCommitter>> IcebergCommitter::Open(std::unique_ptr
   committer->dead_letters_ = std::move(dead_letters);
   if (!committer->options_.key_columns.empty()) FLOE_RETURN_IF_ERROR(committer->OpenUpsert());
   return committer;
+}
+
+Result<std::unique_ptr<RecordDecoder>> IcebergCommitter::MakeDecoder(const std::vector<formats::Field>& fields) const {
+  return MakeRecordDecoder({.format = options_.format,
+                            .fields = options_.with_kafka_columns ? DecodedFields(fields) : fields,
+                            .timestamp_unit = options_.timestamp_unit,
+                            .registry = options_.registry});
 }
 
 Status IcebergCommitter::OpenUpsert() {
@@ -352,8 +370,7 @@ Status IcebergCommitter::DecodeChunks(const MicroBatch& batch, const ChunkSink& 
   const size_t chunk = std::max<size_t>(1, options_.decode_chunk_records);
   const size_t chunks = (records.size() + chunk - 1) / chunk;
   struct Decoded {
-    formats::ColumnBatch rows;
-    std::vector<formats::LineError> errors;
+    DecodedRecords result;
     bool ready = false;  // Guarded by `mutex`.
   };
   for (int round = 0;; ++round) {
@@ -367,24 +384,18 @@ Status IcebergCommitter::DecodeChunks(const MicroBatch& batch, const ChunkSink& 
       DecodeLane& lane = lanes_[k];
       for (size_t c = k; c < chunks && !cancelled.load(); c += lanes_.size()) {
         const size_t start = c * chunk, end = std::min(records.size(), start + chunk);
-        // One JSON line per record, so line numbers are record numbers (fresh reads build the
-        // log tail's input the same way).
-        lane.lines.clear();
+        lane.records.clear();
         for (size_t i = start; i < end; ++i) {
           if (rows_json == nullptr) {
-            formats::AppendEventLine(&lane.lines, batch.value(records[i]), records[i].value_null);
+            lane.records.push_back({batch.value(records[i]), records[i].value_null});
           } else {
             const std::optional<std::string_view>& row = (*rows_json)[i];
-            formats::AppendEventLine(&lane.lines, row.value_or(std::string_view()), !row.has_value());
+            lane.records.push_back({row.value_or(std::string_view()), !row.has_value()});
           }
         }
-        const size_t size = lane.lines.size();
-        lane.lines.append(formats::JsonEventDecoder::kPadding, '\0');
-        lane.decoder->DecodeLines(std::string_view(lane.lines.data(), size), static_cast<int64_t>(start) + 1);
-        decoded[c].errors = lane.decoder->errors();
-        lane.decoder->ClearErrors();
-        decoded[c].rows = lane.decoder->TakeBatch();
+        DecodedRecords result = lane.decoder->Decode(lane.records);
         std::lock_guard lock(mutex);
+        decoded[c].result = std::move(result);
         decoded[c].ready = true;
         chunk_ready.notify_all();
       }
@@ -395,6 +406,29 @@ Status IcebergCommitter::DecodeChunks(const MicroBatch& batch, const ChunkSink& 
     const bool stream_rows = !options_.evolve;
     Status status = OkStatus();
     bad->clear();
+    // Hands a chunk's batches to the sink, each with the records its rows came from.
+    auto hand_over = [&](DecodedRecords& result, const std::vector<size_t>& record_of_row) -> Status {
+      size_t row = 0;
+      for (formats::ColumnBatch& rows : result.batches) {
+        const size_t n = static_cast<size_t>(rows.num_rows);
+        std::vector<size_t> of_rows(record_of_row.begin() + static_cast<std::ptrdiff_t>(row),
+                                    record_of_row.begin() + static_cast<std::ptrdiff_t>(row + n));
+        row += n;
+        if (options_.with_kafka_columns) {
+          std::vector<KafkaRecordMeta> meta;
+          meta.reserve(n);
+          for (size_t i : of_rows) {
+            const SourceRecord& r = records[i];
+            meta.push_back({.partition = r.partition, .offset = r.offset, .timestamp_millis = r.timestamp_millis,
+                            .key = batch.key(r), .key_null = r.key == nullptr});
+          }
+          FLOE_ASSIGN_OR_RETURN(rows, WithKafkaColumns(std::move(rows), table_fields_, options_.topic, meta));
+        }
+        FLOE_RETURN_IF_ERROR(sink(std::move(rows), of_rows));
+      }
+      return OkStatus();
+    };
+    std::vector<std::vector<size_t>> record_of_rows(chunks);
     for (size_t c = 0; c < chunks; ++c) {
       {
         std::unique_lock lock(mutex);
@@ -402,20 +436,20 @@ Status IcebergCommitter::DecodeChunks(const MicroBatch& batch, const ChunkSink& 
       }
       const size_t start = c * chunk, end = std::min(records.size(), start + chunk);
       // The records whose rows the chunk holds: those that decoded, in order.
-      std::vector<size_t> record_of_row;
+      std::vector<size_t>& record_of_row = record_of_rows[c];
       size_t next_error = 0;
+      const std::vector<RecordFailure>& failures = decoded[c].result.failures;
       for (size_t i = start; i < end; ++i) {
-        const auto& errors = decoded[c].errors;
-        if (next_error < errors.size() && static_cast<size_t>(errors[next_error].line - 1) == i) {
+        if (next_error < failures.size() && failures[next_error].index + start == i) {
           // A record without a row decodes `null`, an error that is no dead letter.
-          if (rows_json == nullptr || (*rows_json)[i].has_value()) bad->emplace_back(i, errors[next_error].message);
+          if (rows_json == nullptr || (*rows_json)[i].has_value()) bad->emplace_back(i, failures[next_error].reason);
           ++next_error;
           continue;
         }
         record_of_row.push_back(i);
       }
       if (stream_rows) {
-        status = sink(std::move(decoded[c].rows), record_of_row);
+        status = hand_over(decoded[c].result, record_of_row);
         if (!status) {
           cancelled = true;
           break;
@@ -424,14 +458,11 @@ Status IcebergCommitter::DecodeChunks(const MicroBatch& batch, const ChunkSink& 
     }
     pool_->Wait();
     FLOE_RETURN_IF_ERROR(status);
-    std::map<std::string, formats::TypeId> unknown;
+    std::map<std::string, iceberg::TypePtr> unknown;
     for (DecodeLane& lane : lanes_) unknown.merge(lane.decoder->TakeUnknownFields());
     if (stream_rows || unknown.empty() || round > 0) {
       if (!stream_rows) {
-        for (size_t c = 0; c < chunks; ++c) {
-          std::vector<size_t> record_of_row;  // Unused without a transform (evolve excludes one).
-          FLOE_RETURN_IF_ERROR(sink(std::move(decoded[c].rows), record_of_row));
-        }
+        for (size_t c = 0; c < chunks; ++c) FLOE_RETURN_IF_ERROR(hand_over(decoded[c].result, record_of_rows[c]));
       }
       return OkStatus();
     }
@@ -439,12 +470,8 @@ Status IcebergCommitter::DecodeChunks(const MicroBatch& batch, const ChunkSink& 
     // then decode the batch again so its rows carry them.
     std::vector<iceberg::SchemaChange> changes;
     for (const auto& [name, type] : unknown) {
-      iceberg::TypeId id = type == formats::TypeId::kString  ? iceberg::TypeId::kString
-                           : type == formats::TypeId::kInt64 ? iceberg::TypeId::kLong
-                           : type == formats::TypeId::kDouble ? iceberg::TypeId::kDouble
-                                                              : iceberg::TypeId::kBoolean;
-      changes.push_back({.kind = iceberg::SchemaChange::Kind::kAddColumn, .column = name,
-                         .type = iceberg::Type::Primitive(id), .doc = "added by floe stream --evolve"});
+      changes.push_back({.kind = iceberg::SchemaChange::Kind::kAddColumn, .column = name, .type = type,
+                         .doc = "added by floe stream --evolve"});
     }
     FLOE_RETURN_IF_ERROR(table_->Refresh());
     const iceberg::Schema& current = table_->metadata().CurrentSchema();
@@ -455,8 +482,8 @@ Status IcebergCommitter::DecodeChunks(const MicroBatch& batch, const ChunkSink& 
       for (const auto& c : changes) names += (names.empty() ? "" : ", ") + c.column;
       Logger("stream")->info("evolved {}: added column(s) {}", table_->metadata().location, names);
     }
-    FLOE_ASSIGN_OR_RETURN(auto fields, formats::BatchFieldsFromSchema(table_->metadata().CurrentSchema()));
-    FLOE_ASSIGN_OR_RETURN(lanes_[0].decoder, formats::JsonEventDecoder::Make(std::move(fields), options_.timestamp_unit));
+    FLOE_ASSIGN_OR_RETURN(table_fields_, formats::BatchFieldsFromSchema(table_->metadata().CurrentSchema()));
+    FLOE_ASSIGN_OR_RETURN(lanes_[0].decoder, MakeDecoder(table_fields_));
     lanes_[0].decoder->set_collect_unknown_fields(true);
   }
 }

@@ -22,11 +22,19 @@
 #include "sql/iceberg/batch_transform.h"
 #include "stream/batch_committer.h"
 #include "stream/change_event.h"
+#include "stream/record_decoder.h"
 
 namespace floe::stream {
 
 struct IcebergSinkOptions {
   std::string topic;
+  // How record values decode (record_decoder.h); avro and auto fetch writer schemas from
+  // `registry`. Upsert mode reads JSON change events only.
+  SourceFormat format = SourceFormat::kJson;
+  std::shared_ptr<SchemaRegistryClient> registry;
+  // The table's Kafka metadata columns (kafka_columns.h) are filled from each row's record;
+  // the decoders fill the others. Append mode, without a transform.
+  bool with_kafka_columns = false;
   formats::EpochUnit timestamp_unit = formats::EpochUnit::kMillis;
   int64_t target_file_size_bytes = int64_t{128} << 20;
   // With a transform, events decode into `event_schema` and the transform's rows are the
@@ -34,11 +42,12 @@ struct IcebergSinkOptions {
   // are dead letters with reasons starting "transform: ".
   std::shared_ptr<sql::iceberg_sql::BatchTransform> transform;
   std::optional<iceberg::Schema> event_schema;
-  // Unknown top-level keys become new optional columns (string, long, double or boolean) in a
-  // schema change committed before the batch, instead of being ignored. Not with a transform.
+  // Unknown top-level keys (JSON: string, long, double or boolean; Avro: a new writer field, of
+  // its mapped Iceberg type) become new optional columns in a schema change committed before the
+  // batch, instead of being ignored. Not with a transform.
   bool evolve = false;
-  // Records are turned into JSON lines and decoded this many at a time: lines for a whole
-  // micro-batch (up to 96 MiB of values) would be one more full copy of it, in fresh memory.
+  // Records are decoded this many at a time: JSON lines for a whole micro-batch (up to 96 MiB
+  // of values) would be one more full copy of it, in fresh memory.
   size_t decode_chunk_records = 64 << 10;
   // Threads decoding chunks side by side while the calling thread writes the decoded rows:
   // decoding and writing are a commit's work, and the consumer is idle meanwhile. 1 with
@@ -93,12 +102,14 @@ class IcebergCommitter final : public BatchCommitter {
   IcebergSinkOptions options_;
   std::unique_ptr<iceberg::Table> table_;
   std::unique_ptr<iceberg::Table> dead_letters_;
-  // One decoding thread's state: its decoder and its reused buffer of one JSON line per record
-  // of the chunk it decodes.
+  // One decoding thread's state: its decoder and its reused list of the chunk's records.
   struct DecodeLane {
-    std::unique_ptr<formats::JsonEventDecoder> decoder;
-    std::string lines;
+    std::unique_ptr<RecordDecoder> decoder;
+    std::vector<EncodedRecord> records;
   };
+  // A decoder of the source's format for the table's `fields` (less the Kafka metadata columns).
+  Result<std::unique_ptr<RecordDecoder>> MakeDecoder(const std::vector<formats::Field>& fields) const;
+  std::vector<formats::Field> table_fields_;  // The rows' columns (the table's, or the events').
   std::vector<DecodeLane> lanes_;     // Each decodes on a thread of pool_.
   std::unique_ptr<ThreadPool> pool_;  // One thread per lane.
   std::unique_ptr<formats::JsonEventDecoder> dead_letter_decoder_;

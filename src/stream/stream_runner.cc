@@ -9,9 +9,14 @@
 #include "base/logging.h"
 #include "catalog/catalog_table_operations.h"
 #include "catalog/open_catalog.h"
+#include "iceberg/avro_conversion.h"
 #include "iceberg/partition_spec.h"
 #include "iceberg/schema_json.h"
+#include "stream/confluent_frame.h"
+#include "stream/first_record.h"
 #include "stream/iceberg_committer.h"
+#include "stream/kafka_columns.h"
+#include "stream/schema_registry_client.h"
 
 namespace floe::stream {
 namespace {
@@ -82,6 +87,35 @@ Result<std::unique_ptr<iceberg::Table>> LoadTable(std::shared_ptr<catalog::Catal
   return iceberg::Table::Load(std::move(ops));
 }
 
+// The Iceberg schema (JSON) of a table made for registry-encoded records: the writer's schema
+// of the topic's first record, mapped to Iceberg types.
+Result<std::string> SchemaFromFirstRecord(const StreamConfig& config, SchemaRegistryClient& registry,
+                                          const std::atomic<bool>* stop) {
+  // A draining job gives up soon on an empty topic; a long-running one waits for its first record.
+  const auto wait = config.trigger.available_now ? std::chrono::milliseconds(10'000) : std::chrono::hours(24 * 365);
+  Logger("stream")->info("table {} does not exist: waiting for the first record of {} to learn its schema",
+                         config.table, config.topic);
+  FLOE_ASSIGN_OR_RETURN_CTX(std::string value,
+                            ReadFirstRecordValue(config.brokers, config.topic, config.consumer_config, wait, stop),
+                            fmt::format("table {} does not exist and --schema was not given", config.table));
+  if (!LooksConfluentFramed(value)) {
+    return NotFound("table {} does not exist and the first record of {} is not Confluent-framed (magic byte 0 and a "
+                    "schema id): give --schema SCHEMA.json to create it",
+                    config.table, config.topic);
+  }
+  FLOE_ASSIGN_OR_RETURN(ConfluentFrame frame, ParseConfluentFrame(value));
+  FLOE_ASSIGN_OR_RETURN_CTX(auto writer, registry.SchemaById(frame.schema_id),
+                            fmt::format("the writer's schema of the first record of {}", config.topic));
+  if (!writer->avro) {
+    return NotImplemented("the first record of {} is {} (schema id {}): tables are made from Avro schemas only",
+                          config.topic, writer->schema_type, frame.schema_id);
+  }
+  FLOE_ASSIGN_OR_RETURN_CTX(iceberg::Schema schema, iceberg::AvroRecordToSchema(writer->avro->root()),
+                            fmt::format("schema id {} as a table", frame.schema_id));
+  Logger("stream")->info("creating table {} from schema id {} of the first record", config.table, frame.schema_id);
+  return iceberg::SchemaToJson(schema);
+}
+
 }  // namespace
 
 Status RunStream(const StreamConfig& config, MetricsRegistry& metrics, const std::atomic<bool>* stop) {
@@ -99,14 +133,41 @@ Status RunStream(const StreamConfig& config, MetricsRegistry& metrics, const std
     auto created = catalog->CreateNamespace(id.ns, {});
     if (!created && created.error().kind() != ErrorKind::kAlreadyExists) return created;
   }
+  FLOE_ASSIGN_OR_RETURN(SourceFormat format, ParseSourceFormat(config.format));
+  if (format == SourceFormat::kAvro && config.registry.empty()) {
+    return InvalidArgument("--format avro needs --registry URL (the Schema Registry holding the writers' schemas)");
+  }
+  // Checked before anything is created, as the committer would refuse them after.
+  const bool keyed_or_transformed = !config.transform.empty() || !config.key_columns.empty();
+  if (format != SourceFormat::kJson && keyed_or_transformed) {
+    return InvalidArgument("--format {} cannot be combined with --transform or --mode upsert (JSON only, for now)",
+                           config.format);
+  }
+  if (config.with_kafka_columns && keyed_or_transformed) {
+    return InvalidArgument("--with-kafka-columns cannot be combined with --transform or --mode upsert");
+  }
+  std::shared_ptr<SchemaRegistryClient> registry;
+  if (!config.registry.empty()) {
+    registry = std::make_shared<SchemaRegistryClient>(SchemaRegistryClientOptions{.url = config.registry});
+  }
   // The source, recorded so fresh reads can decode the log tail exactly as this job does.
   std::map<std::string, std::string> source = {
       {"floe.source.brokers", config.brokers},
       {"floe.source.topic", config.topic},
-      {"floe.source.format", "json"},
+      {"floe.source.format", std::string(SourceFormatName(format))},
       {"floe.source.timestamp-unit", config.timestamp_unit},
   };
   std::vector<std::string> unset;  // Properties of a transform this job no longer has.
+  if (registry) {
+    source["floe.source.registry"] = config.registry;
+  } else {
+    unset.push_back("floe.source.registry");
+  }
+  if (config.with_kafka_columns) {
+    source["floe.source.kafka-columns"] = "true";
+  } else {
+    unset.push_back("floe.source.kafka-columns");
+  }
   std::string table_schema_json = config.schema_json;
   std::shared_ptr<sql::iceberg_sql::BatchTransform> transform;
   std::optional<iceberg::Schema> event_schema;
@@ -143,6 +204,12 @@ Status RunStream(const StreamConfig& config, MetricsRegistry& metrics, const std
     if (envelope != Envelope::kNone) return InvalidArgument("--envelope {} needs --mode upsert", config.envelope);
     unset.insert(unset.end(), {"floe.source.mode", "floe.source.key", "floe.source.envelope"});
   }
+  if (table_schema_json.empty() && registry && format != SourceFormat::kJson) {
+    FLOE_ASSIGN_OR_RETURN(bool exists, catalog->TableExists(id));
+    if (!exists) {
+      FLOE_ASSIGN_OR_RETURN(table_schema_json, SchemaFromFirstRecord(config, *registry, stop));
+    }
+  }
   FLOE_ASSIGN_OR_RETURN(bool created,
                         EnsureTable(*catalog, id, table_schema_json, config.partition, source, config.key_columns));
   if (created) log->info("created table {}", config.table);
@@ -165,10 +232,23 @@ Status RunStream(const StreamConfig& config, MetricsRegistry& metrics, const std
   if (!stale.empty() || !removed.empty()) {
     FLOE_RETURN_IF_ERROR_CTX(table->SetProperties(stale, removed), "recording the source in the table");
   }
+  if (config.with_kafka_columns) {
+    std::vector<iceberg::SchemaChange> changes;
+    for (const iceberg::NestedField& f : MissingKafkaColumns(table->metadata().CurrentSchema())) {
+      changes.push_back({.kind = iceberg::SchemaChange::Kind::kAddColumn, .column = f.name, .type = f.type, .doc = f.doc});
+    }
+    if (!changes.empty()) {
+      FLOE_RETURN_IF_ERROR_CTX(table->UpdateSchema(changes), "adding the Kafka metadata columns (--with-kafka-columns)");
+      log->info("added the Kafka metadata columns to {}", config.table);
+    }
+  }
   FLOE_ASSIGN_OR_RETURN(auto dead_letters, LoadTable(catalog, dlq_id));
   FLOE_ASSIGN_OR_RETURN(auto committer,
                         IcebergCommitter::Open(std::move(table), std::move(dead_letters),
                                                {.topic = config.topic,
+                                                .format = format,
+                                                .registry = registry,
+                                                .with_kafka_columns = config.with_kafka_columns,
                                                 .timestamp_unit = unit,
                                                 .target_file_size_bytes = config.target_file_size_bytes,
                                                 .transform = transform,

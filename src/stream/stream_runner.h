@@ -27,6 +27,13 @@ struct StreamConfig {
                            // transform, the events' schema (the table's is the transform's output).
   std::string transform;   // SELECT ... FROM events [WHERE ...]; empty: events are the rows.
   bool evolve = false;     // Unknown top-level event keys become new optional columns.
+  // How record values decode: json, avro (Confluent-framed, writer schemas from `registry`) or
+  // auto (per record by Confluent's magic byte). With avro or auto and no schema, a missing
+  // table is made from the writer's schema of the topic's first record.
+  std::string format = "json";
+  std::string registry;    // Schema Registry URL: http://host:port
+  // Adds (to a new or existing table) and fills the Kafka metadata columns (kafka_columns.h).
+  bool with_kafka_columns = false;
   // Upsert mode (docs/upserts.md): the key columns (the table's identifier fields); empty:
   // append mode. A table created in upsert mode has them required and as identifier fields.
   std::vector<std::string> key_columns;

@@ -102,7 +102,20 @@ stream::StreamConfig Pipeline::StreamConfigFor() const {
   config.partition = {"hour(ts)"};
   config.timestamp_unit = "ms";
   config.trigger.interval_millis = options_.trigger_millis;
+  // Producers may publish the orders as JSON or Confluent-framed (Avro registered in this
+  // pipeline's registry); the job and fresh reads tell them apart per record.
+  config.format = "auto";
+  config.registry = RegistryUrl();
   return config;
+}
+
+std::string Pipeline::RegistryUrl() const {
+  std::string host = options_.registry_host;
+  if (host == "0.0.0.0" || host.empty()) host = "127.0.0.1";
+  if (host == "::") host = "::1";
+  if (host.find(':') != std::string::npos) host = "[" + host + "]";
+  return fmt::format("{}://{}", options_.tls_cert.empty() ? "http" : "https",
+                     HostPortText(host, options_.registry_port));
 }
 
 stream::StreamConfig Pipeline::OrderStateConfigFor() const {
@@ -110,6 +123,9 @@ stream::StreamConfig Pipeline::OrderStateConfigFor() const {
   config.table = "shop.order_state";
   config.partition.clear();  // A keyed table is partitioned by its key or not at all.
   config.key_columns = {"order_id"};
+  // Upsert mode reads JSON change events only.
+  config.format = "json";
+  config.registry.clear();
   return config;
 }
 
@@ -154,7 +170,8 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeProcessRoles() {
                                           stream.topic, "--table", stream.table, "--catalog", stream.catalog,
                                           "--warehouse", stream.warehouse, "--schema", schema_path,
                                           "--timestamp-unit", stream.timestamp_unit, "--trigger",
-                                          fmt::format("{}ms", stream.trigger.interval_millis)};
+                                          fmt::format("{}ms", stream.trigger.interval_millis), "--format",
+                                          stream.format, "--registry", stream.registry};
   for (const std::string& partition : stream.partition) {
     stream_argv.push_back("--partition");
     stream_argv.push_back(partition);
@@ -219,6 +236,8 @@ Status Pipeline::ConfigureClients() {
     std::string credential_path = AbsolutePath(options_.data + "/catalog-credential");
     FLOE_RETURN_IF_ERROR(WritePrivateFile(credential_path, self.name + ":" + password + "\n"));
     ::setenv("FLOE_CATALOG_CREDENTIAL_FILE", credential_path.c_str(), 1);
+    // The jobs' and fresh reads' Schema Registry clients log in with it too (HTTP basic).
+    ::setenv("FLOE_REGISTRY_CREDENTIAL_FILE", credential_path.c_str(), 1);
     // The broker and catalog children read the users from this copy, which adds the pipeline's
     // user; verifiers only (the PostgreSQL port, the one place a plaintext password serves,
     // is in this process).

@@ -113,6 +113,8 @@ class Pipeline {
   std::vector<std::unique_ptr<Role>> MakeInProcessRoles();
   std::vector<std::unique_ptr<Role>> MakeProcessRoles();
   std::unique_ptr<Role> MakeQueryRole();
+  // Where the pipeline's own clients reach its Schema Registry role.
+  std::string RegistryUrl() const;
   stream::StreamConfig StreamConfigFor() const;
   // The second job: the same topic into shop.order_state, one row per order (its latest event),
   // in upsert mode keyed by order_id (docs/upserts.md).

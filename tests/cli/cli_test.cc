@@ -94,6 +94,19 @@ TEST(Cli, StreamUpsertFlagsAreCheckedBeforeTheTableIsMade) {
   r = with({"--envelope", "debezium"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("--envelope debezium needs --mode upsert"));
+  // Registry-encoded formats (issue #26): avro needs a registry; upsert mode reads JSON only.
+  r = with({"--format", "avro"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--format avro needs --registry"));
+  r = with({"--format", "avro", "--registry", "http://127.0.0.1:1", "--mode", "upsert", "--key", "order_id"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("cannot be combined with --transform or --mode upsert"));
+  r = with({"--with-kafka-columns", "--mode", "upsert", "--key", "order_id"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--with-kafka-columns cannot be combined"));
+  r = with({"--format", "protobuf"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--format"));
   std::filesystem::remove_all(dir);
 }
 

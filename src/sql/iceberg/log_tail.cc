@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 
 #include "broker/client/kafka_client_config.h"
+#include "stream/kafka_columns.h"
+#include "stream/schema_registry_client.h"
 
 namespace floe::sql::iceberg_sql {
 namespace {
@@ -32,7 +34,7 @@ struct PartitionTail {
   int64_t cache_begin = 0;
   int64_t cache_end = 0;
   int64_t bytes = 0;
-  std::unique_ptr<formats::JsonEventDecoder> decoder;
+  std::unique_ptr<stream::RecordDecoder> decoder;
 };
 
 }  // namespace
@@ -52,7 +54,14 @@ std::optional<Result<LogSource>> LogSource::FromProperties(const std::map<std::s
   // without a source are (docs/upserts.md).
   if (get("floe.source.mode") == "upsert") return std::nullopt;
   std::string format = get("floe.source.format");
-  if (!format.empty() && format != "json") return NotImplemented("source format '{}' cannot be read live", format);
+  if (!format.empty()) {
+    FLOE_ASSIGN_OR_RETURN_CTX(source.format, stream::ParseSourceFormat(format), "table property floe.source.format");
+  }
+  source.registry = get("floe.source.registry");
+  source.kafka_columns = get("floe.source.kafka-columns") == "true";
+  if (source.format == stream::SourceFormat::kAvro && source.registry.empty()) {
+    return InvalidArgument("table property floe.source.registry is missing: an avro source needs its Schema Registry");
+  }
   std::string unit = get("floe.source.timestamp-unit");
   if (!unit.empty()) {
     FLOE_ASSIGN_OR_RETURN_CTX(source.timestamp_unit, formats::ParseEpochUnit(unit), "table property floe.source.timestamp-unit");
@@ -65,6 +74,7 @@ std::optional<Result<LogSource>> LogSource::FromProperties(const std::map<std::s
 struct LogTail::Impl {
   LogSource source;
   std::vector<formats::Field> fields;
+  std::shared_ptr<stream::SchemaRegistryClient> registry;  // Shared by the partitions' decoders.
   rd_kafka_t* consumer = nullptr;
   rd_kafka_topic_t* topic = nullptr;
 
@@ -118,9 +128,25 @@ struct LogTail::Impl {
       tail.consuming = true;
     }
     if (!tail.decoder) {
-      FLOE_ASSIGN_OR_RETURN(tail.decoder, formats::JsonEventDecoder::Make(fields, source.timestamp_unit));
+      FLOE_ASSIGN_OR_RETURN(tail.decoder, stream::MakeRecordDecoder({.format = source.format,
+                                                                      .fields = source.kafka_columns
+                                                                                    ? stream::DecodedFields(fields)
+                                                                                    : fields,
+                                                                      .timestamp_unit = source.timestamp_unit,
+                                                                      .registry = registry}));
     }
-    std::string lines;
+    // The records' values back to back (their messages are released as they are read).
+    std::string values;
+    struct ValueAt {
+      size_t begin;
+      size_t size;
+      bool null;
+      int64_t timestamp_millis;
+      size_t key_begin;
+      size_t key_size;
+      bool key_null;
+    };
+    std::vector<ValueAt> value_at;
     std::vector<int64_t> line_offsets;
     int64_t first = tail.cache_end;
     int64_t next = tail.cache_end;
@@ -147,14 +173,22 @@ struct LogTail::Impl {
         } else if (m->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
           if (status.has_value()) status = Unavailable("{} at offset {}: {}", Where(partition), next, rd_kafka_message_errstr(m));
         } else if (m->offset >= next && status.has_value()) {
-          formats::AppendEventLine(&lines, std::string_view(static_cast<const char*>(m->payload), m->len),
-                                   m->payload == nullptr);
+          ValueAt at{.begin = values.size(), .size = m->len, .null = m->payload == nullptr,
+                     .timestamp_millis = rd_kafka_message_timestamp(m, nullptr), .key_begin = 0, .key_size = 0,
+                     .key_null = m->key == nullptr};
+          if (m->payload != nullptr) values.append(static_cast<const char*>(m->payload), m->len);
+          if (source.kafka_columns && m->key != nullptr) {
+            at.key_begin = values.size();
+            at.key_size = m->key_len;
+            values.append(static_cast<const char*>(m->key), m->key_len);
+          }
+          value_at.push_back(at);
           line_offsets.push_back(m->offset);
           next = m->offset + 1;
         }
         rd_kafka_message_destroy(m);
       }
-      if (static_cast<int64_t>(lines.size()) + tail.bytes > max_bytes) {
+      if (static_cast<int64_t>(values.size()) + tail.bytes > max_bytes) {
         status = ResourceExhausted("{}: more than live_tail_max_bytes ({} bytes) of records past the snapshot",
                                    Where(partition), max_bytes);
       }
@@ -164,33 +198,69 @@ struct LogTail::Impl {
       return status;
     }
     if (line_offsets.empty()) return OkStatus();
-    size_t size = lines.size();
-    lines.append(formats::JsonEventDecoder::kPadding, '\0');
-    tail.decoder->DecodeLines(std::string_view(lines.data(), size), 1);
-    Segment segment;
-    segment.first_offset = first;
-    segment.end_offset = next;
-    // Lines the decoder rejected are dead letters: the rows are the other lines, in order.
+    std::vector<stream::EncodedRecord> records;
+    records.reserve(value_at.size());
+    for (const ValueAt& v : value_at) records.push_back({std::string_view(values).substr(v.begin, v.size), v.null});
+    stream::DecodedRecords decoded = tail.decoder->Decode(records);
+    // Records the decoder rejected are dead letters: the rows are the other records, in order.
     std::vector<bool> rejected(line_offsets.size(), false);
-    for (const formats::LineError& e : tail.decoder->errors()) {
-      if (e.line >= 1 && static_cast<size_t>(e.line) <= rejected.size()) rejected[static_cast<size_t>(e.line - 1)] = true;
+    for (const stream::RecordFailure& f : decoded.failures) {
+      if (f.index < rejected.size()) rejected[f.index] = true;
     }
-    tail.decoder->ClearErrors();
+    std::vector<int64_t> row_offsets;
+    std::vector<size_t> row_records;  // Each row's index among the records read.
     for (size_t i = 0; i < line_offsets.size(); ++i) {
-      if (!rejected[i]) segment.row_offsets.push_back(line_offsets[i]);
+      if (!rejected[i]) {
+        row_offsets.push_back(line_offsets[i]);
+        row_records.push_back(i);
+      }
     }
-    auto batch = std::make_shared<formats::ColumnBatch>(tail.decoder->TakeBatch());
-    if (batch->num_rows != static_cast<int64_t>(segment.row_offsets.size())) {
+    if (decoded.batches.empty()) {
+      decoded.batches.push_back(formats::MakeEmptyBatch(source.kafka_columns ? stream::DecodedFields(fields) : fields));
+    }
+    int64_t decoded_rows = 0;
+    for (const formats::ColumnBatch& b : decoded.batches) decoded_rows += b.num_rows;
+    if (decoded_rows != static_cast<int64_t>(row_offsets.size())) {
       Restart(partition, tail, first);
-      return Internal("{}: decoded {} rows from {} records with {} rejected", Where(partition), batch->num_rows,
-                      line_offsets.size(), line_offsets.size() - segment.row_offsets.size());
+      return Internal("{}: decoded {} rows from {} records with {} rejected", Where(partition), decoded_rows,
+                      line_offsets.size(), line_offsets.size() - row_offsets.size());
     }
-    segment.bytes = formats::BatchBytes(*batch);
-    segment.batch = std::move(batch);
-    tail.bytes += segment.bytes;
-    total_bytes.fetch_add(segment.bytes);
+    // One segment per batch (`auto` gives one per run of one format), together covering
+    // [first, next): each ends after its last row, the last one at `next`.
+    size_t row = 0;
+    int64_t segment_first = first;
+    for (size_t k = 0; k < decoded.batches.size(); ++k) {
+      Segment segment;
+      const size_t n = static_cast<size_t>(decoded.batches[k].num_rows);
+      segment.first_offset = segment_first;
+      segment.row_offsets.assign(row_offsets.begin() + static_cast<std::ptrdiff_t>(row),
+                                 row_offsets.begin() + static_cast<std::ptrdiff_t>(row + n));
+      if (source.kafka_columns) {
+        std::vector<stream::KafkaRecordMeta> meta;
+        for (size_t r = row; r < row + n; ++r) {
+          const ValueAt& v = value_at[row_records[r]];
+          meta.push_back({.partition = partition, .offset = row_offsets[r], .timestamp_millis = v.timestamp_millis,
+                          .key = std::string_view(values).substr(v.key_begin, v.key_size), .key_null = v.key_null});
+        }
+        FLOE_ASSIGN_OR_RETURN(decoded.batches[k],
+                              stream::WithKafkaColumns(std::move(decoded.batches[k]), fields, source.topic, meta));
+      }
+      row += n;
+      const bool last = k + 1 == decoded.batches.size();
+      if (last) {
+        segment.end_offset = next;
+      } else {
+        segment.end_offset = segment.row_offsets.empty() ? segment_first : segment.row_offsets.back() + 1;
+      }
+      segment_first = segment.end_offset;
+      auto batch = std::make_shared<formats::ColumnBatch>(std::move(decoded.batches[k]));
+      segment.bytes = formats::BatchBytes(*batch);
+      segment.batch = std::move(batch);
+      tail.bytes += segment.bytes;
+      total_bytes.fetch_add(segment.bytes);
+      tail.segments.push_back(std::move(segment));
+    }
     tail.cache_end = next;
-    tail.segments.push_back(std::move(segment));
     return OkStatus();
   }
 };
@@ -203,6 +273,10 @@ Result<std::shared_ptr<LogTail>> LogTail::Open(LogSource source, std::vector<for
   Impl& impl = *tail->impl_;
   impl.source = std::move(source);
   impl.fields = std::move(event_fields);
+  if (!impl.source.registry.empty()) {
+    impl.registry = std::make_shared<stream::SchemaRegistryClient>(
+        stream::SchemaRegistryClientOptions{.url = impl.source.registry});
+  }
   // Reads at explicit offsets, outside any group; short fetch waits keep the tail fresh.
   const broker::KafkaSettings defaults = {
       {"client.id", "floe-fresh-reads"},

@@ -1,6 +1,7 @@
 // Fresh reads: the records of a stream-fed table's source topic past the offsets its snapshot
 // recorded, read through the Kafka protocol (librdkafka, so any Kafka serves) and decoded by the
-// stream job's JSON decoder into the same rows the job would commit.
+// stream job's record decoder for the source's format (JSON, or Confluent-framed Avro with the
+// job's Schema Registry) into the same rows the job would commit.
 //
 // A LogTail is shared by every query of one source: per partition it keeps the decoded records
 // from the oldest offset a query still needs to the newest it read, so a query decodes only
@@ -22,6 +23,7 @@
 #include "base/result.h"
 #include "formats/column_batch.h"
 #include "formats/json/event_decoder.h"
+#include "stream/record_decoder.h"
 
 namespace floe::sql::iceberg_sql {
 
@@ -30,6 +32,9 @@ struct LogSource {
   std::string brokers;
   std::string topic;
   formats::EpochUnit timestamp_unit = formats::EpochUnit::kMillis;
+  stream::SourceFormat format = stream::SourceFormat::kJson;  // floe.source.format
+  std::string registry;  // floe.source.registry: the Schema Registry of avro and auto sources.
+  bool kafka_columns = false;  // floe.source.kafka-columns: rows carry their record's metadata.
   std::string transform;          // floe.source.transform: the job's SQL; empty when none.
   std::string event_schema_json;  // floe.source.event-schema: what events decode into; empty: the table's schema.
 

@@ -1,0 +1,30 @@
+// Confluent's wire format for registry-encoded records: magic byte 0, the writer schema's
+// registry id as 4 bytes big-endian, then the payload (for Avro, one datum in the binary
+// encoding). Schema Registry documentation, "Wire format". Stateless; any thread.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "base/result.h"
+
+namespace floe::stream {
+
+inline constexpr uint8_t kConfluentMagicByte = 0;
+inline constexpr size_t kConfluentHeaderSize = 5;
+
+struct ConfluentFrame {
+  int32_t schema_id = 0;
+  std::string_view payload;  // Borrowed from the record's value.
+};
+
+// Whether `value` starts the way a framed record does (magic byte 0 and room for the id): how
+// `--format auto` tells registry-encoded records from JSON, which never starts with a 0 byte.
+inline bool LooksConfluentFramed(std::string_view value) {
+  return value.size() >= kConfluentHeaderSize && static_cast<uint8_t>(value[0]) == kConfluentMagicByte;
+}
+
+// Corruption when the value is shorter than the header or its magic byte is not 0.
+Result<ConfluentFrame> ParseConfluentFrame(std::string_view value);
+
+}  // namespace floe::stream

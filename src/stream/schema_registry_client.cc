@@ -1,0 +1,113 @@
+#include "stream/schema_registry_client.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "base/base64.h"
+#include "base/logging.h"
+#include "base/private_file.h"
+
+namespace floe::stream {
+
+SchemaRegistryClient::SchemaRegistryClient(SchemaRegistryClientOptions options)
+    : options_(std::move(options)),
+      http_(net::HttpClientOptions{.connect_timeout = options_.timeout,
+                                   .read_timeout = options_.timeout,
+                                   .total_timeout = options_.timeout,
+                                   .max_response_bytes = uint64_t{16} << 20}) {
+  while (!options_.url.empty() && options_.url.back() == '/') options_.url.pop_back();
+  std::string credential = options_.credential;
+  if (const char* file = std::getenv("FLOE_REGISTRY_CREDENTIAL_FILE"); credential.empty() && file != nullptr && *file) {
+    if (Status ok = CheckPrivateFile(file, "FLOE_REGISTRY_CREDENTIAL_FILE"); !ok) {
+      Logger("stream")->warn("not using the registry credential: {}", ok.error().message());
+    } else {
+      std::ifstream in(file);
+      std::getline(in, credential);
+    }
+  }
+  if (!credential.empty()) authorization_ = "Basic " + Base64Encode(credential);
+}
+
+Result<std::shared_ptr<const RegisteredSchema>> SchemaRegistryClient::SchemaById(int32_t id) {
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = schemas_.find(id); it != schemas_.end()) return it->second;
+  }
+  // Fetched outside the lock: lanes asking for other ids need not wait. Two lanes may fetch the
+  // same id at once; both get the same answer.
+  FLOE_ASSIGN_OR_RETURN(auto schema, Fetch(id));
+  std::lock_guard lock(mutex_);
+  return schemas_.emplace(id, std::move(schema)).first->second;
+}
+
+Status SchemaRegistryClient::Remember(int32_t id, std::string_view avro_schema) {
+  auto parsed = avro::AvroSchema::Parse(avro_schema);
+  if (!parsed) return Corruption("schema id {} does not parse as Avro: {}", id, parsed.error().message());
+  auto schema = std::make_shared<RegisteredSchema>();
+  schema->id = id;
+  schema->schema_type = "AVRO";
+  schema->text = std::string(avro_schema);
+  schema->avro = std::move(*parsed);
+  std::lock_guard lock(mutex_);
+  schemas_.insert_or_assign(id, std::move(schema));
+  return OkStatus();
+}
+
+Result<std::shared_ptr<const RegisteredSchema>> SchemaRegistryClient::Fetch(int32_t id) {
+  const std::string url = options_.url + "/schemas/ids/" + std::to_string(id);
+  std::chrono::milliseconds pause = options_.first_pause;
+  Result<net::HttpResponse> response = Unavailable("no attempt made");
+  for (int attempt = 1; attempt <= options_.attempts; ++attempt) {
+    net::HttpClientRequest request{.method = "GET", .url = url};
+    request.headers.Set("Accept", "application/vnd.schemaregistry.v1+json");
+    if (!authorization_.empty()) request.headers.Set("Authorization", authorization_);
+    response = http_.Send(request);
+    // Retry what may pass: transport failures and the registry's own 5xx answers.
+    const bool retry = response ? response->status >= 500 : response.error().IsRetryable();
+    if (!retry || attempt == options_.attempts) break;
+    std::this_thread::sleep_for(pause);
+    pause *= 2;
+  }
+  if (!response) {
+    return Unavailable("schema registry {} unreachable after {} attempts: {}", options_.url, options_.attempts,
+                       response.error().message());
+  }
+  nlohmann::json body = nlohmann::json::parse(response->body, nullptr, /*allow_exceptions=*/false);
+  if (response->status == 404) {
+    std::string message = body.is_object() && body.contains("message") && body["message"].is_string()
+                              ? body["message"].get<std::string>()
+                              : response->body.substr(0, 200);
+    return NotFound("schema id {} is unknown to the registry at {} ({})", id, options_.url, message);
+  }
+  if (response->status >= 500) {
+    return Unavailable("schema registry {} answered HTTP {} after {} attempts", options_.url, response->status,
+                       options_.attempts);
+  }
+  if (response->status != 200) {
+    return Unavailable("schema registry {} answered HTTP {} for schema id {}: {}", options_.url, response->status, id,
+                       response->body.substr(0, 200));
+  }
+  if (!body.is_object() || !body.contains("schema") || !body["schema"].is_string()) {
+    return Corruption("schema registry {}: the answer for schema id {} has no \"schema\" string", options_.url, id);
+  }
+  auto schema = std::make_shared<RegisteredSchema>();
+  schema->id = id;
+  schema->text = body["schema"].get<std::string>();
+  schema->schema_type = body.contains("schemaType") && body["schemaType"].is_string()
+                            ? body["schemaType"].get<std::string>()
+                            : "AVRO";  // Confluent leaves it out for Avro.
+  if (body.contains("references") && body["references"].is_array() && !body["references"].empty()) {
+    return NotImplemented("schema id {} uses schema references, which floe stream cannot resolve yet", id);
+  }
+  if (schema->schema_type == "AVRO") {
+    auto parsed = avro::AvroSchema::Parse(schema->text);
+    if (!parsed) return Corruption("schema id {} does not parse as Avro: {}", id, parsed.error().message());
+    schema->avro = std::move(*parsed);
+  }
+  return std::shared_ptr<const RegisteredSchema>(std::move(schema));
+}
+
+}  // namespace floe::stream

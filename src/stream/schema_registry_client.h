@@ -1,0 +1,65 @@
+// SchemaRegistryClient: the writer schemas a Confluent-compatible Schema Registry holds (floe's
+// own `floe registry`, Confluent's, Karapace, Apicurio, Redpanda's), fetched by id with
+// GET /schemas/ids/{id} and kept: a registry never changes what an id means, so an id is asked
+// for once per process. A request the registry does not answer is retried a few times with a
+// growing pause before the failure is reported.
+//
+// Thread-safe: the stream job's decode lanes and fresh reads share one client per registry.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "base/result.h"
+#include "formats/avro/avro_schema.h"
+#include "net/http_client.h"
+
+namespace floe::stream {
+
+struct RegisteredSchema {
+  int32_t id = 0;
+  std::string schema_type;  // "AVRO", "PROTOBUF" or "JSON".
+  std::string text;         // The schema as registered.
+  std::optional<avro::AvroSchema> avro;  // Parsed, for AVRO schemas.
+};
+
+struct SchemaRegistryClientOptions {
+  std::string url;  // "http://127.0.0.1:8081" (user:password@ for HTTP basic auth).
+  int attempts = 4;
+  std::chrono::milliseconds first_pause{100};  // Doubled after each failed attempt.
+  std::chrono::milliseconds timeout{5'000};
+  // HTTP basic credentials, "user:password"; empty: those of the file FLOE_REGISTRY_CREDENTIAL_FILE
+  // names, if any (how `floe up` gives its jobs a login without putting it in argv or a URL
+  // recorded in table properties).
+  std::string credential;
+};
+
+class SchemaRegistryClient {
+ public:
+  explicit SchemaRegistryClient(SchemaRegistryClientOptions options);
+
+  // The schema with `id`: NotFound when the registry has none (its error 40403), Unavailable
+  // when it could not be reached after every attempt, Corruption when its answer or an AVRO
+  // schema does not parse, NotImplemented for schemas with references.
+  Result<std::shared_ptr<const RegisteredSchema>> SchemaById(int32_t id);
+
+  // Puts an Avro schema known ahead under `id`, as if the registry had answered it (benchmarks
+  // and tests that run without a registry). Corruption when it does not parse.
+  Status Remember(int32_t id, std::string_view avro_schema);
+
+  const std::string& url() const { return options_.url; }
+
+ private:
+  Result<std::shared_ptr<const RegisteredSchema>> Fetch(int32_t id);
+
+  SchemaRegistryClientOptions options_;
+  std::string authorization_;  // "Basic ..." or empty.
+  net::HttpClient http_;
+  std::mutex mutex_;
+  std::map<int32_t, std::shared_ptr<const RegisteredSchema>> schemas_;  // Guarded by mutex_.
+};
+
+}  // namespace floe::stream
