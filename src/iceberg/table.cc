@@ -1,6 +1,7 @@
 #include "iceberg/table.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
 #include <random>
 #include <set>
@@ -194,11 +195,22 @@ Result<std::unique_ptr<Table>> Table::Create(std::shared_ptr<TableOperations> op
   while (location.size() > 1 && location.back() == '/') location.pop_back();
   PartitionSpec spec(0, partition_fields);
   FLOE_RETURN_IF_ERROR(spec.Validate(schema.WithId(0)));
+  // `format-version` chooses the table's version at creation and is not kept as a property,
+  // as in catalog::TableCreation.
+  int64_t format_version = kDefaultFormatVersion;
+  if (auto it = properties.find("format-version"); it != properties.end()) {
+    char* end = nullptr;
+    format_version = std::strtoll(it->second.c_str(), &end, 10);
+    if (it->second.empty() || *end != '\0') {
+      return InvalidArgument("property format-version '{}' is not a number", it->second);
+    }
+    properties.erase(it);
+  }
   TableChange change;
   change.requirements = {std::make_shared<const AssertCreate>()};
   change.updates = {
       std::make_shared<const AssignUuid>(NewUuid()),
-      std::make_shared<const UpgradeFormatVersion>(kDefaultFormatVersion),
+      std::make_shared<const UpgradeFormatVersion>(format_version),
       std::make_shared<const AddSchema>(SchemaToJsonValue(schema.WithId(0)), schema.HighestFieldId()),
       std::make_shared<const SetCurrentSchema>(-1),
       std::make_shared<const AddPartitionSpec>(PartitionSpecToJsonValue(spec)),
@@ -326,8 +338,21 @@ Result<Table::Updates> Table::AddSnapshot(const TableMetadata& base, int64_t sna
   int64_t seq = base.last_sequence_number + 1;
   std::string list_location =
       ops_->NewLocation(fmt::format("metadata/snap-{}-{}-{}.avro", snapshot_id, seq, NewUuid()));
-  FLOE_ASSIGN_OR_RETURN(std::string list,
-                        WriteManifestList(2, snapshot_id, base.current_snapshot_id, seq, std::move(manifests)));
+  // Row lineage (v3, format/spec.md "First Row ID Assignment"): every data manifest without a
+  // first row id gets the next range of ids, sized by its added and existing rows, from the
+  // table's next-row-id on; the snapshot records where its ranges start and how many they hold.
+  const bool row_lineage = base.format_version >= 3;
+  const int64_t first_row_id = base.next_row_id.value_or(0);
+  int64_t next_row_id = first_row_id;
+  if (row_lineage) {
+    for (ManifestFile& m : manifests) {
+      if (m.content != ManifestContent::kData || m.first_row_id) continue;
+      m.first_row_id = next_row_id;
+      next_row_id += m.added_rows_count.value_or(0) + m.existing_rows_count.value_or(0);
+    }
+  }
+  FLOE_ASSIGN_OR_RETURN(std::string list, WriteManifestList(row_lineage ? 3 : 2, snapshot_id, base.current_snapshot_id,
+                                                            seq, std::move(manifests)));
   FLOE_RETURN_IF_ERROR(WriteLocation(list_location, list));
   written->push_back(list_location);
 
@@ -338,6 +363,10 @@ Result<Table::Updates> Table::AddSnapshot(const TableMetadata& base, int64_t sna
   s.timestamp_ms = std::max(NowMillis(), base.last_updated_ms);
   s.manifest_list = list_location;
   s.schema_id = base.current_schema_id;
+  if (row_lineage) {
+    s.first_row_id = first_row_id;
+    s.added_rows = next_row_id - first_row_id;
+  }
   s.summary = extra_summary_;
   if (summary_fn_) {
     FLOE_ASSIGN_OR_RETURN(auto computed, summary_fn_(base));
@@ -443,7 +472,8 @@ Result<std::vector<ManifestFile>> Table::MergeManifests(const TableMetadata& bas
       }
     }
     const PartitionSpec* spec = base.SpecById(spec_id);
-    ManifestWriteContext ctx{2, &base.CurrentSchema(), spec, ManifestContent::kData, snapshot_id};
+    ManifestWriteContext ctx{std::max(2, base.format_version), &base.CurrentSchema(), spec, ManifestContent::kData,
+                             snapshot_id};
     FLOE_ASSIGN_OR_RETURN(WrittenManifest w, WriteManifest(ctx, entries));
     std::string location = ops_->NewLocation(fmt::format("metadata/{}-m{}.avro", NewUuid(), out.size()));
     FLOE_RETURN_IF_ERROR(WriteLocation(location, w.bytes));

@@ -9,6 +9,9 @@
 // FLOE_UPSERT_EVENTS / FLOE_UPSERT_KEYS / FLOE_UPSERT_KILLS scale it (the default, 20k events over
 // 2k keys and two kills, is small enough for `make test`; the issue's proof is
 // FLOE_UPSERT_EVENTS=1000000 FLOE_UPSERT_KEYS=100000 FLOE_UPSERT_KILLS=3).
+// FLOE_UPSERT_FORMAT_VERSION=3 runs it all on a format v3 table (`--format-version 3`): then the
+// metadata must carry row lineage (next-row-id, each snapshot's first-row-id and added-rows,
+// ranges that never overlap) and icebird reads the v3 table.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -29,6 +32,7 @@ const floe = process.env.FLOE_BIN;
 const EVENTS = Number(process.env.FLOE_UPSERT_EVENTS ?? 20000);
 const KEYS = Number(process.env.FLOE_UPSERT_KEYS ?? 2000);
 const KILLS = Math.max(2, Number(process.env.FLOE_UPSERT_KILLS ?? 2));
+const FORMAT_VERSION = Number(process.env.FLOE_UPSERT_FORMAT_VERSION ?? 2);
 const STATUSES = ['created', 'paid', 'shipped', 'cancelled'];
 let dir, broker, duck, catalogDb, folder, events = [];
 
@@ -52,7 +56,8 @@ function streamArgs(...extra) {
   return ['stream', '--brokers', broker.address, '--topic', 'orders', '--table', 'shop.orders',
           '--catalog', `sqlite:${catalogDb}`, '--warehouse', `file://${join(dir, 'wh')}`,
           '--schema', join(dir, 'orders.schema.json'), '--mode', 'upsert', '--key', 'order_id',
-          '--trigger', '100ms', '--max-batch-records', String(Math.max(500, Math.floor(EVENTS / 40))), ...extra];
+          '--trigger', '100ms', '--max-batch-records', String(Math.max(500, Math.floor(EVENTS / 40))),
+          ...(FORMAT_VERSION === 2 ? [] : ['--format-version', String(FORMAT_VERSION)]), ...extra];
 }
 
 // Events seq from..to-1 (generated in `before`), keyed by order_id so a key stays in one partition.
@@ -183,7 +188,25 @@ test('killed with SIGKILL mid-way and restarted, the job leaves the last event p
   for (const s of overwrites) assert.ok(Number(s.summary['added-equality-deletes']) > 0);
   const deletes = floeRows(`SELECT content, file_path FROM shop."orders$files" WHERE content = 2`);
   assert.ok(deletes.length >= 4, `${deletes.length} equality delete files`);
+  assert.equal(metadata['format-version'], FORMAT_VERSION);
+  if (FORMAT_VERSION >= 3) assertRowLineage(metadata);
 });
+
+// Row lineage (format/spec.md, "Row Lineage"): every snapshot takes the range of row ids from
+// the table's next-row-id at its commit, so the ranges follow one another without overlap, and
+// next-row-id ends past the last; the range covers at least the rows the snapshot added.
+function assertRowLineage(metadata) {
+  const snapshots = [...metadata.snapshots].sort((a, b) => a['sequence-number'] - b['sequence-number']);
+  let next = 0;
+  for (const s of snapshots) {
+    assert.equal(typeof s['first-row-id'], 'number', `snapshot ${s['snapshot-id']} has no first-row-id`);
+    assert.equal(typeof s['added-rows'], 'number', `snapshot ${s['snapshot-id']} has no added-rows`);
+    assert.ok(s['first-row-id'] >= next, `snapshot ${s['snapshot-id']} reuses row ids below ${next}`);
+    assert.ok(s['added-rows'] >= Number(s.summary['added-records'] ?? 0), `snapshot ${s['snapshot-id']}`);
+    next = s['first-row-id'] + s['added-rows'];
+  }
+  assert.ok(metadata['next-row-id'] >= next, `next-row-id ${metadata['next-row-id']} below ${next}`);
+}
 
 test('before compaction: EXPLAIN ANALYZE shows the delete files and the rows they remove; icebird reads the same rows', async () => {
   const expected = await expectedRows();
