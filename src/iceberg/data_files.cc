@@ -8,7 +8,7 @@
 #include "formats/parquet/file_reader.h"
 #include "formats/parquet/file_writer.h"
 #include "iceberg/batch_conversion.h"
-#include "iceberg/deletion_vector.h"
+#include "iceberg/deletion_vector_file.h"
 #include "iceberg/integer_key_set.h"
 #include "iceberg/partition_split.h"
 #include "iceberg/schema_json.h"
@@ -104,29 +104,6 @@ struct TaskDeletes {
   std::vector<std::shared_ptr<const Equality>> equalities;
 };
 
-// The positions of a deletion vector: its blob is read by the byte range the manifest gives,
-// never by parsing the whole Puffin file.
-Result<std::vector<int64_t>> ReadDeletionVector(const io::InputFile& input, const DataFile& dv, const DataFile& data) {
-  std::string where = fmt::format("{} blob at {}+{}", dv.file_path, dv.content_offset.value_or(-1),
-                                  dv.content_size_in_bytes.value_or(-1));
-  if (!dv.content_offset || !dv.content_size_in_bytes || *dv.content_offset < 0 || *dv.content_size_in_bytes < 12) {
-    return Corruption("deletion vector {}: the manifest entry needs content_offset and content_size_in_bytes", where);
-  }
-  uint64_t end = static_cast<uint64_t>(*dv.content_offset) + static_cast<uint64_t>(*dv.content_size_in_bytes);
-  if (end > input.Size()) {
-    return Corruption("deletion vector {}: the blob ends at byte {} but the Puffin file has {}", where, end, input.Size());
-  }
-  FLOE_ASSIGN_OR_RETURN(std::string blob, input.ReadAt(static_cast<uint64_t>(*dv.content_offset),
-                                                       static_cast<uint64_t>(*dv.content_size_in_bytes)));
-  FLOE_ASSIGN_OR_RETURN(std::vector<int64_t> positions, DecodeDeletionVector(blob, data.record_count, where));
-  // The spec makes a DV's record_count its cardinality; a mismatch means the wrong blob.
-  if (dv.record_count > 0 && static_cast<int64_t>(positions.size()) != dv.record_count) {
-    return Corruption("deletion vector {}: holds {} positions, its manifest entry says {}", where, positions.size(),
-                      dv.record_count);
-  }
-  return positions;
-}
-
 // Marks the rows of `keys` (one integer key column without nulls) that `eq` deletes, in one
 // loop over the column's values; false, marking nothing, when the column is of another form.
 bool MarkIntegerKeys(const formats::ColumnVector& keys, const EqualityDeleteKeys& eq, std::vector<uint8_t>* deleted) {
@@ -217,13 +194,13 @@ Result<TaskDeletes> LoadDeletes(Table& table, const FileScanTask& task, const Sc
       }
       continue;
     }
-    FLOE_ASSIGN_OR_RETURN(std::string key, table.ops().KeyForLocation(del.file_path));
-    FLOE_ASSIGN_OR_RETURN(auto input, table.ops().store().OpenInput(key));
     if (del.is_deletion_vector()) {
-      FLOE_ASSIGN_OR_RETURN(std::vector<int64_t> positions, ReadDeletionVector(*input, del, task.file));
+      FLOE_ASSIGN_OR_RETURN(std::vector<int64_t> positions, ReadDeletionVector(table, del, task.file));
       out.positions.insert(positions.begin(), positions.end());
       continue;
     }
+    FLOE_ASSIGN_OR_RETURN(std::string key, table.ops().KeyForLocation(del.file_path));
+    FLOE_ASSIGN_OR_RETURN(auto input, table.ops().store().OpenInput(key));
     FLOE_ASSIGN_OR_RETURN(auto batches, ReadParquetFile(std::move(input)));
     for (const ColumnBatch& b : batches) {
       int path_col = -1, pos_col = -1;

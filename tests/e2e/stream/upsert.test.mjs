@@ -185,11 +185,20 @@ test('killed with SIGKILL mid-way and restarted, the job leaves the last event p
   assert.deepEqual(metadata.schemas.at(-1)['identifier-field-ids'], [1]);
   const overwrites = metadata.snapshots.filter(s => s.summary.operation === 'overwrite');
   assert.ok(overwrites.length >= 4, `${overwrites.length} overwrite snapshots`);
+  assert.equal(metadata['format-version'], FORMAT_VERSION);
+  if (FORMAT_VERSION >= 3) {
+    // v3: deletion vectors (position deletes in Puffin files), at most one per data file.
+    for (const s of overwrites) assert.ok(Number(s.summary['added-dvs']) > 0, JSON.stringify(s.summary));
+    for (const s of metadata.snapshots) assert.equal(s.summary['added-equality-deletes'] ?? '0', '0');
+    const vectors = floeRows(`SELECT content, file_path, file_format FROM shop."orders$files" WHERE content = 1`);
+    assert.ok(vectors.length >= 2, `${vectors.length} deletion vectors`);
+    for (const v of vectors) assert.equal(v.file_format.toUpperCase(), 'PUFFIN');
+    assertRowLineage(metadata);
+    return;
+  }
   for (const s of overwrites) assert.ok(Number(s.summary['added-equality-deletes']) > 0);
   const deletes = floeRows(`SELECT content, file_path FROM shop."orders$files" WHERE content = 2`);
   assert.ok(deletes.length >= 4, `${deletes.length} equality delete files`);
-  assert.equal(metadata['format-version'], FORMAT_VERSION);
-  if (FORMAT_VERSION >= 3) assertRowLineage(metadata);
 });
 
 // Row lineage (format/spec.md, "Row Lineage"): every snapshot takes the range of row ids from
@@ -220,6 +229,9 @@ test('before compaction: EXPLAIN ANALYZE shows the delete files and the rows the
   // fetches every file at once, more connections than the test's folder server takes at the
   // 1M-event size (ECONNRESET): there the check is left out.
   if (EVENTS > 100000) return;
+  // icebird 0.3.1 reads every delete file as Parquet: it has no deletion vectors (Puffin), so a
+  // v3 upsert table is checked by floe here and by DuckDB over the data files after compaction.
+  if (FORMAT_VERSION >= 3) return;
   const icebird = (await readTable(catalogDb, folder, 'shop.orders')).sort((a, b) => Number(a.order_id) - Number(b.order_id));
   assertSameRows(icebird, expected, 'icebird before compaction');
 });
