@@ -22,6 +22,7 @@ import { createRequire } from 'node:module';
 import { startBroker } from '../../interop/broker/broker_process.mjs';
 import { metadataLocation, readTable } from '../../interop/support/sqlite_catalog_tables.mjs';
 import { serveFolder } from '../../interop/support/folder_server.mjs';
+import { liveFiles, puffinBlobs, decodeDeletionVector } from '../../interop/support/deletion_vectors.mjs';
 import { waitFor } from '../../interop/support/waiting.mjs';
 
 // ESM ignores NODE_PATH: kafkajs and DuckDB resolve from tests/interop/node_modules.
@@ -194,12 +195,54 @@ test('killed with SIGKILL mid-way and restarted, the job leaves the last event p
     assert.ok(vectors.length >= 2, `${vectors.length} deletion vectors`);
     for (const v of vectors) assert.equal(v.file_format.toUpperCase(), 'PUFFIN');
     assertRowLineage(metadata);
+    await assertVectorsReadWithoutFloe(expected);
     return;
   }
   for (const s of overwrites) assert.ok(Number(s.summary['added-equality-deletes']) > 0);
   const deletes = floeRows(`SELECT content, file_path FROM shop."orders$files" WHERE content = 2`);
   assert.ok(deletes.length >= 4, `${deletes.length} equality delete files`);
 });
+
+// The table read without floe: avsc (npm) reads the manifest list and manifests, a decoder
+// written from the Puffin spec reads each deletion vector (checked against its footer entry and
+// manifest entry), DuckDB reads every live data file's rows with their positions, and the rows
+// the vectors do not delete must be the expected ones. Each data file has at most one vector,
+// and the files' first row ids (inherited from their manifests) never overlap.
+async function assertVectorsReadWithoutFloe(expected) {
+  const files = await liveFiles(metadataLocation(catalogDb, 'shop.orders').slice('file://'.length));
+  assert.deepEqual(files.others, [], 'delete files other than deletion vectors');
+  const live = new Set(files.data.map(d => d.path));
+  const deleted = new Map();
+  for (const v of files.vectors) {
+    assert.ok(live.has(v.dataFile), `a vector for ${v.dataFile}, which is not live`);
+    assert.ok(!deleted.has(v.dataFile), `two vectors for ${v.dataFile}`);
+    const { file, blobs } = puffinBlobs(v.path);
+    const blob = blobs.find(b => Number(b.offset) === v.offset);
+    assert.ok(blob, `${v.path}: no footer entry at ${v.offset}`);
+    assert.equal(blob.type, 'deletion-vector-v1');
+    assert.equal(Number(blob.length), v.length);
+    assert.equal(blob.properties['referenced-data-file'], v.dataFile);
+    const positions = decodeDeletionVector(file.subarray(v.offset, v.offset + v.length));
+    assert.equal(positions.length, v.records, `${v.dataFile}: cardinality`);
+    assert.equal(blob.properties.cardinality, String(positions.length));
+    deleted.set(v.dataFile, new Set(positions));
+  }
+  const ranges = files.data.map(d => [d.firstRowId, d.firstRowId + d.records]).sort((a, b) => a[0] - b[0]);
+  for (let i = 0; i < ranges.length; i++) {
+    assert.equal(typeof ranges[i][0], 'number', 'a data file without a first row id');
+    if (i > 0) assert.ok(ranges[i][0] >= ranges[i - 1][1], `row id ranges overlap: ${ranges[i - 1]} and ${ranges[i]}`);
+  }
+  const rows = [];
+  for (const d of files.data) {
+    const gone = deleted.get(d.path) ?? new Set();
+    const read = await duckRows(`SELECT order_id, status, amount, file_row_number AS pos
+                                 FROM read_parquet('${d.path.replace(/^file:\/\//, '')}', file_row_number = true)`);
+    assert.equal(read.length, d.records, `${d.path}: record_count`);
+    for (const r of read) if (!gone.has(Number(r.pos))) rows.push(r);
+  }
+  rows.sort((a, b) => Number(a.order_id) - Number(b.order_id));
+  assertSameRows(rows, expected, 'avsc + Puffin decoder + DuckDB before compaction');
+}
 
 // Row lineage (format/spec.md, "Row Lineage"): every snapshot takes the range of row ids from
 // the table's next-row-id at its commit, so the ranges follow one another without overlap, and
