@@ -117,6 +117,12 @@ TEST_F(DeletionVectorFileTest, UpsertsMergeIntoOneVectorPerDataFile) {
   ASSERT_TRUE(Upsert(*table_, {9, 11}, "").has_value());       // Deletes only.
   std::map<int64_t, std::string> expected;
   for (int64_t id = 0; id < 100; ++id) expected[id] = "a";
+  // Keys on the first file's bounds (0 and 99) and beyond every file's (500): the files the
+  // lookup skips by their bounds hold none of them.
+  ASSERT_TRUE(Upsert(*table_, {0, 99, 500}, "d").has_value());
+  ASSERT_TRUE(Upsert(*table_, {0, 99, 500}, "").has_value());
+  expected.erase(0);
+  expected.erase(99);
   expected[3] = expected[7] = "b";
   expected[5] = "c";
   expected[200] = "c";
@@ -124,14 +130,19 @@ TEST_F(DeletionVectorFileTest, UpsertsMergeIntoOneVectorPerDataFile) {
   expected.erase(11);
   EXPECT_EQ(Read(), expected);
   // The first file's vector holds 3, 5, 7, 9, 11 (merged over three commits); the second's 5.
-  std::set<int64_t> cardinalities;
+  // The first file's vector holds 0, 3, 5, 7, 9, 11, 99 (merged over four commits), the
+  // second's 5, the third's 9, the fourth's 0, 99, 500 (every row of it).
+  std::multiset<int64_t> cardinalities;
   for (const auto& [file, count] : Vectors()) cardinalities.insert(count);
-  EXPECT_EQ(cardinalities, (std::set<int64_t>{1, 5}));
+  EXPECT_EQ(cardinalities, (std::multiset<int64_t>{1, 1, 3, 7}));
   const Snapshot* last = table_->metadata().CurrentSnapshot();
   EXPECT_EQ(last->operation(), "delete");
-  EXPECT_EQ(last->summary.at("added-dvs"), "2");  // 9 in the first file, the "c" row of 9 in the third.
-  EXPECT_EQ(last->summary.at("removed-dvs"), "1");
-  EXPECT_EQ(last->summary.at("total-position-deletes"), "7");  // 5 + 1 + 1 (the third file's 9).
+  EXPECT_EQ(last->summary.at("added-dvs"), "1");  // The fourth file's: the first's rows were gone already.
+  EXPECT_FALSE(last->summary.contains("removed-dvs"));
+  EXPECT_EQ(last->summary.at("total-position-deletes"), "12");
+  const Snapshot* before = table_->metadata().SnapshotById(*last->parent_snapshot_id);
+  EXPECT_EQ(before->summary.at("added-dvs"), "1");  // 0 and 99 merged into the first file's vector,
+  EXPECT_EQ(before->summary.at("removed-dvs"), "1");  // which replaces its previous one.
 }
 
 TEST_F(DeletionVectorFileTest, AVectorPlannedOnAReplacedVectorIsRefused) {

@@ -1,5 +1,6 @@
 #include "iceberg/key_rows.h"
 
+#include <algorithm>
 #include <unordered_set>
 
 #include "iceberg/batch_conversion.h"
@@ -45,11 +46,29 @@ class KeyLookup {
         }
       }
     }
+    if (!integers.empty()) {
+      auto [min, max] = std::minmax_element(integers.begin(), integers.end());
+      lookup.min_ = *min;
+      lookup.max_ = *max;
+    }
     lookup.integers_ = IntegerKeySet(std::move(integers));
     return lookup;
   }
 
   bool empty() const { return integer_ ? integers_.empty() : strings_.empty(); }
+
+  // Whether `file` may hold one of the keys, by its key column's bounds: integer keys outside
+  // [lower, upper] cannot be there. Other keys, or a file without bounds, may be anywhere.
+  bool MightHold(const DataFile& file, int32_t key_id) const {
+    if (!integer_) return true;
+    auto lower = file.lower_bounds.find(key_id);
+    auto upper = file.upper_bounds.find(key_id);
+    if (lower == file.lower_bounds.end() || upper == file.upper_bounds.end()) return true;
+    auto low = FromBinary(*types_[0], lower->second);
+    auto high = FromBinary(*types_[0], upper->second);
+    if (!low || !high || low->is_null() || high->is_null()) return true;
+    return !(high->as_long() < min_ || low->as_long() > max_);
+  }
 
   // Whether row `r` of `b` (key columns at `columns`) holds one of the keys.
   bool Contains(const formats::ColumnBatch& b, const std::vector<int>& columns, int64_t r, std::string* scratch) const {
@@ -78,6 +97,7 @@ class KeyLookup {
   std::vector<const Type*> types_;
   bool integer_ = false;
   IntegerKeySet integers_;
+  int64_t min_ = 0, max_ = 0;  // The integer keys' range.
   std::unordered_set<std::string> strings_;
 };
 
@@ -97,6 +117,7 @@ Result<std::vector<KeyRowsInFile>> FindKeyRows(Table& table, const std::vector<i
   EqualityDeleteCache cache;
   std::string scratch;
   for (const FileScanTask& task : plan.tasks) {
+    if (!lookup.MightHold(task.file, key_ids[0])) continue;
     KeyRowsInFile found;
     int64_t row_base = 0;
     FLOE_RETURN_IF_ERROR(ReadTaskRows(

@@ -3,8 +3,9 @@
 // batch touches must be found in the data files before its previous row can be deleted.
 //
 // The lookup reads the key columns of every live data file of the current snapshot (with its
-// deletes applied, so rows already deleted are not found again): its cost grows with the table,
-// not with the batch. Runs on the caller's thread.
+// deletes applied, so rows already deleted are not found again), except, for one integer key,
+// files whose key bounds lie outside the keys' range: its cost grows with the table, not with
+// the batch. Runs on the caller's thread.
 #pragma once
 
 #include <cstdint>
