@@ -189,6 +189,37 @@ TEST_F(DeletionVectorFileTest, AVectorPlannedOnAReplacedVectorIsRefused) {
   EXPECT_NE(removed.error().message().find("was removed"), std::string::npos) << removed.error().ToString();
 }
 
+// Compaction planned before a vector lands: it still commits when the vector names a file it
+// does not rewrite, and fails when it names one it does (the vector's deletes would be lost).
+TEST_F(DeletionVectorFileTest, CompactionBesideNewVectorsOfOtherFiles) {
+  ASSERT_TRUE(Upsert(*table_, {1, 2, 3}, "a").has_value());
+  ASSERT_TRUE(Upsert(*table_, {10, 11, 12}, "b").has_value());
+  auto compactor = catalog_->LoadTable(id_);
+  ASSERT_TRUE(compactor.has_value());
+  ASSERT_TRUE(Upsert(*table_, {11}, "").has_value());  // A vector on the file of 10..12.
+  ASSERT_EQ(Vectors().size(), 1u);
+  const std::string vector_file = Vectors().begin()->first;
+  std::string other_file;  // The file of 1..3, which has no vector.
+  auto live = (*compactor)->LiveEntries();
+  ASSERT_TRUE(live.has_value());
+  for (const ManifestEntry& e : *live) {
+    if (e.data_file.file_path != vector_file) other_file = e.data_file.file_path;
+  }
+  auto rows_of_other = WriteDataFiles(**compactor, {Rows({1, 2, 3}, "a")});
+  ASSERT_TRUE(rows_of_other.has_value());
+  ASSERT_TRUE((*compactor)->RewriteFiles({other_file}, *rows_of_other).has_value());
+  auto stale = catalog_->LoadTable(id_);
+  ASSERT_TRUE(stale.has_value());
+  ASSERT_TRUE(Upsert(*table_, {12}, "").has_value());  // The vector named by `vector_file` grows.
+  auto rewritten = WriteDataFiles(**stale, {Rows({10, 12}, "b")});
+  ASSERT_TRUE(rewritten.has_value());
+  Status lost = (*stale)->RewriteFiles({vector_file}, *rewritten);
+  ASSERT_FALSE(lost.has_value());
+  EXPECT_EQ(lost.error().kind(), ErrorKind::kConflict);
+  ASSERT_TRUE(table_->Refresh().has_value());
+  EXPECT_EQ(Read(), (std::map<int64_t, std::string>{{1, "a"}, {2, "a"}, {3, "a"}, {10, "b"}}));
+}
+
 TEST_F(DeletionVectorFileTest, VersionTwoTablesRefuseVectors) {
   auto id = TableIdentifier::Parse("db.v2");
   ASSERT_TRUE(id.has_value());

@@ -925,16 +925,22 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
       for (const ManifestFile& mf : existing) {
         if (validation->fail_on_new_deletes && mf.content == ManifestContent::kDeletes &&
             mf.sequence_number > validation->planned_sequence_number) {
-          bool only_equality = validation->allow_new_equality_deletes;
-          if (only_equality) {
-            FLOE_ASSIGN_OR_RETURN(auto entries, ReadEntries(mf));
-            for (const ManifestEntry& e : entries) {
-              only_equality = only_equality && e.data_file.content == FileContent::kEqualityDeletes;
+          FLOE_ASSIGN_OR_RETURN(auto entries, ReadEntries(mf));
+          for (const ManifestEntry& e : entries) {
+            // Deletes committed since the plan: a position delete or deletion vector naming a
+            // file this change keeps does not touch the rows it moves (a busy v3 upsert job
+            // adds vectors to its newest files while compaction rewrites older ones).
+            if (e.status == EntryStatus::kDeleted || e.sequence_number.value_or(0) <= validation->planned_sequence_number) {
+              continue;
             }
-          }
-          if (!only_equality) {
-            return Conflict("cannot {}: delete files were committed since it was planned (snapshot {}); plan it again",
-                            operation, mf.added_snapshot_id);
+            const DataFile& d = e.data_file;
+            const bool harmless = d.content == FileContent::kEqualityDeletes
+                                      ? validation->allow_new_equality_deletes
+                                      : d.referenced_data_file && !to_delete.contains(*d.referenced_data_file);
+            if (!harmless) {
+              return Conflict("cannot {}: delete files were committed since it was planned (snapshot {}); plan it again",
+                              operation, mf.added_snapshot_id);
+            }
           }
         }
       }

@@ -50,7 +50,8 @@ struct SchemaChange {
 struct OverwriteValidation {
   int64_t planned_sequence_number = 0;  // The table's last-sequence-number the caller read.
   // Fail when delete files were committed since: the rows they delete from a file this
-  // overwrite rewrites would come back in the rewrite (validateNoConflictingDeletes).
+  // overwrite rewrites would come back in the rewrite (validateNoConflictingDeletes). Position
+  // deletes and deletion vectors that name a file the overwrite keeps do not count.
   bool fail_on_new_deletes = true;
   // Serializable isolation: fail when a data file added since might hold rows matching this
   // unbound filter, which the overwrite would have had to see (validateNoConflictingData).
