@@ -33,6 +33,7 @@ struct StreamFlags {
   bool with_kafka_columns = false;
   std::string mode = "append", envelope = "none";
   std::vector<std::string> key;
+  int format_version = 0;
 };
 
 int RunStreamCommand(const StreamFlags& flags) {
@@ -61,6 +62,7 @@ int RunStreamCommand(const StreamFlags& flags) {
     config.schema_json = text.str();
   }
   config.partition = flags.partition;
+  config.format_version = flags.format_version;
   config.timestamp_unit = flags.timestamp_unit;
   config.group = flags.group;
   config.transform = flags.transform;
@@ -160,6 +162,8 @@ void RegisterStreamCommand(CLI::App& root, CommandRegistry& registry) {
                   "file:///abs/path or s3://bucket/prefix for tables this job creates (default: beside a sqlite "
                   "catalog)");
   app->add_option("--schema", flags->schema, "Iceberg schema JSON file, to create the table when it is missing");
+  app->add_option("--format-version", flags->format_version,
+                  "Iceberg format version of a table the job creates: 2 (default) or 3 (row lineage)");
   app->add_option("--partition", flags->partition, "Partition field for a new table, e.g. 'hour(ts)' (repeatable)");
   app->add_option("--trigger", flags->trigger, "Micro-batch interval: 500ms, 10s, 1m")->capture_default_str();
   app->add_option("--max-batch-records", flags->max_batch_records, "Close a batch at this many records")

@@ -8,7 +8,7 @@
 #include "formats/parquet/file_reader.h"
 #include "formats/parquet/file_writer.h"
 #include "iceberg/batch_conversion.h"
-#include "iceberg/deletion_vector.h"
+#include "iceberg/deletion_vector_file.h"
 #include "iceberg/integer_key_set.h"
 #include "iceberg/partition_split.h"
 #include "iceberg/schema_json.h"
@@ -43,15 +43,25 @@ struct EqualityDeleteKeys {
 EqualityDeleteCache::EqualityDeleteCache() = default;
 EqualityDeleteCache::~EqualityDeleteCache() = default;
 
-std::shared_ptr<const EqualityDeleteKeys> EqualityDeleteCache::Find(const std::string& path) {
-  std::lock_guard lock(mutex_);
-  auto it = keys_.find(path);
-  return it == keys_.end() ? nullptr : it->second;
-}
-
-void EqualityDeleteCache::Put(const std::string& path, std::shared_ptr<const EqualityDeleteKeys> keys) {
-  std::lock_guard lock(mutex_);
-  keys_.try_emplace(path, std::move(keys));
+Result<std::shared_ptr<const EqualityDeleteKeys>> EqualityDeleteCache::FindOrLoad(const std::string& path,
+                                                                                   const Loader& load, bool wait) {
+  std::shared_ptr<Entry> entry;
+  {
+    std::lock_guard lock(mutex_);
+    auto& slot = entries_[path];
+    if (!slot) slot = std::make_shared<Entry>();
+    entry = slot;
+  }
+  std::unique_lock lock(entry->mutex, std::defer_lock);
+  if (wait) {
+    lock.lock();
+  } else if (!lock.try_lock()) {
+    return nullptr;
+  }
+  if (!entry->keys) {
+    FLOE_ASSIGN_OR_RETURN(entry->keys, load());
+  }
+  return entry->keys;
 }
 
 namespace {
@@ -94,111 +104,122 @@ struct TaskDeletes {
   std::vector<std::shared_ptr<const Equality>> equalities;
 };
 
-// The positions of a deletion vector: its blob is read by the byte range the manifest gives,
-// never by parsing the whole Puffin file.
-Result<std::vector<int64_t>> ReadDeletionVector(const io::InputFile& input, const DataFile& dv, const DataFile& data) {
-  std::string where = fmt::format("{} blob at {}+{}", dv.file_path, dv.content_offset.value_or(-1),
-                                  dv.content_size_in_bytes.value_or(-1));
-  if (!dv.content_offset || !dv.content_size_in_bytes || *dv.content_offset < 0 || *dv.content_size_in_bytes < 12) {
-    return Corruption("deletion vector {}: the manifest entry needs content_offset and content_size_in_bytes", where);
+// Marks the rows of `keys` (one integer key column without nulls) that `eq` deletes, in one
+// loop over the column's values; false, marking nothing, when the column is of another form.
+bool MarkIntegerKeys(const formats::ColumnVector& keys, const EqualityDeleteKeys& eq, std::vector<uint8_t>* deleted) {
+  const size_t rows = deleted->size();
+  if (!keys.validity.empty() || static_cast<size_t>(keys.length) != rows) return false;
+  switch (keys.type().id) {
+    case formats::TypeId::kInt64:
+      eq.integers.MarkContained(keys.Data<int64_t>(), rows, deleted->data());
+      return true;
+    case formats::TypeId::kInt32:
+      eq.integers.MarkContained(keys.Data<int32_t>(), rows, deleted->data());
+      return true;
+    default:
+      return false;
   }
-  uint64_t end = static_cast<uint64_t>(*dv.content_offset) + static_cast<uint64_t>(*dv.content_size_in_bytes);
-  if (end > input.Size()) {
-    return Corruption("deletion vector {}: the blob ends at byte {} but the Puffin file has {}", where, end, input.Size());
+}
+
+// The keys of one equality delete file.
+Result<std::shared_ptr<const EqualityDeleteKeys>> LoadEqualityDeleteKeys(Table& table, const DataFile& del,
+                                                                         const Schema& schema) {
+  FLOE_ASSIGN_OR_RETURN(std::string location, table.ops().KeyForLocation(del.file_path));
+  FLOE_ASSIGN_OR_RETURN(auto input, table.ops().store().OpenInput(location));
+  FLOE_ASSIGN_OR_RETURN(auto batches, ReadParquetFile(std::move(input)));
+  EqualityDeleteKeys eq;
+  eq.ids = del.equality_ids;
+  if (eq.ids.empty()) return Corruption("{}: equality delete file without equality_ids", del.file_path);
+  const NestedField* only = eq.ids.size() == 1 ? schema.FindField(eq.ids[0]) : nullptr;
+  eq.integer = only && IsIntegerType(only->type.get());
+  std::vector<int64_t> integers;  // The set is built once it knows all of them (dense keys: a bitmap).
+  if (eq.integer) integers.reserve(static_cast<size_t>(std::max<int64_t>(0, del.record_count)));
+  for (const ColumnBatch& b : batches) {
+    std::vector<int> cols;
+    std::vector<const NestedField*> types;
+    for (int32_t id : eq.ids) {
+      int c = -1;
+      for (size_t i = 0; i < b.fields.size(); ++i) {
+        if (b.fields[i].id == id) c = static_cast<int>(i);
+      }
+      const NestedField* f = schema.FindField(id);
+      if (c < 0 || !f) return Corruption("{}: equality column {} is missing", del.file_path, id);
+      cols.push_back(c);
+      types.push_back(f);
+    }
+    std::string key;
+    for (int64_t r = 0; r < b.num_rows; ++r) {
+      if (eq.integer) {
+        // A null key deletes nothing of an integer column's non-null values; nulls are kept apart.
+        int64_t value = 0;
+        if (IntegerAt(b.columns[cols[0]], r, &value)) {
+          integers.push_back(value);
+          continue;
+        }
+        Literal v = LiteralAt(b.columns[cols[0]], r, *types[0]->type);
+        if (!v.is_null()) {
+          integers.push_back(v.as_long());
+          continue;
+        }
+        key.clear();
+        AppendEqualityKeyPart(&key, v, *types[0]->type);
+        eq.keys.insert(key);
+        continue;
+      }
+      key.clear();
+      for (size_t j = 0; j < cols.size(); ++j) {
+        AppendEqualityKeyPart(&key, LiteralAt(b.columns[cols[j]], r, *types[j]->type), *types[j]->type);
+      }
+      eq.keys.insert(key);
+    }
   }
-  FLOE_ASSIGN_OR_RETURN(std::string blob, input.ReadAt(static_cast<uint64_t>(*dv.content_offset),
-                                                       static_cast<uint64_t>(*dv.content_size_in_bytes)));
-  FLOE_ASSIGN_OR_RETURN(std::vector<int64_t> positions, DecodeDeletionVector(blob, data.record_count, where));
-  // The spec makes a DV's record_count its cardinality; a mismatch means the wrong blob.
-  if (dv.record_count > 0 && static_cast<int64_t>(positions.size()) != dv.record_count) {
-    return Corruption("deletion vector {}: holds {} positions, its manifest entry says {}", where, positions.size(),
-                      dv.record_count);
-  }
-  return positions;
+  eq.integers = IntegerKeySet(std::move(integers));
+  return std::make_shared<const EqualityDeleteKeys>(std::move(eq));
 }
 
 Result<TaskDeletes> LoadDeletes(Table& table, const FileScanTask& task, const Schema& schema,
                                 EqualityDeleteCache* cache) {
   TaskDeletes out;
+  // Equality delete files another thread is loading are waited for last: the tasks of one scan
+  // share most of their delete files, so the threads load different ones side by side.
+  std::vector<const DataFile*> loading_elsewhere;
   for (const DataFile& del : task.deletes) {
-    if (cache && del.content == FileContent::kEqualityDeletes) {
-      if (auto keys = cache->Find(del.file_path)) {
+    if (del.content == FileContent::kEqualityDeletes) {
+      auto load = [&] { return LoadEqualityDeleteKeys(table, del, schema); };
+      FLOE_ASSIGN_OR_RETURN(auto keys, cache ? cache->FindOrLoad(del.file_path, load, /*wait=*/false) : load());
+      if (keys) {
         out.equalities.push_back(std::move(keys));
-        continue;
+      } else {
+        loading_elsewhere.push_back(&del);
       }
+      continue;
     }
-    FLOE_ASSIGN_OR_RETURN(std::string key, table.ops().KeyForLocation(del.file_path));
-    FLOE_ASSIGN_OR_RETURN(auto input, table.ops().store().OpenInput(key));
     if (del.is_deletion_vector()) {
-      FLOE_ASSIGN_OR_RETURN(std::vector<int64_t> positions, ReadDeletionVector(*input, del, task.file));
+      FLOE_ASSIGN_OR_RETURN(std::vector<int64_t> positions, ReadDeletionVector(table, del, task.file));
       out.positions.insert(positions.begin(), positions.end());
       continue;
     }
+    FLOE_ASSIGN_OR_RETURN(std::string key, table.ops().KeyForLocation(del.file_path));
+    FLOE_ASSIGN_OR_RETURN(auto input, table.ops().store().OpenInput(key));
     FLOE_ASSIGN_OR_RETURN(auto batches, ReadParquetFile(std::move(input)));
-    if (del.content == FileContent::kPositionDeletes) {
-      for (const ColumnBatch& b : batches) {
-        int path_col = -1, pos_col = -1;
-        for (size_t i = 0; i < b.fields.size(); ++i) {
-          if (b.fields[i].id == kDeleteFilePathId || (b.fields[i].id < 0 && b.fields[i].name == "file_path")) path_col = static_cast<int>(i);
-          if (b.fields[i].id == kDeletePosId || (b.fields[i].id < 0 && b.fields[i].name == "pos")) pos_col = static_cast<int>(i);
-        }
-        if (path_col < 0 || pos_col < 0) return Corruption("{}: position delete file without file_path/pos", del.file_path);
-        for (int64_t r = 0; r < b.num_rows; ++r) {
-          if (b.columns[path_col].StringAt(r) == task.file.file_path) {
-            out.positions.insert(LiteralAt(b.columns[pos_col], r, *Type::Primitive(TypeId::kLong)).as_long());
-          }
+    for (const ColumnBatch& b : batches) {
+      int path_col = -1, pos_col = -1;
+      for (size_t i = 0; i < b.fields.size(); ++i) {
+        if (b.fields[i].id == kDeleteFilePathId || (b.fields[i].id < 0 && b.fields[i].name == "file_path")) path_col = static_cast<int>(i);
+        if (b.fields[i].id == kDeletePosId || (b.fields[i].id < 0 && b.fields[i].name == "pos")) pos_col = static_cast<int>(i);
+      }
+      if (path_col < 0 || pos_col < 0) return Corruption("{}: position delete file without file_path/pos", del.file_path);
+      for (int64_t r = 0; r < b.num_rows; ++r) {
+        if (b.columns[path_col].StringAt(r) == task.file.file_path) {
+          out.positions.insert(LiteralAt(b.columns[pos_col], r, *Type::Primitive(TypeId::kLong)).as_long());
         }
       }
-    } else {
-      TaskDeletes::Equality eq;
-      eq.ids = del.equality_ids;
-      if (eq.ids.empty()) return Corruption("{}: equality delete file without equality_ids", del.file_path);
-      const NestedField* only = eq.ids.size() == 1 ? schema.FindField(eq.ids[0]) : nullptr;
-      eq.integer = only && IsIntegerType(only->type.get());
-      if (eq.integer) eq.integers.Reserve(static_cast<size_t>(std::max<int64_t>(0, del.record_count)));
-      for (const ColumnBatch& b : batches) {
-        std::vector<int> cols;
-        std::vector<const NestedField*> types;
-        for (int32_t id : eq.ids) {
-          int c = -1;
-          for (size_t i = 0; i < b.fields.size(); ++i) {
-            if (b.fields[i].id == id) c = static_cast<int>(i);
-          }
-          const NestedField* f = schema.FindField(id);
-          if (c < 0 || !f) return Corruption("{}: equality column {} is missing", del.file_path, id);
-          cols.push_back(c);
-          types.push_back(f);
-        }
-        std::string key;
-        for (int64_t r = 0; r < b.num_rows; ++r) {
-          if (eq.integer) {
-            // A null key deletes nothing of an integer column's non-null values; nulls are kept apart.
-            int64_t value = 0;
-            if (IntegerAt(b.columns[cols[0]], r, &value)) {
-              eq.integers.Insert(value);
-              continue;
-            }
-            Literal v = LiteralAt(b.columns[cols[0]], r, *types[0]->type);
-            if (!v.is_null()) {
-              eq.integers.Insert(v.as_long());
-              continue;
-            }
-            key.clear();
-            AppendEqualityKeyPart(&key, v, *types[0]->type);
-            eq.keys.insert(key);
-            continue;
-          }
-          key.clear();
-          for (size_t j = 0; j < cols.size(); ++j) {
-            AppendEqualityKeyPart(&key, LiteralAt(b.columns[cols[j]], r, *types[j]->type), *types[j]->type);
-          }
-          eq.keys.insert(key);
-        }
-      }
-      auto keys = std::make_shared<const TaskDeletes::Equality>(std::move(eq));
-      if (cache) cache->Put(del.file_path, keys);
-      out.equalities.push_back(std::move(keys));
     }
+  }
+  for (const DataFile* del : loading_elsewhere) {
+    auto load = [&] { return LoadEqualityDeleteKeys(table, *del, schema); };
+    FLOE_ASSIGN_OR_RETURN(auto keys, cache->FindOrLoad(del->file_path, load));
+    out.equalities.push_back(std::move(keys));
   }
   return out;
 }
@@ -207,7 +228,7 @@ Result<TaskDeletes> LoadDeletes(Table& table, const FileScanTask& task, const Sc
 
 Status ReadTask(Table& table, const FileScanTask& task, const Schema& schema, const TaskBatchFn& fn,
                 EqualityDeleteCache* cache) {
-  return ReadTaskRows(table, task, schema, [&](const ColumnBatch& b, const std::vector<int>& columns,
+  return ReadTaskRows(table, task, schema, [&](ColumnBatch& b, const std::vector<int>& columns,
                                                const std::vector<uint8_t>& deleted) -> Status {
     if (deleted.empty() || std::find(deleted.begin(), deleted.end(), 1) == deleted.end()) return fn(b, columns);
     std::vector<uint32_t> rows;
@@ -294,6 +315,7 @@ Status ReadTaskRows(Table& table, const FileScanTask& task, const Schema& schema
           const NestedField* f = schema.FindField(id);
           types.push_back(f ? f->type.get() : nullptr);
         }
+        if (eq.integer && cols[0] >= 0 && MarkIntegerKeys(b.columns[cols[0]], eq, &deleted)) continue;
         std::string key;
         for (int64_t r = 0; r < b.num_rows; ++r) {
           if (deleted[static_cast<size_t>(r)]) continue;

@@ -31,30 +31,39 @@ struct EqualityDeleteKeys;  // The keys of one equality delete file, as ReadTask
 
 // Equality delete files read once for many tasks: in an upsert table the newest delete files
 // apply to nearly every data file, and loading their keys costs more than reading the rows.
-// Holds the keys of every file read through it (for one scan, one schema). Any thread.
+// Holds the keys of every file read through it (for one scan, one schema). Any thread; a file
+// wanted by two threads at once is loaded by the first while the second waits for it.
 class EqualityDeleteCache {
  public:
+  using Loader = std::function<Result<std::shared_ptr<const EqualityDeleteKeys>>()>;
   EqualityDeleteCache();
   ~EqualityDeleteCache();
-  std::shared_ptr<const EqualityDeleteKeys> Find(const std::string& path);
-  void Put(const std::string& path, std::shared_ptr<const EqualityDeleteKeys> keys);
+  // The keys of `path`, calling `load` unless they are held already (a failure is not kept).
+  // With `wait` false, returns null instead of waiting while another thread loads them, so
+  // the caller can load another file meanwhile.
+  Result<std::shared_ptr<const EqualityDeleteKeys>> FindOrLoad(const std::string& path, const Loader& load,
+                                                               bool wait = true);
 
  private:
+  struct Entry {
+    std::mutex mutex;  // Held while the file loads.
+    std::shared_ptr<const EqualityDeleteKeys> keys;  // Guarded by mutex.
+  };
   std::mutex mutex_;
-  std::map<std::string, std::shared_ptr<const EqualityDeleteKeys>> keys_;  // Guarded by mutex_.
+  std::map<std::string, std::shared_ptr<Entry>> entries_;  // Guarded by mutex_.
 };
 
 // Reads a task's data file with its delete files applied. `fn` gets each batch (deleted rows
-// already removed) and, for each column of `schema`, the index of the batch column holding it
+// already removed; its columns are the callee's to move out) and, for each column of `schema`, the index of the batch column holding it
 // (-1 when the file predates the column: its values are null).
-using TaskBatchFn = std::function<Status(const formats::ColumnBatch& batch, const std::vector<int>& columns)>;
+using TaskBatchFn = std::function<Status(formats::ColumnBatch& batch, const std::vector<int>& columns)>;
 // `cache`, when given, keeps the equality delete files' keys for the next tasks.
 Status ReadTask(Table& table, const FileScanTask& task, const Schema& schema, const TaskBatchFn& fn,
                 EqualityDeleteCache* cache = nullptr);
 
 // As ReadTask, but batches keep every row of the file (row positions stay the file's) and
 // `deleted` flags the deleted ones (empty: none): for writers of position deletes.
-using TaskRowsFn = std::function<Status(const formats::ColumnBatch& batch, const std::vector<int>& columns,
+using TaskRowsFn = std::function<Status(formats::ColumnBatch& batch, const std::vector<int>& columns,
                                         const std::vector<uint8_t>& deleted)>;
 Status ReadTaskRows(Table& table, const FileScanTask& task, const Schema& schema, const TaskRowsFn& fn,
                     EqualityDeleteCache* cache = nullptr);

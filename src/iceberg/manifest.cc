@@ -342,6 +342,7 @@ Result<std::vector<ManifestEntry>> ReadManifest(std::string bytes, const Manifes
   bool v1 = format_version == 1;
 
   std::vector<ManifestEntry> out;
+  int64_t inherited_rows = 0;  // Rows of the data files that inherited a first row id so far.
   while (true) {
     FLOE_ASSIGN_OR_RETURN(auto value, reader.Next());
     if (!value) break;
@@ -423,6 +424,17 @@ Result<std::vector<ManifestEntry>> ReadManifest(std::string bytes, const Manifes
     f.first_row_id = GetLong(dn, dv, 142, "first_row_id");
     f.content_offset = GetLong(dn, dv, 144, "content_offset");
     f.content_size_in_bytes = GetLong(dn, dv, 145, "content_size_in_bytes");
+    // First row id inheritance (format/spec.md, "First Row ID Inheritance"): a live data file
+    // without one starts where the previous such file of the manifest ended. Delete files and
+    // deleted entries (which writers store with their value) take none.
+    if (f.content == FileContent::kData) {
+      if (!f.first_row_id && record.first_row_id && e.status != EntryStatus::kDeleted) {
+        f.first_row_id = *record.first_row_id + inherited_rows;
+        inherited_rows += f.record_count;
+      }
+    } else {
+      f.first_row_id.reset();
+    }
     out.push_back(std::move(e));
   }
   return out;

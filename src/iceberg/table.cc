@@ -1,6 +1,7 @@
 #include "iceberg/table.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
 #include <random>
 #include <set>
@@ -194,11 +195,22 @@ Result<std::unique_ptr<Table>> Table::Create(std::shared_ptr<TableOperations> op
   while (location.size() > 1 && location.back() == '/') location.pop_back();
   PartitionSpec spec(0, partition_fields);
   FLOE_RETURN_IF_ERROR(spec.Validate(schema.WithId(0)));
+  // `format-version` chooses the table's version at creation and is not kept as a property,
+  // as in catalog::TableCreation.
+  int64_t format_version = kDefaultFormatVersion;
+  if (auto it = properties.find("format-version"); it != properties.end()) {
+    char* end = nullptr;
+    format_version = std::strtoll(it->second.c_str(), &end, 10);
+    if (it->second.empty() || *end != '\0') {
+      return InvalidArgument("property format-version '{}' is not a number", it->second);
+    }
+    properties.erase(it);
+  }
   TableChange change;
   change.requirements = {std::make_shared<const AssertCreate>()};
   change.updates = {
       std::make_shared<const AssignUuid>(NewUuid()),
-      std::make_shared<const UpgradeFormatVersion>(kDefaultFormatVersion),
+      std::make_shared<const UpgradeFormatVersion>(format_version),
       std::make_shared<const AddSchema>(SchemaToJsonValue(schema.WithId(0)), schema.HighestFieldId()),
       std::make_shared<const SetCurrentSchema>(-1),
       std::make_shared<const AddPartitionSpec>(PartitionSpecToJsonValue(spec)),
@@ -326,8 +338,21 @@ Result<Table::Updates> Table::AddSnapshot(const TableMetadata& base, int64_t sna
   int64_t seq = base.last_sequence_number + 1;
   std::string list_location =
       ops_->NewLocation(fmt::format("metadata/snap-{}-{}-{}.avro", snapshot_id, seq, NewUuid()));
-  FLOE_ASSIGN_OR_RETURN(std::string list,
-                        WriteManifestList(2, snapshot_id, base.current_snapshot_id, seq, std::move(manifests)));
+  // Row lineage (v3, format/spec.md "First Row ID Assignment"): every data manifest without a
+  // first row id gets the next range of ids, sized by its added and existing rows, from the
+  // table's next-row-id on; the snapshot records where its ranges start and how many they hold.
+  const bool row_lineage = base.format_version >= 3;
+  const int64_t first_row_id = base.next_row_id.value_or(0);
+  int64_t next_row_id = first_row_id;
+  if (row_lineage) {
+    for (ManifestFile& m : manifests) {
+      if (m.content != ManifestContent::kData || m.first_row_id) continue;
+      m.first_row_id = next_row_id;
+      next_row_id += m.added_rows_count.value_or(0) + m.existing_rows_count.value_or(0);
+    }
+  }
+  FLOE_ASSIGN_OR_RETURN(std::string list, WriteManifestList(row_lineage ? 3 : 2, snapshot_id, base.current_snapshot_id,
+                                                            seq, std::move(manifests)));
   FLOE_RETURN_IF_ERROR(WriteLocation(list_location, list));
   written->push_back(list_location);
 
@@ -338,6 +363,10 @@ Result<Table::Updates> Table::AddSnapshot(const TableMetadata& base, int64_t sna
   s.timestamp_ms = std::max(NowMillis(), base.last_updated_ms);
   s.manifest_list = list_location;
   s.schema_id = base.current_schema_id;
+  if (row_lineage) {
+    s.first_row_id = first_row_id;
+    s.added_rows = next_row_id - first_row_id;
+  }
   s.summary = extra_summary_;
   if (summary_fn_) {
     FLOE_ASSIGN_OR_RETURN(auto computed, summary_fn_(base));
@@ -443,7 +472,8 @@ Result<std::vector<ManifestFile>> Table::MergeManifests(const TableMetadata& bas
       }
     }
     const PartitionSpec* spec = base.SpecById(spec_id);
-    ManifestWriteContext ctx{2, &base.CurrentSchema(), spec, ManifestContent::kData, snapshot_id};
+    ManifestWriteContext ctx{std::max(2, base.format_version), &base.CurrentSchema(), spec, ManifestContent::kData,
+                             snapshot_id};
     FLOE_ASSIGN_OR_RETURN(WrittenManifest w, WriteManifest(ctx, entries));
     std::string location = ops_->NewLocation(fmt::format("metadata/{}-m{}.avro", NewUuid(), out.size()));
     FLOE_RETURN_IF_ERROR(WriteLocation(location, w.bytes));
@@ -573,8 +603,96 @@ Status Table::AddDeleteFiles(const std::vector<DataFile>& deletes) {
   return st;
 }
 
-Status Table::CommitRowDelta(const std::vector<DataFile>& data, const std::vector<DataFile>& deletes) {
+namespace {
+
+// A deletion vector's identity: its Puffin file and where its blob starts.
+std::pair<std::string, int64_t> VectorId(const DataFile& dv) { return {dv.file_path, dv.content_offset.value_or(-1)}; }
+
+}  // namespace
+
+Result<std::vector<ManifestFile>> Table::ReplaceDeletionVectors(const TableMetadata& base, int64_t snapshot_id,
+                                                                const std::vector<ManifestFile>& existing,
+                                                                const std::vector<DataFile>& added_vectors,
+                                                                const std::vector<DataFile>& replaced_vectors,
+                                                                std::vector<std::string>* written) {
+  std::map<std::string, std::optional<std::pair<std::string, int64_t>>> expected;  // Data file -> vector it has.
+  for (const DataFile& dv : added_vectors) expected[*dv.referenced_data_file] = std::nullopt;
+  std::set<std::pair<std::string, int64_t>> replaced;
+  for (const DataFile& dv : replaced_vectors) {
+    if (!dv.referenced_data_file || !expected.contains(*dv.referenced_data_file)) {
+      return InvalidArgument("deletion vector {} is replaced by none of the new vectors", dv.file_path);
+    }
+    expected[*dv.referenced_data_file] = VectorId(dv);
+    replaced.insert(VectorId(dv));
+  }
+  std::set<std::string> live_data;
+  std::map<std::string, std::pair<std::string, int64_t>> current;  // Data file -> its vector in `base`.
+  std::vector<ManifestFile> out;
+  for (const ManifestFile& mf : existing) {
+    FLOE_ASSIGN_OR_RETURN(auto entries, ReadEntries(mf));
+    bool rewrite = false;
+    for (const ManifestEntry& e : entries) {
+      if (e.status == EntryStatus::kDeleted) continue;
+      const DataFile& f = e.data_file;
+      if (f.content == FileContent::kData) {
+        if (expected.contains(f.file_path)) live_data.insert(f.file_path);
+      } else if (f.is_deletion_vector() && f.referenced_data_file && expected.contains(*f.referenced_data_file)) {
+        current[*f.referenced_data_file] = VectorId(f);
+        rewrite = rewrite || replaced.contains(VectorId(f));
+      }
+    }
+    if (!rewrite) {
+      out.push_back(mf);
+      continue;
+    }
+    // The replaced vectors become DELETED entries of this snapshot, the rest stay as EXISTING.
+    std::vector<ManifestEntry> rewritten;
+    for (ManifestEntry& e : entries) {
+      if (e.status == EntryStatus::kDeleted) continue;
+      if (e.data_file.is_deletion_vector() && replaced.contains(VectorId(e.data_file))) {
+        e.status = EntryStatus::kDeleted;
+        e.snapshot_id = snapshot_id;
+      } else {
+        e.status = EntryStatus::kExisting;
+      }
+      rewritten.push_back(std::move(e));
+    }
+    ManifestWriteContext ctx{std::max(2, base.format_version), &base.CurrentSchema(), base.SpecById(mf.partition_spec_id),
+                             mf.content, snapshot_id};
+    FLOE_ASSIGN_OR_RETURN(WrittenManifest w, WriteManifest(ctx, rewritten));
+    std::string location = ops_->NewLocation(fmt::format("metadata/{}-m1.avro", NewUuid()));
+    FLOE_RETURN_IF_ERROR(WriteLocation(location, w.bytes));
+    written->push_back(location);
+    w.record.manifest_path = location;
+    out.push_back(std::move(w.record));
+  }
+  for (const auto& [data_file, vector] : expected) {
+    if (!live_data.contains(data_file)) {
+      return Conflict("deletion vector for {}: the data file was removed by a concurrent commit", data_file);
+    }
+    auto it = current.find(data_file);
+    std::optional<std::pair<std::string, int64_t>> now;
+    if (it != current.end()) now = it->second;
+    if (now != vector) {
+      return Conflict("deletion vector for {}: a concurrent commit changed the file's vector", data_file);
+    }
+  }
+  return out;
+}
+
+Status Table::CommitRowDelta(const std::vector<DataFile>& data, const std::vector<DataFile>& deletes,
+                             const std::vector<DataFile>& replaced_vectors) {
   if (deletes.empty()) return FastAppend(data);
+  std::vector<DataFile> added_vectors;
+  for (const DataFile& f : deletes) {
+    if (!f.is_deletion_vector()) continue;
+    if (!f.referenced_data_file) return InvalidArgument("deletion vector {} names no data file", f.file_path);
+    added_vectors.push_back(f);
+  }
+  if (!added_vectors.empty() && metadata().format_version < 3) {
+    return InvalidArgument("deletion vectors need a format v3 table; {} is v{}", metadata().location,
+                           metadata().format_version);
+  }
   int64_t snapshot_id = NewSnapshotId();
   std::vector<ManifestEntry> data_entries, delete_entries;
   int64_t records = 0, data_bytes = 0, positions = 0, equalities = 0, delete_bytes = 0;
@@ -628,11 +746,29 @@ Status Table::CommitRowDelta(const std::vector<DataFile>& data, const std::vecto
   Status st = CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>* written) -> Result<Updates> {
     if (!base.SpecById(spec_id)) return Conflict("partition spec {} was removed concurrently", spec_id);
     std::vector<ManifestFile> manifests = mine;
+    std::vector<ManifestFile> existing;
     if (const Snapshot* current = base.CurrentSnapshot()) {
-      FLOE_ASSIGN_OR_RETURN(auto existing, Manifests(*current));
-      manifests.insert(manifests.end(), existing.begin(), existing.end());
+      FLOE_ASSIGN_OR_RETURN(existing, Manifests(*current));
     }
-    return AddSnapshot(base, snapshot_id, operation, std::move(manifests), delta, written);
+    std::map<std::string, std::string> attempt_delta = delta;
+    if (!added_vectors.empty()) {
+      FLOE_ASSIGN_OR_RETURN(existing, ReplaceDeletionVectors(base, snapshot_id, existing, added_vectors,
+                                                             replaced_vectors, written));
+      int64_t removed_positions = 0, removed_bytes = 0;
+      for (const DataFile& dv : replaced_vectors) {
+        removed_positions += dv.record_count;
+        removed_bytes += dv.file_size_in_bytes;
+      }
+      attempt_delta["added-dvs"] = std::to_string(added_vectors.size());
+      if (!replaced_vectors.empty()) {
+        attempt_delta["removed-dvs"] = std::to_string(replaced_vectors.size());
+        attempt_delta["removed-delete-files"] = std::to_string(replaced_vectors.size());
+        attempt_delta["removed-position-deletes"] = std::to_string(removed_positions);
+        attempt_delta["removed-files-size"] = std::to_string(removed_bytes);
+      }
+    }
+    manifests.insert(manifests.end(), existing.begin(), existing.end());
+    return AddSnapshot(base, snapshot_id, operation, std::move(manifests), attempt_delta, written);
   });
   if (!st && st.error().kind() == ErrorKind::kConflict) discard();  // Definitely not committed.
   return st;
@@ -789,16 +925,22 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
       for (const ManifestFile& mf : existing) {
         if (validation->fail_on_new_deletes && mf.content == ManifestContent::kDeletes &&
             mf.sequence_number > validation->planned_sequence_number) {
-          bool only_equality = validation->allow_new_equality_deletes;
-          if (only_equality) {
-            FLOE_ASSIGN_OR_RETURN(auto entries, ReadEntries(mf));
-            for (const ManifestEntry& e : entries) {
-              only_equality = only_equality && e.data_file.content == FileContent::kEqualityDeletes;
+          FLOE_ASSIGN_OR_RETURN(auto entries, ReadEntries(mf));
+          for (const ManifestEntry& e : entries) {
+            // Deletes committed since the plan: a position delete or deletion vector naming a
+            // file this change keeps does not touch the rows it moves (a busy v3 upsert job
+            // adds vectors to its newest files while compaction rewrites older ones).
+            if (e.status == EntryStatus::kDeleted || e.sequence_number.value_or(0) <= validation->planned_sequence_number) {
+              continue;
             }
-          }
-          if (!only_equality) {
-            return Conflict("cannot {}: delete files were committed since it was planned (snapshot {}); plan it again",
-                            operation, mf.added_snapshot_id);
+            const DataFile& d = e.data_file;
+            const bool harmless = d.content == FileContent::kEqualityDeletes
+                                      ? validation->allow_new_equality_deletes
+                                      : d.referenced_data_file && !to_delete.contains(*d.referenced_data_file);
+            if (!harmless) {
+              return Conflict("cannot {}: delete files were committed since it was planned (snapshot {}); plan it again",
+                              operation, mf.added_snapshot_id);
+            }
           }
         }
       }

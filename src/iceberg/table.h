@@ -50,7 +50,8 @@ struct SchemaChange {
 struct OverwriteValidation {
   int64_t planned_sequence_number = 0;  // The table's last-sequence-number the caller read.
   // Fail when delete files were committed since: the rows they delete from a file this
-  // overwrite rewrites would come back in the rewrite (validateNoConflictingDeletes).
+  // overwrite rewrites would come back in the rewrite (validateNoConflictingDeletes). Position
+  // deletes and deletion vectors that name a file the overwrite keeps do not count.
   bool fail_on_new_deletes = true;
   // Serializable isolation: fail when a data file added since might hold rows matching this
   // unbound filter, which the overwrite would have had to see (validateNoConflictingData).
@@ -121,6 +122,14 @@ class Table {
   Result<std::set<std::string>> DanglingDeletes(const TableMetadata& base, const std::vector<ManifestFile>& existing,
                                                 const std::set<std::string>& deleted,
                                                 const std::vector<DataFile>& added, int64_t added_sequence_number);
+  // The manifests of `existing` with `replaced_vectors` marked DELETED (those holding none are
+  // kept as they are), after checking that each of `added_vectors`' data files is live in
+  // `base` with exactly the vector it replaces (none when it replaces none): kConflict if not.
+  Result<std::vector<ManifestFile>> ReplaceDeletionVectors(const TableMetadata& base, int64_t snapshot_id,
+                                                           const std::vector<ManifestFile>& existing,
+                                                           const std::vector<DataFile>& added_vectors,
+                                                           const std::vector<DataFile>& replaced_vectors,
+                                                           std::vector<std::string>* written);
   // Adds position or equality delete files (merge-on-read row deletes) in one snapshot.
   Status AddDeleteFiles(const std::vector<DataFile>& deletes);
   // Adds data files and delete files in one snapshot (Java's RowDelta): an upsert's new rows
@@ -128,7 +137,12 @@ class Table {
   // sequence number, so they apply only to older files (format/spec.md, "Scan Planning").
   // Operation: overwrite (delete when there are no data files). Like an append it rebases over
   // concurrent commits; the caller's summary function decides whether a base is acceptable.
-  Status CommitRowDelta(const std::vector<DataFile>& data, const std::vector<DataFile>& deletes);
+  // Deletion vectors among `deletes` (v3) replace the vectors `replaced_vectors` of the same
+  // data files, which the caller merged into them: the commit fails with kConflict, without
+  // retrying, when a vector's data file is gone or the file's current vector is no longer the
+  // one it replaces (a concurrent writer or compaction changed it: the batch must plan again).
+  Status CommitRowDelta(const std::vector<DataFile>& data, const std::vector<DataFile>& deletes,
+                        const std::vector<DataFile>& replaced_vectors = {});
   // Merges the default spec's small data manifests (commit.manifest.min-count-to-merge, default
   // 100, and commit.manifest.target-size-bytes) into fewer, dropping DELETED entries, in one
   // `replace` snapshot; nothing when there are fewer. Sets *merged to the manifests replaced.

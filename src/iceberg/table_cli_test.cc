@@ -61,6 +61,40 @@ class TableCliTest : public ::testing::Test {
   floe::testing::TempFolder dir_;
 };
 
+// A format v3 table (`--property format-version=3`): merge-on-read deletes write deletion
+// vectors, a second delete in the same file merges into its vector, and compaction folds them.
+TEST_F(TableCliTest, MergeOnReadDeletesOnAVersionThreeTableWriteDeletionVectors) {
+  std::string wh = "file://" + dir_.path() + "/wh";
+  std::string schema = dir_.path() + "/schema.json";
+  std::ofstream(schema) << R"js({"type":"struct","schema-id":0,"fields":[
+      {"id":1,"name":"id","required":true,"type":"long"},
+      {"id":2,"name":"ts","required":false,"type":"timestamptz"},
+      {"id":3,"name":"kind","required":false,"type":"string"}]})js";
+  auto created = Floe({"table", "create", "db.v3", "--warehouse", wh, "--schema", schema, "--property", "format-version=3"});
+  ASSERT_EQ(created.exit_code, 0) << created.err;
+  WriteEvents(dir_.path() + "/a.parquet", 0, 100, 10);
+  ASSERT_EQ(Floe({"table", "append", "db.v3", "--warehouse", wh, dir_.path() + "/a.parquet"}).exit_code, 0);
+  auto described = Floe({"table", "describe", "db.v3", "--warehouse", wh});
+  EXPECT_NE(described.out.find("v3"), std::string::npos) << described.out;
+  for (const char* filter : {"id in (3, 5)", "id = 7 or id = 5"}) {
+    auto del = Floe({"table", "delete", "db.v3", "--warehouse", wh, "--filter", filter, "--mode", "merge-on-read"});
+    ASSERT_EQ(del.exit_code, 0) << del.err;
+    EXPECT_NE(del.out.find("deletion vectors"), std::string::npos) << del.out;
+  }
+  auto rows = Lines(Floe({"table", "scan", "db.v3", "--warehouse", wh}).out);
+  EXPECT_EQ(rows.size(), 97u);
+  for (const auto& r : rows) EXPECT_TRUE(r["id"] != 3 && r["id"] != 5 && r["id"] != 7) << r;
+  auto snaps = nlohmann::json::parse(Floe({"table", "snapshots", "db.v3", "--warehouse", wh, "--format", "json"}).out);
+  EXPECT_EQ(snaps.back()["summary"]["added-dvs"], "1");
+  EXPECT_EQ(snaps.back()["summary"]["removed-dvs"], "1");  // The first vector, merged into the second.
+  EXPECT_EQ(snaps.back()["summary"]["total-position-deletes"], "3");
+  auto compacted = Floe({"table", "compact", "db.v3", "--warehouse", wh});
+  ASSERT_EQ(compacted.exit_code, 0) << compacted.err;
+  EXPECT_EQ(Lines(Floe({"table", "scan", "db.v3", "--warehouse", wh}).out).size(), 97u);
+  auto after = nlohmann::json::parse(Floe({"table", "snapshots", "db.v3", "--warehouse", wh, "--format", "json"}).out);
+  EXPECT_EQ(after.back()["summary"]["total-delete-files"], "0") << after.back();
+}
+
 TEST_F(TableCliTest, CreateAppendScanAndMaintain) {
   std::string wh = "file://" + dir_.path() + "/wh";
   std::string schema = dir_.path() + "/schema.json";

@@ -11,8 +11,10 @@
 #include "base/logging.h"
 #include "formats/json/iceberg_fields.h"
 #include "iceberg/data_files.h"
+#include "iceberg/deletion_vector_file.h"
 #include "iceberg/equality_deletes.h"
 #include "stream/kafka_columns.h"
+#include "iceberg/key_rows.h"
 #include "stream/upsert_batch.h"
 
 namespace floe::stream {
@@ -286,7 +288,11 @@ Result<CommitReport> IcebergCommitter::CommitUpsert(const MicroBatch& batch, con
     }
     FLOE_ASSIGN_OR_RETURN(files, writer->Finish());
   }
-  auto written = iceberg::WriteEqualityDeletes(*table_, key_ids_, upsert.TouchedKeys());
+  // v2: one equality delete of every touched key. v3: deletion vectors of the keys' previous
+  // rows, found in the data files and merged with each file's current vector.
+  std::vector<iceberg::DataFile> replaced_vectors;
+  auto written = table_->metadata().format_version >= 3 ? DeletionVectorsOfKeys(upsert, &replaced_vectors)
+                                                        : iceberg::WriteEqualityDeletes(*table_, key_ids_, upsert.TouchedKeys());
   if (!written) {
     discard();
     return std::unexpected(written.error());
@@ -304,7 +310,7 @@ Result<CommitReport> IcebergCommitter::CommitUpsert(const MicroBatch& batch, con
   for (const auto& file : files) report.bytes += static_cast<uint64_t>(file.file_size_in_bytes);
   for (const auto& file : deletes) report.bytes += static_cast<uint64_t>(file.file_size_in_bytes);
   table_->set_summary_function(OffsetsSummary(options_.topic, expected, next));
-  Status status = table_->CommitRowDelta(files, deletes);
+  Status status = table_->CommitRowDelta(files, deletes, replaced_vectors);
   if (!status) {
     if (status.error().kind() == ErrorKind::kConflict) discard();
     return std::unexpected(status.error());
@@ -313,6 +319,27 @@ Result<CommitReport> IcebergCommitter::CommitUpsert(const MicroBatch& batch, con
     report.snapshot_id = snapshot->snapshot_id;
   }
   return report;
+}
+
+Result<std::vector<iceberg::DataFile>> IcebergCommitter::DeletionVectorsOfKeys(
+    const UpsertBatch& upsert, std::vector<iceberg::DataFile>* replaced_vectors) {
+  // The rows are looked up in the newest snapshot: a vector planned on an older one would be
+  // refused at commit if a concurrent compaction had replaced its file.
+  FLOE_RETURN_IF_ERROR(table_->Refresh());
+  FLOE_ASSIGN_OR_RETURN(std::vector<iceberg::KeyRowsInFile> found,
+                        iceberg::FindKeyRows(*table_, key_ids_, upsert.TouchedKeys()));
+  std::vector<iceberg::DeletionVectorUpdate> updates;
+  for (iceberg::KeyRowsInFile& rows : found) {
+    iceberg::DeletionVectorUpdate update{rows.data_file, std::move(rows.positions)};
+    if (rows.deletion_vector) {
+      FLOE_ASSIGN_OR_RETURN(std::vector<int64_t> earlier,
+                            iceberg::ReadDeletionVector(*table_, *rows.deletion_vector, rows.data_file));
+      update.positions.insert(update.positions.end(), earlier.begin(), earlier.end());
+      replaced_vectors->push_back(*rows.deletion_vector);
+    }
+    updates.push_back(std::move(update));
+  }
+  return iceberg::WriteDeletionVectors(*table_, updates);
 }
 
 Result<SourceOffsets> IcebergCommitter::CommittedOffsets() {

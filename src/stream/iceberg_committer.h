@@ -23,6 +23,7 @@
 #include "stream/batch_committer.h"
 #include "stream/change_event.h"
 #include "stream/record_decoder.h"
+#include "stream/upsert_batch.h"
 
 namespace floe::stream {
 
@@ -94,8 +95,13 @@ class IcebergCommitter final : public BatchCommitter {
   // nothing: the record has no row (its line is skipped, and not reported as bad).
   Status DecodeChunks(const MicroBatch& batch, const ChunkSink& sink, std::vector<std::pair<size_t, std::string>>* bad,
                       const std::vector<std::optional<std::string_view>>* rows_json = nullptr);
-  // Commit in upsert mode: last change per key wins, rows plus equality deletes in one snapshot.
+  // Commit in upsert mode: last change per key wins, rows plus equality deletes (v3: deletion
+  // vectors) in one snapshot.
   Result<CommitReport> CommitUpsert(const MicroBatch& batch, const SourceOffsets& expected, const SourceOffsets& next);
+  // v3: writes the deletion vectors of the previous rows of every key `upsert` touches, each
+  // merged with its data file's current vector, which goes to `replaced_vectors`.
+  Result<std::vector<iceberg::DataFile>> DeletionVectorsOfKeys(const UpsertBatch& upsert,
+                                                               std::vector<iceberg::DataFile>* replaced_vectors);
   // Checks the key columns against the table and prepares the upsert decoders.
   Status OpenUpsert();
 

@@ -210,8 +210,14 @@ Status RunStream(const StreamConfig& config, MetricsRegistry& metrics, const std
       FLOE_ASSIGN_OR_RETURN(table_schema_json, SchemaFromFirstRecord(config, *registry, stop));
     }
   }
+  if (config.format_version != 0 && config.format_version != 2 && config.format_version != 3) {
+    return InvalidArgument("--format-version {}: floe writes format 2 or 3", config.format_version);
+  }
+  std::map<std::string, std::string> creation = source;
+  // Read by catalog::TableCreation at creation only: Iceberg keeps it out of the properties.
+  if (config.format_version != 0) creation["format-version"] = std::to_string(config.format_version);
   FLOE_ASSIGN_OR_RETURN(bool created,
-                        EnsureTable(*catalog, id, table_schema_json, config.partition, source, config.key_columns));
+                        EnsureTable(*catalog, id, table_schema_json, config.partition, creation, config.key_columns));
   if (created) log->info("created table {}", config.table);
   std::map<std::string, std::string> dlq_properties = {{"floe.dead-letters-of", config.table}};
   FLOE_ASSIGN_OR_RETURN(bool created_dlq,
@@ -219,6 +225,10 @@ Status RunStream(const StreamConfig& config, MetricsRegistry& metrics, const std
   if (created_dlq) log->info("created dead-letter table {}", catalog::IdentifierToString(dlq_id));
 
   FLOE_ASSIGN_OR_RETURN(auto table, LoadTable(catalog, id));
+  if (table->metadata().format_version < config.format_version) {
+    return InvalidArgument("--format-version {}: table {} exists with format version {} (upgrade it first)",
+                           config.format_version, config.table, table->metadata().format_version);
+  }
   // Keep the recorded source current (a job pointed at another broker or unit says so).
   std::map<std::string, std::string> stale;
   for (const auto& [k, v] : source) {

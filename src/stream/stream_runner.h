@@ -39,6 +39,9 @@ struct StreamConfig {
   std::vector<std::string> key_columns;
   std::string envelope = "none";  // none | debezium (upsert mode only)
   std::vector<std::string> partition;  // "hour(ts)", ...
+  // The Iceberg format version of a table the job creates (2 or 3); 0: the default (2). An
+  // existing table of a lower version is refused rather than upgraded behind its readers' back.
+  int format_version = 0;
   std::string timestamp_unit = "ms";
   std::string group;       // Default: floe-stream-<NS.NAME>.
   TriggerOptions trigger;

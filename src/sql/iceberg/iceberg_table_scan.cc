@@ -384,20 +384,34 @@ class IcebergTableScan final : public TableScan {
     }
     deletes_touched_.store(true);
     int64_t kept = 0;
-    Status read = iceberg::ReadTask(*table_object_, task, schema,
-                             [&](const ColumnBatch& b, const std::vector<int>& cols) -> Status {
-                               kept += b.num_rows;
-                               ColumnBatch in;
-                               in.num_rows = b.num_rows;
-                               std::vector<int> source(columns_.size(), -1);
-                               for (size_t c = 0; c < columns_.size(); ++c) {
-                                 int idx = schema_index[c] < 0 ? -1 : cols[static_cast<size_t>(schema_index[c])];
-                                 if (idx < 0) continue;
-                                 source[c] = static_cast<int>(in.columns.size());
-                                 in.columns.push_back(b.columns[static_cast<size_t>(idx)]);
-                               }
-                               return EmitProjected(in, source, constants, sink);
-                             }, &equality_deletes_);
+    std::vector<uint32_t> kept_rows;
+    Status read = iceberg::ReadTaskRows(
+        *table_object_, task, schema,
+        [&](ColumnBatch& b, const std::vector<int>& cols, const std::vector<uint8_t>& deleted) -> Status {
+          // The rows the deletes keep, gathered from the columns the query reads only (the
+          // equality key columns are read for the deletes, not copied).
+          kept_rows.clear();
+          for (size_t r = 0; r < deleted.size(); ++r) {
+            if (!deleted[r]) kept_rows.push_back(static_cast<uint32_t>(r));
+          }
+          const bool keeps_all = deleted.empty() || kept_rows.size() == deleted.size();
+          ColumnBatch in;
+          in.num_rows = keeps_all ? b.num_rows : static_cast<int64_t>(kept_rows.size());
+          kept += in.num_rows;
+          std::vector<int> source(columns_.size(), -1);
+          std::map<int, int> taken;  // Batch column -> its place in `in` (a column read twice is taken once).
+          for (size_t c = 0; c < columns_.size(); ++c) {
+            int idx = schema_index[c] < 0 ? -1 : cols[static_cast<size_t>(schema_index[c])];
+            if (idx < 0) continue;
+            auto [it, fresh] = taken.try_emplace(idx, static_cast<int>(in.columns.size()));
+            source[c] = it->second;
+            if (!fresh) continue;
+            ColumnVector& column = b.columns[static_cast<size_t>(idx)];
+            in.columns.push_back(keeps_all ? std::move(column) : formats::GatherRows(column, kept_rows.data(), in.num_rows));
+          }
+          return EmitProjected(in, source, constants, sink);
+        },
+        &equality_deletes_);
     // The whole file is read here, so what its deletes removed is what it holds beyond the kept rows.
     if (read) rows_deleted_.fetch_add(std::max<int64_t>(0, task.file.record_count - kept));
     return read;
