@@ -13,8 +13,8 @@
 #include "iceberg/data_files.h"
 #include "iceberg/deletion_vector_file.h"
 #include "iceberg/equality_deletes.h"
-#include "stream/kafka_columns.h"
 #include "iceberg/key_rows.h"
+#include "stream/kafka_columns.h"
 #include "stream/upsert_batch.h"
 
 namespace floe::stream {
