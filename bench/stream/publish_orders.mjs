@@ -15,24 +15,10 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(join(root, 'tests', 'interop', 'package.json'));
 const avsc = require('avsc');
 const kafkajs = require('kafkajs');
+const { ORDER_AVRO_SCHEMA: schema } = await import(join(root, 'tests', 'interop', 'support', 'order_avro_schema.mjs'));
 
 const [broker, registryUrl, jsonl, topic, format] = process.argv.slice(2);
 if (format !== 'json' && format !== 'avro') throw new Error(`format ${format}: expected json or avro`);
-const schema = {
-  type: 'record', name: 'OrderEvent', namespace: 'shop',
-  fields: [
-    { name: 'event_id', type: 'string' },
-    { name: 'ts', type: { type: 'long', logicalType: 'timestamp-millis' } },
-    { name: 'type', type: 'string' },
-    { name: 'order_id', type: 'long' },
-    { name: 'customer_id', type: 'long' },
-    { name: 'region', type: 'string' },
-    { name: 'items', type: 'int' },
-    { name: 'amount', type: 'double' },
-    { name: 'currency', type: 'string' },
-    { name: 'coupon', type: ['null', 'string'], default: null },
-  ],
-};
 let id = 0;
 if (format === 'avro') {
   const response = await fetch(`${registryUrl}/subjects/${topic}-value/versions`, {

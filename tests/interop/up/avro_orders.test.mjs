@@ -13,27 +13,13 @@ import path from 'node:path';
 import kafkajs from 'kafkajs';
 import { SchemaRegistryClient, AvroSerializer, SerdeType } from '@confluentinc/schemaregistry';
 import { freePort, waitFor } from '../support/waiting.mjs';
+import { ORDER_AVRO_SCHEMA as orderSchema } from '../support/order_avro_schema.mjs';
 
 const { Kafka, logLevel } = kafkajs;
 const FLOE = process.env.FLOE_BIN;
 // Long enough that the job's first commit comes well after the live read.
 const TRIGGER_S = 60;
 
-const orderSchema = {
-  type: 'record', name: 'OrderEvent', namespace: 'shop',
-  fields: [
-    { name: 'event_id', type: 'string' },
-    { name: 'ts', type: { type: 'long', logicalType: 'timestamp-millis' } },
-    { name: 'type', type: 'string' },
-    { name: 'order_id', type: 'long' },
-    { name: 'customer_id', type: 'long' },
-    { name: 'region', type: 'string' },
-    { name: 'items', type: 'int' },
-    { name: 'amount', type: 'double' },
-    { name: 'currency', type: 'string' },
-    { name: 'coupon', type: ['null', 'string'], default: null },
-  ],
-};
 
 let dir, floe, log = '', ports;
 
