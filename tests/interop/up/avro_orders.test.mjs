@@ -6,13 +6,14 @@
 // commit the table holds them all, and nothing went to the dead letters.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import kafkajs from 'kafkajs';
 import { SchemaRegistryClient, AvroSerializer, SerdeType } from '@confluentinc/schemaregistry';
-import { freePort, waitFor } from '../support/waiting.mjs';
+import { startFloeUp, stopFloeUp } from '../support/floe_up.mjs';
+import { waitFor } from '../support/waiting.mjs';
 import { ORDER_AVRO_SCHEMA as orderSchema } from '../support/order_avro_schema.mjs';
 
 const { Kafka, logLevel } = kafkajs;
@@ -21,32 +22,16 @@ const FLOE = process.env.FLOE_BIN;
 const TRIGGER_S = 60;
 
 
-let dir, floe, log = '', ports;
+let dir, up, ports;
 
 before(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'floe-up-avro-'));
-  ports = { broker: await freePort(), catalog: await freePort(), query: await freePort(), pg: await freePort(),
-            registry: await freePort() };
-  floe = spawn(FLOE, ['up', '--data', path.join(dir, 'data'), '--traffic', 'off', '--trigger', `${TRIGGER_S}s`,
-    '--partitions', '2', '--broker-listen', `127.0.0.1:${ports.broker}`, '--broker-metrics-listen', '',
-    '--catalog-port', String(ports.catalog), '--query-listen', `127.0.0.1:${ports.query}`,
-    '--pg-listen', `127.0.0.1:${ports.pg}`, '--registry-listen', `127.0.0.1:${ports.registry}`],
-  { stdio: ['ignore', 'pipe', 'pipe'] });
-  floe.stdout.on('data', (d) => { log += d; });
-  floe.stderr.on('data', (d) => { log += d; });
-  await waitFor('floe up to start', () => {
-    if (floe.exitCode !== null) throw new Error(`floe up exited ${floe.exitCode}: ${log.slice(-2000)}`);
-    return log.includes('floe up: running');
-  });
+  up = await startFloeUp(FLOE, path.join(dir, 'data'), ['--traffic', 'off', '--trigger', `${TRIGGER_S}s`, '--partitions', '2']);
+  ports = up.ports;
 });
 
 after(async () => {
-  if (floe && floe.exitCode === null) {
-    const exited = new Promise((r) => floe.once('exit', r));
-    floe.kill('SIGTERM');
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 20000))]);
-    if (floe.exitCode === null) floe.kill('SIGKILL');
-  }
+  await stopFloeUp(up);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

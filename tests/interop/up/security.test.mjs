@@ -7,19 +7,20 @@
 // serves one for client credentials; plaintext gets nothing anywhere.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import kafkajs from 'kafkajs';
 import pg from 'pg';
 import { Trino, BasicAuth } from 'trino-client';
-import { freePort, waitFor } from '../support/waiting.mjs';
+import { startFloeUp, stopFloeUp } from '../support/floe_up.mjs';
+import { waitFor } from '../support/waiting.mjs';
 
 const { Kafka, logLevel } = kafkajs;
 const FLOE = process.env.FLOE_BIN;
 
-let dir, floe, log = '', ports, ca, cert;
+let dir, up, floe, ports, ca, cert;
 
 before(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'floe-up-auth-'));
@@ -33,27 +34,14 @@ before(async () => {
   execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2',
                            '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdio: 'ignore' });
   ca = fs.readFileSync(cert, 'utf8');
-  ports = { broker: await freePort(), catalog: await freePort(), query: await freePort(), pg: await freePort(), registry: await freePort() };
-  floe = spawn(FLOE, ['up', '--processes', '--data', path.join(dir, 'data'), '--auth-file', path.join(dir, 'users.toml'),
-    '--tls-cert', cert, '--tls-key', key,
-    '--traffic', '300', '--trigger', '1s', '--partitions', '2', '--broker-listen', `127.0.0.1:${ports.broker}`,
-    '--broker-metrics-listen', '', '--catalog-port', String(ports.catalog), '--query-listen', `127.0.0.1:${ports.query}`,
-    '--pg-listen', `127.0.0.1:${ports.pg}`, '--registry-listen', `127.0.0.1:${ports.registry}`], { stdio: ['ignore', 'pipe', 'pipe'] });
-  floe.stdout.on('data', (d) => { log += d; });
-  floe.stderr.on('data', (d) => { log += d; });
-  await waitFor('floe up to start', () => {
-    if (floe.exitCode !== null) throw new Error(`floe up exited ${floe.exitCode}: ${log.slice(-2000)}`);
-    return log.includes('floe up: running');
-  });
+  up = await startFloeUp(FLOE, path.join(dir, 'data'), ['--processes', '--auth-file', path.join(dir, 'users.toml'),
+    '--tls-cert', cert, '--tls-key', key, '--traffic', '300', '--trigger', '1s', '--partitions', '2']);
+  floe = up.child;
+  ports = up.ports;
 });
 
 after(async () => {
-  if (floe && floe.exitCode === null) {
-    const exited = new Promise((r) => floe.once('exit', r));
-    floe.kill('SIGTERM');
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 20000))]);
-    if (floe.exitCode === null) floe.kill('SIGKILL');
-  }
+  await stopFloeUp(up);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
