@@ -274,6 +274,14 @@ TEST(ParserTest, GroupingSetsAreSpelledOut) {
   ASSERT_FALSE(big.has_value());
   EXPECT_NE(big.error().message().find("more than 4096 grouping sets"), std::string::npos);
   EXPECT_TRUE(ErrorPosition(big.error()).has_value());
+  // Few sets of many keys: 12 cubed elements of 40 columns each are 4096 sets of 240 keys on average.
+  std::string columns;
+  for (int c = 0; c < 40; ++c) columns += fmt::format("{}c{}", c ? ", " : "", c);
+  std::string cube;
+  for (int e = 0; e < 12; ++e) cube += fmt::format("{}({})", e ? ", " : "", columns);
+  auto wide = Parse("SELECT 1 FROM t GROUP BY CUBE (" + cube + ")");
+  ASSERT_FALSE(wide.has_value());
+  EXPECT_NE(wide.error().message().find("keys in them all"), std::string::npos) << wide.error().message();
 }
 
 TEST(ParserTest, GarbageNeverCrashes) {

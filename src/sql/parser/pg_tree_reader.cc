@@ -1114,9 +1114,11 @@ class Reader {
       any_set |= Unwrap(group, type, inner) && type == "GroupingSet";
       FLOE_ASSIGN_OR_RETURN(auto item_sets, ReadGroupingItem(group, group_by));
       std::vector<std::vector<int>> product;
+      size_t entries = 0;
       for (const auto& left : sets) {
         for (const auto& right : item_sets) {
-          if (product.size() == kMaxGroupingSets) return TooManyGroupingSets(group);
+          entries += left.size() + right.size();
+          if (product.size() == kMaxGroupingSets || entries > kMaxGroupingEntries) return TooManyGroupingSets(group);
           product.push_back(left);
           product.back().insert(product.back().end(), right.begin(), right.end());
         }
@@ -1127,15 +1129,18 @@ class Reader {
     return OkStatus();
   }
 
-  // Trino's bound on a query's grouping sets: each one multiplies the rows aggregated.
+  // Trino's bound on a query's grouping sets: each one multiplies the rows aggregated. The
+  // keys of all sets together are bounded too, so a short text cannot spell a huge list.
   static constexpr size_t kMaxGroupingSets = 4096;
+  static constexpr size_t kMaxGroupingEntries = size_t{1} << 16;
 
   std::unexpected<Error> TooManyGroupingSets(element at) const {
     std::string_view type;
     element body;
     Unwrap(at, type, body);
     return SqlError(ErrorKind::kInvalidArgument, c_.original, Loc(body),
-                    fmt::format("GROUP BY has more than {} grouping sets", kMaxGroupingSets));
+                    fmt::format("GROUP BY has more than {} grouping sets, or more than {} keys in them all", kMaxGroupingSets,
+                                kMaxGroupingEntries));
   }
 
   // The sets one GROUP BY item stands for: an expression is one set of itself; () the empty
@@ -1187,6 +1192,9 @@ class Reader {
     } else {
       return Malformed(Loc(body), fmt::format("grouping set kind {}", kind));
     }
+    size_t entries = 0;
+    for (const auto& set : sets) entries += set.size();
+    if (entries > kMaxGroupingEntries) return TooManyGroupingSets(node);
     return sets;
   }
 
