@@ -76,7 +76,8 @@ std::vector<EncodedRecord> Records(const std::vector<std::string>& values) {
 }
 
 TEST(ConfluentFrame, ParsesTheHeaderAndRefusesOthers) {
-  auto frame = ParseConfluentFrame(Framed(258, "xyz"));
+  std::string framed = Framed(258, "xyz");  // The frame's payload views these bytes.
+  auto frame = ParseConfluentFrame(framed);
   ASSERT_TRUE(frame.has_value());
   EXPECT_EQ(frame->schema_id, 258);
   EXPECT_EQ(frame->payload, "xyz");
