@@ -52,6 +52,15 @@ void WriteEvents(const std::string& path, int64_t lo, int64_t hi, int day) {
   ASSERT_TRUE((*writer)->Close().has_value());
 }
 
+// The Iceberg schema of WriteEvents' files, written to `path`, which it returns.
+std::string WriteEventSchema(const std::string& path) {
+  std::ofstream(path) << R"js({"type":"struct","schema-id":0,"fields":[
+      {"id":1,"name":"id","required":true,"type":"long"},
+      {"id":2,"name":"ts","required":false,"type":"timestamptz"},
+      {"id":3,"name":"kind","required":false,"type":"string"}]})js";
+  return path;
+}
+
 class TableCliTest : public ::testing::Test {
  protected:
   floe::testing::ProcessOutput Floe(std::vector<std::string> args) {
@@ -65,11 +74,7 @@ class TableCliTest : public ::testing::Test {
 // vectors, a second delete in the same file merges into its vector, and compaction folds them.
 TEST_F(TableCliTest, MergeOnReadDeletesOnAVersionThreeTableWriteDeletionVectors) {
   std::string wh = "file://" + dir_.path() + "/wh";
-  std::string schema = dir_.path() + "/schema.json";
-  std::ofstream(schema) << R"js({"type":"struct","schema-id":0,"fields":[
-      {"id":1,"name":"id","required":true,"type":"long"},
-      {"id":2,"name":"ts","required":false,"type":"timestamptz"},
-      {"id":3,"name":"kind","required":false,"type":"string"}]})js";
+  std::string schema = WriteEventSchema(dir_.path() + "/schema.json");
   auto created = Floe({"table", "create", "db.v3", "--warehouse", wh, "--schema", schema, "--property", "format-version=3"});
   ASSERT_EQ(created.exit_code, 0) << created.err;
   WriteEvents(dir_.path() + "/a.parquet", 0, 100, 10);
@@ -97,11 +102,7 @@ TEST_F(TableCliTest, MergeOnReadDeletesOnAVersionThreeTableWriteDeletionVectors)
 
 TEST_F(TableCliTest, CreateAppendScanAndMaintain) {
   std::string wh = "file://" + dir_.path() + "/wh";
-  std::string schema = dir_.path() + "/schema.json";
-  std::ofstream(schema) << R"js({"type":"struct","schema-id":0,"fields":[
-      {"id":1,"name":"id","required":true,"type":"long"},
-      {"id":2,"name":"ts","required":false,"type":"timestamptz"},
-      {"id":3,"name":"kind","required":false,"type":"string"}]})js";
+  std::string schema = WriteEventSchema(dir_.path() + "/schema.json");
   auto created = Floe({"table", "create", "db.events", "--warehouse", wh, "--schema", schema, "--partition", "day(ts)",
                        "--partition", "bucket(4, id)"});
   ASSERT_EQ(created.exit_code, 0) << created.err;
