@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import zlib from 'node:zlib';
 import avro from 'avsc';
+import { bigLong } from '../support/avsc_long.mjs';
 
 const writerUrl = new URL('../node_modules/hyparquet-writer/src/snappy.js', import.meta.url);
 const { snappyCompress } = await import(writerUrl);
@@ -36,15 +37,6 @@ const codecs = {
     cb(null, Buffer.concat([body, crc]));
   },
 };
-
-const bigLong = avro.types.LongType.__with({
-  fromBuffer: buf => buf.readBigInt64LE(),
-  toBuffer: n => { const b = Buffer.alloc(8); b.writeBigInt64LE(BigInt(n)); return b; },
-  fromJSON: BigInt,
-  toJSON: Number,
-  isValid: n => typeof n === 'bigint',
-  compare: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
-});
 
 const type = avro.Type.forSchema({
   type: 'record', name: 'event', fields: [

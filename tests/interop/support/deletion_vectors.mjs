@@ -5,20 +5,13 @@
 import { readFileSync } from 'node:fs';
 import zlib from 'node:zlib';
 import { createRequire } from 'node:module';
+import { bigLong } from './avsc_long.mjs';
 
 const require = createRequire(new URL('../package.json', import.meta.url));
 const avro = require('avsc');
 
-// Snapshot ids use all 63 bits: longs read as BigInt, turned into Numbers where they are small.
-const bigLong = avro.types.LongType.__with({
-  fromBuffer: buf => buf.readBigInt64LE(),
-  toBuffer: n => { const b = Buffer.alloc(8); b.writeBigInt64LE(BigInt(n)); return b; },
-  fromJSON: BigInt,
-  toJSON: Number,
-  isValid: n => typeof n === 'bigint',
-  compare: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
-});
-
+// An Avro file's records, longs as BigInt (snapshot ids use all 63 bits), turned into Numbers
+// where they are small.
 function readAvro(path) {
   return new Promise((resolve, reject) => {
     const out = [];
