@@ -8,8 +8,9 @@
 //   node scale_run.mjs FLOE WORK_DIR OUT_JSONL N [N ...]
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect } from 'node:net';
 import { join } from 'node:path';
+import { freePort, waitFor } from '../../tests/interop/support/waiting.mjs';
 
 const [floe, work, outJsonl, ...sizeArgs] = process.argv.slice(2);
 const sizes = sizeArgs.map(Number);
@@ -17,16 +18,6 @@ const REPEAT = Number(process.env.SCALE_REPEAT ?? 3);
 const THREADS = String(process.env.SCALE_THREADS ?? 2);
 // Broker log (JSON events are ~250 bytes) plus Parquet (~20 bytes) plus slack, per event.
 const DISK_BYTES_PER_EVENT = 400;
-
-function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 // Runs a command to completion under /usr/bin/time: wall, CPU seconds and peak RSS (MB).
 function timed(args, options = {}) {
@@ -47,17 +38,13 @@ function csvRows(text) {
   return text.trim().split('\n').slice(1);
 }
 
-async function waitForPort(port) {
-  for (let i = 0; i < 100; i++) {
-    const ok = await new Promise((resolve) => {
-      const socket = createServer();
-      socket.once('error', () => resolve(true));  // In use: the broker listens.
-      socket.listen(port, '127.0.0.1', () => socket.close(() => resolve(false)));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`broker did not listen on ${port}`);
+// Whether something accepts connections on the loopback port.
+function listening(port) {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => { socket.destroy(); resolve(true); });
+    socket.once('error', () => resolve(false));
+  });
 }
 
 async function measure(events) {
@@ -67,7 +54,7 @@ async function measure(events) {
   const port = await freePort();
   const broker = spawn(floe, ['broker', '--listen', `127.0.0.1:${port}`, '--data', join(dir, 'broker'), '--metrics-listen', ''], { stdio: 'ignore' });
   try {
-    await waitForPort(port);
+    await waitFor(`the broker on port ${port}`, () => listening(port), { timeoutMs: 10000, intervalMs: 100 });
     const brokers = `127.0.0.1:${port}`;
     spawnSync(floe, ['topic', 'create', 'orders', '--partitions', '4', '--brokers', brokers], { stdio: 'ignore' });
     writeFileSync(join(dir, 'orders.json'), spawnSync(floe, ['produce', '--print-schema'], { encoding: 'utf8' }).stdout);
