@@ -224,20 +224,17 @@ Status ComputeWindow(const WindowCall& call, const DataChunk& all, const ColumnL
       while (nonnull_last >= nonnull_first && !key.IsValid(sorted[static_cast<size_t>(nonnull_last)])) --nonnull_last;
     }
     auto range_bound = [&](int64_t r, bool start, bool following) -> int64_t {
-      auto pos = [&](int64_t at) { return sorted[static_cast<size_t>(at)]; };
       auto lo = sorted.begin() + nonnull_first, hi = sorted.begin() + nonnull_last + 1;
-      if (line.exact) {
-        Int128 offset = start ? line.start_int : line.end_int;
-        Int128 point = line.ints[pos(r)] + (following ? offset : -offset);
-        auto at = start ? std::partition_point(lo, hi, [&](uint32_t x) { return line.ints[x] < point; })
-                        : std::partition_point(lo, hi, [&](uint32_t x) { return line.ints[x] <= point; });
+      // The same search on either line: exact integers or doubles.
+      auto search = [&](const auto& keys, auto start_offset, auto end_offset) {
+        auto offset = start ? start_offset : end_offset;
+        auto point = keys[sorted[static_cast<size_t>(r)]] + (following ? offset : -offset);
+        auto at = start ? std::partition_point(lo, hi, [&](uint32_t x) { return keys[x] < point; })
+                        : std::partition_point(lo, hi, [&](uint32_t x) { return keys[x] <= point; });
         return (at - sorted.begin()) - (start ? 0 : 1);
-      }
-      double offset = start ? line.start_double : line.end_double;
-      double point = line.doubles[pos(r)] + (following ? offset : -offset);
-      auto at = start ? std::partition_point(lo, hi, [&](uint32_t x) { return line.doubles[x] < point; })
-                      : std::partition_point(lo, hi, [&](uint32_t x) { return line.doubles[x] <= point; });
-      return (at - sorted.begin()) - (start ? 0 : 1);
+      };
+      return line.exact ? search(line.ints, line.start_int, line.end_int)
+                        : search(line.doubles, line.start_double, line.end_double);
     };
     auto offset_bound = [&](int64_t r, bool start, bool following) -> int64_t {
       int64_t i = r - p0;
