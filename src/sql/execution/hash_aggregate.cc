@@ -106,6 +106,26 @@ VectorPtr IntKeyVector(const IntGroupTable& table, const SqlType& type) {
   return out;
 }
 
+// Each row's group id in local.ids (sized to `rows`), adding groups for new keys and growing
+// the aggregate states to match: the integer table, the dictionary-code path, or encoded keys.
+void AssignGroupIds(AggregateLocal& local, const std::vector<const ColumnVector*>& key_columns, int64_t rows) {
+  size_t before = local.groups();
+  if (local.int_key) {
+    IntGroupIds(local, *key_columns[0], rows);
+  } else if (!DictionaryGroupIds(local, key_columns, rows)) {
+    local.encoder.Encode(key_columns, rows);
+    constexpr int64_t kPrefetchDistance = 16;
+    for (int64_t i = 0; i < rows; ++i) {
+      if (i + kPrefetchDistance < rows) local.table.Prefetch(local.encoder.hash(i + kPrefetchDistance));
+      bool inserted;
+      local.ids[static_cast<size_t>(i)] = local.table.FindOrInsert(local.encoder.key(i), local.encoder.hash(i), inserted);
+    }
+  }
+  if (local.groups() != before) {
+    for (auto& s : local.states) s->Resize(local.groups());
+  }
+}
+
 class HashAggregateSink final : public Sink {
  public:
   HashAggregateSink(std::vector<ExprNodePtr> groups, std::vector<CompiledAggregate> aggregates, std::vector<SqlType> group_types,
@@ -153,22 +173,7 @@ class HashAggregateSink final : public Sink {
       std::fill(local.ids.begin(), local.ids.end(), 0);
     } else {
       FLOE_ASSIGN_OR_RETURN(EvaluatedKeys keys, EvaluateKeys(groups_, chunk, context));
-      const std::vector<const ColumnVector*>& key_columns = keys.columns;
-      size_t before = local.groups();
-      if (local.int_key) {
-        IntGroupIds(local, *key_columns[0], n);
-      } else if (!DictionaryGroupIds(local, key_columns, n)) {
-        local.encoder.Encode(key_columns, n);
-        constexpr int64_t kPrefetchDistance = 16;
-        for (int64_t i = 0; i < n; ++i) {
-          if (i + kPrefetchDistance < n) local.table.Prefetch(local.encoder.hash(i + kPrefetchDistance));
-          bool inserted;
-          local.ids[static_cast<size_t>(i)] = local.table.FindOrInsert(local.encoder.key(i), local.encoder.hash(i), inserted);
-        }
-      }
-      if (local.groups() != before) {
-        for (auto& s : local.states) s->Resize(local.groups());
-      }
+      AssignGroupIds(local, keys.columns, n);
     }
     for (size_t a = 0; a < aggregates_.size(); ++a) {
       const CompiledAggregate& agg = aggregates_[a];
@@ -276,18 +281,10 @@ class HashAggregateSink final : public Sink {
     numbers->values.Resize(global_sets_.size() * sizeof(int64_t));
     std::memcpy(numbers->values.data(), global_sets_.data(), global_sets_.size() * sizeof(int64_t));
     keys.push_back(std::move(numbers));
-    if (local.int_key) {
-      for (int64_t set : global_sets_) local.int_table.FindOrInsert(set);
-    } else {
-      std::vector<const ColumnVector*> columns;
-      for (const auto& k : keys) columns.push_back(k.get());
-      local.encoder.Encode(columns, rows);
-      for (int64_t i = 0; i < rows; ++i) {
-        bool inserted;
-        local.table.FindOrInsert(local.encoder.key(i), local.encoder.hash(i), inserted);
-      }
-    }
-    for (auto& s : local.states) s->Resize(local.groups());
+    std::vector<const ColumnVector*> columns;
+    for (const auto& k : keys) columns.push_back(k.get());
+    local.ids.resize(static_cast<size_t>(rows));
+    AssignGroupIds(local, columns, rows);
   }
 
   std::vector<ExprNodePtr> groups_;
