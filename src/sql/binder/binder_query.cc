@@ -2,6 +2,7 @@
 // limits, set operations, VALUES, CTEs, SHOW/DESCRIBE/information_schema, and validation of
 // DDL and writes.
 #include <algorithm>
+#include <numeric>
 #include <set>
 
 #include "sql/parser/ast_statement.h"
@@ -48,7 +49,7 @@ std::vector<std::vector<int>> GroupingSetsOfKeys(const ast::GroupBy& group_by, c
                                                  size_t keys) {
   if (group_by.grouping_sets.empty()) {
     std::vector<int> all(keys);
-    for (size_t k = 0; k < keys; ++k) all[k] = static_cast<int>(k);
+    std::iota(all.begin(), all.end(), 0);
     return {all};
   }
   std::vector<std::vector<int>> sets;
@@ -68,6 +69,17 @@ LogicalPtr MakeValuesRow(std::vector<BoundExprPtr> row, std::vector<OutputColumn
   values->rows.push_back(std::move(row));
   values->output = std::move(output);
   return values;
+}
+
+// Every row of `left` with every row of `right`, the columns of both in that order.
+LogicalPtr CrossJoin(LogicalPtr left, LogicalPtr right) {
+  auto join = std::make_unique<LogicalOperator>(LogicalKind::kJoin);
+  join->join_type = LogicalJoinType::kCross;
+  join->output = left->output;
+  join->output.insert(join->output.end(), right->output.begin(), right->output.end());
+  join->children.push_back(std::move(left));
+  join->children.push_back(std::move(right));
+  return join;
 }
 
 LogicalPtr Wrap(LogicalKind kind, LogicalPtr child) {
@@ -576,12 +588,7 @@ LogicalPtr BinderImpl::ExpandGroupingSets(LogicalPtr input, const std::vector<Bo
     numbers->rows.push_back(std::move(row));
     if (grouping.sets[s].empty()) aggregate.global_grouping_sets.push_back(static_cast<int64_t>(s));
   }
-  auto join = std::make_unique<LogicalOperator>(LogicalKind::kJoin);
-  join->join_type = LogicalJoinType::kCross;
-  join->output = input->output;
-  join->output.push_back(numbers->output[0]);
-  join->children.push_back(std::move(input));
-  join->children.push_back(std::move(numbers));
+  LogicalPtr join = CrossJoin(std::move(input), std::move(numbers));
 
   auto project = std::make_unique<LogicalOperator>(LogicalKind::kProject);
   for (const OutputColumn& c : join->output) {
@@ -630,13 +637,7 @@ Result<LogicalPtr> BinderImpl::BindSelect(const Query& query, Scope* outer, cons
       plan = std::move(bound);
       continue;
     }
-    auto join = std::make_unique<LogicalOperator>(LogicalKind::kJoin);
-    join->join_type = LogicalJoinType::kCross;
-    join->output = plan->output;
-    join->output.insert(join->output.end(), bound->output.begin(), bound->output.end());
-    join->children.push_back(std::move(plan));
-    join->children.push_back(std::move(bound));
-    plan = std::move(join);
+    plan = CrossJoin(std::move(plan), std::move(bound));
   }
   if (!plan) plan = MakeValuesRow({}, {});  // SELECT without FROM reads one empty row.
 
