@@ -8,6 +8,7 @@
 #include <set>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "iceberg/table_metadata.h"
 #include "io/test_folder.h"
@@ -443,10 +444,8 @@ TEST_F(IcebergSqlCatalogTest, SchemaEvolutionAndMaintenance) {
   ASSERT_TRUE(catalog_->DropSchema("floe", "sales").has_value());
 }
 
-// The same statements through a catalog service (a SQLite catalog, as Iceberg's JDBC catalog
-// keeps it) with a warehouse for new tables.
-// The schema in a folder table's newest metadata file.
-iceberg::Schema NewestSchema(const std::filesystem::path& table) {
+// The text of a folder table's newest metadata file.
+std::string NewestMetadata(const std::filesystem::path& table) {
   std::filesystem::path newest;
   for (const auto& entry : std::filesystem::directory_iterator(table / "metadata")) {
     if (entry.path().string().ends_with(".metadata.json") && entry.path() > newest) newest = entry.path();
@@ -454,9 +453,25 @@ iceberg::Schema NewestSchema(const std::filesystem::path& table) {
   std::ifstream in(newest);
   std::stringstream text;
   text << in.rdbuf();
-  auto metadata = iceberg::TableMetadataFromJson(text.str());
-  EXPECT_TRUE(metadata.has_value()) << newest;
+  return text.str();
+}
+
+// The current schema as floe reads it.
+iceberg::Schema NewestSchema(const std::filesystem::path& table) {
+  auto metadata = iceberg::TableMetadataFromJson(NewestMetadata(table));
+  EXPECT_TRUE(metadata.has_value()) << table;
   return metadata->CurrentSchema();
+}
+
+// The current schema's `identifier-field-ids` as the spec spells them, read with a plain JSON
+// parser, as any other Iceberg reader finds them.
+std::vector<int32_t> SpecIdentifierFieldIds(const std::filesystem::path& table) {
+  auto json = nlohmann::json::parse(NewestMetadata(table));
+  for (const auto& schema : json["schemas"]) {
+    if (schema["schema-id"] == json["current-schema-id"]) return schema.value("identifier-field-ids", std::vector<int32_t>{});
+  }
+  ADD_FAILURE() << "no current schema in " << table;
+  return {};
 }
 
 // PRIMARY KEY becomes the schema's identifier fields (required columns), as a column or a table
@@ -479,10 +494,12 @@ TEST(IcebergSqlCatalogDdl, PrimaryKeyBecomesIdentifierFields) {
 
   iceberg::Schema orders = NewestSchema(std::filesystem::path(warehouse) / "shop" / "orders");
   EXPECT_EQ(orders.identifier_field_ids(), std::vector<int32_t>{1});
+  EXPECT_EQ(SpecIdentifierFieldIds(std::filesystem::path(warehouse) / "shop" / "orders"), std::vector<int32_t>{1});
   EXPECT_TRUE(orders.fields()[0].required);
   EXPECT_FALSE(orders.fields()[1].required);
   iceberg::Schema lines = NewestSchema(std::filesystem::path(warehouse) / "shop" / "lines");
   EXPECT_EQ(lines.identifier_field_ids(), (std::vector<int32_t>{1, 2}));
+  EXPECT_EQ(SpecIdentifierFieldIds(std::filesystem::path(warehouse) / "shop" / "lines"), (std::vector<int32_t>{1, 2}));
   EXPECT_TRUE(lines.fields()[0].required && lines.fields()[1].required);
   EXPECT_FALSE(lines.fields()[2].required);
 
@@ -497,6 +514,8 @@ TEST(IcebergSqlCatalogDdl, PrimaryKeyBecomesIdentifierFields) {
   }
 }
 
+// The same statements through a catalog service (a SQLite catalog, as Iceberg's JDBC catalog
+// keeps it) with a warehouse for new tables.
 TEST(IcebergSqlService, CreatesWritesAndReadsThroughSqliteCatalog) {
   std::string dir = io::testing::FreshFolder();
   auto catalog = IcebergSqlCatalog::OpenService("sqlite:" + dir + "/catalog.db", "file://" + dir + "/wh");
