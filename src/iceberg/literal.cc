@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/bytes.h"
+#include "base/civil_date.h"
 #include "base/floor_div.h"
 
 namespace floe::iceberg {
@@ -56,10 +57,8 @@ std::optional<std::string> Unhex(std::string_view text) {
 }
 
 std::string FormatDate(int64_t days) {
-  int64_t y;
-  unsigned m, d;
-  CivilFromDays(days, &y, &m, &d);
-  return fmt::format("{:04}-{:02}-{:02}", y, m, d);
+  CivilDate d = CivilFromDays(days);
+  return fmt::format("{:04}-{:02}-{:02}", d.year, d.month, d.day);
 }
 
 std::string FormatTime(int64_t micros_of_day, int digits, int64_t units_per_second) {
@@ -120,7 +119,7 @@ std::optional<int64_t> ParseDate(std::string_view s) {
   };
   int m = two(dash + 1), d = two(dash + 4);
   if (m < 1 || m > 12 || d < 1 || d > 31) return std::nullopt;
-  return DaysFromCivil(negative ? -y : y, static_cast<unsigned>(m), static_cast<unsigned>(d));
+  return DaysFromCivil({negative ? -y : y, m, d});
 }
 
 // "YYYY-MM-DDTHH:MM:SS[.f][+00:00|Z]" -> units since the epoch.
@@ -195,28 +194,6 @@ std::optional<__int128> ParseDecimal(std::string_view s, int32_t scale) {
 }
 
 }  // namespace
-
-int64_t DaysFromCivil(int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const unsigned yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<int64_t>(doe) - 719468;
-}
-
-void CivilFromDays(int64_t z, int64_t* year, unsigned* month, unsigned* day) {
-  z += 719468;
-  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const unsigned doe = static_cast<unsigned>(z - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const int64_t y = static_cast<int64_t>(yoe) + era * 400;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  *day = doy - (153 * mp + 2) / 5 + 1;
-  *month = mp < 10 ? mp + 3 : mp - 9;
-  *year = y + (*month <= 2);
-}
 
 std::string DecimalToMinimalBytes(__int128 v) {
   // Big-endian two's complement with no redundant sign bytes.

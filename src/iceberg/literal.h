@@ -84,11 +84,6 @@ Result<Literal> FromBinary(const Type& type, std::string_view bytes);
 nlohmann::json ToJsonValue(const Type& type, const Literal& value);
 Result<Literal> FromJsonValue(const Type& type, const nlohmann::json& value);
 
-// Calendar helpers shared by transforms and the JSON form: days since 1970-01-01 <-> civil
-// date (proleptic Gregorian).
-int64_t DaysFromCivil(int64_t year, unsigned month, unsigned day);
-void CivilFromDays(int64_t days, int64_t* year, unsigned* month, unsigned* day);
-
 // Decimal helpers: minimal big-endian two's-complement bytes of an unscaled value, and back.
 std::string DecimalToMinimalBytes(__int128 unscaled);
 __int128 DecimalFromBytes(std::string_view bytes);

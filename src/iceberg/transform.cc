@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "base/civil_date.h"
 #include "base/floor_div.h"
 #include "iceberg/murmur3.h"
 
@@ -165,11 +166,9 @@ Literal Transform::Apply(const Type& source, const Literal& v) const {
       }
     case Kind::kYear:
     case Kind::kMonth: {
-      int64_t y;
-      unsigned m, d;
-      CivilFromDays(ToDays(source, v.as_long()), &y, &m, &d);
-      if (kind_ == Kind::kYear) return Literal::Int(static_cast<int32_t>(y - 1970));
-      return Literal::Int(static_cast<int32_t>((y - 1970) * 12 + (m - 1)));
+      CivilDate date = CivilFromDays(ToDays(source, v.as_long()));
+      if (kind_ == Kind::kYear) return Literal::Int(static_cast<int32_t>(date.year - 1970));
+      return Literal::Int(static_cast<int32_t>((date.year - 1970) * 12 + (date.month - 1)));
     }
     case Kind::kDay: return Literal::Int(static_cast<int32_t>(ToDays(source, v.as_long())));
     case Kind::kHour: {

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <ctime>
 
+#include "base/civil_date.h"
 #include "io/xml.h"
 
 namespace floe::io {
@@ -26,21 +27,12 @@ Result<uint64_t> ParseU64(std::string_view text, std::string_view what) {
   return v;
 }
 
-int64_t DaysFromCivil(int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const unsigned yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<int64_t>(doe) - 719468;
-}
-
 Result<int64_t> CivilMillis(int year, int month, int day, int hour, int minute, int second, int millis,
                             std::string_view text) {
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60 || millis < 0) {
     return Corruption("S3 response: bad timestamp '{}'", text);
   }
-  int64_t days = DaysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
+  int64_t days = DaysFromCivil({year, month, day});
   return ((days * 24 + hour) * 60 + minute) * 60'000 + int64_t{second} * 1000 + millis;
 }
 

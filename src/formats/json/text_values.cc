@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "base/civil_date.h"
+
 namespace floe::formats::text {
 namespace {
 
@@ -53,22 +55,13 @@ bool TimeAt(std::string_view s, size_t at, int64_t* micros, size_t* end) {
 
 }  // namespace
 
-int64_t DaysFromCivil(int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const auto yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<int64_t>(doe) - 719468;
-}
-
 std::optional<int32_t> ParseDate(std::string_view s) {
   int64_t y, m, d;
   if (s.size() != 10 || s[4] != '-' || s[7] != '-' || !Digits(s, 0, 4, &y) || !Digits(s, 5, 2, &m) || !Digits(s, 8, 2, &d)) {
     return std::nullopt;
   }
   if (!ValidDate(y, m, d)) return std::nullopt;
-  return static_cast<int32_t>(DaysFromCivil(y, static_cast<unsigned>(m), static_cast<unsigned>(d)));
+  return static_cast<int32_t>(DaysFromCivil({y, static_cast<int>(m), static_cast<int>(d)}));
 }
 
 std::optional<int64_t> ParseTime(std::string_view s) {
@@ -84,7 +77,7 @@ std::optional<int64_t> ParseTimestamp(std::string_view s) {
       !ValidDate(y, mo, d)) {
     return std::nullopt;
   }
-  int64_t days = DaysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
+  int64_t days = DaysFromCivil({y, static_cast<int>(mo), static_cast<int>(d)});
   int64_t micros = 0;
   size_t i = 10;
   if (i < s.size() && (s[i] == 'T' || s[i] == 't' || s[i] == ' ')) {

@@ -10,7 +10,6 @@
 
 namespace floe::formats::text {
 
-int64_t DaysFromCivil(int64_t y, unsigned m, unsigned d);
 std::optional<int32_t> ParseDate(std::string_view s);
 // Microseconds since midnight.
 std::optional<int64_t> ParseTime(std::string_view s);

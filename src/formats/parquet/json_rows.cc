@@ -1,6 +1,7 @@
 #include "formats/parquet/json_rows.h"
 
 #include "base/base64.h"
+#include "base/civil_date.h"
 #include "base/floor_div.h"
 
 #include <fmt/format.h>
@@ -19,19 +20,6 @@ void AppendBase64String(std::string_view s, std::string* out) {
   out->push_back('"');
   AppendBase64(s, out);
   out->push_back('"');
-}
-
-void CivilFromDays(int64_t z, int64_t* y, unsigned* m, unsigned* d) {
-  z += 719468;
-  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const auto doe = static_cast<unsigned>(z - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const int64_t yy = static_cast<int64_t>(yoe) + era * 400;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  *d = doy - (153 * mp + 2) / 5 + 1;
-  *m = mp < 10 ? mp + 3 : mp - 9;
-  *y = yy + (*m <= 2);
 }
 
 std::string DecimalString(__int128 v, int scale) {
@@ -155,10 +143,8 @@ void AppendValue(const ColumnVector& v, int64_t i, std::string* out) {
 }  // namespace
 
 std::string FormatDate(int32_t days) {
-  int64_t y;
-  unsigned m, d;
-  CivilFromDays(days, &y, &m, &d);
-  return fmt::format("{:04}-{:02}-{:02}", y, m, d);
+  CivilDate d = CivilFromDays(days);
+  return fmt::format("{:04}-{:02}-{:02}", d.year, d.month, d.day);
 }
 
 std::string FormatTimeMicros(int64_t micros) {

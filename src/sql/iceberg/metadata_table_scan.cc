@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/civil_date.h"
 #include "iceberg/literal.h"
 #include "sql/iceberg/iceberg_types.h"
 #include "sql/binder/metadata_tables.h"
@@ -100,11 +101,11 @@ Value PartitionValue(const iceberg::PartitionField& pf, const iceberg::Type& sou
   int64_t days = 0;
   switch (pf.transform.kind()) {
     case K::kIdentity: return ValueFor(l, source, type);
-    case K::kYear: days = iceberg::DaysFromCivil(1970 + v, 1, 1); break;
+    case K::kYear: days = DaysFromCivil({1970 + v, 1, 1}); break;
     case K::kMonth: {
       int64_t y = 1970 + (v >= 0 ? v / 12 : (v - 11) / 12);
-      auto m = static_cast<unsigned>(v - (y - 1970) * 12 + 1);
-      days = iceberg::DaysFromCivil(y, m, 1);
+      auto m = static_cast<int>(v - (y - 1970) * 12 + 1);
+      days = DaysFromCivil({y, m, 1});
       break;
     }
     case K::kDay: days = v; break;

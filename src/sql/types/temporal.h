@@ -8,21 +8,13 @@
 #include <string>
 #include <string_view>
 
+#include "base/civil_date.h"
 #include "base/floor_div.h"
 
 namespace floe::sql {
 
 inline constexpr int64_t kMicrosPerSecond = 1'000'000;
 inline constexpr int64_t kMicrosPerDay = 86'400 * kMicrosPerSecond;
-
-struct CivilDate {
-  int64_t year;
-  int month;  // 1..12
-  int day;    // 1..31
-};
-
-int64_t DaysFromCivil(CivilDate date);
-CivilDate CivilFromDays(int64_t days);
 
 // "2024-03-01" -> days since the epoch.
 std::optional<int64_t> ParseDate(std::string_view text);
