@@ -22,6 +22,40 @@ std::string_view ErrorKindName(ErrorKind kind) {
   return "unknown error";
 }
 
+ErrorKind ErrorCodeKind(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::kUnspecified: return ErrorKind::kInternal;
+    case ErrorCode::kNoSuchCatalog:
+    case ErrorCode::kNoSuchNamespace:
+    case ErrorCode::kNoSuchTable:
+    case ErrorCode::kNoSuchView:
+    case ErrorCode::kNoSuchColumn:
+    case ErrorCode::kNoSuchFunction: return ErrorKind::kNotFound;
+    case ErrorCode::kNamespaceNotEmpty: return ErrorKind::kConflict;
+    case ErrorCode::kSyntaxError:
+    case ErrorCode::kTypeMismatch:
+    case ErrorCode::kDivisionByZero: return ErrorKind::kInvalidArgument;
+  }
+  return ErrorKind::kInternal;
+}
+
+std::string_view ErrorCodeName(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::kUnspecified: return "";
+    case ErrorCode::kNoSuchCatalog: return "no such catalog";
+    case ErrorCode::kNoSuchNamespace: return "no such namespace";
+    case ErrorCode::kNoSuchTable: return "no such table";
+    case ErrorCode::kNoSuchView: return "no such view";
+    case ErrorCode::kNoSuchColumn: return "no such column";
+    case ErrorCode::kNoSuchFunction: return "no such function";
+    case ErrorCode::kNamespaceNotEmpty: return "namespace not empty";
+    case ErrorCode::kSyntaxError: return "syntax error";
+    case ErrorCode::kTypeMismatch: return "type mismatch";
+    case ErrorCode::kDivisionByZero: return "division by zero";
+  }
+  return "";
+}
+
 std::string Error::ToString() const { return fmt::format("{}: {}", ErrorKindName(kind_), message_); }
 
 std::unexpected<Error> ErrnoError(int errnum, std::string_view operation, std::string_view path) {

@@ -3,16 +3,22 @@
 // Every fallible function returns Result<T> (a value or an Error) or Status (nothing or an
 // Error). Errors carry a kind that tells callers what to do about them (retry a Conflict,
 // report a Corruption, ...) and a message that grows context as it propagates upwards:
-// "reading manifest s3://b/m.avro: block 3: truncated varint". Exceptions never cross a module
+// "reading manifest s3://b/m.avro: block 3: truncated varint". Where callers or protocols
+// must tell errors of one kind apart, the error also carries a domain code (base/error_code.h)
+// and, for errors in a user's text (SQL), the position they point at: both survive added
+// context, and nothing ever classifies an error by its message. Exceptions never cross a module
 // or thread boundary; code that calls a throwing library converts at that boundary.
 #pragma once
 
 #include <expected>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 
 #include <fmt/format.h>
+
+#include "base/error_code.h"
 
 namespace floe {
 
@@ -34,13 +40,34 @@ enum class ErrorKind {
 
 std::string_view ErrorKindName(ErrorKind kind);
 
-// An error value: a kind plus a human-readable message naming what and where.
+// A place in a user's text: 1-based line, and 1-based column counted in characters (not
+// UTF-8 bytes), as Trino's errorLocation and PostgreSQL's error position count them.
+struct TextPosition {
+  int line = 1;
+  int column = 1;
+};
+
+// An error value: a kind plus a human-readable message naming what and where, optionally a
+// domain code and a position in the user's text.
 class [[nodiscard]] Error {
  public:
-  Error(ErrorKind kind, std::string message) : kind_(kind), message_(std::move(message)) {}
+  Error(ErrorKind kind, std::string message, ErrorCode code = ErrorCode::kUnspecified)
+      : kind_(kind), code_(code), message_(std::move(message)) {}
 
   ErrorKind kind() const { return kind_; }
+  ErrorCode code() const { return code_; }
   const std::string& message() const { return message_; }
+  // Where in the user's text the error points, when it came from that text.
+  const std::optional<TextPosition>& position() const { return position_; }
+
+  Error WithCode(ErrorCode code) && {
+    code_ = code;
+    return std::move(*this);
+  }
+  Error WithPosition(TextPosition position) && {
+    position_ = position;
+    return std::move(*this);
+  }
 
   // Prefixes the message with where the error passed through: "context: message".
   Error WithContext(std::string_view context) && {
@@ -56,7 +83,9 @@ class [[nodiscard]] Error {
 
  private:
   ErrorKind kind_;
+  ErrorCode code_;
   std::string message_;
+  std::optional<TextPosition> position_;
 };
 
 template <typename T>
@@ -69,6 +98,13 @@ inline Status OkStatus() { return {}; }
 template <typename... Args>
 std::unexpected<Error> MakeError(ErrorKind kind, fmt::format_string<Args...> format, Args&&... args) {
   return std::unexpected<Error>(Error(kind, fmt::format(format, std::forward<Args>(args)...)));
+}
+
+// An error with a domain code, of the code's usual kind: CodedError(ErrorCode::kNoSuchTable,
+// "no such table: {}", name).
+template <typename... Args>
+std::unexpected<Error> CodedError(ErrorCode code, fmt::format_string<Args...> format, Args&&... args) {
+  return std::unexpected<Error>(Error(ErrorCodeKind(code), fmt::format(format, std::forward<Args>(args)...), code));
 }
 
 #define FLOE_DEFINE_ERROR_BUILDER(Name, Kind)                                              \

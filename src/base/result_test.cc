@@ -42,6 +42,30 @@ TEST(Result, ErrorsPropagateWithContext) {
   EXPECT_EQ(s.error().message(), "second argument: value 0 is not positive");
 }
 
+TEST(Result, CodesAndPositionsSurviveContext) {
+  Status s = CodedError(ErrorCode::kNoSuchTable, "no such table: {}", "db.t");
+  ASSERT_FALSE(s.has_value());
+  EXPECT_EQ(s.error().kind(), ErrorKind::kNotFound);
+  Error wrapped = Error(s.error()).WithPosition({3, 14}).WithContext("loading");
+  EXPECT_EQ(wrapped.code(), ErrorCode::kNoSuchTable);
+  ASSERT_TRUE(wrapped.position().has_value());
+  EXPECT_EQ(wrapped.position()->line, 3);
+  EXPECT_EQ(wrapped.position()->column, 14);
+  EXPECT_EQ(wrapped.message(), "loading: no such table: db.t");
+  // Without a code, an error's text never stands for one.
+  EXPECT_EQ(Error(ErrorKind::kNotFound, "no such table: db.t").code(), ErrorCode::kUnspecified);
+}
+
+TEST(Result, EveryCodeHasAKindAndAName) {
+  for (ErrorCode code : {ErrorCode::kNoSuchCatalog, ErrorCode::kNoSuchNamespace, ErrorCode::kNoSuchTable,
+                         ErrorCode::kNoSuchView, ErrorCode::kNoSuchColumn, ErrorCode::kNoSuchFunction,
+                         ErrorCode::kNamespaceNotEmpty, ErrorCode::kSyntaxError, ErrorCode::kTypeMismatch,
+                         ErrorCode::kDivisionByZero}) {
+    EXPECT_NE(ErrorCodeKind(code), ErrorKind::kInternal) << ErrorCodeName(code);
+    EXPECT_FALSE(ErrorCodeName(code).empty());
+  }
+}
+
 TEST(Result, RetryableKinds) {
   EXPECT_TRUE(Error(ErrorKind::kConflict, "x").IsRetryable());
   EXPECT_TRUE(Error(ErrorKind::kUnavailable, "x").IsRetryable());

@@ -4,11 +4,11 @@
 // Commits are the REST spec's requirements and updates: the catalog checks the requirements
 // against the table's current metadata, applies the updates, writes the next metadata file and
 // swaps the table's pointer atomically (compare-and-swap on the previous metadata location).
-// Errors use these kinds and message prefixes, which the REST server maps onto the spec's
-// error types: NotFound "no such table" / "no such namespace"; AlreadyExists "table already
-// exists" / "namespace already exists"; Conflict "namespace not empty" or a failed requirement
-// or lost race (CommitFailedException; reload and retry); InvalidArgument for a malformed or
-// unknown update. Implementations are thread-safe; one is shared by a process.
+// Errors use these kinds and codes, which the REST server maps onto the spec's error types:
+// NotFound with ErrorCode kNoSuchTable / kNoSuchNamespace; AlreadyExists ("table already
+// exists" / "namespace already exists"); Conflict with kNamespaceNotEmpty, or without a code for
+// a failed requirement or lost race (CommitFailedException; reload and retry); InvalidArgument
+// for a malformed or unknown update. Implementations are thread-safe; one is shared by a process.
 #pragma once
 
 #include <map>
@@ -64,7 +64,7 @@ class Catalog {
   virtual Result<PropertiesUpdate> UpdateNamespaceProperties(const Namespace& ns,
                                                              const std::vector<std::string>& removals,
                                                              const Properties& updates) = 0;
-  // Conflict "namespace not empty" while it holds tables.
+  // Conflict (kNamespaceNotEmpty) while it holds tables.
   virtual Status DropNamespace(const Namespace& ns) = 0;
 
   // Tables.

@@ -24,7 +24,7 @@ int64_t NowMillis() {
 }
 
 std::unexpected<Error> NoSuchTable(const TableIdentifier& id) {
-  return NotFound("no such table: {}", IdentifierToString(id));
+  return CodedError(ErrorCode::kNoSuchTable, "no such table: {}", IdentifierToString(id));
 }
 
 }  // namespace
@@ -139,7 +139,7 @@ Status PointerCatalog::RequireNamespace(const Namespace& ns) {
   }
   FLOE_ASSIGN_OR_RETURN(bool exists, pointers_->NamespaceExists(ns));
   if (!exists) {
-    return NotFound("no such namespace: {}", NamespaceToString(ns));
+    return CodedError(ErrorCode::kNoSuchNamespace, "no such namespace: {}", NamespaceToString(ns));
   }
   return OkStatus();
 }

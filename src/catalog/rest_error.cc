@@ -5,26 +5,23 @@
 namespace floe::catalog {
 
 RestError ToRestError(const Error& error, bool committing) {
-  const std::string& message = error.message();
+  switch (error.code()) {
+    case ErrorCode::kNoSuchNamespace: return {404, "NoSuchNamespaceException"};
+    case ErrorCode::kNoSuchTable: return {404, "NoSuchTableException"};
+    case ErrorCode::kNoSuchView: return {404, "NoSuchViewException"};
+    case ErrorCode::kNamespaceNotEmpty: return {409, "NamespaceNotEmptyException"};
+    default: break;
+  }
   switch (error.kind()) {
     case ErrorKind::kInvalidArgument:
       return {400, "BadRequestException"};
     case ErrorKind::kCorruption:
       return {500, "InternalServerError"};
     case ErrorKind::kNotFound:
-      if (message.starts_with("no such namespace")) {
-        return {404, "NoSuchNamespaceException"};
-      }
-      if (message.starts_with("no such table")) {
-        return {404, "NoSuchTableException"};
-      }
       return {404, "NotFoundException"};
     case ErrorKind::kAlreadyExists:
       return {409, "AlreadyExistsException"};
     case ErrorKind::kConflict:
-      if (message.starts_with("namespace not empty")) {
-        return {409, "NamespaceNotEmptyException"};
-      }
       return {409, "CommitFailedException"};
     case ErrorKind::kUnauthenticated:
       return {401, "NotAuthorizedException"};
@@ -59,22 +56,19 @@ Error FromRestResponse(int status, std::string_view body, std::string_view what)
     message = std::string(body.substr(0, 200));
   }
   ErrorKind kind = ErrorKind::kInternal;
-  // Keep the message prefixes the Catalog interface promises.
+  // The codes the Catalog interface promises, from the spec's exception types.
+  ErrorCode code = ErrorCode::kUnspecified;
   if (status == 404) {
     kind = ErrorKind::kNotFound;
-    if (type == "NoSuchNamespaceException" && !message.starts_with("no such namespace")) {
-      message = "no such namespace: " + message;
-    } else if (type == "NoSuchTableException" && !message.starts_with("no such table")) {
-      message = "no such table: " + message;
-    }
+    if (type == "NoSuchNamespaceException") code = ErrorCode::kNoSuchNamespace;
+    if (type == "NoSuchTableException") code = ErrorCode::kNoSuchTable;
+    if (type == "NoSuchViewException") code = ErrorCode::kNoSuchView;
   } else if (status == 409) {
     if (type == "AlreadyExistsException") {
       kind = ErrorKind::kAlreadyExists;
     } else {
       kind = ErrorKind::kConflict;
-      if (type == "NamespaceNotEmptyException" && !message.starts_with("namespace not empty")) {
-        message = "namespace not empty: " + message;
-      }
+      if (type == "NamespaceNotEmptyException") code = ErrorCode::kNamespaceNotEmpty;
     }
   } else if (status == 400 || status == 422) {
     kind = ErrorKind::kInvalidArgument;
@@ -90,8 +84,7 @@ Error FromRestResponse(int status, std::string_view body, std::string_view what)
     // CommitStateUnknown and gateway errors: the commit may or may not have happened.
     kind = ErrorKind::kIo;
   }
-  // The server's message first, so the interface's prefixes survive the round trip.
-  return Error(kind, fmt::format("{} ({}: HTTP {} {})", message, what, status, type));
+  return Error(kind, fmt::format("{} ({}: HTTP {} {})", message, what, status, type), code);
 }
 
 }  // namespace floe::catalog

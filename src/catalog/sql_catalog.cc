@@ -39,7 +39,7 @@ std::string ChildPattern(const Namespace& ns) {
 }
 
 std::unexpected<Error> NoSuchNamespace(const Namespace& ns) {
-  return NotFound("no such namespace: {}", NamespaceToString(ns));
+  return CodedError(ErrorCode::kNoSuchNamespace, "no such namespace: {}", NamespaceToString(ns));
 }
 
 // Runs `body` in a write transaction, rolling back when it fails.
@@ -231,14 +231,14 @@ Status SqlCatalog::DropNamespace(const Namespace& ns) {
                                             "(table_namespace = ? OR table_namespace LIKE ? ESCAPE '!') LIMIT 1",
                                             {catalog_name_, name, ChildPattern(ns)}));
     if (!tables.empty()) {
-      return Conflict("namespace not empty: {} holds tables", name);
+      return CodedError(ErrorCode::kNamespaceNotEmpty, "namespace not empty: {} holds tables", name);
     }
     FLOE_ASSIGN_OR_RETURN(auto children,
                           connection->Query("SELECT 1 FROM iceberg_namespace_properties WHERE catalog_name = ? AND "
                                             "namespace LIKE ? ESCAPE '!' LIMIT 1",
                                             {catalog_name_, ChildPattern(ns)}));
     if (!children.empty()) {
-      return Conflict("namespace not empty: {} holds namespaces", name);
+      return CodedError(ErrorCode::kNamespaceNotEmpty, "namespace not empty: {} holds namespaces", name);
     }
     FLOE_RETURN_IF_ERROR(connection->Execute(
         "DELETE FROM iceberg_namespace_properties WHERE catalog_name = ? AND namespace = ?", {catalog_name_, name}));
@@ -332,7 +332,7 @@ Status SqlCatalog::RenameTable(const TableIdentifier& from, const TableIdentifie
     return std::unexpected(changed.error());
   }
   if (*changed == 0) {
-    return NotFound("no such table: {}", IdentifierToString(from));
+    return CodedError(ErrorCode::kNoSuchTable, "no such table: {}", IdentifierToString(from));
   }
   return OkStatus();
 }
@@ -344,7 +344,7 @@ Status SqlCatalog::DeletePointer(const TableIdentifier& id) {
                                                              "table_namespace = ? AND table_name = ?",
                                                              {catalog_name_, NamespaceToString(id.ns), id.name}));
   if (changed == 0) {
-    return NotFound("no such table: {}", IdentifierToString(id));
+    return CodedError(ErrorCode::kNoSuchTable, "no such table: {}", IdentifierToString(id));
   }
   return OkStatus();
 }

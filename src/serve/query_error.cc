@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "sql/types/sql_error.h"
-
 namespace floe::serve {
 namespace {
 
@@ -14,20 +12,20 @@ struct Classification {
   const char* sqlstate;
 };
 
-bool Contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
-
 Classification Classify(const Error& error) {
-  std::string_view m = error.message();
-  if (Contains(m, "syntax error") || Contains(m, "unterminated")) return {"SYNTAX_ERROR", 1, "USER_ERROR", "42601"};
-  if (Contains(m, "Column '") && (Contains(m, "cannot be resolved") || Contains(m, "does not exist"))) {
-    return {"COLUMN_NOT_FOUND", 47, "USER_ERROR", "42703"};
+  switch (error.code()) {
+    case ErrorCode::kSyntaxError: return {"SYNTAX_ERROR", 1, "USER_ERROR", "42601"};
+    case ErrorCode::kNoSuchColumn: return {"COLUMN_NOT_FOUND", 47, "USER_ERROR", "42703"};
+    case ErrorCode::kNoSuchTable: return {"TABLE_NOT_FOUND", 46, "USER_ERROR", "42P01"};
+    case ErrorCode::kNoSuchView: return {"TABLE_NOT_FOUND", 46, "USER_ERROR", "42P01"};
+    case ErrorCode::kNoSuchNamespace: return {"SCHEMA_NOT_FOUND", 45, "USER_ERROR", "3F000"};
+    case ErrorCode::kNoSuchCatalog: return {"CATALOG_NOT_FOUND", 44, "USER_ERROR", "3D000"};
+    case ErrorCode::kNoSuchFunction: return {"FUNCTION_NOT_FOUND", 6, "USER_ERROR", "42883"};
+    case ErrorCode::kDivisionByZero: return {"DIVISION_BY_ZERO", 8, "USER_ERROR", "22012"};
+    case ErrorCode::kTypeMismatch: return {"TYPE_MISMATCH", 58, "USER_ERROR", "42804"};
+    case ErrorCode::kNamespaceNotEmpty: return {"SCHEMA_NOT_EMPTY", 34, "USER_ERROR", "2BP01"};
+    case ErrorCode::kUnspecified: break;
   }
-  if (Contains(m, "Table '") && Contains(m, "does not exist")) return {"TABLE_NOT_FOUND", 46, "USER_ERROR", "42P01"};
-  if (Contains(m, "Schema '") && Contains(m, "does not exist")) return {"SCHEMA_NOT_FOUND", 45, "USER_ERROR", "3F000"};
-  if (Contains(m, "Catalog '") && Contains(m, "does not exist")) return {"CATALOG_NOT_FOUND", 44, "USER_ERROR", "3D000"};
-  if (Contains(m, "Function '") && Contains(m, "not registered")) return {"FUNCTION_NOT_FOUND", 6, "USER_ERROR", "42883"};
-  if (Contains(m, "ivision by zero")) return {"DIVISION_BY_ZERO", 8, "USER_ERROR", "22012"};
-  if (Contains(m, "annot be applied") || Contains(m, "mismatch")) return {"TYPE_MISMATCH", 58, "USER_ERROR", "42804"};
   switch (error.kind()) {
     case ErrorKind::kInvalidArgument: return {"GENERIC_USER_ERROR", 0, "USER_ERROR", "42000"};
     case ErrorKind::kNotFound: return {"NOT_FOUND", 5, "USER_ERROR", "42704"};
@@ -68,7 +66,7 @@ QueryError QueryError::From(const Error& error, std::string_view sql) {
   out.code = c.code;
   out.type = c.type;
   out.sqlstate = c.sqlstate;
-  if (auto p = sql::ErrorPosition(error)) {
+  if (const auto& p = error.position()) {
     out.line = p->line;
     out.column = p->column;
     out.position = CharacterOffset(sql, p->line, p->column);

@@ -1,7 +1,7 @@
 // A failed query as the protocols report it: Trino's error name, code and type, PostgreSQL's
 // SQLSTATE, and the position in the SQL text (line and column for Trino, a 1-based character
-// offset for PostgreSQL). Built from the engine's Error by its kind and message, so every
-// protocol reports the same failure the same way. Plain value; any thread.
+// offset for PostgreSQL). Built from the engine's Error by its code and kind, never its text, so
+// every protocol reports the same failure the same way. Plain value; any thread.
 #pragma once
 
 #include <optional>

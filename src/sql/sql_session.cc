@@ -273,7 +273,7 @@ Result<StatementSummary> SqlSession::RunWrite(const ast::Statement& statement, B
   SqlCatalog& catalog = *writable_;
   const QualifiedTableName& target = bound.target;
   auto at_name = [&](const Error& e) {
-    return SqlError(e.kind(), sql, statement.name_location >= 0 ? statement.name_location : statement.location, e.message());
+    return std::unexpected(PointAt(e, sql, statement.name_location >= 0 ? statement.name_location : statement.location));
   };
 
   // Runs `plan` and appends its rows to `table` (columns `targets`, by index into the table).

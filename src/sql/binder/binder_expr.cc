@@ -55,8 +55,21 @@ std::optional<Value> IntervalLiteral(const std::string& text, int fields) {
 
 }  // namespace
 
-std::unexpected<Error> BinderImpl::ErrorAt(int location, std::string_view message, ErrorKind kind) const {
-  return SqlError(kind, sql_, location, message);
+std::unexpected<Error> BinderImpl::ErrorAt(int location, std::string_view message, ErrorKind kind,
+                                           ErrorCode code) const {
+  return SqlError(kind, sql_, location, message, code);
+}
+
+std::unexpected<Error> BinderImpl::ErrorAt(int location, const Error& error) const {
+  return std::unexpected(PointAt(error, sql_, location));
+}
+
+std::unexpected<Error> BinderImpl::NoSuchTableAt(int location, const QualifiedTableName& name, ErrorKind kind) const {
+  return ErrorAt(location, fmt::format("Table '{}' does not exist", name.ToString()), kind, ErrorCode::kNoSuchTable);
+}
+
+std::unexpected<Error> BinderImpl::UserErrorAt(int location, const Error& error) const {
+  return ErrorAt(location, error.message(), ErrorKind::kInvalidArgument, error.code());
 }
 
 std::optional<Value> BinderImpl::ConstantValue(const BoundExpr& expr) const {
@@ -291,7 +304,8 @@ Result<BoundExprPtr> BinderImpl::BindExpr(const Expr& expr, ExprContext& context
         out->location = at;
         for (size_t i = match.consumed; i < expr.names.size(); ++i) {
           if (out->type.kind() != TypeKind::kRow) {
-            return ErrorAt(at, fmt::format("Column '{}' cannot be resolved", Dotted(expr.names)));
+            return ErrorAt(at, fmt::format("Column '{}' cannot be resolved", Dotted(expr.names)),
+                           ErrorKind::kInvalidArgument, ErrorCode::kNoSuchColumn);
           }
           const RowField* field = nullptr;
           for (const RowField& f : out->type.fields()) {
@@ -309,7 +323,8 @@ Result<BoundExprPtr> BinderImpl::BindExpr(const Expr& expr, ExprContext& context
         }
         return out;
       }
-      return ErrorAt(at, fmt::format("Column '{}' cannot be resolved", Dotted(expr.names)));
+      return ErrorAt(at, fmt::format("Column '{}' cannot be resolved", Dotted(expr.names)), ErrorKind::kInvalidArgument,
+                     ErrorCode::kNoSuchColumn);
     }
     case ExprKind::kStar:
       return ErrorAt(at, "'*' is not allowed here");
@@ -333,7 +348,7 @@ Result<BoundExprPtr> BinderImpl::BindExpr(const Expr& expr, ExprContext& context
       if (expr.op != "-") return ErrorAt(at, fmt::format("Unknown operator: {}", expr.op), ErrorKind::kNotImplemented);
       std::vector<SqlType> types{arg->type};
       auto resolved = functions_.Find("negate")->resolve(types);
-      if (!resolved.has_value()) return ErrorAt(at, resolved.error().message());
+      if (!resolved.has_value()) return UserErrorAt(at, resolved.error());
       std::vector<BoundExprPtr> args;
       args.push_back(std::move(arg));
       auto out = MakeCall("negate", resolved->result, std::move(args));
@@ -365,7 +380,7 @@ Result<BoundExprPtr> BinderImpl::BindExpr(const Expr& expr, ExprContext& context
         std::vector<SqlType> types;
         for (const auto& a : call_args) types.push_back(a->type);
         auto resolved = info->resolve(types);
-        if (!resolved.has_value()) return ErrorAt(at, resolved.error().message());
+        if (!resolved.has_value()) return UserErrorAt(at, resolved.error());
         for (size_t i = 0; i < call_args.size() && i < resolved->arguments.size(); ++i) {
           FLOE_ASSIGN_OR_RETURN(call_args[i], Coerce(std::move(call_args[i]), resolved->arguments[i], at, function));
         }
@@ -392,7 +407,7 @@ Result<BoundExprPtr> BinderImpl::BindExpr(const Expr& expr, ExprContext& context
     case ExprKind::kCast: {
       FLOE_ASSIGN_OR_RETURN(auto arg, BindExpr(*expr.args[0], context));
       auto target = TypeFromName(*expr.type);
-      if (!target.has_value()) return ErrorAt(expr.type->location >= 0 ? expr.type->location : at, target.error().message());
+      if (!target.has_value()) return UserErrorAt(expr.type->location >= 0 ? expr.type->location : at, target.error());
       // INTERVAL '3' DAY
       if (target->IsInterval() && arg->kind == BoundKind::kConstant && arg->type.kind() == TypeKind::kVarchar) {
         auto interval = IntervalLiteral(arg->value.as_string(), expr.type->interval_fields);
@@ -535,7 +550,7 @@ Result<BoundExprPtr> BinderImpl::BindExpr(const Expr& expr, ExprContext& context
         }
         std::vector<SqlType> types{a->type, b->type};
         auto resolved = functions_.Find(function)->resolve(types);
-        if (!resolved.has_value()) return ErrorAt(at, resolved.error().message());
+        if (!resolved.has_value()) return UserErrorAt(at, resolved.error());
         FLOE_ASSIGN_OR_RETURN(a, Coerce(std::move(a), resolved->arguments[0], at, "BETWEEN"));
         FLOE_ASSIGN_OR_RETURN(b, Coerce(std::move(b), resolved->arguments[1], at, "BETWEEN"));
         std::vector<BoundExprPtr> args;
@@ -601,7 +616,10 @@ Result<BoundExprPtr> BinderImpl::BindExpr(const Expr& expr, ExprContext& context
       FLOE_ASSIGN_OR_RETURN(auto right, BindExpr(*expr.args[1], context));
       auto common = CommonSuperType(left->type, right->type);
       if (!common) {
-        return ErrorAt(at, fmt::format("Cannot apply operator: {} IS DISTINCT FROM {}", left->type.ToString(), right->type.ToString()));
+        return ErrorAt(
+            at,
+            fmt::format("Cannot apply operator: {} IS DISTINCT FROM {}", left->type.ToString(), right->type.ToString()),
+            ErrorKind::kInvalidArgument, ErrorCode::kTypeMismatch);
       }
       std::vector<BoundExprPtr> args;
       FLOE_ASSIGN_OR_RETURN(auto l, Coerce(std::move(left), *common, at, "IS DISTINCT FROM"));
@@ -763,7 +781,7 @@ Result<BoundExprPtr> BinderImpl::BindExpr(const Expr& expr, ExprContext& context
       const FunctionInfo* info = functions_.Find(expr.text);
       if (info == nullptr) return ErrorAt(at, fmt::format("{} is not supported", expr.text), ErrorKind::kNotImplemented);
       auto resolved = info->resolve({});
-      if (!resolved.has_value()) return ErrorAt(at, resolved.error().message());
+      if (!resolved.has_value()) return UserErrorAt(at, resolved.error());
       auto out = MakeCall(expr.text, resolved->result, {});
       out->location = at;
       return out;
@@ -772,12 +790,16 @@ Result<BoundExprPtr> BinderImpl::BindExpr(const Expr& expr, ExprContext& context
 
   // ---- function calls
   if (expr.names.size() > 1) {
-    return ErrorAt(at, fmt::format("Function '{}' not registered", Dotted(expr.names)));
+    return ErrorAt(at, fmt::format("Function '{}' not registered", Dotted(expr.names)), ErrorKind::kInvalidArgument,
+                   ErrorCode::kNoSuchFunction);
   }
   std::string name = expr.names[0];
   if (name == "grouping" && !expr.window) return BindGrouping(expr, context);
   const FunctionInfo* info = functions_.Find(name);
-  if (info == nullptr) return ErrorAt(at, fmt::format("Function '{}' not registered", name));
+  if (info == nullptr) {
+    return ErrorAt(at, fmt::format("Function '{}' not registered", name), ErrorKind::kInvalidArgument,
+                   ErrorCode::kNoSuchFunction);
+  }
   bool is_aggregate_call = info->kind == FunctionKind::kAggregate && !expr.window;
   if (expr.window && info->kind == FunctionKind::kScalar) {
     return ErrorAt(at, fmt::format("'{}' is not a window function", name));
@@ -824,7 +846,7 @@ Result<BoundExprPtr> BinderImpl::BindExpr(const Expr& expr, ExprContext& context
   std::vector<SqlType> types;
   for (const auto& a : args) types.push_back(a->type);
   auto resolved = info->resolve(types);
-  if (!resolved.has_value()) return ErrorAt(at, resolved.error().message());
+  if (!resolved.has_value()) return UserErrorAt(at, resolved.error());
   for (size_t i = 0; i < args.size() && i < resolved->arguments.size(); ++i) {
     FLOE_ASSIGN_OR_RETURN(args[i], Coerce(std::move(args[i]), resolved->arguments[i], expr.args[i]->location, name));
   }

@@ -110,7 +110,16 @@ class BinderImpl {
   std::optional<Value> ConstantValue(const BoundExpr& expr) const;
 
   ColumnId NewColumn() { return ColumnId(next_column_++); }
-  std::unexpected<Error> ErrorAt(int location, std::string_view message, ErrorKind kind = ErrorKind::kInvalidArgument) const;
+  std::unexpected<Error> ErrorAt(int location, std::string_view message, ErrorKind kind = ErrorKind::kInvalidArgument,
+                                 ErrorCode code = ErrorCode::kUnspecified) const;
+  // `error` (kind and code kept) pointed at `location`.
+  std::unexpected<Error> ErrorAt(int location, const Error& error) const;
+  // "Table 'c.s.t' does not exist" (kNoSuchTable), as Trino words it.
+  std::unexpected<Error> NoSuchTableAt(int location, const QualifiedTableName& name,
+                                       ErrorKind kind = ErrorKind::kInvalidArgument) const;
+  // `error` pointed at `location` as the user's mistake (kInvalidArgument), its code kept: a
+  // function or type lookup's failure, which is the query's fault.
+  std::unexpected<Error> UserErrorAt(int location, const Error& error) const;
   std::string_view sql() const { return sql_; }
   int parameter_count() const { return parameter_count_; }
   void NoteParameter(int index) { parameter_count_ = std::max(parameter_count_, index); }

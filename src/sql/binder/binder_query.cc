@@ -242,15 +242,15 @@ Result<LogicalPtr> BinderImpl::BindNamedTable(const TableRef& ref, Scope& scope,
         columns.push_back(TableColumn{c, c == "ordinal_position" ? SqlType::Bigint() : SqlType::Varchar()});
       }
       auto rows = InformationSchemaRows(table, name.catalog);
-      if (!rows.has_value()) return ErrorAt(ref.location, rows.error().message(), rows.error().kind());
+      if (!rows.has_value()) return ErrorAt(ref.location, rows.error());
       return VirtualTable(name.ToString(), std::move(columns), std::move(*rows), scope, alias);
     }
-    return ErrorAt(ref.location, fmt::format("Table '{}' does not exist", name.ToString()));
+    return NoSuchTableAt(ref.location, name);
   }
   if (name.catalog == "system") {
     auto system = ReadSystemTable(catalog_, name.schema, name.table);
-    if (!system.has_value()) return ErrorAt(ref.location, system.error().message(), system.error().kind());
-    if (!system->has_value()) return ErrorAt(ref.location, fmt::format("Table '{}' does not exist", name.ToString()));
+    if (!system.has_value()) return ErrorAt(ref.location, system.error());
+    if (!system->has_value()) return NoSuchTableAt(ref.location, name);
     return VirtualTable(name.ToString(), std::move((*system)->columns), std::move((*system)->rows), scope, alias);
   }
   std::string metadata;
@@ -264,10 +264,14 @@ Result<LogicalPtr> BinderImpl::BindNamedTable(const TableRef& ref, Scope& scope,
   }
   auto table = catalog_.GetTable(name, version);
   if (!table.has_value()) {
-    if (table.error().kind() == ErrorKind::kNotFound) {
-      return ErrorAt(ref.location, fmt::format("Table '{}' does not exist", name.ToString()));
+    // A missing schema or catalog is named as such (Trino's SCHEMA_NOT_FOUND); anything else
+    // missing is the table.
+    ErrorCode code = table.error().code();
+    if (table.error().kind() == ErrorKind::kNotFound && code != ErrorCode::kNoSuchNamespace &&
+        code != ErrorCode::kNoSuchCatalog) {
+      return NoSuchTableAt(ref.location, name);
     }
-    return ErrorAt(ref.location, table.error().message(), table.error().kind());
+    return ErrorAt(ref.location, table.error());
   }
   auto scan = std::make_unique<LogicalOperator>(LogicalKind::kScan);
   scan->table = *table;
@@ -276,9 +280,11 @@ Result<LogicalPtr> BinderImpl::BindNamedTable(const TableRef& ref, Scope& scope,
   if (!metadata.empty()) {
     auto metadata_columns = MetadataTableColumns(metadata, **table);
     if (!metadata_columns) {
-      return ErrorAt(ref.location, fmt::format("Table '{}${}' does not exist: metadata tables are $snapshots, $history, "
-                                               "$files, $manifests, $partitions, $refs and $properties",
-                                               name.ToString(), metadata));
+      return ErrorAt(ref.location,
+                     fmt::format("Table '{}${}' does not exist: metadata tables are $snapshots, $history, "
+                                 "$files, $manifests, $partitions, $refs and $properties",
+                                 name.ToString(), metadata),
+                     ErrorKind::kInvalidArgument, ErrorCode::kNoSuchTable);
     }
     columns = std::move(*metadata_columns);
     scan->metadata_table = metadata;
@@ -331,7 +337,7 @@ Result<LogicalPtr> BinderImpl::BindFromItem(const TableRef& ref, Scope& scope, c
       }
       const std::string& location = call.args[0]->text;
       auto table = catalog_.GetTableAt(location, TableVersion{});
-      if (!table.has_value()) return ErrorAt(call.args[0]->location, table.error().message(), table.error().kind());
+      if (!table.has_value()) return ErrorAt(call.args[0]->location, table.error());
       auto scan = std::make_unique<LogicalOperator>(LogicalKind::kScan);
       scan->table = *table;
       ScopeRelation relation;
@@ -456,8 +462,10 @@ Result<LogicalPtr> BinderImpl::BindValues(const Query& query, Scope* outer, cons
       if (types.size() <= i) types.push_back(SqlType::Unknown());
       auto common = CommonSuperType(types[i], value->type);
       if (!common) {
-        return ErrorAt(row[i]->location, fmt::format("VALUES column {} has mismatched types {} and {}", i + 1,
-                                                     types[i].ToString(), value->type.ToString()));
+        return ErrorAt(row[i]->location,
+                       fmt::format("VALUES column {} has mismatched types {} and {}", i + 1, types[i].ToString(),
+                                   value->type.ToString()),
+                       ErrorKind::kInvalidArgument, ErrorCode::kTypeMismatch);
       }
       types[i] = *common;
       bound_row.push_back(std::move(value));
@@ -820,18 +828,19 @@ Result<LogicalPtr> BinderImpl::BindSelect(const Query& query, Scope* outer, cons
           found = static_cast<int>(i);
         }
       }
-      if (count > 1) return ErrorAt(e.location, fmt::format("'{}' in ORDER BY is ambiguous", e.names[0]));
+      if (count > 1) return ErrorAt(e.location, fmt::format("'{}' in {} is ambiguous", e.names[0], clause));
       target = found;
     }
     if (target < 0) {
       ExprContext context = select_context;
-      context.clause = "ORDER BY";
+      context.clause = clause;
       FLOE_ASSIGN_OR_RETURN(auto bound, BindExpr(e, context));
       if (aggregate) {
         FLOE_ASSIGN_OR_RETURN(bound, ApplyGrouping(std::move(bound), select_context, e.location));
       }
-      for (size_t i = 0; i < projections.size() && target < 0; ++i) {
-        if (projections[i]->Equals(*bound)) target = static_cast<int>(i);
+      for (size_t i = 0; i < projections.size() + hidden.size() && target < 0; ++i) {
+        const BoundExpr& known = i < projections.size() ? *projections[i] : *hidden[i - projections.size()];
+        if (known.Equals(*bound)) target = static_cast<int>(i);
       }
       if (target < 0) {
         if (query.distinct) return ErrorAt(e.location, "For SELECT DISTINCT, ORDER BY expressions must appear in select list");
@@ -933,7 +942,7 @@ Result<LogicalPtr> BinderImpl::ShowStatement(const Statement& statement) {
     return statement.like_pattern.empty() || LikeMatches(name, statement.like_pattern, /*escape=*/'\0');
   };
   std::vector<std::vector<Value>> rows;
-  auto fail = [&](const Error& e) { return ErrorAt(statement.name_location >= 0 ? statement.name_location : statement.location, e.message(), e.kind()); };
+  auto fail = [&](const Error& e) { return ErrorAt(statement.name_location >= 0 ? statement.name_location : statement.location, e); };
   switch (statement.kind) {
     case StatementKind::kShowCatalogs:
       for (const auto& c : catalog_.CatalogNames()) {
@@ -965,9 +974,8 @@ Result<LogicalPtr> BinderImpl::ShowStatement(const Statement& statement) {
       FLOE_ASSIGN_OR_RETURN(auto name, Qualify(statement.name, statement.name_location));
       auto table = catalog_.GetTable(name, TableVersion{});
       if (!table.has_value()) {
-        return ErrorAt(statement.name_location, table.error().kind() == ErrorKind::kNotFound
-                                                    ? fmt::format("Table '{}' does not exist", name.ToString())
-                                                    : table.error().message(), table.error().kind());
+        if (table.error().kind() != ErrorKind::kNotFound) return ErrorAt(statement.name_location, table.error());
+        return NoSuchTableAt(statement.name_location, name, ErrorKind::kNotFound);
       }
       for (const auto& c : (*table)->columns) {
         if (filtered(c.name)) rows.push_back({text(c.name), text(c.type.ToString()), text(""), text("")});
@@ -989,9 +997,9 @@ Result<BoundStatement> BinderImpl::BindStatement(const Statement& statement) {
     auto table = catalog_.GetTable(name, TableVersion{});
     if (!table.has_value()) {
       if (table.error().kind() == ErrorKind::kNotFound) {
-        return ErrorAt(statement.name_location, fmt::format("Table '{}' does not exist", name.ToString()), ErrorKind::kNotFound);
+        return NoSuchTableAt(statement.name_location, name, ErrorKind::kNotFound);
       }
-      return ErrorAt(statement.name_location, table.error().message(), table.error().kind());
+      return ErrorAt(statement.name_location, table.error());
     }
     return *table;
   };
@@ -1016,10 +1024,11 @@ Result<BoundStatement> BinderImpl::BindStatement(const Statement& statement) {
     case StatementKind::kUse: {
       std::string catalog = statement.name.size() == 2 ? statement.name[0] : options_.catalog;
       auto schemas = catalog_.SchemaNames(catalog);
-      if (!schemas.has_value()) return ErrorAt(statement.name_location, schemas.error().message(), schemas.error().kind());
+      if (!schemas.has_value()) return ErrorAt(statement.name_location, schemas.error());
       if (std::find(schemas->begin(), schemas->end(), statement.name.back()) == schemas->end()) {
-        return ErrorAt(statement.name_location, fmt::format("Schema '{}.{}' does not exist", catalog, statement.name.back()),
-                       ErrorKind::kNotFound);
+        return ErrorAt(statement.name_location,
+                       fmt::format("Schema '{}.{}' does not exist", catalog, statement.name.back()),
+                       ErrorKind::kNotFound, ErrorCode::kNoSuchNamespace);
       }
       out.target = QualifiedTableName{catalog, statement.name.back(), ""};
       out.description = fmt::format("USE {}.{}", catalog, statement.name.back());
@@ -1044,7 +1053,7 @@ Result<BoundStatement> BinderImpl::BindStatement(const Statement& statement) {
       if (statement.kind == StatementKind::kCreateTable) {
         for (const auto& column : statement.columns) {
           auto type = TypeFromName(column.type);
-          if (!type.has_value()) return ErrorAt(column.type.location, type.error().message());
+          if (!type.has_value()) return UserErrorAt(column.type.location, type.error());
           if (std::find(columns.begin(), columns.end(), column.name) != columns.end()) {
             return ErrorAt(column.location, fmt::format("Column name '{}' specified more than once", column.name));
           }
@@ -1096,19 +1105,26 @@ Result<BoundStatement> BinderImpl::BindStatement(const Statement& statement) {
           for (const auto& c : table->columns) {
             if (c.name == name) found = &c;
           }
-          if (found == nullptr) return ErrorAt(statement.name_location, fmt::format("Insert column name does not exist: {}", name));
+          if (found == nullptr) {
+            return ErrorAt(statement.name_location, fmt::format("Insert column name does not exist: {}", name),
+                           ErrorKind::kInvalidArgument, ErrorCode::kNoSuchColumn);
+          }
           targets.push_back(found);
         }
       }
       if (targets.size() != out.plan->output.size()) {
-        return ErrorAt(statement.query->location, fmt::format("Insert query has mismatched column types: table has {} columns, query has {}",
-                                                              targets.size(), out.plan->output.size()));
+        return ErrorAt(statement.query->location,
+                       fmt::format("Insert query has mismatched column types: table has {} columns, query has {}",
+                                   targets.size(), out.plan->output.size()),
+                       ErrorKind::kInvalidArgument, ErrorCode::kTypeMismatch);
       }
       for (size_t i = 0; i < targets.size(); ++i) {
         if (!CanCoerce(out.plan->output[i].type, targets[i]->type)) {
-          return ErrorAt(statement.query->location, fmt::format("Insert query has mismatched column types: column '{}' is {}, query gives {}",
-                                                                targets[i]->name, targets[i]->type.ToString(),
-                                                                out.plan->output[i].type.ToString()));
+          return ErrorAt(
+              statement.query->location,
+              fmt::format("Insert query has mismatched column types: column '{}' is {}, query gives {}",
+                          targets[i]->name, targets[i]->type.ToString(), out.plan->output[i].type.ToString()),
+              ErrorKind::kInvalidArgument, ErrorCode::kTypeMismatch);
         }
       }
       out.description = fmt::format("INSERT INTO {} ({} columns)", out.target.ToString(), targets.size());
@@ -1146,20 +1162,22 @@ Result<BoundStatement> BinderImpl::BindStatement(const Statement& statement) {
         case AlterAction::kAddColumn: {
           const auto& column = statement.columns.at(0);
           auto type = TypeFromName(column.type);
-          if (!type.has_value()) return ErrorAt(column.type.location, type.error().message());
+          if (!type.has_value()) return UserErrorAt(column.type.location, type.error());
           if (has_column(column.name)) return ErrorAt(column.location, fmt::format("Column '{}' already exists", column.name));
           out.description = fmt::format("ALTER TABLE {} ADD COLUMN {} {}", out.target.ToString(), column.name, type->ToString());
           break;
         }
         case AlterAction::kDropColumn:
           if (!has_column(statement.column_name)) {
-            return ErrorAt(statement.location, fmt::format("Column '{}' does not exist", statement.column_name));
+            return ErrorAt(statement.location, fmt::format("Column '{}' does not exist", statement.column_name),
+                           ErrorKind::kInvalidArgument, ErrorCode::kNoSuchColumn);
           }
           out.description = fmt::format("ALTER TABLE {} DROP COLUMN {}", out.target.ToString(), statement.column_name);
           break;
         case AlterAction::kRenameColumn:
           if (!has_column(statement.column_name)) {
-            return ErrorAt(statement.location, fmt::format("Column '{}' does not exist", statement.column_name));
+            return ErrorAt(statement.location, fmt::format("Column '{}' does not exist", statement.column_name),
+                           ErrorKind::kInvalidArgument, ErrorCode::kNoSuchColumn);
           }
           if (has_column(statement.new_name)) {
             return ErrorAt(statement.location, fmt::format("Column '{}' already exists", statement.new_name));

@@ -77,7 +77,7 @@ TEST_F(BinderTest, ErrorsPointAtTheOffendingText) {
   EXPECT_EQ(ambiguous.error().message(), "line 1:8: Column 'id' is ambiguous");
   auto multi_line = BindSql("SELECT id,\n       nope\nFROM orders");
   ASSERT_FALSE(multi_line.has_value());
-  auto position = ErrorPosition(multi_line.error());
+  auto position = multi_line.error().position();
   ASSERT_TRUE(position.has_value());
   EXPECT_EQ(position->line, 2);
   EXPECT_EQ(position->column, 8);

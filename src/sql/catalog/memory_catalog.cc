@@ -92,7 +92,7 @@ void MemoryCatalog::AddTable(CatalogTable table) {
 std::vector<std::string> MemoryCatalog::CatalogNames() const { return {catalog_name_}; }
 
 Result<std::vector<std::string>> MemoryCatalog::SchemaNames(std::string_view catalog) const {
-  if (catalog != catalog_name_) return NotFound("Catalog '{}' does not exist", catalog);
+  if (catalog != catalog_name_) return CodedError(ErrorCode::kNoSuchCatalog, "Catalog '{}' does not exist", catalog);
   std::shared_lock lock(*mutex_);
   std::vector<std::string> out;
   for (const auto& [name, tables] : schemas_) out.push_back(name);
@@ -100,21 +100,21 @@ Result<std::vector<std::string>> MemoryCatalog::SchemaNames(std::string_view cat
 }
 
 Result<std::vector<std::string>> MemoryCatalog::TableNames(std::string_view catalog, std::string_view schema) const {
-  if (catalog != catalog_name_) return NotFound("Catalog '{}' does not exist", catalog);
+  if (catalog != catalog_name_) return CodedError(ErrorCode::kNoSuchCatalog, "Catalog '{}' does not exist", catalog);
   std::shared_lock lock(*mutex_);
   auto it = schemas_.find(std::string(schema));
-  if (it == schemas_.end()) return NotFound("Schema '{}' does not exist", schema);
+  if (it == schemas_.end()) return CodedError(ErrorCode::kNoSuchNamespace, "Schema '{}' does not exist", schema);
   std::vector<std::string> out;
   for (const auto& [name, table] : it->second) out.push_back(name);
   return out;
 }
 
 Result<const MemoryCatalog::StoredTable*> MemoryCatalog::Find(const QualifiedTableName& name) const {
-  if (name.catalog != catalog_name_) return NotFound("Catalog '{}' does not exist", name.catalog);
+  if (name.catalog != catalog_name_) return CodedError(ErrorCode::kNoSuchCatalog, "Catalog '{}' does not exist", name.catalog);
   auto schema = schemas_.find(name.schema);
-  if (schema == schemas_.end()) return NotFound("Schema '{}' does not exist", name.schema);
+  if (schema == schemas_.end()) return CodedError(ErrorCode::kNoSuchNamespace, "Schema '{}' does not exist", name.schema);
   auto table = schema->second.find(name.table);
-  if (table == schema->second.end()) return NotFound("Table '{}' does not exist", name.ToString());
+  if (table == schema->second.end()) return CodedError(ErrorCode::kNoSuchTable, "Table '{}' does not exist", name.ToString());
   return &table->second;
 }
 
@@ -155,7 +155,7 @@ Result<std::unique_ptr<TableScan>> MemoryCatalog::OpenScan(const ScanRequest& re
 }
 
 Status MemoryCatalog::CreateSchema(std::string_view catalog, std::string_view schema) {
-  if (catalog != catalog_name_) return NotFound("Catalog '{}' does not exist", catalog);
+  if (catalog != catalog_name_) return CodedError(ErrorCode::kNoSuchCatalog, "Catalog '{}' does not exist", catalog);
   std::unique_lock lock(*mutex_);
   if (schemas_.contains(std::string(schema))) return AlreadyExists("Schema '{}.{}' already exists", catalog, schema);
   schemas_[std::string(schema)];
@@ -163,10 +163,10 @@ Status MemoryCatalog::CreateSchema(std::string_view catalog, std::string_view sc
 }
 
 Status MemoryCatalog::DropSchema(std::string_view catalog, std::string_view schema) {
-  if (catalog != catalog_name_) return NotFound("Catalog '{}' does not exist", catalog);
+  if (catalog != catalog_name_) return CodedError(ErrorCode::kNoSuchCatalog, "Catalog '{}' does not exist", catalog);
   std::unique_lock lock(*mutex_);
   auto it = schemas_.find(std::string(schema));
-  if (it == schemas_.end()) return NotFound("Schema '{}.{}' does not exist", catalog, schema);
+  if (it == schemas_.end()) return CodedError(ErrorCode::kNoSuchNamespace, "Schema '{}.{}' does not exist", catalog, schema);
   if (!it->second.empty()) return InvalidArgument("Cannot drop non-empty schema '{}'", schema);
   schemas_.erase(it);
   return OkStatus();
@@ -174,10 +174,10 @@ Status MemoryCatalog::DropSchema(std::string_view catalog, std::string_view sche
 
 Status MemoryCatalog::CreateTable(const TableDefinition& definition) {
   const QualifiedTableName& name = definition.name;
-  if (name.catalog != catalog_name_) return NotFound("Catalog '{}' does not exist", name.catalog);
+  if (name.catalog != catalog_name_) return CodedError(ErrorCode::kNoSuchCatalog, "Catalog '{}' does not exist", name.catalog);
   std::unique_lock lock(*mutex_);
   auto schema = schemas_.find(name.schema);
-  if (schema == schemas_.end()) return NotFound("Schema '{}' does not exist", name.schema);
+  if (schema == schemas_.end()) return CodedError(ErrorCode::kNoSuchNamespace, "Schema '{}' does not exist", name.schema);
   if (schema->second.contains(name.table)) return AlreadyExists("Table '{}' already exists", name.ToString());
   for (const auto& c : definition.columns) FLOE_RETURN_IF_ERROR(StorageDataType(c.type));
   CatalogTable table;
@@ -230,7 +230,7 @@ Status MemoryCatalog::AlterTable(const QualifiedTableName& name, const TableChan
     }
     case TableChange::Kind::kDropColumn: {
       int index = index_of(change.name);
-      if (index < 0) return NotFound("Column '{}' does not exist", change.name);
+      if (index < 0) return CodedError(ErrorCode::kNoSuchColumn, "Column '{}' does not exist", change.name);
       if (table.columns.size() == 1) return InvalidArgument("Cannot drop the only column in a table");
       table.columns.erase(table.columns.begin() + index);
       for (const auto& b : stored->batches) {
@@ -243,7 +243,7 @@ Status MemoryCatalog::AlterTable(const QualifiedTableName& name, const TableChan
     }
     case TableChange::Kind::kRenameColumn: {
       int index = index_of(change.name);
-      if (index < 0) return NotFound("Column '{}' does not exist", change.name);
+      if (index < 0) return CodedError(ErrorCode::kNoSuchColumn, "Column '{}' does not exist", change.name);
       if (index_of(change.new_name) >= 0) return AlreadyExists("Column '{}' already exists", change.new_name);
       table.columns[static_cast<size_t>(index)].name = change.new_name;
       for (const auto& b : stored->batches) {

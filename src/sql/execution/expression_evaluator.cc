@@ -405,7 +405,7 @@ class ArithmeticNode final : public ExprNode {
             }
             break;
         }
-        if (zero) return std::unexpected(context.ErrorAt(location, Error(ErrorKind::kInvalidArgument, "Division by zero")));
+        if (zero) return std::unexpected(context.ErrorAt(location, Error(ErrorKind::kInvalidArgument, "Division by zero", ErrorCode::kDivisionByZero)));
         if (overflow) {
           // Recheck valid rows only (a null slot may hold anything).
           overflow = false;

@@ -64,8 +64,8 @@ const OperatorStats* QueryContext::FindStats(const LogicalOperator* node) const 
 }
 
 Error QueryContext::ErrorAt(int location, const Error& error) const {
-  if (location < 0 || sql_.empty() || error.message().starts_with("line ")) return error;
-  return SqlError(error.kind(), sql_, location, error.message()).error();
+  if (sql_.empty()) return error;
+  return PointAt(error, sql_, location);
 }
 
 void QueryContext::AddWarning(std::string text) {

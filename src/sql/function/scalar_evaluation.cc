@@ -98,7 +98,7 @@ std::optional<Int128> DivideDecimal(Int128 x, int sx, Int128 y, int sy, int rs) 
 namespace {
 
 std::unexpected<Error> Overflow(std::string_view what) { return InvalidArgument("{} overflow", what); }
-std::unexpected<Error> DivisionByZero() { return InvalidArgument("Division by zero"); }
+std::unexpected<Error> DivisionByZero() { return CodedError(ErrorCode::kDivisionByZero, "Division by zero"); }
 
 bool FitsType(int64_t v, const SqlType& type) {
   switch (type.kind()) {

@@ -35,8 +35,8 @@ void AddCustom(FunctionRegistry& registry, std::string name, std::string signatu
 }
 
 std::unexpected<Error> CannotApply(std::string_view symbol, const std::vector<SqlType>& args) {
-  if (args.size() == 1) return InvalidArgument("Cannot apply operator: {}{}", symbol, args[0].ToString());
-  return InvalidArgument("Cannot apply operator: {} {} {}", args[0].ToString(), symbol, args[1].ToString());
+  if (args.size() == 1) return CodedError(ErrorCode::kTypeMismatch, "Cannot apply operator: {}{}", symbol, args[0].ToString());
+  return CodedError(ErrorCode::kTypeMismatch, "Cannot apply operator: {} {} {}", args[0].ToString(), symbol, args[1].ToString());
 }
 
 Resolver Arithmetic(ArithmeticOp op, std::string symbol) {

@@ -60,7 +60,7 @@ class EventsCatalog final : public SqlCatalog {
     return std::vector<std::string>{kEventsTable.table};
   }
   Result<std::shared_ptr<const CatalogTable>> GetTable(const QualifiedTableName& name, const TableVersion& version) const override {
-    if (!(name == kEventsTable)) return NotFound("Table '{}' does not exist: a transform reads only 'events'", name.table);
+    if (!(name == kEventsTable)) return CodedError(ErrorCode::kNoSuchTable, "Table '{}' does not exist: a transform reads only 'events'", name.table);
     if (version.kind != TableVersion::Kind::kCurrent) return InvalidArgument("a transform cannot time travel");
     return table_;
   }

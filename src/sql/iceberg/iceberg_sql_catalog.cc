@@ -115,7 +115,7 @@ Result<std::unique_ptr<IcebergSqlCatalog>> IcebergSqlCatalog::OpenWarehouse(cons
 }
 
 Status IcebergSqlCatalog::CheckCatalog(std::string_view catalog) const {
-  if (!SameName(catalog, catalog_name_)) return NotFound("catalog '{}' does not exist", catalog);
+  if (!SameName(catalog, catalog_name_)) return CodedError(ErrorCode::kNoSuchCatalog, "catalog '{}' does not exist", catalog);
   if (!state_->directory) return NotFound("no catalog or warehouse is configured (use iceberg_scan('location'))");
   return OkStatus();
 }
@@ -123,7 +123,7 @@ Status IcebergSqlCatalog::CheckCatalog(std::string_view catalog) const {
 std::vector<std::string> IcebergSqlCatalog::CatalogNames() const { return {catalog_name_}; }
 
 Result<std::vector<std::string>> IcebergSqlCatalog::SchemaNames(std::string_view catalog) const {
-  if (!SameName(catalog, catalog_name_)) return NotFound("catalog '{}' does not exist", catalog);
+  if (!SameName(catalog, catalog_name_)) return CodedError(ErrorCode::kNoSuchCatalog, "catalog '{}' does not exist", catalog);
   if (!state_->directory) return std::vector<std::string>{};
   return state_->directory->SchemaNames();
 }
@@ -138,7 +138,7 @@ Result<std::shared_ptr<const CatalogTable>> IcebergSqlCatalog::GetTable(const Qu
   FLOE_RETURN_IF_ERROR(CheckCatalog(name.catalog));
   auto ops = state_->directory->Open(name.schema, name.table);
   if (!ops) {
-    if (ops.error().kind() == ErrorKind::kNotFound) return NotFound("table {} does not exist", name.ToString());
+    if (ops.error().kind() == ErrorKind::kNotFound) return CodedError(ErrorCode::kNoSuchTable, "table {} does not exist", name.ToString());
     return std::unexpected(ops.error());
   }
   FLOE_ASSIGN_OR_RETURN(auto resolved, ResolveTable(*ops, version));

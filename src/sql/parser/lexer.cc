@@ -59,7 +59,8 @@ class Lexer {
         int depth = 0;
         while (true) {
           if (pos_ >= text_.size()) {
-            return SqlError(ErrorKind::kInvalidArgument, text_, static_cast<int>(begin), "unterminated /* comment");
+            return SqlError(ErrorKind::kInvalidArgument, text_, static_cast<int>(begin), "unterminated /* comment",
+                            ErrorCode::kSyntaxError);
           }
           if (text_[pos_] == '/' && At(pos_ + 1) == '*') {
             ++depth;
@@ -84,7 +85,7 @@ class Lexer {
     while (true) {
       if (pos_ >= text_.size()) {
         return SqlError(ErrorKind::kInvalidArgument, text_, static_cast<int>(token_begin),
-                        fmt::format("unterminated {}", what));
+                        fmt::format("unterminated {}", what), ErrorCode::kSyntaxError);
       }
       char c = text_[pos_];
       if (backslash && c == '\\') {
@@ -187,7 +188,8 @@ class Lexer {
           std::string_view tag = text_.substr(pos_, tag_end - pos_ + 1);
           size_t close = text_.find(tag, tag_end + 1);
           if (close == std::string_view::npos) {
-            return SqlError(ErrorKind::kInvalidArgument, text_, static_cast<int>(begin), "unterminated dollar-quoted string");
+            return SqlError(ErrorKind::kInvalidArgument, text_, static_cast<int>(begin),
+                            "unterminated dollar-quoted string", ErrorCode::kSyntaxError);
           }
           pos_ = close + tag.size();
           Emit(TokenKind::kString, begin, std::string(text_.substr(begin, pos_ - begin)));

@@ -32,7 +32,8 @@ class StatementParser {
     FLOE_ASSIGN_OR_RETURN(auto statement, ParseWithPostgres(range, "SELECT "));
     if (statement->kind != StatementKind::kQuery || statement->query->kind != Query::Kind::kSelect ||
         statement->query->select.size() != 1 || !statement->query->from.empty() || statement->query->where) {
-      return SqlError(ErrorKind::kInvalidArgument, sql_, tokens_[range.first].begin, "expected one expression");
+      return SqlError(ErrorKind::kInvalidArgument, sql_, tokens_[range.first].begin, "expected one expression",
+                      ErrorCode::kSyntaxError);
     }
     return std::move(statement->query->select[0].expr);
   }
@@ -55,7 +56,8 @@ class StatementParser {
   std::unexpected<Error> Expected(std::string_view what) const {
     const Token* t = Peek();
     std::string found = t == nullptr ? "end of statement" : fmt::format("'{}'", sql_.substr(t->begin, t->end - t->begin));
-    return SqlError(ErrorKind::kInvalidArgument, sql_, HerePosition(), fmt::format("expected {} but found {}", what, found));
+    return SqlError(ErrorKind::kInvalidArgument, sql_, HerePosition(),
+                    fmt::format("expected {} but found {}", what, found), ErrorCode::kSyntaxError);
   }
   Status ExpectEnd() const {
     if (pos_ < range_.last) return Expected("end of statement");
@@ -268,12 +270,13 @@ class StatementParser {
       } else {
         offset = tokens_[range.first].begin;
       }
-      return SqlError(ErrorKind::kInvalidArgument, sql_, offset, output.error);
+      return SqlError(ErrorKind::kInvalidArgument, sql_, offset, output.error, ErrorCode::kSyntaxError);
     }
     TreeContext context{sql_, &rewritten, [this](TokenRange value) { return ParseExpressionRange(value); }};
     FLOE_ASSIGN_OR_RETURN(auto statements, ReadPgParseTree(output.json, context));
     if (statements.size() != 1) {
-      return SqlError(ErrorKind::kInvalidArgument, sql_, tokens_[range.first].begin, "expected one statement");
+      return SqlError(ErrorKind::kInvalidArgument, sql_, tokens_[range.first].begin, "expected one statement",
+                      ErrorCode::kSyntaxError);
     }
     StatementPtr statement = std::move(statements[0]);
     if (!rewritten.partitioned_by.empty()) {

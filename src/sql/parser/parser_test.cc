@@ -19,7 +19,7 @@ StatementPtr MustParse(std::string_view sql) {
 std::string ErrorAt(std::string_view sql) {
   auto statement = Parse(sql);
   if (statement.has_value()) return "parsed";
-  auto position = ErrorPosition(statement.error());
+  auto position = statement.error().position();
   if (!position) return "no position: " + statement.error().message();
   return fmt::format("{}:{}", position->line, position->column);
 }
@@ -253,7 +253,7 @@ TEST(ParserTest, UnsupportedConstructsAreNotImplementedWithPosition) {
   auto s = Parse("SELECT x FROM t GROUP BY DISTINCT a");
   ASSERT_FALSE(s.has_value());
   EXPECT_EQ(s.error().kind(), ErrorKind::kNotImplemented);
-  EXPECT_TRUE(ErrorPosition(s.error()).has_value()) << s.error().message();
+  EXPECT_TRUE(s.error().position().has_value()) << s.error().message();
 }
 
 // GROUP BY items multiply: a, ROLLUP (b, c), CUBE (d) is {a} x {bc, b, ()} x {d, ()}.
@@ -273,7 +273,7 @@ TEST(ParserTest, GroupingSetsAreSpelledOut) {
                    "CUBE (i), CUBE (j), CUBE (k), CUBE (l), CUBE (m)");
   ASSERT_FALSE(big.has_value());
   EXPECT_NE(big.error().message().find("more than 4096 grouping sets"), std::string::npos);
-  EXPECT_TRUE(ErrorPosition(big.error()).has_value());
+  EXPECT_TRUE(big.error().position().has_value());
   // Few sets of many keys: 12 cubed elements of 40 columns each are 4096 sets of 240 keys on average.
   std::string columns;
   for (int c = 0; c < 40; ++c) columns += fmt::format("{}c{}", c ? ", " : "", c);

@@ -121,7 +121,8 @@ Result<RewrittenText> RewriteForPostgres(std::string_view original, const std::v
         if (tokens[close].kind == TokenKind::kRightParen && --depth == 0) break;
       }
       if (close >= range.last) {
-        return SqlError(ErrorKind::kInvalidArgument, original, tokens[i + 2].begin, "unbalanced parentheses in PARTITIONED BY");
+        return SqlError(ErrorKind::kInvalidArgument, original, tokens[i + 2].begin,
+                        "unbalanced parentheses in PARTITIONED BY", ErrorCode::kSyntaxError);
       }
       out.partitioned_by = TokenRange{i + 3, close};
       out.offsets.Replace(" ", t.begin, tokens[close].end, out.text);

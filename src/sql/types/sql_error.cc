@@ -1,11 +1,9 @@
 #include "sql/types/sql_error.h"
 
-#include <charconv>
-
 namespace floe::sql {
 
-SourcePosition PositionOf(std::string_view text, int offset) {
-  SourcePosition position;
+TextPosition PositionOf(std::string_view text, int offset) {
+  TextPosition position;
   size_t end = offset < 0 ? 0 : std::min(static_cast<size_t>(offset), text.size());
   for (size_t i = 0; i < end; ++i) {
     unsigned char c = static_cast<unsigned char>(text[i]);
@@ -19,24 +17,16 @@ SourcePosition PositionOf(std::string_view text, int offset) {
   return position;
 }
 
-std::unexpected<Error> SqlError(ErrorKind kind, std::string_view text, int offset, std::string_view message) {
-  if (offset < 0) return std::unexpected<Error>(Error(kind, std::string(message)));
-  SourcePosition p = PositionOf(text, offset);
-  return std::unexpected<Error>(Error(kind, fmt::format("line {}:{}: {}", p.line, p.column, message)));
+std::unexpected<Error> SqlError(ErrorKind kind, std::string_view text, int offset, std::string_view message,
+                                ErrorCode code) {
+  return std::unexpected<Error>(PointAt(Error(kind, std::string(message), code), text, offset));
 }
 
-std::optional<SourcePosition> ErrorPosition(const Error& error) {
-  std::string_view m = error.message();
-  // Context may have been prefixed ("statement 2: line 1:8: ..."): find the first "line ".
-  size_t at = m.find("line ");
-  if (at == std::string_view::npos) return std::nullopt;
-  m.remove_prefix(at + 5);
-  SourcePosition p;
-  auto [after_line, ec1] = std::from_chars(m.data(), m.data() + m.size(), p.line);
-  if (ec1 != std::errc() || after_line == m.data() + m.size() || *after_line != ':') return std::nullopt;
-  auto [after_column, ec2] = std::from_chars(after_line + 1, m.data() + m.size(), p.column);
-  if (ec2 != std::errc() || after_column == after_line + 1) return std::nullopt;
-  return p;
+Error PointAt(Error error, std::string_view text, int offset) {
+  if (offset < 0 || error.position().has_value()) return error;
+  TextPosition p = PositionOf(text, offset);
+  return Error(error.kind(), fmt::format("line {}:{}: {}", p.line, p.column, error.message()), error.code())
+      .WithPosition(p);
 }
 
 }  // namespace floe::sql

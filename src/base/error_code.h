@@ -1,0 +1,40 @@
+// ErrorCode: the domain reason of an error, for callers and protocols that must tell apart
+// errors of one kind. A REST client needs NoSuchTableException rather than NoSuchNamespace-
+// Exception, a Trino client DIVISION_BY_ZERO rather than a generic user error: both kinds are
+// kNotFound or kInvalidArgument, and only the code says which. Protocols map codes, never
+// message text, so rewording a message cannot misclassify an error.
+//
+// Each code has a usual ErrorKind (ErrorCodeKind), which CodedError gives it; an error without a
+// domain reason has kUnspecified and is classified by its kind alone.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace floe {
+
+enum class ErrorKind;
+
+enum class ErrorCode : uint8_t {
+  kUnspecified,
+  // Catalog objects (Iceberg REST error types; Trino's *_NOT_FOUND).
+  kNoSuchCatalog,      // kNotFound
+  kNoSuchNamespace,    // kNotFound (a SQL schema)
+  kNoSuchTable,        // kNotFound
+  kNoSuchView,         // kNotFound
+  kNoSuchColumn,       // kNotFound (a query naming an unknown column: kInvalidArgument)
+  kNoSuchFunction,     // kNotFound (in a query: kInvalidArgument)
+  kNamespaceNotEmpty,  // kConflict
+  // SQL text and evaluation (Trino's error names; PostgreSQL's SQLSTATE classes 42 and 22).
+  kSyntaxError,     // kInvalidArgument
+  kTypeMismatch,    // kInvalidArgument
+  kDivisionByZero,  // kInvalidArgument
+};
+
+// The kind errors with this code usually have (kInternal for kUnspecified, which has none).
+ErrorKind ErrorCodeKind(ErrorCode code);
+
+// "no such table", ... ("" for kUnspecified): for logs and tests.
+std::string_view ErrorCodeName(ErrorCode code);
+
+}  // namespace floe
