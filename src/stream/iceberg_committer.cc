@@ -211,9 +211,7 @@ Status IcebergCommitter::OpenUpsert() {
   }
   FLOE_RETURN_IF_ERROR(iceberg::CheckPartitionedByKeys(table_->metadata(), key_ids_));
   FLOE_ASSIGN_OR_RETURN(auto fields, formats::BatchFieldsFromSchema(iceberg::Schema(0, key_fields)));
-  FLOE_ASSIGN_OR_RETURN(key_decoder_, formats::JsonEventDecoder::Make(std::move(fields), options_.timestamp_unit));
-  bool string_key = key_fields.size() == 1 && key_fields[0].type->ToString() == "string";
-  change_parser_ = std::make_unique<ChangeEventParser>(options_.envelope, options_.key_columns, string_key);
+  FLOE_ASSIGN_OR_RETURN(change_decoder_, ChangeDecoder::Make(options_.envelope, std::move(fields), options_.timestamp_unit));
   return OkStatus();
 }
 
@@ -221,55 +219,23 @@ Result<CommitReport> IcebergCommitter::CommitUpsert(const MicroBatch& batch, con
                                                     const SourceOffsets& next) {
   CommitReport report;
   const std::vector<SourceRecord>& records = batch.records();
-  std::vector<std::pair<size_t, std::string>> bad;
   // Each record's change: the row to decode, or a key to delete.
-  std::vector<ChangeEvent> events(records.size());
-  std::vector<std::optional<std::string_view>> rows_json(records.size());
-  std::vector<size_t> record_of_delete;
-  for (size_t i = 0; i < records.size(); ++i) {
-    const SourceRecord& r = records[i];
-    auto event = change_parser_->Parse(batch.key(r), r.key == nullptr, batch.value(r), r.value_null);
-    if (!event) {
-      bad.emplace_back(i, event.error().message());
-      continue;
-    }
-    events[i] = std::move(*event);
-    if (events[i].kind == ChangeEvent::Kind::kUpsert) {
-      rows_json[i] = events[i].json();
-    } else {
-      record_of_delete.push_back(i);
-    }
-  }
+  std::vector<KeyedRecord> keyed;
+  keyed.reserve(records.size());
+  for (const SourceRecord& r : records) keyed.push_back({batch.key(r), r.key == nullptr, batch.value(r), r.value_null});
+  SortedChanges changes = change_decoder_->Sort(keyed);
   FLOE_ASSIGN_OR_RETURN(UpsertBatch upsert, UpsertBatch::Make(table_->metadata().CurrentSchema(), key_ids_));
   std::vector<std::pair<size_t, std::string>> decode_bad;
   FLOE_RETURN_IF_ERROR(DecodeChunks(
       batch,
       [&](formats::ColumnBatch rows, const std::vector<size_t>& record_of_row) {
-        return upsert.AddRows(std::move(rows), record_of_row, &bad);
+        return upsert.AddRows(std::move(rows), record_of_row, &changes.bad);
       },
-      &decode_bad, &rows_json));
+      &decode_bad, &changes.rows_json));
+  FLOE_ASSIGN_OR_RETURN(DeletedKeys deleted, change_decoder_->DecodeDeletedKeys(changes));
+  FLOE_RETURN_IF_ERROR(upsert.AddDeletes(std::move(deleted.keys), deleted.record_of_key, &changes.bad));
+  std::vector<std::pair<size_t, std::string>> bad = std::move(changes.bad);
   bad.insert(bad.end(), decode_bad.begin(), decode_bad.end());
-  if (!record_of_delete.empty()) {
-    // The deleted keys, one JSON line each, decoded into the key columns.
-    std::string lines;
-    for (size_t i : record_of_delete) formats::AppendEventLine(&lines, events[i].json(), false);
-    const size_t size = lines.size();
-    lines.append(formats::JsonEventDecoder::kPadding, '\0');
-    key_decoder_->DecodeLines(std::string_view(lines.data(), size), 1);
-    std::vector<size_t> record_of_key;
-    size_t next_error = 0;
-    const std::vector<formats::LineError>& errors = key_decoder_->errors();
-    for (size_t d = 0; d < record_of_delete.size(); ++d) {
-      if (next_error < errors.size() && static_cast<size_t>(errors[next_error].line - 1) == d) {
-        bad.emplace_back(record_of_delete[d], "key: " + errors[next_error].message);
-        ++next_error;
-        continue;
-      }
-      record_of_key.push_back(record_of_delete[d]);
-    }
-    key_decoder_->ClearErrors();
-    FLOE_RETURN_IF_ERROR(upsert.AddDeletes(key_decoder_->TakeBatch(), record_of_key, &bad));
-  }
   std::sort(bad.begin(), bad.end());
   std::vector<iceberg::DataFile> files, deletes;
   auto discard = [&] {

@@ -21,7 +21,7 @@
 #include "iceberg/table.h"
 #include "sql/iceberg/batch_transform.h"
 #include "stream/batch_committer.h"
-#include "stream/change_event.h"
+#include "stream/change_decoder.h"
 #include "stream/record_decoder.h"
 #include "stream/upsert_batch.h"
 
@@ -120,11 +120,9 @@ class IcebergCommitter final : public BatchCommitter {
   std::unique_ptr<ThreadPool> pool_;  // One thread per lane.
   std::unique_ptr<formats::JsonEventDecoder> dead_letter_decoder_;
   std::vector<int32_t> output_ids_;  // With a transform: the table's field id of each output column.
-  // Upsert mode: the key columns' field ids, the decoder of deleted keys (the key columns
-  // alone) and the reader of each record's change.
+  // Upsert mode: the key columns' field ids, and the reader of each record's change.
   std::vector<int32_t> key_ids_;
-  std::unique_ptr<formats::JsonEventDecoder> key_decoder_;
-  std::unique_ptr<ChangeEventParser> change_parser_;
+  std::unique_ptr<ChangeDecoder> change_decoder_;
 };
 
 }  // namespace floe::stream

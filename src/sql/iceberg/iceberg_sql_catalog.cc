@@ -183,9 +183,9 @@ Result<std::unique_ptr<TableScan>> IcebergSqlCatalog::OpenScan(const ScanRequest
     if (!resolved) return Internal("table {} did not resolve", request.table->name.ToString());
   }
   if (!request.metadata_table.empty()) return PlanMetadataScan(std::move(resolved), request, state_->caches);
-  FLOE_ASSIGN_OR_RETURN(auto scan, PlanDataScan(resolved, request, state_->caches));
-  if (!WantsLiveScan(*resolved, request)) return scan;
-  return PlanLiveScan(std::move(scan), *resolved, request, state_->tails);
+  auto plan_snapshot = [&](const ScanRequest& r) { return PlanDataScan(resolved, r, state_->caches); };
+  if (!WantsLiveScan(*resolved, request)) return plan_snapshot(request);
+  return PlanLiveScan(plan_snapshot, *resolved, request, state_->tails);
 }
 
 Status IcebergSqlCatalog::CreateSchema(std::string_view catalog, std::string_view schema) {

@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <deque>
+#include <span>
 #include <thread>
 
 #include <fmt/format.h>
 
 #include "broker/client/kafka_client_config.h"
+#include "stream/change_decoder.h"
 #include "stream/kafka_columns.h"
 #include "stream/schema_registry_client.h"
 
@@ -24,6 +26,9 @@ struct Segment {
   int64_t end_offset = 0;           // One past the last record read (dead letters included).
   std::vector<int64_t> row_offsets;  // Ascending, one per row of batch.
   std::shared_ptr<const formats::ColumnBatch> batch;
+  // Keyed sources: the keys deleted (rows of the key columns) and their records' offsets.
+  std::vector<int64_t> delete_offsets;
+  std::shared_ptr<const formats::ColumnBatch> deleted_keys;
   int64_t bytes = 0;
 };
 
@@ -35,7 +40,20 @@ struct PartitionTail {
   int64_t cache_end = 0;
   int64_t bytes = 0;
   std::unique_ptr<stream::RecordDecoder> decoder;
+  std::unique_ptr<stream::ChangeDecoder> changes;  // Keyed sources.
 };
+
+// The rows of `batch` (a segment's rows or deleted keys, at `offsets`) whose offsets lie in
+// [begin, end), as a piece; with_offsets keeps each row's offset.
+void AppendPiece(const std::shared_ptr<const formats::ColumnBatch>& batch, const std::vector<int64_t>& offsets,
+                 int64_t begin, int64_t end, bool with_offsets, std::vector<TailPiece>* out) {
+  auto from = std::lower_bound(offsets.begin(), offsets.end(), begin) - offsets.begin();
+  auto to = std::lower_bound(offsets.begin(), offsets.end(), end) - offsets.begin();
+  if (to <= from) return;
+  TailPiece piece{batch, from, to - from, {}};
+  if (with_offsets) piece.offsets.assign(offsets.begin() + from, offsets.begin() + to);
+  out->push_back(std::move(piece));
+}
 
 }  // namespace
 
@@ -49,13 +67,24 @@ std::optional<Result<LogSource>> LogSource::FromProperties(const std::map<std::s
   if (source.topic.empty()) return std::nullopt;
   source.brokers = get("floe.source.brokers");
   if (source.brokers.empty()) return InvalidArgument("table property floe.source.brokers is missing");
-  // The tail of a keyed table would have to replace and delete the snapshot's rows by key, not
-  // add to them: until it does, such tables are read at their committed snapshot, as tables
-  // without a source are (docs/upserts.md).
-  if (get("floe.source.mode") == "upsert") return std::nullopt;
   std::string format = get("floe.source.format");
   if (!format.empty()) {
     FLOE_ASSIGN_OR_RETURN_CTX(source.format, stream::ParseSourceFormat(format), "table property floe.source.format");
+  }
+  if (get("floe.source.mode") == "upsert") {
+    std::string keys = get("floe.source.key");
+    for (size_t begin = 0; begin <= keys.size();) {
+      size_t comma = std::min(keys.find(',', begin), keys.size());
+      if (comma > begin) source.key_columns.push_back(keys.substr(begin, comma - begin));
+      begin = comma + 1;
+    }
+    if (source.key_columns.empty()) return InvalidArgument("table property floe.source.key is missing: an upsert source needs its key");
+    FLOE_ASSIGN_OR_RETURN_CTX(source.envelope, stream::ParseEnvelope(get("floe.source.envelope")),
+                              "table property floe.source.envelope");
+    if (source.format != stream::SourceFormat::kJson) {
+      return NotImplemented("fresh reads of a keyed table read JSON sources only, not {}",
+                            stream::SourceFormatName(source.format));
+    }
   }
   source.registry = get("floe.source.registry");
   source.kafka_columns = get("floe.source.kafka-columns") == "true";
@@ -114,6 +143,65 @@ struct LogTail::Impl {
     total_bytes.fetch_sub(tail.bytes);
     tail.bytes = 0;
     tail.cache_begin = tail.cache_end = offset;
+  }
+
+  bool keyed() const { return !source.key_columns.empty(); }
+
+  // Keyed sources: sorts `records` (at `offsets`) into rows put and keys deleted, as the job
+  // does, and appends them as one segment ending at `end`. Records that are neither are dead
+  // letters, as in the job.
+  Status AppendChanges(int32_t partition, PartitionTail& tail, std::span<const stream::KeyedRecord> records,
+                       const std::vector<int64_t>& offsets, int64_t end) {
+    if (!tail.changes) {
+      std::vector<formats::Field> key_fields;
+      for (const std::string& name : source.key_columns) {
+        auto field = std::find_if(fields.begin(), fields.end(), [&](const formats::Field& f) { return f.name == name; });
+        if (field == fields.end()) return InvalidArgument("{}: the table has no key column '{}'", Where(partition), name);
+        key_fields.push_back(*field);
+      }
+      FLOE_ASSIGN_OR_RETURN(tail.changes,
+                            stream::ChangeDecoder::Make(source.envelope, std::move(key_fields), source.timestamp_unit));
+    }
+    stream::SortedChanges changes = tail.changes->Sort(records);
+    std::vector<stream::EncodedRecord> rows_json;
+    std::vector<int64_t> row_offsets;
+    for (size_t i = 0; i < records.size(); ++i) {
+      if (!changes.rows_json[i]) continue;
+      rows_json.push_back({*changes.rows_json[i], false});
+      row_offsets.push_back(offsets[i]);
+    }
+    stream::DecodedRecords decoded = tail.decoder->Decode(rows_json);
+    if (decoded.batches.size() > 1) return Internal("{}: a keyed source decoded into several batches", Where(partition));
+    // Rows the decoder rejected are dead letters: drop their offsets (failures are ascending).
+    if (!decoded.failures.empty()) {
+      std::vector<int64_t> kept;
+      size_t next_failure = 0;
+      for (size_t i = 0; i < row_offsets.size(); ++i) {
+        if (next_failure < decoded.failures.size() && decoded.failures[next_failure].index == i) {
+          ++next_failure;
+          continue;
+        }
+        kept.push_back(row_offsets[i]);
+      }
+      row_offsets = std::move(kept);
+    }
+    FLOE_ASSIGN_OR_RETURN(stream::DeletedKeys deleted, tail.changes->DecodeDeletedKeys(changes));
+    Segment segment;
+    segment.first_offset = tail.cache_end;
+    segment.end_offset = end;
+    formats::ColumnBatch rows = decoded.batches.empty() ? formats::MakeEmptyBatch(fields) : std::move(decoded.batches[0]);
+    if (rows.num_rows != static_cast<int64_t>(row_offsets.size())) {
+      return Internal("{}: decoded {} rows for {} records", Where(partition), rows.num_rows, row_offsets.size());
+    }
+    segment.row_offsets = std::move(row_offsets);
+    for (size_t record : deleted.record_of_key) segment.delete_offsets.push_back(offsets[record]);
+    segment.bytes = formats::BatchBytes(rows) + formats::BatchBytes(deleted.keys);
+    segment.batch = std::make_shared<formats::ColumnBatch>(std::move(rows));
+    segment.deleted_keys = std::make_shared<formats::ColumnBatch>(std::move(deleted.keys));
+    tail.bytes += segment.bytes;
+    total_bytes.fetch_add(segment.bytes);
+    tail.segments.push_back(std::move(segment));
+    return OkStatus();
   }
 
   std::string Where(int32_t partition) const { return fmt::format("log tail of topic '{}' partition {}", source.topic, partition); }
@@ -177,7 +265,7 @@ struct LogTail::Impl {
                      .timestamp_millis = rd_kafka_message_timestamp(m, nullptr), .key_begin = 0, .key_size = 0,
                      .key_null = m->key == nullptr};
           if (m->payload != nullptr) values.append(static_cast<const char*>(m->payload), m->len);
-          if (source.kafka_columns && m->key != nullptr) {
+          if ((source.kafka_columns || keyed()) && m->key != nullptr) {
             at.key_begin = values.size();
             at.key_size = m->key_len;
             values.append(static_cast<const char*>(m->key), m->key_len);
@@ -198,6 +286,19 @@ struct LogTail::Impl {
       return status;
     }
     if (line_offsets.empty()) return OkStatus();
+    if (keyed()) {
+      std::vector<stream::KeyedRecord> keyed_records;
+      for (const ValueAt& v : value_at) {
+        keyed_records.push_back({std::string_view(values).substr(v.key_begin, v.key_size), v.key_null,
+                                 std::string_view(values).substr(v.begin, v.size), v.null});
+      }
+      if (Status appended = AppendChanges(partition, tail, keyed_records, line_offsets, next); !appended) {
+        Restart(partition, tail, first);  // The fetch position is past what the cache holds.
+        return appended;
+      }
+      tail.cache_end = next;
+      return OkStatus();
+    }
     std::vector<stream::EncodedRecord> records;
     records.reserve(value_at.size());
     for (const ValueAt& v : value_at) records.push_back({std::string_view(values).substr(v.begin, v.size), v.null});
@@ -358,14 +459,15 @@ Result<TailRead> LogTail::Read(const TailRange& range, int64_t max_bytes, std::c
     impl_->Restart(range.partition, tail, range.begin);
   }
   if (tail.cache_end < range.end) FLOE_RETURN_IF_ERROR(impl_->Fill(range.partition, tail, range.end, max_bytes, timeout));
+  const bool keyed = impl_->keyed();
   for (const Segment& s : tail.segments) {
     if (s.end_offset <= range.begin || s.first_offset >= range.end) continue;
-    auto from = std::lower_bound(s.row_offsets.begin(), s.row_offsets.end(), range.begin) - s.row_offsets.begin();
-    auto to = std::lower_bound(s.row_offsets.begin(), s.row_offsets.end(), range.end) - s.row_offsets.begin();
-    if (to <= from) continue;
-    read.pieces.push_back({s.batch, from, to - from});
-    read.rows += to - from;
-    read.bytes += s.bytes;
+    const size_t rows_before = read.pieces.size();
+    const size_t keys_before = read.deleted_keys.size();
+    AppendPiece(s.batch, s.row_offsets, range.begin, range.end, keyed, &read.pieces);
+    if (s.deleted_keys) AppendPiece(s.deleted_keys, s.delete_offsets, range.begin, range.end, true, &read.deleted_keys);
+    if (read.pieces.size() > rows_before) read.rows += read.pieces.back().rows;
+    if (read.pieces.size() > rows_before || read.deleted_keys.size() > keys_before) read.bytes += s.bytes;
   }
   if (read.bytes > max_bytes) {
     return ResourceExhausted("{}: more than live_tail_max_bytes ({} bytes) of decoded records past the snapshot",

@@ -1,7 +1,9 @@
 // Fresh reads: the records of a stream-fed table's source topic past the offsets its snapshot
 // recorded, read through the Kafka protocol (librdkafka, so any Kafka serves) and decoded by the
 // stream job's record decoder for the source's format (JSON, or Confluent-framed Avro with the
-// job's Schema Registry) into the same rows the job would commit.
+// job's Schema Registry) into the same rows the job would commit. A keyed source's records
+// (`floe.source.mode = upsert`) are sorted as the job sorts them (stream/change_decoder.h) into
+// rows put and keys deleted, each with its offset, for the scan to apply by key.
 //
 // A LogTail is shared by every query of one source: per partition it keeps the decoded records
 // from the oldest offset a query still needs to the newest it read, so a query decodes only
@@ -23,6 +25,7 @@
 #include "base/result.h"
 #include "formats/column_batch.h"
 #include "formats/json/event_decoder.h"
+#include "stream/change_event.h"
 #include "stream/record_decoder.h"
 
 namespace floe::sql::iceberg_sql {
@@ -37,6 +40,10 @@ struct LogSource {
   bool kafka_columns = false;  // floe.source.kafka-columns: rows carry their record's metadata.
   std::string transform;          // floe.source.transform: the job's SQL; empty when none.
   std::string event_schema_json;  // floe.source.event-schema: what events decode into; empty: the table's schema.
+  // floe.source.mode = upsert: the records are changes to the rows of these key columns
+  // (floe.source.key), in this envelope (floe.source.envelope). Empty for an append source.
+  std::vector<std::string> key_columns;
+  stream::Envelope envelope = stream::Envelope::kNone;
 
   // nullopt when the properties name no source topic (the table is not fed by a stream job).
   static std::optional<Result<LogSource>> FromProperties(const std::map<std::string, std::string>& properties);
@@ -54,11 +61,15 @@ struct TailPiece {
   std::shared_ptr<const formats::ColumnBatch> batch;
   int64_t first_row = 0;
   int64_t rows = 0;
+  std::vector<int64_t> offsets;  // Keyed sources only: each row's record offset.
 };
 
-// What one range holds: its rows in offset order, and the decoded bytes they keep alive.
+// What one range holds: its rows in offset order, and the decoded bytes they keep alive. For a
+// keyed source, `pieces` are the rows put and `deleted_keys` the keys deleted (rows of the key
+// columns), each piece with its records' offsets, so the two can be ordered by offset.
 struct TailRead {
   std::vector<TailPiece> pieces;
+  std::vector<TailPiece> deleted_keys;
   int64_t rows = 0;
   int64_t bytes = 0;
 };
