@@ -137,6 +137,10 @@ class BinderImpl {
   Result<TableVersion> BindVersion(const ast::TimeTravel& travel);
   Result<LogicalPtr> VirtualTable(const std::string& name, std::vector<TableColumn> columns,
                                   std::vector<std::vector<Value>> rows, Scope& scope, const std::string& alias);
+  // DISTINCT ON: per value of the output columns `keys`, the first row in `order` (over the
+  // output columns `order_targets`), as a window's row number filtered to 1.
+  Result<LogicalPtr> DistinctOn(LogicalPtr plan, const std::vector<int>& keys, const std::vector<SortKey>& order,
+                                const std::vector<int>& order_targets);
   Result<LogicalPtr> ShowStatement(const ast::Statement& statement);
   Result<std::vector<std::vector<Value>>> InformationSchemaRows(const std::string& table, const std::string& catalog);
 

@@ -804,18 +804,17 @@ Result<LogicalPtr> BinderImpl::BindSelect(const Query& query, Scope* outer, cons
     names.push_back(item.name);
   }
 
-  // ORDER BY: positions and output names refer to the select list; other expressions are
-  // bound over the input and carried as hidden columns.
+  // ORDER BY and DISTINCT ON: positions and output names refer to the select list; other
+  // expressions are bound over the input and carried as hidden columns.
   std::vector<SortKey> order;
   std::vector<BoundExprPtr> hidden;
   std::vector<int> order_targets;  // Index into projections (or projections.size() + hidden index).
-  for (const auto& item : query.order_by) {
+  auto bind_target = [&](const Expr& e, const char* clause) -> Result<int> {
     int target = -1;
-    const Expr& e = *item.expr;
     if (e.kind == ExprKind::kLiteral && e.literal_kind == LiteralKind::kInteger) {
       int64_t ordinal = std::strtoll(e.text.c_str(), nullptr, 10);
       if (ordinal < 1 || ordinal > static_cast<int64_t>(projections.size())) {
-        return ErrorAt(e.location, fmt::format("ORDER BY position {} is not in select list", e.text));
+        return ErrorAt(e.location, fmt::format("{} position {} is not in select list", clause, e.text));
       }
       target = static_cast<int>(ordinal - 1);
     } else if (e.kind == ExprKind::kColumnRef && e.names.size() == 1) {
@@ -848,8 +847,17 @@ Result<LogicalPtr> BinderImpl::BindSelect(const Query& query, Scope* outer, cons
         hidden.push_back(std::move(bound));
       }
     }
+    return target;
+  };
+  for (const auto& item : query.order_by) {
+    FLOE_ASSIGN_OR_RETURN(int target, bind_target(*item.expr, "ORDER BY"));
     order_targets.push_back(target);
     order.push_back(SortKey{nullptr, item.descending, item.nulls_first.value_or(false)});
+  }
+  std::vector<int> distinct_on_targets;
+  for (const auto& e : query.distinct_on) {
+    FLOE_ASSIGN_OR_RETURN(int target, bind_target(*e, "DISTINCT ON"));
+    distinct_on_targets.push_back(target);
   }
 
   if (aggregate) {
@@ -905,11 +913,16 @@ Result<LogicalPtr> BinderImpl::BindSelect(const Query& query, Scope* outer, cons
   if (query.distinct) {
     for (size_t i = 0; i < visible_columns; ++i) {
       if (!plan->output[i].type.IsOrderable()) {
-        return ErrorAt(items[i].location, fmt::format("DISTINCT can only be applied to comparable types (actual: {})",
-                                                      plan->output[i].type.ToString()));
+        return ErrorAt(items[i].location,
+                       fmt::format("DISTINCT can only be applied to comparable types (actual: {})",
+                                   plan->output[i].type.ToString()),
+                       ErrorKind::kInvalidArgument, ErrorCode::kTypeMismatch);
       }
     }
     plan = Wrap(LogicalKind::kDistinct, std::move(plan));
+  }
+  if (!distinct_on_targets.empty()) {
+    FLOE_ASSIGN_OR_RETURN(plan, DistinctOn(std::move(plan), distinct_on_targets, order, order_targets));
   }
   if (!order.empty()) {
     auto sort = Wrap(LogicalKind::kSort, std::move(plan));
@@ -922,7 +935,7 @@ Result<LogicalPtr> BinderImpl::BindSelect(const Query& query, Scope* outer, cons
     plan = std::move(sort);
   }
   FLOE_ASSIGN_OR_RETURN(plan, BindLimit(query, std::move(plan)));
-  if (!hidden.empty()) {
+  if (plan->output.size() > visible_columns) {
     auto trim = std::make_unique<LogicalOperator>(LogicalKind::kProject);
     for (size_t i = 0; i < visible_columns; ++i) {
       const OutputColumn& c = plan->output[i];
@@ -933,6 +946,40 @@ Result<LogicalPtr> BinderImpl::BindSelect(const Query& query, Scope* outer, cons
     plan = std::move(trim);
   }
   return plan;
+}
+
+Result<LogicalPtr> BinderImpl::DistinctOn(LogicalPtr plan, const std::vector<int>& keys,
+                                          const std::vector<SortKey>& order, const std::vector<int>& order_targets) {
+  // row_number() OVER (PARTITION BY keys ORDER BY the query's order) = 1: per distinct key,
+  // the first row in the query's order (an arbitrary one without ORDER BY), as DuckDB does.
+  auto column = [&](int target) {
+    const OutputColumn& c = plan->output[static_cast<size_t>(target)];
+    return MakeColumn(c.id, c.type, c.name);
+  };
+  WindowCall first;
+  first.function = "row_number";
+  first.type = SqlType::Bigint();
+  for (int key : keys) {
+    const OutputColumn& c = plan->output[static_cast<size_t>(key)];
+    if (!c.type.IsOrderable() && c.type.kind() != TypeKind::kRow) {
+      return ErrorAt(-1, fmt::format("DISTINCT ON cannot be applied to type {}", c.type.ToString()), ErrorKind::kInvalidArgument,
+                     ErrorCode::kTypeMismatch);
+    }
+    first.partition_by.push_back(column(key));
+  }
+  for (size_t i = 0; i < order.size(); ++i) {
+    first.order_by.push_back(SortKey{column(order_targets[i]), order[i].descending, order[i].nulls_first});
+  }
+  ColumnId number = NewColumn();
+  auto window = Wrap(LogicalKind::kWindow, std::move(plan));
+  window->output.push_back(OutputColumn{number, "row_number", SqlType::Bigint()});
+  window->windows.push_back(std::move(first));
+  auto filter = Wrap(LogicalKind::kFilter, std::move(window));
+  std::vector<BoundExprPtr> args;
+  args.push_back(MakeColumn(number, SqlType::Bigint(), "row_number"));
+  args.push_back(MakeConstant(Value::Int(SqlType::Bigint(), 1)));
+  filter->predicate = MakeCall("eq", SqlType::Boolean(), std::move(args));
+  return LogicalPtr(std::move(filter));
 }
 
 Result<LogicalPtr> BinderImpl::ShowStatement(const Statement& statement) {

@@ -88,6 +88,8 @@ struct Query {
 
   // kSelect
   bool distinct = false;
+  // DISTINCT ON (exprs): one row per distinct value of these, the first in ORDER BY order.
+  std::vector<ExprPtr> distinct_on;
   std::vector<SelectItem> select;
   std::vector<TableRefPtr> from;
   ExprPtr where;

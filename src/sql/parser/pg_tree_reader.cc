@@ -457,13 +457,15 @@ class Reader {
       query = std::make_unique<Query>(Query::Kind::kSelect, at);
       element distinct;
       if (Get(body, "distinctClause", distinct)) {
-        auto items = List(body, "distinctClause");
-        for (element item : items) {
+        // DISTINCT is a list holding one empty node; DISTINCT ON lists its expressions.
+        for (element item : List(body, "distinctClause")) {
           std::string_view item_type;
           element ignored;
-          if (Unwrap(item, item_type, ignored)) return Unsupported(at, "DISTINCT ON");
+          if (!Unwrap(item, item_type, ignored)) continue;
+          FLOE_ASSIGN_OR_RETURN(auto expr, ReadExpr(item));
+          query->distinct_on.push_back(std::move(expr));
         }
-        query->distinct = true;
+        query->distinct = query->distinct_on.empty();
       }
       for (element target : List(body, "targetList")) {
         std::string_view target_type;
