@@ -7,7 +7,9 @@
 // topic; every row read back (`floe sql`, and icebird for lists, maps and structs) equals,
 // field by field, what the client's own deserializer returns for the same record: proto3
 // zero values, `optional` and wrapper presence, enums by name, Timestamp, oneof, repeated,
-// map and nested messages. Records the job cannot decode (an unknown schema id, a truncated
+// map and nested messages. The client's compatibility test and registration of a next version
+// as .proto text pass for a compatible change and get 409 for a field whose wire type changes.
+// Records the job cannot decode (an unknown schema id, a truncated
 // message, magic byte 1) land in the dead-letter table with reasons that say what went wrong.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,7 +21,7 @@ import kafkajs from 'kafkajs';
 import { create, createFileRegistry, createMutableRegistry } from '@bufbuild/protobuf';
 import { FileDescriptorProtoSchema, file_google_protobuf_timestamp, file_google_protobuf_wrappers } from '@bufbuild/protobuf/wkt';
 import {
-  SchemaRegistryClient, ProtobufSerializer, ProtobufDeserializer, JsonSerializer, JsonDeserializer, SerdeType,
+  SchemaRegistryClient, ProtobufSerializer, ProtobufDeserializer, JsonSerializer, JsonDeserializer, SerdeType, RestError,
 } from '@confluentinc/schemaregistry';
 import { serveFolder } from '../support/folder_server.mjs';
 import { readTable } from '../support/sqlite_catalog_tables.mjs';
@@ -116,6 +118,35 @@ function micros(text) {
   assert.ok(m, `timestamp text ${text}`);
   return BigInt(Date.parse(`${m[1]}T${m[2]}Z`)) * 1000n + BigInt((m[3] ?? '').padEnd(6, '0'));
 }
+
+async function rejectsWith(promise, status, errorCode) {
+  await assert.rejects(promise, (error) => {
+    assert.ok(error instanceof RestError, `expected a RestError, got ${error}`);
+    assert.equal(error.status, status, error.message);
+    assert.equal(error.errorCode, errorCode, error.message);
+    return true;
+  });
+}
+
+// The next version of shop/order.proto as .proto text: compatible (a field renamed, `qty`
+// widened to int64, a field added), and broken (`id` from int64 to double).
+const orderV2Text = `syntax = "proto3";
+package shop;
+import "google/protobuf/timestamp.proto";
+import "google/protobuf/wrappers.proto";
+enum Status { STATUS_UNSPECIFIED = 0; NEW = 1; PAID = 2; SHIPPED = 3; }
+message Order {
+  message Address { string city = 1; optional string zip = 2; }
+  int64 id = 1; string customer_name = 2; optional string note = 3; int64 qty = 4; sint64 delta = 5;
+  uint32 units = 6; float ratio = 7; double amount = 8; bool paid = 9; Status status = 10; bytes payload = 11;
+  google.protobuf.Timestamp placed = 12; google.protobuf.StringValue coupon = 13;
+  google.protobuf.Int64Value discount = 14; repeated string tags = 15; repeated int64 counts_list = 16;
+  map<string, int64> counts = 17; Address address = 18;
+  oneof payment { string card = 19; int64 voucher = 20; }
+  fixed64 big = 21; string channel = 22;
+}
+`;
+const orderBrokenText = orderV2Text.replace('int64 id = 1;', 'double id = 1;');
 
 function plainMap(value) {
   const entries = value instanceof Map ? [...value.entries()]
@@ -224,6 +255,17 @@ test('Protobuf and JSON Schema records framed by Confluent\'s serializers become
       assert.match(dead[0].error, new RegExp(`schema id ${id + 1000}.*unknown`), dead[0].error);
       assert.match(dead[1].error, /protobuf message shop\.Order of schema id \d+ .*(truncated|length \d+ at byte \d+)/, dead[1].error);
       assert.match(dead[2].error, /magic byte 1/, dead[2].error);
+
+      // Compatibility (BACKWARD): the .proto text of a compatible next version is accepted
+      // beside the registered descriptor; a field number whose wire type changes is refused with 409.
+      assert.equal(await sr.testCompatibility('orders-value', 'latest', { schemaType: 'PROTOBUF', schema: orderV2Text }), true);
+      assert.equal(await sr.testCompatibility('orders-value', 'latest', { schemaType: 'PROTOBUF', schema: orderBrokenText }),
+        false);
+      await rejectsWith(sr.register('orders-value', { schemaType: 'PROTOBUF', schema: orderBrokenText }), 409, 409);
+      await rejectsWith(sr.register('orders-value', { schemaType: 'PROTOBUF', schema: 'syntax = "proto3"; message {' }),
+        422, 42201);
+      const v2Id = await sr.register('orders-value', { schemaType: 'PROTOBUF', schema: orderV2Text });
+      assert.notEqual(v2Id, id);
 
       // JSON Schema: registered, validated and framed by the client's JsonSerializer; the table's
       // columns are given (tables are made from Avro and Protobuf schemas only).
