@@ -78,13 +78,17 @@ DecodedRecords ProtobufRecordDecoder::Decode(std::span<const EncodedRecord> reco
       out.failures.push_back({i, "protobuf: " + frame.error().message()});
       continue;
     }
-    auto indexes = ParseMessageIndexes(frame->payload);
-    if (!indexes) {
-      out.failures.push_back({i, fmt::format("protobuf record of schema id {}: {}", frame->schema_id, indexes.error().message())});
-      continue;
-    }
-    const std::string_view index_bytes = frame->payload.substr(0, indexes->size);
-    if (last == nullptr || frame->schema_id != last_id || index_bytes != last_indexes) {
+    // The indexes are self-delimiting: a payload starting with the last record's index bytes
+    // names the same message (most records of a topic do), without parsing them again.
+    size_t index_size = last_indexes.size();
+    if (last == nullptr || frame->schema_id != last_id || !frame->payload.starts_with(last_indexes)) {
+      auto indexes = ParseMessageIndexes(frame->payload);
+      if (!indexes) {
+        out.failures.push_back({i, fmt::format("protobuf record of schema id {}: {}", frame->schema_id, indexes.error().message())});
+        continue;
+      }
+      index_size = indexes->size;
+      const std::string_view index_bytes = frame->payload.substr(0, indexes->size);
       auto plan = PlanFor(frame->schema_id, indexes->indexes, failed_now);
       if (!plan) {
         last = nullptr;
@@ -103,8 +107,8 @@ DecodedRecords ProtobufRecordDecoder::Decode(std::span<const EncodedRecord> reco
         }
       }
     }
-    const size_t base = kConfluentHeaderSize + indexes->size;
-    Status status = last->decoder->DecodeRow(frame->payload.substr(indexes->size), batch, base);
+    const size_t base = kConfluentHeaderSize + index_size;
+    Status status = last->decoder->DecodeRow(frame->payload.substr(index_size), batch, base);
     if (!status) {
       out.failures.push_back({i, fmt::format("protobuf message {} of schema id {} (byte offsets in the record's value): {}",
                                              last->message->full_name, last_id, status.error().message())});

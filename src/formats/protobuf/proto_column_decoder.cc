@@ -61,6 +61,15 @@ bool ValidUtf8(std::string_view text) {
   const auto* p = reinterpret_cast<const uint8_t*>(text.data());
   const auto* end = p + text.size();
   while (p < end) {
+    // Eight ASCII bytes at a time: most strings are ASCII.
+    if (end - p >= 8) {
+      uint64_t word;
+      std::memcpy(&word, p, 8);
+      if ((word & 0x8080808080808080ULL) == 0) {
+        p += 8;
+        continue;
+      }
+    }
     if (*p < 0x80) {
       ++p;
       continue;
@@ -123,8 +132,27 @@ struct FieldPlan {
   int column = -1;
   std::string where;
   std::unique_ptr<MessagePlan> message;  // kStruct: the nested plan; kMap: the entry's.
-  // Scan state: this message's occurrences of the field.
+  // The writer field's facts the scan needs per occurrence, kept here to spare a pointer chase.
+  int32_t oneof = -1;
+  WireType want = WireType::kVarint;  // Its type's wire type.
+  bool repeated = false;
+  bool packable = false;
+  bool keep_all = false;  // Repeated or a message: every occurrence counts; else the last.
+  bool presence = false;
+  // Scan state: this message's occurrences of the field (keep_all), or its last value.
   std::vector<Occurrence> seen;
+  Occurrence value;
+  bool has_value = false;
+
+  void SetWriter(const ProtoField& f) {
+    field = &f;
+    oneof = f.oneof;
+    want = ScalarWire(f.type);
+    repeated = f.IsRepeated();
+    packable = IsPackable(f.type);
+    keep_all = repeated || f.type == ProtoType::kMessage;
+    presence = f.HasPresence();
+  }
 };
 
 struct MessagePlan {
@@ -144,7 +172,10 @@ struct MessagePlan {
   }
 
   void Begin() {
-    for (FieldPlan& f : fields) f.seen.clear();
+    for (FieldPlan& f : fields) {
+      f.has_value = false;
+      if (f.keep_all) f.seen.clear();
+    }
     std::fill(oneof_last.begin(), oneof_last.end(), -1);
   }
 };
@@ -251,7 +282,7 @@ Status CompileValue(const ProtoField& field, const Field& column, FieldPlan& pla
 
 Result<FieldPlan> CompileField(const ProtoField& field, const Field& column, const std::string& where, int depth) {
   FieldPlan plan;
-  plan.field = &field;
+  plan.SetWriter(field);
   plan.where = where;
   plan.column_required = !column.nullable;
   if (depth > ProtoColumnDecoder::kMaxDepth) {
@@ -319,7 +350,7 @@ Result<std::unique_ptr<MessagePlan>> CompileMessage(const ProtoMessage& writer, 
     FieldPlan fp;
     if (index < 0) {
       fp.op = FieldPlan::Op::kSkip;
-      fp.field = &wf;
+      fp.SetWriter(wf);
       fp.where = path;
       if (unmatched != nullptr) unmatched->push_back(&wf);
     } else {
@@ -367,14 +398,12 @@ class Runner {
         continue;
       }
       FieldPlan& fp = plan.fields[static_cast<size_t>(index)];
-      const ProtoField& field = *fp.field;
-      if (field.oneof >= 0) plan.oneof_last[static_cast<size_t>(field.oneof)] = index;
-      const WireType want = ScalarWire(field.type);
-      const bool packed = field.IsRepeated() && IsPackable(field.type) && wire == WireType::kLen;
-      if (wire != want && !packed) {
+      if (fp.oneof >= 0) plan.oneof_last[static_cast<size_t>(fp.oneof)] = index;
+      const bool packed = fp.repeated && fp.packable && wire == WireType::kLen;
+      if (wire != fp.want && !packed) {
         return Corruption("field '{}' (number {}) at byte {}: wire type {}, but its type {} is sent as {}",
-                          fp.where, number, tag_at, WireTypeName(wire), WriterTypeName(field),
-                          WireTypeName(want));
+                          fp.where, number, tag_at, WireTypeName(wire), WriterTypeName(*fp.field),
+                          WireTypeName(fp.want));
       }
       if (fp.op == FieldPlan::Op::kSkip) {
         FLOE_RETURN_IF_ERROR(r.Skip(wire, number));
@@ -404,8 +433,12 @@ class Runner {
         default: return Corruption("field '{}' at byte {}: unexpected {}", fp.where, r.position(), WireTypeName(wire));
       }
       // A singular scalar keeps only its last value; messages and repeated fields keep all.
-      if (!field.IsRepeated() && field.type != ProtoType::kMessage) fp.seen.clear();
-      fp.seen.push_back(occ);
+      if (fp.keep_all) {
+        fp.seen.push_back(occ);
+      } else {
+        fp.value = occ;
+        fp.has_value = true;
+      }
     }
     return OkStatus();
   }
@@ -419,9 +452,8 @@ class Runner {
         continue;
       }
       FieldPlan& fp = plan.fields[static_cast<size_t>(index)];
-      const ProtoField& field = *fp.field;
       // A oneof member that another member overrode is absent.
-      const bool overridden = field.oneof >= 0 && plan.oneof_last[static_cast<size_t>(field.oneof)] != index;
+      const bool overridden = fp.oneof >= 0 && plan.oneof_last[static_cast<size_t>(fp.oneof)] != index;
       FLOE_RETURN_IF_ERROR(EmitField(fp, overridden, columns[c]));
     }
     return OkStatus();
@@ -429,12 +461,11 @@ class Runner {
 
  private:
   Status EmitField(FieldPlan& fp, bool overridden, ColumnVector& column) {
-    const ProtoField& field = *fp.field;
     if (fp.op == FieldPlan::Op::kMap) return EmitMap(fp, column);
     if (fp.list) {
       ColumnVector& elements = column.children[0];
       for (const Occurrence& occ : fp.seen) {
-        if (occ.wire == WireType::kLen && IsPackable(field.type)) {
+        if (occ.wire == WireType::kLen && fp.packable) {
           FLOE_RETURN_IF_ERROR(EmitPacked(fp, occ, elements));
         } else {
           FLOE_RETURN_IF_ERROR(EmitValue(fp, std::span(&occ, 1), elements));
@@ -444,8 +475,10 @@ class Runner {
       column.AppendListEnd(true);
       return OkStatus();
     }
-    if (fp.seen.empty() || overridden) {
-      if (field.HasPresence() || overridden) {
+    const bool present = fp.keep_all ? !fp.seen.empty() : fp.has_value;
+    if (!present || overridden) {
+      if (fp.presence || overridden) {
+        const ProtoField& field = *fp.field;
         if (field.label == ProtoLabel::kRequired) {
           return Corruption("field '{}' (number {}) is required and missing", fp.where, field.number);
         }
@@ -455,8 +488,8 @@ class Runner {
       }
       return AppendZero(fp, column);
     }
-    if (field.type == ProtoType::kMessage) return EmitValue(fp, fp.seen, column);
-    return EmitValue(fp, std::span(&fp.seen.back(), 1), column);
+    if (fp.keep_all) return EmitValue(fp, fp.seen, column);
+    return EmitValue(fp, std::span(&fp.value, 1), column);
   }
 
   // One value into `column`: a scalar's (last) occurrence, or a message's occurrences merged.

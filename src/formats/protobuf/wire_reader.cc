@@ -14,6 +14,23 @@ std::string_view WireTypeName(WireType type) {
   return "unknown";
 }
 
+std::unexpected<Error> WireReader::VarintError(bool overflow) const {
+  if (overflow) return Corruption("varint at byte {} overflows 64 bits", position());
+  return Corruption("truncated varint at byte {}", position());
+}
+
+std::unexpected<Error> WireReader::TagError(size_t at, uint64_t tag) const {
+  const uint64_t number = tag >> 3, wire = tag & 7;
+  if (number == 0 || number > static_cast<uint64_t>(kMaxFieldNumber)) {
+    return Corruption("tag at byte {}: field number {} out of range", at, number);
+  }
+  return Corruption("tag at byte {}: wire type {} does not exist", at, wire);
+}
+
+std::unexpected<Error> WireReader::LengthError(size_t at, uint64_t length) const {
+  return Corruption("length {} at byte {} with {} bytes left", length, at, left());
+}
+
 Status WireReader::Skip(WireType type, int32_t number, int depth) {
   switch (type) {
     case WireType::kVarint: {

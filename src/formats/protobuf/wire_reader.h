@@ -32,19 +32,20 @@ class WireReader {
   size_t left() const { return static_cast<size_t>(end_ - p_); }
 
   Result<uint64_t> Varint() {
+    if (p_ != end_ && *p_ < 0x80) return *p_++;  // One byte: most tags, lengths and small values.
     uint64_t result = 0;
     const uint8_t* q = p_;
     for (int i = 0; i < 10; ++i) {
-      if (q == end_) return Corruption("truncated varint at byte {}", position());
+      if (q == end_) return VarintError(false);
       const uint8_t byte = *q++;
-      if (i == 9 && byte > 1) return Corruption("varint at byte {} overflows 64 bits", position());
+      if (i == 9 && byte > 1) return VarintError(true);
       result |= static_cast<uint64_t>(byte & 0x7f) << (7 * i);
       if ((byte & 0x80) == 0) {
         p_ = q;
         return result;
       }
     }
-    return Corruption("varint at byte {} overflows 64 bits", position());
+    return VarintError(true);
   }
 
   // The next tag: a field number in [1, 2^29) and a wire type in [0, 5].
@@ -52,10 +53,9 @@ class WireReader {
     const size_t at = position();
     FLOE_ASSIGN_OR_RETURN(uint64_t tag, Varint());
     const uint64_t number = tag >> 3, wire = tag & 7;
-    if (number == 0 || number > static_cast<uint64_t>(kMaxFieldNumber)) {
-      return Corruption("tag at byte {}: field number {} out of range", at, number);
+    if (number == 0 || number > static_cast<uint64_t>(kMaxFieldNumber) || wire > 5) [[unlikely]] {
+      return TagError(at, tag);
     }
-    if (wire > 5) return Corruption("tag at byte {}: wire type {} does not exist", at, wire);
     return std::pair{static_cast<int32_t>(number), static_cast<WireType>(wire)};
   }
 
@@ -79,7 +79,7 @@ class WireReader {
   Result<std::string_view> LengthDelimited() {
     const size_t at = position();
     FLOE_ASSIGN_OR_RETURN(uint64_t n, Varint());
-    if (n > left()) return Corruption("length {} at byte {} with {} bytes left", n, at, left());
+    if (n > left()) [[unlikely]] return LengthError(at, n);
     std::string_view out(reinterpret_cast<const char*>(p_), static_cast<size_t>(n));
     p_ += n;
     return out;
@@ -90,6 +90,11 @@ class WireReader {
   Status Skip(WireType type, int32_t number, int depth = 0);
 
  private:
+  // Out of line and cold, so that the reads above stay small enough to inline.
+  [[gnu::cold, gnu::noinline]] std::unexpected<Error> VarintError(bool overflow) const;
+  [[gnu::cold, gnu::noinline]] std::unexpected<Error> TagError(size_t at, uint64_t tag) const;
+  [[gnu::cold, gnu::noinline]] std::unexpected<Error> LengthError(size_t at, uint64_t length) const;
+
   const uint8_t* begin_;
   const uint8_t* p_;
   const uint8_t* end_;
