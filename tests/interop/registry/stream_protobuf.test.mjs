@@ -7,7 +7,7 @@
 // topic; every row read back (`floe sql`, and icebird for lists, maps and structs) equals,
 // field by field, what the client's own deserializer returns for the same record: proto3
 // zero values, `optional` and wrapper presence, enums by name, Timestamp, oneof, repeated,
-// map and nested messages. The client's compatibility test and registration of a next version
+// map and nested messages; --evolve adds a next version's new field. The client's compatibility test and registration of a next version
 // as .proto text pass for a compatible change and get 409 for a field whose wire type changes.
 // Records the job cannot decode (an unknown schema id, a truncated
 // message, magic byte 1) land in the dead-letter table with reasons that say what went wrong.
@@ -18,8 +18,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import kafkajs from 'kafkajs';
-import { create, createFileRegistry, createMutableRegistry } from '@bufbuild/protobuf';
-import { FileDescriptorProtoSchema, file_google_protobuf_timestamp, file_google_protobuf_wrappers } from '@bufbuild/protobuf/wkt';
+import { clone, create, createFileRegistry, createMutableRegistry } from '@bufbuild/protobuf';
+import {
+  FieldDescriptorProtoSchema, FileDescriptorProtoSchema, file_google_protobuf_timestamp, file_google_protobuf_wrappers,
+} from '@bufbuild/protobuf/wkt';
 import {
   SchemaRegistryClient, ProtobufSerializer, ProtobufDeserializer, JsonSerializer, JsonDeserializer, SerdeType, RestError,
 } from '@confluentinc/schemaregistry';
@@ -78,10 +80,11 @@ const orderFile = create(FileDescriptorProtoSchema, {
     oneofDecl: [{ name: 'payment' }, { name: '_note' }],
   }],
 });
-const files = createFileRegistry(orderFile, (name) => ({
+const wellKnown = (name) => ({
   'google/protobuf/timestamp.proto': file_google_protobuf_timestamp,
   'google/protobuf/wrappers.proto': file_google_protobuf_wrappers,
-})[name]);
+})[name];
+const files = createFileRegistry(orderFile, wellKnown);
 const Order = files.getMessage('shop.Order');
 const Status = files.getEnum('shop.Status');
 
@@ -266,6 +269,21 @@ test('Protobuf and JSON Schema records framed by Confluent\'s serializers become
         422, 42201);
       const v2Id = await sr.register('orders-value', { schemaType: 'PROTOBUF', schema: orderV2Text });
       assert.notEqual(v2Id, id);
+
+      // --evolve: a record of the next version (its descriptor registered by the serializer) adds
+      // the new field's column; without --evolve it would be skipped.
+      const orderFileV2 = clone(FileDescriptorProtoSchema, orderFile);
+      orderFileV2.messageType[0].field.push(create(FieldDescriptorProtoSchema, field('channel', 22, T.STRING)));
+      const filesV2 = createFileRegistry(orderFileV2, wellKnown);
+      const serializerV2 = new ProtobufSerializer(new SchemaRegistryClient({ baseURLs: [registry.url], maxRetries: 0 }),
+        SerdeType.VALUE, { autoRegisterSchemas: true, registry: createMutableRegistry(filesV2.getFile('shop/order.proto')) });
+      const evolved = await serializerV2.serialize('orders',
+        create(filesV2.getMessage('shop.Order'), { id: 2000n, customer: 'v2', channel: 'web' }));
+      await produce(kafka, 'orders', [evolved]);
+      stream(dir, broker, registry, 'orders', 'shop.orders', 'protobuf', '--evolve');
+      assert.deepEqual(sql(dir, 'SELECT CAST(id AS VARCHAR) AS id, customer, channel FROM shop.orders WHERE id >= 2000'),
+        [{ id: '2000', customer: 'v2', channel: 'web' }]);
+      assert.equal(sql(dir, 'SELECT count(*) AS n FROM shop.orders WHERE channel IS NULL')[0].n, count);
 
       // JSON Schema: registered, validated and framed by the client's JsonSerializer; the table's
       // columns are given (tables are made from Avro and Protobuf schemas only).
