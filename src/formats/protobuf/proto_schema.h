@@ -4,13 +4,15 @@
 //
 // Two spellings are accepted, both as Confluent's registry and its serializers use them:
 //  - .proto source text, proto2 or proto3 (the Java serializer registers this): package,
-//    messages (nested), enums, repeated, map<K, V>, oneof, optional/required, options (read for
-//    nothing but skipped), reserved, services and extensions (skipped); imports only of the
-//    well-known google/protobuf/timestamp.proto and wrappers.proto, whose types are built in;
+//    messages (nested), enums, repeated, map<K, V>, oneof, optional/required; options, reserved
+//    ranges, services and extensions are skipped; imports only of the well-known
+//    google/protobuf/timestamp.proto and wrappers.proto, whose types are built in;
 //  - the base64 of a serialized google.protobuf.FileDescriptorProto (what
 //    `@confluentinc/schemaregistry`'s ProtobufSerializer registers, and what Confluent's
 //    registry answers with ?format=serialized).
-// Anything else is an error naming the line and column (text) or the byte offset (descriptor).
+// Anything else is an error naming the line and column (text) or the byte offset (descriptor):
+// InvalidArgument or Corruption when the schema is wrong, NotImplemented when it is valid
+// Protobuf floe does not read (editions, groups, other imports).
 // Parsing is bounded: kMaxSchemaBytes of input, messages nested at most kMaxNesting deep.
 //
 // Immutable after parsing; any thread may read it. Pointers into it (messages, enums, fields)
