@@ -3,6 +3,8 @@
 // decoder needs (names, numbers, labels, types, type names, oneofs, map entries, enum values);
 // options, source info, services and extensions are skipped. Nested messages recurse at most
 // kMaxNesting deep.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "formats/protobuf/proto_schema.h"
@@ -196,6 +198,10 @@ Result<std::unique_ptr<ProtoMessage>> ReadMessage(std::string_view bytes, size_t
     }
   }
   if (message->name.empty()) return Corruption("message at byte {} has no name", base);
+  // proto3 `optional` fields' synthetic oneofs come after the real ones: only those are kept.
+  int32_t real_oneofs = 0;
+  for (const ProtoField& f : message->fields) real_oneofs = std::max(real_oneofs, f.oneof + 1);
+  if (static_cast<size_t>(real_oneofs) < message->oneofs.size()) message->oneofs.resize(static_cast<size_t>(real_oneofs));
   return message;
 }
 

@@ -248,6 +248,8 @@ ProtoSchema::~ProtoSchema() = default;
 std::string_view ProtoSchema::syntax() const { return file_->syntax; }
 std::string_view ProtoSchema::package() const { return file_->package; }
 const std::vector<std::unique_ptr<ProtoMessage>>& ProtoSchema::messages() const { return file_->messages; }
+const std::vector<std::unique_ptr<ProtoEnum>>& ProtoSchema::enums() const { return file_->enums; }
+const std::vector<std::string>& ProtoSchema::imports() const { return file_->imports; }
 
 const ProtoMessage* ProtoSchema::FindMessage(std::string_view full_name) const {
   auto it = file_->message_by_name.find(full_name);

@@ -139,6 +139,8 @@ class ProtoSchema {
   std::string_view syntax() const;   // "proto2" or "proto3".
   std::string_view package() const;
   const std::vector<std::unique_ptr<ProtoMessage>>& messages() const;  // Top level, in order.
+  const std::vector<std::unique_ptr<ProtoEnum>>& enums() const;        // Top level, in order.
+  const std::vector<std::string>& imports() const;
 
   // The message Confluent's message indexes name: the first index picks a top-level message,
   // each further one a message nested in the previous (map entries count, as they are nested

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "base/base64.h"
+#include "formats/protobuf/proto_descriptor_writer.h"
 #include "formats/protobuf/proto_test_encoding.h"
 
 namespace floe::protobuf {
@@ -257,6 +258,41 @@ TEST(ProtoSchema, ParsesTheDescriptorProtobufEsWrites) {
   EXPECT_TRUE(order.FieldByName("counts")->IsMap());
   EXPECT_EQ(order.FieldByName("big")->type, ProtoType::kFixed64);
   EXPECT_EQ(order.FieldByName("address")->message->FieldByName("zip")->label, ProtoLabel::kOptional);
+}
+
+// Text -> descriptor -> the same definitions: what the registry answers for ?format=serialized.
+TEST(ProtoSchema, TextWrittenAsADescriptorReadsBackTheSame) {
+  auto text = ProtoSchema::Parse(kOrders);
+  ASSERT_TRUE(text.has_value());
+  auto back = ProtoSchema::ParseDescriptor(SerializeDescriptor(*text, "orders.proto"));
+  ASSERT_TRUE(back.has_value()) << back.error().message();
+  EXPECT_EQ(back->package(), "shop.v1");
+  EXPECT_EQ(back->syntax(), "proto3");
+  EXPECT_EQ(back->imports(), text->imports());
+  ASSERT_EQ(back->messages().size(), text->messages().size());
+  const ProtoMessage& a = *text->messages()[0];
+  const ProtoMessage& b = *back->messages()[0];
+  EXPECT_EQ(b.oneofs, a.oneofs);  // proto3 optional's synthetic oneof written, and dropped again.
+  ASSERT_EQ(b.fields.size(), a.fields.size());
+  for (size_t i = 0; i < a.fields.size(); ++i) {
+    const ProtoField &x = a.fields[i], &y = b.fields[i];
+    EXPECT_EQ(y.name, x.name);
+    EXPECT_EQ(y.number, x.number);
+    EXPECT_EQ(y.label, x.label) << x.name;
+    EXPECT_EQ(y.type, x.type) << x.name;
+    EXPECT_EQ(y.oneof, x.oneof) << x.name;
+    EXPECT_EQ(y.message == nullptr ? "" : y.message->full_name, x.message == nullptr ? "" : x.message->full_name);
+    EXPECT_EQ(y.enumeration == nullptr ? "" : y.enumeration->full_name,
+              x.enumeration == nullptr ? "" : x.enumeration->full_name);
+  }
+  EXPECT_TRUE(b.FieldByName("counts")->IsMap());
+  // The descriptor @bufbuild/protobuf wrote, read and written again, reads the same too.
+  auto es = ProtoSchema::Parse(kBufOrderDescriptor);
+  ASSERT_TRUE(es.has_value());
+  auto again = ProtoSchema::ParseDescriptor(SerializeDescriptor(*es, "shop/order.proto"));
+  ASSERT_TRUE(again.has_value()) << again.error().message();
+  EXPECT_EQ(again->messages()[0]->oneofs, std::vector<std::string>{"payment"});
+  EXPECT_EQ(again->messages()[0]->FieldByName("note")->label, ProtoLabel::kOptional);
 }
 
 TEST(ProtoSchema, BadDescriptorsFailCleanly) {

@@ -9,7 +9,8 @@
 // zero values, `optional` and wrapper presence, enums by name, Timestamp, oneof, repeated,
 // map and nested messages; --evolve adds a next version's new field. The client's compatibility test and registration of a next version
 // as .proto text pass for a compatible change and get 409 for a field whose wire type changes.
-// Records the job cannot decode (an unknown schema id, a truncated
+// A schema registered as .proto text is read by the job from its text and by the client from
+// the descriptor floe's registry writes for ?format=serialized. Records the job cannot decode (an unknown schema id, a truncated
 // message, magic byte 1) land in the dead-letter table with reasons that say what went wrong.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -150,6 +151,9 @@ message Order {
 }
 `;
 const orderBrokenText = orderV2Text.replace('int64 id = 1;', 'double id = 1;');
+// shop/order.proto itself as .proto text, as Confluent's Java serializer would register it.
+const orderV1Text = orderV2Text.replace('string customer_name = 2;', 'string customer = 2;')
+  .replace('int64 qty = 4;', 'int32 qty = 4;').replace(' string channel = 22;', '');
 
 function plainMap(value) {
   const entries = value instanceof Map ? [...value.entries()]
@@ -284,6 +288,29 @@ test('Protobuf and JSON Schema records framed by Confluent\'s serializers become
       assert.deepEqual(sql(dir, 'SELECT CAST(id AS VARCHAR) AS id, customer, channel FROM shop.orders WHERE id >= 2000'),
         [{ id: '2000', customer: 'v2', channel: 'web' }]);
       assert.equal(sql(dir, 'SELECT count(*) AS n FROM shop.orders WHERE channel IS NULL')[0].n, count);
+
+      // The schema registered as .proto text: floe stream parses the text; Confluent's client
+      // asks for ?format=serialized, and reads the descriptor floe's registry writes for it.
+      const textId = await sr.register('textorders-value', { schemaType: 'PROTOBUF', schema: orderV1Text });
+      const textSerializer = new ProtobufSerializer(sr, SerdeType.VALUE,
+        { useLatestVersion: true, registry: createMutableRegistry(files.getFile('shop/order.proto')) });
+      const textFramed = [];
+      for (let i = 40; i < 44; i++) textFramed.push(await textSerializer.serialize('textorders', order(i)));
+      assert.equal(textFramed[0].readInt32BE(1), textId);
+      await produce(kafka, 'textorders', textFramed);
+      stream(dir, broker, registry, 'textorders', 'shop.textorders', 'protobuf');
+      const textRows = sql(dir, `SELECT CAST(id AS VARCHAR) AS id, customer, note, status, coupon, card, placed
+        FROM shop.textorders ORDER BY id`);
+      assert.equal(textRows.length, textFramed.length);
+      for (let k = 0; k < textFramed.length; k++) {
+        const want = await deserializer.deserialize('textorders', textFramed[k]);
+        const got = textRows[k];
+        assert.deepEqual([got.id, got.customer, got.note, got.status, got.coupon, got.card],
+          [String(want.id), want.customer, want.note ?? null, Status.values.find((v) => v.number === want.status).name,
+            want.coupon ?? null, want.payment.case === 'card' ? want.payment.value : null], JSON.stringify(got));
+        assert.equal(got.placed === null ? null : micros(got.placed),
+          want.placed === undefined ? null : want.placed.seconds * 1_000_000n + BigInt(Math.floor(want.placed.nanos / 1000)));
+      }
 
       // JSON Schema: registered, validated and framed by the client's JsonSerializer; the table's
       // columns are given (tables are made from Avro and Protobuf schemas only).
