@@ -6,9 +6,10 @@
 #     (the stream job decodes on two lanes, and librdkafka runs threads of its own);
 #  2. upsert: the same backlog drained in upsert mode keyed by order_id against append mode, and a
 #     scan with pending equality deletes against the compacted table (stream/upsert_drain.sh);
-#  3. Avro: the same backlog republished by one producer as JSON and as Confluent-framed Avro,
-#     drained with --format json and avro, same table schema and batch size (stream/avro_ingest.sh),
-#     and the two record decoders alone (stream/record_decode_bench.cc);
+#  3. Avro and Protobuf: the same backlog republished by one producer as JSON and as
+#     Confluent-framed Avro and Protobuf, drained with --format json, avro and protobuf, same
+#     table schema and batch size (stream/avro_ingest.sh), and the record decoders alone
+#     (stream/record_decode_bench.cc);
 #  4. end to end: `floe up` with the generator at RATE events/s for a while: the rate the broker
 #     took, the rate the table gained, and whether the lag grew.
 set -euo pipefail
@@ -69,9 +70,10 @@ PY
 /usr/bin/python3 - "$work/decode.json" <<'PY'
 import json, sys
 runs = {b["name"]: b for b in json.load(open(sys.argv[1]))["benchmarks"]}
-j, a = runs["BM_DecodeOrdersJson"], runs["BM_DecodeOrdersAvro"]
+j, a, p = runs["BM_DecodeOrdersJson"], runs["BM_DecodeOrdersAvro"], runs["BM_DecodeOrdersProtobuf"]
 print(f"  decoding alone (stream/record_decode_bench): JSON {j['items_per_second']:,.0f} records/s, Avro "
-      f"{a['items_per_second']:,.0f} records/s (CPU time): ratio {a['items_per_second'] / j['items_per_second']:.3f} "
+      f"{a['items_per_second']:,.0f} records/s, Protobuf {p['items_per_second']:,.0f} records/s (CPU time): ratios "
+      f"{a['items_per_second'] / j['items_per_second']:.3f} and {p['items_per_second'] / j['items_per_second']:.3f} "
       f"(target >= 1)")
 PY
 kill "$broker_pid"; wait "$broker_pid" 2>/dev/null || true; broker_pid=

@@ -1,8 +1,8 @@
-// Decoding alone, the stream job's two formats side by side (issue #26): 256 Ki order events
-// from the generator, once as their JSON values and once as Confluent-framed Avro datums of the
-// same events, decoded in chunks of 64 Ki records into the columns of shop.orders by the
-// stream job's RecordDecoders (the Avro one with its writer schema already fetched, as after
-// the first record of a batch). Items per second are records; `make bench` runs it from
+// Decoding alone, the stream job's formats side by side (issue #26): 256 Ki order events from
+// the generator, as their JSON values, as Confluent-framed Avro datums and as Confluent-framed
+// Protobuf messages of the same events, decoded in chunks of 64 Ki records into the columns of
+// shop.orders by the stream job's RecordDecoders (the Avro and Protobuf ones with their writer
+// schemas already fetched, as after the first record of a batch). Items per second are records; `make bench` runs it from
 // bench/stream.bench.sh.
 #include <benchmark/benchmark.h>
 
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "base/clock.h"
+#include "base/varint.h"
 #include "formats/avro/binary_encoding.h"
 #include "formats/json/iceberg_fields.h"
 #include "generator/order_event.h"
@@ -40,6 +41,54 @@ constexpr char kOrderAvroSchema[] = R"({"type":"record","name":"OrderEvent","nam
   {"name":"currency","type":"string"},
   {"name":"coupon","type":["null","string"],"default":null}]})";
 
+constexpr char kOrderProtoSchema[] = R"(syntax = "proto3";
+package shop;
+import "google/protobuf/timestamp.proto";
+message OrderEvent {
+  string event_id = 1;
+  google.protobuf.Timestamp ts = 2;
+  string type = 3;
+  int64 order_id = 4;
+  int64 customer_id = 5;
+  string region = 6;
+  int32 items = 7;
+  double amount = 8;
+  string currency = 9;
+  optional string coupon = 10;
+})";
+
+// The Protobuf wire bytes of one OrderEvent (fields in number order, as serializers write them).
+void AppendTag(std::string* out, int number, int wire) { varint::AppendUnsigned(out, static_cast<uint64_t>(number << 3 | wire)); }
+void AppendText(std::string* out, int number, std::string_view text) {
+  AppendTag(out, number, 2);
+  varint::AppendUnsigned(out, text.size());
+  out->append(text);
+}
+void AppendOrderProto(const generator::OrderEvent& e, std::string* out) {
+  AppendText(out, 1, e.event_id);
+  std::string ts;
+  const int64_t seconds = e.ts_millis / 1000, nanos = e.ts_millis % 1000 * 1'000'000;
+  AppendTag(&ts, 1, 0);
+  varint::AppendUnsigned(&ts, static_cast<uint64_t>(seconds));
+  if (nanos != 0) {
+    AppendTag(&ts, 2, 0);
+    varint::AppendUnsigned(&ts, static_cast<uint64_t>(nanos));
+  }
+  AppendText(out, 2, ts);
+  AppendText(out, 3, generator::OrderEventTypeName(e.type));
+  AppendTag(out, 4, 0);
+  varint::AppendUnsigned(out, static_cast<uint64_t>(e.order_id));
+  AppendTag(out, 5, 0);
+  varint::AppendUnsigned(out, static_cast<uint64_t>(e.customer_id));
+  AppendText(out, 6, e.region);
+  AppendTag(out, 7, 0);
+  varint::AppendUnsigned(out, static_cast<uint64_t>(static_cast<int64_t>(e.items)));
+  AppendTag(out, 8, 1);
+  out->append(reinterpret_cast<const char*>(&e.amount), 8);
+  AppendText(out, 9, e.currency);
+  if (e.coupon) AppendText(out, 10, *e.coupon);
+}
+
 // Values back to back in one buffer, as a Kafka fetch delivers them.
 struct Values {
   std::string bytes;
@@ -53,7 +102,8 @@ struct Values {
 
 struct Events {
   Values json;
-  Values avro;  // Framed with schema id 1.
+  Values avro;      // Framed with schema id 1.
+  Values protobuf;  // Framed with schema id 2 and the message indexes [0].
 };
 
 const Events& OrderEvents() {
@@ -78,6 +128,9 @@ const Events& OrderEvents() {
            e.coupon ? avro::AvroValue::String(std::string(*e.coupon)) : avro::AvroValue::Null()});
       if (!avro::EncodeDatum(schema->root(), value, &framed)) std::abort();
       out.avro.Add(framed);
+      std::string proto("\0\0\0\0\2\0", 6);
+      AppendOrderProto(e, &proto);
+      out.protobuf.Add(proto);
     }
     return out;
   }();
@@ -126,6 +179,17 @@ void BM_DecodeOrdersAvro(benchmark::State& state) {
   Decode(state, **decoder, OrderEvents().avro);
 }
 BENCHMARK(BM_DecodeOrdersAvro)->Unit(benchmark::kMillisecond);
+
+void BM_DecodeOrdersProtobuf(benchmark::State& state) {
+  auto registry = std::make_shared<stream::SchemaRegistryClient>(
+      stream::SchemaRegistryClientOptions{.url = "http://127.0.0.1:1", .attempts = 1});
+  if (!registry->Remember(2, kOrderProtoSchema, "PROTOBUF")) std::abort();
+  auto decoder = stream::MakeRecordDecoder({.format = stream::SourceFormat::kProtobuf, .fields = OrderFields(),
+                                            .registry = registry});
+  if (!decoder) std::abort();
+  Decode(state, **decoder, OrderEvents().protobuf);
+}
+BENCHMARK(BM_DecodeOrdersProtobuf)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace floe

@@ -203,12 +203,14 @@ void RegisterStreamCommand(CLI::App& root, CommandRegistry& registry) {
       ->check(CLI::IsMember({"none", "debezium"}))
       ->capture_default_str();
   app->add_option("--format", flags->format,
-                  "Record values: json; avro (Confluent wire format: magic byte 0, schema id, Avro datum; writer "
-                  "schemas from --registry); auto (per record: Confluent-framed if it starts with byte 0, else JSON)")
-      ->check(CLI::IsMember({"json", "avro", "auto"}))
+                  "Record values: json; avro, protobuf, json-schema (Confluent wire format: magic byte 0, schema "
+                  "id, then the Avro datum, the Protobuf message indexes and message, or the JSON text; writer "
+                  "schemas from --registry); auto (per record: JSON unless it starts with byte 0, then by the "
+                  "registered schema's type)")
+      ->check(CLI::IsMember({"json", "avro", "protobuf", "json-schema", "auto"}))
       ->capture_default_str();
   app->add_option("--registry", flags->registry,
-                  "Schema Registry URL (Confluent-compatible, e.g. http://127.0.0.1:8081) for --format avro|auto");
+                  "Schema Registry URL (Confluent-compatible, e.g. http://127.0.0.1:8081) for every --format but json");
   app->add_flag("--with-kafka-columns", flags->with_kafka_columns,
                 "Add and fill _kafka_topic, _partition, _offset, _timestamp (timestamptz) and _key (binary) columns");
   app->add_flag("--evolve", flags->evolve,

@@ -3,6 +3,8 @@
 #include <charconv>
 
 #include "auth/role.h"
+#include "base/base64.h"
+#include "formats/protobuf/proto_descriptor_writer.h"
 #include "registry/registry_request.h"
 #include "serve/basic_auth.h"
 
@@ -29,6 +31,20 @@ HttpResponse Answer(const RegistryResult<Json>& result) {
 }
 
 bool QueryFlag(const HttpRequest& request, std::string_view name) { return request.Query(name).value_or("") == "true"; }
+
+// `?format=serialized`: a PROTOBUF schema registered as .proto text answered as the base64 of
+// its FileDescriptorProto, as Confluent's registry does for its JavaScript serializers (which
+// read only that form). Schemas with references, and text floe cannot parse, stay as they are.
+RegistryResult<Json> Formatted(RegistryResult<Json> found, const HttpRequest& request) {
+  if (!found || request.Query("format").value_or("") != "serialized") return found;
+  Json& body = *found;
+  if (!body.contains("schemaType") || body["schemaType"] != "PROTOBUF" || body.contains("references")) return found;
+  const std::string& text = body["schema"].get_ref<const std::string&>();
+  if (text.find_first_of(" ;{") == std::string::npos) return found;  // Already a serialized descriptor.
+  auto schema = protobuf::ProtoSchema::ParseText(text);
+  if (schema) body["schema"] = Base64Encode(protobuf::SerializeDescriptor(*schema, "default.proto"));
+  return found;
+}
 
 RegistryResult<int> IdParam(const HttpRequest& request) {
   std::string_view text = request.Param("id");
@@ -89,7 +105,7 @@ Result<net::HttpRouter> MakeRegistryRouter(SchemaRegistry& registry, const Regis
   FLOE_RETURN_IF_ERROR(add("GET", "/subjects/{subject}/versions/{version}", [r](HttpRequest& request) {
     auto version = ParseVersion(request.Param("version"));
     if (!version) return ErrorResponse(version.error());
-    return Answer(r->Version(request.Param("subject"), *version, QueryFlag(request, "deleted")));
+    return Answer(Formatted(r->Version(request.Param("subject"), *version, QueryFlag(request, "deleted")), request));
   }));
   FLOE_RETURN_IF_ERROR(add("GET", "/subjects/{subject}/versions/{version}/schema", [r](HttpRequest& request) {
     auto version = ParseVersion(request.Param("version"));
@@ -112,7 +128,7 @@ Result<net::HttpRouter> MakeRegistryRouter(SchemaRegistry& registry, const Regis
   FLOE_RETURN_IF_ERROR(add("GET", "/schemas/ids/{id}", [r](HttpRequest& request) {
     auto id = IdParam(request);
     if (!id) return ErrorResponse(id.error());
-    return Answer(r->SchemaById(*id));
+    return Answer(Formatted(r->SchemaById(*id), request));
   }));
   FLOE_RETURN_IF_ERROR(add("GET", "/schemas/ids/{id}/schema", [r](HttpRequest& request) {
     auto id = IdParam(request);

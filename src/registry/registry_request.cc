@@ -111,6 +111,16 @@ RegistryResult<CheckedSchema> CheckSchema(SchemaContent content) {
     if (content.schema.find_first_not_of(" \t\r\n") == std::string::npos) {
       return Fail(RegistryErrorCode::kInvalidSchema, "empty Protobuf schema");
     }
+    // Parsed when it stands alone: a schema that does not parse is refused; one floe cannot
+    // read (imports of other files, editions, groups) is kept as sent and not checked.
+    if (content.references.empty()) {
+      auto parsed = protobuf::ProtoSchema::Parse(content.schema);
+      if (parsed) {
+        checked.protobuf = std::move(*parsed);
+      } else if (parsed.error().kind() != ErrorKind::kNotImplemented) {
+        return Fail(RegistryErrorCode::kInvalidSchema, "Invalid schema: {}", parsed.error().message());
+      }
+    }
     checked.content = std::move(content);
     return checked;
   }

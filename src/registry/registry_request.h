@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "formats/avro/avro_schema.h"
+#include "formats/protobuf/proto_schema.h"
 #include "registry/compatibility.h"
 #include "registry/registry_error.h"
 #include "registry/subject_store.h"
@@ -43,6 +44,7 @@ RegistryResult<int> ParseVersion(std::string_view text);
 struct CheckedSchema {
   SchemaContent content;
   std::optional<avro::AvroSchema> avro;  // For the compatibility check.
+  std::optional<protobuf::ProtoSchema> protobuf;  // PROTOBUF without references, when floe parses it.
 };
 RegistryResult<CheckedSchema> CheckSchema(SchemaContent content);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/logging.h"
+#include "registry/protobuf_compatibility.h"
 #include "registry/registry_request.h"
 
 namespace floe::registry {
@@ -127,18 +128,30 @@ RegistryResult<std::vector<std::string>> SchemaRegistry::CompatibilityProblems(s
   auto checked = CheckSchema(candidate);
   if (!checked) return std::unexpected(checked.error());
   CompatibilityLevel level = LevelOf(subject);
-  // Only Avro without references is checked; JSON Schema and Protobuf (and Avro that needs its
-  // references to parse) are accepted as under NONE (docs/schema-registry.md).
-  if (!checked->avro || level == CompatibilityLevel::kNone) return std::vector<std::string>{};
+  // Avro and Protobuf without references are checked; JSON Schema, Protobuf floe cannot parse
+  // and Avro that needs its references to parse are accepted as under NONE
+  // (docs/schema-registry.md).
+  if (level == CompatibilityLevel::kNone || (!checked->avro && !checked->protobuf)) return std::vector<std::string>{};
+  const std::string& type = checked->content.schema_type;
   std::vector<avro::AvroSchema> parsed;
+  std::vector<protobuf::ProtoSchema> parsed_protobuf;
   const auto* versions = store_.Versions(subject);
   if (versions != nullptr) {
     for (const auto& [number, version] : *versions) {
       if (version.deleted || (only_version && number != *only_version)) continue;
       const SchemaContent* content = store_.Schema(version.id);
-      if (content == nullptr || content->schema_type != "AVRO" || !content->references.empty()) continue;
-      if (auto schema = avro::AvroSchema::Parse(content->schema)) parsed.push_back(std::move(*schema));
+      if (content == nullptr || content->schema_type != type || !content->references.empty()) continue;
+      if (type == "AVRO") {
+        if (auto schema = avro::AvroSchema::Parse(content->schema)) parsed.push_back(std::move(*schema));
+      } else if (auto schema = protobuf::ProtoSchema::Parse(content->schema)) {
+        parsed_protobuf.push_back(std::move(*schema));
+      }
     }
+  }
+  if (checked->protobuf) {
+    std::vector<const protobuf::ProtoSchema*> existing;
+    for (const auto& schema : parsed_protobuf) existing.push_back(&schema);
+    return ProtobufCompatibilityProblems(level, *checked->protobuf, existing);
   }
   std::vector<const avro::AvroNode*> existing;
   for (const auto& schema : parsed) existing.push_back(&schema.root());

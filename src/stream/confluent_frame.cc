@@ -1,5 +1,7 @@
 #include "stream/confluent_frame.h"
 
+#include "base/varint.h"
+
 namespace floe::stream {
 
 Result<ConfluentFrame> ParseConfluentFrame(std::string_view value) {
@@ -18,6 +20,35 @@ Result<ConfluentFrame> ParseConfluentFrame(std::string_view value) {
   frame.schema_id = static_cast<int32_t>(id);
   frame.payload = value.substr(kConfluentHeaderSize);
   return frame;
+}
+
+Result<MessageIndexes> ParseMessageIndexes(std::string_view payload) {
+  const auto* begin = reinterpret_cast<const uint8_t*>(payload.data());
+  const uint8_t* p = begin;
+  const uint8_t* end = begin + payload.size();
+  auto next = [&](const char* what) -> Result<int64_t> {
+    const size_t at = static_cast<size_t>(p - begin);
+    auto v = varint::DecodeUnsigned(&p, end);
+    if (!v) return Corruption("message indexes: truncated {} at byte {} of the payload", what, at);
+    const int64_t value = varint::ZigZagDecode(*v);
+    if (value < 0 || value > INT32_MAX) return Corruption("message indexes: {} {} at byte {} of the payload", what, value, at);
+    return value;
+  };
+  FLOE_ASSIGN_OR_RETURN(int64_t count, next("count"));
+  MessageIndexes out;
+  if (count == 0) {
+    out.indexes = {0};
+  } else {
+    if (static_cast<size_t>(count) > kMaxMessageIndexes) {
+      return Corruption("message indexes: a count of {}, more than {}", count, kMaxMessageIndexes);
+    }
+    for (int64_t i = 0; i < count; ++i) {
+      FLOE_ASSIGN_OR_RETURN(int64_t index, next("index"));
+      out.indexes.push_back(static_cast<int32_t>(index));
+    }
+  }
+  out.size = static_cast<size_t>(p - begin);
+  return out;
 }
 
 }  // namespace floe::stream

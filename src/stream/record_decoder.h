@@ -1,8 +1,10 @@
 // RecordDecoder: how the stream job (and fresh reads of the log tail) turn Kafka record values
 // into rows of the table's columns. One implementation per source format, chosen by
 // `floe stream --format`: json (the JSON event decoder), avro (Confluent-framed Avro, writer
-// schemas from a registry), auto (per record: Confluent-framed when it starts with magic byte
-// 0, JSON otherwise). Protobuf and JSON Schema would be further implementations.
+// schemas from a registry), protobuf (Confluent-framed Protobuf, protobuf_record_decoder.h),
+// json-schema (Confluent-framed JSON: the frame checked against the registry, the JSON through
+// the JSON event decoder), auto (per record: JSON unless it starts with magic byte 0, then by
+// the registered schema's type).
 //
 // A decoder is made for a set of batch fields (the table's) and owned by one thread; the
 // registry client it may hold is shared and thread-safe.
@@ -24,9 +26,9 @@ namespace floe::stream {
 
 class SchemaRegistryClient;
 
-enum class SourceFormat { kJson, kAvro, kAuto };
+enum class SourceFormat { kJson, kAvro, kProtobuf, kJsonSchema, kAuto };
 
-// "json", "avro" or "auto"; InvalidArgument (naming the later formats) otherwise.
+// "json", "avro", "protobuf", "json-schema" or "auto"; InvalidArgument otherwise.
 Result<SourceFormat> ParseSourceFormat(std::string_view text);
 std::string_view SourceFormatName(SourceFormat format);
 
@@ -65,9 +67,13 @@ struct RecordDecoderOptions {
   SourceFormat format = SourceFormat::kJson;
   std::vector<formats::Field> fields;  // The rows' columns.
   formats::EpochUnit timestamp_unit = formats::EpochUnit::kMillis;  // JSON epoch numbers.
-  std::shared_ptr<SchemaRegistryClient> registry;  // avro, auto; null: framed records fail.
+  std::shared_ptr<SchemaRegistryClient> registry;  // All but json; null: framed records fail.
 };
 
 Result<std::unique_ptr<RecordDecoder>> MakeRecordDecoder(const RecordDecoderOptions& options);
+
+// Whether every record of `format` is Confluent-framed and needs a registry: all but json and
+// auto (which may meet JSON only).
+inline bool NeedsRegistry(SourceFormat format) { return format != SourceFormat::kJson && format != SourceFormat::kAuto; }
 
 }  // namespace floe::stream

@@ -1,11 +1,13 @@
 #include "stream/record_decoder.h"
 
 #include <atomic>
+#include <cstring>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "base/varint.h"
 #include "formats/avro/binary_encoding.h"
 #include "net/http_server.h"
 #include "stream/confluent_frame.h"
@@ -20,6 +22,12 @@ using formats::TypeId;
 
 constexpr char kOrderSchema[] = R"({"type":"record","name":"Order","fields":[
   {"name":"id","type":"long"},{"name":"note","type":["null","string"]}]})";
+
+// The orders as Protobuf: message 0 (Order) has the columns' fields; message 1 (Other) does not
+// fit them (its `id` is a string).
+constexpr char kOrderProto[] = R"(syntax = "proto3"; package shop;
+message Order { int64 id = 1; optional string note = 2; int32 extra = 3; }
+message Other { string id = 1; })";
 
 std::vector<Field> OrderFields() {
   return {Field{.name = "id", .id = 1, .nullable = false, .type = formats::Primitive(TypeId::kInt64)},
@@ -54,6 +62,15 @@ class StubRegistry {
       const std::string id = request.path_params["id"];
       if (id == "7") return net::HttpResponse::Json(200, nlohmann::json({{"schema", kOrderSchema}}).dump());
       if (id == "8") return net::HttpResponse::Json(200, nlohmann::json({{"schema", "{\"type\":\"nope\"}"}}).dump());
+      if (id == "10") {
+        return net::HttpResponse::Json(200, nlohmann::json({{"schemaType", "PROTOBUF"}, {"schema", kOrderProto}}).dump());
+      }
+      if (id == "11") {
+        return net::HttpResponse::Json(200, nlohmann::json({{"schemaType", "JSON"}, {"schema", R"({"type":"object"})"}}).dump());
+      }
+      if (id == "12") {
+        return net::HttpResponse::Json(200, nlohmann::json({{"schemaType", "PROTOBUF"}, {"schema", "message {"}}).dump());
+      }
       return net::HttpResponse::Json(404, R"({"error_code":40403,"message":"Schema not found"})");
     });
     server_ = std::make_unique<net::HttpServer>(net::HttpServerOptions{}, std::move(router));
@@ -165,6 +182,126 @@ TEST(RecordDecoder, AvroEvolveNotesNewWriterFields) {
   ASSERT_EQ(unknown.size(), 1u);
   EXPECT_EQ(unknown.begin()->first, "note");
   EXPECT_EQ(unknown.begin()->second->ToString(), "string");
+}
+
+// A Protobuf Order framed with its message indexes: `indexes` as on the wire.
+std::string ProtoOrder(int32_t id, std::string_view indexes, int64_t order_id, const char* note) {
+  std::string message;
+  varint::AppendUnsigned(&message, (1 << 3) | 0);
+  varint::AppendUnsigned(&message, static_cast<uint64_t>(order_id));
+  if (note != nullptr) {
+    varint::AppendUnsigned(&message, (2 << 3) | 2);
+    varint::AppendUnsigned(&message, strlen(note));
+    message += note;
+  }
+  return Framed(id, std::string(indexes) + message);
+}
+
+TEST(ConfluentFrame, MessageIndexes) {
+  auto first = ParseMessageIndexes(std::string("\0rest", 5));
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(first->indexes, std::vector<int32_t>{0});
+  EXPECT_EQ(first->size, 1u);
+  auto path = ParseMessageIndexes(std::string("\x04\x02\x06", 3));  // Zigzag: count 2, then 1, 3.
+  ASSERT_TRUE(path.has_value());
+  EXPECT_EQ(path->indexes, (std::vector<int32_t>{1, 3}));
+  EXPECT_EQ(path->size, 3u);
+  EXPECT_FALSE(ParseMessageIndexes("").has_value());
+  auto truncated = ParseMessageIndexes("\x04\x02");
+  ASSERT_FALSE(truncated.has_value());
+  EXPECT_NE(truncated.error().message().find("truncated index at byte 2"), std::string::npos) << truncated.error().message();
+  auto negative = ParseMessageIndexes("\x01");
+  ASSERT_FALSE(negative.has_value());
+  EXPECT_NE(negative.error().message().find("count -1"), std::string::npos) << negative.error().message();
+  auto huge = ParseMessageIndexes("\xfe\xff\xff\xff\x0f");
+  ASSERT_FALSE(huge.has_value());
+  EXPECT_NE(huge.error().message().find("more than 64"), std::string::npos) << huge.error().message();
+}
+
+TEST(RecordDecoder, ProtobufThroughARegistryWithEveryFailureNamed) {
+  StubRegistry registry;
+  auto client = std::make_shared<SchemaRegistryClient>(
+      SchemaRegistryClientOptions{.url = registry.url, .first_pause = std::chrono::milliseconds(1)});
+  auto decoder = MakeRecordDecoder({.format = SourceFormat::kProtobuf, .fields = OrderFields(), .registry = client});
+  ASSERT_TRUE(decoder.has_value());
+  std::string good = ProtoOrder(10, std::string(1, '\0'), 1, "");
+  std::vector<std::string> values = {good,
+                                     ProtoOrder(10, std::string("\x02\x00", 2), 2, nullptr),  // [0] spelled out
+                                     ProtoOrder(99, std::string(1, '\0'), 3, "x"),  // unknown id
+                                     good.substr(0, good.size() - 1),                // truncated
+                                     "\x01" + good.substr(1),                        // magic byte 1
+                                     ProtoOrder(12, std::string(1, '\0'), 4, "y"),   // does not parse
+                                     ProtoOrder(7, std::string(1, '\0'), 5, "z"),    // an Avro schema
+                                     ProtoOrder(10, "\x02\x02", 6, nullptr),        // [1]: Other
+                                     ProtoOrder(10, "\x02\x04", 7, nullptr),        // [2]: no such message
+                                     Framed(10, std::string("\x04\x00", 2)),                         // indexes cut short
+                                     ProtoOrder(10, std::string(1, '\0'), 8, "last")};
+  DecodedRecords out = (*decoder)->Decode(Records(values));
+  ASSERT_EQ(out.batches.size(), 1u);
+  const formats::ColumnBatch& rows = out.batches[0];
+  ASSERT_EQ(rows.num_rows, 3);
+  EXPECT_EQ(rows.columns[0].Data<int64_t>()[1], 2);
+  EXPECT_EQ(rows.columns[1].StringAt(0), "");
+  EXPECT_FALSE(rows.columns[1].IsValid(1));  // proto3 optional, absent: null.
+  EXPECT_EQ(rows.columns[1].StringAt(2), "last");
+  std::vector<std::pair<size_t, std::string>> expect = {
+      {2, "schema id 99 is unknown"},
+      {3, "protobuf message shop.Order of schema id 10 (byte offsets in the record's value): truncated varint at byte 9"},
+      {4, "magic byte 1"},
+      {5, "schema id 12 does not parse as Protobuf: line 1, column 9"},
+      {6, "schema id 7 is AVRO, not PROTOBUF"},
+      {7, "message shop.Other of schema id 10 cannot be read as the table's columns: column 'id'"},
+      {8, "schema id 10: message indexes [2]: index 2 of 2 messages"},
+      {9, "message indexes: truncated index at byte 2"}};
+  ASSERT_EQ(out.failures.size(), expect.size());
+  for (size_t k = 0; k < expect.size(); ++k) {
+    EXPECT_EQ(out.failures[k].index, expect[k].first);
+    EXPECT_NE(out.failures[k].reason.find(expect[k].second), std::string::npos) << out.failures[k].reason;
+  }
+  // --evolve: the writer's `extra` is new to the table.
+  auto evolve = MakeRecordDecoder({.format = SourceFormat::kProtobuf, .fields = OrderFields(), .registry = client});
+  (*evolve)->set_collect_unknown_fields(true);
+  EXPECT_EQ((*evolve)->Decode(Records({good})).batches[0].num_rows, 1);
+  auto unknown = (*evolve)->TakeUnknownFields();
+  ASSERT_EQ(unknown.size(), 1u);
+  EXPECT_EQ(unknown.begin()->first, "extra");
+  EXPECT_EQ(unknown.begin()->second->ToString(), "int");
+}
+
+TEST(RecordDecoder, JsonSchemaAndAutoOverEveryType) {
+  StubRegistry registry;
+  auto client = std::make_shared<SchemaRegistryClient>(SchemaRegistryClientOptions{.url = registry.url});
+  auto json_schema = MakeRecordDecoder({.format = SourceFormat::kJsonSchema, .fields = OrderFields(), .registry = client});
+  ASSERT_TRUE(json_schema.has_value());
+  DecodedRecords js = (*json_schema)->Decode(Records({Framed(11, R"({"id":1,"note":"a"})"), Framed(7, R"({"id":2})"),
+                                                     Framed(11, "{not json"), R"({"id":4})", Framed(11, R"({"id":5})")}));
+  ASSERT_EQ(js.batches[0].num_rows, 2);
+  EXPECT_EQ(js.batches[0].columns[0].Data<int64_t>()[1], 5);
+  ASSERT_EQ(js.failures.size(), 3u);
+  EXPECT_EQ(js.failures[0].index, 1u);
+  EXPECT_NE(js.failures[0].reason.find("schema id 7 is AVRO, not JSON"), std::string::npos) << js.failures[0].reason;
+  EXPECT_EQ(js.failures[1].index, 2u);
+  EXPECT_EQ(js.failures[2].index, 3u);
+  EXPECT_NE(js.failures[2].reason.find("magic byte"), std::string::npos) << js.failures[2].reason;
+
+  auto decoder = MakeRecordDecoder({.format = SourceFormat::kAuto, .fields = OrderFields(), .registry = client});
+  ASSERT_TRUE(decoder.has_value());
+  DecodedRecords out = (*decoder)->Decode(Records({R"({"id":1})", Framed(7, OrderDatum(2, "avro")),
+                                                   ProtoOrder(10, std::string(1, '\0'), 3, "proto"),
+                                                   Framed(11, R"({"id":4,"note":"json-schema"})"),
+                                                   Framed(99, "x"), ProtoOrder(10, std::string(1, '\0'), 6, nullptr)}));
+  ASSERT_EQ(out.failures.size(), 1u);
+  EXPECT_EQ(out.failures[0].index, 4u);
+  EXPECT_NE(out.failures[0].reason.find("schema id 99 is unknown"), std::string::npos) << out.failures[0].reason;
+  std::vector<std::pair<int64_t, std::string>> rows;
+  for (const formats::ColumnBatch& b : out.batches) {
+    for (int64_t r = 0; r < b.num_rows; ++r) {
+      rows.emplace_back(b.columns[0].Data<int64_t>()[r],
+                        b.columns[1].IsValid(r) ? std::string(b.columns[1].StringAt(r)) : "NULL");
+    }
+  }
+  EXPECT_EQ(rows, (std::vector<std::pair<int64_t, std::string>>{
+                      {1, "NULL"}, {2, "avro"}, {3, "proto"}, {4, "json-schema"}, {6, "NULL"}}));
 }
 
 TEST(KafkaColumns, FilledFromTheRecordsInTableOrder) {

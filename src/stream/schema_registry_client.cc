@@ -11,6 +11,23 @@
 #include "base/private_file.h"
 
 namespace floe::stream {
+namespace {
+
+// Parses the schemas a decoder reads: AVRO and PROTOBUF (JSON Schemas are kept as text).
+Status ParseRegistered(RegisteredSchema& schema) {
+  if (schema.schema_type == "AVRO") {
+    auto parsed = avro::AvroSchema::Parse(schema.text);
+    if (!parsed) return Corruption("schema id {} does not parse as Avro: {}", schema.id, parsed.error().message());
+    schema.avro = std::move(*parsed);
+  } else if (schema.schema_type == "PROTOBUF") {
+    auto parsed = protobuf::ProtoSchema::Parse(schema.text);
+    if (!parsed) return Corruption("schema id {} does not parse as Protobuf: {}", schema.id, parsed.error().message());
+    schema.protobuf = std::move(*parsed);
+  }
+  return OkStatus();
+}
+
+}  // namespace
 
 SchemaRegistryClient::SchemaRegistryClient(SchemaRegistryClientOptions options)
     : options_(std::move(options)),
@@ -43,14 +60,12 @@ Result<std::shared_ptr<const RegisteredSchema>> SchemaRegistryClient::SchemaById
   return schemas_.emplace(id, std::move(schema)).first->second;
 }
 
-Status SchemaRegistryClient::Remember(int32_t id, std::string_view avro_schema) {
-  auto parsed = avro::AvroSchema::Parse(avro_schema);
-  if (!parsed) return Corruption("schema id {} does not parse as Avro: {}", id, parsed.error().message());
+Status SchemaRegistryClient::Remember(int32_t id, std::string_view text, std::string_view schema_type) {
   auto schema = std::make_shared<RegisteredSchema>();
   schema->id = id;
-  schema->schema_type = "AVRO";
-  schema->text = std::string(avro_schema);
-  schema->avro = std::move(*parsed);
+  schema->schema_type = std::string(schema_type);
+  schema->text = std::string(text);
+  FLOE_RETURN_IF_ERROR(ParseRegistered(*schema));
   std::lock_guard lock(mutex_);
   schemas_.insert_or_assign(id, std::move(schema));
   return OkStatus();
@@ -102,11 +117,7 @@ Result<std::shared_ptr<const RegisteredSchema>> SchemaRegistryClient::Fetch(int3
   if (body.contains("references") && body["references"].is_array() && !body["references"].empty()) {
     return NotImplemented("schema id {} uses schema references, which floe stream cannot resolve yet", id);
   }
-  if (schema->schema_type == "AVRO") {
-    auto parsed = avro::AvroSchema::Parse(schema->text);
-    if (!parsed) return Corruption("schema id {} does not parse as Avro: {}", id, parsed.error().message());
-    schema->avro = std::move(*parsed);
-  }
+  FLOE_RETURN_IF_ERROR(ParseRegistered(*schema));
   return std::shared_ptr<const RegisteredSchema>(std::move(schema));
 }
 

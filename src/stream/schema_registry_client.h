@@ -15,6 +15,7 @@
 
 #include "base/result.h"
 #include "formats/avro/avro_schema.h"
+#include "formats/protobuf/proto_schema.h"
 #include "net/http_client.h"
 
 namespace floe::stream {
@@ -24,6 +25,7 @@ struct RegisteredSchema {
   std::string schema_type;  // "AVRO", "PROTOBUF" or "JSON".
   std::string text;         // The schema as registered.
   std::optional<avro::AvroSchema> avro;  // Parsed, for AVRO schemas.
+  std::optional<protobuf::ProtoSchema> protobuf;  // Parsed, for PROTOBUF schemas.
 };
 
 struct SchemaRegistryClientOptions {
@@ -42,13 +44,13 @@ class SchemaRegistryClient {
   explicit SchemaRegistryClient(SchemaRegistryClientOptions options);
 
   // The schema with `id`: NotFound when the registry has none (its error 40403), Unavailable
-  // when it could not be reached after every attempt, Corruption when its answer or an AVRO
-  // schema does not parse, NotImplemented for schemas with references.
+  // when it could not be reached after every attempt, Corruption when its answer or an AVRO or
+  // PROTOBUF schema does not parse, NotImplemented for schemas with references.
   Result<std::shared_ptr<const RegisteredSchema>> SchemaById(int32_t id);
 
-  // Puts an Avro schema known ahead under `id`, as if the registry had answered it (benchmarks
-  // and tests that run without a registry). Corruption when it does not parse.
-  Status Remember(int32_t id, std::string_view avro_schema);
+  // Puts a schema known ahead under `id`, as if the registry had answered it (benchmarks and
+  // tests that run without a registry). Corruption when it does not parse.
+  Status Remember(int32_t id, std::string_view schema, std::string_view schema_type = "AVRO");
 
   const std::string& url() const { return options_.url; }
 

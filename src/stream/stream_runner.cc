@@ -16,6 +16,7 @@
 #include "stream/first_record.h"
 #include "stream/iceberg_committer.h"
 #include "stream/kafka_columns.h"
+#include "stream/protobuf_table_schema.h"
 #include "stream/schema_registry_client.h"
 
 namespace floe::stream {
@@ -106,12 +107,23 @@ Result<std::string> SchemaFromFirstRecord(const StreamConfig& config, SchemaRegi
   FLOE_ASSIGN_OR_RETURN(ConfluentFrame frame, ParseConfluentFrame(value));
   FLOE_ASSIGN_OR_RETURN_CTX(auto writer, registry.SchemaById(frame.schema_id),
                             fmt::format("the writer's schema of the first record of {}", config.topic));
-  if (!writer->avro) {
-    return NotImplemented("the first record of {} is {} (schema id {}): tables are made from Avro schemas only",
-                          config.topic, writer->schema_type, frame.schema_id);
+  iceberg::Schema schema;
+  if (writer->avro) {
+    FLOE_ASSIGN_OR_RETURN_CTX(schema, iceberg::AvroRecordToSchema(writer->avro->root()),
+                              fmt::format("schema id {} as a table", frame.schema_id));
+  } else if (writer->protobuf) {
+    FLOE_ASSIGN_OR_RETURN_CTX(MessageIndexes indexes, ParseMessageIndexes(frame.payload),
+                              fmt::format("the first record of {} (schema id {})", config.topic, frame.schema_id));
+    FLOE_ASSIGN_OR_RETURN_CTX(const protobuf::ProtoMessage* message, writer->protobuf->MessageAt(indexes.indexes),
+                              fmt::format("the first record of {} (schema id {})", config.topic, frame.schema_id));
+    FLOE_ASSIGN_OR_RETURN_CTX(schema, ProtoMessageToSchema(*message),
+                              fmt::format("message {} of schema id {} as a table", message->full_name, frame.schema_id));
+  } else {
+    return NotImplemented(
+        "the first record of {} is {} (schema id {}): tables are made from Avro and Protobuf schemas only (give "
+        "--schema SCHEMA.json)",
+        config.topic, writer->schema_type, frame.schema_id);
   }
-  FLOE_ASSIGN_OR_RETURN_CTX(iceberg::Schema schema, iceberg::AvroRecordToSchema(writer->avro->root()),
-                            fmt::format("schema id {} as a table", frame.schema_id));
   Logger("stream")->info("creating table {} from schema id {} of the first record", config.table, frame.schema_id);
   return iceberg::SchemaToJson(schema);
 }
@@ -134,8 +146,9 @@ Status RunStream(const StreamConfig& config, MetricsRegistry& metrics, const std
     if (!created && created.error().kind() != ErrorKind::kAlreadyExists) return created;
   }
   FLOE_ASSIGN_OR_RETURN(SourceFormat format, ParseSourceFormat(config.format));
-  if (format == SourceFormat::kAvro && config.registry.empty()) {
-    return InvalidArgument("--format avro needs --registry URL (the Schema Registry holding the writers' schemas)");
+  if (NeedsRegistry(format) && config.registry.empty()) {
+    return InvalidArgument("--format {} needs --registry URL (the Schema Registry holding the writers' schemas)",
+                           config.format);
   }
   // Checked before anything is created, as the committer would refuse them after.
   const bool keyed_or_transformed = !config.transform.empty() || !config.key_columns.empty();

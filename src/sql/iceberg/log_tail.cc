@@ -88,8 +88,9 @@ std::optional<Result<LogSource>> LogSource::FromProperties(const std::map<std::s
   }
   source.registry = get("floe.source.registry");
   source.kafka_columns = get("floe.source.kafka-columns") == "true";
-  if (source.format == stream::SourceFormat::kAvro && source.registry.empty()) {
-    return InvalidArgument("table property floe.source.registry is missing: an avro source needs its Schema Registry");
+  if (stream::NeedsRegistry(source.format) && source.registry.empty()) {
+    return InvalidArgument("table property floe.source.registry is missing: a {} source needs its Schema Registry",
+                           stream::SourceFormatName(source.format));
   }
   std::string unit = get("floe.source.timestamp-unit");
   if (!unit.empty()) {

@@ -1,0 +1,34 @@
+// The definitions a ProtoSchema owns, shared by its two parsers (proto_text_parser.cc,
+// proto_descriptor_parser.cc) and the resolution both end with (proto_schema.cc). Internal to
+// formats/protobuf.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "formats/protobuf/proto_schema.h"
+
+namespace floe::protobuf {
+
+struct ProtoSchema::File {
+  std::string syntax = "proto2";  // A file without a syntax statement is proto2.
+  std::string package;
+  std::vector<std::string> imports;
+  std::vector<std::unique_ptr<ProtoMessage>> messages;
+  std::vector<std::unique_ptr<ProtoEnum>> enums;
+  std::vector<std::unique_ptr<ProtoMessage>> well_known;  // Built-in types of the imports.
+  std::map<std::string, const ProtoMessage*, std::less<>> message_by_name;
+  std::map<std::string, const ProtoEnum*, std::less<>> enum_by_name;
+};
+
+// Completes a parsed file: full names, the well-known types its imports name, every field's
+// type resolved by Protobuf's scoping rules, and the checks both spellings share (duplicate
+// field numbers and names, map key types). `where` names the input for errors.
+Status ResolveFile(ProtoSchema::File& file);
+
+// The name of the entry message protoc makes for a map field: "tag_counts" -> "TagCountsEntry".
+std::string MapEntryName(std::string_view field_name);
+
+}  // namespace floe::protobuf
