@@ -59,9 +59,12 @@ Result<std::shared_ptr<PartitionLog>> PartitionLog::Open(std::string dir, LogCon
     FLOE_RETURN_IF_ERROR(SyncDirectory(dir));
   }
   // Idempotent producers resume from what the active segment remembers; open and aborted
-  // transactions from every segment (a transaction may span a roll).
+  // transactions from every segment (a transaction may span a roll), which is walked only once
+  // the partition has held a transactional batch: a plain partition's start reads no more.
+  log->transactional_ = std::filesystem::exists(log->TransactionalFlagPath(), ec);
   for (const auto& [base, segment] : log->segments_) {
     const bool active = segment.get() == &log->active();
+    if (!active && !log->transactional_) continue;
     Segment* seg = segment.get();
     FLOE_RETURN_IF_ERROR(seg->ForEachBatch([&](const BatchHeader& header, uint64_t position) -> Status {
       if (active) log->producers_.Record(header, header.base_offset);
@@ -102,8 +105,31 @@ Status PartitionLog::Roll() {
   return SyncDirectory(dir_);
 }
 
+std::string PartitionLog::TransactionalFlagPath() const { return dir_ + "/transactional"; }
+
+Status PartitionLog::MarkTransactional() {
+  std::string path = TransactionalFlagPath();
+  int fd = ::open(path.c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+  if (fd < 0) return ErrnoError(errno, "create", path);
+  int rc = ::fsync(fd);
+  int err = errno;
+  ::close(fd);
+  if (rc != 0) return ErrnoError(err, "fsync", path);
+  FLOE_RETURN_IF_ERROR(SyncDirectory(dir_));
+  transactional_ = true;
+  return OkStatus();
+}
+
 Result<PartitionLog::AppendResult> PartitionLog::Append(char* records, const std::vector<BatchView>& batches) {
   AppendResult result;
+  if (!transactional_) {
+    for (const BatchView& b : batches) {
+      if (b.header.transactional()) {
+        FLOE_RETURN_IF_ERROR(MarkTransactional());
+        break;
+      }
+    }
+  }
   for (size_t i = 0; i < batches.size(); ++i) {
     const BatchHeader& header = batches[i].header;
     ProducerState::Verdict verdict = producers_.Check(header);

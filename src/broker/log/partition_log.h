@@ -97,6 +97,10 @@ class PartitionLog : public std::enable_shared_from_this<PartitionLog> {
 
   Segment& active() const { return *segments_.rbegin()->second; }
   Status Roll();
+  // `<dir>/transactional`, created (durably) before the partition's first transactional batch:
+  // only then does Open walk the closed segments for transactions.
+  std::string TransactionalFlagPath() const;
+  Status MarkTransactional();
   // Tracks the transaction a batch appended at `offset` opens or closes; `control_type` is set
   // for control batches.
   void TrackTransaction(const BatchHeader& header, int64_t offset, std::optional<ControlType> control_type);
@@ -107,6 +111,7 @@ class PartitionLog : public std::enable_shared_from_this<PartitionLog> {
   Flusher* flusher_;
   std::map<int64_t, std::unique_ptr<Segment>> segments_;  // By base offset; never empty.
   ProducerState producers_;
+  bool transactional_ = false;                       // Whether the flag file exists.
   std::map<int64_t, int64_t> open_transactions_;     // Producer id -> first offset here.
   std::vector<AbortedTransaction> aborted_;          // In marker (last offset) order.
   int64_t durable_offset_ = 0;

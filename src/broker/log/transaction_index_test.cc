@@ -125,6 +125,7 @@ TEST_F(TransactionIndexTest, OpenTransactionSurvivesReopenAndSegmentRolls) {
   int64_t first = Append(*log, Txn(7, 0));
   for (int i = 0; i < 5; ++i) Append(*log, {.records = 1, .value = std::string(200, 'x')});
   log.reset();
+  EXPECT_TRUE(std::filesystem::exists(dir_ / "transactional"));
   log = Open();
   EXPECT_EQ(log->last_stable_offset(), first);
   Marker(*log, 7, ControlType::kAbort);
