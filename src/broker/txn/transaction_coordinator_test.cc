@@ -87,6 +87,8 @@ TEST_F(TransactionCoordinatorTest, UnknownIdsWrongStatesAndBadTimeouts) {
   EXPECT_EQ(tc->Find("tx"), nullptr);
   EXPECT_EQ(tc->AddPartitions("nobody", 1, 0, {{"t", 0}}), ErrorCode::kInvalidProducerIdMapping);
   EXPECT_EQ(tc->EndTxn("nobody", 1, 0, true), ErrorCode::kInvalidProducerIdMapping);
+  EXPECT_EQ(tc->CheckProduce("nobody", 1, 0, {"t", 0}), ErrorCode::kInvalidProducerIdMapping);
+  EXPECT_EQ(tc->CheckTxnOffsetCommit("nobody", 1, 0, "g"), ErrorCode::kInvalidProducerIdMapping);
   auto init = tc->InitProducerId("tx", 10000);
   EXPECT_EQ(tc->AddPartitions("tx", init.producer_id + 1, 0, {{"t", 0}}), ErrorCode::kInvalidProducerIdMapping);
   // Nothing begun: EndTxn either way, TxnOffsetCommit and transactional produce are refused.

@@ -261,20 +261,28 @@ test('refusals: unknown producer, wrong state, bad timeout, unadded partition; b
     assert.equal(endEmpty.readInt16BE(8), 48);     // INVALID_TXN_STATE: nothing begun
 
     // A transactional batch for a partition never added: INVALID_TXN_STATE, and nothing stored.
-    const produce = (() => {
+    // Produce requests: `attributes` of the one batch, the request's transactional id.
+    const produce = (attributes, transactionalId, correlation) => {
       const records = Buffer.from([0x10, 0, 0, 0, 2, 0x6b, 2, 0x76, 0]);  // one record: key "k", value "v"
-      const body = Buffer.concat([i16(0x10), i32(0), i64(1), i64(1), i64(producerId), i16(0), i32(0), i32(1), records]);
+      const body = Buffer.concat([i16(attributes), i32(0), i64(1), i64(1), i64(producerId), i16(0), i32(0), i32(1), records]);
       const head = Buffer.concat([i64(0), i32(4 + 1 + 4 + body.length), i32(0), Buffer.from([2])]);
       const crc = Buffer.alloc(4);
       crc.writeUInt32BE(crc32c(body));
       const batch = Buffer.concat([head, crc, body]);
-      return frame(0, 3, Buffer.concat([str('raw'), i16(-1), i32(5000), i32(1), str('raw'), i32(1), i32(0),
-        i32(batch.length), batch]), 6);
-    })();
-    const [produced] = await exchange(broker.port, [produce]);
-    const produceError = produced.readInt16BE(4 + 4 + 5 + 4 + 4);
-    assert.equal(produceError, 48);
-    assert.deepEqual(kcatKeys(broker, 'raw', 'read_uncommitted'), []);
+      const id = transactionalId === null ? i16(-1) : str(transactionalId);
+      return frame(0, 3, Buffer.concat([id, i16(-1), i32(5000), i32(1), str('raw'), i32(1), i32(0),
+        i32(batch.length), batch]), correlation);
+    };
+    const produceError = (response) => response.readInt16BE(4 + 4 + 5 + 4 + 4);
+    const refused = await exchange(broker.port, [
+      produce(0x10, 'raw', 6),      // a partition never added: INVALID_TXN_STATE
+      produce(0x10, 'nobody', 7),   // an unknown transactional id: INVALID_PRODUCER_ID_MAPPING
+      produce(0x10, null, 8),       // a transactional batch without a transactional id: INVALID_REQUEST
+      produce(0x00, 'raw', 9),      // a plain batch with one: INVALID_REQUEST
+      produce(0x30, 'raw', 10),     // a client's control batch: INVALID_REQUEST
+    ]);
+    assert.deepEqual(refused.map(produceError), [48, 49, 42, 42, 42]);
+    assert.deepEqual(kcatKeys(broker, 'raw', 'read_uncommitted'), []);  // Nothing was stored.
 
     // Truncated transactional requests close the connection; the broker keeps serving.
     for (const apiKey of [22, 24, 25, 26, 28]) {
