@@ -29,6 +29,7 @@ Status TransactionCoordinator::Store(TransactionMetadata next) {
   if (id.size() > 0xFFFF) return InvalidArgument("transactional id of {} bytes", id.size());
   std::optional<TransactionMetadata> previous;
   if (auto it = states_.find(id); it != states_.end()) previous = it->second;
+  next.updated_ms = clock_.NowMillis();
   TransactionMetadata& slot = states_[id];
   slot = std::move(next);
   Status stored = log_->Append(slot, states_);
@@ -251,7 +252,8 @@ ErrorCode TransactionCoordinator::EndTxn(const std::string& transactional_id, in
     case TxnState::kCompleteAbort: return commit ? ErrorCode::kInvalidTxnState : ErrorCode::kNone;
     case TxnState::kPrepareCommit: return commit ? ErrorCode::kConcurrentTransactions : ErrorCode::kInvalidTxnState;
     case TxnState::kPrepareAbort: return commit ? ErrorCode::kInvalidTxnState : ErrorCode::kConcurrentTransactions;
-    case TxnState::kEmpty: return ErrorCode::kInvalidTxnState;
+    case TxnState::kEmpty:
+    case TxnState::kDead: return ErrorCode::kInvalidTxnState;
   }
   return ErrorCode::kInvalidTxnState;
 }
@@ -285,6 +287,26 @@ void TransactionCoordinator::Tick() {
     if (Status done = Complete(id); !done) {
       Logger("broker")->error("completing transaction '{}': {}", id, done.error().ToString());
     }
+  }
+  std::vector<std::string> idle;
+  for (const auto& [id, txn] : states_) {
+    const bool settled = txn.state == TxnState::kEmpty || txn.state == TxnState::kCompleteCommit ||
+                         txn.state == TxnState::kCompleteAbort;
+    if (settled && now - txn.updated_ms >= options_.id_expiration_ms) idle.push_back(id);
+  }
+  for (const std::string& id : idle) {
+    TransactionMetadata dead = states_.at(id);
+    dead.state = TxnState::kDead;
+    dead.updated_ms = now;
+    states_.erase(id);
+    if (Status logged = log_->Append(dead, states_); !logged) {
+      Logger("broker")->error("expiring transactional id '{}': {}", id, logged.error().ToString());
+      dead.state = TxnState::kEmpty;  // Kept (and retried at the next tick) rather than half-forgotten.
+      states_[id] = std::move(dead);
+      continue;
+    }
+    Logger("broker")->info("transactional id '{}' expired after {} ms without a transaction", id,
+                           options_.id_expiration_ms);
   }
 }
 

@@ -7,7 +7,8 @@
 //   TxnOffsetCommit -> offsets held with the transaction, visible to the group on commit only
 //   EndTxn          -> PrepareCommit|PrepareAbort (logged), markers written to every partition,
 //                      offsets applied, then CompleteCommit|CompleteAbort (logged)
-//   Tick            -> Ongoing transactions past their timeout are aborted with a bumped epoch
+//   Tick            -> Ongoing transactions past their timeout are aborted with a bumped epoch;
+//                      ids idle past their expiration are forgotten (a Dead record)
 //
 // Markers and offsets go through Hooks, so the coordinator knows nothing of partitions or the
 // network and unit tests drive it with a ManualClock. A failed marker write leaves the
@@ -33,6 +34,9 @@ namespace floe::broker {
 struct TransactionCoordinatorOptions {
   // Kafka's transaction.max.timeout.ms: a longer transaction.timeout.ms is refused.
   int32_t max_timeout_ms = 15 * 60 * 1000;
+  // Kafka's transactional.id.expiration.ms: an id without a transaction for this long (Empty
+  // or Complete*) is forgotten, so ids used once do not accumulate for ever.
+  int64_t id_expiration_ms = 7LL * 24 * 3600 * 1000;
 };
 
 class TransactionCoordinator {
@@ -77,7 +81,7 @@ class TransactionCoordinator {
   ErrorCode CheckProduce(const std::string& transactional_id, int64_t producer_id, int16_t epoch,
                          const TxnPartition& partition) const;
 
-  // Aborts timed-out transactions and retries unfinished Prepare* ones.
+  // Aborts timed-out transactions, retries unfinished Prepare* ones, forgets expired ids.
   void Tick();
 
   const TransactionMetadata* Find(const std::string& transactional_id) const;

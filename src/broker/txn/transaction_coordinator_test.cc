@@ -271,6 +271,40 @@ TEST_F(TransactionCoordinatorTest, TornAndGarbageTailsAreCut) {
   EXPECT_FALSE(DecodeTransactionRecord(huge_count).has_value());
 }
 
+TEST_F(TransactionCoordinatorTest, IdleIdsExpireAndStayForgotten) {
+  const int64_t week = 7LL * 24 * 3600 * 1000;
+  {
+    auto tc = Open();
+    auto idle = tc->InitProducerId("idle", 10000);
+    auto busy = tc->InitProducerId("busy", 10000);
+    clock_.AdvanceMillis(week - 1000);
+    ASSERT_EQ(tc->AddPartitions("busy", busy.producer_id, 0, {{"t", 0}}), ErrorCode::kNone);
+    ASSERT_EQ(tc->EndTxn("busy", busy.producer_id, 0, true), ErrorCode::kNone);
+    clock_.AdvanceMillis(1000);
+    tc->Tick();
+    EXPECT_EQ(tc->Find("idle"), nullptr);
+    ASSERT_NE(tc->Find("busy"), nullptr);  // Its last transaction was a second ago.
+    // A forgotten id starts over with a new producer id.
+    EXPECT_NE(tc->InitProducerId("idle", 10000).producer_id, idle.producer_id);
+    // "busy" completed at week - 1000, "idle" came back at week: each lasts a week from then.
+    clock_.AdvanceMillis(week - 1001);
+    tc->Tick();
+    EXPECT_NE(tc->Find("busy"), nullptr);
+    clock_.AdvanceMillis(1);
+    tc->Tick();
+    EXPECT_EQ(tc->Find("busy"), nullptr);
+    EXPECT_NE(tc->Find("idle"), nullptr);
+    clock_.AdvanceMillis(1000);
+    tc->Tick();
+    EXPECT_EQ(tc->Find("idle"), nullptr);
+    tc->InitProducerId("fresh", 10000);
+  }
+  auto tc = Open();  // Dead records replay as forgotten ids.
+  EXPECT_EQ(tc->Find("busy"), nullptr);
+  EXPECT_EQ(tc->Find("idle"), nullptr);
+  EXPECT_NE(tc->Find("fresh"), nullptr);
+}
+
 TEST_F(TransactionCoordinatorTest, RecordRoundTrips) {
   TransactionMetadata txn{.transactional_id = "tx", .producer_id = 5, .producer_epoch = 3, .timeout_ms = 900,
                           .state = TxnState::kPrepareCommit, .started_ms = 77,

@@ -96,7 +96,11 @@ Status TransactionLog::Replay(States* states) {
       break;
     }
     std::string id = record->transactional_id;
-    (*states)[id] = std::move(*record);
+    if (record->state == TxnState::kDead) {
+      states->erase(id);
+    } else {
+      (*states)[id] = std::move(*record);
+    }
     ++records_in_file_;
     valid_end = r.position();
   }

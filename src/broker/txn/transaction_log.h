@@ -27,7 +27,8 @@ class TransactionLog {
   static Result<std::unique_ptr<TransactionLog>> Open(const std::string& data_dir, bool sync, States* replayed);
   ~TransactionLog();
 
-  // Appends `txn`'s record; `live` (which already holds `txn`) is what a compaction keeps.
+  // Appends `txn`'s record; `live` (which holds `txn`, unless it is Dead) is what a compaction
+  // keeps.
   Status Append(const TransactionMetadata& txn, const States& live);
 
   const std::string& path() const { return path_; }

@@ -38,6 +38,7 @@ std::string_view TxnStateName(TxnState state) {
     case TxnState::kPrepareAbort: return "PrepareAbort";
     case TxnState::kCompleteCommit: return "CompleteCommit";
     case TxnState::kCompleteAbort: return "CompleteAbort";
+    case TxnState::kDead: return "Dead";
   }
   return "Unknown";
 }
@@ -54,7 +55,7 @@ bool TransactionMetadata::operator==(const TransactionMetadata& o) const {
   };
   return transactional_id == o.transactional_id && producer_id == o.producer_id &&
          producer_epoch == o.producer_epoch && timeout_ms == o.timeout_ms && state == o.state &&
-         started_ms == o.started_ms && partitions == o.partitions && groups == o.groups && same_offsets();
+         started_ms == o.started_ms && updated_ms == o.updated_ms && partitions == o.partitions && groups == o.groups && same_offsets();
 }
 
 std::string EncodeTransactionRecord(const TransactionMetadata& txn) {
@@ -67,6 +68,7 @@ std::string EncodeTransactionRecord(const TransactionMetadata& txn) {
   w.AppendBig<int32_t>(txn.timeout_ms);
   w.AppendBig<uint8_t>(static_cast<uint8_t>(txn.state));
   w.AppendBig<int64_t>(txn.started_ms);
+  w.AppendBig<int64_t>(txn.updated_ms);
   w.AppendBig<uint32_t>(static_cast<uint32_t>(txn.partitions.size()));
   for (const TxnPartition& p : txn.partitions) {
     PutString(w, p.topic);
@@ -97,9 +99,10 @@ Result<TransactionMetadata> DecodeTransactionRecord(std::string_view body) {
   FLOE_ASSIGN_OR_RETURN(txn.producer_epoch, r.ReadBig<int16_t>("producer epoch"));
   FLOE_ASSIGN_OR_RETURN(txn.timeout_ms, r.ReadBig<int32_t>("timeout"));
   FLOE_ASSIGN_OR_RETURN(uint8_t state, r.ReadBig<uint8_t>("state"));
-  if (state > static_cast<uint8_t>(TxnState::kCompleteAbort)) return Corruption("transaction record: state {}", state);
+  if (state > static_cast<uint8_t>(TxnState::kDead)) return Corruption("transaction record: state {}", state);
   txn.state = static_cast<TxnState>(state);
   FLOE_ASSIGN_OR_RETURN(txn.started_ms, r.ReadBig<int64_t>("started"));
+  FLOE_ASSIGN_OR_RETURN(txn.updated_ms, r.ReadBig<int64_t>("updated"));
   if (txn.transactional_id.empty() || txn.producer_id < 0 || txn.producer_epoch < 0 || txn.timeout_ms <= 0) {
     return Corruption("transaction record for '{}': producer {} epoch {} timeout {}", txn.transactional_id,
                       txn.producer_id, txn.producer_epoch, txn.timeout_ms);

@@ -26,6 +26,8 @@ enum class TxnState : uint8_t {
   kPrepareAbort = 3,
   kCompleteCommit = 4,
   kCompleteAbort = 5,
+  // Only in the log: the transactional id expired and is forgotten on replay.
+  kDead = 6,
 };
 std::string_view TxnStateName(TxnState state);
 
@@ -42,6 +44,7 @@ struct TransactionMetadata {
   int32_t timeout_ms = 0;
   TxnState state = TxnState::kEmpty;
   int64_t started_ms = -1;  // When the transaction became Ongoing (wall clock), for its timeout.
+  int64_t updated_ms = -1;  // The last state change (wall clock), for the id's expiration.
   std::set<TxnPartition> partitions;
   std::set<std::string> groups;  // Groups added by AddOffsetsToTxn.
   // Offsets of TxnOffsetCommit, made visible to the groups only when the transaction commits.
@@ -51,7 +54,7 @@ struct TransactionMetadata {
 };
 
 // Record body (big-endian): u8 version (1) | u16 len, transactional id | i64 producer id |
-// i16 epoch | i32 timeout ms | u8 state | i64 started ms | u32 n, n x (u16 len, topic | i32
+// i16 epoch | i32 timeout ms | u8 state | i64 started ms | i64 updated ms | u32 n, n x (u16 len, topic | i32
 // partition) | u32 n, n x (u16 len, group) | u32 n, n x (u16 len, group | u16 len, topic |
 // i32 partition | i64 offset | i32 len (-1 null), metadata). Names longer than 65535 bytes are
 // refused before they are ever recorded.
