@@ -272,6 +272,18 @@ std::string Broker::RenderMetrics() {
                        topic->partitions[p]->high_watermark()));
     }
   }
+  line("# TYPE floe_broker_last_stable_offset gauge");
+  for (const auto& [name, topic] : topics_->topics()) {
+    for (size_t p = 0; p < topic->partitions.size(); ++p) {
+      line(fmt::format("floe_broker_last_stable_offset{{topic=\"{}\",partition=\"{}\"}} {}", name, p,
+                       topic->partitions[p]->last_stable_offset()));
+    }
+  }
+  line("# TYPE floe_broker_transactions_total counter");
+  line(fmt::format("floe_broker_transactions_total{{outcome=\"commit\"}} {}", transactions_->counts().committed));
+  line(fmt::format("floe_broker_transactions_total{{outcome=\"abort\"}} {}", transactions_->counts().aborted));
+  line("# TYPE floe_broker_transaction_timeouts_total counter");
+  line(fmt::format("floe_broker_transaction_timeouts_total {}", transactions_->counts().timed_out));
   line("# TYPE floe_broker_consumer_group_lag gauge");
   for (const auto& [group, type] : groups_->ListGroups()) {
     for (const auto& [key, committed] : groups_->offsets().ForGroup(group)) {

@@ -85,7 +85,9 @@ Status TransactionCoordinator::Complete(const std::string& transactional_id) {
   next.groups.clear();
   next.offsets.clear();
   next.started_ms = -1;
-  return Store(std::move(next));
+  FLOE_RETURN_IF_ERROR(Store(std::move(next)));
+  ++(commit ? counts_.committed : counts_.aborted);
+  return OkStatus();
 }
 
 Status TransactionCoordinator::Finish(const std::string& transactional_id, bool commit) {
@@ -279,6 +281,7 @@ void TransactionCoordinator::Tick() {
   }
   for (const std::string& id : expired) {
     Logger("broker")->info("transaction '{}' timed out after {} ms: aborting it", id, states_.at(id).timeout_ms);
+    ++counts_.timed_out;
     if (Status aborted = AbortWithBumpedEpoch(id); !aborted) {
       Logger("broker")->error("aborting transaction '{}': {}", id, aborted.error().ToString());
     }

@@ -85,6 +85,14 @@ class TransactionCoordinator {
   void Tick();
 
   const TransactionMetadata* Find(const std::string& transactional_id) const;
+
+  // Transactions completed since start, for /metrics (timed-out ones are among the aborted).
+  struct Counts {
+    uint64_t committed = 0;
+    uint64_t aborted = 0;
+    uint64_t timed_out = 0;
+  };
+  const Counts& counts() const { return counts_; }
   const TransactionLog& log() const { return *log_; }
 
  private:
@@ -107,6 +115,7 @@ class TransactionCoordinator {
   TransactionCoordinatorOptions options_;
   std::unique_ptr<TransactionLog> log_;
   TransactionLog::States states_;
+  Counts counts_;
 };
 
 }  // namespace floe::broker

@@ -135,6 +135,13 @@ test('kafkajs transactions: commit, abort, isolation levels, sendOffsets, fencin
       await successorTxn.commit();
       assert.deepEqual(kcatKeys(broker, 'tx-fence', 'read_committed'), ['successor']);
       assert.deepEqual(kcatKeys(broker, 'tx-fence', 'read_uncommitted'), ['successor', 'zombie-1']);
+
+      // Five commits and three aborts (the zombie's by its successor); nothing left open.
+      const metrics = await (await fetch(`http://127.0.0.1:${broker.metricsPort}/metrics`)).text();
+      assert.match(metrics, /floe_broker_transactions_total\{outcome="commit"\} 5\n/);
+      assert.match(metrics, /floe_broker_transactions_total\{outcome="abort"\} 3\n/);
+      const gauge = (name) => Number(metrics.match(new RegExp(`${name}\\{topic="tx-events",partition="0"\\} (\\d+)`))[1]);
+      assert.equal(gauge('floe_broker_last_stable_offset'), gauge('floe_broker_high_watermark'));
     } finally {
       for (const p of producers) await p.disconnect().catch(() => {});
       await plain.disconnect().catch(() => {});
