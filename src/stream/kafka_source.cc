@@ -27,6 +27,12 @@ Result<std::unique_ptr<KafkaSource>> KafkaSource::Create(SourceOptions options, 
       // A killed worker's partitions move to the others within ~10 s rather than 45 s.
       {"session.timeout.ms", "10000"},
       {"heartbeat.interval.ms", "1000"},
+      // A transactional producer's records reach a table only once committed; aborted ones
+      // never (KIP-98). librdkafka's default too, stated because tables depend on it.
+      {"isolation.level", "read_committed"},
+      // Where each partition ends is reported (EndReached), so --available-now can tell that
+      // a partition ending in a transaction marker is drained.
+      {"enable.partition.eof", "true"},
   };
   broker::KafkaSettings overrides(source->options_.config.begin(), source->options_.config.end());
   overrides.emplace_back("bootstrap.servers", source->options_.brokers);
@@ -84,12 +90,14 @@ void KafkaSource::OnRebalance(rd_kafka_s* kafka, int error, rd_kafka_topic_parti
   } else {
     rd_kafka_assign(kafka, nullptr);
     self->assigned_.clear();
+    self->end_reached_.clear();
   }
 }
 
 Status KafkaSource::AssignFromProvider(rd_kafka_topic_partition_list_s* partitions) {
   FLOE_ASSIGN_OR_RETURN_CTX(SourceOffsets offsets, provider_(), "loading the table's offsets");
   assigned_.clear();
+  end_reached_.clear();
   for (int i = 0; i < partitions->cnt; ++i) {
     rd_kafka_topic_partition_t& p = partitions->elems[i];
     auto it = offsets.find(p.partition);
@@ -158,7 +166,9 @@ Result<size_t> KafkaSource::Poll(MicroBatch& batch, int timeout_ms, size_t max_r
     for (size_t i = 0; i < count; ++i) {
       rd_kafka_message_t* message = messages[i];
       if (message->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
-        if (message->err != RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+        if (message->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+          end_reached_[message->partition] = message->offset;
+        } else {
           Logger("stream")->warn("consumer: {}", rd_kafka_message_errstr(message));
         }
         rd_kafka_message_destroy(message);
@@ -202,6 +212,11 @@ int64_t KafkaSource::CachedHighWatermark(int32_t partition) const {
     return -1;  // RD_KAFKA_OFFSET_INVALID until a fetch response carried it.
   }
   return high;
+}
+
+int64_t KafkaSource::EndReached(int32_t partition) const {
+  auto it = end_reached_.find(partition);
+  return it == end_reached_.end() ? -1 : it->second;
 }
 
 std::vector<int32_t> KafkaSource::AssignedPartitions() const { return assigned_; }

@@ -57,11 +57,17 @@ class KafkaSource {
   // Records progress in the consumer group (asynchronously) so lag tools see it.
   void CommitGroupOffsets(const SourceOffsets& offsets);
 
-  // The log end offset of `partition` now (asks the broker).
+  // The log end offset of `partition` now (asks the broker). The consumer reads committed
+  // data only (isolation.level=read_committed), so this is the last stable offset: the end of
+  // what it can read while a producer's transaction is open.
   Result<int64_t> HighWatermark(int32_t partition);
   // The log end offset of `partition` as the last fetch response reported it (no round trip,
   // so it can be read after every batch for the lag gauge); -1 while none has arrived.
   int64_t CachedHighWatermark(int32_t partition) const;
+  // The end offset at which the consumer last reported reaching the end of `partition` since
+  // it was (re)assigned, or -1. Transaction markers and aborted records never reach a batch,
+  // so a partition ending in a marker is caught up at this offset, not at its last record.
+  int64_t EndReached(int32_t partition) const;
 
   // The partitions this worker owns now.
   std::vector<int32_t> AssignedPartitions() const;
@@ -82,6 +88,7 @@ class KafkaSource {
   bool closed_ = false;
   bool close_finished_ = true;  // Whether Close left the group; destroy skips it otherwise.
   std::vector<int32_t> assigned_;
+  std::map<int32_t, int64_t> end_reached_;  // Partition -> offset of its last PARTITION_EOF.
   Status last_error_;
   // Partitions the group gave this member while the table's offsets could not be read (the
   // catalog was down): held unassigned until Reseek reads the offsets. Owned; null when none.

@@ -74,7 +74,12 @@ Result<bool> StreamJob::CaughtUp() {
       target = end_targets_.emplace(partition, end).first;
     }
     auto done = committed.find(partition);
-    if ((done == committed.end() ? 0 : done->second) < target->second) return false;
+    int64_t reached = done == committed.end() ? 0 : done->second;
+    // Nothing is batched or in flight here, so every record below where the consumer last
+    // reached the end is in the table: that counts too, and covers a transaction marker (or an
+    // aborted transaction) at the end of the partition, which no record of the table reaches.
+    reached = std::max(reached, source_.EndReached(partition));
+    if (reached < target->second) return false;
   }
   return true;
 }

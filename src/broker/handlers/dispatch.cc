@@ -23,6 +23,10 @@ awaitable<Status> Dispatch(RequestContext& ctx, WireReader& in, WireWriter& out)
     case ApiKey::kDeleteGroups: co_return HandleDeleteGroups(ctx, in, out);
     case ApiKey::kCreatePartitions: co_return HandleCreatePartitions(ctx, in, out);
     case ApiKey::kInitProducerId: co_return HandleInitProducerId(ctx, in, out);
+    case ApiKey::kAddPartitionsToTxn: co_return HandleAddPartitionsToTxn(ctx, in, out);
+    case ApiKey::kAddOffsetsToTxn: co_return HandleAddOffsetsToTxn(ctx, in, out);
+    case ApiKey::kEndTxn: co_return HandleEndTxn(ctx, in, out);
+    case ApiKey::kTxnOffsetCommit: co_return HandleTxnOffsetCommit(ctx, in, out);
     case ApiKey::kDescribeConfigs: co_return HandleDescribeConfigs(ctx, in, out);
     case ApiKey::kSaslHandshake: co_return HandleSaslHandshake(ctx, in, out);
     case ApiKey::kSaslAuthenticate: co_return HandleSaslAuthenticate(ctx, in, out);

@@ -1,6 +1,9 @@
 // Fetch (key 1), v4-11: whole batches from each partition's log, long-polling up to max_wait
 // when fewer than min_bytes are available, honouring the response and partition byte limits
 // (the first batch is always returned whole so a consumer never stalls, KIP-74).
+// isolation_level 1 (read_committed) reads only below each partition's last stable offset and
+// lists the aborted transactions in the range, which the client drops; 0 reads to the high
+// watermark and gets no list. Both are told the last stable offset.
 #include <chrono>
 #include <memory>
 
@@ -27,11 +30,13 @@ struct PartitionData {
   ErrorCode error = ErrorCode::kNone;
   int64_t high_watermark = -1;
   int64_t log_start_offset = -1;
+  int64_t last_stable_offset = -1;
+  std::vector<AbortedTransaction> aborted;
   FileRegion region;
 };
 
 // Reads every requested partition; returns the bytes gathered.
-size_t ReadAll(Broker& broker, const std::vector<FetchTopic>& topics, int32_t max_bytes,
+size_t ReadAll(Broker& broker, const std::vector<FetchTopic>& topics, int32_t max_bytes, bool read_committed,
                std::vector<std::vector<PartitionData>>& data, bool& any_error) {
   size_t total = 0;
   any_error = false;
@@ -48,14 +53,17 @@ size_t ReadAll(Broker& broker, const std::vector<FetchTopic>& topics, int32_t ma
         auto& log = topic->partitions[static_cast<size_t>(p.index)];
         d.high_watermark = log->high_watermark();
         d.log_start_offset = log->log_start_offset();
+        d.last_stable_offset = log->last_stable_offset();
+        const int64_t end = read_committed ? d.last_stable_offset : d.high_watermark;
         if (p.offset < d.log_start_offset || p.offset > d.high_watermark) {
           d.error = ErrorCode::kOffsetOutOfRange;
-        } else if (p.offset < d.high_watermark) {
+        } else if (p.offset < end) {
           int64_t budget = std::min<int64_t>(p.max_bytes, static_cast<int64_t>(max_bytes) - static_cast<int64_t>(total));
           if (budget > 0 || total == 0) {
-            auto read = log->ReadRegion(p.offset, static_cast<uint64_t>(std::max<int64_t>(budget, 1)));
+            auto read = log->ReadRegion(p.offset, static_cast<uint64_t>(std::max<int64_t>(budget, 1)), end);
             if (read) {
               d.region = std::move(*read);
+              if (read_committed && d.region.length > 0) d.aborted = log->AbortedTransactions(p.offset, end);
             } else {
               Logger("broker")->error("read {}-{}: {}", topics[t].name, p.index, read.error().ToString());
               d.error = ErrorCode::kUnknownServerError;
@@ -75,6 +83,7 @@ struct FetchRequest {
   int32_t max_wait_ms = 0;
   int32_t min_bytes = 0;
   int32_t max_bytes = 0;
+  bool read_committed = false;
   std::vector<FetchTopic> topics;
 };
 
@@ -85,7 +94,8 @@ Result<FetchRequest> Decode(int16_t v, WireReader& in) {
   FLOE_ASSIGN_OR_RETURN(request.max_wait_ms, in.Int32("max_wait_ms"));
   FLOE_ASSIGN_OR_RETURN(request.min_bytes, in.Int32("min_bytes"));
   FLOE_ASSIGN_OR_RETURN(request.max_bytes, in.Int32("max_bytes"));
-  FLOE_RETURN_IF_ERROR(in.Int8("isolation_level"));
+  FLOE_ASSIGN_OR_RETURN(int8_t isolation_level, in.Int8("isolation_level"));
+  request.read_committed = isolation_level == 1;
   if (v >= 7) {
     FLOE_RETURN_IF_ERROR(in.Int32("session_id"));
     FLOE_RETURN_IF_ERROR(in.Int32("session_epoch"));
@@ -135,7 +145,7 @@ awaitable<Status> HandleFetch(RequestContext& ctx, WireReader& in, WireWriter& o
   auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(std::clamp(max_wait_ms, 0, 300000));
   std::vector<std::vector<PartitionData>> data;
   bool any_error = false;
-  size_t total = ReadAll(broker, topics, max_bytes, data, any_error);
+  size_t total = ReadAll(broker, topics, max_bytes, request->read_committed, data, any_error);
   while (!any_error && total < static_cast<size_t>(std::max(min_bytes, 1)) &&
          std::chrono::steady_clock::now() < deadline) {
     // Wait for an append to any requested partition, then read again.
@@ -153,7 +163,7 @@ awaitable<Status> HandleFetch(RequestContext& ctx, WireReader& in, WireWriter& o
     bool woken = co_await signal.WaitUntil(deadline);
     for (auto& [log, id] : waits) log->RemoveAppendWaiter(id);
     if (!woken && total > 0) break;
-    total = ReadAll(broker, topics, max_bytes, data, any_error);
+    total = ReadAll(broker, topics, max_bytes, request->read_committed, data, any_error);
     if (!woken) break;
   }
 
@@ -171,9 +181,13 @@ awaitable<Status> HandleFetch(RequestContext& ctx, WireReader& in, WireWriter& o
       out.Int32(topics[t].partitions[p].index);
       out.Int16(Wire(d.error));
       out.Int64(d.high_watermark);
-      out.Int64(d.high_watermark);  // last_stable_offset: no transactions
+      out.Int64(d.last_stable_offset);
       if (v >= 5) out.Int64(d.log_start_offset);
-      out.ArrayLength(0);  // aborted_transactions
+      out.ArrayLength(d.aborted.size());
+      for (const AbortedTransaction& aborted : d.aborted) {
+        out.Int64(aborted.producer_id);
+        out.Int64(aborted.first_offset);
+      }
       if (v >= 11) out.Int32(-1);  // preferred_read_replica
       // The records go out by sendfile, straight from the segment file.
       out.Int32(static_cast<int32_t>(d.region.length));

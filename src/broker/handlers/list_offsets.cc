@@ -1,5 +1,6 @@
 // ListOffsets (key 2), v0-5: earliest (-2), latest (-1) or the first offset at or after a
-// timestamp (batch granularity: the first batch whose max timestamp reaches it).
+// timestamp (batch granularity: the first batch whose max timestamp reaches it). With
+// isolation_level 1 (read_committed, v2+) latest is the last stable offset.
 #include "base/logging.h"
 #include "broker/handlers/handler.h"
 
@@ -9,7 +10,10 @@ Status HandleListOffsets(RequestContext& ctx, WireReader& in, WireWriter& out) {
   const int16_t v = ctx.version();
   Broker& broker = ctx.broker;
   FLOE_RETURN_IF_ERROR(in.Int32("replica_id"));
-  if (v >= 2) FLOE_RETURN_IF_ERROR(in.Int8("isolation_level"));
+  int8_t isolation_level = 0;
+  if (v >= 2) {
+    FLOE_ASSIGN_OR_RETURN(isolation_level, in.Int8("isolation_level"));
+  }
   FLOE_ASSIGN_OR_RETURN(int32_t topic_count, in.ArrayLength("topics", 6));
   if (v >= 2) out.Int32(0);
   out.ArrayLength(static_cast<size_t>(std::max(topic_count, 0)));
@@ -35,7 +39,7 @@ Status HandleListOffsets(RequestContext& ctx, WireReader& in, WireWriter& out) {
       } else {
         auto& log = topic->partitions[static_cast<size_t>(index)];
         if (timestamp == -1) {
-          offset = log->high_watermark();
+          offset = isolation_level == 1 ? log->last_stable_offset() : log->high_watermark();
         } else if (timestamp == -2) {
           offset = log->log_start_offset();
         } else if (timestamp < 0) {

@@ -1,6 +1,11 @@
 // Produce (key 0), v3-7: validates each partition's RecordBatch v2 data, appends it verbatim
 // and answers after the append (acks=1), after an fsync covering it (acks=all under the batch
 // fsync policy, shared with concurrent producers by group commit), or not at all (acks=0).
+// Transactional batches (attributes bit 4) need the request's transactional id, and its
+// producer id and epoch, in an Ongoing transaction holding the partition (AddPartitionsToTxn):
+// else INVALID_PRODUCER_ID_MAPPING, INVALID_PRODUCER_EPOCH or INVALID_TXN_STATE. Control
+// batches come only from the coordinator: a client's is INVALID_REQUEST, as is a mix of
+// transactional and plain batches.
 #include <memory>
 
 #include "broker/handlers/handler.h"
@@ -23,7 +28,8 @@ struct TopicResult {
 };
 
 ErrorCode AppendPartition(Broker& broker, RequestContext& ctx, Topic* topic, PartitionResult& result,
-                          std::optional<std::string_view> records, std::vector<std::shared_ptr<PartitionLog>>& touched) {
+                          std::optional<std::string_view> transactional_id, std::optional<std::string_view> records,
+                          std::vector<std::shared_ptr<PartitionLog>>& touched) {
   if (!topic || result.index < 0 || static_cast<size_t>(result.index) >= topic->partitions.size()) {
     return ErrorCode::kUnknownTopicOrPartition;
   }
@@ -35,7 +41,12 @@ ErrorCode AppendPartition(Broker& broker, RequestContext& ctx, Topic* topic, Par
                                                                     : ErrorCode::kCorruptMessage;
   }
   for (const BatchView& b : *batches) {
-    if (b.header.transactional() || b.header.control()) return ErrorCode::kInvalidRequest;
+    if (b.header.control()) return ErrorCode::kInvalidRequest;
+    if (b.header.transactional() != transactional_id.has_value()) return ErrorCode::kInvalidRequest;
+    if (!transactional_id) continue;
+    ErrorCode allowed = broker.transactions().CheckProduce(std::string(*transactional_id), b.header.producer_id,
+                                                           b.header.producer_epoch, {topic->name, result.index});
+    if (allowed != ErrorCode::kNone) return allowed;
   }
   auto appended = log->Append(ctx.Mutable(*records), *batches);
   if (!appended) {
@@ -83,12 +94,10 @@ Result<ProduceOutcome> DecodeAndAppend(RequestContext& ctx, WireReader& in) {
       if (!writable) {
         // Kafka's Write ACL on the topic: a reader's role, or a grant that denies it.
         result.error = ErrorCode::kTopicAuthorizationFailed;
-      } else if (transactional_id) {
-        result.error = ErrorCode::kInvalidRequest;
       } else if (acks != 0 && acks != 1 && acks != -1) {
         result.error = ErrorCode::kInvalidRequest;
       } else {
-        result.error = AppendPartition(broker, ctx, topic, result, records, touched);
+        result.error = AppendPartition(broker, ctx, topic, result, transactional_id, records, touched);
       }
       topic_result.partitions.push_back(result);
     }

@@ -58,9 +58,33 @@ Result<std::shared_ptr<PartitionLog>> PartitionLog::Open(std::string dir, LogCon
     log->segments_.emplace(0, std::move(segment));
     FLOE_RETURN_IF_ERROR(SyncDirectory(dir));
   }
-  // Idempotent producers resume from what the active segment remembers.
-  FLOE_RETURN_IF_ERROR(log->active().ForEachBatch(
-      [&](const BatchHeader& header) { log->producers_.Record(header, header.base_offset); }));
+  // Idempotent producers resume from what the active segment remembers; open and aborted
+  // transactions from every segment (a transaction may span a roll), which is walked only once
+  // the partition has held a transactional batch: a plain partition's start reads no more.
+  log->transactional_ = std::filesystem::exists(log->TransactionalFlagPath(), ec);
+  for (const auto& [base, segment] : log->segments_) {
+    const bool active = segment.get() == &log->active();
+    if (!active && !log->transactional_) continue;
+    Segment* seg = segment.get();
+    FLOE_RETURN_IF_ERROR(seg->ForEachBatch([&](const BatchHeader& header, uint64_t position) -> Status {
+      if (active) log->producers_.Record(header, header.base_offset);
+      if (!header.transactional()) return OkStatus();
+      std::optional<ControlType> type;
+      if (header.control()) {
+        FLOE_ASSIGN_OR_RETURN(std::string bytes, seg->Read(position, header.size()));
+        auto parsed = ParseControlType(bytes);
+        if (!parsed) {
+          Logger("broker")->warn("{}: control batch at offset {} unreadable ({}); taken as a commit",
+                                 seg->log_path(), header.base_offset, parsed.error().ToString());
+          type = ControlType::kCommit;
+        } else {
+          type = *parsed;
+        }
+      }
+      log->TrackTransaction(header, header.base_offset, type);
+      return OkStatus();
+    }));
+  }
   log->durable_offset_ = log->high_watermark();
   return log;
 }
@@ -81,8 +105,31 @@ Status PartitionLog::Roll() {
   return SyncDirectory(dir_);
 }
 
+std::string PartitionLog::TransactionalFlagPath() const { return dir_ + "/transactional"; }
+
+Status PartitionLog::MarkTransactional() {
+  std::string path = TransactionalFlagPath();
+  int fd = ::open(path.c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+  if (fd < 0) return ErrnoError(errno, "create", path);
+  int rc = ::fsync(fd);
+  int err = errno;
+  ::close(fd);
+  if (rc != 0) return ErrnoError(err, "fsync", path);
+  FLOE_RETURN_IF_ERROR(SyncDirectory(dir_));
+  transactional_ = true;
+  return OkStatus();
+}
+
 Result<PartitionLog::AppendResult> PartitionLog::Append(char* records, const std::vector<BatchView>& batches) {
   AppendResult result;
+  if (!transactional_) {
+    for (const BatchView& b : batches) {
+      if (b.header.transactional()) {
+        FLOE_RETURN_IF_ERROR(MarkTransactional());
+        break;
+      }
+    }
+  }
   for (size_t i = 0; i < batches.size(); ++i) {
     const BatchHeader& header = batches[i].header;
     ProducerState::Verdict verdict = producers_.Check(header);
@@ -104,6 +151,12 @@ Result<PartitionLog::AppendResult> PartitionLog::Append(char* records, const std
     stamped.base_offset = offset;
     FLOE_RETURN_IF_ERROR(active().Append(std::string_view(batch, header.size()), stamped));
     producers_.Record(stamped, offset);
+    std::optional<ControlType> control_type;
+    if (header.control()) {
+      auto parsed = ParseControlType(std::string_view(batch, header.size()));
+      control_type = parsed ? *parsed : ControlType::kCommit;
+    }
+    TrackTransaction(stamped, offset, control_type);
     if (result.base_offset < 0) result.base_offset = offset;
   }
   if (!append_waiters_.empty()) {
@@ -112,6 +165,46 @@ Result<PartitionLog::AppendResult> PartitionLog::Append(char* records, const std
     for (auto& [id, wake] : waiters) wake();
   }
   return result;
+}
+
+void PartitionLog::TrackTransaction(const BatchHeader& header, int64_t offset, std::optional<ControlType> control_type) {
+  if (!header.transactional() || header.producer_id < 0) return;
+  if (!control_type) {
+    open_transactions_.try_emplace(header.producer_id, offset);
+    return;
+  }
+  auto open = open_transactions_.find(header.producer_id);
+  // A marker with nothing open here (a retried completion) changes nothing.
+  if (open == open_transactions_.end()) return;
+  if (*control_type == ControlType::kAbort) aborted_.push_back({header.producer_id, open->second, offset});
+  open_transactions_.erase(open);
+}
+
+Result<int64_t> PartitionLog::AppendMarker(const ControlMarker& marker) {
+  std::string batch = BuildControlBatch(marker);
+  FLOE_ASSIGN_OR_RETURN(BatchHeader header, ValidateBatch(batch));
+  FLOE_ASSIGN_OR_RETURN(AppendResult appended, Append(batch.data(), {BatchView{header, 0}}));
+  if (appended.error != ErrorCode::kNone) {
+    return Internal("{}: marker for producer {} refused with error {}", dir_, marker.producer_id,
+                    static_cast<int>(appended.error));
+  }
+  return appended.base_offset;
+}
+
+int64_t PartitionLog::last_stable_offset() const {
+  int64_t lso = high_watermark();
+  for (const auto& [producer, first] : open_transactions_) lso = std::min(lso, first);
+  return lso;
+}
+
+std::vector<AbortedTransaction> PartitionLog::AbortedTransactions(int64_t from, int64_t to) const {
+  std::vector<AbortedTransaction> out;
+  auto it = std::lower_bound(aborted_.begin(), aborted_.end(), from,
+                             [](const AbortedTransaction& a, int64_t offset) { return a.last_offset < offset; });
+  for (; it != aborted_.end(); ++it) {
+    if (it->first_offset < to) out.push_back(*it);
+  }
+  return out;
 }
 
 Result<std::string> PartitionLog::Read(int64_t offset, uint64_t max_bytes) const {
@@ -125,13 +218,13 @@ Result<std::string> PartitionLog::Read(int64_t offset, uint64_t max_bytes) const
   return std::string();
 }
 
-Result<FileRegion> PartitionLog::ReadRegion(int64_t offset, uint64_t max_bytes) const {
-  if (offset >= high_watermark() || offset < log_start_offset()) return FileRegion{};
+Result<FileRegion> PartitionLog::ReadRegion(int64_t offset, uint64_t max_bytes, int64_t end_offset) const {
+  if (offset >= std::min(high_watermark(), end_offset) || offset < log_start_offset()) return FileRegion{};
   auto it = segments_.upper_bound(offset);
   --it;
   for (; it != segments_.end(); ++it) {
     FLOE_ASSIGN_OR_RETURN(uint64_t position, it->second->FindPosition(offset));
-    if (position < it->second->size()) return it->second->ReadRegion(position, max_bytes);
+    if (position < it->second->size()) return it->second->ReadRegion(position, max_bytes, end_offset);
   }
   return FileRegion{};
 }
@@ -183,6 +276,8 @@ Status PartitionLog::ApplyRetention() {
     FLOE_RETURN_IF_ERROR(oldest.Remove());
     segments_.erase(segments_.begin());
   }
+  // Aborted transactions wholly below the log start are of no use to any fetch.
+  std::erase_if(aborted_, [start = log_start_offset()](const AbortedTransaction& a) { return a.last_offset < start; });
   return OkStatus();
 }
 

@@ -20,14 +20,25 @@
 #include "broker/log/log_config.h"
 #include "broker/log/producer_state.h"
 #include "broker/log/segment.h"
+#include "broker/protocol/control_batch.h"
 #include "broker/protocol/error_code.h"
 #include "broker/protocol/record_batch.h"
 
 namespace floe::broker {
 
+// A transaction aborted in this partition: its producer, its first offset here and the offset
+// of its abort marker (Fetch's aborted_transactions list, KIP-98).
+struct AbortedTransaction {
+  int64_t producer_id = -1;
+  int64_t first_offset = -1;
+  int64_t last_offset = -1;
+};
+
 class PartitionLog : public std::enable_shared_from_this<PartitionLog> {
  public:
-  // Opens (or creates) the log in `dir`, recovering the active segment's tail.
+  // Opens (or creates) the log in `dir`, recovering the active segment's tail. The open
+  // transactions and the aborted-transaction index are rebuilt from every segment's batch
+  // headers (and the control batches' records).
   static Result<std::shared_ptr<PartitionLog>> Open(std::string dir, LogConfig config, Clock& clock, Flusher* flusher);
 
   struct AppendResult {
@@ -36,7 +47,18 @@ class PartitionLog : public std::enable_shared_from_this<PartitionLog> {
   };
   // Validated batches inside `records` (which the log may modify: base offsets are stamped in
   // place) are appended in order. A duplicate idempotent batch returns its original offset.
+  // Transactional batches open a transaction of their producer here; control batches (which
+  // only the coordinator writes) close it.
   Result<AppendResult> Append(char* records, const std::vector<BatchView>& batches);
+  // Appends a transaction marker; returns its offset.
+  Result<int64_t> AppendMarker(const ControlMarker& marker);
+
+  // The last stable offset: the first offset of the oldest open transaction, or the high
+  // watermark when none is open. read_committed consumers read up to here.
+  int64_t last_stable_offset() const;
+  // Aborted transactions that may hold offsets in [from, to): those whose abort marker is at
+  // `from` or later and whose first offset is below `to`, by marker offset.
+  std::vector<AbortedTransaction> AbortedTransactions(int64_t from, int64_t to) const;
 
   int64_t log_start_offset() const { return segments_.begin()->second->base_offset(); }
   int64_t high_watermark() const { return active().next_offset(); }
@@ -47,8 +69,9 @@ class PartitionLog : public std::enable_shared_from_this<PartitionLog> {
   // Whole batches starting with the one containing `offset`, at most `max_bytes` unless the
   // first batch alone is larger. Empty at the high watermark. Callers check the range first.
   Result<std::string> Read(int64_t offset, uint64_t max_bytes) const;
-  // As Read, but returns where the bytes are instead of the bytes (length 0 at the end).
-  Result<FileRegion> ReadRegion(int64_t offset, uint64_t max_bytes) const;
+  // As Read, but returns where the bytes are instead of the bytes (length 0 at the end), and
+  // only batches below `end_offset` (the last stable offset for read_committed).
+  Result<FileRegion> ReadRegion(int64_t offset, uint64_t max_bytes, int64_t end_offset = INT64_MAX) const;
   // The first offset whose batch has a timestamp >= `timestamp`, if any.
   Result<std::optional<int64_t>> OffsetForTimestamp(int64_t timestamp) const;
 
@@ -74,6 +97,13 @@ class PartitionLog : public std::enable_shared_from_this<PartitionLog> {
 
   Segment& active() const { return *segments_.rbegin()->second; }
   Status Roll();
+  // `<dir>/transactional`, created (durably) before the partition's first transactional batch:
+  // only then does Open walk the closed segments for transactions.
+  std::string TransactionalFlagPath() const;
+  Status MarkTransactional();
+  // Tracks the transaction a batch appended at `offset` opens or closes; `control_type` is set
+  // for control batches.
+  void TrackTransaction(const BatchHeader& header, int64_t offset, std::optional<ControlType> control_type);
 
   std::string dir_;
   LogConfig config_;
@@ -81,6 +111,9 @@ class PartitionLog : public std::enable_shared_from_this<PartitionLog> {
   Flusher* flusher_;
   std::map<int64_t, std::unique_ptr<Segment>> segments_;  // By base offset; never empty.
   ProducerState producers_;
+  bool transactional_ = false;                       // Whether the flag file exists.
+  std::map<int64_t, int64_t> open_transactions_;     // Producer id -> first offset here.
+  std::vector<AbortedTransaction> aborted_;          // In marker (last offset) order.
   int64_t durable_offset_ = 0;
   uint64_t next_waiter_id_ = 1;
   std::map<uint64_t, std::function<void()>> append_waiters_;

@@ -27,6 +27,16 @@ ProducerState::Verdict ProducerState::Check(const BatchHeader& batch) const {
 }
 
 void ProducerState::Record(const BatchHeader& batch, int64_t base_offset) {
+  if (batch.producer_id >= 0 && batch.control()) {
+    // A marker of a newer epoch (a transaction aborted for a new producer or a timeout) fences
+    // the older epoch here too; the new epoch starts its sequence at 0.
+    auto it = producers_.find(batch.producer_id);
+    if (it != producers_.end() && batch.producer_epoch > it->second.epoch) {
+      it->second.epoch = batch.producer_epoch;
+      it->second.recent.clear();
+    }
+    return;
+  }
   if (batch.producer_id < 0 || batch.base_sequence < 0) return;
   Producer& producer = producers_[batch.producer_id];
   if (batch.producer_epoch != producer.epoch) {

@@ -375,7 +375,7 @@ Result<std::string> Segment::Read(uint64_t position, uint64_t max_bytes) const {
   return out;
 }
 
-Result<FileRegion> Segment::ReadRegion(uint64_t position, uint64_t max_bytes) const {
+Result<FileRegion> Segment::ReadRegion(uint64_t position, uint64_t max_bytes, int64_t end_offset) const {
   FileRegion region{file_, position, 0};
   std::string chunk;
   uint64_t at = position;
@@ -389,6 +389,7 @@ Result<FileRegion> Segment::ReadRegion(uint64_t position, uint64_t max_bytes) co
     while (inside + kBatchHeaderSize <= want) {
       FLOE_ASSIGN_OR_RETURN(BatchHeader header, ParseBatchHeader(std::string_view(chunk).substr(inside)));
       if (at + inside + header.size() > size_) return Corruption("{}: truncated batch at byte {}", log_path(), at + inside);
+      if (header.base_offset >= end_offset) return region;
       // Whole batches up to max_bytes, but always the first one.
       if (region.length > 0 && region.length + header.size() > max_bytes) return region;
       region.length += header.size();
@@ -400,13 +401,13 @@ Result<FileRegion> Segment::ReadRegion(uint64_t position, uint64_t max_bytes) co
   return region;
 }
 
-Status Segment::ForEachBatch(const std::function<void(const BatchHeader&)>& visit) const {
+Status Segment::ForEachBatch(const std::function<Status(const BatchHeader&, uint64_t position)>& visit) const {
   std::string header_bytes(kBatchHeaderSize, '\0');
   uint64_t position = 0;
   while (position + kBatchHeaderSize <= size_) {
     FLOE_RETURN_IF_ERROR(PreadAll(file_->fd(), header_bytes.data(), kBatchHeaderSize, position, log_path()));
     FLOE_ASSIGN_OR_RETURN(BatchHeader header, ParseBatchHeader(header_bytes));
-    visit(header);
+    FLOE_RETURN_IF_ERROR(visit(header, position));
     position += header.size();
   }
   return OkStatus();

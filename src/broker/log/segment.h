@@ -71,8 +71,10 @@ class Segment {
   Result<std::optional<int64_t>> FindOffsetForTimestamp(int64_t timestamp) const;
   // Reads whole batches from `position`: at most `max_bytes`, but at least the first batch.
   Result<std::string> Read(uint64_t position, uint64_t max_bytes) const;
-  // As Read, but only locates the batches: the bytes stay in the file.
-  Result<FileRegion> ReadRegion(uint64_t position, uint64_t max_bytes) const;
+  // As Read, but only locates the batches: the bytes stay in the file. Stops before the first
+  // batch whose base offset is `end_offset` or more (read_committed stops at the last stable
+  // offset, which is always a batch boundary); empty when the first batch is already there.
+  Result<FileRegion> ReadRegion(uint64_t position, uint64_t max_bytes, int64_t end_offset = INT64_MAX) const;
   // Walks batch headers from `position` until the batch containing `offset` (reading chunks).
   Result<uint64_t> ScanTo(uint64_t position, int64_t offset) const;
 
@@ -80,8 +82,9 @@ class Segment {
   Status Remove();
   std::string log_path() const;
 
-  // Invokes `visit(header)` for every batch header (recovery of producer state).
-  Status ForEachBatch(const std::function<void(const BatchHeader&)>& visit) const;
+  // Invokes `visit(header, file position)` for every batch header (recovery of producer and
+  // transaction state).
+  Status ForEachBatch(const std::function<Status(const BatchHeader&, uint64_t position)>& visit) const;
 
  private:
   Segment(std::string dir, int64_t base_offset, int32_t index_interval)

@@ -62,8 +62,32 @@ Result<std::unique_ptr<Broker>> Broker::Open(BrokerConfig config, Clock& clock) 
   FLOE_ASSIGN_OR_RETURN(auto offsets,
                         OffsetStore::Open(broker->config_.data_dir, broker->config_.fsync != FsyncPolicy::kNever));
   broker->groups_ = std::make_unique<GroupCoordinator>(broker->config_.groups, clock, std::move(offsets));
-  // Producer ids stay unique across restarts without being persisted.
+  // Producer ids stay unique across restarts without being persisted (a transactional id's is
+  // kept in the transaction log).
   broker->next_producer_id_ = clock.NowMillis() << 12;
+  TransactionCoordinator::Hooks hooks;
+  hooks.write_marker = [raw](const TxnPartition& p, int64_t producer_id, int16_t epoch, bool commit) -> Status {
+    Topic* topic = raw->topics_->Find(p.topic);
+    if (!topic || p.partition < 0 || static_cast<size_t>(p.partition) >= topic->partitions.size()) {
+      return NotFound("partition {}-{} no longer exists", p.topic, p.partition);
+    }
+    auto& log = topic->partitions[static_cast<size_t>(p.partition)];
+    ControlMarker marker{producer_id, epoch, commit ? ControlType::kCommit : ControlType::kAbort, 0,
+                         raw->clock_.NowMillis()};
+    FLOE_RETURN_IF_ERROR(log->AppendMarker(marker));
+    // The coordinator logs the transaction complete next: the marker must be durable first.
+    if (raw->config_.fsync != FsyncPolicy::kNever) FLOE_RETURN_IF_ERROR(log->SyncNow());
+    return OkStatus();
+  };
+  hooks.commit_offset = [raw](const OffsetStore::Key& key, const CommittedOffset& value) {
+    const auto& [group, topic, partition] = key;
+    return raw->groups_->offsets().Commit(group, topic, partition, value);
+  };
+  hooks.next_producer_id = [raw] { return raw->NextProducerId(); };
+  FLOE_ASSIGN_OR_RETURN(broker->transactions_,
+                        TransactionCoordinator::Open(broker->config_.data_dir, broker->config_.fsync != FsyncPolicy::kNever,
+                                                     clock, std::move(hooks)));
+  FLOE_RETURN_IF_ERROR(broker->transactions_->Recover());
   return broker;
 }
 
@@ -137,7 +161,10 @@ Status Broker::Listen(const std::string& metrics_listen) {
   if (advertised_.port == 0) advertised_.port = bound_port();
   asio::co_spawn(io_->context, AcceptLoop(*this, *io_->acceptor), asio::detached);
   if (!metrics_listen.empty()) FLOE_RETURN_IF_ERROR(ServeMetrics(metrics_listen));
-  asio::co_spawn(io_->context, Every(std::chrono::milliseconds(100), [this] { groups_->Tick(); }), asio::detached);
+  asio::co_spawn(io_->context, Every(std::chrono::milliseconds(100), [this] {
+                   groups_->Tick();
+                   transactions_->Tick();
+                 }), asio::detached);
   if (config_.fsync != FsyncPolicy::kNever) {
     asio::co_spawn(io_->context, Every(std::chrono::milliseconds(std::max(1, config_.fsync_interval_ms)), [this] {
       for (auto& [name, topic] : topics_->topics()) {
@@ -245,6 +272,18 @@ std::string Broker::RenderMetrics() {
                        topic->partitions[p]->high_watermark()));
     }
   }
+  line("# TYPE floe_broker_last_stable_offset gauge");
+  for (const auto& [name, topic] : topics_->topics()) {
+    for (size_t p = 0; p < topic->partitions.size(); ++p) {
+      line(fmt::format("floe_broker_last_stable_offset{{topic=\"{}\",partition=\"{}\"}} {}", name, p,
+                       topic->partitions[p]->last_stable_offset()));
+    }
+  }
+  line("# TYPE floe_broker_transactions_total counter");
+  line(fmt::format("floe_broker_transactions_total{{outcome=\"commit\"}} {}", transactions_->counts().committed));
+  line(fmt::format("floe_broker_transactions_total{{outcome=\"abort\"}} {}", transactions_->counts().aborted));
+  line("# TYPE floe_broker_transaction_timeouts_total counter");
+  line(fmt::format("floe_broker_transaction_timeouts_total {}", transactions_->counts().timed_out));
   line("# TYPE floe_broker_consumer_group_lag gauge");
   for (const auto& [group, type] : groups_->ListGroups()) {
     for (const auto& [key, committed] : groups_->offsets().ForGroup(group)) {

@@ -22,6 +22,7 @@
 #include "broker/log/topic_registry.h"
 #include "broker/server/broker_config.h"
 #include "broker/server/broker_metrics.h"
+#include "broker/txn/transaction_coordinator.h"
 #include "net/connection_limiter.h"
 
 namespace floe::broker {
@@ -50,6 +51,7 @@ class Broker {
   const HostPort& advertised() const { return advertised_; }
   TopicRegistry& topics() { return *topics_; }
   GroupCoordinator& groups() { return *groups_; }
+  TransactionCoordinator& transactions() { return *transactions_; }
   BrokerMetrics& metrics() { return metrics_; }
   Clock& clock() { return clock_; }
   boost::asio::any_io_executor executor();
@@ -76,6 +78,7 @@ class Broker {
   std::unique_ptr<Flusher> flusher_;
   std::unique_ptr<TopicRegistry> topics_;
   std::unique_ptr<GroupCoordinator> groups_;
+  std::unique_ptr<TransactionCoordinator> transactions_;  // Writes markers to topics_, offsets to groups_.
   BrokerMetrics metrics_;
   std::shared_ptr<boost::asio::ssl::context> tls_;
   int64_t next_producer_id_ = 0;

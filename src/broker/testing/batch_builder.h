@@ -19,6 +19,7 @@ struct BatchSpec {
   int64_t producer_id = -1;
   int16_t producer_epoch = -1;
   int32_t base_sequence = -1;
+  int16_t attributes = 0;  // 0x10: transactional
   std::string value = "value";
 };
 
@@ -47,7 +48,7 @@ inline std::string BuildBatch(const BatchSpec& spec) {
   w.AppendBig<int32_t>(0);
   w.AppendBig<int8_t>(2);
   w.AppendBig<uint32_t>(0);  // crc, patched below
-  w.AppendBig<int16_t>(0);
+  w.AppendBig<int16_t>(spec.attributes);
   w.AppendBig<int32_t>(spec.records - 1);
   w.AppendBig<int64_t>(spec.timestamp);
   w.AppendBig<int64_t>(spec.timestamp);

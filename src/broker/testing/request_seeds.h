@@ -68,6 +68,37 @@ inline std::vector<std::string> RequestSeeds() {
   }));
   seeds.push_back(Frame(20, 3, [](WireWriter& w) { w.ArrayLength(1); w.String("zzz"); w.Int32(1000); }));
   seeds.push_back(Frame(22, 1, [](WireWriter& w) { w.NullableString(std::nullopt); w.Int32(1000); }));
+  // Transactions: a transactional producer's requests in the order it sends them.
+  std::string txn_batch = BuildBatch({.records = 2, .producer_id = 7, .producer_epoch = 0, .base_sequence = 0,
+                                      .attributes = 0x10});
+  seeds.push_back(Frame(10, 2, [](WireWriter& w) { w.String("tx"); w.Int8(1); }));
+  seeds.push_back(Frame(22, 4, [](WireWriter& w) {
+    w.NullableString("tx"); w.Int32(60000); w.Int64(-1); w.Int16(-1); w.TaggedFields();
+  }));
+  seeds.push_back(Frame(22, 1, [](WireWriter& w) { w.NullableString("tx"); w.Int32(60000); }));
+  seeds.push_back(Frame(24, 3, [](WireWriter& w) {
+    w.String("tx"); w.Int64(7); w.Int16(0); w.ArrayLength(1); w.String("t"); w.ArrayLength(2); w.Int32(0); w.Int32(1);
+    w.TaggedFields(); w.TaggedFields();
+  }));
+  seeds.push_back(Frame(24, 1, [](WireWriter& w) {
+    w.String("tx"); w.Int64(7); w.Int16(0); w.ArrayLength(1); w.String("t"); w.ArrayLength(1); w.Int32(0);
+  }));
+  seeds.push_back(Frame(0, 7, [&](WireWriter& w) {
+    w.NullableString("tx"); w.Int16(-1); w.Int32(1000);
+    w.ArrayLength(1); w.String("t"); w.ArrayLength(1); w.Int32(0); w.Bytes(txn_batch);
+  }));
+  seeds.push_back(Frame(25, 3, [](WireWriter& w) { w.String("tx"); w.Int64(7); w.Int16(0); w.String("g"); w.TaggedFields(); }));
+  seeds.push_back(Frame(28, 3, [](WireWriter& w) {
+    w.String("tx"); w.String("g"); w.Int64(7); w.Int16(0); w.Int32(-1); w.String(""); w.NullableString(std::nullopt);
+    w.ArrayLength(1); w.String("t"); w.ArrayLength(1); w.Int32(0); w.Int64(5); w.Int32(-1); w.NullableString("m");
+    w.TaggedFields(); w.TaggedFields(); w.TaggedFields();
+  }));
+  seeds.push_back(Frame(28, 1, [](WireWriter& w) {
+    w.String("tx"); w.String("g"); w.Int64(7); w.Int16(0);
+    w.ArrayLength(1); w.String("t"); w.ArrayLength(1); w.Int32(0); w.Int64(5); w.NullableString(std::nullopt);
+  }));
+  seeds.push_back(Frame(26, 3, [](WireWriter& w) { w.String("tx"); w.Int64(7); w.Int16(0); w.Bool(true); w.TaggedFields(); }));
+  seeds.push_back(Frame(26, 0, [](WireWriter& w) { w.String("tx"); w.Int64(7); w.Int16(0); w.Bool(false); }));
   seeds.push_back(Frame(32, 3, [](WireWriter& w) {
     w.ArrayLength(1); w.Int8(2); w.String("t"); w.NullArray(); w.Bool(false); w.Bool(false);
   }));

@@ -258,7 +258,10 @@ struct LogTail::Impl {
       for (ssize_t i = 0; i < n; ++i) {
         rd_kafka_message_t* m = messages[static_cast<size_t>(i)];
         if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
-          // Nothing more now; keep waiting for the records below `end`.
+          // Nothing more now; keep waiting for the records below `end`. Markers and aborted
+          // records never arrive as messages, but the end reported lies past them: without it a
+          // range ending in a marker would never complete.
+          if (status.has_value()) next = std::max(next, m->offset);
         } else if (m->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
           if (status.has_value()) status = Unavailable("{} at offset {}: {}", Where(partition), next, rd_kafka_message_errstr(m));
         } else if (m->offset >= next && status.has_value()) {
@@ -286,7 +289,7 @@ struct LogTail::Impl {
       StopConsuming(partition, tail);  // The fetch position is past cache_end now.
       return status;
     }
-    if (line_offsets.empty()) return OkStatus();
+    if (next == first) return OkStatus();  // Markers alone still make an (empty) segment.
     if (keyed()) {
       std::vector<stream::KeyedRecord> keyed_records;
       for (const ValueAt& v : value_at) {
@@ -389,6 +392,11 @@ Result<std::shared_ptr<LogTail>> LogTail::Open(LogSource source, std::vector<for
       {"queued.max.messages.kbytes", "16384"},
       {"socket.connection.setup.timeout.ms", "3000"},
       {"log_level", "3"},
+      // Queries see what the table will: committed transactions only (KIP-98), up to the last
+      // stable offset, which the watermark query answers under this isolation level.
+      {"isolation.level", "read_committed"},
+      // The end of a partition is reported with its offset: past a trailing transaction marker.
+      {"enable.partition.eof", "true"},
   };
   FLOE_ASSIGN_OR_RETURN(rd_kafka_conf_t * conf,
                         broker::MakeKafkaConf(defaults, {{"bootstrap.servers", impl.source.brokers}},

@@ -31,7 +31,7 @@ export async function startBroker(extraArgs = [], dataDir = null) {
       await exited;
     },
     async stop({ keepData = false } = {}) {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {  // Not already gone (kill9).
         const exited = new Promise((resolve) => child.on('exit', resolve));
         child.kill('SIGTERM');
         await exited;
