@@ -139,7 +139,12 @@ Result<iceberg::Schema> SchemaOfFramedValue(std::string_view value, SchemaRegist
 }
 
 Result<iceberg::Schema> SchemaOfJsonValue(std::string_view value, formats::EpochUnit unit) {
-  FLOE_ASSIGN_OR_RETURN(auto decoder, MakeRecordDecoder({.format = SourceFormat::kJson, .fields = {}, .timestamp_unit = unit}));
+  // A JSON decoder needs one field; every key of the record is to be noted, so the one field is
+  // a name no JSON text has unescaped (a raw control byte), and nullable: its absence is fine.
+  formats::Field placeholder{.name = "\x01floe-no-column", .id = -1, .nullable = true,
+                             .type = formats::Primitive(formats::TypeId::kString)};
+  FLOE_ASSIGN_OR_RETURN(auto decoder, MakeRecordDecoder({.format = SourceFormat::kJson, .fields = {placeholder},
+                                                         .timestamp_unit = unit}));
   decoder->set_collect_unknown_fields(true);
   EncodedRecord record{.value = value, .value_null = false};
   DecodedRecords decoded = decoder->Decode(std::span<const EncodedRecord>(&record, 1));
