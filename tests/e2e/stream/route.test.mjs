@@ -1,10 +1,12 @@
 // `floe stream` routing one job's records to many tables (docs/stream.md, "Routing"), with real
 // processes: kafkajs (npm) produces JSON events into several topics of `floe broker`, and
 // - `--topics REGEX` with the default `--table-from topic` makes one table per topic, each
-//   holding exactly its topic's events, compared row by row through `floe sql`; a topic the
-//   regex does not match reaches no table;
+//   holding exactly its topic's events, compared row by row through `floe sql` and through
+//   DuckDB (npm) reading the table's Parquet files; a topic the regex does not match reaches no
+//   table;
 // - `--route FILE` maps topics to tables (one topic fans out to two tables, as Connect's
-//   route-regex does; a topic no line matches goes to the dead-letter table with the reason);
+//   route-regex does, each row's `_kafka_topic` its own; a topic no line matches goes to the
+//   dead-letter table with the reason);
 // - `--table-from field:type` routes by a JSON field; records without the field, with a value
 //   that names no table, or that are not JSON, are dead letters with the reason;
 // - recovery: a table that missed a batch another table committed (made by rolling the table
@@ -195,13 +197,19 @@ test('a route file maps topics to tables; a record goes to every table its topic
     't_(orders|payments) -> money.ledger',
     '',
   ].join('\n'));
-  drain('--topics', 't_.*', '--table', 'money', '--route', routes, '--group', 'route-file');
+  drain('--topics', 't_.*', '--table', 'money', '--route', routes, '--group', 'route-file', '--with-kafka-columns');
   assert.deepEqual(tables('money'), ['dlq', 'ledger', 'orders']);
   assertTableHolds('money.orders', orders, ['id', 'amount', 'note']);
   // The ledger was made from the first record routed to it and --evolve is off: the columns of
   // that record's topic; both topics' events are there, once each.
   const ledger = rows('SELECT id FROM money.ledger ORDER BY id').map(r => Number(r.id));
   assert.deepEqual(ledger, [...orders, ...payments].map(e => e.id).sort((a, b) => a - b));
+  // --with-kafka-columns: each row of the fanned-in table names its own topic.
+  const topics = rows('SELECT _kafka_topic, count(*) AS n, min(id) AS lo, max(id) AS hi FROM money.ledger ' +
+                      'GROUP BY _kafka_topic ORDER BY _kafka_topic');
+  assert.deepEqual(topics.map(r => [r._kafka_topic, Number(r.n), Number(r.lo), Number(r.hi)]),
+                   [['t_orders', orders.length, 0, orders.length - 1],
+                    ['t_payments', payments.length, 20000, 20000 + payments.length - 1]]);
   const dead = rows('SELECT topic, error FROM money.dlq ORDER BY topic, "offset"');
   assert.equal(dead.length, clicks.length);
   for (const d of dead) {
