@@ -63,7 +63,8 @@ Result<std::unique_ptr<DeadLetterTable>> DeadLetterTable::Open(std::unique_ptr<i
                                                                int64_t target_file_size_bytes) {
   std::unique_ptr<DeadLetterTable> dead(new DeadLetterTable());
   FLOE_ASSIGN_OR_RETURN(auto fields, formats::BatchFieldsFromSchema(table->metadata().CurrentSchema()));
-  FLOE_ASSIGN_OR_RETURN(dead->decoder_, formats::JsonEventDecoder::Make(std::move(fields), formats::EpochUnit::kMillis));
+  FLOE_ASSIGN_OR_RETURN(dead->decoder_,
+                        formats::JsonEventDecoder::Make(std::move(fields), formats::EpochUnit::kMillis));
   dead->table_ = std::move(table);
   dead->ids_ = std::move(ids);
   dead->target_file_size_bytes_ = target_file_size_bytes;

@@ -292,8 +292,11 @@ Status IcebergCommitter::DecodeChunks(const MicroBatch& batch, const ChunkSink& 
           std::map<int32_t, TopicPartition> where;  // Of the rows' partitions: their topics outlive `meta`.
           for (size_t i : of_rows) {
             const SourceRecord& r = records[i];
-            KafkaRecordMeta m{.partition = r.partition, .offset = r.offset, .timestamp_millis = r.timestamp_millis,
-                              .key = batch.key(r), .key_null = r.key == nullptr};
+            KafkaRecordMeta m{.partition = r.partition,
+                              .offset = r.offset,
+                              .timestamp_millis = r.timestamp_millis,
+                              .key = batch.key(r),
+                              .key_null = r.key == nullptr};
             if (!ids.single_topic()) {
               auto it = where.find(r.partition);
               if (it == where.end()) it = where.emplace(r.partition, ids.Lookup(r.partition)).first;
@@ -427,7 +430,8 @@ Result<IcebergCommitter::Staged> IcebergCommitter::Stage(const MicroBatch& batch
   return staged;
 }
 
-Result<CommitReport> IcebergCommitter::Publish(Staged staged, const SourceOffsets& expected, const SourceOffsets& next) {
+Result<CommitReport> IcebergCommitter::Publish(Staged staged, const SourceOffsets& expected,
+                                               const SourceOffsets& next) {
   FLOE_RETURN_IF_ERROR(AppendWithOffsets(*table_, staged.files, *options_.partitions, expected, next));
   if (const iceberg::Snapshot* snapshot = table_->metadata().CurrentSnapshot()) {
     staged.report.snapshot_id = snapshot->snapshot_id;

@@ -54,8 +54,8 @@ Result<std::unique_ptr<KafkaSource>> KafkaSource::Create(SourceOptions options, 
   rd_kafka_topic_partition_list_t* topics = rd_kafka_topic_partition_list_new(1);
   // A subscription starting with '^' is a regex to librdkafka; anchored at both ends so the
   // whole name must match, as Kafka's Java consumer matches a Pattern subscription.
-  const std::string subscription = source->options_.topic_regex.empty() ? source->options_.topic
-                                                                        : "^(" + source->options_.topic_regex + ")$";
+  const std::string subscription =
+      source->options_.topic_regex.empty() ? source->options_.topic : "^(" + source->options_.topic_regex + ")$";
   rd_kafka_topic_partition_list_add(topics, subscription.c_str(), RD_KAFKA_PARTITION_UA);
   rd_kafka_resp_err_t err = rd_kafka_subscribe(source->kafka_, topics);
   rd_kafka_topic_partition_list_destroy(topics);
@@ -113,8 +113,8 @@ Status KafkaSource::AssignFromProvider(rd_kafka_topic_partition_list_s* partitio
   rd_kafka_resp_err_t err = rd_kafka_assign(kafka_, partitions);
   if (err != RD_KAFKA_RESP_ERR_NO_ERROR) return Unavailable("assigning partitions: {}", rd_kafka_err2str(err));
   if (options_.ids->single_topic()) {
-    Logger("stream")->info("assigned {} partition(s) of {} at the table's offsets {}", partitions->cnt,
-                           options_.topic, OffsetsToJson(offsets));
+    Logger("stream")->info("assigned {} partition(s) of {} at the table's offsets {}", partitions->cnt, options_.topic,
+                           OffsetsToJson(offsets));
   } else {
     std::string where;
     for (const auto& [topic, by_partition] : options_.ids->Split(offsets)) {
@@ -202,8 +202,8 @@ Result<size_t> KafkaSource::Poll(MicroBatch& batch, int timeout_ms, size_t max_r
       }
       rd_kafka_timestamp_type_t type;
       int64_t timestamp = rd_kafka_message_timestamp(message, &type);
-      batch.AddHeld(id, message->offset, timestamp, message->payload, message->len, message, release,
-                    message->key, message->key_len);
+      batch.AddHeld(id, message->offset, timestamp, message->payload, message->len, message, release, message->key,
+                    message->key_len);
       ++added;
     }
   }
@@ -234,8 +234,7 @@ Result<int64_t> KafkaSource::HighWatermark(int32_t id) {
 int64_t KafkaSource::CachedHighWatermark(int32_t id) const {
   int64_t low = -1, high = -1;
   TopicPartition p = options_.ids->Lookup(id);
-  if (rd_kafka_get_watermark_offsets(kafka_, p.topic.c_str(), p.partition, &low, &high) !=
-          RD_KAFKA_RESP_ERR_NO_ERROR ||
+  if (rd_kafka_get_watermark_offsets(kafka_, p.topic.c_str(), p.partition, &low, &high) != RD_KAFKA_RESP_ERR_NO_ERROR ||
       high < 0) {
     return -1;  // RD_KAFKA_OFFSET_INVALID until a fetch response carried it.
   }

@@ -20,7 +20,8 @@ iceberg::Table::SummaryFunction OffsetsSummary(TopicPartitionIds& ids, const Sou
     std::map<std::string, std::string> summary;
     for (const auto& [topic, reached] : next) {
       const std::string key = prefix + topic;
-      FLOE_ASSIGN_OR_RETURN(TopicOffsets found, TopicOffsetsInAncestryOf(base, base.CurrentSnapshot(), {topic}, prefix));
+      FLOE_ASSIGN_OR_RETURN(TopicOffsets found,
+                            TopicOffsetsInAncestryOf(base, base.CurrentSnapshot(), {topic}, prefix));
       const SourceOffsets current = found[topic];
       auto wanted_topic = expected.find(topic);
       for (const auto& [partition, end] : reached) {

@@ -74,20 +74,30 @@ class StubRegistry {
       // Schemas with Confluent's schema references (subject and version of the schemas that
       // define the named types they use).
       using nlohmann::json;
-      auto ref = [](const char* subject, int version) { return json({{"name", subject}, {"subject", subject}, {"version", version}}); };
+      auto ref = [](const char* subject, int version) {
+        return json({{"name", subject}, {"subject", subject}, {"version", version}});
+      };
       if (id == "20") {
         return net::HttpResponse::Json(200, json({{"schema", R"({"type":"record","name":"M","fields":[
-            {"name":"x","type":"A"},{"name":"y","type":"B"}]})"}, {"references", {ref("b", 1), ref("a", 1)}}}).dump());
+            {"name":"x","type":"A"},{"name":"y","type":"B"}]})"},
+                                                  {"references", {ref("b", 1), ref("a", 1)}}})
+                                                .dump());
       }
-      if (id == "21") return net::HttpResponse::Json(200, json({{"schema", R"("C1")"}, {"references", {ref("c1", 1)}}}).dump());
-      if (id == "22") return net::HttpResponse::Json(200, json({{"schema", "\"long\""}, {"references", {ref("gone", 3)}}}).dump());
-      if (id == "23") return net::HttpResponse::Json(200, json({{"schema", "\"long\""}, {"references", {{{"subject", "a"}}}}}).dump());
+      if (id == "21")
+        return net::HttpResponse::Json(200, json({{"schema", R"("C1")"}, {"references", {ref("c1", 1)}}}).dump());
+      if (id == "22")
+        return net::HttpResponse::Json(200, json({{"schema", "\"long\""}, {"references", {ref("gone", 3)}}}).dump());
+      if (id == "23")
+        return net::HttpResponse::Json(200,
+                                       json({{"schema", "\"long\""}, {"references", {{{"subject", "a"}}}}}).dump());
       if (id == "24") {
-        return net::HttpResponse::Json(200, json({{"schemaType", "PROTOBUF"}, {"schema", kOrderProto},
-                                                  {"references", {ref("a", 1)}}}).dump());
+        return net::HttpResponse::Json(
+            200, json({{"schemaType", "PROTOBUF"}, {"schema", kOrderProto}, {"references", {ref("a", 1)}}}).dump());
       }
-      if (id == "25") return net::HttpResponse::Json(200, json({{"schema", "\"long\""}, {"references", {ref("proto", 1)}}}).dump());
-      if (id == "26") return net::HttpResponse::Json(200, json({{"schema", "\"long\""}, {"references", {ref("deep", 1)}}}).dump());
+      if (id == "25")
+        return net::HttpResponse::Json(200, json({{"schema", "\"long\""}, {"references", {ref("proto", 1)}}}).dump());
+      if (id == "26")
+        return net::HttpResponse::Json(200, json({{"schema", "\"long\""}, {"references", {ref("deep", 1)}}}).dump());
       if (id == "27") return net::HttpResponse::Json(200, json({{"schema", "\"long\""}, {"references", "a"}}).dump());
       return net::HttpResponse::Json(404, R"({"error_code":40403,"message":"Schema not found"})");
     });
@@ -112,7 +122,8 @@ class StubRegistry {
       } else if (subject == "proto") {
         body = {{"schemaType", "PROTOBUF"}, {"schema", kOrderProto}};
       } else if (subject == "deep") {
-        body = {{"schema", "\"long\""}, {"references", {json({{"name", "d"}, {"subject", "deep"}, {"version", version + 1}})}}};
+        body = {{"schema", "\"long\""},
+                {"references", {json({{"name", "d"}, {"subject", "deep"}, {"version", version + 1}})}}};
       } else {
         return net::HttpResponse::Json(404, R"({"error_code":40401,"message":"Subject not found"})");
       }
@@ -206,14 +217,14 @@ TEST(SchemaRegistryClient, AvroReferencesResolvedTheirsFirstEachOnce) {
   };
   // Two subjects referencing each other: each read once, then refused as it does not parse.
   EXPECT_EQ(message(21).rfind("schema id 21 does not parse as Avro with its 2 reference(s): ", 0), 0u) << message(21);
-  EXPECT_EQ(message(22).rfind("the reference to subject 'gone' version 3 of schema id 22 is unknown to the registry", 0),
-            0u)
+  EXPECT_EQ(
+      message(22).rfind("the reference to subject 'gone' version 3 of schema id 22 is unknown to the registry", 0), 0u)
       << message(22);
   EXPECT_EQ(client.SchemaById(22).error().kind(), ErrorKind::kNotFound);
-  EXPECT_EQ(message(23),
-            "schema id 23: a schema reference without a string \"subject\" and an integer \"version\"");
-  EXPECT_EQ(message(24), "schema id 24 is a PROTOBUF schema with schema references, which floe stream resolves for "
-                         "AVRO only");
+  EXPECT_EQ(message(23), "schema id 23: a schema reference without a string \"subject\" and an integer \"version\"");
+  EXPECT_EQ(message(24),
+            "schema id 24 is a PROTOBUF schema with schema references, which floe stream resolves for "
+            "AVRO only");
   EXPECT_EQ(client.SchemaById(24).error().kind(), ErrorKind::kNotImplemented);
   EXPECT_EQ(message(25), "the reference to subject 'proto' version 1 of schema id 25 is a PROTOBUF schema, not AVRO");
   EXPECT_NE(message(26).find("schema references nested deeper than 32"), std::string::npos) << message(26);

@@ -114,8 +114,8 @@ Result<std::vector<RouteRule>> ParseRouteFile(std::string_view text, std::string
     const size_t target_column = static_cast<size_t>(target.data() - line.data());
     if (pattern.empty()) return fail(content_column, "the regular expression before '->' is empty");
     if (pattern.size() > kMaxPatternBytes) {
-      return fail(content_column, fmt::format("the regular expression has {} bytes, more than {}", pattern.size(),
-                                              kMaxPatternBytes));
+      return fail(content_column,
+                  fmt::format("the regular expression has {} bytes, more than {}", pattern.size(), kMaxPatternBytes));
     }
     if (target.empty()) return fail(static_cast<size_t>(content_column + arrow + 2), "no table after '->'");
     if (rules.size() == kMaxRules) return fail(content_column, fmt::format("more than {} routes", kMaxRules));
@@ -160,8 +160,8 @@ Result<std::string> RouteValueReader::Read(std::string_view topic, std::string_v
   if (value_null) return InvalidArgument("route: a null value has no field '{}'", field);
   simdjson::dom::element root;
   if (auto error = json_->parser.parse(value.data(), value.size(), /*realloc_if_needed=*/true).get(root)) {
-    return InvalidArgument("route: the value is not JSON ({}), so it has no field '{}'",
-                           simdjson::error_message(error), field);
+    return InvalidArgument("route: the value is not JSON ({}), so it has no field '{}'", simdjson::error_message(error),
+                           field);
   }
   simdjson::dom::object object;
   if (root.get_object().get(object)) return InvalidArgument("route: the value is not a JSON object");
@@ -178,8 +178,8 @@ Result<std::string> RouteValueReader::Read(std::string_view topic, std::string_v
 RouteResult Router::Resolve(std::string_view value) const {
   RouteResult result;
   if (value.size() > kMaxValueBytes) {
-    result.reason = fmt::format("route: the value '{}' has {} bytes, more than {}", Shown(value), value.size(),
-                                kMaxValueBytes);
+    result.reason =
+        fmt::format("route: the value '{}' has {} bytes, more than {}", Shown(value), value.size(), kMaxValueBytes);
     return result;
   }
   if (!rules_.empty()) {

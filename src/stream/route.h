@@ -85,8 +85,12 @@ class Router {
   // Route values longer than this are refused before any regex sees them.
   static constexpr size_t kMaxValueBytes = 255;
 
-  Router(RouteValueSource source, RoutedTableName names, std::vector<RouteRule> rules, catalog::TableIdentifier dead_letters)
-      : source_(std::move(source)), names_(std::move(names)), rules_(std::move(rules)), dead_letters_(std::move(dead_letters)) {}
+  Router(RouteValueSource source, RoutedTableName names, std::vector<RouteRule> rules,
+         catalog::TableIdentifier dead_letters)
+      : source_(std::move(source)),
+        names_(std::move(names)),
+        rules_(std::move(rules)),
+        dead_letters_(std::move(dead_letters)) {}
 
   const RouteValueSource& source() const { return source_; }
   const RoutedTableName& names() const { return names_; }

@@ -15,9 +15,10 @@ std::string ParseError(std::string_view text) {
 }
 
 TEST(Route, ParsesRulesCommentsAndBlankLines) {
-  auto rules = ParseRouteFile("# orders by region\n\n  orders-(eu|us) -> orders \r\nclicks\\..* -> web.clicks\n"
-                              "a->b->c -> x.y\n",
-                              "routes.txt", Shop());
+  auto rules = ParseRouteFile(
+      "# orders by region\n\n  orders-(eu|us) -> orders \r\nclicks\\..* -> web.clicks\n"
+      "a->b->c -> x.y\n",
+      "routes.txt", Shop());
   ASSERT_TRUE(rules) << rules.error().message();
   ASSERT_EQ(rules->size(), 3u);
   EXPECT_EQ((*rules)[0].pattern, "orders-(eu|us)");
@@ -32,8 +33,9 @@ TEST(Route, ParsesRulesCommentsAndBlankLines) {
 TEST(Route, GarbageGetsPositionedErrors) {
   EXPECT_EQ(ParseError("orders -> shop.orders\n  no arrow here\n"),
             "route file routes.txt line 2, column 3: expected 'REGEX -> TABLE'");
-  EXPECT_EQ(ParseError("  -> shop.x\n"), "route file routes.txt line 1, column 3: the regular expression before '->' is "
-                                          "empty");
+  EXPECT_EQ(ParseError("  -> shop.x\n"),
+            "route file routes.txt line 1, column 3: the regular expression before '->' is "
+            "empty");
   EXPECT_EQ(ParseError("orders ->   \n"), "route file routes.txt line 1, column 10: no table after '->'");
   EXPECT_EQ(ParseError("ok -> shop.a\nx\x01y -> shop.b\n"),
             "route file routes.txt line 2, column 2: control byte (not a text file?)");
@@ -96,8 +98,7 @@ TEST(Route, TableFromAndRoutedTableFlags) {
 
 TEST(Route, ValuesNameTablesOrDeadLetterReasons) {
   Router dynamic({}, {.ns = {"shop"}, .prefix = "t_"}, {}, {{"shop"}, "t_dlq"});
-  EXPECT_EQ(dynamic.Resolve("orders-eu").tables,
-            (std::vector<catalog::TableIdentifier>{{{"shop"}, "t_orders-eu"}}));
+  EXPECT_EQ(dynamic.Resolve("orders-eu").tables, (std::vector<catalog::TableIdentifier>{{{"shop"}, "t_orders-eu"}}));
   EXPECT_EQ(dynamic.Resolve("shop.orders").reason,
             "route: 'shop.orders' is not a table name (1 to 198 letters, digits, '_' or '-'; map other values with "
             "--route)");
@@ -108,8 +109,8 @@ TEST(Route, ValuesNameTablesOrDeadLetterReasons) {
   EXPECT_EQ(dynamic.Resolve(std::string(300, 'a')).reason,
             fmt::format("route: the value '{}...' has 300 bytes, more than 255", std::string(64, 'a')));
 
-  auto rules = ParseRouteFile("orders\\..* -> orders\norders\\.eu -> shop.eu_orders\nclicks -> web.clicks\n", "r",
-                              Shop());
+  auto rules =
+      ParseRouteFile("orders\\..* -> orders\norders\\.eu -> shop.eu_orders\nclicks -> web.clicks\n", "r", Shop());
   ASSERT_TRUE(rules);
   Router mapped({}, Shop(), std::move(*rules), {{"shop"}, "dlq"});
   // Every matching line routes (fan-out, as Connect's route-regex), each table once.
@@ -130,7 +131,7 @@ TEST(Route, FieldValuesComeFromTheJsonValue) {
             "route: field 'kind' is not a string or an integer");
   EXPECT_EQ(reader.Read("t", "[1,2]", false).error().message(), "route: the value is not a JSON object");
   EXPECT_EQ(reader.Read("t", "", true).error().message(), "route: a null value has no field 'kind'");
-  EXPECT_FALSE(reader.Read("t", "{\"kind\":\"cl", false));  // Truncated.
+  EXPECT_FALSE(reader.Read("t", "{\"kind\":\"cl", false));        // Truncated.
   EXPECT_FALSE(reader.Read("t", std::string(3, '\xff'), false));  // Garbage.
   std::string deep = fmt::format("{}{}", std::string(5000, '['), std::string(5000, ']'));
   EXPECT_FALSE(reader.Read("t", deep, false));  // Deep nesting: refused by the parser's depth limit, no crash.

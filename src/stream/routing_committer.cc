@@ -34,7 +34,8 @@ constexpr size_t kSchemaCandidates = 16;
 
 Result<std::unique_ptr<RoutingCommitter>> RoutingCommitter::Open(RoutingOptions options,
                                                                  std::unique_ptr<iceberg::Table> dead_letters) {
-  if (!options.catalog || !options.partitions || !options.router) return Internal("routing needs its catalog and router");
+  if (!options.catalog || !options.partitions || !options.router)
+    return Internal("routing needs its catalog and router");
   if (!options.sink.key_columns.empty() || options.sink.transform) {
     return InvalidArgument("routing cannot be combined with --mode upsert or --transform");
   }
@@ -113,7 +114,8 @@ Result<CommitReport> RoutingCommitter::Commit(const MicroBatch& batch, const Sou
     const RouteResult* route = nullptr;
     if (router.routes_by_topic()) {
       auto it = by_partition.find(r.partition);
-      if (it == by_partition.end()) it = by_partition.emplace(r.partition, router.Resolve(ids.Lookup(r.partition).topic)).first;
+      if (it == by_partition.end())
+        it = by_partition.emplace(r.partition, router.Resolve(ids.Lookup(r.partition).topic)).first;
       route = &it->second;
     } else {
       Result<std::string> value = reader_.Read("", batch.value(r), r.value_null);
@@ -152,7 +154,8 @@ Result<CommitReport> RoutingCommitter::Commit(const MicroBatch& batch, const Sou
     if (!opened) {
       if (IsRetryable(opened.error())) {
         discard_all();
-        return std::unexpected(opened.error().WithContext(fmt::format("opening table {}", catalog::IdentifierToString(id))));
+        return std::unexpected(
+            opened.error().WithContext(fmt::format("opening table {}", catalog::IdentifierToString(id))));
       }
       const std::string reason =
           fmt::format("route: table {} cannot be made: {}", catalog::IdentifierToString(id), opened.error().message());
@@ -213,9 +216,8 @@ Result<CommitReport> RoutingCommitter::Commit(const MicroBatch& batch, const Sou
   }
 
   // 5. The checkpoint: every table now holds every record of the batch routed to it.
-  FLOE_RETURN_IF_ERROR_CTX(
-      AppendWithOffsets(dead_letters_->table(), {}, ids, expected, next, kJobOffsetsPrefix),
-      "committing the job's offsets");
+  FLOE_RETURN_IF_ERROR_CTX(AppendWithOffsets(dead_letters_->table(), {}, ids, expected, next, kJobOffsetsPrefix),
+                           "committing the job's offsets");
   if (const iceberg::Snapshot* snapshot = dead_letters_->table().metadata().CurrentSnapshot()) {
     report.snapshot_id = snapshot->snapshot_id;
   }

@@ -54,7 +54,7 @@ struct RoutingOptions {
 class RoutingCommitter final : public BatchCommitter {
  public:
   static Result<std::unique_ptr<RoutingCommitter>> Open(RoutingOptions options,
-                                                         std::unique_ptr<iceberg::Table> dead_letters);
+                                                        std::unique_ptr<iceberg::Table> dead_letters);
 
   // The job's checkpoint (numbered by the job's partitions).
   Result<SourceOffsets> CommittedOffsets() override;
@@ -66,7 +66,8 @@ class RoutingCommitter final : public BatchCommitter {
   std::vector<catalog::TableIdentifier> Tables() const;
 
  private:
-  explicit RoutingCommitter(RoutingOptions options) : options_(std::move(options)), reader_(options_.router->source()) {}
+  explicit RoutingCommitter(RoutingOptions options)
+      : options_(std::move(options)), reader_(options_.router->source()) {}
 
   // The committer of `id`, opened (and created, from `first`'s value when there is no --schema)
   // on first sight.

@@ -129,12 +129,13 @@ Status SchemaRegistryClient::ResolveReferences(const nlohmann::json& references,
     // A type referenced along two paths is defined once: each (subject, version) is read once.
     if (!seen.insert(fmt::format("{}\n{}", subject, version)).second) continue;
     if (seen.size() > kMaxReferences) return Corruption("{}: more than {} schema references", what, kMaxReferences);
-    const std::string referenced = fmt::format("the reference to subject '{}' version {} of {}", subject, version, what);
-    FLOE_ASSIGN_OR_RETURN(nlohmann::json body,
-                          Get(fmt::format("/subjects/{}/versions/{}", net::PercentEncode(subject), version), referenced));
-    const std::string type = body.contains("schemaType") && body["schemaType"].is_string()
-                                 ? body["schemaType"].get<std::string>()
-                                 : "AVRO";
+    const std::string referenced =
+        fmt::format("the reference to subject '{}' version {} of {}", subject, version, what);
+    FLOE_ASSIGN_OR_RETURN(
+        nlohmann::json body,
+        Get(fmt::format("/subjects/{}/versions/{}", net::PercentEncode(subject), version), referenced));
+    const std::string type =
+        body.contains("schemaType") && body["schemaType"].is_string() ? body["schemaType"].get<std::string>() : "AVRO";
     if (type != "AVRO") return Corruption("{} is a {} schema, not AVRO", referenced, type);
     // Its own references first: the types it names are defined before it.
     if (body.contains("references")) {
@@ -157,9 +158,10 @@ Result<std::shared_ptr<const RegisteredSchema>> SchemaRegistryClient::Fetch(int3
   const bool has_references =
       body.contains("references") && !(body["references"].is_array() && body["references"].empty());
   if (has_references && schema->schema_type != "AVRO") {
-    return NotImplemented("schema id {} is a {} schema with schema references, which floe stream resolves for "
-                          "AVRO only",
-                          id, schema->schema_type);
+    return NotImplemented(
+        "schema id {} is a {} schema with schema references, which floe stream resolves for "
+        "AVRO only",
+        id, schema->schema_type);
   }
   if (has_references) {
     // The referenced schemas define named types the schema uses: parsed first, depth first.

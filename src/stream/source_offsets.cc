@@ -73,11 +73,11 @@ Result<TopicOffsets> TopicOffsetsInAncestryOf(const iceberg::TableMetadata& meta
                                               const std::vector<std::string>& topics, std::string_view key_prefix) {
   TopicOffsets out;
   for (const std::string& topic : topics) {
-    FLOE_ASSIGN_OR_RETURN(SourceOffsets offsets, OffsetsUnderKey(metadata, snapshot, fmt::format("{}{}", key_prefix, topic)));
+    FLOE_ASSIGN_OR_RETURN(SourceOffsets offsets,
+                          OffsetsUnderKey(metadata, snapshot, fmt::format("{}{}", key_prefix, topic)));
     if (!offsets.empty()) out[topic] = std::move(offsets);
   }
   return out;
 }
 
 }  // namespace floe::stream
-

@@ -52,16 +52,20 @@ Result<std::string> SchemaFromFirstRecord(const StreamConfig& config, SchemaRegi
 Status RunRoutedStream(const StreamConfig& config, MetricsRegistry& metrics, const std::atomic<bool>* stop) {
   auto log = Logger("stream");
   // Checked before anything is created: what routing does not do (yet).
-  if (!config.key_columns.empty()) return InvalidArgument("routing (--topics, --table-from, --route) cannot be combined with --mode upsert");
-  if (!config.transform.empty()) return InvalidArgument("routing (--topics, --table-from, --route) cannot be combined with --transform");
+  if (!config.key_columns.empty())
+    return InvalidArgument("routing (--topics, --table-from, --route) cannot be combined with --mode upsert");
+  if (!config.transform.empty())
+    return InvalidArgument("routing (--topics, --table-from, --route) cannot be combined with --transform");
   if (!config.envelope.empty() && config.envelope != "none") return InvalidArgument("--envelope needs --mode upsert");
   if (!config.topic.empty() && !config.topics.empty()) return InvalidArgument("give --topic or --topics, not both");
-  if (config.topic.empty() && config.topics.empty()) return InvalidArgument("routing needs --topics REGEX (or --topic)");
+  if (config.topic.empty() && config.topics.empty())
+    return InvalidArgument("routing needs --topics REGEX (or --topic)");
   if (!config.topics.empty()) {
     try {
       std::regex check(config.topics, std::regex::extended);
     } catch (const std::regex_error& error) {
-      return InvalidArgument("--topics '{}' is not a POSIX extended regular expression: {}", config.topics, error.what());
+      return InvalidArgument("--topics '{}' is not a POSIX extended regular expression: {}", config.topics,
+                             error.what());
     }
   }
   FLOE_ASSIGN_OR_RETURN(formats::EpochUnit unit, formats::ParseEpochUnit(config.timestamp_unit));
@@ -106,11 +110,11 @@ Status RunRoutedStream(const StreamConfig& config, MetricsRegistry& metrics, con
     }
   }
   const std::string route_description = config.topics.empty() ? config.topic : "/" + config.topics + "/";
-  FLOE_ASSIGN_OR_RETURN(bool created_dlq,
-                        EnsureTable(*catalog, dlq_id, DeadLetterSchemaJson(), {},
-                                    {{"floe.dead-letters-of", fmt::format("{} routed by {}", route_description,
-                                                                          config.table_from.empty() ? "topic"
-                                                                                                    : config.table_from)}}));
+  FLOE_ASSIGN_OR_RETURN(
+      bool created_dlq,
+      EnsureTable(*catalog, dlq_id, DeadLetterSchemaJson(), {},
+                  {{"floe.dead-letters-of", fmt::format("{} routed by {}", route_description,
+                                                        config.table_from.empty() ? "topic" : config.table_from)}}));
   if (created_dlq) log->info("created dead-letter table {}", catalog::IdentifierToString(dlq_id));
   FLOE_ASSIGN_OR_RETURN(auto dead_letters, LoadTable(catalog, dlq_id));
 
@@ -124,10 +128,11 @@ Status RunRoutedStream(const StreamConfig& config, MetricsRegistry& metrics, con
       {"floe.source.brokers", config.brokers},
       {"floe.source.format", std::string(SourceFormatName(format))},
       {"floe.source.timestamp-unit", config.timestamp_unit},
-      {"floe.source.route", fmt::format("{} by {}", route_description, config.table_from.empty() ? "topic" : config.table_from)},
+      {"floe.source.route",
+       fmt::format("{} by {}", route_description, config.table_from.empty() ? "topic" : config.table_from)},
   };
   std::vector<std::string> unset = {"floe.source.topic", "floe.source.transform", "floe.source.event-schema",
-                                    "floe.source.mode", "floe.source.key", "floe.source.envelope"};
+                                    "floe.source.mode",  "floe.source.key",       "floe.source.envelope"};
   if (registry) {
     source["floe.source.registry"] = config.registry;
   } else {
@@ -172,10 +177,11 @@ Status RunRoutedStream(const StreamConfig& config, MetricsRegistry& metrics, con
   TableMaintenance maintenance([catalog, dlq_id] { return LoadTable(catalog, dlq_id); }, maintenance_options, metrics);
   maintenance.Start();
   StreamJob job(*kafka_source, serialized, config.trigger, metrics, stop);
-  log->info("streaming {} from {} into tables routed by {} under {} (dead letters and checkpoint in {}, group {}, "
-            "trigger {} ms)",
-            route_description, config.brokers, config.table_from.empty() ? "topic" : config.table_from, config.table,
-            catalog::IdentifierToString(dlq_id), group, config.trigger.interval_millis);
+  log->info(
+      "streaming {} from {} into tables routed by {} under {} (dead letters and checkpoint in {}, group {}, "
+      "trigger {} ms)",
+      route_description, config.brokers, config.table_from.empty() ? "topic" : config.table_from, config.table,
+      catalog::IdentifierToString(dlq_id), group, config.trigger.interval_millis);
   Status status = job.Run();
   maintenance.Stop();
   return status;

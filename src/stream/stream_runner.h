@@ -20,7 +20,7 @@ namespace floe::stream {
 struct StreamConfig {
   std::string brokers;
   std::string topic;
-  std::string table;       // NS.NAME; when routing, NS or NS.PREFIX* (route.h)
+  std::string table;  // NS.NAME; when routing, NS or NS.PREFIX* (route.h)
   // Routing (docs/stream.md, "Routing"): on when any of these is given. `topics` is a regex of
   // topic names (instead of `topic`); `table_from` is topic or field:NAME; `route_text` is the
   // route file's contents (`route_file` its name, for errors); `dead_letter_table` defaults to

@@ -45,8 +45,7 @@ Result<bool> EnsureTable(catalog::Catalog& catalog, const catalog::TableIdentifi
   FLOE_ASSIGN_OR_RETURN(bool exists, catalog.TableExists(id));
   if (exists) return false;
   if (schema_json.empty()) {
-    return NotFound("table {} does not exist; give --schema SCHEMA.json to create it",
-                    catalog::IdentifierToString(id));
+    return NotFound("table {} does not exist; give --schema SCHEMA.json to create it", catalog::IdentifierToString(id));
   }
   FLOE_ASSIGN_OR_RETURN_CTX(iceberg::Schema schema, iceberg::SchemaFromJson(schema_json), "--schema");
   if (!key_columns.empty()) {
@@ -65,9 +64,10 @@ Result<bool> EnsureTable(catalog::Catalog& catalog, const catalog::TableIdentifi
     // Checked before the table exists: upsert mode would refuse it once made (equality_deletes.h).
     const auto& keys = schema.identifier_field_ids();
     if (!key_columns.empty() && std::find(keys.begin(), keys.end(), field.source_id) == keys.end()) {
-      return InvalidArgument("--partition {}: in upsert mode a table is partitioned by --key columns only (a key's "
-                             "previous row could be in any other partition)",
-                             field.name);
+      return InvalidArgument(
+          "--partition {}: in upsert mode a table is partitioned by --key columns only (a key's "
+          "previous row could be in any other partition)",
+          field.name);
     }
   }
   catalog::TableCreation creation;
@@ -80,7 +80,7 @@ Result<bool> EnsureTable(catalog::Catalog& catalog, const catalog::TableIdentifi
 }
 
 Result<std::unique_ptr<iceberg::Table>> LoadTable(std::shared_ptr<catalog::Catalog> catalog,
-                                                   const catalog::TableIdentifier& id) {
+                                                  const catalog::TableIdentifier& id) {
   FLOE_ASSIGN_OR_RETURN(auto ops, catalog::CatalogTableOperations::Open(std::move(catalog), id));
   return iceberg::Table::Load(std::move(ops));
 }
@@ -105,7 +105,8 @@ Status RecordSource(iceberg::Table& table, const std::map<std::string, std::stri
 Status AddKafkaColumns(iceberg::Table& table, std::string_view name) {
   std::vector<iceberg::SchemaChange> changes;
   for (const iceberg::NestedField& f : MissingKafkaColumns(table.metadata().CurrentSchema())) {
-    changes.push_back({.kind = iceberg::SchemaChange::Kind::kAddColumn, .column = f.name, .type = f.type, .doc = f.doc});
+    changes.push_back(
+        {.kind = iceberg::SchemaChange::Kind::kAddColumn, .column = f.name, .type = f.type, .doc = f.doc});
   }
   if (!changes.empty()) {
     FLOE_RETURN_IF_ERROR_CTX(table.UpdateSchema(changes), "adding the Kafka metadata columns (--with-kafka-columns)");
@@ -128,8 +129,9 @@ Result<iceberg::Schema> SchemaOfFramedValue(std::string_view value, SchemaRegist
                               fmt::format("{} (schema id {})", what, frame.schema_id));
     FLOE_ASSIGN_OR_RETURN_CTX(const protobuf::ProtoMessage* message, writer->protobuf->MessageAt(indexes.indexes),
                               fmt::format("{} (schema id {})", what, frame.schema_id));
-    FLOE_ASSIGN_OR_RETURN_CTX(schema, ProtoMessageToSchema(*message),
-                              fmt::format("message {} of schema id {} as a table", message->full_name, frame.schema_id));
+    FLOE_ASSIGN_OR_RETURN_CTX(
+        schema, ProtoMessageToSchema(*message),
+        fmt::format("message {} of schema id {} as a table", message->full_name, frame.schema_id));
   } else {
     return NotImplemented(
         "{} is {} (schema id {}): tables are made from Avro and Protobuf schemas only (give --schema SCHEMA.json)",
@@ -141,10 +143,11 @@ Result<iceberg::Schema> SchemaOfFramedValue(std::string_view value, SchemaRegist
 Result<iceberg::Schema> SchemaOfJsonValue(std::string_view value, formats::EpochUnit unit) {
   // A JSON decoder needs one field; every key of the record is to be noted, so the one field is
   // a name no JSON text has unescaped (a raw control byte), and nullable: its absence is fine.
-  formats::Field placeholder{.name = "\x01floe-no-column", .id = -1, .nullable = true,
-                             .type = formats::Primitive(formats::TypeId::kString)};
-  FLOE_ASSIGN_OR_RETURN(auto decoder, MakeRecordDecoder({.format = SourceFormat::kJson, .fields = {placeholder},
-                                                         .timestamp_unit = unit}));
+  formats::Field placeholder{
+      .name = "\x01floe-no-column", .id = -1, .nullable = true, .type = formats::Primitive(formats::TypeId::kString)};
+  FLOE_ASSIGN_OR_RETURN(
+      auto decoder,
+      MakeRecordDecoder({.format = SourceFormat::kJson, .fields = {placeholder}, .timestamp_unit = unit}));
   decoder->set_collect_unknown_fields(true);
   EncodedRecord record{.value = value, .value_null = false};
   DecodedRecords decoded = decoder->Decode(std::span<const EncodedRecord>(&record, 1));

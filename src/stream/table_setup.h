@@ -27,7 +27,7 @@ Result<bool> EnsureTable(catalog::Catalog& catalog, const catalog::TableIdentifi
                          const std::vector<std::string>& key_columns = {});
 
 Result<std::unique_ptr<iceberg::Table>> LoadTable(std::shared_ptr<catalog::Catalog> catalog,
-                                                   const catalog::TableIdentifier& id);
+                                                  const catalog::TableIdentifier& id);
 
 // Sets the properties of `set` that differ and removes those of `unset` that are there.
 Status RecordSource(iceberg::Table& table, const std::map<std::string, std::string>& set,

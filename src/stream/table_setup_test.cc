@@ -29,11 +29,11 @@ TEST(TableSetup, JsonFirstRecordWithoutColumnsOrNotJsonIsRefused) {
   EXPECT_EQ(SchemaOfJsonValue("{}", unit).error().message(), "the first record has no key a column can be made from");
   EXPECT_EQ(SchemaOfJsonValue(R"({"n":null,"o":{}})", unit).error().message(),
             "the first record has no key a column can be made from");
-  EXPECT_FALSE(SchemaOfJsonValue("not json", unit));                 // Garbage.
-  EXPECT_FALSE(SchemaOfJsonValue(R"({"a":"trunc)", unit));           // Truncated.
-  EXPECT_FALSE(SchemaOfJsonValue("[1,2]", unit));                    // Not an object.
+  EXPECT_FALSE(SchemaOfJsonValue("not json", unit));        // Garbage.
+  EXPECT_FALSE(SchemaOfJsonValue(R"({"a":"trunc)", unit));  // Truncated.
+  EXPECT_FALSE(SchemaOfJsonValue("[1,2]", unit));           // Not an object.
   std::string deep = fmt::format("{{\"a\":{}1{}}}", std::string(5000, '['), std::string(5000, ']'));
-  EXPECT_FALSE(SchemaOfJsonValue(deep, unit));                       // Deep nesting: refused, no crash.
+  EXPECT_FALSE(SchemaOfJsonValue(deep, unit));  // Deep nesting: refused, no crash.
 }
 
 }  // namespace

@@ -53,7 +53,7 @@ class TopicPartitionIds {
   std::string topic_;  // The single topic.
   mutable std::mutex mutex_;
   std::map<std::pair<std::string, int32_t>, int32_t, std::less<>> ids_;  // Many topics.
-  std::vector<TopicPartition> partitions_;                                 // By id.
+  std::vector<TopicPartition> partitions_;                               // By id.
 };
 
 }  // namespace floe::stream

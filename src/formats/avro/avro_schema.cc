@@ -290,7 +290,8 @@ Result<AvroSchema> AvroSchema::ParseWithReferences(std::string_view json_text,
   std::vector<Json> parsed;
   parsed.reserve(references.size());
   for (size_t i = 0; i < references.size(); ++i) {
-    FLOE_ASSIGN_OR_RETURN_CTX(Json value, ParseSchemaJson(references[i]), fmt::format("avro schema reference {}", i + 1));
+    FLOE_ASSIGN_OR_RETURN_CTX(Json value, ParseSchemaJson(references[i]),
+                              fmt::format("avro schema reference {}", i + 1));
     parsed.push_back(std::move(value));
   }
   FLOE_ASSIGN_OR_RETURN(Json value, ParseSchemaJson(json_text));

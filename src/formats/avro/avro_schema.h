@@ -83,8 +83,7 @@ class AvroSchema {
   // `references` are parsed first, in order (each may name the types of those before it), then
   // `json_text`, which may name any of their types. A type defined twice is refused. The root is
   // `json_text`'s schema; the references' nodes are kept with it.
-  static Result<AvroSchema> ParseWithReferences(std::string_view json_text,
-                                                const std::vector<std::string>& references);
+  static Result<AvroSchema> ParseWithReferences(std::string_view json_text, const std::vector<std::string>& references);
 
   AvroSchema(AvroSchema&&) noexcept = default;
   AvroSchema& operator=(AvroSchema&&) noexcept = default;

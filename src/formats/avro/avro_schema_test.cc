@@ -100,12 +100,13 @@ TEST(AvroSchema, NamesTypesItsReferencesDefine) {
   // A type no reference defines, one defined twice, a reference that is not a schema, or a
   // reference that names a type only a later one defines: refused, saying which.
   EXPECT_EQ(AvroSchema::ParseWithReferences(R"({"type": "record", "name": "A", "fields": [
-                                                 {"name": "x", "type": "Nope"}]})", {})
+                                                 {"name": "x", "type": "Nope"}]})",
+                                            {})
                 .error()
                 .message(),
             "avro schema: unknown type 'Nope'");
-  auto twice = AvroSchema::ParseWithReferences(R"({"type": "enum", "name": "shop.Currency", "symbols": ["X"]})",
-                                               references);
+  auto twice =
+      AvroSchema::ParseWithReferences(R"({"type": "enum", "name": "shop.Currency", "symbols": ["X"]})", references);
   ASSERT_FALSE(twice);
   EXPECT_EQ(twice.error().message(), "avro schema: type 'shop.Currency' is defined twice");
   auto garbage = AvroSchema::ParseWithReferences(R"("long")", {std::string("{\"type\": \"rec", 14)});
