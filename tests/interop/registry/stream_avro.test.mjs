@@ -349,6 +349,17 @@ test('Avro schemas with references: the job resolves them to make the table and 
         }));
       }
       assert.equal(framed[0].readInt32BE(1), id);
+      // The registry checks a schema with references against the types they define: a Payment
+      // whose amount is no longer a Money is refused under BACKWARD (409), a type no reference
+      // defines is an invalid schema (42201).
+      const breaking = { ...payment, fields: [{ name: 'id', type: 'long' }, { name: 'amount', type: 'string' }] };
+      await assert.rejects(sr.register('payments-value', { schemaType: 'AVRO', schema: JSON.stringify(breaking),
+        references: [{ name: 'money.Money', subject: 'money', version: 1 }] }),
+      (e) => e.status === 409 && /incompatible/.test(e.message));
+      const dangling = { ...payment, fields: [{ name: 'id', type: 'long' }, { name: 'amount', type: 'money.Nope' }] };
+      await assert.rejects(sr.register('payments-value', { schemaType: 'AVRO', schema: JSON.stringify(dangling),
+        references: [{ name: 'money.Money', subject: 'money', version: 1 }] }),
+      (e) => e.errorCode === 42201 && /unknown type 'money.Nope'/.test(e.message));
       const kafka = new Kafka({ clientId: 'floe-stream-avro-refs', brokers: [broker.address], logLevel: logLevel.NOTHING });
       const producer = kafka.producer();
       await producer.connect();
