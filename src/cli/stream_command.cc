@@ -34,6 +34,7 @@ struct StreamFlags {
   std::string mode = "append", envelope = "none";
   std::vector<std::string> key;
   int format_version = 0;
+  std::string topics, table_from, route, dead_letter_table;
 };
 
 int RunStreamCommand(const StreamFlags& flags) {
@@ -46,6 +47,23 @@ int RunStreamCommand(const StreamFlags& flags) {
   config.brokers = flags.brokers;
   config.topic = flags.topic;
   config.table = flags.table;
+  config.topics = flags.topics;
+  config.table_from = flags.table_from;
+  config.dead_letter_table = flags.dead_letter_table;
+  if (flags.topic.empty() && flags.topics.empty()) {
+    return fail(Error(ErrorKind::kInvalidArgument, "give --topic TOPIC or --topics REGEX"));
+  }
+  if (!flags.route.empty()) {
+    // Read with a bound: a route file is a few lines, not whatever the path happens to be.
+    constexpr std::streamsize kMaxRead = (64 << 10) + 1;
+    std::ifstream in(flags.route, std::ios::binary);
+    if (!in) return fail(Error(ErrorKind::kNotFound, fmt::format("--route {} cannot be read", flags.route)));
+    std::string text(static_cast<size_t>(kMaxRead), '\0');
+    in.read(text.data(), kMaxRead);
+    text.resize(static_cast<size_t>(in.gcount()));
+    config.route_file = flags.route;
+    config.route_text = std::move(text);
+  }
   config.catalog = flags.catalog;
   config.warehouse = flags.warehouse;
   if (config.warehouse.empty() && config.catalog.starts_with("sqlite:")) {
@@ -154,8 +172,22 @@ void RegisterStreamCommand(CLI::App& root, CommandRegistry& registry) {
   CLI::App* app = registry.Add(root, "stream", "Run the stream job: Kafka topic -> Iceberg table, exactly once",
                                "stream", [flags] { return RunStreamCommand(*flags); });
   app->add_option("--brokers", flags->brokers, "Bootstrap HOST:PORT of the Kafka cluster")->required();
-  app->add_option("--topic", flags->topic, "Topic to consume")->required();
-  app->add_option("--table", flags->table, "Target table NS.NAME (its dead letters go to NS.NAME_dlq)")->required();
+  app->add_option("--topic", flags->topic, "Topic to consume");
+  app->add_option("--topics", flags->topics,
+                  "Consume every topic whose whole name matches this regex (POSIX extended), including topics "
+                  "created later; routes each record to a table (docs/stream.md, Routing)");
+  app->add_option("--table", flags->table,
+                  "Target table NS.NAME (its dead letters go to NS.NAME_dlq); when routing, NS or NS.PREFIX*: "
+                  "where the tables that route values name are made")
+      ->required();
+  app->add_option("--table-from", flags->table_from,
+                  "Routing: the value naming each record's table, topic (default) or field:NAME (a top-level field "
+                  "of JSON values), like Kafka Connect's iceberg.tables.route-field");
+  app->add_option("--route", flags->route,
+                  "Routing: a file of 'REGEX -> TABLE' lines; a record goes to every TABLE whose REGEX matches its "
+                  "whole route value (Connect's route-regex); without it the value is the table's name");
+  app->add_option("--dead-letter-table", flags->dead_letter_table,
+                  "Routing: the dead-letter table, which also holds the job's checkpoint (default NS.<PREFIX>dlq)");
   app->add_option("--catalog", flags->catalog, "sqlite:PATH, postgresql://... or http(s)://host:port")
       ->capture_default_str();
   app->add_option("--warehouse", flags->warehouse,

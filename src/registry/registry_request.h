@@ -40,7 +40,8 @@ RegistryResult<int> ParseVersion(std::string_view text);
 // `content` checked for its type and its schema put in canonical form: Avro parsed (and
 // written back by floe's Avro parser), JSON parsed and re-serialized, Protobuf kept as sent.
 // An Avro schema that refers to named types of its references cannot be parsed alone; it is
-// kept as JSON and not checked further. 42201 when it does not parse.
+// kept as JSON here, and SchemaRegistry parses it with its references' types (which needs the
+// store). 42201 when it does not parse.
 struct CheckedSchema {
   SchemaContent content;
   std::optional<avro::AvroSchema> avro;  // For the compatibility check.

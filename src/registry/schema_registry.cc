@@ -1,6 +1,10 @@
 #include "registry/schema_registry.h"
 
 #include <algorithm>
+#include <functional>
+#include <set>
+#include <utility>
+#include <vector>
 
 #include "base/logging.h"
 #include "registry/protobuf_compatibility.h"
@@ -122,15 +126,51 @@ CompatibilityLevel SchemaRegistry::LevelOf(std::string_view subject) const {
   return CompatibilityLevel::kBackward;
 }
 
+Result<avro::AvroSchema> SchemaRegistry::ParseAvroWithReferences(const SchemaContent& content) const {
+  std::set<std::pair<std::string, int>> seen;
+  std::vector<std::string> texts;
+  std::function<Status(const std::vector<SchemaReference>&, int)> add = [&](const std::vector<SchemaReference>& refs,
+                                                                            int depth) -> Status {
+    if (depth > kMaxReferenceDepth) return InvalidArgument("references nested deeper than {}", kMaxReferenceDepth);
+    for (const SchemaReference& reference : refs) {
+      auto version = ResolveVersion(reference.subject, reference.version, /*deleted=*/true);
+      const SchemaContent* referenced = version ? store_.Schema(version->id) : nullptr;
+      if (referenced == nullptr) {
+        return InvalidArgument("reference '{}' to {} version {} not found", reference.name, reference.subject,
+                               reference.version);
+      }
+      // A type reached along two paths is defined once.
+      if (!seen.emplace(reference.subject, version->version).second) continue;
+      if (seen.size() > kMaxReferenceSchemas) {
+        return InvalidArgument("more than {} referenced schemas", kMaxReferenceSchemas);
+      }
+      if (referenced->schema_type != "AVRO") {
+        return InvalidArgument("reference '{}' to {} version {} is {}, not AVRO", reference.name, reference.subject,
+                               reference.version, referenced->schema_type);
+      }
+      FLOE_RETURN_IF_ERROR(add(referenced->references, depth + 1));
+      texts.push_back(referenced->schema);
+    }
+    return OkStatus();
+  };
+  FLOE_RETURN_IF_ERROR(add(content.references, 0));
+  return avro::AvroSchema::ParseWithReferences(content.schema, texts);
+}
+
 RegistryResult<std::vector<std::string>> SchemaRegistry::CompatibilityProblems(std::string_view subject,
                                                                                const SchemaContent& candidate,
                                                                                std::optional<int> only_version) const {
   auto checked = CheckSchema(candidate);
   if (!checked) return std::unexpected(checked.error());
+  // Avro with references parses with the types its references define, or is invalid.
+  if (checked->content.schema_type == "AVRO" && !checked->content.references.empty()) {
+    auto parsed = ParseAvroWithReferences(checked->content);
+    if (!parsed) return Fail(RegistryErrorCode::kInvalidSchema, "Invalid schema: {}", parsed.error().message());
+    checked->avro = std::move(*parsed);
+  }
   CompatibilityLevel level = LevelOf(subject);
-  // Avro and Protobuf without references are checked; JSON Schema, Protobuf floe cannot parse
-  // and Avro that needs its references to parse are accepted as under NONE
-  // (docs/schema-registry.md).
+  // Avro (with or without references) and Protobuf without references are checked; JSON
+  // Schema and Protobuf floe cannot parse are accepted as under NONE (docs/schema-registry.md).
   if (level == CompatibilityLevel::kNone || (!checked->avro && !checked->protobuf)) return std::vector<std::string>{};
   const std::string& type = checked->content.schema_type;
   std::vector<avro::AvroSchema> parsed;
@@ -140,9 +180,13 @@ RegistryResult<std::vector<std::string>> SchemaRegistry::CompatibilityProblems(s
     for (const auto& [number, version] : *versions) {
       if (version.deleted || (only_version && number != *only_version)) continue;
       const SchemaContent* content = store_.Schema(version.id);
-      if (content == nullptr || content->schema_type != type || !content->references.empty()) continue;
+      if (content == nullptr || content->schema_type != type) continue;
       if (type == "AVRO") {
-        if (auto schema = avro::AvroSchema::Parse(content->schema)) parsed.push_back(std::move(*schema));
+        auto schema =
+            content->references.empty() ? avro::AvroSchema::Parse(content->schema) : ParseAvroWithReferences(*content);
+        if (schema) parsed.push_back(std::move(*schema));
+      } else if (!content->references.empty()) {
+        continue;  // Protobuf with imports: not parsed.
       } else if (auto schema = protobuf::ProtoSchema::Parse(content->schema)) {
         parsed_protobuf.push_back(std::move(*schema));
       }

@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/result.h"
+#include "formats/avro/avro_schema.h"
 #include "registry/registry_error.h"
 #include "registry/schema_topic_log.h"
 #include "registry/subject_store.h"
@@ -58,6 +60,11 @@ class SchemaRegistry {
   RegistryResult<const std::map<int, SubjectVersion>*> LiveSubject(std::string_view subject, bool deleted) const;
   RegistryResult<SubjectVersion> ResolveVersion(std::string_view subject, int version, bool deleted) const;
   CompatibilityLevel LevelOf(std::string_view subject) const;
+  // An AVRO schema with references, parsed with the named types of the schemas they name (theirs
+  // first, each once, at most kMaxReferenceSchemas and kMaxReferenceDepth deep).
+  Result<avro::AvroSchema> ParseAvroWithReferences(const SchemaContent& content) const;
+  static constexpr size_t kMaxReferenceSchemas = 256;
+  static constexpr int kMaxReferenceDepth = 32;
   // Problems of `candidate` under `subject`'s level (or against `only_version` alone).
   RegistryResult<std::vector<std::string>> CompatibilityProblems(std::string_view subject, const SchemaContent& candidate,
                                                                  std::optional<int> only_version) const;

@@ -103,5 +103,41 @@ TEST(SchemaRegistry, References) {
   EXPECT_EQ(registry.Register("x", dangling).error().code, RegistryErrorCode::kInvalidSchema);
 }
 
+TEST(SchemaRegistry, AvroReferencesAreParsedAndCheckedWithTheTypesTheyName) {
+  MemoryLog log;
+  SchemaRegistry registry(log);
+  ASSERT_TRUE(registry.Register("currency", Avro(R"({"type":"enum","name":"Currency","symbols":["EUR","USD"]})")));
+  SchemaContent money{"AVRO",
+                      R"({"type":"record","name":"Money","fields":[{"name":"units","type":"long"},)"
+                      R"({"name":"currency","type":"Currency"}]})",
+                      {{"Currency", "currency", 1}}};
+  ASSERT_EQ(registry.Register("money", money).value()["id"], 2);
+  SchemaContent v1{
+      "AVRO", R"({"type":"record","name":"Pay","fields":[{"name":"amount","type":"Money"}]})", {{"Money", "money", 1}}};
+  ASSERT_EQ(registry.Register("pay", v1).value()["id"], 3);
+  // The text is kept as sent (in canonical JSON), not with the referenced types written in.
+  EXPECT_EQ(registry.SchemaById(3).value()["schema"], nlohmann::json::parse(v1.schema).dump());
+  // A compatible change (a new field with a default) passes; a breaking one (amount no longer
+  // a Money record) is refused under BACKWARD, as it would be without references.
+  SchemaContent v2 = v1;
+  v2.schema = R"({"type":"record","name":"Pay","fields":[{"name":"amount","type":"Money"},)"
+              R"({"name":"tip","type":["null","Money"],"default":null}]})";
+  ASSERT_EQ(registry.Register("pay", v2).value()["id"], 4);
+  SchemaContent breaking{"AVRO", R"({"type":"record","name":"Pay","fields":[{"name":"amount","type":"string"}]})", {}};
+  EXPECT_EQ(registry.Register("pay", breaking).error().code, RegistryErrorCode::kIncompatibleSchema);
+  // A type no reference defines, or a reference to a non-Avro schema: invalid.
+  SchemaContent unknown{
+      "AVRO", R"({"type":"record","name":"Q","fields":[{"name":"a","type":"Nope"}]})", {{"Currency", "currency", 1}}};
+  auto refused = registry.Register("q", unknown);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().code, RegistryErrorCode::kInvalidSchema);
+  EXPECT_NE(refused.error().message.find("unknown type 'Nope'"), std::string::npos) << refused.error().message;
+  ASSERT_TRUE(registry.Register("j", {"JSON", R"({"type":"object"})", {}}));
+  SchemaContent to_json{"AVRO", R"("long")", {{"J", "j", 1}}};
+  refused = registry.Register("q", to_json);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("is JSON, not AVRO"), std::string::npos) << refused.error().message;
+}
+
 }  // namespace
 }  // namespace floe::registry

@@ -15,95 +15,10 @@
 #include "iceberg/equality_deletes.h"
 #include "iceberg/key_rows.h"
 #include "stream/kafka_columns.h"
+#include "stream/offsets_commit.h"
 #include "stream/upsert_batch.h"
 
 namespace floe::stream {
-namespace {
-
-// Standard base64 (RFC 4648) of raw record bytes, for the dead-letter table's binary column.
-std::string Base64(std::string_view bytes) {
-  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  size_t i = 0;
-  for (; i + 2 < bytes.size(); i += 3) {
-    uint32_t n = (uint8_t(bytes[i]) << 16) | (uint8_t(bytes[i + 1]) << 8) | uint8_t(bytes[i + 2]);
-    out += {kAlphabet[n >> 18], kAlphabet[(n >> 12) & 63], kAlphabet[(n >> 6) & 63], kAlphabet[n & 63]};
-  }
-  if (i + 1 == bytes.size()) {
-    uint32_t n = uint8_t(bytes[i]) << 16;
-    out += {kAlphabet[n >> 18], kAlphabet[(n >> 12) & 63], '=', '='};
-  } else if (i + 2 == bytes.size()) {
-    uint32_t n = (uint8_t(bytes[i]) << 16) | (uint8_t(bytes[i + 1]) << 8);
-    out += {kAlphabet[n >> 18], kAlphabet[(n >> 12) & 63], kAlphabet[(n >> 6) & 63], '='};
-  }
-  return out;
-}
-
-void AppendJsonString(std::string* out, std::string_view text) {
-  *out += '"';
-  for (unsigned char c : text) {
-    if (c == '"' || c == '\\') {
-      *out += '\\';
-      *out += static_cast<char>(c);
-    } else if (c < 0x20) {
-      *out += fmt::format("\\u{:04x}", c);
-    } else {
-      *out += static_cast<char>(c);
-    }
-  }
-  *out += '"';
-}
-
-// The summary function of a commit: refuse a base whose offsets for the batch's partitions are
-// not `expected`, else record `next` merged into the base's offsets.
-iceberg::Table::SummaryFunction OffsetsSummary(std::string topic, SourceOffsets expected, SourceOffsets next) {
-  return [topic = std::move(topic), expected = std::move(expected),
-          next = std::move(next)](const iceberg::TableMetadata& base) -> Result<std::map<std::string, std::string>> {
-    FLOE_ASSIGN_OR_RETURN(SourceOffsets current, OffsetsInAncestry(base, topic));
-    for (const auto& [partition, end] : next) {
-      auto have = current.find(partition);
-      auto want = expected.find(partition);
-      bool same = (have == current.end()) == (want == expected.end()) &&
-                  (have == current.end() || have->second == want->second);
-      if (!same) {
-        return Conflict("the table's offset of {}[{}] is {}, not {} as when this batch was read", topic, partition,
-                        have == current.end() ? std::string("unset") : std::to_string(have->second),
-                        want == expected.end() ? std::string("unset") : std::to_string(want->second));
-      }
-    }
-    return std::map<std::string, std::string>{{OffsetsSummaryKey(topic), OffsetsToJson(MergeOffsets(current, next))}};
-  };
-}
-
-// Deletes data files a commit wrote when it definitely did not land.
-void DeleteFiles(iceberg::Table& table, const std::vector<iceberg::DataFile>& files) {
-  for (const auto& file : files) {
-    if (auto key = table.ops().KeyForLocation(file.file_path)) (void)table.ops().store().Delete(*key);
-  }
-}
-
-// Appends `files` with the offsets summary; cleans the files up when the commit surely failed.
-Status AppendWithOffsets(iceberg::Table& table, const std::vector<iceberg::DataFile>& files, const std::string& topic,
-                         const SourceOffsets& expected, const SourceOffsets& next) {
-  table.set_summary_function(OffsetsSummary(topic, expected, next));
-  Status status = table.FastAppend(files);
-  if (!status && status.error().kind() == ErrorKind::kConflict) DeleteFiles(table, files);
-  return status;
-}
-
-}  // namespace
-
-std::string_view DeadLetterSchemaJson() {
-  return R"({"type":"struct","schema-id":0,"fields":[
-  {"id":1,"name":"topic","required":true,"type":"string"},
-  {"id":2,"name":"partition","required":true,"type":"int"},
-  {"id":3,"name":"offset","required":true,"type":"long"},
-  {"id":4,"name":"timestamp","required":false,"type":"timestamptz"},
-  {"id":5,"name":"error","required":true,"type":"string"},
-  {"id":6,"name":"raw","required":false,"type":"binary"},
-  {"id":7,"name":"ingested_at","required":true,"type":"timestamptz"}]})";
-}
 
 Result<SourceOffsets> OffsetsInAncestry(const iceberg::TableMetadata& metadata, std::string_view topic) {
   return OffsetsInAncestryOf(metadata, metadata.CurrentSnapshot(), topic);
@@ -114,6 +29,9 @@ Result<std::unique_ptr<IcebergCommitter>> IcebergCommitter::Open(std::unique_ptr
                                                                   IcebergSinkOptions options) {
   std::unique_ptr<IcebergCommitter> committer(new IcebergCommitter());
   committer->options_ = std::move(options);
+  if (!committer->options_.partitions) {
+    committer->options_.partitions = TopicPartitionIds::ForTopic(committer->options_.topic);
+  }
   const iceberg::Schema& table_schema = table->metadata().CurrentSchema();
   const iceberg::Schema* decoded = &table_schema;
   if (committer->options_.transform) {
@@ -169,11 +87,14 @@ Result<std::unique_ptr<IcebergCommitter>> IcebergCommitter::Open(std::unique_ptr
     committer->lanes_.push_back(std::move(lane));
   }
   committer->pool_ = std::make_unique<ThreadPool>(lanes);
-  FLOE_ASSIGN_OR_RETURN(auto dlq_fields, formats::BatchFieldsFromSchema(dead_letters->metadata().CurrentSchema()));
-  FLOE_ASSIGN_OR_RETURN(committer->dead_letter_decoder_,
-                        formats::JsonEventDecoder::Make(std::move(dlq_fields), formats::EpochUnit::kMillis));
+  if (dead_letters) {
+    FLOE_ASSIGN_OR_RETURN(committer->dead_letters_,
+                          DeadLetterTable::Open(std::move(dead_letters), committer->options_.partitions,
+                                                committer->options_.target_file_size_bytes));
+  } else if (!committer->options_.key_columns.empty()) {
+    return InvalidArgument("a table without a dead-letter table is committed in append mode only");
+  }
   committer->table_ = std::move(table);
-  committer->dead_letters_ = std::move(dead_letters);
   if (!committer->options_.key_columns.empty()) FLOE_RETURN_IF_ERROR(committer->OpenUpsert());
   return committer;
 }
@@ -265,7 +186,7 @@ Result<CommitReport> IcebergCommitter::CommitUpsert(const MicroBatch& batch, con
   }
   deletes = std::move(*written);
   if (!bad.empty()) {
-    auto dead = CommitDeadLetters(batch, bad, next);
+    auto dead = dead_letters_->Commit(batch, bad, next);
     if (!dead) {
       discard();
       return std::unexpected(dead.error());
@@ -275,7 +196,7 @@ Result<CommitReport> IcebergCommitter::CommitUpsert(const MicroBatch& batch, con
   report.files = files.size() + deletes.size();
   for (const auto& file : files) report.bytes += static_cast<uint64_t>(file.file_size_in_bytes);
   for (const auto& file : deletes) report.bytes += static_cast<uint64_t>(file.file_size_in_bytes);
-  table_->set_summary_function(OffsetsSummary(options_.topic, expected, next));
+  table_->set_summary_function(OffsetsSummary(*options_.partitions, expected, next));
   Status status = table_->CommitRowDelta(files, deletes, replaced_vectors);
   if (!status) {
     if (status.error().kind() == ErrorKind::kConflict) discard();
@@ -310,50 +231,7 @@ Result<std::vector<iceberg::DataFile>> IcebergCommitter::DeletionVectorsOfKeys(
 
 Result<SourceOffsets> IcebergCommitter::CommittedOffsets() {
   FLOE_RETURN_IF_ERROR(table_->Refresh());
-  return OffsetsInAncestry(table_->metadata(), options_.topic);
-}
-
-Result<uint64_t> IcebergCommitter::CommitDeadLetters(const MicroBatch& batch,
-                                                     const std::vector<std::pair<size_t, std::string>>& bad,
-                                                     const SourceOffsets& next) {
-  FLOE_RETURN_IF_ERROR(dead_letters_->Refresh());
-  FLOE_ASSIGN_OR_RETURN(SourceOffsets done, OffsetsInAncestry(dead_letters_->metadata(), options_.topic));
-  std::string lines;
-  int64_t now = Clock::System().NowMillis();
-  uint64_t count = 0;
-  for (const auto& [index, reason] : bad) {
-    const SourceRecord& r = batch.records()[index];
-    if (auto it = done.find(r.partition); it != done.end() && r.offset < it->second) continue;  // Already there.
-    lines += "{\"topic\":";
-    AppendJsonString(&lines, options_.topic);
-    lines += fmt::format(",\"partition\":{},\"offset\":{},\"timestamp\":{},\"error\":", r.partition, r.offset,
-                         r.timestamp_millis);
-    AppendJsonString(&lines, reason);
-    lines += r.value_null ? std::string(",\"raw\":null") : ",\"raw\":\"" + Base64(batch.value(r)) + "\"";
-    lines += fmt::format(",\"ingested_at\":{}}}\n", now);
-    ++count;
-  }
-  if (count == 0) return 0;
-  size_t size = lines.size();
-  lines.append(formats::JsonEventDecoder::kPadding, '\0');
-  dead_letter_decoder_->DecodeLines(std::string_view(lines.data(), size), 1);
-  if (!dead_letter_decoder_->errors().empty()) {
-    std::string first = dead_letter_decoder_->errors().front().message;
-    dead_letter_decoder_->ClearErrors();
-    (void)dead_letter_decoder_->TakeBatch();
-    return Internal("encoding dead letters: {}", first);
-  }
-  std::vector<formats::ColumnBatch> batches;
-  batches.push_back(dead_letter_decoder_->TakeBatch());
-  FLOE_ASSIGN_OR_RETURN(auto files, iceberg::WriteDataFiles(*dead_letters_, batches,
-                                                            {.target_file_size_bytes = options_.target_file_size_bytes}));
-  SourceOffsets expected;
-  for (const auto& [partition, end] : next) {
-    if (auto it = done.find(partition); it != done.end()) expected[partition] = it->second;
-  }
-  FLOE_RETURN_IF_ERROR_CTX(AppendWithOffsets(*dead_letters_, files, options_.topic, expected, next),
-                           "committing dead letters");
-  return count;
+  return CurrentOffsets(table_->metadata(), *options_.partitions);
 }
 
 Status IcebergCommitter::DecodeChunks(const MicroBatch& batch, const ChunkSink& sink,
@@ -410,10 +288,22 @@ Status IcebergCommitter::DecodeChunks(const MicroBatch& batch, const ChunkSink& 
         if (options_.with_kafka_columns) {
           std::vector<KafkaRecordMeta> meta;
           meta.reserve(n);
+          TopicPartitionIds& ids = *options_.partitions;
+          std::map<int32_t, TopicPartition> where;  // Of the rows' partitions: their topics outlive `meta`.
           for (size_t i : of_rows) {
             const SourceRecord& r = records[i];
-            meta.push_back({.partition = r.partition, .offset = r.offset, .timestamp_millis = r.timestamp_millis,
-                            .key = batch.key(r), .key_null = r.key == nullptr});
+            KafkaRecordMeta m{.partition = r.partition,
+                              .offset = r.offset,
+                              .timestamp_millis = r.timestamp_millis,
+                              .key = batch.key(r),
+                              .key_null = r.key == nullptr};
+            if (!ids.single_topic()) {
+              auto it = where.find(r.partition);
+              if (it == where.end()) it = where.emplace(r.partition, ids.Lookup(r.partition)).first;
+              m.partition = it->second.partition;
+              m.topic = it->second.topic;
+            }
+            meta.push_back(m);
           }
           FLOE_ASSIGN_OR_RETURN(rows, WithKafkaColumns(std::move(rows), table_fields_, options_.topic, meta));
         }
@@ -483,9 +373,27 @@ Status IcebergCommitter::DecodeChunks(const MicroBatch& batch, const ChunkSink& 
 
 Result<CommitReport> IcebergCommitter::Commit(const MicroBatch& batch, const SourceOffsets& expected,
                                               const SourceOffsets& next) {
+  if (!dead_letters_) return Internal("a routed table's committer commits through its routing committer");
   if (!key_ids_.empty()) return CommitUpsert(batch, expected, next);
-  CommitReport report;
-  std::vector<std::pair<size_t, std::string>> bad;
+  FLOE_ASSIGN_OR_RETURN(Staged staged, Stage(batch));
+  // Dead letters first: if the main commit then fails, the batch is read again and the dead
+  // letters already committed are recognised by their offsets.
+  if (!staged.bad.empty()) {
+    auto dead = dead_letters_->Commit(batch, staged.bad, next);
+    if (!dead) {
+      Discard(staged);
+      return std::unexpected(dead.error());
+    }
+    staged.report.dead_letters = *dead;
+  }
+  return Publish(std::move(staged), expected, next);
+}
+
+Result<IcebergCommitter::Staged> IcebergCommitter::Stage(const MicroBatch& batch) {
+  if (!key_ids_.empty()) return Internal("upsert batches are not staged");
+  Staged staged;
+  CommitReport& report = staged.report;
+  DeadLetters& bad = staged.bad;
   // Opened at the first rows, after any schema change evolve makes.
   std::unique_ptr<iceberg::DataFileWriter> writer;
   auto write = [&](formats::ColumnBatch rows, const std::vector<size_t>& record_of_row) -> Status {
@@ -511,21 +419,26 @@ Result<CommitReport> IcebergCommitter::Commit(const MicroBatch& batch, const Sou
     }
     return OkStatus();
   };
-  FLOE_RETURN_IF_ERROR(DecodeChunks(batch, write, &bad));
-  std::vector<iceberg::DataFile> files;
+  DeadLetters decode_bad;
+  FLOE_RETURN_IF_ERROR(DecodeChunks(batch, write, &decode_bad));
+  bad.insert(bad.end(), decode_bad.begin(), decode_bad.end());
   if (writer) {
-    FLOE_ASSIGN_OR_RETURN(files, writer->Finish());
+    FLOE_ASSIGN_OR_RETURN(staged.files, writer->Finish());
   }
-  // Dead letters first: if the main commit then fails, the batch is read again and the dead
-  // letters already committed are recognised by their offsets.
-  if (!bad.empty()) {
-    FLOE_ASSIGN_OR_RETURN(report.dead_letters, CommitDeadLetters(batch, bad, next));
-  }
-  report.files = files.size();
-  for (const auto& file : files) report.bytes += static_cast<uint64_t>(file.file_size_in_bytes);
-  FLOE_RETURN_IF_ERROR(AppendWithOffsets(*table_, files, options_.topic, expected, next));
-  if (const iceberg::Snapshot* snapshot = table_->metadata().CurrentSnapshot()) report.snapshot_id = snapshot->snapshot_id;
-  return report;
+  report.files = staged.files.size();
+  for (const auto& file : staged.files) report.bytes += static_cast<uint64_t>(file.file_size_in_bytes);
+  return staged;
 }
+
+Result<CommitReport> IcebergCommitter::Publish(Staged staged, const SourceOffsets& expected,
+                                               const SourceOffsets& next) {
+  FLOE_RETURN_IF_ERROR(AppendWithOffsets(*table_, staged.files, *options_.partitions, expected, next));
+  if (const iceberg::Snapshot* snapshot = table_->metadata().CurrentSnapshot()) {
+    staged.report.snapshot_id = snapshot->snapshot_id;
+  }
+  return staged.report;
+}
+
+void IcebergCommitter::Discard(const Staged& staged) { DeleteFiles(*table_, staged.files); }
 
 }  // namespace floe::stream

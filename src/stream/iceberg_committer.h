@@ -22,6 +22,7 @@
 #include "sql/iceberg/batch_transform.h"
 #include "stream/batch_committer.h"
 #include "stream/change_decoder.h"
+#include "stream/dead_letter_table.h"
 #include "stream/record_decoder.h"
 #include "stream/upsert_batch.h"
 
@@ -29,6 +30,9 @@ namespace floe::stream {
 
 struct IcebergSinkOptions {
   std::string topic;
+  // How the batch's partitions are numbered (topic_partitions.h): a routed table's records may
+  // come from many topics. Null: `topic`'s partition numbers.
+  std::shared_ptr<TopicPartitionIds> partitions;
   // How record values decode (record_decoder.h); avro and auto fetch writer schemas from
   // `registry`. Upsert mode reads JSON change events only.
   SourceFormat format = SourceFormat::kJson;
@@ -65,11 +69,10 @@ struct IcebergSinkOptions {
 // that has them (maintenance commits such as compaction may not); empty when none has.
 Result<SourceOffsets> OffsetsInAncestry(const iceberg::TableMetadata& metadata, std::string_view topic);
 
-// The Iceberg schema of a dead-letter table.
-std::string_view DeadLetterSchemaJson();
-
 class IcebergCommitter final : public BatchCommitter {
  public:
+  // `dead_letters` may be null for a routed table (append mode only), whose dead letters the
+  // routing committer writes: then only Stage and Publish may be used.
   static Result<std::unique_ptr<IcebergCommitter>> Open(std::unique_ptr<iceberg::Table> table,
                                                         std::unique_ptr<iceberg::Table> dead_letters,
                                                         IcebergSinkOptions options);
@@ -78,11 +81,24 @@ class IcebergCommitter final : public BatchCommitter {
   Result<CommitReport> Commit(const MicroBatch& batch, const SourceOffsets& expected,
                               const SourceOffsets& next) override;
 
+  // A batch's rows written to data files, not yet committed. Append mode only.
+  struct Staged {
+    std::vector<iceberg::DataFile> files;
+    CommitReport report;
+    DeadLetters bad;  // Records of the batch that did not decode, with why.
+  };
+  // Decodes and writes `batch` (evolving the schema first with `evolve`).
+  Result<Staged> Stage(const MicroBatch& batch);
+  // Commits `staged` with the table's offsets becoming `next` if they are `expected`
+  // (offsets_commit.h); a conflict deletes its files.
+  Result<CommitReport> Publish(Staged staged, const SourceOffsets& expected, const SourceOffsets& next);
+  // Deletes the files of a staged batch that will not be published.
+  void Discard(const Staged& staged);
+
+  iceberg::Table& table() { return *table_; }
+
  private:
   IcebergCommitter() = default;
-  // Commits the dead letters of `batch` (record indexes and reasons) not already in the table.
-  Result<uint64_t> CommitDeadLetters(const MicroBatch& batch, const std::vector<std::pair<size_t, std::string>>& bad,
-                                     const SourceOffsets& next);
 
   // Takes one decoded chunk's rows; `record_of_row` gives each row's record index (for the
   // dead letters it finds itself, such as rows a transform rejects).
@@ -107,7 +123,7 @@ class IcebergCommitter final : public BatchCommitter {
 
   IcebergSinkOptions options_;
   std::unique_ptr<iceberg::Table> table_;
-  std::unique_ptr<iceberg::Table> dead_letters_;
+  std::unique_ptr<DeadLetterTable> dead_letters_;  // Null for a routed table.
   // One decoding thread's state: its decoder and its reused list of the chunk's records.
   struct DecodeLane {
     std::unique_ptr<RecordDecoder> decoder;
@@ -118,7 +134,6 @@ class IcebergCommitter final : public BatchCommitter {
   std::vector<formats::Field> table_fields_;  // The rows' columns (the table's, or the events').
   std::vector<DecodeLane> lanes_;     // Each decodes on a thread of pool_.
   std::unique_ptr<ThreadPool> pool_;  // One thread per lane.
-  std::unique_ptr<formats::JsonEventDecoder> dead_letter_decoder_;
   std::vector<int32_t> output_ids_;  // With a transform: the table's field id of each output column.
   // Upsert mode: the key columns' field ids, and the reader of each record's change.
   std::vector<int32_t> key_ids_;

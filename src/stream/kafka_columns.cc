@@ -65,7 +65,7 @@ Result<formats::ColumnBatch> WithKafkaColumns(formats::ColumnBatch decoded, cons
     const formats::TypeId id = field.type.id;
     for (const KafkaRecordMeta& m : meta) {
       if (field.name == "_kafka_topic") {
-        column.AppendString(topic);
+        column.AppendString(m.topic.empty() ? topic : m.topic);
       } else if (field.name == "_partition") {
         if (id != formats::TypeId::kInt32) return InvalidArgument("column _partition must be int");
         column.Append<int32_t>(m.partition);

@@ -27,6 +27,7 @@ struct KafkaRecordMeta {
   int64_t timestamp_millis = 0;
   std::string_view key;
   bool key_null = true;
+  std::string_view topic;  // Empty: the topic WithKafkaColumns is given.
 };
 
 // Whether `name` is one of the metadata columns.

@@ -15,6 +15,7 @@ Result<std::unique_ptr<KafkaSource>> KafkaSource::Create(SourceOptions options, 
   std::unique_ptr<KafkaSource> source(new KafkaSource());
   source->options_ = std::move(options);
   source->provider_ = std::move(provider);
+  if (!source->options_.ids) source->options_.ids = TopicPartitionIds::ForTopic(source->options_.topic);
   broker::KafkaSettings defaults = {
       {"group.id", source->options_.group},
       {"enable.auto.commit", "false"},
@@ -51,11 +52,15 @@ Result<std::unique_ptr<KafkaSource>> KafkaSource::Create(SourceOptions options, 
   rd_kafka_poll_set_consumer(source->kafka_);
   source->consumer_queue_ = rd_kafka_queue_get_consumer(source->kafka_);
   rd_kafka_topic_partition_list_t* topics = rd_kafka_topic_partition_list_new(1);
-  rd_kafka_topic_partition_list_add(topics, source->options_.topic.c_str(), RD_KAFKA_PARTITION_UA);
+  // A subscription starting with '^' is a regex to librdkafka; anchored at both ends so the
+  // whole name must match, as Kafka's Java consumer matches a Pattern subscription.
+  const std::string subscription =
+      source->options_.topic_regex.empty() ? source->options_.topic : "^(" + source->options_.topic_regex + ")$";
+  rd_kafka_topic_partition_list_add(topics, subscription.c_str(), RD_KAFKA_PARTITION_UA);
   rd_kafka_resp_err_t err = rd_kafka_subscribe(source->kafka_, topics);
   rd_kafka_topic_partition_list_destroy(topics);
   if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
-    return Unavailable("subscribing to topic {}: {}", source->options_.topic, rd_kafka_err2str(err));
+    return Unavailable("subscribing to {}: {}", source->Subscription(), rd_kafka_err2str(err));
   }
   return source;
 }
@@ -100,14 +105,24 @@ Status KafkaSource::AssignFromProvider(rd_kafka_topic_partition_list_s* partitio
   end_reached_.clear();
   for (int i = 0; i < partitions->cnt; ++i) {
     rd_kafka_topic_partition_t& p = partitions->elems[i];
-    auto it = offsets.find(p.partition);
+    const int32_t id = options_.ids->Id(p.topic, p.partition);
+    auto it = offsets.find(id);
     p.offset = it != offsets.end() ? it->second : RD_KAFKA_OFFSET_BEGINNING;
-    assigned_.push_back(p.partition);
+    assigned_.push_back(id);
   }
   rd_kafka_resp_err_t err = rd_kafka_assign(kafka_, partitions);
   if (err != RD_KAFKA_RESP_ERR_NO_ERROR) return Unavailable("assigning partitions: {}", rd_kafka_err2str(err));
-  Logger("stream")->info("assigned {} partition(s) of {} at the table's offsets {}", partitions->cnt,
-                         options_.topic, OffsetsToJson(offsets));
+  if (options_.ids->single_topic()) {
+    Logger("stream")->info("assigned {} partition(s) of {} at the table's offsets {}", partitions->cnt, options_.topic,
+                           OffsetsToJson(offsets));
+  } else {
+    std::string where;
+    for (const auto& [topic, by_partition] : options_.ids->Split(offsets)) {
+      where += fmt::format("{}{} {}", where.empty() ? "" : ", ", topic, OffsetsToJson(by_partition));
+    }
+    Logger("stream")->info("assigned {} partition(s) of {} at the job's offsets {}", partitions->cnt, Subscription(),
+                           where.empty() ? "(none yet)" : where);
+  }
   return OkStatus();
 }
 
@@ -138,7 +153,7 @@ Result<size_t> KafkaSource::Poll(MicroBatch& batch, int timeout_ms, size_t max_r
   int wait = timeout_ms;
   while (added < max_records && batch.value_bytes() < max_bytes) {
     ssize_t taken = rd_kafka_consume_batch_queue(consumer_queue_, wait, messages, std::min(kTake, max_records - added));
-    if (taken < 0) return Unavailable("polling {}: {}", options_.topic, rd_kafka_err2str(rd_kafka_last_error()));
+    if (taken < 0) return Unavailable("polling {}: {}", Subscription(), rd_kafka_err2str(rd_kafka_last_error()));
     const auto count = static_cast<size_t>(taken);
     if (!last_error_) {
       // The rebalance callback could not read the table's offsets: the caller re-reads from
@@ -165,9 +180,20 @@ Result<size_t> KafkaSource::Poll(MicroBatch& batch, int timeout_ms, size_t max_r
     wait = 0;  // Take what is already buffered, but do not wait again.
     for (size_t i = 0; i < count; ++i) {
       rd_kafka_message_t* message = messages[i];
+      // Runs of one partition are the rule: its number is looked up once per run.
+      int32_t id = message->partition;
+      if (!options_.ids->single_topic() && message->rkt != nullptr) {
+        const char* topic = rd_kafka_topic_name(message->rkt);
+        if (message->partition != run_partition_ || run_topic_ != topic) {
+          run_topic_ = topic;
+          run_partition_ = message->partition;
+          run_id_ = options_.ids->Id(run_topic_, run_partition_);
+        }
+        id = run_id_;
+      }
       if (message->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
         if (message->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
-          end_reached_[message->partition] = message->offset;
+          end_reached_[id] = message->offset;
         } else {
           Logger("stream")->warn("consumer: {}", rd_kafka_message_errstr(message));
         }
@@ -176,8 +202,8 @@ Result<size_t> KafkaSource::Poll(MicroBatch& batch, int timeout_ms, size_t max_r
       }
       rd_kafka_timestamp_type_t type;
       int64_t timestamp = rd_kafka_message_timestamp(message, &type);
-      batch.AddHeld(message->partition, message->offset, timestamp, message->payload, message->len, message, release,
-                    message->key, message->key_len);
+      batch.AddHeld(id, message->offset, timestamp, message->payload, message->len, message, release, message->key,
+                    message->key_len);
       ++added;
     }
   }
@@ -187,27 +213,28 @@ Result<size_t> KafkaSource::Poll(MicroBatch& batch, int timeout_ms, size_t max_r
 void KafkaSource::CommitGroupOffsets(const SourceOffsets& offsets) {
   if (offsets.empty()) return;
   rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(static_cast<int>(offsets.size()));
-  for (const auto& [partition, offset] : offsets) {
-    rd_kafka_topic_partition_list_add(list, options_.topic.c_str(), partition)->offset = offset;
+  for (const auto& [id, offset] : offsets) {
+    TopicPartition p = options_.ids->Lookup(id);
+    rd_kafka_topic_partition_list_add(list, p.topic.c_str(), p.partition)->offset = offset;
   }
   rd_kafka_commit(kafka_, list, /*async=*/1);
   rd_kafka_topic_partition_list_destroy(list);
 }
 
-Result<int64_t> KafkaSource::HighWatermark(int32_t partition) {
+Result<int64_t> KafkaSource::HighWatermark(int32_t id) {
   int64_t low = 0, high = 0;
-  rd_kafka_resp_err_t err =
-      rd_kafka_query_watermark_offsets(kafka_, options_.topic.c_str(), partition, &low, &high, 10'000);
+  TopicPartition p = options_.ids->Lookup(id);
+  rd_kafka_resp_err_t err = rd_kafka_query_watermark_offsets(kafka_, p.topic.c_str(), p.partition, &low, &high, 10'000);
   if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
-    return Unavailable("end offset of {}[{}]: {}", options_.topic, partition, rd_kafka_err2str(err));
+    return Unavailable("end offset of {}[{}]: {}", p.topic, p.partition, rd_kafka_err2str(err));
   }
   return high;
 }
 
-int64_t KafkaSource::CachedHighWatermark(int32_t partition) const {
+int64_t KafkaSource::CachedHighWatermark(int32_t id) const {
   int64_t low = -1, high = -1;
-  if (rd_kafka_get_watermark_offsets(kafka_, options_.topic.c_str(), partition, &low, &high) !=
-          RD_KAFKA_RESP_ERR_NO_ERROR ||
+  TopicPartition p = options_.ids->Lookup(id);
+  if (rd_kafka_get_watermark_offsets(kafka_, p.topic.c_str(), p.partition, &low, &high) != RD_KAFKA_RESP_ERR_NO_ERROR ||
       high < 0) {
     return -1;  // RD_KAFKA_OFFSET_INVALID until a fetch response carried it.
   }
@@ -220,6 +247,10 @@ int64_t KafkaSource::EndReached(int32_t partition) const {
 }
 
 std::vector<int32_t> KafkaSource::AssignedPartitions() const { return assigned_; }
+
+std::string KafkaSource::Subscription() const {
+  return options_.topic_regex.empty() ? options_.topic : "/" + options_.topic_regex + "/";
+}
 
 void KafkaSource::Close() {
   if (closed_ || kafka_ == nullptr) return;

@@ -18,6 +18,7 @@
 #include "base/result.h"
 #include "stream/micro_batch.h"
 #include "stream/source_offsets.h"
+#include "stream/topic_partitions.h"
 
 struct rd_kafka_s;
 struct rd_kafka_queue_s;
@@ -28,6 +29,13 @@ namespace floe::stream {
 struct SourceOptions {
   std::string brokers;
   std::string topic;
+  // Instead of `topic`: every topic whose whole name matches (POSIX extended, as librdkafka
+  // matches regex subscriptions), including topics created later (seen within the metadata
+  // refresh interval, 2 s).
+  std::string topic_regex;
+  // How partitions are numbered in batches and offsets (topic_partitions.h). Null: `topic`'s
+  // partition numbers.
+  std::shared_ptr<TopicPartitionIds> ids;
   std::string group;
   std::map<std::string, std::string> config;  // Extra librdkafka settings.
 };
@@ -35,7 +43,8 @@ struct SourceOptions {
 class KafkaSource {
  public:
   // Where each partition starts: the table's committed offsets (partitions missing from the
-  // result start at the earliest retained offset).
+  // result start at the earliest retained offset). Partitions are numbered by `ids`, as are
+  // the batch's records and every partition argument below.
   using OffsetProvider = std::function<Result<SourceOffsets>()>;
 
   static Result<std::unique_ptr<KafkaSource>> Create(SourceOptions options, OffsetProvider provider);
@@ -79,6 +88,8 @@ class KafkaSource {
   KafkaSource() = default;
   static void OnRebalance(rd_kafka_s* kafka, int error, rd_kafka_topic_partition_list_s* partitions, void* opaque);
   Status AssignFromProvider(rd_kafka_topic_partition_list_s* partitions);
+  // What the source reads, for logs: the topic or /regex/.
+  std::string Subscription() const;
 
   SourceOptions options_;
   OffsetProvider provider_;
@@ -89,6 +100,10 @@ class KafkaSource {
   bool close_finished_ = true;  // Whether Close left the group; destroy skips it otherwise.
   std::vector<int32_t> assigned_;
   std::map<int32_t, int64_t> end_reached_;  // Partition -> offset of its last PARTITION_EOF.
+  // The partition of the last message polled, and its number.
+  std::string run_topic_;
+  int32_t run_partition_ = -1;
+  int32_t run_id_ = -1;
   Status last_error_;
   // Partitions the group gave this member while the table's offsets could not be read (the
   // catalog was down): held unassigned until Reseek reads the offsets. Owned; null when none.

@@ -52,6 +52,12 @@ void MicroBatch::AddHeld(int32_t partition, int64_t offset, int64_t timestamp_mi
   Track(partition, offset);
 }
 
+void MicroBatch::AddBorrowed(const SourceRecord& record) {
+  records_.push_back(record);
+  value_bytes_ += record.value_size;
+  Track(record.partition, record.offset);
+}
+
 void MicroBatch::Clear() {
   for (void* handle : held_) release_(handle);
   held_.clear();

@@ -41,6 +41,9 @@ class MicroBatch {
   // cleared, when `release` gives the handle back.
   void AddHeld(int32_t partition, int64_t offset, int64_t timestamp_millis, const void* value, size_t size,
                void* handle, Release release, const void* key = nullptr, size_t key_size = 0);
+  // Adds a record whose value and key stay where they are, owned by someone who keeps them
+  // until this batch is cleared: a routed table's share of a batch borrows the batch's records.
+  void AddBorrowed(const SourceRecord& record);
   // Forgets every record and releases every held handle.
   void Clear();
 

@@ -71,7 +71,63 @@ class StubRegistry {
       if (id == "12") {
         return net::HttpResponse::Json(200, nlohmann::json({{"schemaType", "PROTOBUF"}, {"schema", "message {"}}).dump());
       }
+      // Schemas with Confluent's schema references (subject and version of the schemas that
+      // define the named types they use).
+      using nlohmann::json;
+      auto ref = [](const char* subject, int version) {
+        return json({{"name", subject}, {"subject", subject}, {"version", version}});
+      };
+      if (id == "20") {
+        return net::HttpResponse::Json(200, json({{"schema", R"({"type":"record","name":"M","fields":[
+            {"name":"x","type":"A"},{"name":"y","type":"B"}]})"},
+                                                  {"references", {ref("b", 1), ref("a", 1)}}})
+                                                .dump());
+      }
+      if (id == "21")
+        return net::HttpResponse::Json(200, json({{"schema", R"("C1")"}, {"references", {ref("c1", 1)}}}).dump());
+      if (id == "22")
+        return net::HttpResponse::Json(200, json({{"schema", "\"long\""}, {"references", {ref("gone", 3)}}}).dump());
+      if (id == "23")
+        return net::HttpResponse::Json(200,
+                                       json({{"schema", "\"long\""}, {"references", {{{"subject", "a"}}}}}).dump());
+      if (id == "24") {
+        return net::HttpResponse::Json(
+            200, json({{"schemaType", "PROTOBUF"}, {"schema", kOrderProto}, {"references", {ref("a", 1)}}}).dump());
+      }
+      if (id == "25")
+        return net::HttpResponse::Json(200, json({{"schema", "\"long\""}, {"references", {ref("proto", 1)}}}).dump());
+      if (id == "26")
+        return net::HttpResponse::Json(200, json({{"schema", "\"long\""}, {"references", {ref("deep", 1)}}}).dump());
+      if (id == "27") return net::HttpResponse::Json(200, json({{"schema", "\"long\""}, {"references", "a"}}).dump());
       return net::HttpResponse::Json(404, R"({"error_code":40403,"message":"Schema not found"})");
+    });
+    (void)router.Add("GET", "/subjects/{subject}/versions/{version}", [this](net::HttpRequest& request) {
+      ++requests;
+      using nlohmann::json;
+      const std::string subject = request.path_params["subject"];
+      const int version = std::stoi(request.path_params["version"]);
+      auto ref = [](const char* s, int v) { return json({{"name", s}, {"subject", s}, {"version", v}}); };
+      json body;
+      if (subject == "a" && version == 1) {
+        body = {{"schema", R"({"type":"record","name":"A","fields":[{"name":"b","type":"B"}]})"},
+                {"references", {ref("b", 1)}}};
+      } else if (subject == "b" && version == 1) {
+        body = {{"schema", R"({"type":"enum","name":"B","symbols":["P","Q"]})"}};
+      } else if (subject == "c1") {
+        body = {{"schema", R"({"type":"record","name":"C1","fields":[{"name":"c","type":"C2"}]})"},
+                {"references", {ref("c2", 1)}}};
+      } else if (subject == "c2") {
+        body = {{"schema", R"({"type":"record","name":"C2","fields":[{"name":"c","type":["null","C1"]}]})"},
+                {"references", {ref("c1", 1)}}};
+      } else if (subject == "proto") {
+        body = {{"schemaType", "PROTOBUF"}, {"schema", kOrderProto}};
+      } else if (subject == "deep") {
+        body = {{"schema", "\"long\""},
+                {"references", {json({{"name", "d"}, {"subject", "deep"}, {"version", version + 1}})}}};
+      } else {
+        return net::HttpResponse::Json(404, R"({"error_code":40401,"message":"Subject not found"})");
+      }
+      return net::HttpResponse::Json(200, body.dump());
     });
     server_ = std::make_unique<net::HttpServer>(net::HttpServerOptions{}, std::move(router));
     Status st = server_->Start();
@@ -139,6 +195,40 @@ TEST(RecordDecoder, AvroThroughARegistryWithEveryFailureNamed) {
   ASSERT_TRUE(second.has_value());
   EXPECT_EQ((*second)->Decode(Records({good, good})).batches[0].num_rows, 2);
   EXPECT_EQ(registry.requests.load(), asked);
+}
+
+TEST(SchemaRegistryClient, AvroReferencesResolvedTheirsFirstEachOnce) {
+  StubRegistry registry;
+  SchemaRegistryClient client({.url = registry.url, .first_pause = std::chrono::milliseconds(1)});
+  // M names A and B; A names B too: B is fetched once and defined before A.
+  auto m = client.SchemaById(20);
+  ASSERT_TRUE(m) << m.error().message();
+  ASSERT_TRUE((*m)->avro);
+  const avro::AvroNode& root = (*m)->avro->root();
+  ASSERT_EQ(root.fields.size(), 2u);
+  EXPECT_EQ(root.fields[0].type->name, "A");
+  EXPECT_EQ(root.fields[0].type->fields[0].type, root.fields[1].type);
+  EXPECT_EQ(root.fields[1].type->type, avro::AvroType::kEnum);
+  EXPECT_EQ(registry.requests.load(), 3);  // The id, b, a.
+
+  auto message = [&](int32_t id) {
+    auto schema = client.SchemaById(id);
+    return schema ? std::string("(parsed)") : schema.error().message();
+  };
+  // Two subjects referencing each other: each read once, then refused as it does not parse.
+  EXPECT_EQ(message(21).rfind("schema id 21 does not parse as Avro with its 2 reference(s): ", 0), 0u) << message(21);
+  EXPECT_EQ(
+      message(22).rfind("the reference to subject 'gone' version 3 of schema id 22 is unknown to the registry", 0), 0u)
+      << message(22);
+  EXPECT_EQ(client.SchemaById(22).error().kind(), ErrorKind::kNotFound);
+  EXPECT_EQ(message(23), "schema id 23: a schema reference without a string \"subject\" and an integer \"version\"");
+  EXPECT_EQ(message(24),
+            "schema id 24 is a PROTOBUF schema with schema references, which floe stream resolves for "
+            "AVRO only");
+  EXPECT_EQ(client.SchemaById(24).error().kind(), ErrorKind::kNotImplemented);
+  EXPECT_EQ(message(25), "the reference to subject 'proto' version 1 of schema id 25 is a PROTOBUF schema, not AVRO");
+  EXPECT_NE(message(26).find("schema references nested deeper than 32"), std::string::npos) << message(26);
+  EXPECT_EQ(message(27), "schema id 27: \"references\" is not a list");
 }
 
 TEST(RecordDecoder, UnreachableRegistryIsADeadLetterNotAStop) {

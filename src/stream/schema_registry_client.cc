@@ -4,11 +4,13 @@
 #include <fstream>
 #include <thread>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "base/base64.h"
 #include "base/logging.h"
 #include "base/private_file.h"
+#include "net/http_message.h"
 
 namespace floe::stream {
 namespace {
@@ -71,8 +73,8 @@ Status SchemaRegistryClient::Remember(int32_t id, std::string_view text, std::st
   return OkStatus();
 }
 
-Result<std::shared_ptr<const RegisteredSchema>> SchemaRegistryClient::Fetch(int32_t id) {
-  const std::string url = options_.url + "/schemas/ids/" + std::to_string(id);
+Result<nlohmann::json> SchemaRegistryClient::Get(const std::string& path, std::string_view what) {
+  const std::string url = options_.url + path;
   std::chrono::milliseconds pause = options_.first_pause;
   Result<net::HttpResponse> response = Unavailable("no attempt made");
   for (int attempt = 1; attempt <= options_.attempts; ++attempt) {
@@ -95,27 +97,84 @@ Result<std::shared_ptr<const RegisteredSchema>> SchemaRegistryClient::Fetch(int3
     std::string message = body.is_object() && body.contains("message") && body["message"].is_string()
                               ? body["message"].get<std::string>()
                               : response->body.substr(0, 200);
-    return NotFound("schema id {} is unknown to the registry at {} ({})", id, options_.url, message);
+    return NotFound("{} is unknown to the registry at {} ({})", what, options_.url, message);
   }
   if (response->status >= 500) {
     return Unavailable("schema registry {} answered HTTP {} after {} attempts", options_.url, response->status,
                        options_.attempts);
   }
   if (response->status != 200) {
-    return Unavailable("schema registry {} answered HTTP {} for schema id {}: {}", options_.url, response->status, id,
+    return Unavailable("schema registry {} answered HTTP {} for {}: {}", options_.url, response->status, what,
                        response->body.substr(0, 200));
   }
   if (!body.is_object() || !body.contains("schema") || !body["schema"].is_string()) {
-    return Corruption("schema registry {}: the answer for schema id {} has no \"schema\" string", options_.url, id);
+    return Corruption("schema registry {}: the answer for {} has no \"schema\" string", options_.url, what);
   }
+  return body;
+}
+
+Status SchemaRegistryClient::ResolveReferences(const nlohmann::json& references, std::string_view what, int depth,
+                                               std::set<std::string>& seen, std::vector<std::string>& texts) {
+  if (!references.is_array()) return Corruption("{}: \"references\" is not a list", what);
+  if (depth > kMaxReferenceDepth) {
+    return Corruption("{}: schema references nested deeper than {}", what, kMaxReferenceDepth);
+  }
+  for (const nlohmann::json& reference : references) {
+    if (!reference.is_object() || !reference.contains("subject") || !reference["subject"].is_string() ||
+        !reference.contains("version") || !reference["version"].is_number_integer()) {
+      return Corruption("{}: a schema reference without a string \"subject\" and an integer \"version\"", what);
+    }
+    const std::string subject = reference["subject"].get<std::string>();
+    const int64_t version = reference["version"].get<int64_t>();
+    // A type referenced along two paths is defined once: each (subject, version) is read once.
+    if (!seen.insert(fmt::format("{}\n{}", subject, version)).second) continue;
+    if (seen.size() > kMaxReferences) return Corruption("{}: more than {} schema references", what, kMaxReferences);
+    const std::string referenced =
+        fmt::format("the reference to subject '{}' version {} of {}", subject, version, what);
+    FLOE_ASSIGN_OR_RETURN(
+        nlohmann::json body,
+        Get(fmt::format("/subjects/{}/versions/{}", net::PercentEncode(subject), version), referenced));
+    const std::string type =
+        body.contains("schemaType") && body["schemaType"].is_string() ? body["schemaType"].get<std::string>() : "AVRO";
+    if (type != "AVRO") return Corruption("{} is a {} schema, not AVRO", referenced, type);
+    // Its own references first: the types it names are defined before it.
+    if (body.contains("references")) {
+      FLOE_RETURN_IF_ERROR(ResolveReferences(body["references"], referenced, depth + 1, seen, texts));
+    }
+    texts.push_back(body["schema"].get<std::string>());
+  }
+  return OkStatus();
+}
+
+Result<std::shared_ptr<const RegisteredSchema>> SchemaRegistryClient::Fetch(int32_t id) {
+  const std::string what = fmt::format("schema id {}", id);
+  FLOE_ASSIGN_OR_RETURN(nlohmann::json body, Get("/schemas/ids/" + std::to_string(id), what));
   auto schema = std::make_shared<RegisteredSchema>();
   schema->id = id;
   schema->text = body["schema"].get<std::string>();
   schema->schema_type = body.contains("schemaType") && body["schemaType"].is_string()
                             ? body["schemaType"].get<std::string>()
                             : "AVRO";  // Confluent leaves it out for Avro.
-  if (body.contains("references") && body["references"].is_array() && !body["references"].empty()) {
-    return NotImplemented("schema id {} uses schema references, which floe stream cannot resolve yet", id);
+  const bool has_references =
+      body.contains("references") && !(body["references"].is_array() && body["references"].empty());
+  if (has_references && schema->schema_type != "AVRO") {
+    return NotImplemented(
+        "schema id {} is a {} schema with schema references, which floe stream resolves for "
+        "AVRO only",
+        id, schema->schema_type);
+  }
+  if (has_references) {
+    // The referenced schemas define named types the schema uses: parsed first, depth first.
+    std::set<std::string> seen;
+    std::vector<std::string> texts;
+    FLOE_RETURN_IF_ERROR(ResolveReferences(body["references"], what, 0, seen, texts));
+    auto parsed = avro::AvroSchema::ParseWithReferences(schema->text, texts);
+    if (!parsed) {
+      return Corruption("schema id {} does not parse as Avro with its {} reference(s): {}", id, texts.size(),
+                        parsed.error().message());
+    }
+    schema->avro = std::move(*parsed);
+    return std::shared_ptr<const RegisteredSchema>(std::move(schema));
   }
   FLOE_RETURN_IF_ERROR(ParseRegistered(*schema));
   return std::shared_ptr<const RegisteredSchema>(std::move(schema));

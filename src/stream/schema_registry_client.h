@@ -11,7 +11,12 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "base/result.h"
 #include "formats/avro/avro_schema.h"
@@ -45,7 +50,10 @@ class SchemaRegistryClient {
 
   // The schema with `id`: NotFound when the registry has none (its error 40403), Unavailable
   // when it could not be reached after every attempt, Corruption when its answer or an AVRO or
-  // PROTOBUF schema does not parse, NotImplemented for schemas with references.
+  // PROTOBUF schema does not parse. An AVRO schema's references (Confluent's schema references:
+  // subject and version of schemas defining the named types it uses) are fetched with
+  // GET /subjects/{s}/versions/{v}, theirs first, each once, at most kMaxReferences of them and
+  // kMaxReferenceDepth deep; PROTOBUF and JSON schemas with references are NotImplemented.
   Result<std::shared_ptr<const RegisteredSchema>> SchemaById(int32_t id);
 
   // Puts a schema known ahead under `id`, as if the registry had answered it (benchmarks and
@@ -54,8 +62,17 @@ class SchemaRegistryClient {
 
   const std::string& url() const { return options_.url; }
 
+  static constexpr size_t kMaxReferences = 256;  // As the registry's own bound (docs/schema-registry.md).
+  static constexpr int kMaxReferenceDepth = 32;
+
  private:
   Result<std::shared_ptr<const RegisteredSchema>> Fetch(int32_t id);
+  // GET `path` of the registry, retried; the answer, an object with a "schema" string. `what`
+  // names the request in errors.
+  Result<nlohmann::json> Get(const std::string& path, std::string_view what);
+  // Appends the texts of `references` (a "references" list) and of theirs, dependencies first.
+  Status ResolveReferences(const nlohmann::json& references, std::string_view what, int depth,
+                           std::set<std::string>& seen, std::vector<std::string>& texts);
 
   SchemaRegistryClientOptions options_;
   std::string authorization_;  // "Basic ..." or empty.

@@ -46,9 +46,10 @@ SourceOffsets MergeOffsets(const SourceOffsets& base, const SourceOffsets& updat
   return merged;
 }
 
-Result<SourceOffsets> OffsetsInAncestryOf(const iceberg::TableMetadata& metadata, const iceberg::Snapshot* snapshot,
-                                          std::string_view topic) {
-  std::string key = OffsetsSummaryKey(topic);
+namespace {
+
+Result<SourceOffsets> OffsetsUnderKey(const iceberg::TableMetadata& metadata, const iceberg::Snapshot* snapshot,
+                                      const std::string& key) {
   for (size_t steps = 0; snapshot != nullptr && steps <= metadata.snapshots.size(); ++steps) {
     if (auto it = snapshot->summary.find(key); it != snapshot->summary.end()) {
       FLOE_ASSIGN_OR_RETURN_CTX(SourceOffsets offsets, OffsetsFromJson(it->second),
@@ -59,6 +60,24 @@ Result<SourceOffsets> OffsetsInAncestryOf(const iceberg::TableMetadata& metadata
     snapshot = metadata.SnapshotById(*snapshot->parent_snapshot_id);
   }
   return SourceOffsets{};
+}
+
+}  // namespace
+
+Result<SourceOffsets> OffsetsInAncestryOf(const iceberg::TableMetadata& metadata, const iceberg::Snapshot* snapshot,
+                                          std::string_view topic) {
+  return OffsetsUnderKey(metadata, snapshot, OffsetsSummaryKey(topic));
+}
+
+Result<TopicOffsets> TopicOffsetsInAncestryOf(const iceberg::TableMetadata& metadata, const iceberg::Snapshot* snapshot,
+                                              const std::vector<std::string>& topics, std::string_view key_prefix) {
+  TopicOffsets out;
+  for (const std::string& topic : topics) {
+    FLOE_ASSIGN_OR_RETURN(SourceOffsets offsets,
+                          OffsetsUnderKey(metadata, snapshot, fmt::format("{}{}", key_prefix, topic)));
+    if (!offsets.empty()) out[topic] = std::move(offsets);
+  }
+  return out;
 }
 
 }  // namespace floe::stream

@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/result.h"
 #include "iceberg/table_metadata.h"
@@ -15,6 +16,7 @@
 namespace floe::stream {
 
 using SourceOffsets = std::map<int32_t, int64_t>;  // partition -> next offset to read.
+using TopicOffsets = std::map<std::string, SourceOffsets>;  // topic -> its partitions' offsets.
 
 // "floe.offsets.orders"
 std::string OffsetsSummaryKey(std::string_view topic);
@@ -29,6 +31,12 @@ Result<SourceOffsets> OffsetsFromJson(std::string_view json);
 // cannot loop.
 Result<SourceOffsets> OffsetsInAncestryOf(const iceberg::TableMetadata& metadata, const iceberg::Snapshot* snapshot,
                                           std::string_view topic);
+
+// The offsets of each of `topics` (OffsetsInAncestryOf); topics without any are left out.
+// `key_prefix` names the summary keys: "floe.offsets." (a table's own) or another prefix.
+Result<TopicOffsets> TopicOffsetsInAncestryOf(const iceberg::TableMetadata& metadata, const iceberg::Snapshot* snapshot,
+                                              const std::vector<std::string>& topics,
+                                              std::string_view key_prefix = "floe.offsets.");
 
 // `base` with every partition of `update` replaced by its value in `update`.
 SourceOffsets MergeOffsets(const SourceOffsets& base, const SourceOffsets& update);

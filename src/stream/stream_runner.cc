@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <regex>
+#include <set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -17,76 +19,12 @@
 #include "stream/iceberg_committer.h"
 #include "stream/kafka_columns.h"
 #include "stream/protobuf_table_schema.h"
+#include "stream/routing_committer.h"
 #include "stream/schema_registry_client.h"
+#include "stream/table_setup.h"
 
 namespace floe::stream {
 namespace {
-
-// Creates `id` from `schema_json` and `partition` unless it exists; returns whether it did.
-// The schema of a table created in upsert mode: the key columns required and its identifier fields.
-Result<iceberg::Schema> WithKey(const iceberg::Schema& schema, const std::vector<std::string>& key_columns) {
-  std::vector<iceberg::NestedField> fields = schema.fields();
-  std::vector<int32_t> identifiers;
-  for (const std::string& name : key_columns) {
-    auto it = std::find_if(fields.begin(), fields.end(), [&](const iceberg::NestedField& f) { return f.name == name; });
-    if (it == fields.end()) return InvalidArgument("--key {}: the schema has no top-level column '{}'", name, name);
-    if (std::find(identifiers.begin(), identifiers.end(), it->id) != identifiers.end()) {
-      return InvalidArgument("--key names '{}' twice", name);
-    }
-    it->required = true;
-    identifiers.push_back(it->id);
-  }
-  iceberg::Schema keyed(schema.schema_id(), std::move(fields), std::move(identifiers));
-  FLOE_RETURN_IF_ERROR_CTX(keyed.Validate(), "--key");
-  return keyed;
-}
-
-Result<bool> EnsureTable(catalog::Catalog& catalog, const catalog::TableIdentifier& id, std::string_view schema_json,
-                         const std::vector<std::string>& partition,
-                         const std::map<std::string, std::string>& properties,
-                         const std::vector<std::string>& key_columns = {}) {
-  FLOE_ASSIGN_OR_RETURN(bool exists, catalog.TableExists(id));
-  if (exists) return false;
-  if (schema_json.empty()) {
-    return NotFound("table {} does not exist; give --schema SCHEMA.json to create it",
-                    catalog::IdentifierToString(id));
-  }
-  FLOE_ASSIGN_OR_RETURN_CTX(iceberg::Schema schema, iceberg::SchemaFromJson(schema_json), "--schema");
-  if (!key_columns.empty()) {
-    FLOE_ASSIGN_OR_RETURN(schema, WithKey(schema, key_columns));
-  }
-  std::vector<iceberg::PartitionField> fields;
-  int32_t next_id = 1000;
-  for (const std::string& text : partition) {
-    FLOE_ASSIGN_OR_RETURN_CTX(iceberg::PartitionField field, iceberg::ParsePartitionField(text, schema, next_id++),
-                              fmt::format("--partition '{}'", text));
-    fields.push_back(std::move(field));
-  }
-  iceberg::PartitionSpec spec(0, fields);
-  FLOE_RETURN_IF_ERROR_CTX(spec.Validate(schema), "--partition");
-  for (const iceberg::PartitionField& field : fields) {
-    // Checked before the table exists: upsert mode would refuse it once made (equality_deletes.h).
-    const auto& keys = schema.identifier_field_ids();
-    if (!key_columns.empty() && std::find(keys.begin(), keys.end(), field.source_id) == keys.end()) {
-      return InvalidArgument("--partition {}: in upsert mode a table is partitioned by --key columns only (a key's "
-                             "previous row could be in any other partition)",
-                             field.name);
-    }
-  }
-  catalog::TableCreation creation;
-  creation.schema = iceberg::SchemaToJsonValue(schema);
-  creation.partition_spec = iceberg::PartitionSpecToJsonValue(spec);
-  creation.properties = nlohmann::json(properties);
-  auto created = catalog.CreateTable(id, creation, /*stage=*/false);
-  if (!created && created.error().kind() != ErrorKind::kAlreadyExists) return std::unexpected(created.error());
-  return created.has_value();  // Another worker may have created it first: fine.
-}
-
-Result<std::unique_ptr<iceberg::Table>> LoadTable(std::shared_ptr<catalog::Catalog> catalog,
-                                                   const catalog::TableIdentifier& id) {
-  FLOE_ASSIGN_OR_RETURN(auto ops, catalog::CatalogTableOperations::Open(std::move(catalog), id));
-  return iceberg::Table::Load(std::move(ops));
-}
 
 // The Iceberg schema (JSON) of a table made for registry-encoded records: the writer's schema
 // of the topic's first record, mapped to Iceberg types.
@@ -104,33 +42,157 @@ Result<std::string> SchemaFromFirstRecord(const StreamConfig& config, SchemaRegi
                     "schema id): give --schema SCHEMA.json to create it",
                     config.table, config.topic);
   }
-  FLOE_ASSIGN_OR_RETURN(ConfluentFrame frame, ParseConfluentFrame(value));
-  FLOE_ASSIGN_OR_RETURN_CTX(auto writer, registry.SchemaById(frame.schema_id),
-                            fmt::format("the writer's schema of the first record of {}", config.topic));
-  iceberg::Schema schema;
-  if (writer->avro) {
-    FLOE_ASSIGN_OR_RETURN_CTX(schema, iceberg::AvroRecordToSchema(writer->avro->root()),
-                              fmt::format("schema id {} as a table", frame.schema_id));
-  } else if (writer->protobuf) {
-    FLOE_ASSIGN_OR_RETURN_CTX(MessageIndexes indexes, ParseMessageIndexes(frame.payload),
-                              fmt::format("the first record of {} (schema id {})", config.topic, frame.schema_id));
-    FLOE_ASSIGN_OR_RETURN_CTX(const protobuf::ProtoMessage* message, writer->protobuf->MessageAt(indexes.indexes),
-                              fmt::format("the first record of {} (schema id {})", config.topic, frame.schema_id));
-    FLOE_ASSIGN_OR_RETURN_CTX(schema, ProtoMessageToSchema(*message),
-                              fmt::format("message {} of schema id {} as a table", message->full_name, frame.schema_id));
-  } else {
-    return NotImplemented(
-        "the first record of {} is {} (schema id {}): tables are made from Avro and Protobuf schemas only (give "
-        "--schema SCHEMA.json)",
-        config.topic, writer->schema_type, frame.schema_id);
-  }
-  Logger("stream")->info("creating table {} from schema id {} of the first record", config.table, frame.schema_id);
+  FLOE_ASSIGN_OR_RETURN(iceberg::Schema schema,
+                        SchemaOfFramedValue(value, registry, fmt::format("the first record of {}", config.topic)));
+  Logger("stream")->info("creating table {} from the writer's schema of the first record", config.table);
   return iceberg::SchemaToJson(schema);
+}
+
+// `floe stream` writing many tables (routing_committer.h).
+Status RunRoutedStream(const StreamConfig& config, MetricsRegistry& metrics, const std::atomic<bool>* stop) {
+  auto log = Logger("stream");
+  // Checked before anything is created: what routing does not do (yet).
+  if (!config.key_columns.empty())
+    return InvalidArgument("routing (--topics, --table-from, --route) cannot be combined with --mode upsert");
+  if (!config.transform.empty())
+    return InvalidArgument("routing (--topics, --table-from, --route) cannot be combined with --transform");
+  if (!config.envelope.empty() && config.envelope != "none") return InvalidArgument("--envelope needs --mode upsert");
+  if (!config.topic.empty() && !config.topics.empty()) return InvalidArgument("give --topic or --topics, not both");
+  if (config.topic.empty() && config.topics.empty())
+    return InvalidArgument("routing needs --topics REGEX (or --topic)");
+  if (!config.topics.empty()) {
+    try {
+      std::regex check(config.topics, std::regex::extended);
+    } catch (const std::regex_error& error) {
+      return InvalidArgument("--topics '{}' is not a POSIX extended regular expression: {}", config.topics,
+                             error.what());
+    }
+  }
+  FLOE_ASSIGN_OR_RETURN(formats::EpochUnit unit, formats::ParseEpochUnit(config.timestamp_unit));
+  FLOE_ASSIGN_OR_RETURN(SourceFormat format, ParseSourceFormat(config.format));
+  FLOE_ASSIGN_OR_RETURN(RouteValueSource from, ParseTableFrom(config.table_from.empty() ? "topic" : config.table_from));
+  if (from.kind == RouteValueSource::Kind::kField && format != SourceFormat::kJson && format != SourceFormat::kAuto) {
+    return InvalidArgument("--table-from {} reads the field from JSON values: with --format {} route by topic",
+                           config.table_from, config.format);
+  }
+  if (NeedsRegistry(format) && config.registry.empty()) {
+    return InvalidArgument("--format {} needs --registry URL (the Schema Registry holding the writers' schemas)",
+                           config.format);
+  }
+  if (config.format_version != 0 && config.format_version != 2 && config.format_version != 3) {
+    return InvalidArgument("--format-version {}: floe writes format 2 or 3", config.format_version);
+  }
+  FLOE_ASSIGN_OR_RETURN(RoutedTableName names, ParseRoutedTable(config.table));
+  catalog::TableIdentifier dlq_id{names.ns, names.prefix + "dlq"};
+  if (!config.dead_letter_table.empty()) {
+    FLOE_ASSIGN_OR_RETURN_CTX(dlq_id, catalog::IdentifierFromString(config.dead_letter_table), "--dead-letter-table");
+  }
+  std::vector<RouteRule> rules;
+  if (!config.route_file.empty()) {
+    FLOE_ASSIGN_OR_RETURN(rules, ParseRouteFile(config.route_text, config.route_file, names));
+  }
+  auto router = std::make_shared<Router>(from, names, std::move(rules), dlq_id);
+  if (!config.schema_json.empty()) {
+    FLOE_RETURN_IF_ERROR_CTX(iceberg::SchemaFromJson(config.schema_json), "--schema");
+  }
+
+  FLOE_ASSIGN_OR_RETURN_CTX(std::unique_ptr<catalog::Catalog> opened,
+                            catalog::OpenCatalog({.uri = config.catalog, .warehouse = config.warehouse}),
+                            fmt::format("opening catalog {}", config.catalog));
+  std::shared_ptr<catalog::Catalog> catalog = std::move(opened);
+  std::set<catalog::Namespace> namespaces = {names.ns, dlq_id.ns};
+  for (const RouteRule& rule : router->rules()) namespaces.insert(rule.table.ns);
+  for (const catalog::Namespace& ns : namespaces) {
+    FLOE_ASSIGN_OR_RETURN(bool ns_exists, catalog->NamespaceExists(ns));
+    if (!ns_exists) {
+      auto created = catalog->CreateNamespace(ns, {});
+      if (!created && created.error().kind() != ErrorKind::kAlreadyExists) return created;
+    }
+  }
+  const std::string route_description = config.topics.empty() ? config.topic : "/" + config.topics + "/";
+  FLOE_ASSIGN_OR_RETURN(
+      bool created_dlq,
+      EnsureTable(*catalog, dlq_id, DeadLetterSchemaJson(), {},
+                  {{"floe.dead-letters-of", fmt::format("{} routed by {}", route_description,
+                                                        config.table_from.empty() ? "topic" : config.table_from)}}));
+  if (created_dlq) log->info("created dead-letter table {}", catalog::IdentifierToString(dlq_id));
+  FLOE_ASSIGN_OR_RETURN(auto dead_letters, LoadTable(catalog, dlq_id));
+
+  std::shared_ptr<SchemaRegistryClient> registry;
+  if (!config.registry.empty()) {
+    registry = std::make_shared<SchemaRegistryClient>(SchemaRegistryClientOptions{.url = config.registry});
+  }
+  // A routed table records its source without a topic: it holds only the records routed to it,
+  // so fresh reads, which would add a whole topic's tail, read its snapshot instead.
+  std::map<std::string, std::string> source = {
+      {"floe.source.brokers", config.brokers},
+      {"floe.source.format", std::string(SourceFormatName(format))},
+      {"floe.source.timestamp-unit", config.timestamp_unit},
+      {"floe.source.route",
+       fmt::format("{} by {}", route_description, config.table_from.empty() ? "topic" : config.table_from)},
+  };
+  std::vector<std::string> unset = {"floe.source.topic", "floe.source.transform", "floe.source.event-schema",
+                                    "floe.source.mode",  "floe.source.key",       "floe.source.envelope"};
+  if (registry) {
+    source["floe.source.registry"] = config.registry;
+  } else {
+    unset.push_back("floe.source.registry");
+  }
+  if (config.with_kafka_columns) {
+    source["floe.source.kafka-columns"] = "true";
+  } else {
+    unset.push_back("floe.source.kafka-columns");
+  }
+  auto partitions = TopicPartitionIds::ForManyTopics();
+  FLOE_ASSIGN_OR_RETURN(auto committer,
+                        RoutingCommitter::Open({.catalog = catalog,
+                                                .partitions = partitions,
+                                                .router = router,
+                                                .sink = {.format = format,
+                                                         .registry = registry,
+                                                         .with_kafka_columns = config.with_kafka_columns,
+                                                         .timestamp_unit = unit,
+                                                         .target_file_size_bytes = config.target_file_size_bytes,
+                                                         .evolve = config.evolve},
+                                                .schema_json = config.schema_json,
+                                                .partition = config.partition,
+                                                .format_version = config.format_version,
+                                                .properties = source,
+                                                .unset_properties = unset},
+                                               std::move(dead_letters)));
+  std::string group = config.group.empty() ? "floe-stream-" + config.table : config.group;
+  SerializedCommitter serialized(*committer);
+  FLOE_ASSIGN_OR_RETURN(auto kafka_source,
+                        KafkaSource::Create({.brokers = config.brokers,
+                                             .topic = config.topic,
+                                             .topic_regex = config.topics,
+                                             .ids = partitions,
+                                             .group = group,
+                                             .config = config.consumer_config},
+                                            [&serialized] { return serialized.CommittedOffsets(); }));
+  // The dead-letter table gets a checkpoint commit every batch: its snapshots are expired and
+  // its files compacted as a single table's are.
+  MaintenanceOptions maintenance_options = config.maintenance;
+  maintenance_options.target_file_size_bytes = config.target_file_size_bytes;
+  TableMaintenance maintenance([catalog, dlq_id] { return LoadTable(catalog, dlq_id); }, maintenance_options, metrics);
+  maintenance.Start();
+  StreamJob job(*kafka_source, serialized, config.trigger, metrics, stop);
+  log->info(
+      "streaming {} from {} into tables routed by {} under {} (dead letters and checkpoint in {}, group {}, "
+      "trigger {} ms)",
+      route_description, config.brokers, config.table_from.empty() ? "topic" : config.table_from, config.table,
+      catalog::IdentifierToString(dlq_id), group, config.trigger.interval_millis);
+  Status status = job.Run();
+  maintenance.Stop();
+  return status;
 }
 
 }  // namespace
 
 Status RunStream(const StreamConfig& config, MetricsRegistry& metrics, const std::atomic<bool>* stop) {
+  if (!config.topics.empty() || !config.table_from.empty() || !config.route_file.empty()) {
+    return RunRoutedStream(config, metrics, stop);
+  }
   auto log = Logger("stream");
   FLOE_ASSIGN_OR_RETURN(formats::EpochUnit unit, formats::ParseEpochUnit(config.timestamp_unit));
   FLOE_ASSIGN_OR_RETURN_CTX(catalog::TableIdentifier id, catalog::IdentifierFromString(config.table), "--table");
@@ -243,28 +305,8 @@ Status RunStream(const StreamConfig& config, MetricsRegistry& metrics, const std
                            config.format_version, config.table, table->metadata().format_version);
   }
   // Keep the recorded source current (a job pointed at another broker or unit says so).
-  std::map<std::string, std::string> stale;
-  for (const auto& [k, v] : source) {
-    auto it = table->metadata().properties.find(k);
-    if (it == table->metadata().properties.end() || it->second != v) stale[k] = v;
-  }
-  std::vector<std::string> removed;
-  for (const std::string& k : unset) {
-    if (table->metadata().properties.contains(k)) removed.push_back(k);
-  }
-  if (!stale.empty() || !removed.empty()) {
-    FLOE_RETURN_IF_ERROR_CTX(table->SetProperties(stale, removed), "recording the source in the table");
-  }
-  if (config.with_kafka_columns) {
-    std::vector<iceberg::SchemaChange> changes;
-    for (const iceberg::NestedField& f : MissingKafkaColumns(table->metadata().CurrentSchema())) {
-      changes.push_back({.kind = iceberg::SchemaChange::Kind::kAddColumn, .column = f.name, .type = f.type, .doc = f.doc});
-    }
-    if (!changes.empty()) {
-      FLOE_RETURN_IF_ERROR_CTX(table->UpdateSchema(changes), "adding the Kafka metadata columns (--with-kafka-columns)");
-      log->info("added the Kafka metadata columns to {}", config.table);
-    }
-  }
+  FLOE_RETURN_IF_ERROR(RecordSource(*table, source, unset));
+  if (config.with_kafka_columns) FLOE_RETURN_IF_ERROR(AddKafkaColumns(*table, config.table));
   FLOE_ASSIGN_OR_RETURN(auto dead_letters, LoadTable(catalog, dlq_id));
   FLOE_ASSIGN_OR_RETURN(auto committer,
                         IcebergCommitter::Open(std::move(table), std::move(dead_letters),

@@ -20,7 +20,16 @@ namespace floe::stream {
 struct StreamConfig {
   std::string brokers;
   std::string topic;
-  std::string table;       // NS.NAME
+  std::string table;  // NS.NAME; when routing, NS or NS.PREFIX* (route.h)
+  // Routing (docs/stream.md, "Routing"): on when any of these is given. `topics` is a regex of
+  // topic names (instead of `topic`); `table_from` is topic or field:NAME; `route_text` is the
+  // route file's contents (`route_file` its name, for errors); `dead_letter_table` defaults to
+  // NS.<PREFIX>dlq.
+  std::string topics;
+  std::string table_from;
+  std::string route_file;
+  std::string route_text;
+  std::string dead_letter_table;
   std::string catalog;     // sqlite:PATH | postgresql://... | http(s)://...
   std::string warehouse;   // file:///abs | s3://bucket/prefix, for tables it creates
   std::string schema_json; // The table's Iceberg schema (JSON text), needed to create it; with a

@@ -4,6 +4,8 @@
 #include <set>
 #include <utility>
 
+#include <fmt/format.h>
+
 namespace floe::avro {
 
 using Json = nlohmann::json;
@@ -99,9 +101,12 @@ bool ValidName(std::string_view name) {
 // Turns schema JSON into nodes owned by one AvroSchema, resolving named-type references.
 class SchemaParser {
  public:
-  Result<AvroSchema> Run(const Json& value) {
+  Result<AvroSchema> Run(const Json& value, const std::vector<Json>& references = {}) {
     AvroSchema schema;
     schema_ = &schema;
+    for (size_t i = 0; i < references.size(); ++i) {
+      FLOE_RETURN_IF_ERROR_CTX(ParseNode(references[i], "", 0), fmt::format("avro schema reference {}", i + 1));
+    }
     FLOE_ASSIGN_OR_RETURN(schema.root_, ParseNode(value, "", 0));
     return schema;
   }
@@ -261,16 +266,36 @@ class SchemaParser {
 
 Result<AvroSchema> AvroSchema::FromJson(const Json& value) { return SchemaParser().Run(value); }
 
-Result<AvroSchema> AvroSchema::Parse(std::string_view json_text) {
-  Json value;
+namespace {
+
+Result<Json> ParseSchemaJson(std::string_view json_text) {
   try {
-    value = Json::parse(json_text.begin(), json_text.end());
+    return Json::parse(json_text.begin(), json_text.end());
   } catch (const Json::parse_error& e) {
     return Corruption("avro schema: invalid JSON at byte {}: {}", e.byte, e.what());
   } catch (const Json::exception& e) {  // Numbers past 64 bits, bad UTF-8 in strings.
     return Corruption("avro schema: invalid JSON: {}", e.what());
   }
+}
+
+}  // namespace
+
+Result<AvroSchema> AvroSchema::Parse(std::string_view json_text) {
+  FLOE_ASSIGN_OR_RETURN(Json value, ParseSchemaJson(json_text));
   return FromJson(value);
+}
+
+Result<AvroSchema> AvroSchema::ParseWithReferences(std::string_view json_text,
+                                                   const std::vector<std::string>& references) {
+  std::vector<Json> parsed;
+  parsed.reserve(references.size());
+  for (size_t i = 0; i < references.size(); ++i) {
+    FLOE_ASSIGN_OR_RETURN_CTX(Json value, ParseSchemaJson(references[i]),
+                              fmt::format("avro schema reference {}", i + 1));
+    parsed.push_back(std::move(value));
+  }
+  FLOE_ASSIGN_OR_RETURN(Json value, ParseSchemaJson(json_text));
+  return SchemaParser().Run(value, parsed);
 }
 
 namespace {

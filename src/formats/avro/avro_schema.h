@@ -79,6 +79,11 @@ class AvroSchema {
  public:
   static Result<AvroSchema> Parse(std::string_view json_text);
   static Result<AvroSchema> FromJson(const nlohmann::json& value);
+  // A schema that names types other schemas define (a Schema Registry's schema references):
+  // `references` are parsed first, in order (each may name the types of those before it), then
+  // `json_text`, which may name any of their types. A type defined twice is refused. The root is
+  // `json_text`'s schema; the references' nodes are kept with it.
+  static Result<AvroSchema> ParseWithReferences(std::string_view json_text, const std::vector<std::string>& references);
 
   AvroSchema(AvroSchema&&) noexcept = default;
   AvroSchema& operator=(AvroSchema&&) noexcept = default;

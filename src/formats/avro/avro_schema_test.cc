@@ -74,6 +74,50 @@ TEST(AvroSchema, RejectsBadSchemas) {
   EXPECT_FALSE(AvroSchema::Parse(deep).has_value());
 }
 
+TEST(AvroSchema, NamesTypesItsReferencesDefine) {
+  // A Schema Registry's references: Money names Currency (defined by the reference before it);
+  // Order names both, by full and by short name within their namespace.
+  std::vector<std::string> references = {
+      R"({"type": "enum", "name": "Currency", "namespace": "shop", "symbols": ["EUR", "USD"]})",
+      R"({"type": "record", "name": "shop.Money", "fields": [{"name": "units", "type": "long"},
+                                                         {"name": "currency", "type": "Currency"}]})"};
+  auto order = AvroSchema::ParseWithReferences(
+      R"({"type": "record", "name": "Order", "namespace": "shop", "fields": [
+           {"name": "total", "type": "Money"}, {"name": "tip", "type": ["null", "shop.Money"]}]})",
+      references);
+  ASSERT_TRUE(order) << order.error().message();
+  const AvroNode& root = order->root();
+  EXPECT_EQ(root.name, "shop.Order");
+  ASSERT_EQ(root.fields.size(), 2u);
+  EXPECT_EQ(root.fields[0].type->name, "shop.Money");
+  EXPECT_EQ(root.fields[0].type->fields[1].type->type, AvroType::kEnum);
+  EXPECT_EQ(root.fields[1].type->NonNullBranch(), root.fields[0].type);
+  // Written out whole: the schema stands alone again.
+  auto alone = AvroSchema::Parse(order->ToJson());
+  ASSERT_TRUE(alone) << alone.error().message();
+  EXPECT_EQ(alone->root().fields[0].type->fields[1].type->name, "shop.Currency");
+
+  // A type no reference defines, one defined twice, a reference that is not a schema, or a
+  // reference that names a type only a later one defines: refused, saying which.
+  EXPECT_EQ(AvroSchema::ParseWithReferences(R"({"type": "record", "name": "A", "fields": [
+                                                 {"name": "x", "type": "Nope"}]})",
+                                            {})
+                .error()
+                .message(),
+            "avro schema: unknown type 'Nope'");
+  auto twice =
+      AvroSchema::ParseWithReferences(R"({"type": "enum", "name": "shop.Currency", "symbols": ["X"]})", references);
+  ASSERT_FALSE(twice);
+  EXPECT_EQ(twice.error().message(), "avro schema: type 'shop.Currency' is defined twice");
+  auto garbage = AvroSchema::ParseWithReferences(R"("long")", {std::string("{\"type\": \"rec", 14)});
+  ASSERT_FALSE(garbage);
+  EXPECT_EQ(garbage.error().message().rfind("avro schema reference 1: avro schema: invalid JSON", 0), 0u)
+      << garbage.error().message();
+  auto order_wrong = AvroSchema::ParseWithReferences(R"("long")", {references[1], references[0]});
+  ASSERT_FALSE(order_wrong);
+  EXPECT_EQ(order_wrong.error().message(), "avro schema reference 1: avro schema: unknown type 'Currency'");
+}
+
 TEST(AvroSchema, AllowsRecursiveRecords) {
   auto r = AvroSchema::Parse(
       R"js({"type":"record","name":"node","fields":[{"name":"v","type":"int"},{"name":"next","type":["null","node"]}]})js");

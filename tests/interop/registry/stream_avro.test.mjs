@@ -308,3 +308,91 @@ test('--format auto mixes JSON and Avro records; --with-kafka-columns; --evolve 
       if (!process.env.KEEP) rmSync(dir, { recursive: true, force: true });
     }
   });
+
+// Schema references (Confluent's): the writer's schema names types other subjects define. The
+// client registers Currency, then Money referencing it, then Payment referencing both; its
+// serializer frames Payment records, and the job resolves the references (theirs first) to make
+// the table and decode each record into the rows the client's deserializer returns.
+test('Avro schemas with references: the job resolves them to make the table and decode', { timeout: 120000 },
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'floe-stream-avro-refs-'));
+    const folder = await serveFolder(dir);
+    const broker = await startBroker([], join(dir, 'broker'));
+    const registry = await startRegistry(broker.address);
+    try {
+      const sr = new SchemaRegistryClient({ baseURLs: [registry.url], maxRetries: 0 });
+      const currency = { type: 'enum', name: 'Currency', namespace: 'money', symbols: ['EUR', 'USD', 'JPY'] };
+      const money = { type: 'record', name: 'Money', namespace: 'money',
+        fields: [{ name: 'units', type: 'long' }, { name: 'currency', type: 'Currency' }] };
+      const payment = { type: 'record', name: 'Payment', namespace: 'shop', fields: [
+        { name: 'id', type: 'long' },
+        { name: 'amount', type: 'money.Money' },
+        { name: 'tip', type: ['null', 'money.Money'], default: null }] };
+      await sr.register('currency', { schemaType: 'AVRO', schema: JSON.stringify(currency) });
+      await sr.register('money', { schemaType: 'AVRO', schema: JSON.stringify(money),
+        references: [{ name: 'money.Currency', subject: 'currency', version: 1 }] });
+      const id = await sr.register('payments-value', { schemaType: 'AVRO', schema: JSON.stringify(payment),
+        // Currency is listed too, and first: the client parses the references in list order
+        // (each before the next) and would not find Currency inside Money otherwise. For floe
+        // Currency is then reached twice (directly and through Money) and defined once.
+        references: [{ name: 'money.Currency', subject: 'currency', version: 1 },
+          { name: 'money.Money', subject: 'money', version: 1 }] });
+      const serializer = new AvroSerializer(sr, SerdeType.VALUE, { useLatestVersion: true });
+      const deserializer = new AvroDeserializer(sr, SerdeType.VALUE, {});
+      const count = 9;
+      const framed = [];
+      for (let i = 0; i < count; i++) {
+        framed.push(await serializer.serialize('payments', {
+          id: i,
+          amount: { units: 100 * i + 1, currency: currency.symbols[i % 3] },
+          tip: i % 2 ? { units: i, currency: 'EUR' } : null,
+        }));
+      }
+      assert.equal(framed[0].readInt32BE(1), id);
+      // The registry checks a schema with references against the types they define: a Payment
+      // whose amount is no longer a Money is refused under BACKWARD (409), a type no reference
+      // defines is an invalid schema (42201).
+      const breaking = { ...payment, fields: [{ name: 'id', type: 'long' }, { name: 'amount', type: 'string' }] };
+      await assert.rejects(sr.register('payments-value', { schemaType: 'AVRO', schema: JSON.stringify(breaking),
+        references: [{ name: 'money.Money', subject: 'money', version: 1 }] }),
+      (e) => e.status === 409 && /incompatible/.test(e.message));
+      const dangling = { ...payment, fields: [{ name: 'id', type: 'long' }, { name: 'amount', type: 'money.Nope' }] };
+      await assert.rejects(sr.register('payments-value', { schemaType: 'AVRO', schema: JSON.stringify(dangling),
+        references: [{ name: 'money.Money', subject: 'money', version: 1 }] }),
+      (e) => e.errorCode === 42201 && /unknown type 'money.Nope'/.test(e.message));
+      const kafka = new Kafka({ clientId: 'floe-stream-avro-refs', brokers: [broker.address], logLevel: logLevel.NOTHING });
+      const producer = kafka.producer();
+      await producer.connect();
+      await producer.send({ topic: 'payments', acks: -1, messages: framed.map((value) => ({ value })) });
+      await producer.disconnect();
+
+      execFileSync(floe, ['stream', '--brokers', broker.address, '--topic', 'payments', '--table', 'shop.payments',
+        '--catalog', `sqlite:${join(dir, 'catalog.db')}`, '--warehouse', `file://${join(dir, 'wh')}`,
+        '--format', 'avro', '--registry', registry.url, '--available-now', '--trigger', '200ms'],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+
+      assert.equal(Number(sql(dir, 'SELECT count(*) AS n FROM shop.payments_dlq')[0].n), 0);
+      const nulls = sql(dir, 'SELECT id, tip IS NULL AS no_tip FROM shop.payments ORDER BY id');
+      const nested = new Map((await readTable(join(dir, 'catalog.db'), folder, 'shop.payments'))
+        .map((row) => [Number(row.id), row]));
+      assert.equal(nulls.length, count);
+      assert.equal(nested.size, count);
+      for (let i = 0; i < count; i++) {
+        const want = await deserializer.deserialize('payments', framed[i]);
+        const got = nested.get(i);
+        const where = `record ${i}: ${JSON.stringify(got, (k, v) => typeof v === 'bigint' ? String(v) : v)}`;
+        assert.equal(Number(got.amount.units), want.amount.units, where);
+        assert.equal(got.amount.currency, want.amount.currency, where);
+        assert.equal(nulls[i].no_tip, want.tip === null, where);
+        if (want.tip !== null) {
+          assert.equal(Number(got.tip.units), want.tip.units, where);
+          assert.equal(got.tip.currency, want.tip.currency, where);
+        }
+      }
+    } finally {
+      await registry.stop();
+      await broker.stop();
+      await folder.close();
+      if (!process.env.KEEP) rmSync(dir, { recursive: true, force: true });
+    }
+  });
