@@ -136,10 +136,23 @@ struct OffsetMap {
   }
 };
 
-// A record-level error located in its segment file.
-Status InBatch(Status status, const CleanInput& segment, uint64_t position) {
-  if (status) return status;
-  return Corruption("{}: batch at byte {}: {}", segment.path, position, status.error().message());
+// A batch's records larger than this once decompressed are not decoded.
+constexpr size_t kMaxDecodedBatch = 128 << 20;
+
+// The batch's records, uncompressed (decompressed into `storage` if need be), or nullopt when
+// they cannot be read: undecodable compressed bytes, records that do not parse (a producer's
+// garbage under a valid CRC) or a batch expanding past kMaxDecodedBatch. Such a batch is
+// opaque: copied whole, its keys unknown, so no record is dropped for it.
+std::optional<std::string_view> Plain(const BatchFileReader::Batch& batch, std::string* storage) {
+  std::string_view plain = batch.bytes;
+  if (batch.header.compression() != 0) {
+    auto decompressed = DecompressBatch(batch.bytes, kMaxDecodedBatch);
+    if (!decompressed) return std::nullopt;
+    *storage = std::move(*decompressed);
+    plain = *storage;
+  }
+  if (!ForEachRecord(plain, [](const RecordView&) {})) return std::nullopt;
+  return plain;
 }
 
 Result<int64_t> ModifiedMillis(const CleanInput& segment) {
@@ -263,12 +276,13 @@ Result<CleanResult> CleanLog(const CleanJob& job) {
       FLOE_ASSIGN_OR_RETURN(auto batch, reader.Next());
       if (!batch) break;
       const BatchHeader& h = batch->header;
-      // Keys of compressed batches stay unknown: their records are kept, so no older record
-      // may be dropped for them either (less compaction, never a lost latest value).
-      if (h.control() || h.compression() != 0 || aborted.Covers(h)) continue;
-      FLOE_RETURN_IF_ERROR(InBatch(ForEachRecord(batch->bytes, [&](const RecordView& record) {
+      if (h.control() || aborted.Covers(h)) continue;
+      std::string storage;
+      std::optional<std::string_view> plain = Plain(*batch, &storage);
+      if (!plain) continue;  // Opaque: its keys stay unknown (copied whole below).
+      FLOE_RETURN_IF_ERROR(ForEachRecord(*plain, [&](const RecordView& record) {
         if (record.key) map.Put(*record.key, h.base_offset + record.offset_delta);
-      }), segment, batch->position));
+      }));
     }
     result.bytes_read += segment.size;
     if (map.bytes >= job.map_limit_bytes) break;
@@ -308,22 +322,34 @@ Result<CleanResult> CleanLog(const CleanJob& job) {
           group.records_removed += static_cast<uint64_t>(h.records_count);
           continue;
         }
-        if (h.control() || h.compression() != 0) {
+        std::string storage;
+        std::optional<std::string_view> plain = h.control() ? std::nullopt : Plain(*batch, &storage);
+        if (!plain) {
+          // Markers, and opaque batches (their tombstones, if any, count for the clock).
+          if (!h.control()) {
+            ++result.opaque_batches;
+            newest_tombstone_source_ms = std::max(newest_tombstone_source_ms, modified_ms);
+          }
           FLOE_RETURN_IF_ERROR(writer->Append(batch->bytes));
           continue;
         }
         kept.clear();
-        FLOE_RETURN_IF_ERROR(InBatch(ForEachRecord(batch->bytes, [&](const RecordView& record) {
+        FLOE_RETURN_IF_ERROR(ForEachRecord(*plain, [&](const RecordView& record) {
           const int64_t offset = h.base_offset + record.offset_delta;
           bool keep = record.key && !map.Superseded(*record.key, offset) && !(!record.value && tombstones_expired);
           if (keep) kept.push_back(record.bytes);
           if (keep && !record.value) newest_tombstone_source_ms = std::max(newest_tombstone_source_ms, modified_ms);
-        }), segment, batch->position));
+        }));
         group.records_removed += static_cast<uint64_t>(h.records_count) - kept.size();
         if (kept.size() == static_cast<size_t>(h.records_count)) {
           FLOE_RETURN_IF_ERROR(writer->Append(batch->bytes));
         } else if (!kept.empty()) {
-          FLOE_RETURN_IF_ERROR(writer->Append(RebuildBatch(batch->bytes, kept)));
+          std::string rebuilt = RebuildBatch(*plain, kept);
+          if (h.compression() != 0) {
+            // Written back with the producer's codec.
+            FLOE_ASSIGN_OR_RETURN(rebuilt, CompressBatch(rebuilt, h.compression()));
+          }
+          FLOE_RETURN_IF_ERROR(writer->Append(rebuilt));
         }
       }
       group.input_bases.push_back(segment.base_offset);

@@ -15,7 +15,10 @@
 //      - a record whose key has no later record in the map, except a tombstone (null value)
 //        whose segment was last modified more than delete.retention.ms ago, and no record
 //        without a key (Kafka drops those too);
-//      a compressed batch is kept whole unless it is aborted (its records are not decoded),
+//      compressed batches are decompressed, and rebuilt with their codec when they lose
+//      records; a batch whose records cannot be decoded (undecodable compressed bytes,
+//      records that do not parse, more than 128 MiB decompressed) is copied whole and its
+//      keys stay unknown, so nothing is dropped for it,
 //   3. fdatasyncs each `.cleaned` file, gives it the modification time of the newest input it
 //      kept a tombstone from (the clock of delete.retention.ms; else the newest input's), and
 //      reports the groups that shrank.
@@ -83,6 +86,7 @@ struct CleanResult {
   std::vector<CleanedGroup> groups;  // Only those that shrank; the others' files are deleted.
   int64_t cleaned_up_to = 0;         // The end of the offset map: the next pass's first dirty offset.
   uint64_t bytes_read = 0;
+  uint64_t opaque_batches = 0;  // Copied whole: their records could not be decoded.
 };
 
 // One pass over `job`. A segment that does not read back as whole, CRC-valid batches in

@@ -8,10 +8,13 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include <gtest/gtest.h>
 
+#include "base/bytes.h"
 #include "base/clock.h"
+#include "base/crc32c.h"
 #include "broker/log/partition_log.h"
 #include "broker/protocol/batch_records.h"
 #include "broker/protocol/control_batch.h"
@@ -61,16 +64,25 @@ class LogCleanerTest : public ::testing::Test {
   }
   // Writes `rounds` updates of keys k0..k<keys-1>, one batch per round; the value of each
   // record is its offset, so a reader can tell whether a record kept its place.
-  void Updates(PartitionLog& log, int rounds, int keys, std::string_view prefix = "k") {
+  void Updates(PartitionLog& log, int rounds, int keys, std::string_view prefix = "k", int codec = 0) {
     for (int round = 0; round < rounds; ++round) {
       BatchSpec spec;
       int64_t next = log.high_watermark();
       for (int k = 0; k < keys; ++k) spec.kv.push_back({fmt::format("{}{}", prefix, k), std::to_string(next + k)});
-      Append(log, spec);
+      if (codec == 0) {
+        Append(log, spec);
+        continue;
+      }
+      auto compressed = CompressBatch(BuildBatch(spec), codec);
+      ASSERT_TRUE(compressed.has_value()) << compressed.error().ToString();
+      auto split = SplitBatches(*compressed, 1 << 20);
+      ASSERT_TRUE(split.has_value()) << split.error().ToString();
+      auto result = log.Append(compressed->data(), *split);
+      ASSERT_TRUE(result.has_value());
     }
   }
   // Every data record from the log start, through the same reads Fetch uses.
-  std::vector<Seen> ReadAll(PartitionLog& log, int* control_batches = nullptr) {
+  std::vector<Seen> ReadAll(PartitionLog& log, int* control_batches = nullptr, std::set<int>* codecs = nullptr) {
     std::vector<Seen> out;
     int64_t offset = log.log_start_offset();
     while (offset < log.high_watermark()) {
@@ -85,7 +97,11 @@ class LogCleanerTest : public ::testing::Test {
         if (header->control()) {
           if (control_batches) ++*control_batches;
         } else if (header->last_offset() >= offset) {
-          Status parsed = ForEachRecord(rest.substr(0, header->size()), [&](const RecordView& r) {
+          if (codecs) codecs->insert(header->compression());
+          auto plain = DecompressBatch(rest.substr(0, header->size()), 1 << 26);
+          EXPECT_TRUE(plain.has_value()) << plain.error().ToString();
+          if (!plain) return out;
+          Status parsed = ForEachRecord(*plain, [&](const RecordView& r) {
             std::optional<std::string> value;
             if (r.value) value = std::string(*r.value);
             out.push_back({header->base_offset + r.offset_delta, std::string(r.key.value_or("<null>")), value});
@@ -165,6 +181,50 @@ TEST_F(LogCleanerTest, KeepsTheLastRecordOfEachKeyAtItsOffset) {
   Clean(*reopened);
   EXPECT_LT(FilesEndingWith(".log").size(), segments_before);
   EXPECT_EQ(Latest(ReadAll(*reopened)).size(), 20u);
+}
+
+TEST_F(LogCleanerTest, CompressedBatchesAreCompactedAndKeepTheirCodec) {
+  for (int codec = 1; codec <= 4; ++codec) {
+    SCOPED_TRACE(codec);
+    std::filesystem::remove_all(dir_);
+    auto log = Open();
+    Updates(*log, 80, 20, "k", codec);
+    auto before = ReadAll(*log);
+    auto installed = Clean(*log);
+    EXPECT_GT(installed.records_removed, 1000u);
+    std::set<int> codecs;
+    auto after = ReadAll(*log, nullptr, &codecs);
+    EXPECT_EQ(Latest(after), Latest(before));
+    EXPECT_EQ(after.size(), before.size() - installed.records_removed);
+    EXPECT_EQ(codecs, std::set<int>{codec});
+    for (const Seen& s : after) EXPECT_EQ(s.value, std::to_string(s.offset));
+  }
+}
+
+TEST_F(LogCleanerTest, UndecodableBatchesAreKeptWholeAndHideNothing) {
+  auto log = Open();
+  Updates(*log, 10, 20);
+  // A gzip batch whose compressed bytes are garbage under a valid CRC (as a producer may send).
+  std::string bad = BuildBatch({.kv = {TestRecord{"k1", "hidden"}}});
+  bad[kBatchAttributesAt + 1] = 1;
+  bad.replace(kBatchHeaderSize, bad.size() - kBatchHeaderSize, std::string(bad.size() - kBatchHeaderSize, '\x5a'));
+  ByteWriter w(&bad);
+  w.PatchBig<uint32_t>(kBatchCrcAt, crc32c::Value(bad.data() + kBatchAttributesAt, bad.size() - kBatchAttributesAt));
+  auto split = SplitBatches(bad, 1 << 20);
+  ASSERT_TRUE(split.has_value()) << split.error().ToString();
+  const int64_t bad_offset = log->high_watermark();
+  ASSERT_TRUE(log->Append(bad.data(), *split).has_value());
+  Updates(*log, 40, 20);
+  std::optional<CleanJob> job = log->PlanClean(Clock::System().NowMillis(), 1 << 20);
+  ASSERT_TRUE(job.has_value());
+  auto result = CleanLog(*job);
+  ASSERT_TRUE(result.has_value()) << result.error().ToString();
+  EXPECT_EQ(result->opaque_batches, 1u);
+  ASSERT_TRUE(log->InstallCleaned(*result).has_value());
+  // The batch is still there, byte for byte.
+  auto read = log->Read(bad_offset, 1);
+  ASSERT_TRUE(read.has_value());
+  EXPECT_EQ(read->substr(kBatchHeaderSize), bad.substr(kBatchHeaderSize));
 }
 
 TEST_F(LogCleanerTest, NeverTouchesTheActiveSegmentOrDueRulesItDoesNotMeet) {

@@ -2,6 +2,7 @@
 
 #include "base/bytes.h"
 #include "base/crc32c.h"
+#include "broker/protocol/record_compression.h"
 
 namespace floe::broker {
 
@@ -66,6 +67,40 @@ std::string RebuildBatch(std::string_view batch, const std::vector<std::string_v
   w.PatchBig<int32_t>(kBatchHeaderSize - 4, static_cast<int32_t>(records.size()));
   w.PatchBig<uint32_t>(kBatchCrcAt, crc32c::Value(out.data() + kBatchAttributesAt, out.size() - kBatchAttributesAt));
   return out;
+}
+
+namespace {
+
+// Replaces the records area of `header_and_records`'s first kBatchHeaderSize bytes' batch
+// with `records`, setting the codec bits, batchLength and CRC.
+std::string WithRecordsArea(std::string_view batch, std::string_view records, int codec) {
+  std::string out(batch.substr(0, kBatchHeaderSize));
+  out.append(records);
+  ByteWriter w(&out);
+  auto attributes = static_cast<int16_t>((static_cast<uint8_t>(out[kBatchAttributesAt]) << 8) |
+                                         static_cast<uint8_t>(out[kBatchAttributesAt + 1]));
+  w.PatchBig<int16_t>(kBatchAttributesAt, static_cast<int16_t>((attributes & ~0x7) | codec));
+  w.PatchBig<int32_t>(kBatchLengthAt, static_cast<int32_t>(out.size() - kBatchLogOverhead));
+  w.PatchBig<uint32_t>(kBatchCrcAt, crc32c::Value(out.data() + kBatchAttributesAt, out.size() - kBatchAttributesAt));
+  return out;
+}
+
+}  // namespace
+
+Result<std::string> DecompressBatch(std::string_view batch, size_t max_bytes) {
+  FLOE_ASSIGN_OR_RETURN(BatchHeader header, ParseBatchHeader(batch));
+  if (batch.size() != header.size()) return Corruption("record batch: {} of {} bytes", batch.size(), header.size());
+  if (header.compression() == 0) return std::string(batch);
+  FLOE_ASSIGN_OR_RETURN(std::string records,
+                        DecompressRecords(header.compression(), batch.substr(kBatchHeaderSize), max_bytes));
+  return WithRecordsArea(batch, records, 0);
+}
+
+Result<std::string> CompressBatch(std::string_view batch, int codec) {
+  FLOE_ASSIGN_OR_RETURN(BatchHeader header, ParseBatchHeader(batch));
+  if (header.compression() != 0) return InvalidArgument("record batch: already compressed (codec {})", header.compression());
+  FLOE_ASSIGN_OR_RETURN(std::string records, CompressRecords(codec, batch.substr(kBatchHeaderSize)));
+  return WithRecordsArea(batch, records, codec);
 }
 
 }  // namespace floe::broker

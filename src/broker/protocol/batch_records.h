@@ -35,4 +35,14 @@ Status ForEachRecord(std::string_view batch, const std::function<void(const Reco
 // and producer fields stay, so every kept record keeps its offset and timestamp.
 std::string RebuildBatch(std::string_view batch, const std::vector<std::string_view>& records);
 
+// `batch` with its records area decompressed (record_compression.h) and its codec bits
+// cleared, for reading with ForEachRecord and rebuilding with RebuildBatch; the CRC is not
+// recomputed. An uncompressed batch comes back as a copy. Records expanding past `max_bytes`
+// are a ResourceExhausted error, undecodable ones a Corruption error.
+Result<std::string> DecompressBatch(std::string_view batch, size_t max_bytes);
+
+// An uncompressed `batch` with its records area compressed with `codec` (1-4): attributes,
+// batchLength and CRC set to match.
+Result<std::string> CompressBatch(std::string_view batch, int codec);
+
 }  // namespace floe::broker

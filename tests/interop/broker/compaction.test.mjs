@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import kafkajs from 'kafkajs';
@@ -179,6 +180,53 @@ test('tombstones stay for delete.retention.ms, then go', { timeout: 180000 }, as
     for (const key of keys.slice(0, 50)) assert.equal(users.has(key), false);
   } finally {
     await producer.disconnect().catch(() => {});
+    await admin.disconnect().catch(() => {});
+    await broker.stop();
+  }
+});
+
+test('batches kcat compresses (gzip, snappy, lz4, zstd) compact and read back', { timeout: 180000 }, async () => {
+  const broker = await startBroker(['--log-cleaner-backoff-ms', '100']);
+  const admin = client(broker).admin();
+  try {
+    await admin.connect();
+    const codecs = ['gzip', 'snappy', 'lz4', 'zstd'];
+    await admin.createTopics({ topics: codecs.map((codec) => ({ topic: `packed-${codec}`, numPartitions: 1, configEntries: [
+      { name: 'cleanup.policy', value: 'compact' }, { name: 'segment.bytes', value: '16384' },
+      { name: 'min.cleanable.dirty.ratio', value: '0.01' }] })) });
+    const keyCount = 200;
+    const rounds = 30;
+    const expected = new Map();
+    let lines = '';
+    for (let round = 0; round < rounds; ++round) {
+      for (let k = 0; k < keyCount; ++k) {
+        // Random filler, so that compression cannot fit every round in the active segment.
+        const value = `value-${round}-${k}-${randomBytes(24).toString('hex')}`;
+        lines += `key-${k}:${value}\n`;
+        expected.set(`key-${k}`, value);
+      }
+    }
+    for (const codec of codecs) {
+      execFileSync('kcat', ['-b', broker.address, '-P', '-t', `packed-${codec}`, '-p', '0', '-K:', '-z', codec,
+        '-X', 'batch.num.messages=200', '-X', 'linger.ms=20'], { input: lines, timeout: 60000 });
+    }
+    await waitFor('the cleaner to catch up on every codec', async () => {
+      const m = await metrics(broker);
+      return codecs.every((codec) => m.ratio(`packed-${codec}`) === 0) && m.value('floe_broker_log_cleaner_passes_total') >= 4;
+    }, { timeoutMs: 120000 });
+    for (const codec of codecs) {
+      const records = kcatRecords(broker, `packed-${codec}`);
+      const active = activeBase(broker, `packed-${codec}`);
+      const closed = records.filter((r) => r.offset < active);
+      assert.ok(closed.length <= keyCount, `${codec}: ${closed.length} records in closed segments`);
+      assert.ok(records.length < rounds * keyCount / 3, `${codec}: ${records.length} records remain`);
+      assert.deepEqual(latest(records), expected, codec);
+      for (const r of records) {
+        const [, round, k] = r.value.split('-').map(Number);
+        assert.equal(r.offset, round * keyCount + k, `${codec}: ${r.key} at ${r.offset}`);
+      }
+    }
+  } finally {
     await admin.disconnect().catch(() => {});
     await broker.stop();
   }
