@@ -96,6 +96,17 @@ Result<std::string> DecompressBatch(std::string_view batch, size_t max_bytes) {
   return WithRecordsArea(batch, records, 0);
 }
 
+Status CheckEveryRecordHasAKey(std::string_view batch, size_t max_bytes) {
+  FLOE_ASSIGN_OR_RETURN(std::string plain, DecompressBatch(batch, max_bytes));
+  int32_t index = 0, keyless = -1;
+  FLOE_RETURN_IF_ERROR(ForEachRecord(plain, [&](const RecordView& record) {
+    if (!record.key && keyless < 0) keyless = index;
+    ++index;
+  }));
+  if (keyless >= 0) return InvalidArgument("record {} of the batch has no key, which a compacted topic needs", keyless);
+  return OkStatus();
+}
+
 Result<std::string> CompressBatch(std::string_view batch, int codec) {
   FLOE_ASSIGN_OR_RETURN(BatchHeader header, ParseBatchHeader(batch));
   if (header.compression() != 0) return InvalidArgument("record batch: already compressed (codec {})", header.compression());

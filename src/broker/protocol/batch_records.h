@@ -35,6 +35,11 @@ Status ForEachRecord(std::string_view batch, const std::function<void(const Reco
 // and producer fields stay, so every kept record keeps its offset and timestamp.
 std::string RebuildBatch(std::string_view batch, const std::vector<std::string_view>& records);
 
+// Whether every record of `batch` (compressed or not) has a key, as a compacted topic needs:
+// a record without one is an InvalidArgument error naming its index, records that cannot be
+// decoded (or expand past `max_bytes`) a Corruption or ResourceExhausted error.
+Status CheckEveryRecordHasAKey(std::string_view batch, size_t max_bytes);
+
 // `batch` with its records area decompressed (record_compression.h) and its codec bits
 // cleared, for reading with ForEachRecord and rebuilding with RebuildBatch; the CRC is not
 // recomputed. An uncompressed batch comes back as a copy. Records expanding past `max_bytes`

@@ -129,6 +129,21 @@ TEST(BatchRecordsTest, TruncatedGarbageAndOversizedRecordsAreRefused) {
   EXPECT_TRUE(refused(compressed));
 }
 
+TEST(BatchRecordsTest, CompactedTopicsNeedAKeyOnEveryRecord) {
+  std::string keyed = BuildBatch({.kv = {TestRecord{"a", "1"}, TestRecord{"b", std::nullopt}}});
+  std::string keyless = BuildBatch({.kv = {TestRecord{"a", "1"}, TestRecord{std::nullopt, "2"}}});
+  EXPECT_TRUE(CheckEveryRecordHasAKey(keyed, 1 << 20).has_value());
+  auto refused = CheckEveryRecordHasAKey(keyless, 1 << 20);
+  ASSERT_FALSE(refused.has_value());
+  EXPECT_EQ(refused.error().kind(), ErrorKind::kInvalidArgument);
+  EXPECT_NE(refused.error().message().find("record 1"), std::string::npos);
+  // Inside a compressed batch too.
+  auto compressed = CompressBatch(keyless, 3);
+  ASSERT_TRUE(compressed.has_value());
+  EXPECT_EQ(CheckEveryRecordHasAKey(*compressed, 1 << 20).error().kind(), ErrorKind::kInvalidArgument);
+  EXPECT_EQ(CheckEveryRecordHasAKey(*compressed, 10).error().kind(), ErrorKind::kResourceExhausted);
+}
+
 TEST(BatchRecordsTest, EveryCodecRoundTripsAndRefusesGarbage) {
   std::vector<TestRecord> records;
   for (int i = 0; i < 500; ++i) records.push_back({fmt::format("key-{}", i % 50), std::string(40, static_cast<char>('a' + i % 26))});

@@ -67,6 +67,9 @@ test('100k updates over 1k keys compact to the latest value of each key', { time
     await admin.createTopics({ topics: [{ topic: 'changelog', numPartitions: 1, configEntries: [
       { name: 'cleanup.policy', value: 'compact' }, { name: 'segment.bytes', value: '131072' },
       { name: 'min.cleanable.dirty.ratio', value: '0.01' }] }] });
+    // A record without a key has no place in a compacted topic: refused, and not retried.
+    await assert.rejects(producer.send({ topic: 'changelog', acks: -1, messages: [{ value: 'keyless' }] }),
+      (e) => e.type === 'INVALID_RECORD');
     const expected = new Map();
     const keyCount = 1000;
     const rounds = 100;
