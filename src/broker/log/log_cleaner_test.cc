@@ -175,12 +175,36 @@ TEST_F(LogCleanerTest, KeepsTheLastRecordOfEachKeyAtItsOffset) {
   EXPECT_EQ(ReadAll(*reopened).size(), after.size());
   EXPECT_TRUE(FilesEndingWith(".cleaned").empty());
   EXPECT_TRUE(FilesEndingWith(".swap").empty());
-  // Another pass (the whole log is dirty again after a restart) merges the small segments.
+  // The end of the pass survived the restart: nothing is dirty until more is written.
+  EXPECT_FALSE(reopened->PlanClean(Clock::System().NowMillis(), 1 << 20).has_value());
+  EXPECT_EQ(reopened->DirtyRatio(Clock::System().NowMillis()), 0.0);
+  // Another pass merges the small segments.
   size_t segments_before = FilesEndingWith(".log").size();
   Updates(*reopened, 10, 20);
   Clean(*reopened);
   EXPECT_LT(FilesEndingWith(".log").size(), segments_before);
   EXPECT_EQ(Latest(ReadAll(*reopened)).size(), 20u);
+}
+
+TEST_F(LogCleanerTest, AnUnreadableCheckpointMakesTheWholeLogDirty) {
+  auto log = Open();
+  Updates(*log, 60, 20);
+  Clean(*log);
+  log.reset();
+  for (std::string junk : {std::string("garbage"), std::string(""), std::string("-5\n")}) {
+    {
+      std::ofstream f(dir_ / "cleaner-offset-checkpoint", std::ios::trunc);
+      f << junk;
+    }
+    auto reopened = Open();
+    EXPECT_EQ(reopened->DirtyRatio(Clock::System().NowMillis()), 1.0) << junk;
+  }
+  // Beyond the log end, it is clamped to it.
+  {
+    std::ofstream f(dir_ / "cleaner-offset-checkpoint", std::ios::trunc);
+    f << "999999\n";
+  }
+  EXPECT_EQ(Open()->DirtyRatio(Clock::System().NowMillis()), 0.0);
 }
 
 TEST_F(LogCleanerTest, CompressedBatchesAreCompactedAndKeepTheirCodec) {

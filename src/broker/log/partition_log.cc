@@ -26,6 +26,36 @@ Status SyncDirectory(const std::string& dir) {
   return OkStatus();
 }
 
+
+// A small file holding one decimal offset: nullopt when absent, kCorruption when it is not one.
+Result<std::optional<int64_t>> ReadOffsetFile(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return errno == ENOENT ? Result<std::optional<int64_t>>(std::nullopt) : ErrnoError(errno, "open", path);
+  char text[32] = {};
+  ssize_t n = ::read(fd, text, sizeof(text) - 1);
+  ::close(fd);
+  int64_t value = -1;
+  auto [end, ec] = std::from_chars(text, text + std::max<ssize_t>(n, 0), value);
+  if (n <= 0 || ec != std::errc() || (end != text + n && *end != '\n') || value < 0) {
+    return Corruption("{}: not an offset", path);
+  }
+  return value;
+}
+
+// Replaces `path` with `offset` atomically and durably (temp file, fsync, rename, directory fsync).
+Status WriteOffsetFile(const std::string& dir, const std::string& path, int64_t offset) {
+  std::string tmp = path + ".tmp";
+  int fd = ::open(tmp.c_str(), O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0644);
+  if (fd < 0) return ErrnoError(errno, "create", tmp);
+  std::string text = fmt::format("{}\n", offset);
+  bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) && ::fsync(fd) == 0;
+  int err = errno;
+  ::close(fd);
+  if (!written) return ErrnoError(err, "write", tmp);
+  if (::rename(tmp.c_str(), path.c_str()) != 0) return ErrnoError(errno, "rename", tmp);
+  return SyncDirectory(dir);
+}
+
 }  // namespace
 
 Result<std::shared_ptr<PartitionLog>> PartitionLog::Open(std::string dir, LogConfig config, Clock& clock,
@@ -91,6 +121,7 @@ Result<std::shared_ptr<PartitionLog>> PartitionLog::Open(std::string dir, LogCon
   log->durable_offset_ = log->high_watermark();
   FLOE_RETURN_IF_ERROR(log->LoadLogStartOffset());
   log->first_dirty_offset_ = log->log_start_offset();
+  log->LoadCleanerCheckpoint();
   return log;
 }
 
@@ -221,7 +252,27 @@ Result<PartitionLog::InstallStats> PartitionLog::InstallCleaned(
     stats.records_removed += group.records_removed;
   }
   first_dirty_offset_ = std::max(first_dirty_offset_, result.cleaned_up_to);
+  SaveCleanerCheckpoint();
   return stats;
+}
+
+std::string PartitionLog::CleanerCheckpointPath() const { return dir_ + "/cleaner-offset-checkpoint"; }
+
+void PartitionLog::LoadCleanerCheckpoint() {
+  Result<std::optional<int64_t>> value = ReadOffsetFile(CleanerCheckpointPath());
+  if (!value) {
+    Logger("broker")->warn("{}; the whole log counts as dirty", value.error().message());
+  } else if (*value) {
+    // Retention or DeleteRecords may have moved the log start past it.
+    first_dirty_offset_ = std::clamp(**value, log_start_offset(), high_watermark());
+  }
+}
+
+void PartitionLog::SaveCleanerCheckpoint() {
+  // A lost checkpoint costs one pass over the whole log after a restart, nothing more.
+  if (Status saved = WriteOffsetFile(dir_, CleanerCheckpointPath(), first_dirty_offset_); !saved) {
+    Logger("broker")->warn("cleaner checkpoint not saved: {}", saved.error().message());
+  }
 }
 
 uint64_t PartitionLog::size_bytes() const {
@@ -402,18 +453,8 @@ Result<std::optional<PartitionLog::TimestampedOffset>> PartitionLog::OffsetForTi
 std::string PartitionLog::LogStartOffsetPath() const { return dir_ + "/log-start-offset"; }
 
 Status PartitionLog::LoadLogStartOffset() {
-  std::string path = LogStartOffsetPath();
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return errno == ENOENT ? OkStatus() : ErrnoError(errno, "open", path);
-  char text[32] = {};
-  ssize_t n = ::read(fd, text, sizeof(text) - 1);
-  ::close(fd);
-  int64_t value = -1;
-  auto [end, ec] = std::from_chars(text, text + std::max<ssize_t>(n, 0), value);
-  if (n <= 0 || ec != std::errc() || (end != text + n && *end != '\n') || value < 0) {
-    return Corruption("{}: not a log start offset", path);
-  }
-  deleted_before_ = std::min(value, high_watermark());
+  FLOE_ASSIGN_OR_RETURN(std::optional<int64_t> value, ReadOffsetFile(LogStartOffsetPath()));
+  if (value) deleted_before_ = std::min(*value, high_watermark());
   return OkStatus();
 }
 
@@ -421,16 +462,7 @@ Result<int64_t> PartitionLog::DeleteRecordsBefore(int64_t offset) {
   offset = std::min(offset, high_watermark());
   if (offset <= log_start_offset()) return log_start_offset();
   // Durable before anything is deleted or served: a crash must not bring the records back.
-  std::string path = LogStartOffsetPath(), tmp = path + ".tmp";
-  int fd = ::open(tmp.c_str(), O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0644);
-  if (fd < 0) return ErrnoError(errno, "create", tmp);
-  std::string text = fmt::format("{}\n", offset);
-  bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) && ::fsync(fd) == 0;
-  int err = errno;
-  ::close(fd);
-  if (!written) return ErrnoError(err, "write", tmp);
-  if (::rename(tmp.c_str(), path.c_str()) != 0) return ErrnoError(errno, "rename", tmp);
-  FLOE_RETURN_IF_ERROR(SyncDirectory(dir_));
+  FLOE_RETURN_IF_ERROR(WriteOffsetFile(dir_, LogStartOffsetPath(), offset));
   deleted_before_ = offset;
   while (segments_.size() > 1 && std::next(segments_.begin())->first <= offset) {
     Segment& oldest = *segments_.begin()->second;

@@ -103,7 +103,8 @@ class PartitionLog : public std::enable_shared_from_this<PartitionLog> {
   // start up to the first one that holds an offset at or past the last stable offset or a
   // record younger than min.compaction.lag.ms; its dirty part starts at the end of the last
   // pass (the log start after a restart). A pass is due when the dirty share of the range's
-  // bytes exceeds min.cleanable.dirty.ratio; PlanClean then describes it, else nullopt.
+  // bytes exceeds min.cleanable.dirty.ratio; PlanClean then describes it, else nullopt. The
+  // end of the last pass survives restarts in `cleaner-offset-checkpoint`.
   std::optional<CleanJob> PlanClean(int64_t now_ms, uint64_t map_limit_bytes) const;
   // The dirty share of the cleanable bytes (0 when nothing is cleanable), for /metrics.
   double DirtyRatio(int64_t now_ms) const;
@@ -146,6 +147,12 @@ class PartitionLog : public std::enable_shared_from_this<PartitionLog> {
   std::string TransactionalFlagPath() const;
   std::string LogStartOffsetPath() const;
   Status LoadLogStartOffset();
+  // `<dir>/cleaner-offset-checkpoint`: the first dirty offset, so that a restart does not count
+  // the whole log as dirty (Kafka's cleaner-offset-checkpoint). Only an optimization: a missing
+  // or unreadable one means "clean from the log start".
+  std::string CleanerCheckpointPath() const;
+  void LoadCleanerCheckpoint();
+  void SaveCleanerCheckpoint();
   Status MarkTransactional();
   // Tracks the transaction a batch appended at `offset` opens or closes; `control_type` is set
   // for control batches.
@@ -161,7 +168,7 @@ class PartitionLog : public std::enable_shared_from_this<PartitionLog> {
   std::map<int64_t, int64_t> open_transactions_;     // Producer id -> first offset here.
   std::vector<AbortedTransaction> aborted_;          // In marker (last offset) order.
   int64_t durable_offset_ = 0;
-  int64_t first_dirty_offset_ = 0;  // Where the next cleaning pass's offset map starts.
+  int64_t first_dirty_offset_ = 0;  // Where the next cleaning pass's offset map starts (persisted).
   int64_t deleted_before_ = 0;      // DeleteRecords' log start offset (0: none).
   uint64_t next_waiter_id_ = 1;
   std::map<uint64_t, std::function<void()>> append_waiters_;
