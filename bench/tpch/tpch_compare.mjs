@@ -17,14 +17,39 @@ function scaleOf(v) {
   return dot < 0 ? 0 : v.length - dot - 1;
 }
 
-// A timestamp with time zone in UTC as epoch microseconds: floe writes "2025-01-01 12:00:00.000000
-// UTC", DuckDB "2025-01-01 12:00:00+00"; null for anything else.
-const TIMESTAMP_UTC = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(\.\d{1,9})?( UTC|\+00(:00)?|Z)$/;
+// A timestamp with time zone as epoch microseconds: floe writes "2025-01-01 12:00:00.000000 UTC"
+// or, in another session zone, the wall clock there and the zone's name ("2025-01-01
+// 13:00:00.000000 Europe/Berlin"); DuckDB "2025-01-01 12:00:00+00" or with another offset
+// ("+05:30"); null for anything else.
+const TIMESTAMP_ZONED = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(\.\d{1,9})?(?: UTC|Z| ([A-Za-z_]+(?:\/[A-Za-z0-9_+-]+)+)|([+-]\d{2})(?::(\d{2}))?(?::(\d{2}))?)$/;
 function utcMicros(v) {
-  const m = typeof v === 'string' ? TIMESTAMP_UTC.exec(v) : null;
+  const m = typeof v === 'string' ? TIMESTAMP_ZONED.exec(v) : null;
   if (!m) return null;
-  const fraction = (m[3] ?? '.').slice(1).padEnd(6, '0').slice(0, 6);
-  return BigInt(Date.parse(`${m[1]}T${m[2]}Z`)) * 1000n + BigInt(fraction);
+  const fraction = BigInt((m[3] ?? '.').slice(1).padEnd(6, '0').slice(0, 6));
+  const wallMillis = Date.parse(`${m[1]}T${m[2]}Z`);
+  let offsetSeconds = 0;
+  if (m[4]) {
+    offsetSeconds = zoneOffsetSeconds(m[4], wallMillis);
+  } else if (m[5]) {
+    const sign = m[5].startsWith('-') ? -1 : 1;
+    offsetSeconds = sign * (Math.abs(Number(m[5])) * 3600 + Number(m[6] ?? 0) * 60 + Number(m[7] ?? 0));
+  }
+  return BigInt(wallMillis - offsetSeconds * 1000) * 1000n + fraction;
+}
+
+// The offset of IANA zone `zone` for the wall-clock time `wallMillis` (read as if UTC): the
+// offset at the instant it denotes, found by Node's Intl (ICU) in two steps.
+function zoneOffsetSeconds(zone, wallMillis) {
+  const at = (instantMillis) => {
+    const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit',
+      day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(new Date(instantMillis));
+    const get = (type) => Number(parts.find((p) => p.type === type).value);
+    const wall = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+    return Math.round((wall - Math.floor(instantMillis / 1000) * 1000) / 1000);
+  };
+  const first = at(wallMillis);
+  const second = at(wallMillis - first * 1000);
+  return second;
 }
 
 export function cellsAgree(floeCell, duckCell) {

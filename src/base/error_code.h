@@ -29,6 +29,8 @@ enum class ErrorCode : uint8_t {
   kSyntaxError,     // kInvalidArgument
   kTypeMismatch,    // kInvalidArgument
   kDivisionByZero,  // kInvalidArgument
+  // Session settings (SET, startup parameters): PostgreSQL's 22023, Trino's INVALID_SESSION_PROPERTY.
+  kInvalidParameterValue,  // kInvalidArgument
 };
 
 // The kind errors with this code usually have (kInternal for kUnspecified, which has none).

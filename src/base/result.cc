@@ -34,7 +34,8 @@ ErrorKind ErrorCodeKind(ErrorCode code) {
     case ErrorCode::kNamespaceNotEmpty: return ErrorKind::kConflict;
     case ErrorCode::kSyntaxError:
     case ErrorCode::kTypeMismatch:
-    case ErrorCode::kDivisionByZero: return ErrorKind::kInvalidArgument;
+    case ErrorCode::kDivisionByZero:
+    case ErrorCode::kInvalidParameterValue: return ErrorKind::kInvalidArgument;
   }
   return ErrorKind::kInternal;
 }
@@ -52,6 +53,7 @@ std::string_view ErrorCodeName(ErrorCode code) {
     case ErrorCode::kSyntaxError: return "syntax error";
     case ErrorCode::kTypeMismatch: return "type mismatch";
     case ErrorCode::kDivisionByZero: return "division by zero";
+    case ErrorCode::kInvalidParameterValue: return "invalid parameter value";
   }
   return "";
 }

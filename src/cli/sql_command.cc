@@ -12,6 +12,7 @@
 #include "sql/iceberg/iceberg_sql_catalog.h"
 #include "sql/catalog/memory_catalog.h"
 #include "sql/sql_session.h"
+#include "sql/types/value_cast.h"
 
 namespace floe::cli {
 namespace {
@@ -49,7 +50,8 @@ std::string JsonString(const std::string& text) {
   return out + "\"";
 }
 
-void Print(const sql::StatementResult& result, const std::string& format) {
+void Print(const sql::StatementResult& result, const std::string& format, const TimeZone* zone) {
+  auto text = [zone](const sql::Value& value) { return sql::ValueText(value, zone); };
   if (result.column_names.empty()) {
     if (!result.message.empty()) std::cout << result.message << "\n";
     return;
@@ -58,7 +60,7 @@ void Print(const sql::StatementResult& result, const std::string& format) {
     for (size_t i = 0; i < result.column_names.size(); ++i) std::cout << (i ? "," : "") << CsvField(result.column_names[i]);
     std::cout << "\n";
     for (const auto& row : result.rows) {
-      for (size_t i = 0; i < row.size(); ++i) std::cout << (i ? "," : "") << (row[i].is_null() ? "" : CsvField(row[i].ToText()));
+      for (size_t i = 0; i < row.size(); ++i) std::cout << (i ? "," : "") << (row[i].is_null() ? "" : CsvField(text(row[i])));
       std::cout << "\n";
     }
     return;
@@ -75,7 +77,7 @@ void Print(const sql::StatementResult& result, const std::string& format) {
                    type.kind() == sql::TypeKind::kBoolean) {
           std::cout << row[i].ToText();
         } else {
-          std::cout << JsonString(row[i].ToText());
+          std::cout << JsonString(text(row[i]));
         }
       }
       std::cout << "}\n";
@@ -93,7 +95,7 @@ void Print(const sql::StatementResult& result, const std::string& format) {
   for (const auto& row : result.rows) {
     std::vector<std::string> line;
     for (size_t i = 0; i < row.size(); ++i) {
-      line.push_back(row[i].is_null() ? "NULL" : row[i].ToText());
+      line.push_back(row[i].is_null() ? "NULL" : text(row[i]));
       widths[i] = std::max(widths[i], line.back().size());
     }
     cells.push_back(std::move(line));
@@ -116,7 +118,7 @@ void Print(const sql::StatementResult& result, const std::string& format) {
 int RunText(sql::SqlSession& session, const std::string& text, const std::string& format, const sql::QueryOptions& options) {
   auto results = session.Run(text, options, [&](const sql::StatementResult& result) {
     for (const std::string& warning : result.warnings) std::cerr << "WARNING: " << warning << "\n";
-    Print(result, format);
+    Print(result, format, session.options().time_zone.get());
     std::cout.flush();
   });
   if (!results.has_value()) {

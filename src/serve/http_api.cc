@@ -90,9 +90,11 @@ nlohmann::json HttpApi::RunQuery(const std::string& sql, const SessionState& ses
     for (size_t i = 0; i < result.column_names.size(); ++i) {
       columns.push_back({{"name", result.column_names[i]}, {"type", result.column_types[i].ToString()}});
     }
+    auto found_zone = TimeZone::Find(query->session_after().time_zone);
+    const TimeZone& zone = found_zone ? **found_zone : *TimeZone::Utc();
     for (const auto& row : result.rows) {
       nlohmann::json out = nlohmann::json::array();
-      for (const auto& value : row) out.push_back(TrinoValue(value));
+      for (const auto& value : row) out.push_back(TrinoValue(value, zone));
       rows.push_back(std::move(out));
     }
     if (!result.message.empty()) body["message"] = result.message;

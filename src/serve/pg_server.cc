@@ -2,6 +2,7 @@
 
 #include <openssl/crypto.h>
 
+#include <boost/algorithm/string/predicate.hpp>
 #include <boost/asio/ssl/stream.hpp>
 
 #include <atomic>
@@ -429,7 +430,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
       for (const auto& [name, value] : *parameters) {
         if (name == "user") user = value;
         if (name == "application_name") session_.properties["application_name"] = value;
-        if (name == "TimeZone") session_.time_zone = value;
+        // Parameter names are case-insensitive: libpq sends PGTZ as "timezone", JDBC as "TimeZone".
+        if (boost::algorithm::iequals(name, "TimeZone")) session_.time_zone = value;
+      }
+      if (auto zone = TimeZone::Find(session_.time_zone); !zone) {
+        Fatal("22023", fmt::format("invalid value for parameter \"TimeZone\": \"{}\"", session_.time_zone));
       }
       if (user.empty()) Fatal("28000", "no PostgreSQL user name specified in startup packet");
       session_.user = user;
@@ -595,11 +600,21 @@ class Connection : public std::enable_shared_from_this<Connection> {
         }
         cells_.push_back(std::move(*binary));
       } else {
-        cells_.push_back(pg::TextValue(row[c]));
+        cells_.push_back(pg::TextValue(row[c], SessionZone()));
       }
     }
     writer_.DataRow(cells_);
     return true;
+  }
+
+  // The session's TimeZone (checked when set; Find caches zones by name).
+  const TimeZone& SessionZone() {
+    if (!zone_ || zone_name_ != session_.time_zone) {
+      auto found = TimeZone::Find(session_.time_zone);
+      zone_ = found ? *found : TimeZone::Utc();
+      zone_name_ = session_.time_zone;
+    }
+    return *zone_;
   }
 
   static int16_t FormatOf(const std::vector<int16_t>& formats, size_t column) {
@@ -955,6 +970,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   int32_t pid_ = 0;
   std::shared_ptr<CancelTarget> target_;
   SessionState session_;
+  std::shared_ptr<const TimeZone> zone_;  // session_.time_zone's zone, found once per name
+  std::string zone_name_;
   char transaction_ = 'I';
   bool skip_to_sync_ = false;
   std::map<std::string, PreparedStatement> statements_;

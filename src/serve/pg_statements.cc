@@ -109,6 +109,8 @@ Interception PgStatements::Intercept(std::string_view text, const std::vector<To
     std::string value;
     for (const auto& v : values) value += (value.empty() ? "" : ", ") + UnquoteLiteral(v);
     name = Lower(name);
+    // PostgreSQL's SET TIME ZONE LOCAL / DEFAULT go back to the server's zone, which is UTC.
+    if (name == "timezone" && (Lower(value) == "local" || Lower(value) == "default")) value = "UTC";
     if (auto valid = CheckSessionProperty(name, value); !valid) {
       result.answer = std::unexpected(valid.error());
       return result;

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "serve/parameter_substitution.h"
+#include "sql/types/temporal.h"
 
 namespace floe::serve::pg {
 namespace {
@@ -136,7 +137,7 @@ std::string_view TypeName(int32_t type_oid) {
   }
 }
 
-std::optional<std::string> TextValue(const sql::Value& value) {
+std::optional<std::string> TextValue(const sql::Value& value, const TimeZone& zone) {
   if (value.is_null()) return std::nullopt;
   switch (value.type().kind()) {
     case TypeKind::kBoolean: return std::string(value.as_bool() ? "t" : "f");
@@ -145,9 +146,10 @@ std::optional<std::string> TextValue(const sql::Value& value) {
     case TypeKind::kTime:
     case TypeKind::kTimestamp: return TrimFraction(value.ToText());
     case TypeKind::kTimestampTz: {
-      std::string text = TrimFraction(value.ToText());
-      if (text.ends_with(" UTC")) text = text.substr(0, text.size() - 4) + "+00";
-      return text;
+      int64_t instant = value.as_int();
+      int32_t offset = zone.OffsetAt(FloorDiv(instant, sql::kMicrosPerSecond));
+      std::string local = sql::FormatTimestamp(instant + int64_t{offset} * sql::kMicrosPerSecond, false);
+      return TrimFraction(local) + FormatUtcOffset(offset);
     }
     case TypeKind::kVarbinary: return "\\x" + value.ToText();
     default: return value.ToText();

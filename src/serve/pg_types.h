@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "base/result.h"
+#include "base/time_zone.h"
 #include "sql/types/sql_type.h"
 #include "sql/types/value.h"
 
@@ -43,7 +44,9 @@ int16_t TypeSize(int32_t type_oid);
 std::string_view TypeName(int32_t type_oid);
 
 // A value's text format (PostgreSQL's spelling: t/f, 2024-01-01 10:00:00.5); nullopt for NULL.
-std::optional<std::string> TextValue(const sql::Value& value);
+// A timestamp with time zone is written in `zone` with its offset (2024-03-31 04:30:00+02), as
+// PostgreSQL writes it in the session's TimeZone.
+std::optional<std::string> TextValue(const sql::Value& value, const TimeZone& zone = *TimeZone::Utc());
 // A value's binary format; kNotImplemented for types without one here.
 Result<std::optional<std::string>> BinaryValue(const sql::Value& value);
 

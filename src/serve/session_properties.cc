@@ -1,5 +1,6 @@
 #include "serve/session_properties.h"
 
+#include "base/time_zone.h"
 #include "base/units.h"
 
 #include <cctype>
@@ -28,6 +29,12 @@ Status CheckSessionProperty(std::string_view name, std::string_view value) {
   std::string key = Canonical(name);
   if (key == "freshness") {
     if (auto parsed = sql::ParseFreshness(value); !parsed) return std::unexpected(parsed.error());
+  }
+  if (key == "timezone" || key == "time zone") {
+    if (auto zone = TimeZone::Find(value); !zone) {
+      return CodedError(ErrorCode::kInvalidParameterValue, "invalid value for parameter \"TimeZone\": \"{}\" ({})", value,
+                        zone.error().message());
+    }
   }
   if (key == "live_tail_max_bytes") {
     if (auto parsed = ParseDataSize(value); !parsed) return std::unexpected(parsed.error());

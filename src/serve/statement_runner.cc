@@ -136,7 +136,9 @@ RunOutput RunStatements(sql::SqlCatalog& unchecked_catalog, std::string_view sql
     }
     TestingDelay(session, cancel);
     if (cancel != nullptr && cancel->load()) break;
-    sql::SqlSession engine(catalog, sql::BindOptions{session.catalog, session.schema});
+    auto zone = TimeZone::Find(session.time_zone);
+    if (!zone) return fail(zone.error(), text);
+    sql::SqlSession engine(catalog, sql::BindOptions{session.catalog, session.schema, *zone});
     if (run.stream != nullptr) {
       // Each statement's rows go out batch by batch as the executor makes them.
       StatementOutcome header = outcome;
@@ -159,6 +161,7 @@ RunOutput RunStatements(sql::SqlCatalog& unchecked_catalog, std::string_view sql
       if (!summaries) return fail(summaries.error(), text);
       session.catalog = engine.options().catalog;
       session.schema = engine.options().schema;
+    if (engine.options().time_zone) session.time_zone = engine.options().time_zone->name();
       for (auto& summary : *summaries) {
         StatementOutcome each = header;
         each.result.message = summary.message;
@@ -176,6 +179,7 @@ RunOutput RunStatements(sql::SqlCatalog& unchecked_catalog, std::string_view sql
     if (!results) return fail(results.error(), text);
     session.catalog = engine.options().catalog;
     session.schema = engine.options().schema;
+    if (engine.options().time_zone) session.time_zone = engine.options().time_zone->name();
     for (auto& result : *results) {
       StatementOutcome each = outcome;
       each.has_rows = !result.column_names.empty();

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "sql/types/temporal.h"
+
 namespace floe::serve {
 namespace {
 
@@ -66,7 +68,7 @@ nlohmann::json TrinoColumn(const std::string& name, const sql::SqlType& type) {
   return {{"name", name}, {"type", type.ToString()}, {"typeSignature", TrinoTypeSignature(type)}};
 }
 
-nlohmann::json TrinoValue(const sql::Value& value) {
+nlohmann::json TrinoValue(const sql::Value& value, const TimeZone& zone) {
   using sql::TypeKind;
   if (value.is_null()) return nullptr;
   switch (value.type().kind()) {
@@ -89,9 +91,10 @@ nlohmann::json TrinoValue(const sql::Value& value) {
     case TypeKind::kRow: {
       // Rows travel as JSON arrays of their field values; the names are in the typeSignature.
       nlohmann::json fields = nlohmann::json::array();
-      for (const sql::Value& f : value.as_fields()) fields.push_back(TrinoValue(f));
+      for (const sql::Value& f : value.as_fields()) fields.push_back(TrinoValue(f, zone));
       return fields;
     }
+    case TypeKind::kTimestampTz: return sql::FormatTimestampInZone(value.as_int(), zone);
     default: return value.ToText();
   }
 }

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/base64.h"
+#include "base/time_zone.h"
 
 #include "serve/query_error.h"
 #include "sql/types/sql_type.h"
@@ -20,7 +21,9 @@ namespace floe::serve {
 nlohmann::json TrinoTypeSignature(const sql::SqlType& type);
 // {"name", "type", "typeSignature"}
 nlohmann::json TrinoColumn(const std::string& name, const sql::SqlType& type);
-nlohmann::json TrinoValue(const sql::Value& value);
+// A value as Trino's JSON carries it; a timestamp with time zone as its wall clock in `zone`
+// followed by the zone's name ("2024-03-31 04:30:00.000000 Europe/Berlin").
+nlohmann::json TrinoValue(const sql::Value& value, const TimeZone& zone = *TimeZone::Utc());
 // {"message", "errorCode", "errorName", "errorType", "errorLocation", "failureInfo"}
 nlohmann::json TrinoError(const QueryError& error);
 

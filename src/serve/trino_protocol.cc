@@ -261,6 +261,9 @@ HttpResponse TrinoProtocol::NextPage(const HttpRequest& request, const std::shar
                                      size_t token) {
   ResultStream& stream = *query->stream();
   auto page_bytes = static_cast<int64_t>(options_.target_page_bytes);
+  // Timestamps with time zone go out in the request's X-Trino-Time-Zone (checked by the query).
+  auto found_zone = TimeZone::Find(query->request().session.time_zone);
+  const TimeZone& zone = found_zone ? **found_zone : *TimeZone::Utc();
   stream.WaitReadable(page_bytes, options_.max_wait);
   nlohmann::json data = nlohmann::json::array();
   for (StreamItem& item : stream.Take(page_bytes)) {
@@ -278,7 +281,7 @@ HttpResponse TrinoProtocol::NextPage(const HttpRequest& request, const std::shar
       case StreamItem::Kind::kRows:
         for (const ResultRow& row : item.rows) {
           nlohmann::json out = nlohmann::json::array();
-          for (const auto& value : row) out.push_back(TrinoValue(value));
+          for (const auto& value : row) out.push_back(TrinoValue(value, zone));
           data.push_back(std::move(out));
         }
         break;

@@ -13,16 +13,17 @@
 #include "sql/parser/parser.h"
 #include "sql/sql_session.h"
 #include "sql/types/type_rules.h"
+#include "sql/types/value_cast.h"
 
 namespace floe::sql {
 namespace {
 
-std::string Render(const std::vector<StatementResult>& results) {
+std::string Render(const std::vector<StatementResult>& results, const TimeZone* zone) {
   std::string out;
   for (const auto& result : results) {
     for (const auto& row : result.rows) {
       std::string line;
-      for (size_t i = 0; i < row.size(); ++i) line += (i > 0 ? " | " : "") + row[i].ToText();
+      for (size_t i = 0; i < row.size(); ++i) line += (i > 0 ? " | " : "") + ValueText(row[i], zone);
       out += line + "\n";
     }
     if (result.rows.empty() && !result.message.empty()) out += result.message + "\n";
@@ -150,13 +151,13 @@ void RunFile(const std::filesystem::path& path) {
       }
     } else if (head == "query") {
       if (std::getenv("FLOE_SLT_PRINT") != nullptr && results.has_value()) {
-        std::cout << "query\n" << sql << "----\n" << Render(*results) << "\n";  // For writing expectations.
+        std::cout << "query\n" << sql << "----\n" << Render(*results, session.options().time_zone.get()) << "\n";  // For writing expectations.
       }
       if (!results.has_value()) {
         ADD_FAILURE() << where(head_line) << ": " << results.error().ToString() << "\n" << sql;
       } else {
         EXPECT_TRUE(has_expected) << where(head_line) << ": query without ----";
-        std::string rendered = Render(*results);
+        std::string rendered = Render(*results, session.options().time_zone.get());
         EXPECT_TRUE(SameRendering(rendered, expected))
             << where(head_line) << "\n" << sql << "\nactual:\n" << rendered << "expected:\n" << expected;
       }

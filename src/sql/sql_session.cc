@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sql/binder/session_time_zone.h"
 #include "sql/execution/executor.h"
 #include "sql/execution/expression_evaluator.h"
 #include "sql/planner/optimizer.h"
@@ -136,6 +137,11 @@ Result<StatementSummary> SqlSession::RunOne(const ast::Statement& statement, std
     if (callbacks.on_batch) return callbacks.on_batch(ResultBatch(chunk, types));
     return OkStatus();
   };
+  if (bound.kind == ast::StatementKind::kSetTimeZone && !bound.explain) {
+    options_.time_zone = bound.time_zone;
+    summary.message = bound.description;
+    return summary;
+  }
   if (bound.kind == ast::StatementKind::kUse && !bound.explain) {
     options_.catalog = bound.target.catalog;
     options_.schema = bound.target.schema;
@@ -285,6 +291,7 @@ Result<StatementSummary> SqlSession::RunWrite(const ast::Statement& statement, B
       const TableColumn& column = table.columns[targets[i]];
       auto ref = MakeColumn(c.id, c.type, c.name);
       project->expressions.push_back(c.type == column.type ? std::move(ref) : MakeCast(std::move(ref), column.type));
+      if (options_.time_zone) FLOE_RETURN_IF_ERROR(ApplySessionTimeZone(project->expressions.back(), *options_.time_zone));
       project->output.push_back(OutputColumn{c.id, column.name, column.type});
     }
     // Ids must stay unique: give the projection fresh ids above the plan's.

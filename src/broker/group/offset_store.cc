@@ -1,40 +1,13 @@
 #include "broker/group/offset_store.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <filesystem>
 
 #include "base/bytes.h"
-#include "base/crc32c.h"
-#include "base/logging.h"
 
 namespace floe::broker {
 namespace {
 
-constexpr size_t kFrameHeader = 8;  // u32 length, u32 crc32c of the body
 constexpr uint32_t kMaxRecord = 1 << 20;
-
-Status WriteFully(int fd, std::string_view bytes, const std::string& path) {
-  while (!bytes.empty()) {
-    ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return ErrnoError(errno, "write", path);
-    bytes.remove_prefix(static_cast<size_t>(n));
-  }
-  return OkStatus();
-}
-
-std::string Frame(std::string_view body) {
-  std::string out;
-  ByteWriter w(&out);
-  w.AppendBig<uint32_t>(static_cast<uint32_t>(body.size()));
-  w.AppendBig<uint32_t>(crc32c::Value(body.data(), body.size()));
-  w.AppendBytes(body);
-  return out;
-}
 
 }  // namespace
 
@@ -77,83 +50,35 @@ Result<std::unique_ptr<OffsetStore>> OffsetStore::Open(const std::string& data_d
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return IoError("create {}: {}", dir, ec.message());
-  std::unique_ptr<OffsetStore> store(new OffsetStore(dir + "/offsets.log", sync));
-  FLOE_RETURN_IF_ERROR(store->Replay());
+  std::unique_ptr<OffsetStore> store(new OffsetStore());
+  // The last record per key wins; offset -1 removes the key.
+  auto replay = [offsets = &store->offsets_](std::string_view body) -> Status {
+    FLOE_ASSIGN_OR_RETURN(auto record, DecodeOffsetRecord(body));
+    if (record.second.offset < 0) {
+      offsets->erase(record.first);
+    } else {
+      (*offsets)[record.first] = record.second;
+    }
+    return OkStatus();
+  };
+  FLOE_ASSIGN_OR_RETURN(store->file_, FramedRecordFile::Open(dir + "/offsets.log",
+                                                             {.max_record_bytes = kMaxRecord, .sync = sync}, replay));
+  if (store->file_->records() > 1000 && store->file_->records() > 4 * store->offsets_.size()) {
+    FLOE_RETURN_IF_ERROR(store->Compact());
+  }
   return store;
 }
 
-OffsetStore::~OffsetStore() {
-  if (fd_ >= 0) ::close(fd_);
-}
-
-Status OffsetStore::Replay() {
-  fd_ = ::open(path_.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
-  if (fd_ < 0) return ErrnoError(errno, "open", path_);
-  struct stat st;
-  if (::fstat(fd_, &st) != 0) return ErrnoError(errno, "stat", path_);
-  std::string contents(static_cast<size_t>(st.st_size), '\0');
-  size_t got = 0;
-  while (got < contents.size()) {
-    ssize_t n = ::pread(fd_, contents.data() + got, contents.size() - got, static_cast<off_t>(got));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return ErrnoError(n < 0 ? errno : EIO, "read", path_);
-    got += static_cast<size_t>(n);
-  }
-  ByteReader r(contents);
-  size_t valid_end = 0;
-  while (r.remaining() >= kFrameHeader) {
-    uint32_t length = *r.ReadBig<uint32_t>("length");
-    uint32_t crc = *r.ReadBig<uint32_t>("crc");
-    if (length > kMaxRecord || length > r.remaining()) break;
-    std::string_view body = *r.ReadBytes(length, "body");
-    if (crc32c::Value(body.data(), body.size()) != crc) break;
-    auto record = DecodeOffsetRecord(body);
-    if (!record) break;
-    if (record->second.offset < 0) {
-      offsets_.erase(record->first);
-    } else {
-      offsets_[record->first] = record->second;
-    }
-    ++records_in_file_;
-    valid_end = r.position();
-  }
-  if (valid_end < contents.size()) {
-    Logger("broker")->warn("{}: cut a torn tail of {} bytes", path_, contents.size() - valid_end);
-    if (::ftruncate(fd_, static_cast<off_t>(valid_end)) != 0) return ErrnoError(errno, "truncate", path_);
-  }
-  if (::lseek(fd_, static_cast<off_t>(valid_end), SEEK_SET) < 0) return ErrnoError(errno, "seek", path_);
-  if (records_in_file_ > 1000 && records_in_file_ > 4 * offsets_.size()) return Compact();
-  return OkStatus();
-}
-
 Status OffsetStore::Compact() {
-  std::string bytes;
-  for (const auto& [key, value] : offsets_) bytes += Frame(EncodeOffsetRecord(key, value));
-  std::string tmp = path_ + ".tmp";
-  int fd = ::open(tmp.c_str(), O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return ErrnoError(errno, "create", tmp);
-  Status written = WriteFully(fd, bytes, tmp);
-  if (written && ::fsync(fd) != 0) written = ErrnoError(errno, "fsync", tmp);
-  if (!written) {
-    ::close(fd);
-    return written;
-  }
-  if (::rename(tmp.c_str(), path_.c_str()) != 0) {
-    ::close(fd);
-    return ErrnoError(errno, "rename", tmp);
-  }
-  ::close(fd_);
-  fd_ = fd;
-  if (::lseek(fd_, 0, SEEK_END) < 0) return ErrnoError(errno, "seek", path_);
-  records_in_file_ = offsets_.size();
-  return OkStatus();
+  std::vector<std::string> bodies;
+  bodies.reserve(offsets_.size());
+  for (const auto& [key, value] : offsets_) bodies.push_back(EncodeOffsetRecord(key, value));
+  return file_->Rewrite(bodies);
 }
 
 Status OffsetStore::AppendRecord(const Key& key, const CommittedOffset& value) {
-  FLOE_RETURN_IF_ERROR(WriteFully(fd_, Frame(EncodeOffsetRecord(key, value)), path_));
-  if (sync_ && ::fdatasync(fd_) != 0) return ErrnoError(errno, "fdatasync", path_);
-  ++records_in_file_;
-  if (records_in_file_ > 100000 && records_in_file_ > 4 * offsets_.size()) return Compact();
+  FLOE_RETURN_IF_ERROR(file_->Append(EncodeOffsetRecord(key, value)));
+  if (file_->records() > 100000 && file_->records() > 4 * offsets_.size()) return Compact();
   return OkStatus();
 }
 

@@ -1,5 +1,5 @@
-// Committed consumer-group offsets, persisted in `<data>/groups/offsets.log`: an append-only
-// file of CRC-framed records (docs/kafka.md, "Group offsets"), replayed on start (a torn tail is
+// Committed consumer-group offsets, persisted in `<data>/groups/offsets.log`: a
+// FramedRecordFile of offset records (docs/kafka.md, "Group offsets"), replayed on start (a torn tail is
 // cut at the last valid record) and rewritten compacted when mostly superseded.
 //
 // Owned by the GroupCoordinator; I/O thread only.
@@ -15,8 +15,13 @@
 #include <vector>
 
 #include "base/result.h"
+#include "broker/log/framed_record_file.h"
 
 namespace floe::broker {
+
+// The longest metadata string an offset commit may carry (Kafka's `offset.metadata.max.bytes`
+// default); longer ones get OFFSET_METADATA_TOO_LARGE and are not stored.
+inline constexpr size_t kMaxOffsetMetadataBytes = 4096;
 
 struct CommittedOffset {
   int64_t offset = -1;
@@ -27,7 +32,6 @@ class OffsetStore {
  public:
   // `sync` makes every commit fdatasync before it is acknowledged.
   static Result<std::unique_ptr<OffsetStore>> Open(const std::string& data_dir, bool sync);
-  ~OffsetStore();
 
   using Key = std::tuple<std::string, std::string, int32_t>;  // group, topic, partition
 
@@ -42,16 +46,12 @@ class OffsetStore {
   Status RemoveGroup(const std::string& group);
 
  private:
-  OffsetStore(std::string path, bool sync) : path_(std::move(path)), sync_(sync) {}
-  Status Replay();
+  OffsetStore() = default;
   Status Compact();
   Status AppendRecord(const Key& key, const CommittedOffset& value);
   Status RemoveWhere(const std::function<bool(const Key&)>& doomed_key);
 
-  std::string path_;
-  bool sync_;
-  int fd_ = -1;
-  uint64_t records_in_file_ = 0;
+  std::unique_ptr<FramedRecordFile> file_;
   std::map<Key, CommittedOffset> offsets_;
 };
 

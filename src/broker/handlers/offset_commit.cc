@@ -45,6 +45,9 @@ Status HandleOffsetCommit(RequestContext& ctx, WireReader& in, WireWriter& out) 
           (!topic || index < 0 || static_cast<size_t>(index) >= topic->partitions.size())) {
         error = ErrorCode::kUnknownTopicOrPartition;
       }
+      if (error == ErrorCode::kNone && metadata && metadata->size() > kMaxOffsetMetadataBytes) {
+        error = ErrorCode::kOffsetMetadataTooLarge;
+      }
       if (error == ErrorCode::kNone) {
         CommittedOffset value{offset, metadata ? std::optional<std::string>(std::string(*metadata)) : std::nullopt};
         Status stored = groups.offsets().Commit(group_id, std::string(topic_name), index, value);

@@ -55,6 +55,9 @@ Status HandleTxnOffsetCommit(RequestContext& ctx, WireReader& in, WireWriter& ou
       if (error == ErrorCode::kNone && (!topic || index < 0 || static_cast<size_t>(index) >= topic->partitions.size())) {
         error = ErrorCode::kUnknownTopicOrPartition;
       }
+      if (error == ErrorCode::kNone && metadata && metadata->size() > kMaxOffsetMetadataBytes) {
+        error = ErrorCode::kOffsetMetadataTooLarge;
+      }
       if (error == ErrorCode::kNone) {
         CommittedOffset value{offset, metadata ? std::optional<std::string>(std::string(*metadata)) : std::nullopt};
         Status held = transactions.AddPendingOffset(transactional_id, {group_id, std::string(topic_name), index}, value);

@@ -3,9 +3,11 @@
 // AddPartitionsToTxn, EndTxn and TxnOffsetCommit (v3, with consumer-group metadata) that
 // kafkajs never uses. A commit, an abort and send_offsets_to_transaction are read back by
 // librdkafka consumers in both isolation levels and through OffsetFetch; a second producer
-// with the same transactional.id fences the first.
+// with the same transactional.id fences the first. Plain offset commits carry metadata up to
+// Kafka's 4096-byte bound and get OFFSET_METADATA_TOO_LARGE beyond it.
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <set>
 #include <thread>
@@ -163,6 +165,45 @@ TEST_F(LibrdkafkaTransactionsTest, CommitAbortSendOffsetsAndFencing) {
   EXPECT_EQ(ReadKeys("events", 1, "read_committed"), (std::multiset<std::string>{"c1", "c2", "c3"}));
   rd_kafka_destroy(producer);
   rd_kafka_destroy(successor);
+}
+
+// A group's committed metadata comes back as written; an oversize one is refused without
+// replacing it (and without poisoning the offsets file for the commits after it).
+TEST_F(LibrdkafkaTransactionsTest, OffsetCommitMetadataIsKeptAndBounded) {
+  rd_kafka_t* producer = Client(RD_KAFKA_PRODUCER, {});
+  Produce(producer, "meta-topic", 0, "k");  // Auto-created with one partition.
+  ASSERT_EQ(rd_kafka_flush(producer, 10000), RD_KAFKA_RESP_ERR_NO_ERROR);
+  rd_kafka_destroy(producer);
+  rd_kafka_t* consumer = Client(RD_KAFKA_CONSUMER, {{"group.id", "meta-group"}, {"enable.auto.commit", "false"}});
+  auto commit = [&](int64_t offset, const std::string& metadata) {
+    rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(1);
+    rd_kafka_topic_partition_t* p = rd_kafka_topic_partition_list_add(list, "meta-topic", 0);
+    p->offset = offset;
+    p->metadata = rd_kafka_mem_malloc(consumer, metadata.size());
+    memcpy(p->metadata, metadata.data(), metadata.size());
+    p->metadata_size = metadata.size();
+    rd_kafka_resp_err_t overall = rd_kafka_commit(consumer, list, 0);
+    rd_kafka_resp_err_t partition = list->elems[0].err;
+    rd_kafka_topic_partition_list_destroy(list);
+    return overall != RD_KAFKA_RESP_ERR_NO_ERROR ? overall : partition;
+  };
+  auto committed = [&] {
+    rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(1);
+    rd_kafka_topic_partition_list_add(list, "meta-topic", 0);
+    EXPECT_EQ(rd_kafka_committed(consumer, list, 10000), RD_KAFKA_RESP_ERR_NO_ERROR);
+    const rd_kafka_topic_partition_t& p = list->elems[0];
+    auto out = std::pair{p.offset, std::string(static_cast<const char*>(p.metadata), p.metadata_size)};
+    rd_kafka_topic_partition_list_destroy(list);
+    return out;
+  };
+  const std::string at_bound(4096, 'm');
+  EXPECT_EQ(commit(3, at_bound), RD_KAFKA_RESP_ERR_NO_ERROR);
+  EXPECT_EQ(committed(), std::pair(int64_t{3}, at_bound));
+  EXPECT_EQ(commit(5, std::string(4097, 'x')), RD_KAFKA_RESP_ERR_OFFSET_METADATA_TOO_LARGE);
+  EXPECT_EQ(committed(), std::pair(int64_t{3}, at_bound));
+  EXPECT_EQ(commit(6, "small"), RD_KAFKA_RESP_ERR_NO_ERROR);
+  EXPECT_EQ(committed(), std::pair(int64_t{6}, std::string("small")));
+  rd_kafka_destroy(consumer);
 }
 
 }  // namespace

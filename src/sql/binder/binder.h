@@ -3,21 +3,25 @@
 // ("line 1:8: Column 'x' cannot be resolved"). One Binder binds one statement; single thread.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "base/result.h"
+#include "base/time_zone.h"
 #include "sql/parser/ast_statement.h"
 #include "sql/catalog/catalog.h"
 #include "sql/planner/logical_plan.h"
 
 namespace floe::sql {
 
-// Session state the binder reads: where unqualified names resolve.
+// Session state the binder reads: where unqualified names resolve, and the time zone wall-clock
+// operations use (null: UTC; see session_time_zone.h).
 struct BindOptions {
   std::string catalog = "floe";
   std::string schema = "default";
+  std::shared_ptr<const TimeZone> time_zone;
 };
 
 // A statement after binding. Queries (and EXPLAIN's statement) have a plan; other statements
@@ -30,6 +34,7 @@ struct BoundStatement {
   int parameter_count = 0;  // Highest $n / ? used.
   QualifiedTableName target;     // DDL and INSERT: the table (or schema in target.schema).
   std::string description;       // One line for non-query statements: what it would do.
+  std::shared_ptr<const TimeZone> time_zone;  // kSetTimeZone: the zone, found
 };
 
 // Binds `statement`, whose locations point into `sql`.

@@ -77,7 +77,7 @@ std::optional<Value> BinderImpl::ConstantValue(const BoundExpr& expr) const {
   if (expr.kind == BoundKind::kCast && expr.args[0]->kind == BoundKind::kConstant) {
     const Value& v = expr.args[0]->value;
     if (v.is_null()) return Value::Null(expr.type);
-    if (v.type().kind() == TypeKind::kVarchar) return CastFromText(v.as_string(), expr.type);
+    if (v.type().kind() == TypeKind::kVarchar) return CastFromText(v.as_string(), expr.type, options_.time_zone.get());
     if (v.type().IsInteger() && expr.type.IsInteger()) return Value::Int(expr.type, v.as_int());
     if (v.type().IsInteger() && expr.type.kind() == TypeKind::kDecimal) {
       return Value::Decimal(expr.type, static_cast<Int128>(v.as_int()) * PowerOfTen(expr.type.scale()));
@@ -97,7 +97,7 @@ Result<BoundExprPtr> BinderImpl::Coerce(BoundExprPtr expr, const SqlType& type, 
   // A string literal next to a typed value takes that type (as PostgreSQL's untyped literals do).
   if (expr->kind == BoundKind::kConstant && expr->type.kind() == TypeKind::kVarchar && !expr->value.is_null() &&
       type.kind() != TypeKind::kVarchar) {
-    auto converted = CastFromText(expr->value.as_string(), type);
+    auto converted = CastFromText(expr->value.as_string(), type, options_.time_zone.get());
     if (!converted) {
       return ErrorAt(expr->location >= 0 ? expr->location : location,
                      fmt::format("Cannot cast '{}' to {}", expr->value.as_string(), type.ToString()));
@@ -424,12 +424,13 @@ Result<BoundExprPtr> BinderImpl::BindExpr(const Expr& expr, ExprContext& context
       }
       if (arg->kind == BoundKind::kConstant && arg->type.kind() == TypeKind::kVarchar && !arg->value.is_null() &&
           target->kind() != TypeKind::kVarchar && !expr.try_cast) {
-        // TIMESTAMP '... UTC' (a zone in the text) is a timestamp with time zone, as in Trino.
+        // TIMESTAMP '... UTC' (a zone in the text: an offset, UTC or a name such as Europe/Berlin)
+        // is a timestamp with time zone, as in Trino.
         if (target->kind() == TypeKind::kTimestamp && !ParseTimestamp(arg->value.as_string(), false) &&
-            ParseTimestamp(arg->value.as_string(), true)) {
+            ParseTimestampInZone(arg->value.as_string(), *TimeZone::Utc())) {
           target = SqlType::TimestampTz();
         }
-        auto converted = CastFromText(arg->value.as_string(), *target);
+        auto converted = CastFromText(arg->value.as_string(), *target, options_.time_zone.get());
         if (!converted) {
           return ErrorAt(expr.args[0]->location >= 0 ? expr.args[0]->location : at,
                          fmt::format("Value cannot be cast to {}: {}", target->ToString(), arg->value.as_string()));

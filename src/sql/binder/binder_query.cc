@@ -7,6 +7,7 @@
 
 #include "sql/parser/ast_statement.h"
 #include "sql/binder/binder_internal.h"
+#include "sql/binder/session_time_zone.h"
 #include "sql/binder/metadata_tables.h"
 #include "sql/binder/system_tables.h"
 #include "sql/function/scalar_evaluation.h"
@@ -1081,6 +1082,13 @@ Result<BoundStatement> BinderImpl::BindStatement(const Statement& statement) {
       out.description = fmt::format("USE {}.{}", catalog, statement.name.back());
       break;
     }
+    case StatementKind::kSetTimeZone: {
+      auto zone = TimeZone::Find(statement.name.front());
+      if (!zone) return ErrorAt(statement.name_location, zone.error().message());
+      out.time_zone = *zone;
+      out.description = fmt::format("SET TIME ZONE '{}'", (*zone)->name());
+      break;
+    }
     case StatementKind::kCreateSchema:
     case StatementKind::kDropSchema: {
       if (statement.name.size() > 2) return ErrorAt(statement.location, "Schema names have at most two parts: catalog.schema");
@@ -1288,7 +1296,13 @@ Result<BoundStatement> BinderImpl::BindStatement(const Statement& statement) {
 
 Result<BoundStatement> Bind(const Statement& statement, std::string_view sql, const SqlCatalog& catalog, const BindOptions& options) {
   BinderImpl binder(sql, catalog, options);
-  return binder.BindStatement(statement);
+  FLOE_ASSIGN_OR_RETURN(BoundStatement bound, binder.BindStatement(statement));
+  if (bound.plan && options.time_zone && !options.time_zone->is_utc()) {
+    if (Status zoned = ApplySessionTimeZone(*bound.plan, *options.time_zone); !zoned) {
+      return std::unexpected(PointAt(zoned.error(), sql, statement.location));
+    }
+  }
+  return bound;
 }
 
 }  // namespace floe::sql

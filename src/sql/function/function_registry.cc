@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "sql/function/time_zone_functions.h"
 #include "sql/types/type_rules.h"
 
 namespace floe::sql {
@@ -12,6 +13,7 @@ const FunctionRegistry& FunctionRegistry::BuiltIn() {
     RegisterScalarFunctions(r);
     RegisterAggregateFunctions(r);
     RegisterStringKernels(r);
+    RegisterTimeZoneFunctions(r);
     return r;
   }();
   return registry;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <regex>
 
+#include "sql/function/time_zone_functions.h"
 #include "sql/types/temporal.h"
 #include "sql/types/value_cast.h"
 
@@ -386,7 +387,8 @@ Result<Value> EvaluateScalarCall(const std::string& name, const SqlType& type, c
   }
   if (name == "typeof") return Value::String(type, args[0].type().ToString());
   if (name == "version") return text("floe 0.1");
-  if (name == "current_timezone") return text("UTC");
+  if (name == "current_timezone") return text("UTC");  // other session zones: a constant (session_time_zone.h)
+  if (IsTimeZoneFunction(name)) return EvaluateTimeZoneCall(name, type, args);
   if (name == "pi") return Value::Double(type, M_PI);
   if (name == "e") return Value::Double(type, M_E);
   // Everything below returns NULL on any NULL argument.
@@ -679,14 +681,6 @@ Result<Value> EvaluateScalarCall(const std::string& name, const SqlType& type, c
     std::string s = FormatTimestamp(args[0].as_int(), false);
     s[10] = 'T';
     return text(s + "Z");
-  }
-  if (name == "at_timezone" || name == "with_timezone") {
-    std::string zone = args[1].as_string();
-    for (char& c : zone) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    if (zone != "UTC" && zone != "Z" && zone != "+00:00" && zone != "GMT") {
-      return NotImplemented("time zone '{}' is not supported: only UTC", args[1].as_string());
-    }
-    return Value::Int(type, args[0].as_int());
   }
   return NotImplemented("function {} is not implemented by the executor yet", name);
 }

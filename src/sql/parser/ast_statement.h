@@ -18,6 +18,7 @@ enum class StatementKind {
   kShowTables,     // name: [catalog.]schema or empty, like_pattern
   kShowColumns,    // name: the table (also DESCRIBE)
   kUse,            // name: [catalog.]schema
+  kSetTimeZone,    // name: {zone} (SET TIME ZONE; LOCAL and DEFAULT are UTC)
   kCreateSchema,   // name, if_not_exists
   kCreateTable,    // name, columns, partitioned_by, if_not_exists
   kCreateTableAs,  // name, query, partitioned_by, if_not_exists

@@ -170,6 +170,20 @@ class StatementParser {
       FLOE_RETURN_IF_ERROR(ExpectEnd());
       return statement;
     }
+    if (PeekKeyword("set") && PeekKeyword("time", 1) && PeekKeyword("zone", 2)) {
+      // SET TIME ZONE 'Europe/Berlin' | LOCAL | DEFAULT (the last two: UTC, floe's own zone).
+      pos_ += 3;
+      auto statement = std::make_unique<Statement>(StatementKind::kSetTimeZone, at);
+      statement->name_location = HerePosition();
+      if (AcceptKeyword("local") || AcceptKeyword("default")) {
+        statement->name = {"UTC"};
+      } else {
+        FLOE_ASSIGN_OR_RETURN(std::string zone, StringLiteral());
+        statement->name = {zone};
+      }
+      FLOE_RETURN_IF_ERROR(ExpectEnd());
+      return statement;
+    }
     if (AcceptKeyword("use")) {
       auto statement = std::make_unique<Statement>(StatementKind::kUse, at);
       statement->name_location = HerePosition();

@@ -1252,10 +1252,7 @@ class Reader {
     // SQL-syntax forms whose PostgreSQL spelling differs from Trino's function.
     std::string& name = names.back();
     if (sql_syntax) {
-      if (name == "timezone" && call->args.size() == 2) {
-        name = "at_timezone";
-        std::swap(call->args[0], call->args[1]);
-      } else if (name == "position" && call->args.size() == 2) {
+      if (name == "position" && call->args.size() == 2) {
         name = "strpos";
       } else if (name == "btrim" || name == "ltrim" || name == "rtrim") {
         name = name == "btrim" ? "trim" : name;

@@ -105,6 +105,25 @@ std::string FormatDate(int64_t days) {
   return fmt::format("{:04d}-{:02d}-{:02d}", d.year, d.month, d.day);
 }
 
+std::optional<int64_t> ParseTimestampInZone(std::string_view text, const TimeZone& zone) {
+  if (auto local = ParseTimestamp(text, false)) return zone.LocalMicrosToUtc(*local);
+  if (auto instant = ParseTimestamp(text, true)) return instant;
+  // "2024-03-01 12:00:00 Europe/Berlin": a named zone after the last space.
+  text = Trim(text);
+  size_t space = text.rfind(' ');
+  if (space == std::string_view::npos) return std::nullopt;
+  auto local = ParseTimestamp(text.substr(0, space), false);
+  if (!local) return std::nullopt;
+  auto named = TimeZone::Find(text.substr(space + 1));
+  if (!named) return std::nullopt;
+  return (*named)->LocalMicrosToUtc(*local);
+}
+
+std::string FormatTimestampInZone(int64_t micros, const TimeZone& zone) {
+  if (zone.is_utc()) return FormatTimestamp(micros, true);
+  return FormatTimestamp(zone.UtcMicrosToLocal(micros), false) + " " + zone.name();
+}
+
 std::string FormatTimestamp(int64_t micros, bool with_zone) {
   int64_t days = FloorDiv(micros, kMicrosPerDay);
   int64_t rest = micros - days * kMicrosPerDay;

@@ -11,7 +11,7 @@
 namespace floe::sql {
 
 // Converts a varchar constant to `type` the way CAST does; empty when the text does not parse.
-std::optional<Value> CastFromText(const std::string& text, const SqlType& type) {
+std::optional<Value> CastFromText(const std::string& text, const SqlType& type, const TimeZone* zone) {
   std::string trimmed = text;
   while (!trimmed.empty() && std::isspace(static_cast<unsigned char>(trimmed.back()))) trimmed.pop_back();
   while (!trimmed.empty() && std::isspace(static_cast<unsigned char>(trimmed.front()))) trimmed.erase(trimmed.begin());
@@ -25,7 +25,8 @@ std::optional<Value> CastFromText(const std::string& text, const SqlType& type) 
     }
     case TypeKind::kTimestamp:
     case TypeKind::kTimestampTz: {
-      auto micros = ParseTimestamp(trimmed, type.kind() == TypeKind::kTimestampTz);
+      auto micros = type.kind() == TypeKind::kTimestampTz && zone != nullptr ? ParseTimestampInZone(trimmed, *zone)
+                                                                              : ParseTimestamp(trimmed, type.kind() == TypeKind::kTimestampTz);
       if (!micros) return std::nullopt;
       return Value::Int(type, *micros);
     }
@@ -96,6 +97,13 @@ std::optional<Value> CastFromText(const std::string& text, const SqlType& type) 
     default:
       return std::nullopt;
   }
+}
+
+std::string ValueText(const Value& value, const TimeZone* zone) {
+  if (zone != nullptr && !value.is_null() && value.type().kind() == TypeKind::kTimestampTz) {
+    return FormatTimestampInZone(value.as_int(), *zone);
+  }
+  return value.ToText();
 }
 
 std::optional<Value> CastValue(const Value& value, const SqlType& type) {
