@@ -2,6 +2,7 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <cstdlib>
 #include <thread>
 
 #include "auth/users.h"
@@ -24,6 +25,8 @@ struct BrokerFlags {
   int64_t retention_ms = 7LL * 24 * 3600 * 1000;
   int64_t retention_bytes = -1;
   int64_t segment_bytes = 1LL << 30;
+  bool log_cleaner_enable = true;
+  int32_t log_cleaner_backoff_ms = 15000;
   int32_t max_message_bytes = 1048588;
   int32_t max_request_bytes = 100 * 1024 * 1024;
   int32_t max_connections = 1000;
@@ -70,6 +73,9 @@ int RunBroker(const BrokerFlags& flags) {
   config.log.retention_ms = flags.retention_ms;
   config.log.retention_bytes = flags.retention_bytes;
   config.log.segment_bytes = flags.segment_bytes;
+  config.log_cleaner_enable = flags.log_cleaner_enable;
+  config.log_cleaner_backoff_ms = flags.log_cleaner_backoff_ms;
+  if (const char* stall = std::getenv("FLOE_BROKER_TESTING_CLEANER_STALL")) config.testing_cleaner_stall = stall;
   config.log.max_message_bytes = flags.max_message_bytes;
   config.max_request_bytes = flags.max_request_bytes;
   config.max_connections = flags.max_connections;
@@ -137,6 +143,12 @@ void RegisterBrokerCommand(CLI::App& root, CommandRegistry& registry) {
   app->add_option("--retention-bytes", flags->retention_bytes, "Default retention size per partition (-1: unlimited)")
       ->capture_default_str();
   app->add_option("--segment-bytes", flags->segment_bytes, "Segment file size")->capture_default_str();
+  app->add_option("--log-cleaner-enable", flags->log_cleaner_enable,
+                  "Compact topics with cleanup.policy=compact in the background")
+      ->capture_default_str();
+  app->add_option("--log-cleaner-backoff-ms", flags->log_cleaner_backoff_ms,
+                  "How often the idle log cleaner looks for a compacted log due for cleaning")
+      ->capture_default_str();
   app->add_option("--max-message-bytes", flags->max_message_bytes, "Largest record batch accepted")
       ->capture_default_str();
   app->add_option("--max-request-bytes", flags->max_request_bytes, "Largest request frame accepted")

@@ -106,6 +106,10 @@ Status HandleAddOffsetsToTxn(RequestContext& ctx, WireReader& in, WireWriter& ou
 Status HandleEndTxn(RequestContext& ctx, WireReader& in, WireWriter& out);
 Status HandleTxnOffsetCommit(RequestContext& ctx, WireReader& in, WireWriter& out);
 Status HandleDescribeConfigs(RequestContext& ctx, WireReader& in, WireWriter& out);
+Status HandleAlterConfigs(RequestContext& ctx, WireReader& in, WireWriter& out);
+Status HandleIncrementalAlterConfigs(RequestContext& ctx, WireReader& in, WireWriter& out);
+Status HandleDeleteRecords(RequestContext& ctx, WireReader& in, WireWriter& out);
+Status HandleDescribeCluster(RequestContext& ctx, WireReader& in, WireWriter& out);
 Status HandleSaslHandshake(RequestContext& ctx, WireReader& in, WireWriter& out);
 Status HandleSaslAuthenticate(RequestContext& ctx, WireReader& in, WireWriter& out);
 

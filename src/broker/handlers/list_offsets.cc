@@ -1,5 +1,6 @@
-// ListOffsets (key 2), v0-5: earliest (-2), latest (-1) or the first offset at or after a
-// timestamp (batch granularity: the first batch whose max timestamp reaches it). With
+// ListOffsets (key 2), v0-5: earliest (-2), latest (-1) or the first record at or after a
+// timestamp, with that record's timestamp (record granularity; a compressed batch answers with
+// its base offset and max timestamp). With
 // isolation_level 1 (read_committed, v2+) latest is the last stable offset.
 #include "base/logging.h"
 #include "broker/handlers/handler.h"
@@ -50,8 +51,8 @@ Status HandleListOffsets(RequestContext& ctx, WireReader& in, WireWriter& out) {
             Logger("broker")->error("offset for time in {}-{}: {}", name, index, found.error().ToString());
             error = ErrorCode::kUnknownServerError;
           } else if (*found) {
-            offset = **found;
-            found_timestamp = timestamp;
+            offset = (*found)->offset;
+            found_timestamp = (*found)->timestamp;
           }
         }
       }

@@ -5,15 +5,20 @@
 // producer id and epoch, in an Ongoing transaction holding the partition (AddPartitionsToTxn):
 // else INVALID_PRODUCER_ID_MAPPING, INVALID_PRODUCER_EPOCH or INVALID_TXN_STATE. Control
 // batches come only from the coordinator: a client's is INVALID_REQUEST, as is a mix of
-// transactional and plain batches.
+// transactional and plain batches. In a compacted topic every record needs a key
+// (INVALID_RECORD, 87; records that do not decode are CORRUPT_MESSAGE).
 #include <memory>
 
 #include "broker/handlers/handler.h"
 #include "base/logging.h"
+#include "broker/protocol/batch_records.h"
 #include "broker/server/wake_signal.h"
 
 namespace floe::broker {
 namespace {
+
+// Records of one batch to a compacted topic are decoded up to this size to check their keys.
+constexpr size_t kMaxDecodedProduceBatch = 128 << 20;
 
 struct PartitionResult {
   int32_t index = 0;
@@ -42,6 +47,12 @@ ErrorCode AppendPartition(Broker& broker, RequestContext& ctx, Topic* topic, Par
   }
   for (const BatchView& b : *batches) {
     if (b.header.control()) return ErrorCode::kInvalidRequest;
+    // A compacted topic keeps the last record per key: a record without one could only be
+    // dropped by the cleaner later, so it is refused now, as Kafka does (KIP-467).
+    if (log->config().compact) {
+      Status keyed = CheckEveryRecordHasAKey(records->substr(b.position, b.header.size()), kMaxDecodedProduceBatch);
+      if (!keyed) return keyed.error().kind() == ErrorKind::kInvalidArgument ? ErrorCode::kInvalidRecord : ErrorCode::kCorruptMessage;
+    }
     if (b.header.transactional() != transactional_id.has_value()) return ErrorCode::kInvalidRequest;
     if (!transactional_id) continue;
     ErrorCode allowed = broker.transactions().CheckProduce(std::string(*transactional_id), b.header.producer_id,

@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include <fmt/format.h>
+
 namespace floe::broker {
 
 Result<FsyncPolicy> ParseFsyncPolicy(std::string_view text) {
@@ -36,10 +38,34 @@ Result<int64_t> ParseInt(const std::string& name, const std::string& value) {
 Status LogConfig::Apply(const std::map<std::string, std::string>& overrides) {
   for (const auto& [name, value] : overrides) {
     if (name == "cleanup.policy") {
-      if (value != "delete" && value != "compact") {
-        return InvalidArgument("config cleanup.policy: '{}' is not delete or compact", value);
+      bool saw_compact = false, saw_delete = false;
+      std::string_view rest = value;
+      while (true) {
+        size_t comma = rest.find(',');
+        std::string_view item = rest.substr(0, comma);
+        while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+        while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+        if (item == "compact") {
+          saw_compact = true;
+        } else if (item == "delete") {
+          saw_delete = true;
+        } else {
+          return InvalidArgument("config cleanup.policy: '{}' is not delete, compact or compact,delete", value);
+        }
+        if (comma == std::string_view::npos) break;
+        rest.remove_prefix(comma + 1);
       }
-      compact = value == "compact";
+      compact = saw_compact;
+      delete_old_segments = saw_delete;
+      continue;
+    }
+    if (name == "min.cleanable.dirty.ratio") {
+      double ratio = 0;
+      auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), ratio);
+      if (ec != std::errc() || ptr != value.data() + value.size() || !(ratio >= 0 && ratio <= 1)) {
+        return InvalidArgument("config min.cleanable.dirty.ratio: '{}' is not a number in [0, 1]", value);
+      }
+      min_cleanable_dirty_ratio = ratio;
       continue;
     }
     FLOE_ASSIGN_OR_RETURN(int64_t v, ParseInt(name, value));
@@ -56,6 +82,12 @@ Status LogConfig::Apply(const std::map<std::string, std::string>& overrides) {
     } else if (name == "max.message.bytes") {
       if (v < 64 || v > (1 << 30)) return InvalidArgument("config max.message.bytes: {} out of range", v);
       max_message_bytes = static_cast<int32_t>(v);
+    } else if (name == "delete.retention.ms") {
+      if (v < 0) return InvalidArgument("config delete.retention.ms: {} is negative", v);
+      delete_retention_ms = v;
+    } else if (name == "min.compaction.lag.ms") {
+      if (v < 0) return InvalidArgument("config min.compaction.lag.ms: {} is negative", v);
+      min_compaction_lag_ms = v;
     } else if (name == "index.interval.bytes") {
       if (v < 1 || v > (1 << 30)) return InvalidArgument("config index.interval.bytes: {} out of range", v);
       index_interval_bytes = static_cast<int32_t>(v);
@@ -74,7 +106,10 @@ std::map<std::string, std::string> LogConfig::ToMap() const {
       {"segment.ms", std::to_string(segment_ms)},
       {"max.message.bytes", std::to_string(max_message_bytes)},
       {"index.interval.bytes", std::to_string(index_interval_bytes)},
-      {"cleanup.policy", compact ? "compact" : "delete"},
+      {"cleanup.policy", compact && delete_old_segments ? "compact,delete" : compact ? "compact" : "delete"},
+      {"delete.retention.ms", std::to_string(delete_retention_ms)},
+      {"min.cleanable.dirty.ratio", fmt::format("{}", min_cleanable_dirty_ratio)},
+      {"min.compaction.lag.ms", std::to_string(min_compaction_lag_ms)},
   };
 }
 

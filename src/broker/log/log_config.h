@@ -1,6 +1,7 @@
 // Settings of partition logs: broker-wide defaults, overridable per topic (CreateTopics configs
 // named as Kafka names them: retention.ms, retention.bytes, segment.bytes, max.message.bytes,
-// cleanup.policy).
+// cleanup.policy and the log cleaner's delete.retention.ms, min.cleanable.dirty.ratio and
+// min.compaction.lag.ms).
 #pragma once
 
 #include <cstdint>
@@ -27,10 +28,21 @@ struct LogConfig {
   int64_t segment_ms = 7LL * 24 * 3600 * 1000;
   int32_t max_message_bytes = 1048588;
   int32_t index_interval_bytes = 4096;
-  // cleanup.policy=compact: a topic whose records are each key's latest state (the schema
-  // registry's _schemas). Retention never removes its segments, since an old record may be a
-  // key's only one; floe's broker does not compact yet, so such a topic keeps every record.
+  // cleanup.policy, a list of "delete" and "compact". `delete`: retention removes old closed
+  // segments. `compact`: the log cleaner (log_cleaner.h) keeps the last record of each key in
+  // closed segments; without `delete` too, retention never removes a compacted topic's
+  // segments, since an old record may be a key's only one.
   bool compact = false;
+  bool delete_old_segments = true;
+  // How long a tombstone (a null value) outlives the segment it was written in (by its last
+  // modification) before the cleaner drops it: consumers reading from the start have this long
+  // to see the deletion.
+  int64_t delete_retention_ms = 24LL * 3600 * 1000;
+  // The cleaner starts on a log once its dirty (not yet cleaned) bytes exceed this share of the
+  // cleanable bytes.
+  double min_cleanable_dirty_ratio = 0.5;
+  // A closed segment whose newest record is younger than this is not cleaned yet.
+  int64_t min_compaction_lag_ms = 0;
 
   // Applies Kafka-named overrides; unknown names are an InvalidArgument error.
   Status Apply(const std::map<std::string, std::string>& overrides);

@@ -188,8 +188,8 @@ TEST_F(PartitionLogTest, SegmentsRollAndClosedSegmentsReopenFromTheirIndexes) {
     EXPECT_EQ(batches[0].first, offset / 2 * 2);
   }
   // By timestamp: batch i has timestamp 5000 + i and base offset 2i.
-  EXPECT_EQ(log->OffsetForTimestamp(5000)->value(), 0);
-  EXPECT_EQ(log->OffsetForTimestamp(5042)->value(), 84);
+  EXPECT_EQ(log->OffsetForTimestamp(5000)->value().offset, 0);
+  EXPECT_EQ(log->OffsetForTimestamp(5042)->value().offset, 84);
   EXPECT_FALSE(log->OffsetForTimestamp(6000)->has_value());
 }
 

@@ -198,7 +198,7 @@ Status Segment::Recover(bool truncate_tail) {
         }
         break;
       }
-      auto valid = ValidateBatch(rest.substr(0, header->size()));
+      auto valid = ValidateBatch(rest.substr(0, header->size()), BatchSource::kCompactedLog);
       if (!valid || valid->base_offset < next_offset_) {
         bad = true;
         break;

@@ -164,6 +164,20 @@ Status TopicRegistry::AddPartitions(const std::string& name, int32_t total) {
   return OkStatus();
 }
 
+Status TopicRegistry::ReplaceConfigs(const std::string& name, const std::map<std::string, std::string>& overrides) {
+  Topic* topic = Find(name);
+  if (!topic) return NotFound("topic '{}' does not exist", name);
+  LogConfig config = defaults_;
+  FLOE_RETURN_IF_ERROR(config.Apply(overrides));
+  nlohmann::json json = {{"name", name}, {"partitions", topic->partitions.size()}, {"configs", overrides}};
+  FLOE_RETURN_IF_ERROR(WriteFileDurably(TopicDir(name) + "/topic.json", json.dump(2) + "\n"));
+  topic->overrides = overrides;
+  topic->config = config;
+  for (auto& log : topic->partitions) log->set_config(config);
+  Logger("broker")->info("topic {}: configs now {}", name, nlohmann::json(overrides).dump());
+  return OkStatus();
+}
+
 Status TopicRegistry::Delete(const std::string& name) {
   auto it = topics_.find(name);
   if (it == topics_.end()) return NotFound("topic '{}' does not exist", name);

@@ -38,6 +38,11 @@ class TopicRegistry {
   // CreatePartitions: grows a topic to `total` partitions (never shrinks). The new partitions'
   // folders exist before topic.json names them, so a crash leaves the old count.
   Status AddPartitions(const std::string& name, int32_t total);
+  // AlterConfigs / IncrementalAlterConfigs: makes `overrides` the topic's whole set of
+  // overrides (names absent from it return to the broker defaults). Validated first (an
+  // InvalidArgument error changes nothing), then persisted in topic.json (temp file, fsync,
+  // rename) before the partitions use it.
+  Status ReplaceConfigs(const std::string& name, const std::map<std::string, std::string>& overrides);
   // Applies retention to every partition; errors are logged, not returned.
   void ApplyRetention();
 

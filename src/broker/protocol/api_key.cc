@@ -7,7 +7,7 @@ namespace {
 
 // Produce starts at 3 and Fetch at 4: older versions carry the v0/v1 message formats, which
 // floe does not store (every batch is RecordBatch v2).
-constexpr std::array<ApiSupport, 26> kApis = {{
+constexpr std::array<ApiSupport, 30> kApis = {{
     {ApiKey::kProduce, "Produce", 3, 7, 9},
     {ApiKey::kFetch, "Fetch", 4, 11, 12},
     {ApiKey::kListOffsets, "ListOffsets", 0, 5, 6},
@@ -27,15 +27,19 @@ constexpr std::array<ApiSupport, 26> kApis = {{
     {ApiKey::kApiVersions, "ApiVersions", 0, 3, 3},
     {ApiKey::kCreateTopics, "CreateTopics", 0, 4, 5},
     {ApiKey::kDeleteTopics, "DeleteTopics", 0, 3, 4},
+    {ApiKey::kDeleteRecords, "DeleteRecords", 0, 1, 2},
     {ApiKey::kInitProducerId, "InitProducerId", 0, 4, 2},
     {ApiKey::kAddPartitionsToTxn, "AddPartitionsToTxn", 0, 3, 3},
     {ApiKey::kAddOffsetsToTxn, "AddOffsetsToTxn", 0, 3, 3},
     {ApiKey::kEndTxn, "EndTxn", 0, 3, 3},
     {ApiKey::kTxnOffsetCommit, "TxnOffsetCommit", 0, 3, 3},
     {ApiKey::kDescribeConfigs, "DescribeConfigs", 0, 3, 4},
+    {ApiKey::kAlterConfigs, "AlterConfigs", 0, 1, 2},
     {ApiKey::kSaslAuthenticate, "SaslAuthenticate", 0, 1, 2},
     {ApiKey::kCreatePartitions, "CreatePartitions", 0, 1, 2},
     {ApiKey::kDeleteGroups, "DeleteGroups", 0, 1, 2},
+    {ApiKey::kIncrementalAlterConfigs, "IncrementalAlterConfigs", 0, 1, 1},
+    {ApiKey::kDescribeCluster, "DescribeCluster", 0, 0, 0},
 }};
 
 }  // namespace

@@ -29,15 +29,19 @@ enum class ApiKey : int16_t {
   kApiVersions = 18,
   kCreateTopics = 19,
   kDeleteTopics = 20,
+  kDeleteRecords = 21,
   kInitProducerId = 22,
   kAddPartitionsToTxn = 24,
   kAddOffsetsToTxn = 25,
   kEndTxn = 26,
   kTxnOffsetCommit = 28,
   kDescribeConfigs = 32,
+  kAlterConfigs = 33,
   kSaslAuthenticate = 36,
   kCreatePartitions = 37,
   kDeleteGroups = 42,
+  kIncrementalAlterConfigs = 44,
+  kDescribeCluster = 60,
 };
 
 struct ApiSupport {

@@ -30,14 +30,15 @@ Result<BatchHeader> ParseBatchHeader(std::string_view bytes) {
   return h;
 }
 
-Result<BatchHeader> ValidateBatch(std::string_view batch) {
+Result<BatchHeader> ValidateBatch(std::string_view batch, BatchSource source) {
   FLOE_ASSIGN_OR_RETURN(BatchHeader h, ParseBatchHeader(batch));
   if (h.magic != 2) return Corruption("record batch: magic {} (only RecordBatch v2 is stored)", h.magic);
   if (h.size() != batch.size()) {
     return Corruption("record batch: batchLength says {} bytes, {} present", h.size(), batch.size());
   }
-  if (h.records_count < 0 || h.last_offset_delta < 0 ||
-      (!h.control() && h.records_count > 0 && h.last_offset_delta != h.records_count - 1)) {
+  const bool counts_agree = source == BatchSource::kCompactedLog ? h.records_count <= int64_t{h.last_offset_delta} + 1
+                                                                  : h.last_offset_delta == h.records_count - 1;
+  if (h.records_count < 0 || h.last_offset_delta < 0 || (!h.control() && h.records_count > 0 && !counts_agree)) {
     return Corruption("record batch: {} records with lastOffsetDelta {}", h.records_count, h.last_offset_delta);
   }
   uint32_t crc = crc32c::Value(batch.data() + kBatchAttributesAt, batch.size() - kBatchAttributesAt);

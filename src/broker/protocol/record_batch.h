@@ -50,9 +50,14 @@ struct BatchHeader {
 // that the length is plausible; ValidateBatch checks the rest.
 Result<BatchHeader> ParseBatchHeader(std::string_view bytes);
 
+// Where a batch comes from: a producer's batch holds one record per offset of its range; a
+// stored one may have fewer once log compaction removed records (the offsets stay, so
+// lastOffsetDelta keeps the range and recordsCount shrinks).
+enum class BatchSource { kProducer, kCompactedLog };
+
 // Checks one whole batch: magic 2, length consistent with `batch.size()`, offset delta
-// consistent with the record count, and the CRC-32C.
-Result<BatchHeader> ValidateBatch(std::string_view batch);
+// consistent with the record count (as `source` allows), and the CRC-32C.
+Result<BatchHeader> ValidateBatch(std::string_view batch, BatchSource source = BatchSource::kProducer);
 
 struct BatchView {
   BatchHeader header;

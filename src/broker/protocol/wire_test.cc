@@ -142,11 +142,13 @@ TEST(ApiKeyTest, AdvertisedRangesAreConsistent) {
     previous = static_cast<int16_t>(api.key);
     EXPECT_LE(api.min_version, api.max_version);
     // Everything advertised above a flexible threshold must be encoded flexibly: ApiVersions
-    // v3 and the transaction APIs' flexible versions (their handlers write tagged fields).
+    // v3, the transaction APIs', IncrementalAlterConfigs v1 and DescribeCluster (their
+    // handlers write tagged fields).
     if (api.max_version >= api.first_flexible_version) {
       EXPECT_TRUE(api.key == ApiKey::kApiVersions || api.key == ApiKey::kInitProducerId ||
                   api.key == ApiKey::kAddPartitionsToTxn || api.key == ApiKey::kAddOffsetsToTxn ||
-                  api.key == ApiKey::kEndTxn || api.key == ApiKey::kTxnOffsetCommit)
+                  api.key == ApiKey::kEndTxn || api.key == ApiKey::kTxnOffsetCommit ||
+                  api.key == ApiKey::kIncrementalAlterConfigs || api.key == ApiKey::kDescribeCluster)
           << api.name;
     }
   }

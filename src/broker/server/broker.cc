@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <future>
+#include <thread>
 
 #include <utility>  // Before Boost 1.74 awaitable.hpp, which uses std::exchange without it.
 #include <boost/asio/co_spawn.hpp>
@@ -37,6 +38,7 @@ Broker::Broker(BrokerConfig config, Clock& clock)
 
 Broker::~Broker() {
   if (io_->metrics_server) io_->metrics_server->Stop(std::chrono::milliseconds(100));
+  if (cleaner_) cleaner_->Stop();
   if (flusher_) flusher_->Stop();
   if (topics_ && config_.fsync != FsyncPolicy::kNever) {
     for (auto& [name, topic] : topics_->topics()) {
@@ -88,7 +90,84 @@ Result<std::unique_ptr<Broker>> Broker::Open(BrokerConfig config, Clock& clock) 
                         TransactionCoordinator::Open(broker->config_.data_dir, broker->config_.fsync != FsyncPolicy::kNever,
                                                      clock, std::move(hooks)));
   FLOE_RETURN_IF_ERROR(broker->transactions_->Recover());
+  if (broker->config_.log_cleaner_enable) {
+    broker->cleaner_ = std::make_unique<CleanerThread>(
+        [raw](std::function<void()> done) { asio::post(raw->io_->context, std::move(done)); });
+  }
   return broker;
+}
+
+void Broker::MaybeClean() {
+  if (!cleaner_ || cleaner_->busy()) return;
+  const int64_t now = clock_.NowMillis();
+  // The dirtiest due log first, as Kafka's cleaner picks.
+  struct Candidate {
+    double ratio;
+    std::shared_ptr<PartitionLog> log;
+    std::string name;
+  };
+  std::vector<Candidate> candidates;
+  for (const auto& [name, topic] : topics_->topics()) {
+    if (!topic->config.compact) continue;
+    for (size_t p = 0; p < topic->partitions.size(); ++p) {
+      const auto& log = topic->partitions[p];
+      if (uncleanable_.count(log->dir())) continue;
+      double ratio = log->DirtyRatio(now);
+      if (ratio > 0) candidates.push_back({ratio, log, fmt::format("{}-{}", name, p)});
+    }
+  }
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const Candidate& a, const Candidate& b) { return a.ratio > b.ratio; });
+  for (Candidate& c : candidates) {
+    std::optional<CleanJob> job = c.log->PlanClean(now, config_.log_cleaner_dedupe_buffer_size);
+    if (!job) continue;
+    std::weak_ptr<PartitionLog> weak = c.log;
+    cleaner_->Submit(std::move(*job), [this, weak, name = std::move(c.name)](Result<CleanResult> result) mutable {
+      FinishClean(std::move(weak), std::move(name), std::move(result));
+    });
+    return;
+  }
+}
+
+void Broker::FinishClean(std::weak_ptr<PartitionLog> weak, std::string name, Result<CleanResult> result) {
+  std::shared_ptr<PartitionLog> log = weak.lock();
+  if (!result) {
+    ++metrics_.cleaner_failures;
+    Logger("broker")->error("log cleaner: {}: {}; the partition is not cleaned again until a restart", name,
+                            result.error().ToString());
+    if (log) uncleanable_.insert(log->dir());
+    return;
+  }
+  if (!log) {
+    for (const CleanedGroup& g : result->groups) ::unlink(g.cleaned_path.c_str());
+    return;
+  }
+  TestingStallAt("cleaned");
+  auto installed = log->InstallCleaned(*result, [this](std::string_view step) { TestingStallAt(step); });
+  if (!installed) {
+    ++metrics_.cleaner_failures;
+    uncleanable_.insert(log->dir());
+    Logger("broker")->error("log cleaner: {}: installing the cleaned segments: {}; the partition is not cleaned "
+                            "again until a restart, which finishes the swap",
+                            name, installed.error().ToString());
+    return;
+  }
+  ++metrics_.cleaner_passes;
+  metrics_.cleaner_bytes_removed += installed->bytes_removed;
+  metrics_.cleaner_records_removed += installed->records_removed;
+  metrics_.cleaner_last_clean_ms = Clock::System().NowMillis();
+  Logger("broker")->info("log cleaner: {}: {} records and {} bytes removed in {} segment groups, clean up to offset {}",
+                         name, installed->records_removed, installed->bytes_removed, installed->groups,
+                         result->cleaned_up_to);
+  // More may be due (another partition, or the rest of a log the offset map could not cover).
+  asio::post(io_->context, [this] { MaybeClean(); });
+}
+
+void Broker::TestingStallAt(std::string_view step) {
+  if (config_.testing_cleaner_stall != step) return;
+  Logger("broker")->warn("testing: the log cleaner stalls at step {}", step);
+  Logger("broker")->flush();
+  for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
 }
 
 Result<Topic*> Broker::AutoCreateTopic(const std::string& name) {
@@ -177,6 +256,11 @@ Status Broker::Listen(const std::string& metrics_listen) {
   asio::co_spawn(io_->context, Every(std::chrono::milliseconds(std::max(100, config_.retention_check_interval_ms)),
                                      [this] { topics_->ApplyRetention(); }),
                  asio::detached);
+  if (cleaner_) {
+    asio::co_spawn(io_->context, Every(std::chrono::milliseconds(std::max(10, config_.log_cleaner_backoff_ms)),
+                                       [this] { MaybeClean(); }),
+                   asio::detached);
+  }
   Logger("broker")->info("listening on {}:{} (advertised {}:{}{}), data in {}, fsync {}", config_.listen.host,
                          bound_port(), advertised_.host, advertised_.port, tls_ ? ", TLS" : "", config_.data_dir,
                          FsyncPolicyName(config_.fsync));
@@ -284,6 +368,25 @@ std::string Broker::RenderMetrics() {
   line(fmt::format("floe_broker_transactions_total{{outcome=\"abort\"}} {}", transactions_->counts().aborted));
   line("# TYPE floe_broker_transaction_timeouts_total counter");
   line(fmt::format("floe_broker_transaction_timeouts_total {}", transactions_->counts().timed_out));
+  line("# TYPE floe_broker_log_cleaner_passes_total counter");
+  line(fmt::format("floe_broker_log_cleaner_passes_total {}", metrics_.cleaner_passes));
+  line("# TYPE floe_broker_log_cleaner_failures_total counter");
+  line(fmt::format("floe_broker_log_cleaner_failures_total {}", metrics_.cleaner_failures));
+  line("# TYPE floe_broker_log_cleaner_bytes_removed_total counter");
+  line(fmt::format("floe_broker_log_cleaner_bytes_removed_total {}", metrics_.cleaner_bytes_removed));
+  line("# TYPE floe_broker_log_cleaner_records_removed_total counter");
+  line(fmt::format("floe_broker_log_cleaner_records_removed_total {}", metrics_.cleaner_records_removed));
+  line("# TYPE floe_broker_log_cleaner_last_clean_timestamp_seconds gauge");
+  line(fmt::format("floe_broker_log_cleaner_last_clean_timestamp_seconds {}", metrics_.cleaner_last_clean_ms / 1000.0));
+  line("# TYPE floe_broker_log_cleaner_dirty_ratio gauge");
+  const int64_t now = clock_.NowMillis();
+  for (const auto& [name, topic] : topics_->topics()) {
+    if (!topic->config.compact) continue;
+    for (size_t p = 0; p < topic->partitions.size(); ++p) {
+      line(fmt::format("floe_broker_log_cleaner_dirty_ratio{{topic=\"{}\",partition=\"{}\"}} {}", name, p,
+                       topic->partitions[p]->DirtyRatio(now)));
+    }
+  }
   line("# TYPE floe_broker_consumer_group_lag gauge");
   for (const auto& [group, type] : groups_->ListGroups()) {
     for (const auto& [key, committed] : groups_->offsets().ForGroup(group)) {

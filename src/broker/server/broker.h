@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 
@@ -18,6 +19,7 @@
 #include "base/clock.h"
 #include "base/result.h"
 #include "broker/group/group_coordinator.h"
+#include "broker/log/cleaner_thread.h"
 #include "broker/log/flusher.h"
 #include "broker/log/topic_registry.h"
 #include "broker/server/broker_config.h"
@@ -69,6 +71,11 @@ class Broker {
   struct Io;
   Broker(BrokerConfig config, Clock& clock);
   Status ServeMetrics(const std::string& metrics_listen);
+  // Hands the compacted partition with the dirtiest due log to the cleaner thread, if idle.
+  void MaybeClean();
+  void FinishClean(std::weak_ptr<PartitionLog> log, std::string name, Result<CleanResult> result);
+  // FLOE_BROKER_TESTING_CLEANER_STALL: blocks the I/O thread for good at `step`.
+  void TestingStallAt(std::string_view step);
 
   BrokerConfig config_;
   HostPort advertised_;
@@ -79,6 +86,8 @@ class Broker {
   std::unique_ptr<TopicRegistry> topics_;
   std::unique_ptr<GroupCoordinator> groups_;
   std::unique_ptr<TransactionCoordinator> transactions_;  // Writes markers to topics_, offsets to groups_.
+  std::unique_ptr<CleanerThread> cleaner_;                // Null with log_cleaner_enable off.
+  std::set<std::string> uncleanable_;                     // Partitions whose pass failed, by folder: skipped.
   BrokerMetrics metrics_;
   std::shared_ptr<boost::asio::ssl::context> tls_;
   int64_t next_producer_id_ = 0;

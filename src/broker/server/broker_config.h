@@ -49,6 +49,16 @@ struct BrokerConfig {
   FsyncPolicy fsync = FsyncPolicy::kBatch;
   int32_t fsync_interval_ms = 1000;
   int32_t retention_check_interval_ms = 60000;
+  // The log cleaner (cleanup.policy=compact), with Kafka's names: log.cleaner.enable,
+  // log.cleaner.backoff.ms (how often it looks for a log to clean when idle) and
+  // log.cleaner.dedupe.buffer.size (the bound of one pass's offset map).
+  bool log_cleaner_enable = true;
+  int32_t log_cleaner_backoff_ms = 15000;
+  uint64_t log_cleaner_dedupe_buffer_size = 128ULL << 20;
+  // Crash tests only (FLOE_BROKER_TESTING_CLEANER_STALL): the I/O thread stops for good at this
+  // step of installing a cleaning pass ("cleaned", "swap" or "swapping"), after logging it, so
+  // that a kill -9 lands exactly there.
+  std::string testing_cleaner_stall;
   LogConfig log;
   GroupCoordinatorOptions groups;
   // Users of --auth-file: when any, clients must authenticate with SASL/PLAIN or

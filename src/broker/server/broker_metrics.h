@@ -1,5 +1,5 @@
 // Counters the broker exports in Prometheus text format at /metrics: bytes in and out,
-// connections, rejected frames, and request counts and latency by API. Gauges (high
+// connections, rejected frames, request counts and latency by API, and the log cleaner's work. Gauges (high
 // watermarks, consumer-group lag) are read from the logs and groups when rendered.
 //
 // Owned by the Broker; written and read on the I/O thread only.
@@ -22,6 +22,13 @@ struct BrokerMetrics {
   int64_t connections_open = 0;
   uint64_t frames_rejected = 0;
   uint64_t records_batches_in = 0;
+  // The log cleaner: passes installed, passes failed, what they removed, and when the last
+  // one finished (Unix ms, 0 before the first).
+  uint64_t cleaner_passes = 0;
+  uint64_t cleaner_failures = 0;
+  uint64_t cleaner_bytes_removed = 0;
+  uint64_t cleaner_records_removed = 0;
+  int64_t cleaner_last_clean_ms = 0;
   std::array<uint64_t, kApiSlots> requests{};
   std::array<double, kApiSlots> latency_seconds_sum{};
   std::array<std::array<uint64_t, kLatencyBuckets.size()>, kApiSlots> latency_buckets{};

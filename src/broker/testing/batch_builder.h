@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,12 @@
 
 namespace floe::broker::testing {
 
+// One record of a batch: a null key or value is written as length -1 (a tombstone's value).
+struct TestRecord {
+  std::optional<std::string> key;
+  std::optional<std::string> value;
+};
+
 struct BatchSpec {
   int records = 1;
   int64_t timestamp = 1000;
@@ -21,9 +28,16 @@ struct BatchSpec {
   int32_t base_sequence = -1;
   int16_t attributes = 0;  // 0x10: transactional
   std::string value = "value";
+  // When set, exactly these records (and `records` is ignored); else `records` records k<i>=value.
+  std::vector<TestRecord> kv;
 };
 
-inline std::string BuildBatch(const BatchSpec& spec) {
+inline std::string BuildBatch(const BatchSpec& given) {
+  BatchSpec spec = given;
+  if (spec.kv.empty()) {
+    for (int i = 0; i < spec.records; ++i) spec.kv.push_back({fmt::format("k{}", i), spec.value});
+  }
+  spec.records = static_cast<int>(spec.kv.size());
   std::string records;
   ByteWriter r(&records);
   for (int i = 0; i < spec.records; ++i) {
@@ -32,11 +46,10 @@ inline std::string BuildBatch(const BatchSpec& spec) {
     b.AppendBig<int8_t>(0);          // attributes
     b.AppendSignedVarint(0);         // timestamp delta
     b.AppendSignedVarint(i);         // offset delta
-    std::string key = fmt::format("k{}", i);
-    b.AppendSignedVarint(static_cast<int64_t>(key.size()));
-    b.AppendBytes(key);
-    b.AppendSignedVarint(static_cast<int64_t>(spec.value.size()));
-    b.AppendBytes(spec.value);
+    for (const std::optional<std::string>& field : {spec.kv[i].key, spec.kv[i].value}) {
+      b.AppendSignedVarint(field ? static_cast<int64_t>(field->size()) : -1);
+      if (field) b.AppendBytes(*field);
+    }
     b.AppendUnsignedVarint(0);       // headers
     r.AppendSignedVarint(static_cast<int64_t>(body.size()));
     r.AppendBytes(body);

@@ -4,10 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export async function startBroker(extraArgs = [], dataDir = null) {
+// `env` adds environment variables (e.g. FLOE_BROKER_TESTING_CLEANER_STALL) to the broker's.
+export async function startBroker(extraArgs = [], dataDir = null, env = {}) {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'floe-broker-'));
   const child = spawn(process.env.FLOE_BIN, ['broker', '--listen', '127.0.0.1:0', '--metrics-listen', '127.0.0.1:0',
-    '--data', dir, ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+    '--data', dir, ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let stderr = '';
   child.stderr.on('data', (chunk) => { stderr += chunk; });
   const ports = await new Promise((resolve, reject) => {

@@ -1,0 +1,191 @@
+// librdkafka's admin API (Debian's librdkafka 2.0.2, nobody here wrote it) against a `floe
+// broker` on a loopback port: AlterConfigs (read back with DescribeConfigs; a bad value is
+// INVALID_CONFIG), DeleteRecords (the low watermark moves) and offsetsForTimes (ListOffsets by
+// timestamp, record granularity). Prints the request versions librdkafka negotiated.
+#include <unistd.h>
+
+#include <filesystem>
+#include <mutex>
+#include <regex>
+#include <set>
+#include <thread>
+
+#include <gtest/gtest.h>
+#include <librdkafka/rdkafka.h>
+
+#include "broker/server/broker.h"
+
+namespace floe::broker {
+namespace {
+
+// librdkafka's "Sent XRequest (vN, ...)" protocol debug lines, collected.
+std::mutex sent_mutex;
+std::set<std::string> sent_requests;
+
+void CollectSent(const rd_kafka_t*, int, const char*, const char* line) {
+  static const std::regex sent(R"(Sent (\w+Request) \(v(\d+))");
+  std::cmatch m;
+  if (std::regex_search(line, m, sent)) {
+    std::lock_guard lock(sent_mutex);
+    sent_requests.insert(fmt::format("{} v{}", m[1].str(), m[2].str()));
+  }
+}
+
+class LibrdkafkaAdminTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() / fmt::format("floe-rdk-admin-{}", ::getpid());
+    std::filesystem::remove_all(dir_);
+    BrokerConfig config;
+    config.data_dir = dir_.string();
+    config.listen = {"127.0.0.1", 0};
+    config.fsync = FsyncPolicy::kNever;
+    auto opened = Broker::Open(config);
+    ASSERT_TRUE(opened.has_value()) << opened.error().ToString();
+    broker_ = std::move(*opened);
+    ASSERT_TRUE(broker_->Listen().has_value());
+    bootstrap_ = fmt::format("127.0.0.1:{}", broker_->bound_port());
+    thread_ = std::thread([this] { broker_->Run(); });
+  }
+  void TearDown() override {
+    broker_->Stop();
+    thread_.join();
+    broker_.reset();
+    std::filesystem::remove_all(dir_);
+  }
+
+  rd_kafka_t* Client(rd_kafka_type_t type, std::vector<std::pair<std::string, std::string>> settings = {}) {
+    rd_kafka_conf_t* conf = rd_kafka_conf_new();
+    char error[512];
+    settings.emplace_back("bootstrap.servers", bootstrap_);
+    settings.emplace_back("debug", "protocol");
+    for (const auto& [key, value] : settings) {
+      EXPECT_EQ(rd_kafka_conf_set(conf, key.c_str(), value.c_str(), error, sizeof(error)), RD_KAFKA_CONF_OK) << error;
+    }
+    rd_kafka_conf_set_log_cb(conf, CollectSent);
+    rd_kafka_t* client = rd_kafka_new(type, conf, error, sizeof(error));
+    EXPECT_NE(client, nullptr) << error;
+    return client;
+  }
+
+  // Waits for the one result event of an admin call on `queue`.
+  static rd_kafka_event_t* Await(rd_kafka_queue_t* queue) {
+    rd_kafka_event_t* event = rd_kafka_queue_poll(queue, 20000);
+    EXPECT_NE(event, nullptr);
+    if (event) {
+      EXPECT_EQ(rd_kafka_event_error(event), RD_KAFKA_RESP_ERR_NO_ERROR) << rd_kafka_event_error_string(event);
+    }
+    return event;
+  }
+
+  // AlterConfigs of topic `topic`; returns the resource's error.
+  rd_kafka_resp_err_t Alter(rd_kafka_t* admin, rd_kafka_queue_t* queue, const std::string& topic,
+                            const std::vector<std::pair<std::string, std::string>>& configs) {
+    rd_kafka_ConfigResource_t* resource = rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic.c_str());
+    for (const auto& [name, value] : configs) rd_kafka_ConfigResource_set_config(resource, name.c_str(), value.c_str());
+    rd_kafka_AlterConfigs(admin, &resource, 1, nullptr, queue);
+    rd_kafka_ConfigResource_destroy(resource);
+    rd_kafka_event_t* event = Await(queue);
+    size_t n = 0;
+    const rd_kafka_ConfigResource_t** results =
+        rd_kafka_AlterConfigs_result_resources(rd_kafka_event_AlterConfigs_result(event), &n);
+    EXPECT_EQ(n, 1u);
+    rd_kafka_resp_err_t error = n == 1 ? rd_kafka_ConfigResource_error(results[0]) : RD_KAFKA_RESP_ERR__FAIL;
+    rd_kafka_event_destroy(event);
+    return error;
+  }
+
+  std::map<std::string, std::string> Describe(rd_kafka_t* admin, rd_kafka_queue_t* queue, const std::string& topic) {
+    rd_kafka_ConfigResource_t* resource = rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic.c_str());
+    rd_kafka_DescribeConfigs(admin, &resource, 1, nullptr, queue);
+    rd_kafka_ConfigResource_destroy(resource);
+    rd_kafka_event_t* event = Await(queue);
+    size_t n = 0;
+    const rd_kafka_ConfigResource_t** results =
+        rd_kafka_DescribeConfigs_result_resources(rd_kafka_event_DescribeConfigs_result(event), &n);
+    std::map<std::string, std::string> out;
+    for (size_t i = 0; i < n; ++i) {
+      size_t entries = 0;
+      const rd_kafka_ConfigEntry_t** configs = rd_kafka_ConfigResource_configs(results[i], &entries);
+      for (size_t e = 0; e < entries; ++e) {
+        const char* value = rd_kafka_ConfigEntry_value(configs[e]);
+        out[rd_kafka_ConfigEntry_name(configs[e])] = value ? value : "";
+      }
+    }
+    rd_kafka_event_destroy(event);
+    return out;
+  }
+
+  std::filesystem::path dir_;
+  std::unique_ptr<Broker> broker_;
+  std::string bootstrap_;
+  std::thread thread_;
+};
+
+TEST_F(LibrdkafkaAdminTest, AlterConfigsDeleteRecordsAndOffsetsForTimes) {
+  rd_kafka_t* producer = Client(RD_KAFKA_PRODUCER, {{"linger.ms", "100"}});
+  rd_kafka_queue_t* queue = rd_kafka_queue_new(producer);
+
+  rd_kafka_NewTopic_t* topic = rd_kafka_NewTopic_new("configured", 1, 1, nullptr, 0);
+  rd_kafka_CreateTopics(producer, &topic, 1, nullptr, queue);
+  rd_kafka_NewTopic_destroy(topic);
+  rd_kafka_event_destroy(Await(queue));
+
+  EXPECT_EQ(Alter(producer, queue, "configured", {{"cleanup.policy", "compact,delete"}, {"retention.ms", "3600000"}}),
+            RD_KAFKA_RESP_ERR_NO_ERROR);
+  auto configs = Describe(producer, queue, "configured");
+  EXPECT_EQ(configs["cleanup.policy"], "compact,delete");
+  EXPECT_EQ(configs["retention.ms"], "3600000");
+  EXPECT_EQ(Alter(producer, queue, "configured", {{"segment.bytes", "huge"}}), RD_KAFKA_RESP_ERR_INVALID_CONFIG);
+  EXPECT_EQ(Alter(producer, queue, "configured", {{"min.cleanable.dirty.ratio", "1.5"}}), RD_KAFKA_RESP_ERR_INVALID_CONFIG);
+  EXPECT_EQ(Describe(producer, queue, "configured")["retention.ms"], "3600000");
+
+  // 100 records with timestamps 1000, 1010, ...: one or a few batches.
+  for (int i = 0; i < 100; ++i) {
+    std::string value = fmt::format("v{}", i);
+    ASSERT_EQ(rd_kafka_producev(producer, RD_KAFKA_V_TOPIC("configured"), RD_KAFKA_V_PARTITION(0),
+                                RD_KAFKA_V_KEY(value.data(), value.size()),
+                                RD_KAFKA_V_VALUE(value.data(), value.size()), RD_KAFKA_V_TIMESTAMP(1000 + 10 * i),
+                                RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END),
+              RD_KAFKA_RESP_ERR_NO_ERROR);
+  }
+  ASSERT_EQ(rd_kafka_flush(producer, 20000), RD_KAFKA_RESP_ERR_NO_ERROR);
+
+  rd_kafka_topic_partition_list_t* times = rd_kafka_topic_partition_list_new(1);
+  rd_kafka_topic_partition_list_add(times, "configured", 0)->offset = 1455;
+  ASSERT_EQ(rd_kafka_offsets_for_times(producer, times, 10000), RD_KAFKA_RESP_ERR_NO_ERROR);
+  EXPECT_EQ(times->elems[0].err, RD_KAFKA_RESP_ERR_NO_ERROR);
+  EXPECT_EQ(times->elems[0].offset, 46);
+  rd_kafka_topic_partition_list_destroy(times);
+
+  rd_kafka_topic_partition_list_t* cut = rd_kafka_topic_partition_list_new(1);
+  rd_kafka_topic_partition_list_add(cut, "configured", 0)->offset = 30;
+  rd_kafka_DeleteRecords_t* request = rd_kafka_DeleteRecords_new(cut);
+  rd_kafka_topic_partition_list_destroy(cut);
+  rd_kafka_DeleteRecords(producer, &request, 1, nullptr, queue);
+  rd_kafka_DeleteRecords_destroy(request);
+  rd_kafka_event_t* event = Await(queue);
+  const rd_kafka_topic_partition_list_t* result =
+      rd_kafka_DeleteRecords_result_offsets(rd_kafka_event_DeleteRecords_result(event));
+  ASSERT_EQ(result->cnt, 1);
+  EXPECT_EQ(result->elems[0].err, RD_KAFKA_RESP_ERR_NO_ERROR);
+  EXPECT_EQ(result->elems[0].offset, 30);
+  rd_kafka_event_destroy(event);
+  int64_t low = -1, high = -1;
+  ASSERT_EQ(rd_kafka_query_watermark_offsets(producer, "configured", 0, &low, &high, 10000), RD_KAFKA_RESP_ERR_NO_ERROR);
+  EXPECT_EQ(low, 30);
+  EXPECT_EQ(high, 100);
+
+  rd_kafka_queue_destroy(queue);
+  rd_kafka_destroy(producer);
+  std::lock_guard lock(sent_mutex);
+  std::string versions;
+  for (const std::string& s : sent_requests) versions += s + "; ";
+  std::printf("librdkafka sent: %s\n", versions.c_str());
+  for (const char* api : {"AlterConfigsRequest", "DeleteRecordsRequest", "ListOffsetsRequest"}) {
+    EXPECT_NE(versions.find(api), std::string::npos) << api;
+  }
+}
+
+}  // namespace
+}  // namespace floe::broker
