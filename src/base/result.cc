@@ -35,7 +35,8 @@ ErrorKind ErrorCodeKind(ErrorCode code) {
     case ErrorCode::kSyntaxError:
     case ErrorCode::kTypeMismatch:
     case ErrorCode::kDivisionByZero:
-    case ErrorCode::kInvalidParameterValue: return ErrorKind::kInvalidArgument;
+    case ErrorCode::kInvalidParameterValue:
+      return ErrorKind::kInvalidArgument;
   }
   return ErrorKind::kInternal;
 }
@@ -53,7 +54,8 @@ std::string_view ErrorCodeName(ErrorCode code) {
     case ErrorCode::kSyntaxError: return "syntax error";
     case ErrorCode::kTypeMismatch: return "type mismatch";
     case ErrorCode::kDivisionByZero: return "division by zero";
-    case ErrorCode::kInvalidParameterValue: return "invalid parameter value";
+    case ErrorCode::kInvalidParameterValue:
+      return "invalid parameter value";
   }
   return "";
 }

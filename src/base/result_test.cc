@@ -57,10 +57,10 @@ TEST(Result, CodesAndPositionsSurviveContext) {
 }
 
 TEST(Result, EveryCodeHasAKindAndAName) {
-  for (ErrorCode code : {ErrorCode::kNoSuchCatalog, ErrorCode::kNoSuchNamespace, ErrorCode::kNoSuchTable,
-                         ErrorCode::kNoSuchView, ErrorCode::kNoSuchColumn, ErrorCode::kNoSuchFunction,
-                         ErrorCode::kNamespaceNotEmpty, ErrorCode::kSyntaxError, ErrorCode::kTypeMismatch,
-                         ErrorCode::kDivisionByZero, ErrorCode::kInvalidParameterValue}) {
+  for (ErrorCode code :
+       {ErrorCode::kNoSuchCatalog, ErrorCode::kNoSuchNamespace, ErrorCode::kNoSuchTable, ErrorCode::kNoSuchView,
+        ErrorCode::kNoSuchColumn, ErrorCode::kNoSuchFunction, ErrorCode::kNamespaceNotEmpty, ErrorCode::kSyntaxError,
+        ErrorCode::kTypeMismatch, ErrorCode::kDivisionByZero, ErrorCode::kInvalidParameterValue}) {
     EXPECT_NE(ErrorCodeKind(code), ErrorKind::kInternal) << ErrorCodeName(code);
     EXPECT_FALSE(ErrorCodeName(code).empty());
   }

@@ -155,7 +155,8 @@ int64_t LocalSecondsOf(int64_t year, const PosixZoneRule::Date& date) {
       break;
     case Kind::kMonthWeekDay: {
       int64_t first = DaysFromCivil({year, date.month, 1});
-      int first_weekday = static_cast<int>((first + 4 - FloorDiv(first + 4, int64_t{7}) * 7));  // 1970-01-01 was a Thursday
+      int first_weekday =
+          static_cast<int>((first + 4 - FloorDiv(first + 4, int64_t{7}) * 7));  // 1970-01-01 was a Thursday
       int64_t day_of_month = 1 + (date.weekday - first_weekday + 7) % 7 + (date.week - 1) * 7;
       while (day_of_month > DaysInMonth(year, date.month)) day_of_month -= 7;
       day = first + day_of_month - 1;
@@ -289,7 +290,8 @@ Result<std::shared_ptr<const TimeZone>> TimeZone::FromTzif(std::string name, std
     time_size = 8;
   }
   if (c.leapcnt != 0) {
-    return NotImplemented("time zone '{}': zoneinfo files with leap seconds (the right/ zones) are not supported", name);
+    return NotImplemented("time zone '{}': zoneinfo files with leap seconds (the right/ zones) are not supported",
+                          name);
   }
   std::vector<int64_t> times(static_cast<size_t>(c.timecnt));
   for (int64_t& t : times) {
@@ -314,7 +316,8 @@ Result<std::shared_ptr<const TimeZone>> TimeZone::FromTzif(std::string name, std
   zone->transitions_ = std::move(times);
   for (char index : indices) {
     auto type = static_cast<unsigned char>(index);
-    if (type >= type_offsets.size()) return r.Fail(fmt::format("transition type {} of {}", int(type), type_offsets.size()));
+    if (type >= type_offsets.size())
+      return r.Fail(fmt::format("transition type {} of {}", int(type), type_offsets.size()));
     zone->offset_after_.push_back(type_offsets[type]);
   }
   zone->initial_offset_ = type_offsets[0];
@@ -336,7 +339,8 @@ Result<std::shared_ptr<const TimeZone>> TimeZone::FromTzif(std::string name, std
   }
   zone->name_ = std::move(name);  // last: the reader's error messages view `name` until here
   bool footer_is_utc = !zone->has_footer_ || (!zone->footer_.has_dst && zone->footer_.std_offset == 0);
-  zone->is_utc_ = footer_is_utc && std::all_of(type_offsets.begin(), type_offsets.end(), [](int32_t o) { return o == 0; });
+  zone->is_utc_ =
+      footer_is_utc && std::all_of(type_offsets.begin(), type_offsets.end(), [](int32_t o) { return o == 0; });
   return std::shared_ptr<const TimeZone>(std::move(zone));
 }
 
@@ -345,7 +349,8 @@ int32_t TimeZone::OffsetAt(int64_t unix_seconds) const {
   if (transitions_.empty()) return has_footer_ ? footer_.OffsetAt(unix_seconds) : initial_offset_;
   if (unix_seconds < transitions_.front()) return initial_offset_;
   size_t index = static_cast<size_t>(std::upper_bound(transitions_.begin(), transitions_.end(), unix_seconds) -
-                                     transitions_.begin()) - 1;
+                                     transitions_.begin()) -
+                 1;
   if (index + 1 == transitions_.size() && has_footer_) return footer_.OffsetAt(unix_seconds);
   return offset_after_[index];
 }
@@ -383,9 +388,9 @@ namespace {
 bool IsUtcAlias(std::string_view name) {
   for (std::string_view alias : {"UTC", "Etc/UTC", "Z", "GMT", "Etc/GMT", "UCT", "Etc/UCT", "Zulu", "Etc/Zulu",
                                  "Universal", "Etc/Universal", "Greenwich", "Etc/Greenwich"}) {
-    if (name.size() == alias.size() &&
-        std::equal(name.begin(), name.end(), alias.begin(),
-                   [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b)); })) {
+    if (name.size() == alias.size() && std::equal(name.begin(), name.end(), alias.begin(), [](char a, char b) {
+          return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+        })) {
       return true;
     }
   }

@@ -70,10 +70,10 @@ class TimeZone {
 
   std::string name_;
   bool is_utc_ = false;
-  std::vector<int64_t> transitions_;    // ascending unix seconds
-  std::vector<int32_t> offset_after_;   // offset from transitions_[i] on
-  int32_t initial_offset_ = 0;          // before the first transition
-  bool has_footer_ = false;             // the rule applies after the last transition
+  std::vector<int64_t> transitions_;   // ascending unix seconds
+  std::vector<int32_t> offset_after_;  // offset from transitions_[i] on
+  int32_t initial_offset_ = 0;         // before the first transition
+  bool has_footer_ = false;            // the rule applies after the last transition
   PosixZoneRule footer_;
 };
 

@@ -3,10 +3,10 @@
 // bytes that are garbage, truncated, lying about their counts or otherwise malformed.
 #include "base/time_zone.h"
 
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
-
-#include <gtest/gtest.h>
 
 #include "base/civil_date.h"
 
@@ -88,9 +88,9 @@ TEST(TimeZoneTest, UtcAliasesFixedOffsetsAndCaseInsensitiveNames) {
 }
 
 TEST(TimeZoneTest, UnknownAndEscapingNamesAreRefused) {
-  for (std::string_view name : {"Nowhere/Land", "", "../../etc/passwd", "/etc/localtime", "Europe/../../../etc/passwd",
-                                "Europe//Berlin", "Europe/Berlin/", ".hidden", "Europe/Ber lin", "+19:00", "+5:3",
-                                "right/Europe/Berlin"}) {
+  for (std::string_view name :
+       {"Nowhere/Land", "", "../../etc/passwd", "/etc/localtime", "Europe/../../../etc/passwd", "Europe//Berlin",
+        "Europe/Berlin/", ".hidden", "Europe/Ber lin", "+19:00", "+5:3", "right/Europe/Berlin"}) {
     auto zone = TimeZone::Find(name);
     ASSERT_FALSE(zone.has_value()) << name;
     EXPECT_NE(zone.error().message().find("time zone"), std::string::npos) << zone.error().ToString();
@@ -169,10 +169,10 @@ std::string BuildTzif(const TzifSpec& spec) {
 }
 
 TEST(TimeZoneTest, HandBuiltFilesAreReadAsWritten) {
-  auto zone = TimeZone::FromTzif("Test/Zone", BuildTzif({.times = {1000, 2000}, .indices = {1, 0},
-                                                         .offsets = {3600, 7200}, .footer = "XXX-3"}));
+  auto zone = TimeZone::FromTzif(
+      "Test/Zone", BuildTzif({.times = {1000, 2000}, .indices = {1, 0}, .offsets = {3600, 7200}, .footer = "XXX-3"}));
   ASSERT_TRUE(zone.has_value()) << zone.error().ToString();
-  EXPECT_EQ((*zone)->OffsetAt(999), 3600);   // before the first transition: type 0
+  EXPECT_EQ((*zone)->OffsetAt(999), 3600);  // before the first transition: type 0
   EXPECT_EQ((*zone)->OffsetAt(1000), 7200);
   EXPECT_EQ((*zone)->OffsetAt(1999), 7200);
   EXPECT_EQ((*zone)->OffsetAt(2000), 3 * 3600);  // after the last: the footer

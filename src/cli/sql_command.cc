@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "cli/command.h"
-#include "sql/iceberg/iceberg_sql_catalog.h"
 #include "sql/catalog/memory_catalog.h"
+#include "sql/iceberg/iceberg_sql_catalog.h"
 #include "sql/sql_session.h"
 #include "sql/types/value_cast.h"
 
@@ -60,7 +60,8 @@ void Print(const sql::StatementResult& result, const std::string& format, const 
     for (size_t i = 0; i < result.column_names.size(); ++i) std::cout << (i ? "," : "") << CsvField(result.column_names[i]);
     std::cout << "\n";
     for (const auto& row : result.rows) {
-      for (size_t i = 0; i < row.size(); ++i) std::cout << (i ? "," : "") << (row[i].is_null() ? "" : CsvField(text(row[i])));
+      for (size_t i = 0; i < row.size(); ++i)
+        std::cout << (i ? "," : "") << (row[i].is_null() ? "" : CsvField(text(row[i])));
       std::cout << "\n";
     }
     return;

@@ -6,10 +6,9 @@
 #pragma once
 
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "base/result.h"
 #include "formats/avro/avro_schema.h"

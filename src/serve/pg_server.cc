@@ -2,27 +2,25 @@
 
 #include <openssl/crypto.h>
 
-#include <boost/algorithm/string/predicate.hpp>
-#include <boost/asio/ssl/stream.hpp>
-
 #include <atomic>
-#include <deque>
-#include <map>
-#include <mutex>
-#include <optional>
-#include <set>
-#include <thread>
-
+#include <boost/algorithm/string/predicate.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <thread>
 
 #include "auth/secure_random.h"
 #include "base/logging.h"

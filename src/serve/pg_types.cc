@@ -1,11 +1,11 @@
 #include "serve/pg_types.h"
 
+#include <fmt/format.h>
+
 #include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstring>
-
-#include <fmt/format.h>
 
 #include "serve/parameter_substitution.h"
 #include "sql/types/temporal.h"

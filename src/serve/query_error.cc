@@ -24,7 +24,8 @@ Classification Classify(const Error& error) {
     case ErrorCode::kDivisionByZero: return {"DIVISION_BY_ZERO", 8, "USER_ERROR", "22012"};
     case ErrorCode::kTypeMismatch: return {"TYPE_MISMATCH", 58, "USER_ERROR", "42804"};
     case ErrorCode::kNamespaceNotEmpty: return {"SCHEMA_NOT_EMPTY", 34, "USER_ERROR", "2BP01"};
-    case ErrorCode::kInvalidParameterValue: return {"INVALID_SESSION_PROPERTY", 14, "USER_ERROR", "22023"};
+    case ErrorCode::kInvalidParameterValue:
+      return {"INVALID_SESSION_PROPERTY", 14, "USER_ERROR", "22023"};
     case ErrorCode::kUnspecified: break;
   }
   switch (error.kind()) {

@@ -1,10 +1,10 @@
 #include "serve/session_properties.h"
 
-#include "base/time_zone.h"
-#include "base/units.h"
-
 #include <cctype>
 #include <string>
+
+#include "base/time_zone.h"
+#include "base/units.h"
 
 namespace floe::serve {
 namespace {
@@ -32,8 +32,8 @@ Status CheckSessionProperty(std::string_view name, std::string_view value) {
   }
   if (key == "timezone" || key == "time zone") {
     if (auto zone = TimeZone::Find(value); !zone) {
-      return CodedError(ErrorCode::kInvalidParameterValue, "invalid value for parameter \"TimeZone\": \"{}\" ({})", value,
-                        zone.error().message());
+      return CodedError(ErrorCode::kInvalidParameterValue, "invalid value for parameter \"TimeZone\": \"{}\" ({})",
+                        value, zone.error().message());
     }
   }
   if (key == "live_tail_max_bytes") {

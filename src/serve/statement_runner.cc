@@ -161,7 +161,7 @@ RunOutput RunStatements(sql::SqlCatalog& unchecked_catalog, std::string_view sql
       if (!summaries) return fail(summaries.error(), text);
       session.catalog = engine.options().catalog;
       session.schema = engine.options().schema;
-    if (engine.options().time_zone) session.time_zone = engine.options().time_zone->name();
+      if (engine.options().time_zone) session.time_zone = engine.options().time_zone->name();
       for (auto& summary : *summaries) {
         StatementOutcome each = header;
         each.result.message = summary.message;

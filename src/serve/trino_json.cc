@@ -1,9 +1,9 @@
 #include "serve/trino_json.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <string>
-
-#include <fmt/format.h>
 
 #include "sql/types/temporal.h"
 
@@ -94,7 +94,8 @@ nlohmann::json TrinoValue(const sql::Value& value, const TimeZone& zone) {
       for (const sql::Value& f : value.as_fields()) fields.push_back(TrinoValue(f, zone));
       return fields;
     }
-    case TypeKind::kTimestampTz: return sql::FormatTimestampInZone(value.as_int(), zone);
+    case TypeKind::kTimestampTz:
+      return sql::FormatTimestampInZone(value.as_int(), zone);
     default: return value.ToText();
   }
 }

@@ -4,13 +4,11 @@
 // base64 for varbinary). Stateless; any thread.
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "base/base64.h"
 #include "base/time_zone.h"
-
 #include "serve/query_error.h"
 #include "sql/types/sql_type.h"
 #include "sql/types/value.h"

@@ -1,13 +1,13 @@
 // Runs the SQL logic test files in tests/sql/*.slt (format: tests/sql/README.md) against an
 // in-memory catalog. Every failure names its file and line.
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "sql/catalog/memory_catalog.h"
 #include "sql/parser/parser.h"
@@ -151,7 +151,9 @@ void RunFile(const std::filesystem::path& path) {
       }
     } else if (head == "query") {
       if (std::getenv("FLOE_SLT_PRINT") != nullptr && results.has_value()) {
-        std::cout << "query\n" << sql << "----\n" << Render(*results, session.options().time_zone.get()) << "\n";  // For writing expectations.
+        std::cout << "query\n"
+                  << sql << "----\n"
+                  << Render(*results, session.options().time_zone.get()) << "\n";  // For writing expectations.
       }
       if (!results.has_value()) {
         ADD_FAILURE() << where(head_line) << ": " << results.error().ToString() << "\n" << sql;

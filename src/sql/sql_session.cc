@@ -5,9 +5,9 @@
 #include "sql/binder/session_time_zone.h"
 #include "sql/execution/executor.h"
 #include "sql/execution/expression_evaluator.h"
-#include "sql/planner/optimizer.h"
-#include "sql/parser/parser.h"
 #include "sql/execution/physical_operator.h"
+#include "sql/parser/parser.h"
+#include "sql/planner/optimizer.h"
 #include "sql/types/sql_error.h"
 #include "sql/types/type_rules.h"
 
@@ -291,7 +291,8 @@ Result<StatementSummary> SqlSession::RunWrite(const ast::Statement& statement, B
       const TableColumn& column = table.columns[targets[i]];
       auto ref = MakeColumn(c.id, c.type, c.name);
       project->expressions.push_back(c.type == column.type ? std::move(ref) : MakeCast(std::move(ref), column.type));
-      if (options_.time_zone) FLOE_RETURN_IF_ERROR(ApplySessionTimeZone(project->expressions.back(), *options_.time_zone));
+      if (options_.time_zone)
+        FLOE_RETURN_IF_ERROR(ApplySessionTimeZone(project->expressions.back(), *options_.time_zone));
       project->output.push_back(OutputColumn{c.id, column.name, column.type});
     }
     // Ids must stay unique: give the projection fresh ids above the plan's.

@@ -1,11 +1,11 @@
 #include "stream/iceberg_committer.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
-
-#include <fmt/format.h>
 
 #include "base/clock.h"
 #include "base/logging.h"

@@ -1,8 +1,8 @@
 #include "stream/offsets_commit.h"
 
-#include <optional>
-
 #include <fmt/format.h>
+
+#include <optional>
 
 namespace floe::stream {
 

@@ -1,9 +1,9 @@
 #include "stream/route.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
 #include <simdjson.h>
+
+#include <algorithm>
 
 namespace floe::stream {
 namespace {

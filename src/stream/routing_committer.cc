@@ -1,8 +1,8 @@
 #include "stream/routing_committer.h"
 
-#include <unordered_map>
-
 #include <fmt/format.h>
+
+#include <unordered_map>
 
 #include "base/logging.h"
 #include "iceberg/schema_json.h"

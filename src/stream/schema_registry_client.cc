@@ -1,11 +1,11 @@
 #include "stream/schema_registry_client.h"
 
+#include <fmt/format.h>
+
 #include <cstdlib>
 #include <fstream>
-#include <thread>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "base/base64.h"
 #include "base/logging.h"

@@ -1,12 +1,12 @@
 #include "stream/stream_runner.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
-
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "base/logging.h"
 #include "catalog/catalog_table_operations.h"

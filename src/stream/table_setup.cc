@@ -1,8 +1,8 @@
 #include "stream/table_setup.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "base/logging.h"

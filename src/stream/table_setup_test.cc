@@ -1,9 +1,9 @@
 #include "stream/table_setup.h"
 
-#include <string>
-
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include <string>
 
 namespace floe::stream {
 namespace {

@@ -40,9 +40,9 @@ Status HandleAlterConfigs(RequestContext& ctx, WireReader& in, WireWriter& out) 
     if (r.duplicate) {
       answer = {ErrorCode::kInvalidRequest, fmt::format("config '{}' is given twice", *r.duplicate)};
     } else {
-      answer = ChangeTopicConfigs(ctx, r.type, r.name, [&](const ConfigOverrides&) -> Result<ConfigOverrides> {
-        return r.configs;
-      }, validate_only);
+      answer = ChangeTopicConfigs(
+          ctx, r.type, r.name, [&](const ConfigOverrides&) -> Result<ConfigOverrides> { return r.configs; },
+          validate_only);
     }
     WriteConfigChangeAnswer(out, answer, r.type, r.name);
   }

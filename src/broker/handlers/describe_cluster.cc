@@ -11,8 +11,8 @@ namespace {
 
 // Kafka's AclOperation codes, as bits of cluster_authorized_operations.
 constexpr int32_t Bit(int op) { return 1 << op; }
-constexpr int32_t kCreate = 5, kAlter = 7, kDescribe = 8, kClusterAction = 9, kDescribeConfigs = 10,
-                  kAlterConfigs = 11, kIdempotentWrite = 12;
+constexpr int32_t kCreate = 5, kAlter = 7, kDescribe = 8, kClusterAction = 9, kDescribeConfigs = 10, kAlterConfigs = 11,
+                  kIdempotentWrite = 12;
 
 }  // namespace
 

@@ -28,10 +28,14 @@ awaitable<Status> Dispatch(RequestContext& ctx, WireReader& in, WireWriter& out)
     case ApiKey::kEndTxn: co_return HandleEndTxn(ctx, in, out);
     case ApiKey::kTxnOffsetCommit: co_return HandleTxnOffsetCommit(ctx, in, out);
     case ApiKey::kDescribeConfigs: co_return HandleDescribeConfigs(ctx, in, out);
-    case ApiKey::kAlterConfigs: co_return HandleAlterConfigs(ctx, in, out);
-    case ApiKey::kIncrementalAlterConfigs: co_return HandleIncrementalAlterConfigs(ctx, in, out);
-    case ApiKey::kDeleteRecords: co_return HandleDeleteRecords(ctx, in, out);
-    case ApiKey::kDescribeCluster: co_return HandleDescribeCluster(ctx, in, out);
+    case ApiKey::kAlterConfigs:
+      co_return HandleAlterConfigs(ctx, in, out);
+    case ApiKey::kIncrementalAlterConfigs:
+      co_return HandleIncrementalAlterConfigs(ctx, in, out);
+    case ApiKey::kDeleteRecords:
+      co_return HandleDeleteRecords(ctx, in, out);
+    case ApiKey::kDescribeCluster:
+      co_return HandleDescribeCluster(ctx, in, out);
     case ApiKey::kSaslHandshake: co_return HandleSaslHandshake(ctx, in, out);
     case ApiKey::kSaslAuthenticate: co_return HandleSaslAuthenticate(ctx, in, out);
   }

@@ -46,7 +46,8 @@ Result<ConfigOverrides> Apply(const ConfigOverrides& current, const std::vector<
         break;
       case ConfigOperation::kAppend:
       case ConfigOperation::kSubtract: {
-        if (c.name != "cleanup.policy") return InvalidArgument("config {} is not a list: APPEND and SUBTRACT do not apply", c.name);
+        if (c.name != "cleanup.policy")
+          return InvalidArgument("config {} is not a list: APPEND and SUBTRACT do not apply", c.name);
         auto it = next.find(c.name);
         std::vector<std::string> items = SplitList(it != next.end() ? it->second : defaults.ToMap().at(c.name));
         for (const std::string& item : SplitList(c.value.value_or(""))) {
@@ -112,9 +113,9 @@ Status HandleIncrementalAlterConfigs(RequestContext& ctx, WireReader& in, WireWr
     if (r.problem) {
       answer = {ErrorCode::kInvalidRequest, *r.problem};
     } else {
-      answer = ChangeTopicConfigs(ctx, r.type, r.name, [&](const ConfigOverrides& current) {
-        return Apply(current, r.changes, defaults);
-      }, validate_only);
+      answer = ChangeTopicConfigs(
+          ctx, r.type, r.name, [&](const ConfigOverrides& current) { return Apply(current, r.changes, defaults); },
+          validate_only);
     }
     WriteConfigChangeAnswer(out, answer, r.type, r.name);
   }

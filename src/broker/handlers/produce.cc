@@ -9,8 +9,8 @@
 // (INVALID_RECORD, 87; records that do not decode are CORRUPT_MESSAGE).
 #include <memory>
 
-#include "broker/handlers/handler.h"
 #include "base/logging.h"
+#include "broker/handlers/handler.h"
 #include "broker/protocol/batch_records.h"
 #include "broker/server/wake_signal.h"
 
@@ -51,7 +51,9 @@ ErrorCode AppendPartition(Broker& broker, RequestContext& ctx, Topic* topic, Par
     // dropped by the cleaner later, so it is refused now, as Kafka does (KIP-467).
     if (log->config().compact) {
       Status keyed = CheckEveryRecordHasAKey(records->substr(b.position, b.header.size()), kMaxDecodedProduceBatch);
-      if (!keyed) return keyed.error().kind() == ErrorKind::kInvalidArgument ? ErrorCode::kInvalidRecord : ErrorCode::kCorruptMessage;
+      if (!keyed)
+        return keyed.error().kind() == ErrorKind::kInvalidArgument ? ErrorCode::kInvalidRecord
+                                                                   : ErrorCode::kCorruptMessage;
     }
     if (b.header.transactional() != transactional_id.has_value()) return ErrorCode::kInvalidRequest;
     if (!transactional_id) continue;

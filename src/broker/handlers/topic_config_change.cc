@@ -2,11 +2,12 @@
 
 namespace floe::broker {
 
-ConfigChangeAnswer ChangeTopicConfigs(RequestContext& ctx, int8_t resource_type, const std::string& name,
-                                      const std::function<Result<ConfigOverrides>(const ConfigOverrides& current)>& next,
-                                      bool validate_only) {
+ConfigChangeAnswer ChangeTopicConfigs(
+    RequestContext& ctx, int8_t resource_type, const std::string& name,
+    const std::function<Result<ConfigOverrides>(const ConfigOverrides& current)>& next, bool validate_only) {
   if (resource_type == kConfigResourceBroker) {
-    return {ErrorCode::kInvalidRequest, "floe's broker settings are static (command-line flags): only topic configs change"};
+    return {ErrorCode::kInvalidRequest,
+            "floe's broker settings are static (command-line flags): only topic configs change"};
   }
   if (resource_type != kConfigResourceTopic) {
     return {ErrorCode::kInvalidRequest, fmt::format("resource type {} has no configs here (2: topic)", resource_type)};
@@ -24,7 +25,8 @@ ConfigChangeAnswer ChangeTopicConfigs(RequestContext& ctx, int8_t resource_type,
   if (auto valid = check.Apply(*overrides); !valid) return {ErrorCode::kInvalidConfig, valid.error().message()};
   if (validate_only) return {};
   if (auto replaced = ctx.broker.topics().ReplaceConfigs(name, *overrides); !replaced) {
-    return {replaced.error().kind() == ErrorKind::kInvalidArgument ? ErrorCode::kInvalidConfig : ErrorCode::kKafkaStorageError,
+    return {replaced.error().kind() == ErrorKind::kInvalidArgument ? ErrorCode::kInvalidConfig
+                                                                   : ErrorCode::kKafkaStorageError,
             replaced.error().message()};
   }
   return {};

@@ -23,9 +23,9 @@ struct ConfigChangeAnswer {
 // `next` computes the topic's new overrides from its current ones (or an INVALID_CONFIG answer
 // with its message). With `validate_only` nothing is applied.
 using ConfigOverrides = std::map<std::string, std::string>;
-ConfigChangeAnswer ChangeTopicConfigs(RequestContext& ctx, int8_t resource_type, const std::string& name,
-                                      const std::function<Result<ConfigOverrides>(const ConfigOverrides& current)>& next,
-                                      bool validate_only);
+ConfigChangeAnswer ChangeTopicConfigs(
+    RequestContext& ctx, int8_t resource_type, const std::string& name,
+    const std::function<Result<ConfigOverrides>(const ConfigOverrides& current)>& next, bool validate_only);
 
 // Writes one resource's entry of either response.
 void WriteConfigChangeAnswer(WireWriter& out, const ConfigChangeAnswer& answer, int8_t resource_type,

@@ -3,12 +3,11 @@
 // interrupted before their rename.
 #include "broker/log/framed_record_file.h"
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
-
-#include <gtest/gtest.h>
 
 namespace floe::broker {
 namespace {

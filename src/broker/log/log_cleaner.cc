@@ -1,6 +1,7 @@
 #include "broker/log/log_cleaner.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,8 +10,6 @@
 #include <climits>
 #include <optional>
 #include <unordered_map>
-
-#include <fmt/format.h>
 
 #include "broker/protocol/batch_records.h"
 #include "broker/protocol/record_batch.h"
@@ -305,9 +304,9 @@ Result<CleanResult> CleanLog(const CleanJob& job) {
     int64_t newest_modified_ms = 0, newest_tombstone_source_ms = 0;
     while (i < cleaned_segments) {
       const CleanInput& segment = job.segments[i];
-      const bool fits = group.input_bases.empty() ||
-                        (group.bytes_before + segment.size <= static_cast<uint64_t>(job.segment_bytes) &&
-                         segment.end_offset - group.base_offset <= INT32_MAX);
+      const bool fits =
+          group.input_bases.empty() || (group.bytes_before + segment.size <= static_cast<uint64_t>(job.segment_bytes) &&
+                                        segment.end_offset - group.base_offset <= INT32_MAX);
       if (!fits) break;
       FLOE_ASSIGN_OR_RETURN(int64_t modified_ms, ModifiedMillis(segment));
       newest_modified_ms = std::max(newest_modified_ms, modified_ms);
@@ -361,7 +360,8 @@ Result<CleanResult> CleanLog(const CleanJob& job) {
     group.bytes_after = writer->size();
     // A lone segment that lost nothing is left alone; merging small segments is worth a swap.
     if (group.records_removed == 0 && group.input_bases.size() == 1) continue;
-    FLOE_RETURN_IF_ERROR(writer->Finish(newest_tombstone_source_ms > 0 ? newest_tombstone_source_ms : newest_modified_ms));
+    FLOE_RETURN_IF_ERROR(
+        writer->Finish(newest_tombstone_source_ms > 0 ? newest_tombstone_source_ms : newest_modified_ms));
     result.groups.push_back(std::move(group));
   }
   guard.keep = true;

@@ -72,11 +72,11 @@ struct CleanJob {
 
 // One group of consecutive segments replaced by one cleaned file.
 struct CleanedGroup {
-  int64_t base_offset = 0;            // The first segment's, kept by the cleaned segment.
-  int64_t end_offset = 0;             // The cleaned file replaces segments in [base, end).
-  std::vector<int64_t> input_bases;   // The segments it replaces...
+  int64_t base_offset = 0;                                // The first segment's, kept by the cleaned segment.
+  int64_t end_offset = 0;                                 // The cleaned file replaces segments in [base, end).
+  std::vector<int64_t> input_bases;                       // The segments it replaces...
   std::vector<std::shared_ptr<SegmentFile>> input_files;  // ...and their files, to check they still are.
-  std::string cleaned_path;           // `<dir>/<base>.cleaned`, fdatasynced.
+  std::string cleaned_path;                               // `<dir>/<base>.cleaned`, fdatasynced.
   uint64_t bytes_before = 0;
   uint64_t bytes_after = 0;
   uint64_t records_removed = 0;

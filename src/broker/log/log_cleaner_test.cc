@@ -2,6 +2,7 @@
 // after delete.retention.ms, aborted transactions' records go and markers stay, the active
 // segment is never touched, bad segments fail the pass without changing anything, and a crash
 // at any step leaves a partition that opens (leftover `.cleaned` files deleted, swaps finished).
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,8 +10,6 @@
 #include <fstream>
 #include <map>
 #include <set>
-
-#include <gtest/gtest.h>
 
 #include "base/bytes.h"
 #include "base/clock.h"
@@ -38,7 +37,8 @@ class LogCleanerTest : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = std::filesystem::temp_directory_path() /
-           fmt::format("floe-cleaner-test-{}-{}", ::getpid(), ::testing::UnitTest::GetInstance()->current_test_info()->name());
+           fmt::format("floe-cleaner-test-{}-{}", ::getpid(),
+                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::remove_all(dir_);
     config_.compact = true;
     config_.delete_old_segments = false;
@@ -308,11 +308,16 @@ TEST_F(LogCleanerTest, AbortedRecordsGoCommittedStayMarkersStay) {
   auto log = Open();
   Updates(*log, 5, 4);
   // A committed transaction writes k0, k1; a later aborted one writes them again.
-  const int64_t committed = Append(*log, {.producer_id = 8, .producer_epoch = 0, .base_sequence = 0,
+  const int64_t committed = Append(*log, {.producer_id = 8,
+                                          .producer_epoch = 0,
+                                          .base_sequence = 0,
                                           .attributes = 0x10,
                                           .kv = {TestRecord{"k0", "committed"}, TestRecord{"k1", "committed"}}});
   ASSERT_TRUE(log->AppendMarker({8, 0, ControlType::kCommit, 0, 5000}).has_value());
-  Append(*log, {.producer_id = 9, .producer_epoch = 0, .base_sequence = 0, .attributes = 0x10,
+  Append(*log, {.producer_id = 9,
+                .producer_epoch = 0,
+                .base_sequence = 0,
+                .attributes = 0x10,
                 .kv = {TestRecord{"k0", "aborted"}, TestRecord{"k1", "aborted"}, TestRecord{"k9", "aborted"}}});
   ASSERT_TRUE(log->AppendMarker({9, 0, ControlType::kAbort, 0, 5000}).has_value());
   Updates(*log, 40, 20, "filler");
@@ -338,7 +343,10 @@ TEST_F(LogCleanerTest, AbortedRecordsGoCommittedStayMarkersStay) {
 TEST_F(LogCleanerTest, OpenTransactionsAreNotCleaned) {
   auto log = Open();
   Updates(*log, 30, 20);
-  const int64_t open_at = Append(*log, {.producer_id = 5, .producer_epoch = 0, .base_sequence = 0, .attributes = 0x10,
+  const int64_t open_at = Append(*log, {.producer_id = 5,
+                                        .producer_epoch = 0,
+                                        .base_sequence = 0,
+                                        .attributes = 0x10,
                                         .kv = {TestRecord{"k0", "pending"}}});
   Updates(*log, 40, 20, "filler");
   ASSERT_EQ(log->last_stable_offset(), open_at);

@@ -1,8 +1,8 @@
 #include "broker/log/log_config.h"
 
-#include <charconv>
-
 #include <fmt/format.h>
+
+#include <charconv>
 
 namespace floe::broker {
 
@@ -106,7 +106,9 @@ std::map<std::string, std::string> LogConfig::ToMap() const {
       {"segment.ms", std::to_string(segment_ms)},
       {"max.message.bytes", std::to_string(max_message_bytes)},
       {"index.interval.bytes", std::to_string(index_interval_bytes)},
-      {"cleanup.policy", compact && delete_old_segments ? "compact,delete" : compact ? "compact" : "delete"},
+      {"cleanup.policy", compact && delete_old_segments ? "compact,delete"
+                         : compact                      ? "compact"
+                                                        : "delete"},
       {"delete.retention.ms", std::to_string(delete_retention_ms)},
       {"min.cleanable.dirty.ratio", fmt::format("{}", min_cleanable_dirty_ratio)},
       {"min.compaction.lag.ms", std::to_string(min_compaction_lag_ms)},

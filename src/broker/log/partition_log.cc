@@ -26,7 +26,6 @@ Status SyncDirectory(const std::string& dir) {
   return OkStatus();
 }
 
-
 // A small file holding one decimal offset: nullopt when absent, kCorruption when it is not one.
 Result<std::optional<int64_t>> ReadOffsetFile(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -141,7 +140,8 @@ Status PartitionLog::RecoverCleaning(const std::string& dir) {
     } else if (name.size() > 20 && name[20] == '.' &&
                std::all_of(name.begin(), name.begin() + 20, [](char c) { return c >= '0' && c <= '9'; })) {
       std::string_view ext = std::string_view(name).substr(20);
-      if (ext == ".log" || ext == ".index" || ext == ".timeindex") segment_files.emplace_back(std::stoll(name.substr(0, 20)), name);
+      if (ext == ".log" || ext == ".index" || ext == ".timeindex")
+        segment_files.emplace_back(std::stoll(name.substr(0, 20)), name);
     }
   }
   if (ec) return IoError("list {}: {}", dir, ec.message());
@@ -151,9 +151,10 @@ Status PartitionLog::RecoverCleaning(const std::string& dir) {
     std::string swap = fmt::format("{}/{}", dir, SwapFileName(base, end));
     auto verified = VerifySegmentFile(swap, base);
     if (!verified || *verified > end) {
-      return Corruption("{}: a log compaction swap that does not read back ({}); move it away to open the "
-                        "partition with the segments it was to replace",
-                        swap, verified ? fmt::format("offsets up to {}", *verified) : verified.error().message());
+      return Corruption(
+          "{}: a log compaction swap that does not read back ({}); move it away to open the "
+          "partition with the segments it was to replace",
+          swap, verified ? fmt::format("offsets up to {}", *verified) : verified.error().message());
     }
     // Every file of the replaced segments goes (the indexes of the first too: they describe
     // the old bytes), but the first's log, which the rename replaces atomically.
@@ -219,8 +220,8 @@ Result<PartitionLog::InstallStats> PartitionLog::InstallCleaned(
     // The group's segments must be exactly those cleaned, and closed.
     bool same = !group.input_bases.empty() && group.input_bases.size() == group.input_files.size();
     size_t in_range = 0;
-    for (auto it = segments_.lower_bound(group.base_offset); same && it != segments_.end() && it->first < group.end_offset;
-         ++it) {
+    for (auto it = segments_.lower_bound(group.base_offset);
+         same && it != segments_.end() && it->first < group.end_offset; ++it) {
       same = in_range < group.input_bases.size() && it->first == group.input_bases[in_range] &&
              it->second->file() == group.input_files[in_range] && it->second.get() != &active();
       ++in_range;

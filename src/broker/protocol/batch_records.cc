@@ -109,7 +109,8 @@ Status CheckEveryRecordHasAKey(std::string_view batch, size_t max_bytes) {
 
 Result<std::string> CompressBatch(std::string_view batch, int codec) {
   FLOE_ASSIGN_OR_RETURN(BatchHeader header, ParseBatchHeader(batch));
-  if (header.compression() != 0) return InvalidArgument("record batch: already compressed (codec {})", header.compression());
+  if (header.compression() != 0)
+    return InvalidArgument("record batch: already compressed (codec {})", header.compression());
   FLOE_ASSIGN_OR_RETURN(std::string records, CompressRecords(codec, batch.substr(kBatchHeaderSize)));
   return WithRecordsArea(batch, records, codec);
 }

@@ -20,9 +20,9 @@ namespace floe::broker {
 struct RecordView {
   int32_t offset_delta = 0;
   int64_t timestamp_delta = 0;
-  std::optional<std::string_view> key;  // nullopt: a null key.
+  std::optional<std::string_view> key;    // nullopt: a null key.
   std::optional<std::string_view> value;  // nullopt: a null value, a tombstone.
-  std::string_view bytes;               // The whole record, its length prefix included.
+  std::string_view bytes;                 // The whole record, its length prefix included.
 };
 
 // Calls `visit` for each record of `batch` (a whole, validated batch, header included), which

@@ -1,13 +1,14 @@
 // The records of a stored batch as the log cleaner reads them, and batches rebuilt from some of
 // them: keys, null keys and tombstones decoded; garbage, truncated and oversized input refused
 // with the record and byte it is at.
-#include <random>
+#include "broker/protocol/batch_records.h"
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "base/bytes.h"
 #include "base/crc32c.h"
-#include "broker/protocol/batch_records.h"
 #include "broker/testing/batch_builder.h"
 
 namespace floe::broker {
@@ -24,13 +25,14 @@ std::string WithRecords(std::string batch, std::string_view records, int32_t cou
   ByteWriter w(&batch);
   w.PatchBig<int32_t>(kBatchLengthAt, static_cast<int32_t>(batch.size() - kBatchLogOverhead));
   w.PatchBig<int32_t>(kBatchHeaderSize - 4, count);
-  w.PatchBig<uint32_t>(kBatchCrcAt, crc32c::Value(batch.data() + kBatchAttributesAt, batch.size() - kBatchAttributesAt));
+  w.PatchBig<uint32_t>(kBatchCrcAt,
+                       crc32c::Value(batch.data() + kBatchAttributesAt, batch.size() - kBatchAttributesAt));
   return batch;
 }
 
 TEST(BatchRecordsTest, DecodesKeysValuesAndTombstones) {
-  std::string batch = BuildBatch({.kv = {TestRecord{"a", "1"}, TestRecord{std::nullopt, "2"}, TestRecord{"c", std::nullopt},
-                                         TestRecord{"", ""}}});
+  std::string batch = BuildBatch(
+      {.kv = {TestRecord{"a", "1"}, TestRecord{std::nullopt, "2"}, TestRecord{"c", std::nullopt}, TestRecord{"", ""}}});
   std::vector<RecordView> seen;
   ASSERT_TRUE(ForEachRecord(batch, [&](const RecordView& r) { seen.push_back(r); }).has_value());
   ASSERT_EQ(seen.size(), 4u);
@@ -146,7 +148,8 @@ TEST(BatchRecordsTest, CompactedTopicsNeedAKeyOnEveryRecord) {
 
 TEST(BatchRecordsTest, EveryCodecRoundTripsAndRefusesGarbage) {
   std::vector<TestRecord> records;
-  for (int i = 0; i < 500; ++i) records.push_back({fmt::format("key-{}", i % 50), std::string(40, static_cast<char>('a' + i % 26))});
+  for (int i = 0; i < 500; ++i)
+    records.push_back({fmt::format("key-{}", i % 50), std::string(40, static_cast<char>('a' + i % 26))});
   std::string plain = BuildBatch({.kv = records});
   for (int codec = 1; codec <= 4; ++codec) {
     SCOPED_TRACE(codec);

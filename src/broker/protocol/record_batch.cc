@@ -37,7 +37,7 @@ Result<BatchHeader> ValidateBatch(std::string_view batch, BatchSource source) {
     return Corruption("record batch: batchLength says {} bytes, {} present", h.size(), batch.size());
   }
   const bool counts_agree = source == BatchSource::kCompactedLog ? h.records_count <= int64_t{h.last_offset_delta} + 1
-                                                                  : h.last_offset_delta == h.records_count - 1;
+                                                                 : h.last_offset_delta == h.records_count - 1;
   if (h.records_count < 0 || h.last_offset_delta < 0 || (!h.control() && h.records_count > 0 && !counts_agree)) {
     return Corruption("record batch: {} records with lastOffsetDelta {}", h.records_count, h.last_offset_delta);
   }

@@ -146,7 +146,8 @@ Result<std::string> Unzstd(std::string_view in, size_t max_bytes) {
     const bool progressed = output.pos != produced;
     produced = output.pos;
     if (rc == 0 && input.pos == input.size) break;
-    if (input.pos == input.size && !progressed && produced < out.size()) return Corruption("zstd: the frame is truncated");
+    if (input.pos == input.size && !progressed && produced < out.size())
+      return Corruption("zstd: the frame is truncated");
   }
   out.resize(produced);
   return out;
@@ -164,20 +165,28 @@ Result<std::string> Zstd(std::string_view in) {
 
 Result<std::string> DecompressRecords(int codec, std::string_view compressed, size_t max_bytes) {
   switch (codec) {
-    case kGzip: return Gunzip(compressed, max_bytes);
-    case kSnappy: return Unsnappy(compressed, max_bytes);
-    case kLz4: return Unlz4(compressed, max_bytes);
-    case kZstd: return Unzstd(compressed, max_bytes);
+    case kGzip:
+      return Gunzip(compressed, max_bytes);
+    case kSnappy:
+      return Unsnappy(compressed, max_bytes);
+    case kLz4:
+      return Unlz4(compressed, max_bytes);
+    case kZstd:
+      return Unzstd(compressed, max_bytes);
   }
   return Corruption("compression codec {} (1 gzip, 2 snappy, 3 lz4, 4 zstd)", codec);
 }
 
 Result<std::string> CompressRecords(int codec, std::string_view records) {
   switch (codec) {
-    case kGzip: return Gzip(records);
-    case kSnappy: return Snappy(records);
-    case kLz4: return Lz4(records);
-    case kZstd: return Zstd(records);
+    case kGzip:
+      return Gzip(records);
+    case kSnappy:
+      return Snappy(records);
+    case kLz4:
+      return Lz4(records);
+    case kZstd:
+      return Zstd(records);
   }
   return InvalidArgument("compression codec {} (1 gzip, 2 snappy, 3 lz4, 4 zstd)", codec);
 }

@@ -1,16 +1,15 @@
 #include "broker/server/broker.h"
 
-#include <chrono>
-#include <future>
-#include <thread>
-
-#include <utility>  // Before Boost 1.74 awaitable.hpp, which uses std::exchange without it.
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <chrono>
+#include <future>
+#include <thread>
+#include <utility>  // Before Boost 1.74 awaitable.hpp, which uses std::exchange without it.
 
 #include "base/logging.h"
 #include "broker/protocol/api_key.h"
@@ -147,9 +146,10 @@ void Broker::FinishClean(std::weak_ptr<PartitionLog> weak, std::string name, Res
   if (!installed) {
     ++metrics_.cleaner_failures;
     uncleanable_.insert(log->dir());
-    Logger("broker")->error("log cleaner: {}: installing the cleaned segments: {}; the partition is not cleaned "
-                            "again until a restart, which finishes the swap",
-                            name, installed.error().ToString());
+    Logger("broker")->error(
+        "log cleaner: {}: installing the cleaned segments: {}; the partition is not cleaned "
+        "again until a restart, which finishes the swap",
+        name, installed.error().ToString());
     return;
   }
   ++metrics_.cleaner_passes;
@@ -257,9 +257,10 @@ Status Broker::Listen(const std::string& metrics_listen) {
                                      [this] { topics_->ApplyRetention(); }),
                  asio::detached);
   if (cleaner_) {
-    asio::co_spawn(io_->context, Every(std::chrono::milliseconds(std::max(10, config_.log_cleaner_backoff_ms)),
-                                       [this] { MaybeClean(); }),
-                   asio::detached);
+    asio::co_spawn(
+        io_->context,
+        Every(std::chrono::milliseconds(std::max(10, config_.log_cleaner_backoff_ms)), [this] { MaybeClean(); }),
+        asio::detached);
   }
   Logger("broker")->info("listening on {}:{} (advertised {}:{}{}), data in {}, fsync {}", config_.listen.host,
                          bound_port(), advertised_.host, advertised_.port, tls_ ? ", TLS" : "", config_.data_dir,

@@ -6,15 +6,14 @@
 // Owned by `floe broker` (or `floe up`, or a test).
 #pragma once
 
+#include <boost/asio/any_io_executor.hpp>
 #include <chrono>
 #include <cstdint>
 #include <map>
-#include <set>
 #include <memory>
+#include <set>
 #include <string>
-
 #include <utility>  // Before Boost 1.74 awaitable.hpp, which uses std::exchange without it.
-#include <boost/asio/any_io_executor.hpp>
 
 #include "base/clock.h"
 #include "base/result.h"

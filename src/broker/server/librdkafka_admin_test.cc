@@ -2,6 +2,8 @@
 // broker` on a loopback port: AlterConfigs (read back with DescribeConfigs; a bad value is
 // INVALID_CONFIG), DeleteRecords (the low watermark moves) and offsetsForTimes (ListOffsets by
 // timestamp, record granularity). Prints the request versions librdkafka negotiated.
+#include <gtest/gtest.h>
+#include <librdkafka/rdkafka.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -9,9 +11,6 @@
 #include <regex>
 #include <set>
 #include <thread>
-
-#include <gtest/gtest.h>
-#include <librdkafka/rdkafka.h>
 
 #include "broker/server/broker.h"
 
@@ -137,7 +136,8 @@ TEST_F(LibrdkafkaAdminTest, AlterConfigsDeleteRecordsAndOffsetsForTimes) {
   EXPECT_EQ(configs["cleanup.policy"], "compact,delete");
   EXPECT_EQ(configs["retention.ms"], "3600000");
   EXPECT_EQ(Alter(producer, queue, "configured", {{"segment.bytes", "huge"}}), RD_KAFKA_RESP_ERR_INVALID_CONFIG);
-  EXPECT_EQ(Alter(producer, queue, "configured", {{"min.cleanable.dirty.ratio", "1.5"}}), RD_KAFKA_RESP_ERR_INVALID_CONFIG);
+  EXPECT_EQ(Alter(producer, queue, "configured", {{"min.cleanable.dirty.ratio", "1.5"}}),
+            RD_KAFKA_RESP_ERR_INVALID_CONFIG);
   EXPECT_EQ(Describe(producer, queue, "configured")["retention.ms"], "3600000");
 
   // 100 records with timestamps 1000, 1010, ...: one or a few batches.
@@ -172,7 +172,8 @@ TEST_F(LibrdkafkaAdminTest, AlterConfigsDeleteRecordsAndOffsetsForTimes) {
   EXPECT_EQ(result->elems[0].offset, 30);
   rd_kafka_event_destroy(event);
   int64_t low = -1, high = -1;
-  ASSERT_EQ(rd_kafka_query_watermark_offsets(producer, "configured", 0, &low, &high, 10000), RD_KAFKA_RESP_ERR_NO_ERROR);
+  ASSERT_EQ(rd_kafka_query_watermark_offsets(producer, "configured", 0, &low, &high, 10000),
+            RD_KAFKA_RESP_ERR_NO_ERROR);
   EXPECT_EQ(low, 30);
   EXPECT_EQ(high, 100);
 

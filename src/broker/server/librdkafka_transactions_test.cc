@@ -5,15 +5,14 @@
 // librdkafka consumers in both isolation levels and through OffsetFetch; a second producer
 // with the same transactional.id fences the first. Plain offset commits carry metadata up to
 // Kafka's 4096-byte bound and get OFFSET_METADATA_TOO_LARGE beyond it.
+#include <gtest/gtest.h>
+#include <librdkafka/rdkafka.h>
 #include <unistd.h>
 
 #include <cstring>
 #include <filesystem>
 #include <set>
 #include <thread>
-
-#include <gtest/gtest.h>
-#include <librdkafka/rdkafka.h>
 
 #include "broker/server/broker.h"
 

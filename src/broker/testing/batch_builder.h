@@ -2,6 +2,8 @@
 // keys and values), so log and codec tests start from correct input and corrupt it on purpose.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -9,7 +11,6 @@
 
 #include "base/bytes.h"
 #include "base/crc32c.h"
-#include <fmt/format.h>
 #include "broker/protocol/record_batch.h"
 
 namespace floe::broker::testing {

@@ -104,19 +104,45 @@ inline std::vector<std::string> RequestSeeds() {
   }));
   // DeleteRecords v1, AlterConfigs v1, IncrementalAlterConfigs v1 (flexible), DescribeCluster v0.
   seeds.push_back(Frame(21, 1, [](WireWriter& w) {
-    w.ArrayLength(1); w.String("t"); w.ArrayLength(1); w.Int32(0); w.Int64(-1); w.Int32(1000);
+    w.ArrayLength(1);
+    w.String("t");
+    w.ArrayLength(1);
+    w.Int32(0);
+    w.Int64(-1);
+    w.Int32(1000);
   }));
   seeds.push_back(Frame(33, 1, [](WireWriter& w) {
-    w.ArrayLength(1); w.Int8(2); w.String("t"); w.ArrayLength(2); w.String("retention.ms"); w.NullableString("1000");
-    w.String("cleanup.policy"); w.NullableString("compact"); w.Bool(true);
+    w.ArrayLength(1);
+    w.Int8(2);
+    w.String("t");
+    w.ArrayLength(2);
+    w.String("retention.ms");
+    w.NullableString("1000");
+    w.String("cleanup.policy");
+    w.NullableString("compact");
+    w.Bool(true);
   }));
   seeds.push_back(Frame(44, 1, [](WireWriter& w) {
-    w.ArrayLength(1); w.Int8(2); w.String("t"); w.ArrayLength(2);
-    w.String("cleanup.policy"); w.Int8(2); w.NullableString("compact"); w.TaggedFields();
-    w.String("segment.bytes"); w.Int8(1); w.NullableString(std::nullopt); w.TaggedFields();
-    w.TaggedFields(); w.Bool(true); w.TaggedFields();
+    w.ArrayLength(1);
+    w.Int8(2);
+    w.String("t");
+    w.ArrayLength(2);
+    w.String("cleanup.policy");
+    w.Int8(2);
+    w.NullableString("compact");
+    w.TaggedFields();
+    w.String("segment.bytes");
+    w.Int8(1);
+    w.NullableString(std::nullopt);
+    w.TaggedFields();
+    w.TaggedFields();
+    w.Bool(true);
+    w.TaggedFields();
   }));
-  seeds.push_back(Frame(60, 0, [](WireWriter& w) { w.Bool(true); w.TaggedFields(); }));
+  seeds.push_back(Frame(60, 0, [](WireWriter& w) {
+    w.Bool(true);
+    w.TaggedFields();
+  }));
   return seeds;
 }
 

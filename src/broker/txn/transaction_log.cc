@@ -27,7 +27,7 @@ Result<std::unique_ptr<TransactionLog>> TransactionLog::Open(const std::string& 
     return OkStatus();
   };
   FLOE_ASSIGN_OR_RETURN(auto file, FramedRecordFile::Open(dir + "/transactions.log",
-                                                           {.max_record_bytes = kMaxRecord, .sync = sync}, replay));
+                                                          {.max_record_bytes = kMaxRecord, .sync = sync}, replay));
   std::unique_ptr<TransactionLog> log(new TransactionLog(std::move(file)));
   if (log->file_->records() > 1000 && log->file_->records() > 4 * replayed->size()) {
     FLOE_RETURN_IF_ERROR(log->Compact(*replayed));

@@ -1,10 +1,10 @@
 #include "formats/avro/avro_schema.h"
 
+#include <fmt/format.h>
+
 #include <map>
 #include <set>
 #include <utility>
-
-#include <fmt/format.h>
 
 namespace floe::avro {
 

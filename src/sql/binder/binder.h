@@ -10,8 +10,8 @@
 
 #include "base/result.h"
 #include "base/time_zone.h"
-#include "sql/parser/ast_statement.h"
 #include "sql/catalog/catalog.h"
+#include "sql/parser/ast_statement.h"
 #include "sql/planner/logical_plan.h"
 
 namespace floe::sql {

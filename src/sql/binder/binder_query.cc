@@ -5,12 +5,12 @@
 #include <numeric>
 #include <set>
 
-#include "sql/parser/ast_statement.h"
 #include "sql/binder/binder_internal.h"
-#include "sql/binder/session_time_zone.h"
 #include "sql/binder/metadata_tables.h"
+#include "sql/binder/session_time_zone.h"
 #include "sql/binder/system_tables.h"
 #include "sql/function/scalar_evaluation.h"
+#include "sql/parser/ast_statement.h"
 #include "sql/types/sql_error.h"
 #include "sql/types/temporal.h"
 #include "sql/types/type_rules.h"

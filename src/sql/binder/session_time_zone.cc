@@ -104,7 +104,8 @@ class Rewriter {
       std::vector<BoundExprPtr> args;
       args.push_back(std::move(e->args[0]));
       args.push_back(ZoneName());
-      e = MakeCall(e->try_cast ? "try_parse_timestamptz" : "parse_timestamptz", SqlType::TimestampTz(), std::move(args));
+      e = MakeCall(e->try_cast ? "try_parse_timestamptz" : "parse_timestamptz", SqlType::TimestampTz(),
+                   std::move(args));
     } else {
       return OkStatus();
     }
@@ -160,8 +161,10 @@ class Rewriter {
 
   static bool IsWallClockFunction(std::string_view name) {
     static constexpr std::string_view kNames[] = {
-        "year", "quarter", "month", "week", "day", "day_of_week", "dow", "day_of_year", "doy", "hour", "minute",
-        "second", "millisecond", "day_of_month", "year_of_week", "date", "date_format", "format_datetime", "to_char"};
+        "year",        "quarter",     "month",           "week",         "day",
+        "day_of_week", "dow",         "day_of_year",     "doy",          "hour",
+        "minute",      "second",      "millisecond",     "day_of_month", "year_of_week",
+        "date",        "date_format", "format_datetime", "to_char"};
     return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
   }
 

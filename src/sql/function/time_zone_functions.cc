@@ -15,9 +15,12 @@ Result<ZonePtr> FindZone(std::string_view name) { return TimeZone::Find(name); }
 // timezone(zone, value) on one non-null value.
 int64_t ConvertAt(const TimeZone& zone, TypeKind from, int64_t value) {
   switch (from) {
-    case TypeKind::kTimestampTz: return zone.UtcMicrosToLocal(value);
-    case TypeKind::kDate: return zone.LocalMicrosToUtc(value * kMicrosPerDay);
-    default: return zone.LocalMicrosToUtc(value);  // a wall-clock timestamp
+    case TypeKind::kTimestampTz:
+      return zone.UtcMicrosToLocal(value);
+    case TypeKind::kDate:
+      return zone.LocalMicrosToUtc(value * kMicrosPerDay);
+    default:
+      return zone.LocalMicrosToUtc(value);  // a wall-clock timestamp
   }
 }
 
@@ -132,13 +135,15 @@ Result<Value> EvaluateTimeZoneCall(std::string_view name, const SqlType& type, c
 }
 
 void RegisterTimeZoneFunctions(FunctionRegistry& registry) {
-  AddFunction(registry, "timezone", "timezone(varchar, timestamp with time zone) -> timestamp; "
-              "timezone(varchar, timestamp|date) -> timestamp with time zone", ResolveTimeZone, TimeZoneKernel);
+  AddFunction(registry, "timezone",
+              "timezone(varchar, timestamp with time zone) -> timestamp; "
+              "timezone(varchar, timestamp|date) -> timestamp with time zone",
+              ResolveTimeZone, TimeZoneKernel);
   for (const char* name : {"parse_timestamptz", "try_parse_timestamptz"}) {
     AddFunction(registry, name, fmt::format("{}(varchar, varchar) -> timestamp with time zone", name),
                 OverloadResolver(name, {{{"varchar", "varchar"}, "timestamptz"}}),
                 std::string_view(name) == "parse_timestamptz" ? VectorKernel(ParseKernel<false>)
-                                                             : VectorKernel(ParseKernel<true>));
+                                                              : VectorKernel(ParseKernel<true>));
   }
 }
 

@@ -12,21 +12,21 @@ namespace floe::sql::ast {
 
 enum class StatementKind {
   kQuery,
-  kExplain,        // explained, analyze
-  kShowCatalogs,   // like_pattern
-  kShowSchemas,    // name: [catalog], like_pattern
-  kShowTables,     // name: [catalog.]schema or empty, like_pattern
-  kShowColumns,    // name: the table (also DESCRIBE)
-  kUse,            // name: [catalog.]schema
-  kSetTimeZone,    // name: {zone} (SET TIME ZONE; LOCAL and DEFAULT are UTC)
-  kCreateSchema,   // name, if_not_exists
-  kCreateTable,    // name, columns, partitioned_by, if_not_exists
-  kCreateTableAs,  // name, query, partitioned_by, if_not_exists
-  kInsert,         // name, insert_columns, query (VALUES or SELECT)
-  kDelete,         // name, where; query: SELECT * FROM the table WHERE (the rows to delete)
-  kDropTable,      // name, if_exists
-  kDropSchema,     // name, if_exists
-  kAlterTable,     // name, alter_action, column / column_name / new_name
+  kExplain,            // explained, analyze
+  kShowCatalogs,       // like_pattern
+  kShowSchemas,        // name: [catalog], like_pattern
+  kShowTables,         // name: [catalog.]schema or empty, like_pattern
+  kShowColumns,        // name: the table (also DESCRIBE)
+  kUse,                // name: [catalog.]schema
+  kSetTimeZone,        // name: {zone} (SET TIME ZONE; LOCAL and DEFAULT are UTC)
+  kCreateSchema,       // name, if_not_exists
+  kCreateTable,        // name, columns, partitioned_by, if_not_exists
+  kCreateTableAs,      // name, query, partitioned_by, if_not_exists
+  kInsert,             // name, insert_columns, query (VALUES or SELECT)
+  kDelete,             // name, where; query: SELECT * FROM the table WHERE (the rows to delete)
+  kDropTable,          // name, if_exists
+  kDropSchema,         // name, if_exists
+  kAlterTable,         // name, alter_action, column / column_name / new_name
   kAlterTableExecute,  // name, procedure, procedure_args, where
   kAnalyze,            // name: collect the table's column statistics (Trino's ANALYZE)
 };

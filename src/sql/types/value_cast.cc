@@ -25,8 +25,9 @@ std::optional<Value> CastFromText(const std::string& text, const SqlType& type, 
     }
     case TypeKind::kTimestamp:
     case TypeKind::kTimestampTz: {
-      auto micros = type.kind() == TypeKind::kTimestampTz && zone != nullptr ? ParseTimestampInZone(trimmed, *zone)
-                                                                              : ParseTimestamp(trimmed, type.kind() == TypeKind::kTimestampTz);
+      auto micros = type.kind() == TypeKind::kTimestampTz && zone != nullptr
+                        ? ParseTimestampInZone(trimmed, *zone)
+                        : ParseTimestamp(trimmed, type.kind() == TypeKind::kTimestampTz);
       if (!micros) return std::nullopt;
       return Value::Int(type, *micros);
     }
