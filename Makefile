@@ -84,8 +84,9 @@ chaos: build
 bench: build
 	scripts/run-bench $(RELEASE_DIR)
 
+# Formats the C++ lines changed since .clang-format-since, which make test checks.
 format:
-	find src tests bench -name '*.h' -o -name '*.cc' | xargs clang-format -i
+	node tests/checks/clang_format.mjs --fix
 
 lint: $(RELEASE_DIR)/build.ninja
 	find src -name '*.cc' | xargs clang-tidy-19 -p $(RELEASE_DIR) --quiet
