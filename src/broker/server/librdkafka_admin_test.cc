@@ -4,15 +4,12 @@
 // timestamp, record granularity). Prints the request versions librdkafka negotiated.
 #include <gtest/gtest.h>
 #include <librdkafka/rdkafka.h>
-#include <unistd.h>
 
-#include <filesystem>
 #include <mutex>
 #include <regex>
 #include <set>
-#include <thread>
 
-#include "broker/server/broker.h"
+#include "broker/testing/running_broker.h"
 
 namespace floe::broker {
 namespace {
@@ -32,31 +29,12 @@ void CollectSent(const rd_kafka_t*, int, const char*, const char* line) {
 
 class LibrdkafkaAdminTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() / fmt::format("floe-rdk-admin-{}", ::getpid());
-    std::filesystem::remove_all(dir_);
-    BrokerConfig config;
-    config.data_dir = dir_.string();
-    config.listen = {"127.0.0.1", 0};
-    config.fsync = FsyncPolicy::kNever;
-    auto opened = Broker::Open(config);
-    ASSERT_TRUE(opened.has_value()) << opened.error().ToString();
-    broker_ = std::move(*opened);
-    ASSERT_TRUE(broker_->Listen().has_value());
-    bootstrap_ = fmt::format("127.0.0.1:{}", broker_->bound_port());
-    thread_ = std::thread([this] { broker_->Run(); });
-  }
-  void TearDown() override {
-    broker_->Stop();
-    thread_.join();
-    broker_.reset();
-    std::filesystem::remove_all(dir_);
-  }
+  void SetUp() override { ASSERT_TRUE(broker_.running()); }
 
   rd_kafka_t* Client(rd_kafka_type_t type, std::vector<std::pair<std::string, std::string>> settings = {}) {
     rd_kafka_conf_t* conf = rd_kafka_conf_new();
     char error[512];
-    settings.emplace_back("bootstrap.servers", bootstrap_);
+    settings.emplace_back("bootstrap.servers", broker_.bootstrap());
     settings.emplace_back("debug", "protocol");
     for (const auto& [key, value] : settings) {
       EXPECT_EQ(rd_kafka_conf_set(conf, key.c_str(), value.c_str(), error, sizeof(error)), RD_KAFKA_CONF_OK) << error;
@@ -115,10 +93,7 @@ class LibrdkafkaAdminTest : public ::testing::Test {
     return out;
   }
 
-  std::filesystem::path dir_;
-  std::unique_ptr<Broker> broker_;
-  std::string bootstrap_;
-  std::thread thread_;
+  testing::RunningBroker broker_{"rdk-admin"};
 };
 
 TEST_F(LibrdkafkaAdminTest, AlterConfigsDeleteRecordsAndOffsetsForTimes) {

@@ -7,45 +7,23 @@
 // Kafka's 4096-byte bound and get OFFSET_METADATA_TOO_LARGE beyond it.
 #include <gtest/gtest.h>
 #include <librdkafka/rdkafka.h>
-#include <unistd.h>
 
 #include <cstring>
-#include <filesystem>
 #include <set>
-#include <thread>
 
-#include "broker/server/broker.h"
+#include "broker/testing/running_broker.h"
 
 namespace floe::broker {
 namespace {
 
 class LibrdkafkaTransactionsTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() / fmt::format("floe-rdk-txn-{}", ::getpid());
-    std::filesystem::remove_all(dir_);
-    BrokerConfig config;
-    config.data_dir = dir_.string();
-    config.listen = {"127.0.0.1", 0};
-    config.fsync = FsyncPolicy::kNever;
-    auto opened = Broker::Open(config);
-    ASSERT_TRUE(opened.has_value()) << opened.error().ToString();
-    broker_ = std::move(*opened);
-    ASSERT_TRUE(broker_->Listen().has_value());
-    bootstrap_ = fmt::format("127.0.0.1:{}", broker_->bound_port());
-    thread_ = std::thread([this] { broker_->Run(); });
-  }
-  void TearDown() override {
-    broker_->Stop();
-    thread_.join();
-    broker_.reset();
-    std::filesystem::remove_all(dir_);
-  }
+  void SetUp() override { ASSERT_TRUE(broker_.running()); }
 
   rd_kafka_t* Client(rd_kafka_type_t type, std::vector<std::pair<std::string, std::string>> settings) {
     rd_kafka_conf_t* conf = rd_kafka_conf_new();
     char error[512];
-    settings.emplace_back("bootstrap.servers", bootstrap_);
+    settings.emplace_back("bootstrap.servers", broker_.bootstrap());
     settings.emplace_back("log_level", "2");
     for (const auto& [key, value] : settings) {
       EXPECT_EQ(rd_kafka_conf_set(conf, key.c_str(), value.c_str(), error, sizeof(error)), RD_KAFKA_CONF_OK) << error;
@@ -114,10 +92,7 @@ class LibrdkafkaTransactionsTest : public ::testing::Test {
     return offset;
   }
 
-  std::filesystem::path dir_;
-  std::unique_ptr<Broker> broker_;
-  std::thread thread_;
-  std::string bootstrap_;
+  testing::RunningBroker broker_{"rdk-txn"};
 };
 
 TEST_F(LibrdkafkaTransactionsTest, CommitAbortSendOffsetsAndFencing) {
