@@ -137,7 +137,9 @@ RunOutput RunStatements(sql::SqlCatalog& unchecked_catalog, std::string_view sql
     TestingDelay(session, cancel);
     if (cancel != nullptr && cancel->load()) break;
     auto zone = TimeZone::Find(session.time_zone);
-    if (!zone) return fail(zone.error(), text);
+    if (!zone) {
+      return fail(Error(ErrorKind::kInvalidArgument, zone.error().message(), ErrorCode::kInvalidParameterValue), text);
+    }
     sql::SqlSession engine(catalog, sql::BindOptions{session.catalog, session.schema, *zone});
     if (run.stream != nullptr) {
       // Each statement's rows go out batch by batch as the executor makes them.

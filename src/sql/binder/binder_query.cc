@@ -1084,7 +1084,10 @@ Result<BoundStatement> BinderImpl::BindStatement(const Statement& statement) {
     }
     case StatementKind::kSetTimeZone: {
       auto zone = TimeZone::Find(statement.name.front());
-      if (!zone) return ErrorAt(statement.name_location, zone.error().message());
+      if (!zone) {
+        return ErrorAt(statement.name_location, zone.error().message(), ErrorKind::kInvalidArgument,
+                       ErrorCode::kInvalidParameterValue);
+      }
       out.time_zone = *zone;
       out.description = fmt::format("SET TIME ZONE '{}'", (*zone)->name());
       break;

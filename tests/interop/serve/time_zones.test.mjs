@@ -110,4 +110,6 @@ test('Trino: X-Trino-Time-Zone prints instants with the zone name and decides lo
   const unknown = await trinoRows('Mars/Olympus_Mons', 'SELECT 1');
   assert.ok(unknown.error, JSON.stringify(unknown));
   assert.match(unknown.error.message, /Mars\/Olympus_Mons/);
+  assert.equal(unknown.error.errorName, 'INVALID_SESSION_PROPERTY');
+  assert.equal(unknown.error.errorCode, 14);
 });
