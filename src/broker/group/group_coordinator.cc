@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/logging.h"
+#include "broker/protocol/wire.h"
 
 namespace floe::broker {
 
@@ -335,6 +336,49 @@ ErrorCode GroupCoordinator::DeleteGroup(const std::string& group_id) {
   if (!offsets_->RemoveGroup(group_id).has_value()) return ErrorCode::kKafkaStorageError;
   if (it != groups_.end()) groups_.erase(it);
   return ErrorCode::kNone;
+}
+
+ErrorCode GroupCoordinator::CheckOffsetDelete(const std::string& group_id) const {
+  auto it = groups_.find(group_id);
+  const bool has_members = it != groups_.end() && !it->second->members.empty();
+  if (!has_members && offsets_->ForGroup(group_id).empty()) return ErrorCode::kGroupIdNotFound;
+  if (has_members && it->second->protocol_type != "consumer") return ErrorCode::kNonEmptyGroup;
+  return ErrorCode::kNone;
+}
+
+namespace {
+
+// The topics of a ConsumerProtocolSubscription (every version starts with int16 version and an
+// array of topic names; never flexible), or nullopt when the bytes are not one.
+std::optional<std::vector<std::string>> SubscribedTopics(std::string_view metadata) {
+  WireReader in(metadata, false);
+  if (!in.Int16("version")) return std::nullopt;
+  auto count = in.ArrayLength("topics", 2);
+  if (!count) return std::nullopt;
+  std::vector<std::string> topics;
+  for (int32_t i = 0; i < *count; ++i) {
+    auto topic = in.String("topic");
+    if (!topic) return std::nullopt;
+    topics.emplace_back(*topic);
+  }
+  return topics;
+}
+
+}  // namespace
+
+bool GroupCoordinator::SubscribesTo(const std::string& group_id, std::string_view topic) const {
+  auto it = groups_.find(group_id);
+  if (it == groups_.end()) return false;
+  const Group& group = *it->second;
+  for (const auto& member : group.members) {
+    for (const auto& [name, metadata] : member->protocols) {
+      // Before the first rebalance completes no protocol is chosen: every offered one counts.
+      if (!group.protocol_name.empty() && name != group.protocol_name) continue;
+      auto topics = SubscribedTopics(metadata);
+      if (!topics || std::find(topics->begin(), topics->end(), topic) != topics->end()) return true;
+    }
+  }
+  return false;
 }
 
 std::string GroupCoordinator::StateName(const std::string& group_id) const {

@@ -103,6 +103,13 @@ class GroupCoordinator {
   // DeleteGroups: forgets a group without members and its committed offsets. NON_EMPTY_GROUP
   // while it has members, GROUP_ID_NOT_FOUND when it has neither members nor offsets.
   ErrorCode DeleteGroup(const std::string& group_id);
+  // OffsetDelete (KIP-496), checked before any offset is removed: GROUP_ID_NOT_FOUND for a group
+  // with neither members nor offsets, NON_EMPTY_GROUP for a group with members that is not a
+  // consumer group; else kNone.
+  ErrorCode CheckOffsetDelete(const std::string& group_id) const;
+  // Whether a member of the group subscribes to `topic` (its offsets then stay:
+  // GROUP_SUBSCRIBED_TO_TOPIC). A subscription that does not parse counts as every topic.
+  bool SubscribesTo(const std::string& group_id, std::string_view topic) const;
   GroupDescription Describe(const std::string& group_id) const;
   std::string StateName(const std::string& group_id) const;
 

@@ -1,11 +1,12 @@
 #include "broker/group/group_coordinator.h"
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 
-#include <gtest/gtest.h>
+#include "broker/protocol/wire.h"
 
 namespace floe::broker {
 namespace {
@@ -194,6 +195,61 @@ TEST_F(GroupCoordinatorTest, DeleteGroupNeedsAnEmptyGroupAndForgetsItsOffsets) {
   ASSERT_TRUE(store.has_value());
   EXPECT_FALSE((*store)->Fetch("g", "t", 0).has_value());
   EXPECT_EQ((*store)->Fetch("other", "t", 0)->offset, 9);
+}
+
+// OffsetDelete: what a member subscribes to is read from its ConsumerProtocolSubscription; bytes
+// that are not one (garbage, cut short, an absurd topic count) count as every topic, so a
+// running consumer's offsets are never deleted by mistake. A deleted offset stays deleted after
+// a restart.
+TEST_F(GroupCoordinatorTest, OffsetDeleteChecksSubscriptionsAndIsDurable) {
+  EXPECT_EQ(groups_->CheckOffsetDelete("g"), ErrorCode::kGroupIdNotFound);
+  ASSERT_TRUE(groups_->offsets().Commit("g", "orders", 0, {7, std::nullopt}).has_value());
+  ASSERT_TRUE(groups_->offsets().Commit("g", "orders", 1, {8, std::nullopt}).has_value());
+  EXPECT_EQ(groups_->CheckOffsetDelete("g"), ErrorCode::kNone);
+  EXPECT_FALSE(groups_->SubscribesTo("g", "orders"));
+
+  std::string subscription;
+  WireWriter w(&subscription, false);
+  w.Int16(1);
+  w.ArrayLength(2);
+  w.String("orders");
+  w.String("payments");
+  w.Bytes("");
+  JoinRequest member = Request("");
+  member.protocols = {{"range", subscription}};
+  auto joined = Join(member);
+  ASSERT_TRUE(joined->has_value());
+  EXPECT_EQ(groups_->CheckOffsetDelete("g"), ErrorCode::kNone);
+  EXPECT_TRUE(groups_->SubscribesTo("g", "orders"));
+  EXPECT_TRUE(groups_->SubscribesTo("g", "payments"));
+  EXPECT_FALSE(groups_->SubscribesTo("g", "shipments"));
+  EXPECT_EQ(groups_->Leave("g", (*joined)->member_id), ErrorCode::kNone);
+
+  const std::string absurd_count = std::string("\x00\x01\x7f\xff\xff\xff", 6);
+  for (const std::string& bad : {std::string("garbage"), subscription.substr(0, 9), std::string(), absurd_count}) {
+    JoinRequest odd = Request("");
+    odd.protocols = {{"range", bad}};
+    auto slot = Join(odd);
+    ASSERT_TRUE(slot->has_value());
+    EXPECT_TRUE(groups_->SubscribesTo("g", "shipments")) << bad.size();
+    EXPECT_EQ(groups_->Leave("g", (*slot)->member_id), ErrorCode::kNone);
+  }
+
+  // A group of members that are not consumers (Kafka Connect workers, say) is not touched.
+  JoinRequest connect = Request("");
+  connect.protocol_type = "connect";
+  auto worker = Join(connect);
+  ASSERT_TRUE(worker->has_value());
+  EXPECT_EQ(groups_->CheckOffsetDelete("g"), ErrorCode::kNonEmptyGroup);
+  EXPECT_EQ(groups_->Leave("g", (*worker)->member_id), ErrorCode::kNone);
+
+  ASSERT_TRUE(groups_->offsets().Remove("g", "orders", 0).has_value());
+  ASSERT_TRUE(groups_->offsets().Remove("g", "orders", 5).has_value());  // Nothing there: fine.
+  groups_.reset();
+  auto store = OffsetStore::Open(dir_.string(), false);
+  ASSERT_TRUE(store.has_value());
+  EXPECT_FALSE((*store)->Fetch("g", "orders", 0).has_value());
+  EXPECT_EQ((*store)->Fetch("g", "orders", 1)->offset, 8);
 }
 
 TEST(OffsetStoreTest, TornTailAndGarbageAreCut) {

@@ -123,6 +123,11 @@ Status OffsetStore::RemoveGroup(const std::string& group) {
   return RemoveWhere([&](const Key& key) { return std::get<0>(key) == group; });
 }
 
+Status OffsetStore::Remove(const std::string& group, const std::string& topic, int32_t partition) {
+  const Key doomed{group, topic, partition};
+  return RemoveWhere([&](const Key& key) { return key == doomed; });
+}
+
 // A removal is a record with offset -1 per key, so replay forgets the keys too.
 Status OffsetStore::RemoveWhere(const std::function<bool(const Key&)>& doomed_key) {
   std::vector<Key> doomed;

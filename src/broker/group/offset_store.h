@@ -44,6 +44,8 @@ class OffsetStore {
   Status RemoveTopic(const std::string& topic);
   // Forgets a deleted group's offsets.
   Status RemoveGroup(const std::string& group);
+  // Forgets one committed offset (OffsetDelete); nothing to forget is not an error.
+  Status Remove(const std::string& group, const std::string& topic, int32_t partition);
 
  private:
   OffsetStore() = default;

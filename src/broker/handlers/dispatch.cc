@@ -21,6 +21,8 @@ awaitable<Status> Dispatch(RequestContext& ctx, WireReader& in, WireWriter& out)
     case ApiKey::kCreateTopics: co_return HandleCreateTopics(ctx, in, out);
     case ApiKey::kDeleteTopics: co_return HandleDeleteTopics(ctx, in, out);
     case ApiKey::kDeleteGroups: co_return HandleDeleteGroups(ctx, in, out);
+    case ApiKey::kOffsetDelete:
+      co_return HandleOffsetDelete(ctx, in, out);
     case ApiKey::kCreatePartitions: co_return HandleCreatePartitions(ctx, in, out);
     case ApiKey::kInitProducerId: co_return HandleInitProducerId(ctx, in, out);
     case ApiKey::kAddPartitionsToTxn: co_return HandleAddPartitionsToTxn(ctx, in, out);

@@ -99,6 +99,7 @@ Status HandleListGroups(RequestContext& ctx, WireReader& in, WireWriter& out);
 Status HandleCreateTopics(RequestContext& ctx, WireReader& in, WireWriter& out);
 Status HandleDeleteTopics(RequestContext& ctx, WireReader& in, WireWriter& out);
 Status HandleDeleteGroups(RequestContext& ctx, WireReader& in, WireWriter& out);
+Status HandleOffsetDelete(RequestContext& ctx, WireReader& in, WireWriter& out);
 Status HandleCreatePartitions(RequestContext& ctx, WireReader& in, WireWriter& out);
 Status HandleInitProducerId(RequestContext& ctx, WireReader& in, WireWriter& out);
 Status HandleAddPartitionsToTxn(RequestContext& ctx, WireReader& in, WireWriter& out);

@@ -7,7 +7,7 @@ namespace {
 
 // Produce starts at 3 and Fetch at 4: older versions carry the v0/v1 message formats, which
 // floe does not store (every batch is RecordBatch v2).
-constexpr std::array<ApiSupport, 30> kApis = {{
+constexpr std::array<ApiSupport, 31> kApis = {{
     {ApiKey::kProduce, "Produce", 3, 7, 9},
     {ApiKey::kFetch, "Fetch", 4, 11, 12},
     {ApiKey::kListOffsets, "ListOffsets", 0, 5, 6},
@@ -39,6 +39,7 @@ constexpr std::array<ApiSupport, 30> kApis = {{
     {ApiKey::kCreatePartitions, "CreatePartitions", 0, 1, 2},
     {ApiKey::kDeleteGroups, "DeleteGroups", 0, 1, 2},
     {ApiKey::kIncrementalAlterConfigs, "IncrementalAlterConfigs", 0, 1, 1},
+    {ApiKey::kOffsetDelete, "OffsetDelete", 0, 0, 32767},  // never flexible
     {ApiKey::kDescribeCluster, "DescribeCluster", 0, 0, 0},
 }};
 

@@ -41,6 +41,7 @@ enum class ApiKey : int16_t {
   kCreatePartitions = 37,
   kDeleteGroups = 42,
   kIncrementalAlterConfigs = 44,
+  kOffsetDelete = 47,
   kDescribeCluster = 60,
 };
 

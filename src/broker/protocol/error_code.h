@@ -51,6 +51,7 @@ enum class ErrorCode : int16_t {
   kUnknownProducerId = 59,
   kNonEmptyGroup = 68,
   kGroupIdNotFound = 69,
+  kGroupSubscribedToTopic = 86,
   kInvalidRecord = 87,
   kProducerFenced = 90,
   kInvalidConfig = 40,

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <librdkafka/rdkafka.h>
 
+#include <map>
 #include <mutex>
 #include <regex>
 #include <set>
@@ -161,6 +162,122 @@ TEST_F(LibrdkafkaAdminTest, AlterConfigsDeleteRecordsAndOffsetsForTimes) {
   for (const char* api : {"AlterConfigsRequest", "DeleteRecordsRequest", "ListOffsetsRequest"}) {
     EXPECT_NE(versions.find(api), std::string::npos) << api;
   }
+}
+
+// What DeleteConsumerGroupOffsets (OffsetDelete v0) answered: the request's error (a group-level
+// one fails it whole) and each partition's.
+struct OffsetDeleteOutcome {
+  rd_kafka_resp_err_t request = RD_KAFKA_RESP_ERR_NO_ERROR;
+  std::map<int32_t, rd_kafka_resp_err_t> partitions;
+};
+
+TEST_F(LibrdkafkaAdminTest, DeleteConsumerGroupOffsets) {
+  rd_kafka_t* admin = Client(RD_KAFKA_PRODUCER);
+  rd_kafka_queue_t* queue = rd_kafka_queue_new(admin);
+  rd_kafka_NewTopic_t* topic = rd_kafka_NewTopic_new("tracked", 2, 1, nullptr, 0);
+  rd_kafka_CreateTopics(admin, &topic, 1, nullptr, queue);
+  rd_kafka_NewTopic_destroy(topic);
+  rd_kafka_event_destroy(Await(queue));
+
+  auto delete_offsets = [&](const std::string& group, std::vector<int32_t> partitions) {
+    rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(static_cast<int>(partitions.size()));
+    for (int32_t p : partitions) rd_kafka_topic_partition_list_add(list, "tracked", p);
+    rd_kafka_DeleteConsumerGroupOffsets_t* request = rd_kafka_DeleteConsumerGroupOffsets_new(group.c_str(), list);
+    rd_kafka_topic_partition_list_destroy(list);
+    rd_kafka_DeleteConsumerGroupOffsets(admin, &request, 1, nullptr, queue);
+    rd_kafka_DeleteConsumerGroupOffsets_destroy(request);
+    rd_kafka_event_t* event = rd_kafka_queue_poll(queue, 20000);
+    OffsetDeleteOutcome outcome;
+    if (event == nullptr) {
+      ADD_FAILURE() << "no answer";
+      outcome.request = RD_KAFKA_RESP_ERR__TIMED_OUT;
+      return outcome;
+    }
+    outcome.request = rd_kafka_event_error(event);
+    if (outcome.request == RD_KAFKA_RESP_ERR_NO_ERROR) {
+      size_t n = 0;
+      const rd_kafka_group_result_t** groups = rd_kafka_DeleteConsumerGroupOffsets_result_groups(
+          rd_kafka_event_DeleteConsumerGroupOffsets_result(event), &n);
+      EXPECT_EQ(n, 1u);
+      if (n == 1) {
+        if (const rd_kafka_error_t* error = rd_kafka_group_result_error(groups[0])) {
+          outcome.request = rd_kafka_error_code(error);
+        }
+        if (const rd_kafka_topic_partition_list_t* results = rd_kafka_group_result_partitions(groups[0])) {
+          for (int i = 0; i < results->cnt; ++i)
+            outcome.partitions[results->elems[i].partition] = results->elems[i].err;
+        }
+      }
+    }
+    rd_kafka_event_destroy(event);
+    return outcome;
+  };
+  auto committed = [&](rd_kafka_t* consumer) {
+    rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(2);
+    rd_kafka_topic_partition_list_add(list, "tracked", 0);
+    rd_kafka_topic_partition_list_add(list, "tracked", 1);
+    EXPECT_EQ(rd_kafka_committed(consumer, list, 10000), RD_KAFKA_RESP_ERR_NO_ERROR);
+    std::vector<int64_t> offsets{list->elems[0].offset, list->elems[1].offset};
+    rd_kafka_topic_partition_list_destroy(list);
+    return offsets;
+  };
+  auto commit = [&](rd_kafka_t* consumer, int64_t first, int64_t second) {
+    rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(2);
+    rd_kafka_topic_partition_list_add(list, "tracked", 0)->offset = first;
+    rd_kafka_topic_partition_list_add(list, "tracked", 1)->offset = second;
+    EXPECT_EQ(rd_kafka_commit(consumer, list, 0), RD_KAFKA_RESP_ERR_NO_ERROR);
+    rd_kafka_topic_partition_list_destroy(list);
+  };
+
+  // A group with offsets and no members: the named partition's offset is forgotten, durably
+  // from the client's view, and the other stays.
+  rd_kafka_t* standalone = Client(RD_KAFKA_CONSUMER, {{"group.id", "keeper"}, {"enable.auto.commit", "false"}});
+  commit(standalone, 5, 7);
+  EXPECT_EQ(committed(standalone), (std::vector<int64_t>{5, 7}));
+  OffsetDeleteOutcome deleted = delete_offsets("keeper", {0});
+  EXPECT_EQ(deleted.request, RD_KAFKA_RESP_ERR_NO_ERROR);
+  EXPECT_EQ(deleted.partitions, (std::map<int32_t, rd_kafka_resp_err_t>{{0, RD_KAFKA_RESP_ERR_NO_ERROR}}));
+  EXPECT_EQ(committed(standalone), (std::vector<int64_t>{RD_KAFKA_OFFSET_INVALID, 7}));
+  // A partition the topic does not have.
+  EXPECT_EQ(delete_offsets("keeper", {9}).partitions[9], RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART);
+  rd_kafka_consumer_close(standalone);
+  rd_kafka_destroy(standalone);
+
+  // A group nobody knows.
+  EXPECT_EQ(delete_offsets("nobody", {0}).request, RD_KAFKA_RESP_ERR_GROUP_ID_NOT_FOUND);
+
+  // A live consumer subscribed to the topic keeps its offsets.
+  rd_kafka_t* live = Client(RD_KAFKA_CONSUMER, {{"group.id", "live"}, {"enable.auto.commit", "false"}});
+  rd_kafka_poll_set_consumer(live);
+  rd_kafka_topic_partition_list_t* subscription = rd_kafka_topic_partition_list_new(1);
+  rd_kafka_topic_partition_list_add(subscription, "tracked", RD_KAFKA_PARTITION_UA);
+  ASSERT_EQ(rd_kafka_subscribe(live, subscription), RD_KAFKA_RESP_ERR_NO_ERROR);
+  rd_kafka_topic_partition_list_destroy(subscription);
+  bool assigned = false;
+  for (int i = 0; i < 100 && !assigned; ++i) {
+    if (rd_kafka_message_t* message = rd_kafka_consumer_poll(live, 100)) rd_kafka_message_destroy(message);
+    rd_kafka_topic_partition_list_t* assignment = nullptr;
+    if (rd_kafka_assignment(live, &assignment) == RD_KAFKA_RESP_ERR_NO_ERROR) {
+      assigned = assignment->cnt == 2;
+      rd_kafka_topic_partition_list_destroy(assignment);
+    }
+  }
+  ASSERT_TRUE(assigned);
+  commit(live, 3, 4);
+  EXPECT_EQ(delete_offsets("live", {0, 1}).partitions,
+            (std::map<int32_t, rd_kafka_resp_err_t>{{0, RD_KAFKA_RESP_ERR_GROUP_SUBSCRIBED_TO_TOPIC},
+                                                    {1, RD_KAFKA_RESP_ERR_GROUP_SUBSCRIBED_TO_TOPIC}}));
+  EXPECT_EQ(committed(live), (std::vector<int64_t>{3, 4}));
+  rd_kafka_consumer_close(live);
+  rd_kafka_destroy(live);
+
+  rd_kafka_queue_destroy(queue);
+  rd_kafka_destroy(admin);
+  std::lock_guard lock(sent_mutex);
+  std::string versions;
+  for (const std::string& sent : sent_requests) versions += sent + "; ";
+  // librdkafka 2.0.2 names the request "OffsetDeleteRequest", so it logs "OffsetDeleteRequestRequest".
+  EXPECT_NE(versions.find("OffsetDeleteRequestRequest v0"), std::string::npos) << versions;
 }
 
 }  // namespace

@@ -102,6 +102,15 @@ inline std::vector<std::string> RequestSeeds() {
   seeds.push_back(Frame(32, 3, [](WireWriter& w) {
     w.ArrayLength(1); w.Int8(2); w.String("t"); w.NullArray(); w.Bool(false); w.Bool(false);
   }));
+  // OffsetDelete v0.
+  seeds.push_back(Frame(47, 0, [](WireWriter& w) {
+    w.String("g");
+    w.ArrayLength(1);
+    w.String("t");
+    w.ArrayLength(2);
+    w.Int32(0);
+    w.Int32(1);
+  }));
   // DeleteRecords v1, AlterConfigs v1, IncrementalAlterConfigs v1 (flexible), DescribeCluster v0.
   seeds.push_back(Frame(21, 1, [](WireWriter& w) {
     w.ArrayLength(1);
