@@ -54,25 +54,18 @@ class Rewriter {
   BoundExprPtr ZoneName() const { return MakeConstant(Value::String(SqlType::Varchar(), zone_.name())); }
   static BoundExprPtr Utc() { return MakeConstant(Value::String(SqlType::Varchar(), "UTC")); }
 
-  // timezone(Z, x): an instant to its wall clock in Z, or a wall clock to its instant.
-  BoundExprPtr AtZone(BoundExprPtr x, int location) const {
+  // timezone(zone, x): an instant to its wall clock in the zone, or a wall clock to its instant.
+  static BoundExprPtr TimezoneCall(BoundExprPtr zone, BoundExprPtr x, int location) {
     SqlType type = IsTz(*x) ? SqlType::Timestamp() : SqlType::TimestampTz();
     std::vector<BoundExprPtr> args;
-    args.push_back(ZoneName());
+    args.push_back(std::move(zone));
     args.push_back(std::move(x));
     auto out = MakeCall("timezone", type, std::move(args));
     out->location = location;
     return out;
   }
-  static BoundExprPtr AtUtc(BoundExprPtr x, int location) {
-    SqlType type = IsTz(*x) ? SqlType::Timestamp() : SqlType::TimestampTz();
-    std::vector<BoundExprPtr> args;
-    args.push_back(Utc());
-    args.push_back(std::move(x));
-    auto out = MakeCall("timezone", type, std::move(args));
-    out->location = location;
-    return out;
-  }
+  BoundExprPtr AtZone(BoundExprPtr x, int location) const { return TimezoneCall(ZoneName(), std::move(x), location); }
+  static BoundExprPtr AtUtc(BoundExprPtr x, int location) { return TimezoneCall(Utc(), std::move(x), location); }
   // The instant whose UTC wall clock is x's wall clock in Z, and back.
   BoundExprPtr Shift(BoundExprPtr x) const {
     int at = x->location;

@@ -12,6 +12,28 @@ using ZonePtr = std::shared_ptr<const TimeZone>;
 // The user sees the zone's own message ("unknown time zone 'Mars/Olympus'").
 Result<ZonePtr> FindZone(std::string_view name) { return TimeZone::Find(name); }
 
+// A kernel's zone-name argument: a constant is looked up once per batch, a column once per row.
+class ZoneArgument {
+ public:
+  static Result<ZoneArgument> Of(const KernelArgument& arg) {
+    ZoneArgument zones(arg);
+    if (arg.constant && arg.valid(0)) {
+      FLOE_ASSIGN_OR_RETURN(zones.constant_, FindZone(arg.vector->StringAt(0)));
+    }
+    return zones;
+  }
+  // The zone of non-null row i.
+  Result<ZonePtr> At(int64_t i) const {
+    if (constant_) return constant_;
+    return FindZone(arg_->vector->StringAt(arg_->row(i)));
+  }
+
+ private:
+  explicit ZoneArgument(const KernelArgument& arg) : arg_(&arg) {}
+  const KernelArgument* arg_;
+  ZonePtr constant_;
+};
+
 // timezone(zone, value) on one non-null value.
 int64_t ConvertAt(const TimeZone& zone, TypeKind from, int64_t value) {
   switch (from) {
@@ -31,20 +53,14 @@ std::unexpected<Error> NotATimestamp(std::string_view text) {
 Result<VectorPtr> TimeZoneKernel(const std::vector<KernelArgument>& args, const SqlType& result, int64_t rows) {
   auto out = NewVector(result, rows);
   TypeKind from = args[1].type.kind();
-  ZonePtr constant_zone;
-  if (args[0].constant && args[0].valid(0)) {
-    FLOE_ASSIGN_OR_RETURN(constant_zone, FindZone(args[0].vector->StringAt(0)));
-  }
+  FLOE_ASSIGN_OR_RETURN(ZoneArgument zones, ZoneArgument::Of(args[0]));
   const int64_t* values = args[1].vector->Data<int64_t>();
   for (int64_t i = 0; i < rows; ++i) {
     if (!args[0].valid(i) || !args[1].valid(i)) {
       out->AppendNull();
       continue;
     }
-    ZonePtr zone = constant_zone;
-    if (!zone) {
-      FLOE_ASSIGN_OR_RETURN(zone, FindZone(args[0].vector->StringAt(args[0].row(i))));
-    }
+    FLOE_ASSIGN_OR_RETURN(ZonePtr zone, zones.At(i));
     out->Append<int64_t>(ConvertAt(*zone, from, values[args[1].row(i)]));
   }
   return VectorPtr(out);
@@ -53,19 +69,13 @@ Result<VectorPtr> TimeZoneKernel(const std::vector<KernelArgument>& args, const 
 template <bool kTry>
 Result<VectorPtr> ParseKernel(const std::vector<KernelArgument>& args, const SqlType& result, int64_t rows) {
   auto out = NewVector(result, rows);
-  ZonePtr constant_zone;
-  if (args[1].constant && args[1].valid(0)) {
-    FLOE_ASSIGN_OR_RETURN(constant_zone, FindZone(args[1].vector->StringAt(0)));
-  }
+  FLOE_ASSIGN_OR_RETURN(ZoneArgument zones, ZoneArgument::Of(args[1]));
   for (int64_t i = 0; i < rows; ++i) {
     if (!args[0].valid(i) || !args[1].valid(i)) {
       out->AppendNull();
       continue;
     }
-    ZonePtr zone = constant_zone;
-    if (!zone) {
-      FLOE_ASSIGN_OR_RETURN(zone, FindZone(args[1].vector->StringAt(args[1].row(i))));
-    }
+    FLOE_ASSIGN_OR_RETURN(ZonePtr zone, zones.At(i));
     std::string_view text = args[0].vector->StringAt(args[0].row(i));
     auto micros = ParseTimestampInZone(text, *zone);
     if (micros) {
