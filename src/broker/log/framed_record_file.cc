@@ -10,6 +10,7 @@
 #include "base/bytes.h"
 #include "base/crc32c.h"
 #include "base/logging.h"
+#include "base/sync_directory.h"
 
 namespace floe::broker {
 namespace {
@@ -31,16 +32,6 @@ void AppendFrame(std::string_view body, std::string* out) {
   w.AppendBig<uint32_t>(static_cast<uint32_t>(body.size()));
   w.AppendBig<uint32_t>(crc32c::Value(body.data(), body.size()));
   w.AppendBytes(body);
-}
-
-Status SyncDirectory(const std::string& dir) {
-  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return ErrnoError(errno, "open", dir);
-  int rc = ::fsync(fd);
-  int err = errno;
-  ::close(fd);
-  if (rc != 0) return ErrnoError(err, "fsync", dir);
-  return OkStatus();
 }
 
 Result<std::string> ReadWholeFile(int fd, const std::string& path) {

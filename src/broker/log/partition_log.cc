@@ -11,20 +11,11 @@
 #include <filesystem>
 
 #include "base/logging.h"
+#include "base/sync_directory.h"
 #include "broker/protocol/batch_records.h"
 
 namespace floe::broker {
 namespace {
-
-Status SyncDirectory(const std::string& dir) {
-  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return ErrnoError(errno, "open", dir);
-  int rc = ::fsync(fd);
-  int err = errno;
-  ::close(fd);
-  if (rc != 0) return ErrnoError(err, "fsync", dir);
-  return OkStatus();
-}
 
 // A small file holding one decimal offset: nullopt when absent, kCorruption when it is not one.
 Result<std::optional<int64_t>> ReadOffsetFile(const std::string& path) {
