@@ -31,6 +31,8 @@ enum class ErrorCode : uint8_t {
   kDivisionByZero,  // kInvalidArgument
   // Session settings (SET, startup parameters): PostgreSQL's 22023, Trino's INVALID_SESSION_PROPERTY.
   kInvalidParameterValue,  // kInvalidArgument
+  // MERGE: a target row matched more than one source row (PostgreSQL's cardinality_violation).
+  kMergeTargetRowMultipleMatches,  // kInvalidArgument
 };
 
 // The kind errors with this code usually have (kInternal for kUnspecified, which has none).

@@ -36,6 +36,7 @@ ErrorKind ErrorCodeKind(ErrorCode code) {
     case ErrorCode::kTypeMismatch:
     case ErrorCode::kDivisionByZero:
     case ErrorCode::kInvalidParameterValue:
+    case ErrorCode::kMergeTargetRowMultipleMatches:
       return ErrorKind::kInvalidArgument;
   }
   return ErrorKind::kInternal;
@@ -56,6 +57,8 @@ std::string_view ErrorCodeName(ErrorCode code) {
     case ErrorCode::kDivisionByZero: return "division by zero";
     case ErrorCode::kInvalidParameterValue:
       return "invalid parameter value";
+    case ErrorCode::kMergeTargetRowMultipleMatches:
+      return "merge target row multiple matches";
   }
   return "";
 }

@@ -60,7 +60,8 @@ TEST(Result, EveryCodeHasAKindAndAName) {
   for (ErrorCode code :
        {ErrorCode::kNoSuchCatalog, ErrorCode::kNoSuchNamespace, ErrorCode::kNoSuchTable, ErrorCode::kNoSuchView,
         ErrorCode::kNoSuchColumn, ErrorCode::kNoSuchFunction, ErrorCode::kNamespaceNotEmpty, ErrorCode::kSyntaxError,
-        ErrorCode::kTypeMismatch, ErrorCode::kDivisionByZero, ErrorCode::kInvalidParameterValue}) {
+        ErrorCode::kTypeMismatch, ErrorCode::kDivisionByZero, ErrorCode::kInvalidParameterValue,
+        ErrorCode::kMergeTargetRowMultipleMatches}) {
     EXPECT_NE(ErrorCodeKind(code), ErrorKind::kInternal) << ErrorCodeName(code);
     EXPECT_FALSE(ErrorCodeName(code).empty());
   }

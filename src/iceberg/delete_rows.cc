@@ -47,7 +47,22 @@ struct Survivors {
   std::vector<ColumnBatch> batches;
   int64_t kept = 0;
   int64_t deleted = 0;
+  int64_t added = 0;  // Rows the rewriter put in (counted in `kept` too).
 };
+
+// The rewriter's rows must be typed exactly as the file's survivors, since they are written
+// into the same file.
+Status CheckAddedBatch(const ColumnBatch& added, const std::vector<formats::Field>& fields) {
+  if (added.columns.size() != fields.size()) {
+    return Internal("the row rewriter gave {} columns, the table has {}", added.columns.size(), fields.size());
+  }
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (added.columns[i].type().id != fields[i].type.id || added.columns[i].length != added.num_rows) {
+      return Internal("the row rewriter's column '{}' is not typed or sized like the table's", fields[i].name);
+    }
+  }
+  return OkStatus();
+}
 
 Result<Survivors> ReadSurvivors(Table& table, const FileScanTask& task, const Schema& schema, const ExprPtr& bound,
                                 const DeleteRowsOptions& options) {
@@ -56,7 +71,12 @@ Result<Survivors> ReadSurvivors(Table& table, const FileScanTask& task, const Sc
   Status st = ReadTaskRows(table, task, schema, [&](const ColumnBatch& b, const std::vector<int>& columns,
                                                     const std::vector<uint8_t>& already_deleted) -> Status {
     std::vector<uint8_t> match;
-    if (options.matcher) {
+    std::vector<ColumnBatch> added;
+    if (options.rewriter) {
+      FLOE_ASSIGN_OR_RETURN(DeleteRowsOptions::RowChanges changes, options.rewriter(b, columns, already_deleted));
+      match = std::move(changes.remove);
+      added = std::move(changes.added);
+    } else if (options.matcher) {
       FLOE_ASSIGN_OR_RETURN(match, options.matcher(b, columns));
     } else {
       FLOE_ASSIGN_OR_RETURN(match, MatchFilter(bound, schema, b, columns));
@@ -95,6 +115,14 @@ Result<Survivors> ReadSurvivors(Table& table, const FileScanTask& task, const Sc
     }
     out.kept += kept.num_rows;
     if (kept.num_rows > 0) out.batches.push_back(std::move(kept));
+    for (ColumnBatch& a : added) {
+      FLOE_RETURN_IF_ERROR(CheckAddedBatch(a, fields));
+      if (a.num_rows == 0) continue;
+      a.fields = fields;
+      out.kept += a.num_rows;
+      out.added += a.num_rows;
+      out.batches.push_back(std::move(a));
+    }
     return OkStatus();
   });
   if (!st) return std::unexpected(st.error());
@@ -125,7 +153,7 @@ Result<DeleteRowsResult> DeleteRows(Table& table, const ExprPtr& filter, const D
   for (const FileScanTask& task : plan.tasks) {
     // Files with deletes are read even when every row matches: the count of rows deleted must
     // leave out the rows their deletes already removed.
-    bool all_match = options.filter_is_exact && task.deletes.empty() &&
+    bool all_match = !options.rewriter && options.filter_is_exact && task.deletes.empty() &&
                      FileAllRowsMatch(task.residual, task.file, plan.schema);
     if (all_match) {
       removed.push_back(task.file.file_path);
@@ -138,8 +166,9 @@ Result<DeleteRowsResult> DeleteRows(Table& table, const ExprPtr& filter, const D
       DeleteWritten(table, added);
       return std::unexpected(survivors.error());
     }
-    if (survivors->deleted == 0) continue;  // Untouched.
+    if (survivors->deleted == 0 && survivors->added == 0) continue;  // Untouched.
     result.deleted_rows += survivors->deleted;
+    result.added_rows += survivors->added;
     ++result.files_rewritten;
     removed.push_back(task.file.file_path);
     if (survivors->kept == 0) continue;
@@ -150,17 +179,48 @@ Result<DeleteRowsResult> DeleteRows(Table& table, const ExprPtr& filter, const D
     }
     added.insert(added.end(), written->begin(), written->end());
   }
+  if (options.append_rows) {
+    auto appended = options.append_rows();
+    if (!appended) {
+      DeleteWritten(table, added);
+      return std::unexpected(appended.error());
+    }
+    auto fields = ToBatchFields(plan.schema);
+    if (!fields) {
+      DeleteWritten(table, added);
+      return std::unexpected(fields.error());
+    }
+    std::vector<ColumnBatch> rows;
+    for (ColumnBatch& a : *appended) {
+      if (Status ok = CheckAddedBatch(a, *fields); !ok) {
+        DeleteWritten(table, added);
+        return std::unexpected(ok.error());
+      }
+      if (a.num_rows == 0) continue;
+      a.fields = *fields;
+      result.added_rows += a.num_rows;
+      rows.push_back(std::move(a));
+    }
+    if (!rows.empty()) {
+      auto written = WriteDataFiles(table, rows, options.write);
+      if (!written) {
+        DeleteWritten(table, added);
+        return std::unexpected(written.error());
+      }
+      added.insert(added.end(), written->begin(), written->end());
+    }
+  }
   if (removed.empty() && added.empty()) return result;  // Nothing matched: no snapshot.
 
   OverwriteValidation validation;
   validation.planned_sequence_number = planned_sequence_number;
   validation.fail_on_new_deletes = true;
-  std::string isolation = table.metadata().Property("write.delete.isolation-level", "serializable");
+  std::string isolation = table.metadata().Property(options.isolation_property, "serializable");
   if (isolation == "serializable") {
     validation.conflict_filter = scan.filter;
   } else if (isolation != "snapshot") {
     DeleteWritten(table, added);
-    return InvalidArgument("write.delete.isolation-level is '{}'; use serializable or snapshot", isolation);
+    return InvalidArgument("{} is '{}'; use serializable or snapshot", options.isolation_property, isolation);
   }
   Status committed = table.OverwriteFiles(removed, added, validation);
   if (!committed) {

@@ -42,6 +42,24 @@ struct DeleteRowsOptions {
                                                                 const std::vector<int>& columns)>;
   RowMatcher matcher;
   bool filter_is_exact = true;
+  // UPDATE and MERGE (copy-on-write): instead of the matcher, the rows of a batch to remove and
+  // the rows to write in their place. `deleted` flags rows deleted before (empty: none); they
+  // must not be removed again. `added` batches are typed like the schema's batch fields
+  // (ToBatchFields). Every candidate file is read (none is dropped on statistics alone), and a
+  // file is rewritten when it loses or gains rows.
+  struct RowChanges {
+    std::vector<uint8_t> remove;  // One flag per batch row.
+    std::vector<formats::ColumnBatch> added;
+  };
+  using RowRewriter = std::function<Result<RowChanges>(
+      const formats::ColumnBatch& batch, const std::vector<int>& columns, const std::vector<uint8_t>& deleted)>;
+  RowRewriter rewriter;
+  // Called once after every candidate file was read: rows to add in the same commit (MERGE's
+  // WHEN NOT MATCHED inserts), typed as `added` is.
+  std::function<Result<std::vector<formats::ColumnBatch>>()> append_rows;
+  // The table property naming the statement's isolation level (Iceberg has one per operation:
+  // write.delete|update|merge.isolation-level).
+  std::string isolation_property = "write.delete.isolation-level";
   DataWriteOptions write;
   // Overwrite by filter (PyIceberg's Table.overwrite, Spark's INSERT OVERWRITE ... WHERE): data
   // files already written to add in the same commit, so readers see the old rows or the new
@@ -54,6 +72,7 @@ struct DeleteRowsResult {
   int64_t files_dropped = 0;    // Removed whole without being read.
   int64_t files_rewritten = 0;  // Read, then removed or replaced by a file of the remaining rows.
   int64_t files_added = 0;      // Rewritten survivors and add_files.
+  int64_t added_rows = 0;       // Rows the rewriter and append_rows added.
   std::optional<int64_t> snapshot_id;  // The committed snapshot; none when nothing matched.
 };
 

@@ -104,6 +104,14 @@ Result<int64_t> AuthorizingCatalog::DeleteRows(const sql::QualifiedTableName& na
   return writable_->DeleteRows(name, pushed, pushed_is_exact, select);
 }
 
+Status AuthorizingCatalog::RewriteRows(const sql::QualifiedTableName& name, const sql::ScanPredicate& pushed,
+                                       std::string_view operation, const RowRewriter& rewrite,
+                                       const RowAppender& append) {
+  FLOE_RETURN_IF_ERROR(Check(auth::Operation::kWrite, name.schema));
+  if (writable_ == nullptr) return sql::SqlCatalog::RewriteRows(name, pushed, operation, rewrite, append);
+  return writable_->RewriteRows(name, pushed, operation, rewrite, append);
+}
+
 Result<std::string> AuthorizingCatalog::ExecuteProcedure(const sql::QualifiedTableName& name,
                                                          std::string_view procedure,
                                                          const std::map<std::string, sql::Value>& arguments) {

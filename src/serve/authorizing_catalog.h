@@ -3,7 +3,7 @@
 // length of one RunStatements call and checks every call the engine makes before passing it on.
 //
 //   data scans (SELECT, and the rows an UPDATE/DELETE/INSERT ... SELECT reads)   read
-//   AppendRows, DeleteRows (INSERT, DELETE, and the write half of UPDATE/MERGE)  write
+//   AppendRows, DeleteRows, RewriteRows (INSERT, DELETE, UPDATE, MERGE)         write
 //   CreateSchema, CreateTable (CREATE SCHEMA/TABLE, CREATE TABLE AS)              create
 //   DropSchema, DropTable (DROP SCHEMA/TABLE)                                     delete
 //   AlterTable, ExecuteProcedure (ALTER TABLE, ALTER TABLE ... EXECUTE)           alter
@@ -46,6 +46,8 @@ class AuthorizingCatalog final : public sql::SqlCatalog {
   Result<int64_t> AppendRows(const sql::QualifiedTableName& name, std::vector<formats::ColumnBatch> batches) override;
   Result<int64_t> DeleteRows(const sql::QualifiedTableName& name, const sql::ScanPredicate& pushed, bool pushed_is_exact,
                              const RowSelector& select) override;
+  Status RewriteRows(const sql::QualifiedTableName& name, const sql::ScanPredicate& pushed, std::string_view operation,
+                     const RowRewriter& rewrite, const RowAppender& append) override;
   Result<std::string> ExecuteProcedure(const sql::QualifiedTableName& name, std::string_view procedure,
                                        const std::map<std::string, sql::Value>& arguments) override;
 

@@ -26,6 +26,8 @@ Classification Classify(const Error& error) {
     case ErrorCode::kNamespaceNotEmpty: return {"SCHEMA_NOT_EMPTY", 34, "USER_ERROR", "2BP01"};
     case ErrorCode::kInvalidParameterValue:
       return {"INVALID_SESSION_PROPERTY", 14, "USER_ERROR", "22023"};
+    case ErrorCode::kMergeTargetRowMultipleMatches:
+      return {"GENERIC_USER_ERROR", 0, "USER_ERROR", "21000"};
     case ErrorCode::kUnspecified: break;
   }
   switch (error.kind()) {

@@ -6,6 +6,7 @@
 #include "sql/execution/executor.h"
 #include "sql/execution/expression_evaluator.h"
 #include "sql/execution/physical_operator.h"
+#include "sql/execution/row_changes.h"
 #include "sql/parser/parser.h"
 #include "sql/planner/optimizer.h"
 #include "sql/types/sql_error.h"
@@ -223,6 +224,74 @@ Result<StatementSummary> SqlSession::RunOne(const ast::Statement& statement, std
   return summary;
 }
 
+Result<SqlSession::PushedWhere> SqlSession::PushWhere(LogicalPtr selection) {
+  // The optimizer finds what storage can use: the terms pushed into the scan. The WHERE equals
+  // their conjunction when nothing stays above the scan and no residual is pushed with them.
+  FLOE_ASSIGN_OR_RETURN(LogicalPtr optimized, Optimize(std::move(selection)));
+  static const ScanPredicate kNone;
+  PushedWhere out;
+  out.pushed = &kNone;
+  const LogicalOperator* node = optimized.get();
+  while (node != nullptr && node->kind != LogicalKind::kScan) {
+    if (node->kind == LogicalKind::kEmpty) {
+      out.never_true = true;
+      return out;
+    }
+    if (node->kind == LogicalKind::kFilter) out.exact = false;
+    node = node->children.empty() ? nullptr : node->children[0].get();
+  }
+  if (node != nullptr) out.pushed = &node->pushed;
+  out.exact = out.exact && out.pushed->residual.empty();
+  out.optimized = std::move(optimized);
+  return out;
+}
+
+Result<int64_t> SqlSession::RunUpdate(BoundStatement& bound, std::string_view sql, const QueryOptions& query_options) {
+  // The binder's plan selects the rows to update: Filter(Scan), or the Scan alone.
+  BoundExprPtr where;
+  if (bound.plan->kind == LogicalKind::kFilter) where = bound.plan->predicate->Clone();
+  FLOE_ASSIGN_OR_RETURN(auto table, catalog_.GetTable(bound.target, TableVersion{}));
+  BoundRowChanges& changes = *bound.row_changes;
+  if (options_.time_zone) {
+    for (BoundExprPtr& value : changes.values) FLOE_RETURN_IF_ERROR(ApplySessionTimeZone(value, *options_.time_zone));
+  }
+  FLOE_ASSIGN_OR_RETURN(PushedWhere pushed, PushWhere(std::move(bound.plan)));
+  if (pushed.never_true) return int64_t{0};
+  QueryContext context(catalog_, query_options, sql);
+  FLOE_ASSIGN_OR_RETURN(auto update, UpdateRows::Make(changes, where.get(), *table, context));
+  FLOE_RETURN_IF_ERROR(writable_->RewriteRows(
+      bound.target, *pushed.pushed, "update", [&](const formats::ColumnBatch& batch) { return update->Rewrite(batch); },
+      nullptr));
+  return update->rows_updated();
+}
+
+Result<int64_t> SqlSession::RunMerge(BoundStatement& bound, std::string_view sql, const QueryOptions& query_options) {
+  FLOE_ASSIGN_OR_RETURN(auto table, catalog_.GetTable(bound.target, TableVersion{}));
+  BoundRowChanges& changes = *bound.row_changes;
+  if (options_.time_zone) {
+    for (BoundRowChanges::Clause& clause : changes.clauses) {
+      for (BoundExprPtr& value : clause.values) FLOE_RETURN_IF_ERROR(ApplySessionTimeZone(value, *options_.time_zone));
+    }
+  }
+  // The source is read whole first (it is usually the small side: a batch of changes).
+  QueryContext context(catalog_, query_options, sql);
+  context.session_catalog = options_.catalog;
+  context.session_schema = options_.schema;
+  FLOE_ASSIGN_OR_RETURN(LogicalPtr source_plan, Optimize(std::move(changes.source)));
+  Executor executor(context);
+  FLOE_ASSIGN_OR_RETURN(Materialized source_rows, executor.Materialize(*source_plan, nullptr));
+  DataChunk source;
+  source.rows = source_rows.rows();
+  for (size_t c = 0; c < changes.source_columns.size(); ++c) {
+    source.columns.push_back(Concatenate(source_rows.chunks, c, changes.source_columns[c].type));
+  }
+  FLOE_ASSIGN_OR_RETURN(auto merge, MergeRows::Make(changes, std::move(source), *table, context));
+  FLOE_RETURN_IF_ERROR(writable_->RewriteRows(
+      bound.target, ScanPredicate{}, "merge", [&](const formats::ColumnBatch& batch) { return merge->Rewrite(batch); },
+      [&]() { return merge->InsertUnmatched(); }));
+  return merge->rows_changed();
+}
+
 Result<int64_t> SqlSession::RunDelete(BoundStatement& bound, std::string_view sql, const QueryOptions& query_options) {
   // The binder's plan selects the rows to delete: Project(Filter(Scan)) (no Filter without a
   // WHERE). The WHERE is evaluated on the scan's columns, which are every table column in order.
@@ -234,19 +303,10 @@ Result<int64_t> SqlSession::RunDelete(BoundStatement& bound, std::string_view sq
   }
   if (scan == nullptr || !scan->table) return Internal("DELETE without a table scan");
   std::vector<OutputColumn> columns = scan->output;
-  // The optimizer finds what storage can use: the terms pushed into the scan. The WHERE equals
-  // their conjunction when nothing stays above the scan and no residual is pushed with them.
-  FLOE_ASSIGN_OR_RETURN(LogicalPtr optimized, Optimize(std::move(bound.plan)));
-  const LogicalOperator* node = optimized.get();
-  bool exact = true;
-  while (node != nullptr && node->kind != LogicalKind::kScan) {
-    if (node->kind == LogicalKind::kEmpty) return int64_t{0};  // The WHERE is never true.
-    if (node->kind == LogicalKind::kFilter) exact = false;
-    node = node->children.empty() ? nullptr : node->children[0].get();
-  }
-  const ScanPredicate none;
-  const ScanPredicate* pushed = node != nullptr ? &node->pushed : &none;
-  exact = exact && pushed->residual.empty();
+  FLOE_ASSIGN_OR_RETURN(PushedWhere where, PushWhere(std::move(bound.plan)));
+  if (where.never_true) return int64_t{0};
+  const ScanPredicate* pushed = where.pushed;
+  bool exact = where.exact;
   QueryContext context(catalog_, query_options, sql);
   ExprNodePtr compiled;
   if (predicate) {
@@ -411,6 +471,20 @@ Result<StatementSummary> SqlSession::RunWrite(const ast::Statement& statement, B
       FLOE_ASSIGN_OR_RETURN(int64_t rows, insert(std::move(bound.plan), *table, targets));
       summary.update_count = rows;
       summary.message = RowsMessage("INSERT", rows);
+      return summary;
+    }
+    case StatementKind::kUpdate: {
+      auto rows = RunUpdate(bound, sql, query_options);
+      if (!rows) return at_name(rows.error());
+      summary.update_count = *rows;
+      summary.message = RowsMessage("UPDATE", *rows);
+      return summary;
+    }
+    case StatementKind::kMerge: {
+      auto rows = RunMerge(bound, sql, query_options);
+      if (!rows) return at_name(rows.error());
+      summary.update_count = *rows;
+      summary.message = RowsMessage("MERGE", *rows);
       return summary;
     }
     case StatementKind::kDelete: {

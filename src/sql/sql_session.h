@@ -92,6 +92,19 @@ class SqlSession {
                                     const QueryOptions& query_options);
   // DELETE FROM: the rows the statement's WHERE selects, removed in one commit; their count.
   Result<int64_t> RunDelete(BoundStatement& bound, std::string_view sql, const QueryOptions& query_options);
+  // UPDATE: the rows the WHERE selects replaced by their SET values, in one commit; their count.
+  Result<int64_t> RunUpdate(BoundStatement& bound, std::string_view sql, const QueryOptions& query_options);
+  // MERGE INTO: updates, deletes and inserts in one commit; the rows they changed.
+  Result<int64_t> RunMerge(BoundStatement& bound, std::string_view sql, const QueryOptions& query_options);
+  // What a write's WHERE (the plan selecting its rows) lets storage skip: the terms pushed into
+  // the scan; `exact` when the WHERE is their conjunction, `never_true` when it cannot hold.
+  struct PushedWhere {
+    LogicalPtr optimized;  // Owns `pushed`.
+    const ScanPredicate* pushed = nullptr;
+    bool exact = true;
+    bool never_true = false;
+  };
+  Result<PushedWhere> PushWhere(LogicalPtr selection);
 
   const SqlCatalog& catalog_;
   SqlCatalog* writable_ = nullptr;

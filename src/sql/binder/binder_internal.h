@@ -142,6 +142,11 @@ class BinderImpl {
   Result<LogicalPtr> DistinctOn(LogicalPtr plan, const std::vector<int>& keys, const std::vector<SortKey>& order,
                                 const std::vector<int>& order_targets);
   Result<LogicalPtr> ShowStatement(const ast::Statement& statement);
+  // UPDATE and MERGE (binder_row_changes.cc): `out.plan` and `out.row_changes`.
+  Status BindUpdate(const ast::Statement& statement, const CatalogTable& table, BoundStatement& out);
+  Status BindMerge(const ast::Statement& statement, const CatalogTable& table, BoundStatement& out);
+  // An error at the first aggregate or window call among an UPDATE's or MERGE's expressions.
+  Status RefuseAggregates(const ast::Statement& statement, std::string_view what) const;
   Result<std::vector<std::vector<Value>>> InformationSchemaRows(const std::string& table, const std::string& catalog);
 
   std::string_view sql_;

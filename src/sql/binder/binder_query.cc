@@ -1202,6 +1202,19 @@ Result<BoundStatement> BinderImpl::BindStatement(const Statement& statement) {
       out.description = fmt::format("DELETE FROM {}", out.target.ToString());
       break;
     }
+    case StatementKind::kUpdate:
+    case StatementKind::kMerge: {
+      FLOE_ASSIGN_OR_RETURN(out.target, table_name());
+      FLOE_ASSIGN_OR_RETURN(auto table, existing_table(out.target));
+      if (statement.kind == StatementKind::kUpdate) {
+        FLOE_RETURN_IF_ERROR(BindUpdate(statement, *table, out));
+        out.description = fmt::format("UPDATE {}", out.target.ToString());
+      } else {
+        FLOE_RETURN_IF_ERROR(BindMerge(statement, *table, out));
+        out.description = fmt::format("MERGE INTO {}", out.target.ToString());
+      }
+      break;
+    }
     case StatementKind::kDropTable: {
       FLOE_ASSIGN_OR_RETURN(out.target, table_name());
       if (!statement.if_exists) {

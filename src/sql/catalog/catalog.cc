@@ -46,6 +46,11 @@ Result<int64_t> SqlCatalog::DeleteRows(const QualifiedTableName& name, const Sca
   return NotImplemented("catalog is read-only: cannot delete from {}", name.ToString());
 }
 
+Status SqlCatalog::RewriteRows(const QualifiedTableName& name, const ScanPredicate&, std::string_view operation,
+                               const RowRewriter&, const RowAppender&) {
+  return NotImplemented("catalog is read-only: cannot {} {}", operation, name.ToString());
+}
+
 Result<std::string> SqlCatalog::ExecuteProcedure(const QualifiedTableName& name, std::string_view procedure,
                                                  const std::map<std::string, Value>&) {
   return NotImplemented("catalog is read-only: cannot execute {} on {}", procedure, name.ToString());

@@ -129,6 +129,20 @@ class SqlCatalog {
   using RowSelector = std::function<Result<std::vector<uint8_t>>(const formats::ColumnBatch& batch)>;
   virtual Result<int64_t> DeleteRows(const QualifiedTableName& name, const ScanPredicate& pushed, bool pushed_is_exact,
                                      const RowSelector& select);
+  // UPDATE and MERGE: changes rows as one commit. `rewrite` sees batches of the table's rows,
+  // typed as `select`'s are, and answers which rows to remove and the rows to write in their
+  // place (every table column in order, typed by StorageDataType); `append` (may be empty) is
+  // called once after every row was seen and answers rows to add. `pushed` holds terms every
+  // row `rewrite` changes satisfies (files without such rows are skipped). `operation` names
+  // the statement ("update", "merge"): Iceberg's write.<operation>.isolation-level applies.
+  struct RowChanges {
+    std::vector<uint8_t> remove;  // One flag per row of the batch.
+    std::vector<formats::ColumnBatch> added;
+  };
+  using RowRewriter = std::function<Result<RowChanges>(const formats::ColumnBatch& batch)>;
+  using RowAppender = std::function<Result<std::vector<formats::ColumnBatch>>()>;
+  virtual Status RewriteRows(const QualifiedTableName& name, const ScanPredicate& pushed, std::string_view operation,
+                             const RowRewriter& rewrite, const RowAppender& append);
   // ALTER TABLE ... EXECUTE optimize | expire_snapshots | remove_orphan_files, and "analyze"
   // (ANALYZE: column statistics for the planner): a one-line summary.
   virtual Result<std::string> ExecuteProcedure(const QualifiedTableName& name, std::string_view procedure,

@@ -285,6 +285,42 @@ Result<int64_t> MemoryCatalog::AppendRows(const QualifiedTableName& name, std::v
   return rows;
 }
 
+namespace {
+
+// The rows of `batch` at `keep`, as a new batch of the same columns.
+Result<std::shared_ptr<const formats::ColumnBatch>> KeepRows(const formats::ColumnBatch& batch,
+                                                             const std::vector<TableColumn>& columns,
+                                                             const std::vector<uint32_t>& keep) {
+  auto kept = std::make_shared<formats::ColumnBatch>();
+  kept->fields = batch.fields;
+  kept->num_rows = static_cast<int64_t>(keep.size());
+  for (size_t c = 0; c < columns.size(); ++c) {
+    FLOE_ASSIGN_OR_RETURN(VectorPtr exec, FromStorage(formats::ColumnVector(batch.columns[c]), columns[c].type));
+    VectorPtr rows = Gather(*exec, keep.data(), static_cast<int64_t>(keep.size()));
+    FLOE_ASSIGN_OR_RETURN(formats::ColumnVector stored_form, ToStorage(*rows, columns[c].type));
+    kept->columns.push_back(std::move(stored_form));
+  }
+  return kept;
+}
+
+// Rows a statement adds must be typed as the table stores its columns.
+Status CheckStoredForm(const QualifiedTableName& name, const std::vector<TableColumn>& columns,
+                       const formats::ColumnBatch& b) {
+  if (b.columns.size() != columns.size()) {
+    return InvalidArgument("write to {}: {} columns given, the table has {}", name.ToString(), b.columns.size(),
+                           columns.size());
+  }
+  for (size_t i = 0; i < columns.size(); ++i) {
+    FLOE_ASSIGN_OR_RETURN(auto type, StorageDataType(columns[i].type));
+    if (b.columns[i].type().id != type.id || b.columns[i].length != b.num_rows) {
+      return InvalidArgument("write to {}: column {} has the wrong type or length", name.ToString(), columns[i].name);
+    }
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
 Result<int64_t> MemoryCatalog::DeleteRows(const QualifiedTableName& name, const ScanPredicate&, bool,
                                           const RowSelector& select) {
   std::unique_lock lock(*mutex_);
@@ -308,15 +344,7 @@ Result<int64_t> MemoryCatalog::DeleteRows(const QualifiedTableName& name, const 
       continue;
     }
     if (keep.empty()) continue;
-    auto kept = std::make_shared<formats::ColumnBatch>();
-    kept->fields = batch->fields;
-    kept->num_rows = static_cast<int64_t>(keep.size());
-    for (size_t c = 0; c < columns.size(); ++c) {
-      FLOE_ASSIGN_OR_RETURN(VectorPtr exec, FromStorage(formats::ColumnVector(batch->columns[c]), columns[c].type));
-      VectorPtr rows = Gather(*exec, keep.data(), static_cast<int64_t>(keep.size()));
-      FLOE_ASSIGN_OR_RETURN(formats::ColumnVector stored_form, ToStorage(*rows, columns[c].type));
-      kept->columns.push_back(std::move(stored_form));
-    }
+    FLOE_ASSIGN_OR_RETURN(auto kept, KeepRows(*batch, columns, keep));
     kept_batches.push_back(std::move(kept));
   }
   stored->batches = std::move(kept_batches);
@@ -324,6 +352,57 @@ Result<int64_t> MemoryCatalog::DeleteRows(const QualifiedTableName& name, const 
   table.estimated_rows = std::max<int64_t>(0, table.estimated_rows.value_or(0) - deleted);
   stored->table = std::make_shared<const CatalogTable>(std::move(table));
   return deleted;
+}
+
+Status MemoryCatalog::RewriteRows(const QualifiedTableName& name, const ScanPredicate&, std::string_view,
+                                  const RowRewriter& rewrite, const RowAppender& append) {
+  std::unique_lock lock(*mutex_);
+  FLOE_ASSIGN_OR_RETURN(StoredTable * stored, Find(name));
+  const auto& columns = stored->table->columns;
+  // Built aside and swapped in at the end, so a failing statement leaves the table as it was.
+  std::vector<std::shared_ptr<const formats::ColumnBatch>> batches;
+  int64_t rows = 0;
+  auto add = [&](formats::ColumnBatch&& b) -> Status {
+    FLOE_RETURN_IF_ERROR(CheckStoredForm(name, columns, b));
+    if (b.num_rows == 0) return OkStatus();
+    if (b.fields.empty()) {
+      for (size_t i = 0; i < columns.size(); ++i) {
+        b.fields.push_back(
+            formats::Field{columns[i].name, columns[i].field_id, columns[i].nullable, b.columns[i].type()});
+      }
+    }
+    rows += b.num_rows;
+    batches.push_back(std::make_shared<const formats::ColumnBatch>(std::move(b)));
+    return OkStatus();
+  };
+  for (const auto& batch : stored->batches) {
+    FLOE_ASSIGN_OR_RETURN(RowChanges changes, rewrite(*batch));
+    if (changes.remove.size() != static_cast<size_t>(batch->num_rows)) {
+      return Internal("{}: {} flags for {} rows", name.ToString(), changes.remove.size(), batch->num_rows);
+    }
+    std::vector<uint32_t> keep;
+    for (size_t r = 0; r < changes.remove.size(); ++r) {
+      if (!changes.remove[r]) keep.push_back(static_cast<uint32_t>(r));
+    }
+    if (keep.size() == changes.remove.size()) {
+      batches.push_back(batch);
+      rows += batch->num_rows;
+    } else if (!keep.empty()) {
+      FLOE_ASSIGN_OR_RETURN(auto kept, KeepRows(*batch, columns, keep));
+      rows += kept->num_rows;
+      batches.push_back(std::move(kept));
+    }
+    for (formats::ColumnBatch& b : changes.added) FLOE_RETURN_IF_ERROR(add(std::move(b)));
+  }
+  if (append) {
+    FLOE_ASSIGN_OR_RETURN(std::vector<formats::ColumnBatch> appended, append());
+    for (formats::ColumnBatch& b : appended) FLOE_RETURN_IF_ERROR(add(std::move(b)));
+  }
+  stored->batches = std::move(batches);
+  CatalogTable table = *stored->table;
+  table.estimated_rows = rows;
+  stored->table = std::make_shared<const CatalogTable>(std::move(table));
+  return OkStatus();
 }
 
 Result<std::string> MemoryCatalog::ExecuteProcedure(const QualifiedTableName& name, std::string_view procedure,

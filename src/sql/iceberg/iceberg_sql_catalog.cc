@@ -261,6 +261,34 @@ Status IcebergSqlCatalog::AlterTable(const QualifiedTableName& name, const Table
   return table->UpdateSchema({sc});
 }
 
+namespace {
+
+// A batch of the columns the SQL table shows (in order, typed by the SQL types' batch types)
+// retyped as the schema's fields, for writing.
+Result<formats::ColumnBatch> TypedForSchema(formats::ColumnBatch&& b,
+                                            const std::vector<const iceberg::NestedField*>& visible,
+                                            const QualifiedTableName& name) {
+  if (b.columns.size() != visible.size()) {
+    return InvalidArgument("write to {}: {} columns given, the table has {}", name.ToString(), b.columns.size(),
+                           visible.size());
+  }
+  formats::ColumnBatch out;
+  out.num_rows = b.num_rows;
+  for (size_t i = 0; i < visible.size(); ++i) {
+    FLOE_ASSIGN_OR_RETURN(formats::Field field, iceberg::ToBatchField(*visible[i]));
+    if (visible[i]->required && b.columns[i].NullCount() != 0) {
+      return InvalidArgument("write to {}: NULL value for required column {}", name.ToString(), visible[i]->name);
+    }
+    FLOE_ASSIGN_OR_RETURN_CTX(formats::ColumnVector v, ConvertVector(std::move(b.columns[i]), field.type),
+                              fmt::format("column {}", visible[i]->name));
+    out.columns.push_back(std::move(v));
+    out.fields.push_back(std::move(field));
+  }
+  return out;
+}
+
+}  // namespace
+
 Result<int64_t> IcebergSqlCatalog::AppendRows(const QualifiedTableName& name, std::vector<formats::ColumnBatch> batches) {
   FLOE_RETURN_IF_ERROR(CheckCatalog(name.catalog));
   FLOE_ASSIGN_OR_RETURN(auto ops, state_->directory->Open(name.schema, name.table));
@@ -274,22 +302,7 @@ Result<int64_t> IcebergSqlCatalog::AppendRows(const QualifiedTableName& name, st
   std::vector<formats::ColumnBatch> typed;
   int64_t rows = 0;
   for (formats::ColumnBatch& b : batches) {
-    if (b.columns.size() != visible.size()) {
-      return InvalidArgument("insert into {}: {} columns given, the table has {}", name.ToString(), b.columns.size(), visible.size());
-    }
-    formats::ColumnBatch out;
-    out.num_rows = b.num_rows;
-    for (size_t i = 0; i < visible.size(); ++i) {
-      FLOE_ASSIGN_OR_RETURN(formats::Field field, iceberg::ToBatchField(*visible[i]));
-      if (!visible[i]->required || b.columns[i].NullCount() == 0) {
-        FLOE_ASSIGN_OR_RETURN_CTX(formats::ColumnVector v, ConvertVector(std::move(b.columns[i]), field.type),
-                                  fmt::format("column {}", visible[i]->name));
-        out.columns.push_back(std::move(v));
-      } else {
-        return InvalidArgument("insert into {}: NULL value for required column {}", name.ToString(), visible[i]->name);
-      }
-      out.fields.push_back(std::move(field));
-    }
+    FLOE_ASSIGN_OR_RETURN(formats::ColumnBatch out, TypedForSchema(std::move(b), visible, name));
     rows += out.num_rows;
     if (out.num_rows > 0) typed.push_back(std::move(out));
   }
@@ -336,6 +349,80 @@ Result<int64_t> IcebergSqlCatalog::DeleteRows(const QualifiedTableName& name, co
   };
   FLOE_ASSIGN_OR_RETURN(iceberg::DeleteRowsResult done, iceberg::DeleteRows(*table, filter, options));
   return done.deleted_rows;
+}
+
+Status IcebergSqlCatalog::RewriteRows(const QualifiedTableName& name, const ScanPredicate& pushed,
+                                      std::string_view operation, const RowRewriter& rewrite,
+                                      const RowAppender& append) {
+  FLOE_RETURN_IF_ERROR(CheckCatalog(name.catalog));
+  FLOE_ASSIGN_OR_RETURN(auto ops, state_->directory->Open(name.schema, name.table));
+  FLOE_ASSIGN_OR_RETURN(auto table, iceberg::Table::Load(ops));
+  const iceberg::Schema& schema = table->metadata().CurrentSchema();
+  // Rewritten rows are written whole: a column SQL cannot read could not be carried over.
+  std::vector<const iceberg::NestedField*> visible;
+  std::vector<formats::DataType> batch_types;
+  for (const iceberg::NestedField& f : schema.fields()) {
+    auto type = SqlTypeFor(*f.type);
+    if (!type) {
+      return NotImplemented("{} of {}: column '{}' has a type SQL cannot read yet ({})", operation, name.ToString(),
+                            f.name, f.type->ToString());
+    }
+    visible.push_back(&f);
+    batch_types.push_back(BatchTypeFor(*type));
+  }
+  bool exact = false;
+  iceberg::DeleteRowsOptions options;
+  iceberg::ExprPtr filter = ToIcebergFilter(&pushed, schema, &exact);
+  options.isolation_property = fmt::format("write.{}.isolation-level", operation);
+  auto typed = [&](std::vector<formats::ColumnBatch>&& batches) -> Result<std::vector<formats::ColumnBatch>> {
+    std::vector<formats::ColumnBatch> out;
+    for (formats::ColumnBatch& b : batches) {
+      FLOE_ASSIGN_OR_RETURN(formats::ColumnBatch t, TypedForSchema(std::move(b), visible, name));
+      out.push_back(std::move(t));
+    }
+    return out;
+  };
+  options.rewriter = [&](const formats::ColumnBatch& b, const std::vector<int>& columns,
+                         const std::vector<uint8_t>& deleted) -> Result<iceberg::DeleteRowsOptions::RowChanges> {
+    // The statement sees the live rows only, with every column in the SQL form.
+    std::vector<uint32_t> live;
+    for (int64_t r = 0; r < b.num_rows; ++r) {
+      if (deleted.empty() || !deleted[static_cast<size_t>(r)]) live.push_back(static_cast<uint32_t>(r));
+    }
+    formats::ColumnBatch view;
+    view.num_rows = static_cast<int64_t>(live.size());
+    for (size_t i = 0; i < visible.size(); ++i) {
+      int c = columns[i];
+      if (c < 0) {
+        view.columns.push_back(ConstantVector(batch_types[i], iceberg::Literal(), view.num_rows));
+        continue;
+      }
+      formats::ColumnVector rows =
+          live.size() == static_cast<size_t>(b.num_rows)
+              ? formats::ColumnVector(b.columns[static_cast<size_t>(c)])
+              : formats::GatherRows(b.columns[static_cast<size_t>(c)], live.data(), view.num_rows);
+      FLOE_ASSIGN_OR_RETURN(formats::ColumnVector converted, ConvertVector(std::move(rows), batch_types[i]));
+      view.columns.push_back(std::move(converted));
+    }
+    FLOE_ASSIGN_OR_RETURN(RowChanges changes, rewrite(view));
+    if (changes.remove.size() != live.size()) {
+      return Internal("{}: {} flags for {} rows", name.ToString(), changes.remove.size(), live.size());
+    }
+    iceberg::DeleteRowsOptions::RowChanges out;
+    out.remove.assign(static_cast<size_t>(b.num_rows), 0);
+    for (size_t i = 0; i < live.size(); ++i) out.remove[live[i]] = changes.remove[i];
+    FLOE_ASSIGN_OR_RETURN(out.added, typed(std::move(changes.added)));
+    return out;
+  };
+  if (append) {
+    options.append_rows = [&]() -> Result<std::vector<formats::ColumnBatch>> {
+      FLOE_ASSIGN_OR_RETURN(std::vector<formats::ColumnBatch> rows, append());
+      return typed(std::move(rows));
+    };
+  }
+  FLOE_ASSIGN_OR_RETURN(iceberg::DeleteRowsResult done, iceberg::DeleteRows(*table, filter, options));
+  (void)done;
+  return OkStatus();
 }
 
 Result<std::string> IcebergSqlCatalog::ExecuteProcedure(const QualifiedTableName& name, std::string_view procedure,

@@ -50,6 +50,8 @@ class IcebergSqlCatalog final : public SqlCatalog {
   Result<int64_t> AppendRows(const QualifiedTableName& name, std::vector<formats::ColumnBatch> batches) override;
   Result<int64_t> DeleteRows(const QualifiedTableName& name, const ScanPredicate& pushed, bool pushed_is_exact,
                              const RowSelector& select) override;
+  Status RewriteRows(const QualifiedTableName& name, const ScanPredicate& pushed, std::string_view operation,
+                     const RowRewriter& rewrite, const RowAppender& append) override;
   Result<std::string> ExecuteProcedure(const QualifiedTableName& name, std::string_view procedure,
                                        const std::map<std::string, Value>& arguments) override;
 

@@ -24,6 +24,9 @@ enum class StatementKind {
   kCreateTableAs,      // name, query, partitioned_by, if_not_exists
   kInsert,             // name, insert_columns, query (VALUES or SELECT)
   kDelete,             // name, where; query: SELECT * FROM the table WHERE (the rows to delete)
+  kUpdate,             // name, assignments; query: SELECT *, <each SET value> FROM the table WHERE
+  kMerge,              // name, merge_clauses; query: SELECT *, <ON>, <each clause's condition and
+                       // values> FROM the table, the source (MERGE INTO ... USING ... ON)
   kDropTable,          // name, if_exists
   kDropSchema,         // name, if_exists
   kAlterTable,         // name, alter_action, column / column_name / new_name
@@ -38,6 +41,25 @@ struct ColumnDefinition {
   TypeName type;
   bool not_null = false;
   bool primary_key = false;  // PRIMARY KEY on the column (implies NOT NULL).
+  int location = -1;
+};
+
+// `column = value` of UPDATE ... SET and MERGE's UPDATE SET, or a column of MERGE's INSERT (...).
+// The value is an item of the statement's query (see StatementKind).
+struct Assignment {
+  std::string column;
+  int location = -1;
+};
+
+// One `WHEN [NOT] MATCHED [AND condition] THEN ...` of MERGE. Its condition (when given) and
+// values follow one another in the statement's query, in clause order.
+struct MergeClause {
+  enum class Action { kUpdate, kDelete, kInsert, kNothing };
+  bool matched = true;
+  Action action = Action::kNothing;
+  bool has_condition = false;
+  std::vector<Assignment> columns;  // kUpdate: SET columns; kInsert: the column list (empty: all).
+  int value_count = 0;              // Values in the query: SET values, or INSERT VALUES.
   int location = -1;
 };
 
@@ -70,6 +92,8 @@ struct Statement {
   bool unique_ignored = false;           // UNIQUE was given: accepted, not enforced.
   std::vector<ExprPtr> partitioned_by;  // Transforms as calls: day(ts), bucket(16, id), region.
   std::vector<std::string> insert_columns;
+  std::vector<Assignment> assignments;     // kUpdate
+  std::vector<MergeClause> merge_clauses;  // kMerge
 
   AlterAction alter_action = AlterAction::kAddColumn;
   std::string column_name;

@@ -274,6 +274,8 @@ class Reader {
       statement->query = std::move(query);
       return statement;
     }
+    if (type == "UpdateStmt") return ReadUpdate(body, at);
+    if (type == "MergeStmt") return ReadMerge(body, at);
     if (type == "DropStmt") {
       std::string_view remove = Str(body, "removeType");
       StatementKind kind;
@@ -352,6 +354,146 @@ class Reader {
     std::string name(type);
     if (name.size() > 4 && name.ends_with("Stmt")) name.resize(name.size() - 4);
     return Unsupported(at, fmt::format("statement {}", name));
+  }
+
+  // UPDATE t SET c = v, ... [WHERE w] becomes the query SELECT *, v, ... FROM t WHERE w: the
+  // binder treats the WHERE and the values exactly as a SELECT's, over the table's columns.
+  Result<StatementPtr> ReadUpdate(element body, int at) {
+    auto statement = std::make_unique<Statement>(StatementKind::kUpdate, at);
+    element rel, other;
+    if (!Get(body, "relation", rel)) return Malformed(at, "UPDATE without a table");
+    FLOE_RETURN_IF_ERROR(ReadRelationName(rel, *statement));
+    if (!List(body, "fromClause").empty()) return Unsupported(at, "UPDATE ... FROM");
+    if (Get(body, "returningList", other)) return Unsupported(at, "RETURNING");
+    if (Get(body, "withClause", other)) return Unsupported(at, "WITH ... UPDATE");
+    auto query = std::make_unique<Query>(Query::Kind::kSelect, at);
+    FLOE_ASSIGN_OR_RETURN(auto ref, TargetTableRef(rel, *statement));
+    query->from.push_back(std::move(ref));
+    query->select.push_back(StarItem(at));
+    FLOE_RETURN_IF_ERROR(ReadAssignments(body, "targetList", at, statement->assignments, *query));
+    if (Get(body, "whereClause", other)) {
+      FLOE_ASSIGN_OR_RETURN(query->where, ReadExpr(other));
+    }
+    statement->query = std::move(query);
+    return statement;
+  }
+
+  // MERGE INTO t USING s ON c WHEN ... becomes the query SELECT *, c, <each clause's condition
+  // and values> FROM t, s: every expression binds over the target's and the source's columns
+  // as in a SELECT; the session pairs rows by the ON condition itself.
+  Result<StatementPtr> ReadMerge(element body, int at) {
+    auto statement = std::make_unique<Statement>(StatementKind::kMerge, at);
+    element rel, source, on, other;
+    if (!Get(body, "relation", rel)) return Malformed(at, "MERGE without a target table");
+    FLOE_RETURN_IF_ERROR(ReadRelationName(rel, *statement));
+    if (Get(body, "withClause", other)) return Unsupported(at, "WITH ... MERGE");
+    if (!Get(body, "sourceRelation", source)) return Malformed(at, "MERGE without a source");
+    if (!Get(body, "joinCondition", on)) return Malformed(at, "MERGE without ON");
+    auto query = std::make_unique<Query>(Query::Kind::kSelect, at);
+    FLOE_ASSIGN_OR_RETURN(auto target_ref, TargetTableRef(rel, *statement));
+    query->from.push_back(std::move(target_ref));
+    FLOE_ASSIGN_OR_RETURN(auto source_ref, ReadTableRef(source));
+    query->from.push_back(std::move(source_ref));
+    query->select.push_back(StarItem(at));
+    FLOE_ASSIGN_OR_RETURN(ExprPtr on_expr, ReadExpr(on));
+    query->select.push_back(ValueItem(std::move(on_expr)));
+    for (element node : List(body, "mergeWhenClauses")) {
+      std::string_view clause_type;
+      element clause_body;
+      if (!Unwrap(node, clause_type, clause_body) || clause_type != "MergeWhenClause")
+        return Malformed(at, "MERGE clause");
+      MergeClause clause;
+      clause.matched = Bool(clause_body, "matched");
+      clause.location = at;
+      std::string_view command = Str(clause_body, "commandType");
+      if (command == "CMD_UPDATE") {
+        clause.action = MergeClause::Action::kUpdate;
+      } else if (command == "CMD_DELETE") {
+        clause.action = MergeClause::Action::kDelete;
+      } else if (command == "CMD_INSERT") {
+        clause.action = MergeClause::Action::kInsert;
+      } else if (command == "CMD_NOTHING") {
+        clause.action = MergeClause::Action::kNothing;
+      } else {
+        return Malformed(at, "MERGE clause action");
+      }
+      if (Str(clause_body, "override") != "OVERRIDING_NOT_SET" && !Str(clause_body, "override").empty()) {
+        return Unsupported(at, "MERGE ... OVERRIDING");
+      }
+      if (Get(clause_body, "condition", other)) {
+        clause.has_condition = true;
+        FLOE_ASSIGN_OR_RETURN(ExprPtr condition, ReadExpr(other));
+        query->select.push_back(ValueItem(std::move(condition)));
+      }
+      if (clause.action == MergeClause::Action::kUpdate) {
+        FLOE_RETURN_IF_ERROR(ReadAssignments(clause_body, "targetList", at, clause.columns, *query));
+        clause.value_count = static_cast<int>(clause.columns.size());
+      } else if (clause.action == MergeClause::Action::kInsert) {
+        for (element target : List(clause_body, "targetList")) {
+          std::string_view target_type;
+          element target_body;
+          if (!Unwrap(target, target_type, target_body)) return Malformed(at, "MERGE INSERT column");
+          if (!List(target_body, "indirection").empty())
+            return Unsupported(Loc(target_body), "INSERT into a nested field");
+          clause.columns.push_back(Assignment{std::string(Str(target_body, "name")), Loc(target_body)});
+        }
+        auto values = List(clause_body, "values");
+        if (values.empty()) return Unsupported(at, "MERGE ... INSERT DEFAULT VALUES");
+        for (element value : values) {
+          FLOE_ASSIGN_OR_RETURN(ExprPtr e, ReadExpr(value));
+          query->select.push_back(ValueItem(std::move(e)));
+          ++clause.value_count;
+        }
+      }
+      statement->merge_clauses.push_back(std::move(clause));
+    }
+    if (statement->merge_clauses.empty()) return Malformed(at, "MERGE without WHEN clauses");
+    statement->query = std::move(query);
+    return statement;
+  }
+
+  // The table an UPDATE or MERGE writes, as the FROM item of its query.
+  Result<TableRefPtr> TargetTableRef(element rel, const Statement& statement) {
+    auto ref = std::make_unique<TableRef>(TableRef::Kind::kNamed, statement.name_location);
+    ref->name = statement.name;
+    FLOE_RETURN_IF_ERROR(ReadAlias(rel, *ref));
+    return ref;
+  }
+
+  static SelectItem StarItem(int at) {
+    SelectItem all;
+    all.expr = std::make_unique<Expr>(ExprKind::kStar, at);
+    all.location = at;
+    return all;
+  }
+
+  static SelectItem ValueItem(ExprPtr e) {
+    SelectItem item;
+    item.location = e->location;
+    item.expr = std::move(e);
+    return item;
+  }
+
+  // `SET c = v, ...`: the columns into `assignments`, the values onto the query's select list.
+  Status ReadAssignments(element body, std::string_view key, int at, std::vector<Assignment>& assignments,
+                         Query& query) {
+    for (element target : List(body, key)) {
+      std::string_view target_type;
+      element target_body, value;
+      if (!Unwrap(target, target_type, target_body) || target_type != "ResTarget") return Malformed(at, "SET item");
+      if (!List(target_body, "indirection").empty()) return Unsupported(Loc(target_body), "SET of a nested field");
+      if (!Get(target_body, "val", value)) return Malformed(Loc(target_body), "SET without a value");
+      std::string_view value_type;
+      element value_body;
+      if (Unwrap(value, value_type, value_body) && value_type == "MultiAssignRef") {
+        return Unsupported(Loc(target_body), "SET (a, b) = (...)");
+      }
+      assignments.push_back(Assignment{std::string(Str(target_body, "name")), Loc(target_body)});
+      FLOE_ASSIGN_OR_RETURN(ExprPtr e, ReadExpr(value));
+      query.select.push_back(ValueItem(std::move(e)));
+    }
+    if (assignments.empty()) return Malformed(at, "SET without columns");
+    return OkStatus();
   }
 
   Status ReadRelationName(element rel, Statement& statement) {

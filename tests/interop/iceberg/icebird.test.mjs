@@ -1,6 +1,6 @@
 // icebird (npm), an Iceberg reader nobody here wrote, reads tables floe writes: one table per
 // partition transform, plus ones after compaction, rollback and expiry, deletes (position
-// deletes and copy-on-write), an overwrite by filter, schema evolution and ANALYZE (a Puffin
+// deletes and copy-on-write), SQL UPDATE and MERGE, an overwrite by filter, schema evolution and ANALYZE (a Puffin
 // statistics file in the metadata; its distinct counts checked against DuckDB's). The warehouse folder is
 // served over a loopback HTTP server (with Range support); the file:// locations recorded in
 // floe's metadata are fetched from that server.
@@ -174,6 +174,43 @@ test('icebird reads a table after copy-on-write deletes by floe table delete and
   assert.equal(expected.length, 2 * [...Array(300).keys()].map(i => ({ id: i, price: i * 1.25, name: `name-${i % 13}` })).filter(keep).length);
   assert.ok(expected.every(keep));
   assertSameRows(await icebirdRows(table), expected);
+});
+
+test('icebird reads a table after SQL UPDATE and MERGE INTO (copy-on-write)', async () => {
+  const table = 'db.changed';
+  const wh = `file://${dir}/wh`;
+  run('table', 'create', table, '--warehouse', wh, '--schema', join(dir, 'schema.json'), '--partition', 'bucket(4, id)');
+  run('table', 'append', table, '--warehouse', wh, join(dir, 'input.parquet'));
+  const sql = (text) => execFileSync(floe, ['sql', '--warehouse', wh, '-e', text], { encoding: 'utf8' });
+  // The rows as the statements should leave them, computed here from the input's definition.
+  const rows = new Map([...Array(300).keys()].map(i => [i, { id: i, name: `name-${i % 13}`, price: i * 1.25 }]));
+  assert.match(sql("UPDATE db.changed SET price = price * 2, name = name || '*' WHERE id % 10 = 3"), /UPDATE: 30 rows/);
+  for (const r of rows.values()) if (r.id % 10 === 3) Object.assign(r, { price: r.price * 2, name: `${r.name}*` });
+  let snapshots = JSON.parse(run('table', 'snapshots', table, '--warehouse', wh, '--format', 'json'));
+  assert.equal(snapshots.at(-1).operation, 'overwrite');
+  assert.equal(snapshots.at(-1).summary['added-records'], snapshots.at(-1).summary['deleted-records']);
+  // Ids 0..4 deleted when cheap, updated otherwise; 1000..1002 inserted.
+  assert.match(sql(`MERGE INTO db.changed t USING (VALUES (0, 'zero'), (2, 'two'), (4, 'four'), (1000, 'k'), (1001, 'k'), (1002, NULL)) AS s(id, name)
+                    ON t.id = s.id
+                    WHEN MATCHED AND t.price < 2 THEN DELETE
+                    WHEN MATCHED THEN UPDATE SET name = s.name
+                    WHEN NOT MATCHED THEN INSERT (id, name, price, ts) VALUES (s.id, s.name, 1.5, TIMESTAMP '2024-06-01 00:00:00 UTC')`),
+               /MERGE: 6 rows/);
+  rows.delete(0);
+  rows.get(2).name = 'two';
+  rows.get(4).name = 'four';
+  for (const id of [1000, 1001, 1002]) rows.set(id, { id, name: id === 1002 ? null : 'k', price: 1.5 });
+  snapshots = JSON.parse(run('table', 'snapshots', table, '--warehouse', wh, '--format', 'json'));
+  assert.equal(snapshots.length, 3);
+  const fromIcebird = await icebirdRows(table);
+  assert.equal(fromIcebird.length, rows.size);
+  for (const r of fromIcebird) {
+    const want = rows.get(Number(r.id));
+    assert.ok(want, `row ${r.id} should not be there`);
+    assert.equal(r.name, want.name, `name of ${r.id}`);
+    assert.equal(Number(r.price), want.price, `price of ${r.id}`);
+  }
+  assertSameRows(fromIcebird, floeRows(table));
 });
 
 test('icebird reads a table after an overwrite by filter', async () => {

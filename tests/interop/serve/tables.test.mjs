@@ -181,3 +181,41 @@ test('DELETE through pg (command tag DELETE n) and Trino (updateType, updateCoun
     body: JSON.stringify({ sql: 'SELECT count(*) AS n FROM shop.scratch' }) })).json();
   assert.deepEqual(left.rows, [[kept.filter((r) => r.id >= 10).length]], JSON.stringify(left));
 });
+
+test('UPDATE and MERGE through pg (command tags UPDATE n, MERGE n) and Trino (updateType, updateCount)', async () => {
+  const client = new pg.Client(server.pgConfig);
+  await client.connect();
+  let expected;
+  try {
+    await client.query('CREATE TABLE shop.changed AS SELECT * FROM shop.orders');
+    const updated = await client.query("UPDATE shop.changed SET amount = amount * 2 WHERE region = $1", ['eu']);
+    assert.equal(updated.command, 'UPDATE');
+    assert.equal(updated.rowCount, rows.filter((r) => r.region === 'eu').length);
+    expected = new Map(rows.map((r) => [r.id, r.region === 'eu' ? r.amount * 2 : r.amount]));
+    const merged = await client.query(
+      `MERGE INTO shop.changed t USING (SELECT id, amount FROM shop.orders WHERE id < 5) s ON t.id = s.id
+       WHEN MATCHED AND t.amount > s.amount THEN UPDATE SET amount = s.amount
+       WHEN MATCHED THEN DELETE`);
+    assert.equal(merged.command, 'MERGE');
+    assert.equal(merged.rowCount, rows.filter((r) => r.id < 5).length);
+    for (const r of rows.filter((r) => r.id < 5)) {
+      if (expected.get(r.id) > r.amount) expected.set(r.id, r.amount);
+      else expected.delete(r.id);
+    }
+  } finally {
+    await client.end();
+  }
+  let update;
+  for await (const result of await Trino.create({ server: server.url, catalog: 'floe', schema: 'shop' })
+    .query('UPDATE changed SET amount = amount + 1 WHERE id >= 10')) {
+    assert.equal(result.error, undefined, JSON.stringify(result.error));
+    if (result.updateType) update = result;
+  }
+  assert.equal(update.updateType, 'UPDATE');
+  assert.equal(update.updateCount, [...expected.keys()].filter((id) => id >= 10).length);
+  for (const id of expected.keys()) if (id >= 10) expected.set(id, expected.get(id) + 1);
+  const left = await (await fetch(`${server.url}/api/query`, { method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ sql: 'SELECT id, amount FROM shop.changed ORDER BY id' }) })).json();
+  assert.deepEqual(left.rows.map(([id, amount]) => [Number(id), Number(amount)]),
+    [...expected.entries()].sort((a, b) => a[0] - b[0]), JSON.stringify(left));
+});

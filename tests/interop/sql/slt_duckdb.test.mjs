@@ -140,10 +140,30 @@ async function crossCheck(file) {
     }
     if (record.kind !== 'query') continue;  // Errors are floe's own contract; DuckDB may be laxer.
     const sql = toDuckDb(record.sql);
-    // Only queries answer with rows both engines print alike; SHOW, DESCRIBE, USE and DML answer
-    // with floe's own messages, so they only run (their effects matter to later records).
+    // Only queries answer with rows both engines print alike; SHOW, DESCRIBE and USE answer with
+    // floe's own messages, so they only run (their effects matter to later records). DML
+    // answers "VERB: N rows": N must be the number of rows DuckDB changed.
     if (!/^\s*(select|with|values|table|\()/i.test(sql)) {
-      if (!/^\s*explain\b/i.test(sql)) await conn.run(sql).catch(() => {});
+      if (/^\s*explain\b/i.test(sql)) continue;
+      const dml = /^(INSERT|UPDATE|DELETE|MERGE): (\d+) rows?$/.exec(record.expected?.[0] ?? '');
+      let changed;
+      try {
+        changed = Number((await conn.run(sql)).rowsChanged);
+      } catch (error) {
+        if (dml) outcome.unchecked.push(`${where}: DuckDB cannot run it (${firstLine(error.message)})`);
+        continue;
+      }
+      if (!dml) continue;
+      const agrees = changed === Number(dml[2]);
+      if (agrees && record.annotation) {
+        outcome.failures.push(`${where}: annotated "duckdb: ${record.annotation}" but DuckDB now agrees; remove the annotation`);
+      } else if (!agrees && !record.annotation) {
+        outcome.failures.push(`${where}: DuckDB changed ${changed} rows, floe says ${dml[0]}\n${record.sql}`);
+      } else if (agrees) {
+        outcome.agreed++;
+      } else {
+        outcome.annotated++;
+      }
       continue;
     }
     let rows;
