@@ -460,86 +460,20 @@ int RunAlter(const Flags& f) {
   return st ? kExitOk : Fail("alter", st.error());
 }
 
-// Row-level delete, merge-on-read: position delete files for the rows matching the filter;
-// on a v3 table (where a writer may not add position delete files) deletion vectors, each
-// merged with its data file's current vector, which the commit replaces.
+// Row-level delete, merge-on-read (iceberg/delete_rows.h): position delete files for the rows
+// matching the filter; on a v3 table (where a writer may not add position delete files)
+// deletion vectors, each merged with its data file's current vector, which the commit replaces.
 Status DeleteMergeOnRead(const Flags& f, std::unique_ptr<Table> table) {
-  const bool vectors = table->metadata().format_version >= 3;
-  std::vector<DeletionVectorUpdate> vector_updates;
-  std::vector<DataFile> replaced_vectors;
-  ScanOptions options;
-  FLOE_ASSIGN_OR_RETURN(options.filter, ParseFilter(f.filter));
-  FLOE_ASSIGN_OR_RETURN(ScanPlan plan, PlanScan(*table, options));
-  const Schema& schema = plan.schema;
-  // One delete file per partition of the default spec (deletes apply within a partition).
-  std::map<std::string, std::pair<std::vector<Literal>, std::map<std::string, std::vector<int64_t>>>> by_partition;
-  int64_t rows = 0;
-  for (const FileScanTask& task : plan.tasks) {
-    if (task.file.spec_id != table->metadata().default_spec_id) {
-      return NotImplemented("deleting rows of files written with an older partition spec");
-    }
-    int64_t base = 0;
-    std::vector<int64_t> hits;
-    FLOE_RETURN_IF_ERROR(ReadTaskRows(*table, task, schema, [&](const formats::ColumnBatch& b, const std::vector<int>& cols,
-                                                                const std::vector<uint8_t>& deleted) -> Status {
-      for (int64_t row = 0; row < b.num_rows; ++row) {
-        if (!deleted.empty() && deleted[row]) continue;
-        bool match = EvaluateRow(task.residual, [&](int32_t id) -> Literal {
-          for (size_t i = 0; i < schema.fields().size(); ++i) {
-            if (schema.fields()[i].id == id) {
-              return cols[i] < 0 ? Literal() : LiteralAt(b.columns[cols[i]], row, *schema.fields()[i].type);
-            }
-          }
-          return Literal();
-        });
-        if (match) hits.push_back(base + row);
-      }
-      base += b.num_rows;
-      return OkStatus();
-    }));
-    if (hits.empty()) continue;
-    rows += static_cast<int64_t>(hits.size());
-    if (vectors) {
-      DeletionVectorUpdate update{task.file, std::move(hits)};
-      for (const DataFile& del : task.deletes) {
-        if (del.is_deletion_vector()) {
-          FLOE_ASSIGN_OR_RETURN(std::vector<int64_t> earlier, ReadDeletionVector(*table, del, task.file));
-          update.positions.insert(update.positions.end(), earlier.begin(), earlier.end());
-          replaced_vectors.push_back(del);
-        } else if (del.content == FileContent::kPositionDeletes) {
-          // A vector must take over these too (format/spec.md, "Deletion Vectors"): not done here.
-          return NotImplemented("{} has position delete files from before format v3; compact the table first",
-                                task.file.file_path);
-        }
-      }
-      vector_updates.push_back(std::move(update));
-      continue;
-    }
-    std::string key;
-    for (const Literal& l : task.file.partition) key += l.ToString() + "\x1f";
-    auto& slot = by_partition[key];
-    slot.first = task.file.partition;
-    slot.second[task.file.file_path] = std::move(hits);
-  }
-  if (rows == 0) {
+  FLOE_ASSIGN_OR_RETURN(ExprPtr filter, ParseFilter(f.filter));
+  DeleteRowsOptions options;
+  options.merge_on_read = true;
+  FLOE_ASSIGN_OR_RETURN(DeleteRowsResult done, DeleteRows(*table, filter, options));
+  if (!done.snapshot_id) {
     fmt::print("no rows match\n");
     return OkStatus();
   }
-  if (vectors) {
-    FLOE_ASSIGN_OR_RETURN(std::vector<DataFile> written, WriteDeletionVectors(*table, vector_updates));
-    FLOE_RETURN_IF_ERROR(table->CommitRowDelta({}, written, replaced_vectors));
-    fmt::print("deleted {} rows with {} deletion vectors; snapshot {}\n", rows, written.size(),
-               table->metadata().current_snapshot_id.value_or(0));
-    return OkStatus();
-  }
-  std::vector<DataFile> deletes;
-  for (const auto& [key, slot] : by_partition) {
-    FLOE_ASSIGN_OR_RETURN(DataFile d, WritePositionDeletes(*table, slot.second, slot.first));
-    deletes.push_back(std::move(d));
-  }
-  FLOE_RETURN_IF_ERROR(table->AddDeleteFiles(deletes));
-  fmt::print("deleted {} rows with {} position delete files; snapshot {}\n", rows, deletes.size(),
-             table->metadata().current_snapshot_id.value_or(0));
+  fmt::print("deleted {} rows with {} {}; snapshot {}\n", done.deleted_rows, done.delete_files_added,
+             table->metadata().format_version >= 3 ? "deletion vectors" : "position delete files", *done.snapshot_id);
   return OkStatus();
 }
 

@@ -1,5 +1,6 @@
 // Row-level delete by filter, copy-on-write: what `DELETE FROM t WHERE ...` does to a
-// copy-on-write Iceberg table in Spark, and PyIceberg's `Table.delete(delete_filter)`.
+// copy-on-write Iceberg table in Spark, and PyIceberg's `Table.delete(delete_filter)`; with a
+// rewriter, UPDATE and MERGE; merge-on-read when DeleteRowsOptions::merge_on_read says.
 //
 // Scan planning picks the data files that may hold matching rows (partition and column-metric
 // pruning). A file whose metrics prove every row matches (strict evaluation) and that has no
@@ -60,6 +61,12 @@ struct DeleteRowsOptions {
   // The table property naming the statement's isolation level (Iceberg has one per operation:
   // write.delete|update|merge.isolation-level).
   std::string isolation_property = "write.delete.isolation-level";
+  // Merge-on-read (Iceberg's write.delete|update|merge.mode): the removed rows become position
+  // delete files (v2) or deletion vectors merged with their files' current ones (v3), the added
+  // rows new data files, committed as one row delta (Table::CommitRowDelta, validated as
+  // RowDeltaValidation says); no data file is rewritten. Files of an older partition spec, and
+  // v3 files that still have v2 position delete files, are not supported.
+  bool merge_on_read = false;
   DataWriteOptions write;
   // Overwrite by filter (PyIceberg's Table.overwrite, Spark's INSERT OVERWRITE ... WHERE): data
   // files already written to add in the same commit, so readers see the old rows or the new
@@ -73,6 +80,7 @@ struct DeleteRowsResult {
   int64_t files_rewritten = 0;  // Read, then removed or replaced by a file of the remaining rows.
   int64_t files_added = 0;      // Rewritten survivors and add_files.
   int64_t added_rows = 0;       // Rows the rewriter and append_rows added.
+  int64_t delete_files_added = 0;      // Merge-on-read: position delete files or deletion vectors.
   std::optional<int64_t> snapshot_id;  // The committed snapshot; none when nothing matched.
 };
 

@@ -423,3 +423,121 @@ TEST_F(DeleteRowsTest, ADamagedDeletionVectorIsCorruptionNamingTheBlob) {
 
 }  // namespace
 }  // namespace floe::iceberg
+
+namespace floe::iceberg {
+namespace {
+
+// UPDATE-like rewrites: each matching row is replaced by one with its id + 1000.
+DeleteRowsOptions AddThousand(const std::function<bool(int64_t)>& matches) {
+  DeleteRowsOptions options;
+  options.rewriter = [matches](const formats::ColumnBatch& b, const std::vector<int>& columns,
+                               const std::vector<uint8_t>& deleted) -> Result<DeleteRowsOptions::RowChanges> {
+    DeleteRowsOptions::RowChanges changes;
+    changes.remove.assign(static_cast<size_t>(b.num_rows), 0);
+    formats::ColumnBatch added = formats::MakeEmptyBatch(b.fields);
+    for (int64_t r = 0; r < b.num_rows; ++r) {
+      if (!deleted.empty() && deleted[static_cast<size_t>(r)]) continue;
+      int64_t id = b.columns[static_cast<size_t>(columns[0])].Data<int64_t>()[r];
+      if (!matches(id)) continue;
+      changes.remove[static_cast<size_t>(r)] = 1;
+      added.columns[0].Append<int64_t>(id + 1000);
+      added.columns[1].AppendString(b.columns[static_cast<size_t>(columns[1])].StringAt(r));
+      ++added.num_rows;
+    }
+    changes.added.push_back(std::move(added));
+    return changes;
+  };
+  return options;
+}
+
+TEST_F(DeleteRowsTest, ARewriterReplacesRowsInTheirFileAndAppendsMore) {
+  DeleteRowsOptions options = AddThousand([](int64_t id) { return id % 5 == 0; });
+  options.append_rows = [this]() -> Result<std::vector<formats::ColumnBatch>> {
+    FLOE_ASSIGN_OR_RETURN(auto fields, ToBatchFields(table_->metadata().CurrentSchema()));
+    formats::ColumnBatch b = formats::MakeEmptyBatch(fields);
+    b.columns[0].Append<int64_t>(7777);
+    b.columns[1].AppendString("eu");
+    b.num_rows = 1;
+    return std::vector<formats::ColumnBatch>{std::move(b)};
+  };
+  auto r = DeleteRows(*table_, True(), options);
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_EQ(r->deleted_rows, 4);
+  EXPECT_EQ(r->added_rows, 5);
+  EXPECT_EQ(r->files_rewritten, 2);
+  EXPECT_EQ(Summary().at("deleted-records"), "20");
+  EXPECT_EQ(Summary().at("added-records"), "21");
+  EXPECT_EQ(Ids(), (std::vector<int64_t>{1,  2,  3,  4,  6,  7,    8,    9,    11,   12,  13,
+                                         14, 16, 17, 18, 19, 1000, 1005, 1010, 1015, 7777}));
+}
+
+TEST_F(DeleteRowsTest, MergeOnReadWritesPositionDeletesAndNewFilesWithoutRewriting) {
+  DeleteRowsOptions options = AddThousand([](int64_t id) { return id == 3 || id == 12; });
+  options.merge_on_read = true;
+  auto r = DeleteRows(*table_, True(), options);
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_EQ(r->deleted_rows, 2);
+  EXPECT_EQ(r->added_rows, 2);
+  EXPECT_EQ(r->delete_files_added, 2);  // One per partition.
+  EXPECT_EQ(Summary().at("added-position-deletes"), "2");
+  EXPECT_EQ(Summary().count("deleted-data-files"), 0u);
+  std::vector<int64_t> want = Concat(Range(0, 19), {1003, 1012});
+  want.erase(std::remove_if(want.begin(), want.end(), [](int64_t id) { return id == 3 || id == 12; }), want.end());
+  EXPECT_EQ(Ids(), want);
+  // A second change of the same file: the rows already deleted stay deleted, once.
+  DeleteRowsOptions again = AddThousand([](int64_t id) { return id < 5; });
+  again.merge_on_read = true;
+  r = DeleteRows(*table_, True(), again);
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_EQ(r->deleted_rows, 4);
+  EXPECT_EQ(Ids(), (std::vector<int64_t>{5,  6,  7,  8,  9,    10,   11,   13,   14,   15,
+                                         16, 17, 18, 19, 1000, 1001, 1002, 1003, 1004, 1012}));
+}
+
+TEST_F(DeleteRowsTest, MergeOnReadConflictsWithConcurrentDeletesAndRewrites) {
+  // A position delete of the same file lands while the change is being computed: committing
+  // would keep the row that delete removed (as the change's new row).
+  DeleteRowsOptions options = AddThousand([](int64_t id) { return id == 3; });
+  options.merge_on_read = true;
+  auto rewrite = options.rewriter;
+  const DataFile eu = FileOf("eu");
+  bool raced = false;
+  options.rewriter = [&](const formats::ColumnBatch& b, const std::vector<int>& c, const std::vector<uint8_t>& d) {
+    if (!raced) {
+      raced = true;
+      auto other = catalog_->LoadTable(id_);
+      EXPECT_TRUE(other.has_value());
+      auto deletes = WritePositionDeletes(**other, {{eu.file_path, {3}}}, eu.partition);
+      EXPECT_TRUE(deletes.has_value());
+      EXPECT_TRUE((*other)->AddDeleteFiles({*deletes}).has_value());
+    }
+    return rewrite(b, c, d);
+  };
+  auto r = DeleteRows(*table_, True(), options);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().kind(), ErrorKind::kConflict) << r.error().ToString();
+  EXPECT_NE(r.error().message().find("was committed since"), std::string::npos) << r.error().ToString();
+  ASSERT_TRUE(table_->Refresh().has_value());
+  EXPECT_EQ(Ids(), Concat(Range(0, 2), Range(4, 19)));
+
+  // A compaction that replaces the file: the planned positions would point into a removed file.
+  raced = false;
+  options.rewriter = [&](const formats::ColumnBatch& b, const std::vector<int>& c, const std::vector<uint8_t>& d) {
+    if (!raced) {
+      raced = true;
+      auto other = catalog_->LoadTable(id_);
+      EXPECT_TRUE(other.has_value());
+      EXPECT_TRUE(Delete(**other, "id = 5").has_value());  // Rewrites the eu file.
+    }
+    return AddThousand([](int64_t id) { return id == 4; }).rewriter(b, c, d);
+  };
+  r = DeleteRows(*table_, True(), options);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().kind(), ErrorKind::kConflict) << r.error().ToString();
+  EXPECT_NE(r.error().message().find("was removed since"), std::string::npos) << r.error().ToString();
+  ASSERT_TRUE(table_->Refresh().has_value());
+  EXPECT_EQ(Ids(), Concat(Range(0, 2), Concat({4}, Range(6, 19))));
+}
+
+}  // namespace
+}  // namespace floe::iceberg

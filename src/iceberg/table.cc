@@ -608,6 +608,11 @@ namespace {
 // A deletion vector's identity: its Puffin file and where its blob starts.
 std::pair<std::string, int64_t> VectorId(const DataFile& dv) { return {dv.file_path, dv.content_offset.value_or(-1)}; }
 
+// kConflict when `base` (whose manifests are `existing`) is not a base the row delta may land on
+// (RowDeltaValidation); defined below.
+Status ValidateRowDelta(Table& table, const TableMetadata& base, const std::vector<ManifestFile>& existing,
+                        const RowDeltaValidation& validation);
+
 }  // namespace
 
 Result<std::vector<ManifestFile>> Table::ReplaceDeletionVectors(const TableMetadata& base, int64_t snapshot_id,
@@ -681,7 +686,7 @@ Result<std::vector<ManifestFile>> Table::ReplaceDeletionVectors(const TableMetad
 }
 
 Status Table::CommitRowDelta(const std::vector<DataFile>& data, const std::vector<DataFile>& deletes,
-                             const std::vector<DataFile>& replaced_vectors) {
+                             const std::vector<DataFile>& replaced_vectors, const RowDeltaValidation* validation) {
   if (deletes.empty()) return FastAppend(data);
   std::vector<DataFile> added_vectors;
   for (const DataFile& f : deletes) {
@@ -750,6 +755,7 @@ Status Table::CommitRowDelta(const std::vector<DataFile>& data, const std::vecto
     if (const Snapshot* current = base.CurrentSnapshot()) {
       FLOE_ASSIGN_OR_RETURN(existing, Manifests(*current));
     }
+    if (validation) FLOE_RETURN_IF_ERROR(ValidateRowDelta(*this, base, existing, *validation));
     std::map<std::string, std::string> attempt_delta = delta;
     if (!added_vectors.empty()) {
       FLOE_ASSIGN_OR_RETURN(existing, ReplaceDeletionVectors(base, snapshot_id, existing, added_vectors,
@@ -888,6 +894,45 @@ Result<std::optional<std::string>> FindConflictingData(Table& table, const Table
     }
   }
   return std::optional<std::string>();
+}
+
+Status ValidateRowDelta(Table& table, const TableMetadata& base, const std::vector<ManifestFile>& existing,
+                        const RowDeltaValidation& validation) {
+  const int64_t planned = validation.planned_sequence_number;
+  std::set<std::string> missing = validation.referenced_data_files;
+  for (const ManifestFile& mf : existing) {
+    const bool data = mf.content == ManifestContent::kData;
+    if (data ? missing.empty() : mf.sequence_number <= planned) continue;
+    FLOE_ASSIGN_OR_RETURN(auto entries, table.ReadEntries(mf));
+    for (const ManifestEntry& e : entries) {
+      if (e.status == EntryStatus::kDeleted) continue;
+      const DataFile& d = e.data_file;
+      if (data) {
+        missing.erase(d.file_path);
+        continue;
+      }
+      if (e.sequence_number.value_or(0) <= planned) continue;
+      const bool elsewhere = d.content != FileContent::kEqualityDeletes && d.referenced_data_file &&
+                             !validation.referenced_data_files.contains(*d.referenced_data_file);
+      if (!elsewhere) {
+        return Conflict("delete file {} was committed since this change was planned; plan it again", d.file_path);
+      }
+    }
+  }
+  if (!missing.empty()) {
+    return Conflict("data file {} was removed since this change was planned; plan it again", *missing.begin());
+  }
+  if (validation.conflict_filter) {
+    FLOE_ASSIGN_OR_RETURN(auto conflicting,
+                          FindConflictingData(table, base, existing, planned, validation.conflict_filter));
+    if (conflicting) {
+      return Conflict(
+          "a concurrent commit added {}, which may hold rows matching {} (serializable isolation; plan it "
+          "again, or use snapshot isolation)",
+          *conflicting, ToString(validation.conflict_filter));
+    }
+  }
+  return OkStatus();
 }
 
 }  // namespace

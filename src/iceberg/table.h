@@ -47,6 +47,20 @@ struct SchemaChange {
 
 // What an overwrite re-checks against the commits made since its caller read the table,
 // besides that every file it removes is still live (Java's OverwriteFiles validations).
+// What a row delta whose deletes were planned from a scan checks before it commits (Java's
+// RowDelta validateDataFilesExist, validateNoConflictingDeleteFiles and, under serializable
+// isolation, validateNoConflictingDataFiles).
+struct RowDeltaValidation {
+  int64_t planned_sequence_number = 0;  // The table's last-sequence-number the caller read.
+  // The data files the deletes name: each must still be live (a file compacted away since
+  // would take the deleted rows along into its replacement), and no delete file committed
+  // since may name one of them or apply to a whole partition (its rows and this change's new
+  // rows would then disagree about which rows remain).
+  std::set<std::string> referenced_data_files;
+  // Serializable isolation: fail when a data file added since might hold matching rows.
+  ExprPtr conflict_filter;
+};
+
 struct OverwriteValidation {
   int64_t planned_sequence_number = 0;  // The table's last-sequence-number the caller read.
   // Fail when delete files were committed since: the rows they delete from a file this
@@ -141,8 +155,11 @@ class Table {
   // data files, which the caller merged into them: the commit fails with kConflict, without
   // retrying, when a vector's data file is gone or the file's current vector is no longer the
   // one it replaces (a concurrent writer or compaction changed it: the batch must plan again).
+  // With `validation` (a merge-on-read UPDATE, MERGE or DELETE that planned its deletes from a
+  // scan), each attempt also checks the base the deletes would land on.
   Status CommitRowDelta(const std::vector<DataFile>& data, const std::vector<DataFile>& deletes,
-                        const std::vector<DataFile>& replaced_vectors = {});
+                        const std::vector<DataFile>& replaced_vectors = {},
+                        const RowDeltaValidation* validation = nullptr);
   // Merges the default spec's small data manifests (commit.manifest.min-count-to-merge, default
   // 100, and commit.manifest.target-size-bytes) into fewer, dropping DELETED entries, in one
   // `replace` snapshot; nothing when there are fewer. Sets *merged to the manifests replaced.

@@ -287,6 +287,16 @@ Result<formats::ColumnBatch> TypedForSchema(formats::ColumnBatch&& b,
   return out;
 }
 
+// Whether the table's write.<operation>.mode (Iceberg's property; copy-on-write by default)
+// asks for merge-on-read.
+Result<bool> MergeOnRead(const iceberg::Table& table, std::string_view operation) {
+  std::string property = fmt::format("write.{}.mode", operation);
+  std::string mode = table.metadata().Property(property, "copy-on-write");
+  if (mode == "copy-on-write") return false;
+  if (mode == "merge-on-read") return true;
+  return InvalidArgument("{} is '{}'; use copy-on-write or merge-on-read", property, mode);
+}
+
 }  // namespace
 
 Result<int64_t> IcebergSqlCatalog::AppendRows(const QualifiedTableName& name, std::vector<formats::ColumnBatch> batches) {
@@ -331,6 +341,7 @@ Result<int64_t> IcebergSqlCatalog::DeleteRows(const QualifiedTableName& name, co
   iceberg::DeleteRowsOptions options;
   iceberg::ExprPtr filter = ToIcebergFilter(&pushed, schema, &exact);
   options.filter_is_exact = exact;
+  FLOE_ASSIGN_OR_RETURN(options.merge_on_read, MergeOnRead(*table, "delete"));
   // Storage reads each candidate file; the statement's own WHERE decides each row.
   options.matcher = [&](const formats::ColumnBatch& b, const std::vector<int>& columns) -> Result<std::vector<uint8_t>> {
     formats::ColumnBatch view;
@@ -374,6 +385,7 @@ Status IcebergSqlCatalog::RewriteRows(const QualifiedTableName& name, const Scan
   iceberg::DeleteRowsOptions options;
   iceberg::ExprPtr filter = ToIcebergFilter(&pushed, schema, &exact);
   options.isolation_property = fmt::format("write.{}.isolation-level", operation);
+  FLOE_ASSIGN_OR_RETURN(options.merge_on_read, MergeOnRead(*table, operation));
   auto typed = [&](std::vector<formats::ColumnBatch>&& batches) -> Result<std::vector<formats::ColumnBatch>> {
     std::vector<formats::ColumnBatch> out;
     for (formats::ColumnBatch& b : batches) {
