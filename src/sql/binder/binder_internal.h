@@ -142,6 +142,12 @@ class BinderImpl {
   Result<LogicalPtr> DistinctOn(LogicalPtr plan, const std::vector<int>& keys, const std::vector<SortKey>& order,
                                 const std::vector<int>& order_targets);
   Result<LogicalPtr> ShowStatement(const ast::Statement& statement);
+  // WITH RECURSIVE (binder_recursive_cte.cc): a CTE whose query is `anchor UNION [ALL] step`
+  // with the step reading the CTE itself, as a kRecursiveCte; any other CTE binds as usual.
+  Result<LogicalPtr> BindCteQuery(const ast::CommonTableExpr& cte, const CteScope& earlier);
+  // A reference to the CTE whose step is being bound: its working table. Null when `ref` names
+  // none.
+  Result<LogicalPtr> BindWorkingTableReference(const ast::TableRef& ref, Scope& scope);
   // UPDATE and MERGE (binder_row_changes.cc): `out.plan` and `out.row_changes`.
   Status BindUpdate(const ast::Statement& statement, const CatalogTable& table, BoundStatement& out);
   Status BindMerge(const ast::Statement& statement, const CatalogTable& table, BoundStatement& out);
@@ -154,6 +160,15 @@ class BinderImpl {
   BindOptions options_;
   const FunctionRegistry& functions_;
   int next_column_ = 1;
+  // The recursive CTEs whose steps are being bound, innermost last.
+  struct WorkingTable {
+    std::string name;
+    int32_t id = 0;
+    std::vector<OutputColumn> columns;  // Names and types; each reference gets fresh ids.
+    int references = 0;
+  };
+  std::vector<WorkingTable> working_tables_;
+  int32_t next_working_table_ = 1;
   int parameter_count_ = 0;
 };
 

@@ -199,6 +199,9 @@ Result<std::vector<std::vector<Value>>> BinderImpl::InformationSchemaRows(const 
 }
 
 Result<LogicalPtr> BinderImpl::BindNamedTable(const TableRef& ref, Scope& scope, const CteScope* ctes) {
+  // The recursive CTE whose step this is, by its one-part name.
+  FLOE_ASSIGN_OR_RETURN(LogicalPtr working, BindWorkingTableReference(ref, scope));
+  if (working) return working;
   // A CTE by its one-part name.
   if (ref.name.size() == 1 && ctes != nullptr) {
     if (const CommonTableExpr* cte = ctes->Find(ref.name[0])) {
@@ -211,7 +214,7 @@ Result<LogicalPtr> BinderImpl::BindNamedTable(const TableRef& ref, Scope& scope,
       for (const auto& [name, other] : home->ctes) {
         if (other->location < cte->location) earlier.ctes[name] = other;
       }
-      FLOE_ASSIGN_OR_RETURN(auto plan, BindQuery(*cte->query, nullptr, &earlier));
+      FLOE_ASSIGN_OR_RETURN(auto plan, BindCteQuery(*cte, earlier));
       if (!cte->column_aliases.empty() && cte->column_aliases.size() != plan->output.size()) {
         return ErrorAt(cte->location, fmt::format("WITH query '{}' has {} columns but {} column names", cte->name,
                                                   plan->output.size(), cte->column_aliases.size()));

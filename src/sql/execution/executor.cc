@@ -4,6 +4,7 @@
 #include <mutex>
 #include <thread>
 
+#include "sql/execution/key_table.h"
 #include "sql/planner/result_key.h"
 
 namespace floe::sql {
@@ -13,6 +14,10 @@ namespace {
 // not fit, so state up to about 30 times the memory limit (less what else the query holds)
 // completes.
 constexpr int kSpillPartitions = 32;
+
+// Rounds a recursive CTE may take (about 15 seconds of one-row rounds): a step that never stops
+// adding rows fails with an error instead of running until the memory limit, rounds later.
+constexpr int64_t kMaxRecursionRounds = 1'000'000;
 
 // Returned through a scan's batch callback to stop reading early (a limit was reached); never
 // leaves the executor.
@@ -79,6 +84,19 @@ Result<Executor::Pipeline> Executor::Build(const LogicalOperator& op, const std:
     }
     case LogicalKind::kEmpty: {
       p.source = MakeMaterializedSource(Materialized{});
+      p.producers.push_back(&op);
+      return p;
+    }
+    case LogicalKind::kWorkingTable: {
+      Materialized rows;
+      {
+        std::lock_guard lock(working_tables_mutex_);
+        auto it = working_tables_.find({std::this_thread::get_id(), op.working_table});
+        if (it == working_tables_.end())
+          return Internal("working table {} read outside its recursive CTE", op.working_table);
+        rows = it->second;  // Chunks share their vectors.
+      }
+      p.source = MakeMaterializedSource(std::move(rows));
       p.producers.push_back(&op);
       return p;
     }
@@ -203,6 +221,9 @@ Result<Materialized> Executor::MaterializeBreaker(const LogicalOperator& op, con
       result = ExecuteWindow(op, std::move(input), outer, context_);
       break;
     }
+    case LogicalKind::kRecursiveCte:
+      result = RecursiveCte(op, outer);
+      break;
     default:
       return Internal("operator {} is not a pipeline breaker", static_cast<int>(op.kind));
   }
@@ -283,8 +304,10 @@ Result<Executor::Pipeline> Executor::BuildExternalSort(const LogicalOperator& so
 }
 
 Result<Materialized> Executor::Materialize(const LogicalOperator& plan, const std::map<ColumnId, Value>* outer) {
-  bool breaker = plan.kind == LogicalKind::kAggregate || plan.kind == LogicalKind::kDistinct || plan.kind == LogicalKind::kSort ||
-                 plan.kind == LogicalKind::kTopN || plan.kind == LogicalKind::kSetOp || plan.kind == LogicalKind::kWindow;
+  bool breaker = plan.kind == LogicalKind::kAggregate || plan.kind == LogicalKind::kDistinct ||
+                 plan.kind == LogicalKind::kSort || plan.kind == LogicalKind::kTopN ||
+                 plan.kind == LogicalKind::kSetOp || plan.kind == LogicalKind::kWindow ||
+                 plan.kind == LogicalKind::kRecursiveCte;
   Pipeline p;
   if (breaker) {
     Result<Materialized> result = MaterializeShared(plan, outer);
@@ -300,6 +323,68 @@ Result<Materialized> Executor::Materialize(const LogicalOperator& plan, const st
   FLOE_ASSIGN_OR_RETURN(Materialized out, sink->Finalize(context_));
   out.ordered = ordered;
   return out;
+}
+
+Result<Materialized> Executor::RecursiveCte(const LogicalOperator& op, const std::map<ColumnId, Value>* outer) {
+  KeyTable seen;  // UNION: every row so far, to keep only new ones.
+  KeyEncoder encoder;
+  // The rows of `round` not seen before (all of them for UNION ALL), recorded as seen.
+  auto fresh = [&](Materialized round) -> Materialized {
+    if (op.set_all) return round;
+    Materialized out;
+    for (DataChunk& chunk : round.chunks) {
+      std::vector<const ColumnVector*> columns;
+      for (const VectorPtr& c : chunk.columns) columns.push_back(c.get());
+      encoder.Encode(columns, chunk.rows);
+      std::vector<uint32_t> rows;
+      for (int64_t r = 0; r < chunk.rows; ++r) {
+        bool inserted = false;
+        seen.FindOrInsert(encoder.key(r), encoder.hash(r), inserted);
+        if (inserted) rows.push_back(static_cast<uint32_t>(r));
+      }
+      if (rows.size() == static_cast<size_t>(chunk.rows)) {
+        out.chunks.push_back(std::move(chunk));
+      } else if (!rows.empty()) {
+        out.chunks.push_back(GatherChunk(chunk, rows));
+      }
+    }
+    return out;
+  };
+  const auto key = std::make_pair(std::this_thread::get_id(), op.working_table);
+  struct Forget {  // The working table goes when the CTE is done, however it ends.
+    Executor* executor;
+    std::pair<std::thread::id, int32_t> key;
+    ~Forget() {
+      std::lock_guard lock(executor->working_tables_mutex_);
+      executor->working_tables_.erase(key);
+    }
+  } forget{this, key};
+  // The result grows each round: the memory limit, not a round count, stops a runaway.
+  MemoryReservation reservation(context_.memory(), "recursive CTE");
+  FLOE_ASSIGN_OR_RETURN(Materialized anchor, Materialize(*op.children[0], outer));
+  Materialized all = fresh(std::move(anchor));
+  Materialized round = all;
+  int64_t result_bytes = 0;
+  for (const DataChunk& chunk : all.chunks) result_bytes += chunk.Bytes();
+  for (int64_t rounds = 0; round.rows() > 0; ++rounds) {
+    FLOE_RETURN_IF_ERROR(context_.CheckInterrupt());
+    if (rounds == kMaxRecursionRounds) {
+      return InvalidArgument(
+          "WITH RECURSIVE query still adds rows after {} rounds; does its recursive part lack a "
+          "condition that ends it?",
+          kMaxRecursionRounds);
+    }
+    {
+      std::lock_guard lock(working_tables_mutex_);
+      working_tables_[key] = std::move(round);
+    }
+    FLOE_ASSIGN_OR_RETURN(Materialized step, Materialize(*op.children[1], outer));
+    round = fresh(std::move(step));
+    for (const DataChunk& chunk : round.chunks) result_bytes += chunk.Bytes();
+    FLOE_RETURN_IF_ERROR(reservation.Resize(result_bytes + seen.Bytes()));
+    for (const DataChunk& chunk : round.chunks) all.chunks.push_back(chunk);
+  }
+  return all;
 }
 
 Status Executor::Run(const LogicalOperator& plan, const ChunkCallback& out) {

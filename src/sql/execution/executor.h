@@ -10,11 +10,12 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <thread>
 
 #include "base/result.h"
-#include "sql/planner/logical_plan.h"
 #include "sql/execution/physical_operator.h"
 #include "sql/execution/query_context.h"
+#include "sql/planner/logical_plan.h"
 
 namespace floe::sql {
 
@@ -57,8 +58,15 @@ class Executor final : public SubqueryRunner {
   // A sort past the memory limit: its input read again into sorted runs on disk, merged.
   Result<Pipeline> BuildExternalSort(const LogicalOperator& sort, const std::map<ColumnId, Value>* outer);
   Status Push(Pipeline& pipeline, size_t stage, DataChunk&& chunk, Sink& sink, LocalSinkState& local);
+  // WITH RECURSIVE: the anchor's rows, then rounds of the step over the previous round's rows
+  // (its kWorkingTable) until a round adds none; UNION keeps only rows not seen before.
+  Result<Materialized> RecursiveCte(const LogicalOperator& op, const std::map<ColumnId, Value>* outer);
 
   QueryContext& context_;
+  // The rows of the current round of each recursive CTE being computed, by the thread computing
+  // it (correlated subqueries run on the workers that evaluate them) and its working_table.
+  std::mutex working_tables_mutex_;
+  std::map<std::pair<std::thread::id, int32_t>, Materialized> working_tables_;
   std::mutex shared_mutex_;
   std::map<std::string, Materialized> shared_results_;  // By ReusableResultKey.
 };

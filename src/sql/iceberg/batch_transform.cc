@@ -116,6 +116,9 @@ std::string Disallowed(const LogicalOperator& op) {
     case LogicalKind::kLimit: return "LIMIT or OFFSET";
     case LogicalKind::kDistinct: return "DISTINCT";
     case LogicalKind::kSetOp: return "UNION, INTERSECT or EXCEPT";
+    case LogicalKind::kRecursiveCte:
+    case LogicalKind::kWorkingTable:
+      return "WITH RECURSIVE";
     case LogicalKind::kValues: return "VALUES";
     case LogicalKind::kEmpty: return "";
   }

@@ -66,6 +66,7 @@ struct CommonTableExpr {
   std::vector<std::string> column_aliases;
   std::unique_ptr<Query> query;
   int location = -1;
+  bool recursive = false;  // Defined by WITH RECURSIVE: its query may read the CTE itself.
 };
 
 enum class SetOpKind { kUnion, kIntersect, kExcept };

@@ -650,7 +650,6 @@ class Reader {
     element with;
     if (Get(body, "withClause", with)) {
       query->with_recursive = Bool(with, "recursive");
-      if (query->with_recursive) return Unsupported(Loc(with), "WITH RECURSIVE");
       for (element cte_node : List(with, "ctes")) {
         std::string_view cte_type;
         element cte;
@@ -658,6 +657,10 @@ class Reader {
         CommonTableExpr item;
         item.name = std::string(Str(cte, "ctename"));
         item.location = Loc(cte);
+        item.recursive = query->with_recursive;
+        element clause;
+        if (Get(cte, "search_clause", clause)) return Unsupported(item.location, "WITH RECURSIVE ... SEARCH");
+        if (Get(cte, "cycle_clause", clause)) return Unsupported(item.location, "WITH RECURSIVE ... CYCLE");
         FLOE_ASSIGN_OR_RETURN(item.column_aliases, Strings(cte, "aliascolnames"));
         element inner;
         std::string_view inner_type;

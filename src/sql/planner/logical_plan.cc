@@ -149,6 +149,16 @@ std::string Describe(const LogicalOperator& op) {
     }
     case LogicalKind::kEmpty:
       return "Empty";
+    case LogicalKind::kRecursiveCte: {
+      std::string columns;
+      for (size_t i = 0; i < op.output.size(); ++i) columns += (i > 0 ? ", " : "") + OutputName(op.output[i]);
+      return fmt::format("RecursiveCte {}{} [{}]", op.working_table, op.set_all ? " ALL" : "", columns) + rows;
+    }
+    case LogicalKind::kWorkingTable: {
+      std::string columns;
+      for (size_t i = 0; i < op.output.size(); ++i) columns += (i > 0 ? ", " : "") + OutputName(op.output[i]);
+      return fmt::format("WorkingTable {} [{}]", op.working_table, columns) + rows;
+    }
   }
   return "?";
 }
@@ -268,6 +278,7 @@ LogicalPtr LogicalOperator::Clone() const {
   copy->expressions = CloneAll(expressions);
   copy->groups = CloneAll(groups);
   copy->global_grouping_sets = global_grouping_sets;
+  copy->working_table = working_table;
   for (const auto& a : aggregates) {
     copy->aggregates.push_back(AggregateCall{a.function, CloneAll(a.args), a.star, a.distinct,
                                              a.filter ? a.filter->Clone() : nullptr, CloneKeys(a.order), a.type});

@@ -29,8 +29,10 @@ enum class LogicalKind {
   kLimit,      // limit, offset
   kTopN,       // order, limit, offset
   kDistinct,
-  kSetOp,      // set_op, set_all; output ids are new, children map by position
-  kEmpty,      // no rows (a contradiction was proven)
+  kSetOp,         // set_op, set_all; output ids are new, children map by position
+  kEmpty,         // no rows (a contradiction was proven)
+  kRecursiveCte,  // WITH RECURSIVE: children anchor, step; set_all; working_table
+  kWorkingTable,  // the rows the step of the kRecursiveCte with the same working_table reads
 };
 
 struct OutputColumn {
@@ -153,9 +155,13 @@ struct LogicalOperator {
   std::optional<int64_t> limit;
   int64_t offset = 0;
 
-  // kSetOp
+  // kSetOp (and kRecursiveCte: UNION or UNION ALL)
   LogicalSetOp set_op = LogicalSetOp::kUnion;
   bool set_all = false;
+
+  // kRecursiveCte, kWorkingTable: pairs a recursive CTE with the references its step makes to
+  // the rows of the previous round (unique within a statement).
+  int32_t working_table = 0;
 
   // Deep copy (subquery plans are shared, not copied).
   LogicalPtr Clone() const;
