@@ -118,6 +118,8 @@ std::string Disallowed(const LogicalOperator& op) {
     case LogicalKind::kSetOp: return "UNION, INTERSECT or EXCEPT";
     case LogicalKind::kValues: return "VALUES";
     case LogicalKind::kEmpty: return "";
+    case LogicalKind::kUnnest:
+      return "UNNEST";
   }
   for (const auto& child : op.children) {
     if (std::string why = Disallowed(*child); !why.empty()) return why;

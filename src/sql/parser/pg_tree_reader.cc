@@ -602,7 +602,7 @@ class Reader {
     if (type == "RangeFunction") {
       auto ref = std::make_unique<TableRef>(TableRef::Kind::kFunction, StatementStart());
       ref->lateral = Bool(body, "lateral");
-      if (Bool(body, "ordinality")) return Unsupported(StatementStart(), "WITH ORDINALITY");
+      ref->ordinality = Bool(body, "ordinality");
       auto functions = List(body, "functions");
       if (functions.size() != 1) return Unsupported(StatementStart(), "ROWS FROM");
       std::string_view list_type;

@@ -149,6 +149,15 @@ std::string Describe(const LogicalOperator& op) {
     }
     case LogicalKind::kEmpty:
       return "Empty";
+    case LogicalKind::kUnnest: {
+      std::string columns;
+      for (size_t i = op.children[0]->output.size(); i < op.output.size(); ++i) {
+        columns += (columns.empty() ? "" : ", ") + OutputName(op.output[i]);
+      }
+      return fmt::format("Unnest{} [{}] [{}]{}", op.join_type == LogicalJoinType::kLeft ? " LEFT" : "",
+                         ExprList(op.expressions), columns, op.ordinality ? " WITH ORDINALITY" : "") +
+             rows;
+    }
   }
   return "?";
 }
@@ -294,6 +303,7 @@ LogicalPtr LogicalOperator::Clone() const {
   copy->offset = offset;
   copy->set_op = set_op;
   copy->set_all = set_all;
+  copy->ordinality = ordinality;
   return copy;
 }
 

@@ -29,8 +29,9 @@ enum class LogicalKind {
   kLimit,      // limit, offset
   kTopN,       // order, limit, offset
   kDistinct,
-  kSetOp,      // set_op, set_all; output ids are new, children map by position
-  kEmpty,      // no rows (a contradiction was proven)
+  kSetOp,   // set_op, set_all; output ids are new, children map by position
+  kEmpty,   // no rows (a contradiction was proven)
+  kUnnest,  // expressions (arrays and maps), ordinality, join_type; output = child's + elements
 };
 
 struct OutputColumn {
@@ -156,6 +157,14 @@ struct LogicalOperator {
   // kSetOp
   LogicalSetOp set_op = LogicalSetOp::kUnion;
   bool set_all = false;
+
+  // kUnnest: each child row once per element of `expressions` (arrays and maps over the child's
+  // columns, zipped: as many rows as the longest, the shorter ones' columns NULL past their end).
+  // The output is the child's columns, then each expression's columns (an element; a row
+  // element's fields; a map's key and value), then the element's 1-based position when
+  // `ordinality`. join_type kCross drops a row whose arrays are all empty or NULL; kLeft keeps
+  // it once with NULL elements.
+  bool ordinality = false;
 
   // Deep copy (subquery plans are shared, not copied).
   LogicalPtr Clone() const;

@@ -95,3 +95,12 @@ test('element access, cardinality and filters agree', async () => {
   await same('SELECT id, items FROM {T} WHERE contains(tags, \'\') ORDER BY id', 'SELECT id, items FROM {T} WHERE list_contains(tags, \'\') ORDER BY id');
   await same('SELECT a.id, a.attrs, b.tags FROM {T} a JOIN {T} b ON a.id = b.id + 1 WHERE a.id < 50 ORDER BY a.id');
 });
+
+test('UNNEST of the list of structs (its fields as columns) and array_agg agree', async () => {
+  await same('SELECT id, sku, qty, price, n FROM {T} CROSS JOIN UNNEST(items) WITH ORDINALITY AS u(sku, qty, price, n) ORDER BY id, n',
+             'SELECT id, item.sku, item.qty, item.price, n FROM {T} CROSS JOIN UNNEST(items) WITH ORDINALITY AS u(item, n) ORDER BY id, n');
+  await same('SELECT sku, sum(qty), count(*) FROM {T} CROSS JOIN UNNEST(items) AS u(sku, qty, price) GROUP BY sku ORDER BY sku NULLS FIRST',
+             'SELECT item.sku, sum(item.qty), count(*) FROM {T} CROSS JOIN UNNEST(items) AS u(item) GROUP BY item.sku ORDER BY item.sku NULLS FIRST');
+  await same('SELECT id, t FROM {T} LEFT JOIN UNNEST(tags) AS u(t) ON true WHERE id < 40 ORDER BY id, t NULLS FIRST');
+  await same('SELECT id % 10, array_agg(id ORDER BY id DESC), array_agg(tags ORDER BY id) FROM {T} WHERE id < 100 GROUP BY 1 ORDER BY 1');
+});
