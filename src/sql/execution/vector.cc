@@ -366,6 +366,14 @@ Result<formats::DataType> StorageDataType(const SqlType& type) {
     case TypeKind::kTimestamp: return formats::Primitive(TypeId::kTimestamp);
     case TypeKind::kTimestampTz: return formats::Primitive(TypeId::kTimestampTz);
     case TypeKind::kUuid: return formats::Primitive(TypeId::kUuid);
+    case TypeKind::kRow: {
+      std::vector<formats::Field> fields;
+      for (const RowField& f : type.fields()) {
+        FLOE_ASSIGN_OR_RETURN(formats::DataType field, StorageDataType(f.type));
+        fields.push_back(formats::Field{f.name, -1, true, std::move(field)});
+      }
+      return formats::StructType(std::move(fields));
+    }
     case TypeKind::kArray: {
       FLOE_ASSIGN_OR_RETURN(formats::DataType element, StorageDataType(type.element()));
       return formats::ListType(formats::Field{"element", -1, true, std::move(element)});
@@ -494,6 +502,11 @@ Result<ColumnVector> ToStorage(const ColumnVector& column, const SqlType& type) 
   out.validity = column.validity;
   out.length = n;
   switch (storage.id) {
+    case TypeId::kStruct:
+      for (size_t f = 0; f < out.children.size(); ++f) {
+        FLOE_ASSIGN_OR_RETURN(out.children[f], ToStorage(column.children[f], type.fields()[f].type));
+      }
+      break;
     case TypeId::kList:
     case TypeId::kMap: {
       out.offsets = column.offsets;

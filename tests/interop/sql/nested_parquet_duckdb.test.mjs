@@ -3,7 +3,8 @@
 // a list of lists — is appended to an Iceberg table by `floe table append` (floe's reader
 // assembles DuckDB's LIST/MAP groups, floe's writer writes them again), and floe's SQL over the
 // table must give what DuckDB gives reading its own file: every row and nested cell compared by
-// structure (nested_cells.mjs), NULL and '' apart.
+// structure (nested_cells.mjs), NULL and '' apart. The other way round, a table floe's SQL
+// writes (CREATE TABLE AS) must read back in DuckDB equal to the original file.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -103,4 +104,16 @@ test('UNNEST of the list of structs (its fields as columns) and array_agg agree'
              'SELECT item.sku, sum(item.qty), count(*) FROM {T} CROSS JOIN UNNEST(items) AS u(item) GROUP BY item.sku ORDER BY item.sku NULLS FIRST');
   await same('SELECT id, t FROM {T} LEFT JOIN UNNEST(tags) AS u(t) ON true WHERE id < 40 ORDER BY id, t NULLS FIRST');
   await same('SELECT id % 10, array_agg(id ORDER BY id DESC), array_agg(tags ORDER BY id) FROM {T} WHERE id < 100 GROUP BY 1 ORDER BY 1');
+});
+
+test('floe writes lists, maps and lists of structs (CREATE TABLE AS) that DuckDB reads back equal to the original', async () => {
+  floeSql('CREATE TABLE shop.lines_copy AS SELECT id, items, tags, attrs, matrix FROM shop.lines');
+  const files = floeSql('SELECT file_path FROM shop."lines_copy$files"').split('\n').filter((line) => line !== '')
+    .map((line) => JSON.parse(line).file_path.replace(/^file:\/\//, ''));
+  assert.ok(files.length >= 1);
+  const read = async (sql) => (await conn.runAndReadAll(sql)).getRowsJson();
+  const copy = await read(`SELECT id, items, tags, attrs, matrix FROM read_parquet([${files.map((f) => `'${f}'`).join(', ')}]) ORDER BY id`);
+  const original = await read('SELECT id, items, tags, attrs, matrix FROM lines ORDER BY id');
+  assert.equal(copy.length, 600);
+  assert.deepEqual(copy, original);
 });
