@@ -1471,6 +1471,14 @@ Status CheckRowUse(const BoundExpr& e) {
   }
   if (e.kind == BoundKind::kCall && (e.name == "field_access" || e.name == "typeof" || IsNestedFunction(e.name)))
     return OkStatus();
+  // =, <> and IS DISTINCT FROM of arrays and maps run row by row (scalar_evaluation's nested
+  // comparison); rows are not compared yet.
+  bool comparison = e.kind == BoundKind::kCall && (e.name == "eq" || e.name == "neq" || e.name == "is_distinct_from") &&
+                    e.args.size() == 2;
+  if (comparison && (e.args[0]->type.kind() == TypeKind::kArray || e.args[0]->type.kind() == TypeKind::kMap) &&
+      CanCarry(e.args[0]->type)) {
+    return OkStatus();
+  }
   bool rows = !IsExecutable(e.type);
   for (const auto& arg : e.args) rows = rows || !IsExecutable(arg->type);
   if (!rows) return OkStatus();

@@ -2,6 +2,7 @@
 // either, and the row form of every nested function (its kernel on one-row vectors).
 #include "sql/function/nested_functions.h"
 
+#include "sql/function/scalar_evaluation.h"
 #include "sql/types/type_rules.h"
 
 namespace floe::sql {
@@ -40,7 +41,72 @@ void AddFunction(FunctionRegistry& registry, std::string name, std::string signa
   registry.Add(std::move(info));
 }
 
+// Equality of two values of one type: true, false, or nullopt when a NULL leaves it open. With
+// `null_equal` (IS NOT DISTINCT FROM) NULL equals NULL and the answer is never open.
+std::optional<bool> NestedEqual(const Value& a, const Value& b, bool null_equal) {
+  if (a.is_null() || b.is_null()) {
+    if (null_equal) return a.is_null() && b.is_null();
+    return std::nullopt;
+  }
+  auto all = [&](const std::vector<Value>& x, const std::vector<Value>& y) -> std::optional<bool> {
+    if (x.size() != y.size()) return false;
+    bool open = false;
+    for (size_t i = 0; i < x.size(); ++i) {
+      std::optional<bool> same = NestedEqual(x[i], y[i], null_equal);
+      if (!same) {
+        open = true;
+      } else if (!*same) {
+        return false;
+      }
+    }
+    if (open) return std::nullopt;
+    return true;
+  };
+  switch (a.type().kind()) {
+    case TypeKind::kArray:
+    case TypeKind::kRow:
+      return all(a.as_elements(), b.as_elements());
+    case TypeKind::kMap: {
+      if (a.map_size() != b.map_size()) return false;
+      bool open = false;
+      for (size_t i = 0; i < a.map_size(); ++i) {
+        size_t j = 0;
+        while (j < b.map_size() && NestedEqual(a.map_key(i), b.map_key(j), true) != true) ++j;
+        if (j == b.map_size()) return false;
+        std::optional<bool> same = NestedEqual(a.map_value(i), b.map_value(j), null_equal);
+        if (!same) {
+          open = true;
+        } else if (!*same) {
+          return false;
+        }
+      }
+      if (open) return std::nullopt;
+      return true;
+    }
+    default: {
+      std::optional<int> c = CompareValues(a, b);
+      return c.has_value() && *c == 0;  // NaN equals nothing
+    }
+  }
+}
+
 }  // namespace
+
+bool IsNestedComparison(std::string_view name, const std::vector<Value>& args) {
+  if (args.size() != 2 || !(name == "eq" || name == "neq" || name == "is_distinct_from")) return false;
+  TypeKind kind = args[0].type().kind();
+  return kind == TypeKind::kArray || kind == TypeKind::kMap || kind == TypeKind::kRow;
+}
+
+Result<Value> EvaluateNestedComparison(std::string_view name, const std::vector<Value>& args) {
+  if (!(args[0].type() == args[1].type())) {
+    return NotImplemented("comparing {} with {}", args[0].type().ToString(), args[1].type().ToString());
+  }
+  if (name == "is_distinct_from") return Value::Boolean(!*NestedEqual(args[0], args[1], true));
+  std::optional<bool> same = NestedEqual(args[0], args[1], false);
+  if (!same) return Value::Null(SqlType::Boolean());
+  return Value::Boolean(name == "eq" ? *same : !*same);
+}
 
 bool IsNestedFunction(std::string_view name) {
   for (std::string_view n : {"array_constructor", "subscript", "element_at", "cardinality", "contains", "array_join",

@@ -20,6 +20,13 @@ bool IsNestedFunction(std::string_view name);
 // `name(args)` on Values through the function's kernel.
 Result<Value> EvaluateNestedCall(std::string_view name, const SqlType& type, const std::vector<Value>& args);
 
+// `=`, `<>` and IS DISTINCT FROM of two arrays, maps or rows of one type, as Trino compares them:
+// different lengths (or map keys) are unequal; otherwise a pair of unequal elements makes them
+// unequal, and failing that a NULL element makes `=` NULL (it might have been equal). IS
+// DISTINCT FROM treats NULLs, nested ones too, as equal to each other.
+bool IsNestedComparison(std::string_view name, const std::vector<Value>& args);
+Result<Value> EvaluateNestedComparison(std::string_view name, const std::vector<Value>& args);
+
 // Whether slot `i` of `a` equals slot `j` of `b`, both non-null executor vectors of one scalar
 // type (the binder has coerced them to it). Doubles compare by value (NaN equals nothing).
 bool SameElement(const ColumnVector& a, int64_t i, const ColumnVector& b, int64_t j);

@@ -326,6 +326,7 @@ Result<Value> Rounding(const std::string& name, const SqlType& type, const std::
 
 Result<Value> EvaluateScalarCall(const std::string& name, const SqlType& type, const std::vector<Value>& args) {
   if (IsNestedFunction(name)) return EvaluateNestedCall(name, type, args);
+  if (IsNestedComparison(name, args)) return EvaluateNestedComparison(name, args);
   auto any_null = [&] {
     return std::any_of(args.begin(), args.end(), [](const Value& v) { return v.is_null(); });
   };
