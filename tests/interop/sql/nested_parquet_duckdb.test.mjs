@@ -93,6 +93,8 @@ test('element access, cardinality and filters agree', async () => {
   await same('SELECT id, tags[1], attrs[\'z\'], matrix[1][1] FROM {T} WHERE tags IS NOT NULL AND attrs IS NOT NULL AND matrix IS NOT NULL ORDER BY id');
   await same('SELECT id, cardinality(tags), cardinality(matrix) FROM {T} ORDER BY id', 'SELECT id, len(tags), len(matrix) FROM {T} ORDER BY id');
   await same('SELECT count(items), count(tags), count(attrs), count(*) FROM {T}');
+  await same('SELECT id, items[1].sku, items[2].price, (items[2]).qty FROM {T} WHERE cardinality(items) > 1 ORDER BY id',
+             'SELECT id, items[1].sku, items[2].price, (items[2]).qty FROM {T} WHERE len(items) > 1 ORDER BY id');
   await same('SELECT id, items FROM {T} WHERE contains(tags, \'\') ORDER BY id', 'SELECT id, items FROM {T} WHERE list_contains(tags, \'\') ORDER BY id');
   await same('SELECT a.id, a.attrs, b.tags FROM {T} a JOIN {T} b ON a.id = b.id + 1 WHERE a.id < 50 ORDER BY a.id');
 });
