@@ -1406,7 +1406,10 @@ Result<ExprNodePtr> CompileCall(const BoundExpr& e, const ColumnLayout& layout) 
   if (name == "field_access" || name == "row_constructor") {
     return NotImplemented("{} on nested types is not supported by the executor yet", name);
   }
-  if (!IsExecutable(e.type)) return NotImplemented("expressions of type {} are not supported by the executor yet", e.type.ToString());
+  bool chooses = (name == "if" || name == "coalesce") && CanCarry(e.type);
+  if (!IsExecutable(e.type) && !chooses) {
+    return NotImplemented("expressions of type {} are not supported by the executor yet", e.type.ToString());
+  }
   FLOE_ASSIGN_OR_RETURN(auto args, CompileArgs(e, layout));
   if (auto op = ComparisonOf(name); op && args.size() == 2 && args[0]->type() == args[1]->type() && IsExecutable(args[0]->type())) {
     return ExprNodePtr(std::make_unique<CompareNode>(*op, std::move(args[0]), std::move(args[1])));
@@ -1471,6 +1474,10 @@ Status CheckRowUse(const BoundExpr& e) {
   }
   if (e.kind == BoundKind::kCall && (e.name == "field_access" || e.name == "typeof" || IsNestedFunction(e.name)))
     return OkStatus();
+  // CASE, if and coalesce choose whole values: their vectors are assembled slot by slot, as any
+  // carried vector can be.
+  bool chooses = e.kind == BoundKind::kCase || (e.kind == BoundKind::kCall && (e.name == "if" || e.name == "coalesce"));
+  if (chooses && CanCarry(e.type)) return OkStatus();
   // =, <> and IS DISTINCT FROM of arrays and maps run row by row (scalar_evaluation's nested
   // comparison); rows are not compared yet.
   bool comparison = e.kind == BoundKind::kCall && (e.name == "eq" || e.name == "neq" || e.name == "is_distinct_from") &&
