@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "sql/function/nested_functions.h"
+#include "sql/types/temporal.h"
 #include "sql/types/type_rules.h"
 #include "sql/types/value_cast.h"
 
@@ -126,6 +127,73 @@ Result<VectorPtr> ArrayJoinKernel(const std::vector<KernelArgument>& args, const
   return VectorPtr(out);
 }
 
+// sequence(start, stop [, step]): start, start + step, ... up to stop (down to it for a negative
+// step); bigints, or dates by whole days (the step a day-time interval of whole days, one day
+// when left out). Trino's limits and errors: a zero step, a step away from stop, more than
+// 10000 entries.
+constexpr int64_t kMaxSequenceEntries = 10000;
+
+Result<VectorPtr> SequenceKernel(const std::vector<KernelArgument>& args, const SqlType& result, int64_t rows) {
+  bool dates = result.element().kind() == TypeKind::kDate;
+  auto out = NewVector(result, rows);
+  ColumnVector& elements = out->children[0];
+  for (int64_t i = 0; i < rows; ++i) {
+    bool null = false;
+    for (const KernelArgument& arg : args) null = null || !arg.valid(i);
+    if (null) {
+      out->AppendNull();
+      continue;
+    }
+    int64_t start = args[0].vector->Data<int64_t>()[args[0].row(i)];
+    int64_t stop = args[1].vector->Data<int64_t>()[args[1].row(i)];
+    int64_t step = 1;
+    if (args.size() == 3) {
+      step = args[2].vector->Data<int64_t>()[args[2].row(i)];
+      if (dates) {
+        if (step % kMicrosPerDay != 0)
+          return InvalidArgument("sequence step must be a day interval if start and end values are dates");
+        step /= kMicrosPerDay;
+      }
+    }
+    if (step == 0) return InvalidArgument("step must not be zero");
+    if ((step > 0 && stop < start) || (step < 0 && stop > start)) {
+      return InvalidArgument(
+          "sequence stop value should be greater than or equal to start value if step is greater than zero otherwise "
+          "stop should "
+          "be less than or equal to start");
+    }
+    // The count in 128 bits: (stop - start) may not fit 64.
+    __int128 count = (static_cast<__int128>(stop) - start) / step + 1;
+    if (count > kMaxSequenceEntries) {
+      return InvalidArgument("result of sequence function must not have more than {} entries", kMaxSequenceEntries);
+    }
+    for (int64_t k = 0; k < static_cast<int64_t>(count); ++k) elements.Append<int64_t>(start + k * step);
+    out->AppendListEnd(true);
+  }
+  return VectorPtr(out);
+}
+
+Result<ResolvedCall> ResolveSequence(const std::vector<SqlType>& in) {
+  if ((in.size() == 2 || in.size() == 3) && CanCoerce(in[0], SqlType::Bigint()) &&
+      CanCoerce(in[1], SqlType::Bigint()) && (in.size() == 2 || CanCoerce(in[2], SqlType::Bigint()))) {
+    return ResolvedCall{SqlType::Array(SqlType::Bigint()), std::vector<SqlType>(in.size(), SqlType::Bigint())};
+  }
+  bool date = [&] {
+    for (size_t k = 0; k < 2 && k < in.size(); ++k) {
+      if (in[k].kind() != TypeKind::kDate && !in[k].IsUnknown()) return false;
+    }
+    return in.size() >= 2 && (in.size() == 2 || in[2].kind() == TypeKind::kIntervalDayTime || in[2].IsUnknown());
+  }();
+  if (date) {
+    std::vector<SqlType> arguments{SqlType::Date(), SqlType::Date()};
+    if (in.size() == 3) arguments.push_back(SqlType(TypeKind::kIntervalDayTime));
+    return ResolvedCall{SqlType::Array(SqlType::Date()), std::move(arguments)};
+  }
+  return CodedError(ErrorCode::kTypeMismatch,
+                    "Unexpected parameters for function sequence. Expected: sequence(bigint, bigint [, bigint]), "
+                    "sequence(date, date [, interval day to second])");
+}
+
 Result<ResolvedCall> ResolveArrayConstructor(const std::vector<SqlType>& in) {
   SqlType element = SqlType::Unknown();
   for (const SqlType& t : in) {
@@ -225,6 +293,9 @@ void RegisterArrayFunctions(FunctionRegistry& registry) {
   AddFunction(registry, "cardinality", "cardinality(array(E)) -> bigint; cardinality(map(K,V)) -> bigint",
               ResolveCardinality, CardinalityKernel);
   AddFunction(registry, "contains", "contains(array(T), T) -> boolean", ResolveContains, ContainsKernel);
+  AddFunction(registry, "sequence",
+              "sequence(bigint, bigint [, bigint]) -> array(bigint); sequence(date, date [, interval]) -> array(date)",
+              ResolveSequence, SequenceKernel);
   AddFunction(registry, "array_join", "array_join(array(T), varchar [, varchar]) -> varchar", ResolveArrayJoin,
               ArrayJoinKernel);
 }

@@ -110,7 +110,7 @@ Result<Value> EvaluateNestedComparison(std::string_view name, const std::vector<
 
 bool IsNestedFunction(std::string_view name) {
   for (std::string_view n : {"array_constructor", "subscript", "element_at", "cardinality", "contains", "array_join",
-                             "map", "map_keys", "map_values"}) {
+                             "map", "map_keys", "map_values", "sequence"}) {
     if (name == n) return true;
   }
   return false;

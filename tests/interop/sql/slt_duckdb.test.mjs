@@ -106,10 +106,10 @@ function sameBag(expected, actual) {
 // has under another name.
 // Trino's array(T) is DuckDB's T[] (map(K, V) is spelled alike); cardinality and element_at of
 // an array are DuckDB's len and list_extract (of a map, DuckDB then refuses the query, which is
-// then listed as not cross-checked).
+// then listed as not cross-checked), sequence of integers its generate_series.
 const DUCKDB_NAMES = {
   every: 'bool_and', regexp_like: 'regexp_matches', codepoint: 'unicode', day_of_week: 'isodow', to_unixtime: 'epoch',
-  array_join: 'array_to_string', cardinality: 'len', element_at: 'list_extract',
+  array_join: 'array_to_string', cardinality: 'len', element_at: 'list_extract', sequence: 'generate_series',
 };
 function arrayTypes(sql) {
   const nested = /\barray\s*\(\s*([a-z]+(?:\s*\(\s*\d+(?:\s*,\s*\d+)?\s*\))?(?:\[\])*|map\s*\([^()]*\))\s*\)/gi;
@@ -121,7 +121,7 @@ function arrayTypes(sql) {
 }
 function toDuckDb(sql) {
   return arrayTypes(sql)
-    .replace(/\b(every|regexp_like|codepoint|day_of_week|to_unixtime|array_join|cardinality|element_at)\s*\(/gi, (_, name) => `${DUCKDB_NAMES[name.toLowerCase()]}(`)
+    .replace(/\b(every|regexp_like|codepoint|day_of_week|to_unixtime|array_join|cardinality|element_at|sequence)\s*\(/gi, (_, name) => `${DUCKDB_NAMES[name.toLowerCase()]}(`)
     .replace(/timestamp\s*\(\s*6\s*\)\s+with\s+time\s+zone/gi, 'timestamptz')
     .replace(/timestamp\s*\(\s*6\s*\)/gi, 'timestamp')
     .replace(/\s+partitioned\s+by\s*\((?:[^()]|\([^()]*\))*\)/gi, '')
