@@ -220,6 +220,18 @@ Result<ColumnVector> ConvertVector(ColumnVector in, const DataType& type) {
     }
     return out;
   }
+  if ((from == BT::kList || from == BT::kMap) && from == type.id && in.children.size() == type.children.size()) {
+    // The offsets stay; the elements (keys and values) convert as columns do, so a list of
+    // structs is shaped by field id and a list of ints widened to longs like a top-level column.
+    ColumnVector out(type);
+    out.length = in.length;
+    out.validity = std::move(in.validity);
+    out.offsets = std::move(in.offsets);
+    for (size_t c = 0; c < type.children.size(); ++c) {
+      FLOE_ASSIGN_OR_RETURN(out.children[c], ConvertVector(std::move(in.children[c]), type.children[c].type));
+    }
+    return out;
+  }
   if (from == type.id) {
     if (from != BT::kDecimal || (in.type().precision == type.precision && in.type().scale == type.scale)) return in;
     if (in.type().scale != type.scale) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <bit>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -73,10 +74,73 @@ std::string RealText(double d) {
   return fmt::format("{}", static_cast<float>(d));
 }
 
+// The array type of a scalar type's OID; text for the others (a map or row has no array type).
+int32_t ArrayOid(int32_t element_oid) {
+  switch (element_oid) {
+    case oid::kBool:
+      return oid::kBoolArray;
+    case oid::kBytea:
+      return oid::kByteaArray;
+    case oid::kInt2:
+      return oid::kInt2Array;
+    case oid::kInt4:
+      return oid::kInt4Array;
+    case oid::kInt8:
+      return oid::kInt8Array;
+    case oid::kFloat4:
+      return oid::kFloat4Array;
+    case oid::kFloat8:
+      return oid::kFloat8Array;
+    case oid::kNumeric:
+      return oid::kNumericArray;
+    case oid::kDate:
+      return oid::kDateArray;
+    case oid::kTime:
+      return oid::kTimeArray;
+    case oid::kTimestamp:
+      return oid::kTimestampArray;
+    case oid::kTimestampTz:
+      return oid::kTimestampTzArray;
+    case oid::kInterval:
+      return oid::kIntervalArray;
+    case oid::kUuid:
+      return oid::kUuidArray;
+    case oid::kText:
+      return oid::kTextArray;
+    default:
+      return oid::kText;
+  }
+}
+
+bool IsScalar(const sql::SqlType& type) {
+  return type.kind() != TypeKind::kRow && type.kind() != TypeKind::kArray && type.kind() != TypeKind::kMap;
+}
+
+// An array element in PostgreSQL's array literal: NULL bare, other text double-quoted when it
+// is empty, spells NULL, or holds a character the literal gives meaning to.
+std::string ArrayElementText(const std::optional<std::string>& text) {
+  if (!text) return "NULL";
+  std::string lower;
+  for (char c : *text) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  bool quote = text->empty() || lower == "null";
+  for (char c : *text)
+    quote = quote || c == '"' || c == '\\' || c == '{' || c == '}' || c == ',' ||
+            std::isspace(static_cast<unsigned char>(c));
+  if (!quote) return *text;
+  std::string out = "\"";
+  for (char c : *text) {
+    if (c == '"' || c == '\\') out.push_back('\\');
+    out.push_back(c);
+  }
+  return out + '"';
+}
+
 }  // namespace
 
 int32_t TypeOid(const sql::SqlType& type) {
   switch (type.kind()) {
+    case TypeKind::kArray:
+      return IsScalar(type.element()) ? ArrayOid(TypeOid(type.element())) : oid::kText;
     case TypeKind::kBoolean: return oid::kBool;
     case TypeKind::kTinyint:
     case TypeKind::kSmallint: return oid::kInt2;
@@ -133,6 +197,36 @@ std::string_view TypeName(int32_t type_oid) {
     case oid::kInterval: return "interval";
     case oid::kUuid: return "uuid";
     case oid::kVarchar: return "character varying";
+    case oid::kBoolArray:
+      return "boolean[]";
+    case oid::kByteaArray:
+      return "bytea[]";
+    case oid::kInt2Array:
+      return "smallint[]";
+    case oid::kInt4Array:
+      return "integer[]";
+    case oid::kInt8Array:
+      return "bigint[]";
+    case oid::kFloat4Array:
+      return "real[]";
+    case oid::kFloat8Array:
+      return "double precision[]";
+    case oid::kNumericArray:
+      return "numeric[]";
+    case oid::kDateArray:
+      return "date[]";
+    case oid::kTimeArray:
+      return "time without time zone[]";
+    case oid::kTimestampArray:
+      return "timestamp without time zone[]";
+    case oid::kTimestampTzArray:
+      return "timestamp with time zone[]";
+    case oid::kIntervalArray:
+      return "interval[]";
+    case oid::kUuidArray:
+      return "uuid[]";
+    case oid::kTextArray:
+      return "text[]";
     default: return "text";
   }
 }
@@ -152,6 +246,15 @@ std::optional<std::string> TextValue(const sql::Value& value, const TimeZone& zo
       return TrimFraction(local) + FormatUtcOffset(offset);
     }
     case TypeKind::kVarbinary: return "\\x" + value.ToText();
+    case TypeKind::kArray: {
+      if (!IsScalar(value.type().element())) return value.ToText();
+      std::string out = "{";
+      for (size_t i = 0; i < value.as_elements().size(); ++i) {
+        if (i > 0) out.push_back(',');
+        out += ArrayElementText(TextValue(value.as_elements()[i], zone));
+      }
+      return out + "}";
+    }
     default: return value.ToText();
   }
 }

@@ -36,6 +36,22 @@ inline constexpr int32_t kTimestampTz = 1184;
 inline constexpr int32_t kInterval = 1186;
 inline constexpr int32_t kNumeric = 1700;
 inline constexpr int32_t kUuid = 2950;
+// One-dimensional arrays of the scalar types above (pg_type's typarray).
+inline constexpr int32_t kBoolArray = 1000;
+inline constexpr int32_t kByteaArray = 1001;
+inline constexpr int32_t kInt2Array = 1005;
+inline constexpr int32_t kInt4Array = 1007;
+inline constexpr int32_t kTextArray = 1009;
+inline constexpr int32_t kInt8Array = 1016;
+inline constexpr int32_t kFloat4Array = 1021;
+inline constexpr int32_t kFloat8Array = 1022;
+inline constexpr int32_t kTimestampArray = 1115;
+inline constexpr int32_t kDateArray = 1182;
+inline constexpr int32_t kTimeArray = 1183;
+inline constexpr int32_t kTimestampTzArray = 1185;
+inline constexpr int32_t kIntervalArray = 1187;
+inline constexpr int32_t kNumericArray = 1231;
+inline constexpr int32_t kUuidArray = 2951;
 }  // namespace oid
 
 int32_t TypeOid(const sql::SqlType& type);
@@ -44,6 +60,8 @@ int16_t TypeSize(int32_t type_oid);
 std::string_view TypeName(int32_t type_oid);
 
 // A value's text format (PostgreSQL's spelling: t/f, 2024-01-01 10:00:00.5); nullopt for NULL.
+// An array of scalars is PostgreSQL's array literal ({1,2,NULL}, {"a b",""}); maps, rows and
+// arrays of them have no PostgreSQL type and go as text in Trino's spelling ({a=1}, [{x=1}]).
 // A timestamp with time zone is written in `zone` with its offset (2024-03-31 04:30:00+02), as
 // PostgreSQL writes it in the session's TimeZone.
 std::optional<std::string> TextValue(const sql::Value& value, const TimeZone& zone = *TimeZone::Utc());

@@ -36,6 +36,29 @@ TEST(PgTypesTest, TextFormats) {
   EXPECT_EQ(TextValue(Value::Int(SqlType::TimestampTz(), micros)), "2024-01-01 10:00:00.5+00");
 }
 
+// Arrays of scalars go as PostgreSQL arrays (int8[] is 1016, text[] 1009), so drivers parse
+// them; maps and arrays of rows have no PostgreSQL type and go as text, as rows do.
+TEST(PgTypesTest, ArraysAsPostgresArrays) {
+  SqlType bigints = SqlType::Array(SqlType::Bigint());
+  SqlType texts = SqlType::Array(SqlType::Varchar());
+  EXPECT_EQ(TypeOid(bigints), oid::kInt8Array);
+  EXPECT_EQ(TypeOid(texts), oid::kTextArray);
+  EXPECT_EQ(TypeName(TypeOid(bigints)), "bigint[]");
+  EXPECT_EQ(TypeOid(SqlType::Map(SqlType::Varchar(), SqlType::Bigint())), oid::kText);
+  EXPECT_EQ(TypeOid(SqlType::Array(bigints)), oid::kText);
+  Value numbers = Value::Array(
+      bigints, {Value::Int(SqlType::Bigint(), 1), Value::Null(SqlType::Bigint()), Value::Int(SqlType::Bigint(), -3)});
+  EXPECT_EQ(TextValue(numbers), "{1,NULL,-3}");
+  auto text = [](std::string s) { return Value::String(SqlType::Varchar(), std::move(s)); };
+  Value words = Value::Array(
+      texts, {text("a"), text(""), text("NULL"), text("x y"), text("q\"b\\"), Value::Null(SqlType::Varchar())});
+  EXPECT_EQ(TextValue(words), R"({a,"","NULL","x y","q\"b\\",NULL})");
+  EXPECT_EQ(TextValue(Value::Array(texts, {})), "{}");
+  Value map =
+      Value::Map(SqlType::Map(SqlType::Varchar(), SqlType::Bigint()), {text("k"), Value::Int(SqlType::Bigint(), 1)});
+  EXPECT_EQ(TextValue(map), "{k=1}");
+}
+
 TEST(PgTypesTest, BinaryFormats) {
   EXPECT_EQ(Hex(**BinaryValue(Value::Int(SqlType::Integer(), -2))), "fffffffe");
   EXPECT_EQ(Hex(**BinaryValue(Value::Int(SqlType::Bigint(), 9'000'000'000))), "0000000218711a00");

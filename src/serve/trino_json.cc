@@ -94,6 +94,21 @@ nlohmann::json TrinoValue(const sql::Value& value, const TimeZone& zone) {
       for (const sql::Value& f : value.as_fields()) fields.push_back(TrinoValue(f, zone));
       return fields;
     }
+    case TypeKind::kArray: {
+      nlohmann::json elements = nlohmann::json::array();
+      for (const sql::Value& e : value.as_elements()) elements.push_back(TrinoValue(e, zone));
+      return elements;
+    }
+    case TypeKind::kMap: {
+      // Maps travel as JSON objects; a key is its value as text (JSON keys are strings), as
+      // Trino's client reads them back by the key type in the typeSignature.
+      nlohmann::json entries = nlohmann::json::object();
+      for (size_t i = 0; i < value.map_size(); ++i) {
+        nlohmann::json key = TrinoValue(value.map_key(i), zone);
+        entries[key.is_string() ? key.get<std::string>() : key.dump()] = TrinoValue(value.map_value(i), zone);
+      }
+      return entries;
+    }
     case TypeKind::kTimestampTz:
       return sql::FormatTimestampInZone(value.as_int(), zone);
     default: return value.ToText();

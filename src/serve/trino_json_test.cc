@@ -24,5 +24,21 @@ TEST(TrinoJson, RowsAreArraysOfTheirFields) {
   EXPECT_EQ(column["typeSignature"]["arguments"][0]["value"]["fieldName"]["name"], "customer");
 }
 
+// Arrays are JSON arrays and maps JSON objects keyed by the key's text, as Trino's client
+// protocol carries them; the typeSignature names the element, key and value types.
+TEST(TrinoJson, ArraysAndMaps) {
+  SqlType ints = SqlType::Array(SqlType::Bigint());
+  Value array = Value::Array(ints, {Value::Int(SqlType::Bigint(), 1), Value::Null(SqlType::Bigint())});
+  EXPECT_EQ(TrinoValue(array).dump(), "[1,null]");
+  SqlType map_type = SqlType::Map(SqlType::Bigint(), ints);
+  Value map = Value::Map(
+      map_type, {Value::Int(SqlType::Bigint(), 7), array, Value::Int(SqlType::Bigint(), 8), Value::Null(ints)});
+  EXPECT_EQ(TrinoValue(map).dump(), R"({"7":[1,null],"8":null})");
+  nlohmann::json column = TrinoColumn("m", map_type);
+  EXPECT_EQ(column["type"], "map(bigint, array(bigint))");
+  EXPECT_EQ(column["typeSignature"]["rawType"], "map");
+  EXPECT_EQ(column["typeSignature"]["arguments"][1]["value"]["rawType"], "array");
+}
+
 }  // namespace
 }  // namespace floe::serve

@@ -55,6 +55,11 @@ std::optional<Value> IntervalLiteral(const std::string& text, int fields) {
 
 }  // namespace
 
+// A string literal, which takes the type it is used as (Coerce casts its text).
+static bool IsTextLiteral(const BoundExpr& e) {
+  return e.kind == BoundKind::kConstant && e.type.kind() == TypeKind::kVarchar && !e.value.is_null();
+}
+
 std::unexpected<Error> BinderImpl::ErrorAt(int location, std::string_view message, ErrorKind kind,
                                            ErrorCode code) const {
   return SqlError(kind, sql_, location, message, code);
@@ -731,6 +736,11 @@ Result<BoundExprPtr> BinderImpl::BindExpr(const Expr& expr, ExprContext& context
       FLOE_ASSIGN_OR_RETURN(auto base, BindExpr(*expr.args[0], context));
       FLOE_ASSIGN_OR_RETURN(auto index, BindExpr(*expr.args[1], context));
       if (base->type.kind() == TypeKind::kArray) {
+        if (!CanCoerce(index->type, SqlType::Bigint()) && !IsTextLiteral(*index)) {
+          return ErrorAt(expr.args[1]->location,
+                         fmt::format("Array subscript must be an integer: actual type {}", index->type.ToString()),
+                         ErrorKind::kInvalidArgument, ErrorCode::kTypeMismatch);
+        }
         FLOE_ASSIGN_OR_RETURN(index, Coerce(std::move(index), SqlType::Bigint(), expr.args[1]->location, "array index"));
         SqlType type = base->type.element();
         std::vector<BoundExprPtr> args;
@@ -741,6 +751,12 @@ Result<BoundExprPtr> BinderImpl::BindExpr(const Expr& expr, ExprContext& context
         return out;
       }
       if (base->type.kind() == TypeKind::kMap) {
+        if (!CanCoerce(index->type, base->type.element()) && !IsTextLiteral(*index)) {
+          return ErrorAt(expr.args[1]->location,
+                         fmt::format("Map key must be of type {}: actual type {}", base->type.element().ToString(),
+                                     index->type.ToString()),
+                         ErrorKind::kInvalidArgument, ErrorCode::kTypeMismatch);
+        }
         FLOE_ASSIGN_OR_RETURN(index, Coerce(std::move(index), base->type.element(), expr.args[1]->location, "map key"));
         SqlType type = base->type.value();
         std::vector<BoundExprPtr> args;
@@ -750,7 +766,8 @@ Result<BoundExprPtr> BinderImpl::BindExpr(const Expr& expr, ExprContext& context
         out->location = at;
         return out;
       }
-      return ErrorAt(at, fmt::format("Cannot use [] on {}", base->type.ToString()));
+      return ErrorAt(at, fmt::format("Cannot use [] on {}: only arrays and maps have elements", base->type.ToString()),
+                     ErrorKind::kInvalidArgument, ErrorCode::kTypeMismatch);
     }
     case ExprKind::kArray:
     case ExprKind::kRow: {

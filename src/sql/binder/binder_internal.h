@@ -81,6 +81,9 @@ struct BoundQuery {
   LogicalPtr plan;
 };
 
+// Whether a FROM item is UNNEST(...).
+bool IsUnnest(const ast::TableRef& ref);
+
 class BinderImpl {
  public:
   BinderImpl(std::string_view sql, const SqlCatalog& catalog, const BindOptions& options)
@@ -133,6 +136,12 @@ class BinderImpl {
   Result<LogicalPtr> BindLimit(const ast::Query& query, LogicalPtr plan);
   Result<LogicalPtr> BindFromItem(const ast::TableRef& ref, Scope& scope, const CteScope* ctes);
   Result<LogicalPtr> BindNamedTable(const ast::TableRef& ref, Scope& scope, const CteScope* ctes);
+  // UNNEST(...) over `input`, the FROM items before it, whose columns its arguments may read
+  // (binder_unnest.cc). `join_type`: kCross, or kLeft to keep rows with nothing to unnest.
+  Result<LogicalPtr> BindUnnest(const ast::TableRef& ref, Scope& scope, const CteScope* ctes, LogicalPtr input,
+                                LogicalJoinType join_type);
+  // `left JOIN UNNEST(...) [ON ...]` (binder_unnest.cc).
+  Result<LogicalPtr> BindJoinUnnest(const ast::TableRef& join, LogicalPtr left, Scope& scope, const CteScope* ctes);
   Result<QualifiedTableName> Qualify(const std::vector<std::string>& name, int location) const;
   Result<TableVersion> BindVersion(const ast::TimeTravel& travel);
   Result<LogicalPtr> VirtualTable(const std::string& name, std::vector<TableColumn> columns,

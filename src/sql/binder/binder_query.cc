@@ -331,6 +331,7 @@ Result<LogicalPtr> BinderImpl::BindFromItem(const TableRef& ref, Scope& scope, c
       return plan;
     }
     case TableRef::Kind::kFunction: {
+      if (IsUnnest(ref)) return BindUnnest(ref, scope, ctes, MakeValuesRow({}, {}), LogicalJoinType::kCross);
       const Expr& call = *ref.function;
       if (call.kind != ExprKind::kFunction || call.names.size() != 1 || call.names[0] != "iceberg_scan") {
         return ErrorAt(ref.location, fmt::format("Table function '{}' is not supported (iceberg_scan is)",
@@ -359,6 +360,7 @@ Result<LogicalPtr> BinderImpl::BindFromItem(const TableRef& ref, Scope& scope, c
     }
     case TableRef::Kind::kJoin: {
       FLOE_ASSIGN_OR_RETURN(auto left, BindFromItem(*ref.left, scope, ctes));
+      if (IsUnnest(*ref.right)) return BindJoinUnnest(ref, std::move(left), scope, ctes);
       size_t left_relations = scope.relations.size();
       FLOE_ASSIGN_OR_RETURN(auto right, BindFromItem(*ref.right, scope, ctes));
       auto join = std::make_unique<LogicalOperator>(LogicalKind::kJoin);
@@ -644,6 +646,11 @@ Result<LogicalPtr> BinderImpl::BindSelect(const Query& query, Scope* outer, cons
   // FROM: comma-separated items are cross joins (the optimizer turns filters into conditions).
   LogicalPtr plan;
   for (const auto& item : query.from) {
+    if (plan && IsUnnest(*item)) {
+      // `t, UNNEST(t.items)`: each row of the items before it, expanded.
+      FLOE_ASSIGN_OR_RETURN(plan, BindUnnest(*item, scope, ctes, std::move(plan), LogicalJoinType::kCross));
+      continue;
+    }
     FLOE_ASSIGN_OR_RETURN(auto bound, BindFromItem(*item, scope, ctes));
     if (!plan) {
       plan = std::move(bound);

@@ -32,6 +32,21 @@ std::vector<BoundExprPtr> ColumnsAsValues(const std::vector<OutputColumn>& colum
   return out;
 }
 
+// The table column `assignment` sets, once per statement or clause (`assigned` holds those set
+// before), or an error at its name.
+Result<size_t> AssignedColumn(const BinderImpl& binder, const CatalogTable& table, const ast::Assignment& assignment,
+                              std::set<int>& assigned) {
+  int column = ColumnIndex(table, assignment.column);
+  if (column < 0) {
+    return binder.ErrorAt(assignment.location, fmt::format("Column '{}' cannot be resolved", assignment.column),
+                          ErrorKind::kInvalidArgument, ErrorCode::kNoSuchColumn);
+  }
+  if (!assigned.insert(column).second) {
+    return binder.ErrorAt(assignment.location, fmt::format("Multiple assignments to column '{}'", assignment.column));
+  }
+  return static_cast<size_t>(column);
+}
+
 // A value assigned to a column of `type`: coerced as INSERT coerces, and, between numbers, also
 // narrowed (`SET amount = amount + 1` on a decimal(10,2) column computes a decimal(11,2)): the
 // assignment cast PostgreSQL and DuckDB make, failing at run time for a value out of range.
@@ -97,20 +112,12 @@ Status BinderImpl::BindUpdate(const Statement& statement, const CatalogTable& ta
   changes->values = ColumnsAsValues(scan->output);
   std::set<int> assigned;
   for (size_t i = 0; i < statement.assignments.size(); ++i) {
-    const ast::Assignment& assignment = statement.assignments[i];
-    int column = ColumnIndex(table, assignment.column);
-    if (column < 0) {
-      return ErrorAt(assignment.location, fmt::format("Column '{}' cannot be resolved", assignment.column),
-                     ErrorKind::kInvalidArgument, ErrorCode::kNoSuchColumn);
-    }
-    if (!assigned.insert(column).second) {
-      return ErrorAt(assignment.location, fmt::format("Multiple assignments to column '{}'", assignment.column));
-    }
+    FLOE_ASSIGN_OR_RETURN(size_t column, AssignedColumn(*this, table, statement.assignments[i], assigned));
     BoundExprPtr value = std::move(plan->expressions[scan->output.size() + i]);
     if (value->HasSubquery()) return ErrorAt(value_location(i), "UPDATE ... SET with a subquery is not supported");
-    const TableColumn& target = table.columns[static_cast<size_t>(column)];
+    const TableColumn& target = table.columns[column];
     FLOE_ASSIGN_OR_RETURN(
-        changes->values[static_cast<size_t>(column)],
+        changes->values[column],
         AssignedValue(*this, std::move(value), target.type, value_location(i), fmt::format("SET {}", target.name)));
   }
   out.plan = std::move(plan->children[0]);
@@ -165,17 +172,9 @@ Status BinderImpl::BindMerge(const Statement& statement, const CatalogTable& tab
       bound.values = ColumnsAsValues(changes->target_columns);
       std::set<int> assigned;
       for (const ast::Assignment& assignment : clause.columns) {
-        int column = ColumnIndex(table, assignment.column);
-        if (column < 0) {
-          return ErrorAt(assignment.location, fmt::format("Column '{}' cannot be resolved", assignment.column),
-                         ErrorKind::kInvalidArgument, ErrorCode::kNoSuchColumn);
-        }
-        if (!assigned.insert(column).second) {
-          return ErrorAt(assignment.location, fmt::format("Multiple assignments to column '{}'", assignment.column));
-        }
-        const TableColumn& target = table.columns[static_cast<size_t>(column)];
-        FLOE_ASSIGN_OR_RETURN(bound.values[static_cast<size_t>(column)],
-                              take(target.type, fmt::format("SET {}", target.name), true));
+        FLOE_ASSIGN_OR_RETURN(size_t column, AssignedColumn(*this, table, assignment, assigned));
+        const TableColumn& target = table.columns[column];
+        FLOE_ASSIGN_OR_RETURN(bound.values[column], take(target.type, fmt::format("SET {}", target.name), true));
       }
     } else if (clause.action == MergeClause::Action::kInsert) {
       std::vector<int> targets;

@@ -910,6 +910,7 @@ Result<std::unique_ptr<AggregateState>> MakePlain(const AggregateCall& call, con
     return std::unique_ptr<AggregateState>(std::make_unique<VarianceState>(name));
   }
   if (f == "approx_distinct") return std::unique_ptr<AggregateState>(std::make_unique<ApproxDistinctState>());
+  if (f == "array_agg" || f == "map_agg") return MakeNestedAggregateState(call, types);
   if (f == "approx_percentile") {
     switch (PhysicalTypeOf(types[0])) {
       case PhysicalType::kInt64: return std::unique_ptr<AggregateState>(std::make_unique<PercentileState<int64_t>>(result));

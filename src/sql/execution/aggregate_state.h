@@ -30,6 +30,10 @@ class AggregateState {
   virtual int64_t Bytes() const = 0;
 };
 
+// array_agg and map_agg (nested_aggregates.cc); array_agg's `arg_types` end with its ORDER BY keys'.
+Result<std::unique_ptr<AggregateState>> MakeNestedAggregateState(const AggregateCall& call,
+                                                                 const std::vector<SqlType>& arg_types);
+
 // A fresh state for `call`, whose argument types are `arg_types`.
 Result<std::unique_ptr<AggregateState>> MakeAggregateState(const AggregateCall& call, const std::vector<SqlType>& arg_types);
 

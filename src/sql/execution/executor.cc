@@ -118,6 +118,13 @@ Result<Executor::Pipeline> Executor::Build(const LogicalOperator& op, const std:
       p.producers.push_back(&op);
       return p;
     }
+    case LogicalKind::kUnnest: {
+      FLOE_RETURN_IF_ERROR(extend(*op.children[0]));
+      FLOE_ASSIGN_OR_RETURN(auto unnest, MakeUnnest(op, ColumnLayout::Of(op.children[0]->output, outer)));
+      p.operators.push_back(std::move(unnest));
+      p.producers.push_back(&op);
+      return p;
+    }
     case LogicalKind::kLimit: {
       FLOE_RETURN_IF_ERROR(extend(*op.children[0]));
       p.operators.push_back(MakeLimit(op.limit, op.offset));

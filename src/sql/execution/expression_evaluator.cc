@@ -5,8 +5,9 @@
 #include <cstring>
 #include <random>
 
-#include "sql/function/function_registry.h"
 #include "sql/execution/key_table.h"
+#include "sql/function/function_registry.h"
+#include "sql/function/nested_functions.h"
 #include "sql/function/scalar_evaluation.h"
 #include "sql/types/temporal.h"
 #include "sql/types/value_cast.h"
@@ -1306,6 +1307,68 @@ std::optional<ArithOp> ArithmeticOf(const std::string& name) {
 
 Result<ExprNodePtr> Compile(const BoundExpr& e, const ColumnLayout& layout);
 
+// ---- casts of arrays and maps
+
+bool IsNestedCast(const SqlType& from, const SqlType& to) {
+  return (from.kind() == TypeKind::kArray && to.kind() == TypeKind::kArray) ||
+         (from.kind() == TypeKind::kMap && to.kind() == TypeKind::kMap) || (from.IsUnknown() && CanCarry(to));
+}
+
+Result<ExprNodePtr> CompileNestedCast(const SqlType& to, ExprNodePtr arg, bool try_cast);
+
+// A cast of one vector's values, nested or not, compiled over a one-column chunk.
+Result<ExprNodePtr> CompileCastOf(const SqlType& to, const SqlType& from, bool try_cast) {
+  ExprNodePtr column = std::make_unique<ColumnNode>(from, 0);
+  if (from == to) return column;
+  if (IsNestedCast(from, to)) return CompileNestedCast(to, std::move(column), try_cast);
+  if (!IsExecutable(to) || !IsExecutable(from)) {
+    return NotImplemented("casts from {} to {} are not supported by the executor yet", from.ToString(), to.ToString());
+  }
+  return ExprNodePtr(std::make_unique<CastNode>(to, std::move(column), try_cast));
+}
+
+// CAST(array(A) AS array(B)) and CAST(map(K,V) AS map(K2,V2)): the element (key, value)
+// vectors are cast as columns of their own, the offsets and nulls kept. A failed element cast
+// fails the query (or, under TRY_CAST, is NULL in its place).
+class NestedCastNode final : public ExprNode {
+ public:
+  NestedCastNode(SqlType type, ExprNodePtr arg, std::vector<ExprNodePtr> child_casts)
+      : ExprNode(std::move(type)), arg_(std::move(arg)), child_casts_(std::move(child_casts)) {}
+
+  Result<VectorPtr> Evaluate(const DataChunk& chunk, QueryContext& context) const override {
+    FLOE_ASSIGN_OR_RETURN(VectorPtr in, arg_->Evaluate(chunk, context));
+    auto out = NewVector(type());
+    out->length = in->length;
+    out->validity = in->validity;
+    out->offsets = in->offsets;
+    for (size_t c = 0; c < child_casts_.size(); ++c) {
+      DataChunk elements;
+      elements.columns.push_back(VectorPtr(in, &in->children[c]));
+      elements.rows = in->children[c].length;
+      FLOE_ASSIGN_OR_RETURN(VectorPtr cast, child_casts_[c]->Evaluate(elements, context));
+      out->children[c] = *cast;
+    }
+    return VectorPtr(out);
+  }
+
+ private:
+  ExprNodePtr arg_;
+  std::vector<ExprNodePtr> child_casts_;
+};
+
+Result<ExprNodePtr> CompileNestedCast(const SqlType& to, ExprNodePtr arg, bool try_cast) {
+  SqlType from = arg->type();
+  if (from.IsUnknown()) return ExprNodePtr(std::make_unique<CastNode>(to, std::move(arg), try_cast));
+  std::vector<ExprNodePtr> child_casts;
+  FLOE_ASSIGN_OR_RETURN(auto first, CompileCastOf(to.element(), from.element(), try_cast));
+  child_casts.push_back(std::move(first));
+  if (to.kind() == TypeKind::kMap) {
+    FLOE_ASSIGN_OR_RETURN(auto values, CompileCastOf(to.value(), from.value(), try_cast));
+    child_casts.push_back(std::move(values));
+  }
+  return ExprNodePtr(std::make_unique<NestedCastNode>(to, std::move(arg), std::move(child_casts)));
+}
+
 Result<std::vector<ExprNodePtr>> CompileArgs(const BoundExpr& e, const ColumnLayout& layout) {
   std::vector<ExprNodePtr> out;
   for (const auto& arg : e.args) {
@@ -1327,11 +1390,26 @@ Result<ExprNodePtr> CompileCall(const BoundExpr& e, const ColumnLayout& layout) 
       return ExprNodePtr(std::make_unique<FieldAccessNode>(e.type, std::move(row), f));
     }
   }
-  static const char* kNested[] = {"field_access", "subscript", "array_constructor", "row_constructor", "cardinality", "element_at", "contains"};
-  for (const char* n : kNested) {
-    if (name == n) return NotImplemented("{} on nested types is not supported by the executor yet", name);
+  if (IsNestedFunction(name)) {
+    // Array and map functions: their kernels read and build nested vectors.
+    for (const auto& arg : e.args) {
+      if (!CanCarry(arg->type))
+        return NotImplemented("{}() on values of type {} is not supported by the executor yet", name,
+                              arg->type.ToString());
+    }
+    if (!CanCarry(e.type))
+      return NotImplemented("{}() of type {} is not supported by the executor yet", name, e.type.ToString());
+    FLOE_ASSIGN_OR_RETURN(auto args, CompileArgs(e, layout));
+    return ExprNodePtr(
+        std::make_unique<KernelCallNode>(FunctionRegistry::BuiltIn().Find(name)->kernel, e.type, std::move(args)));
   }
-  if (!IsExecutable(e.type)) return NotImplemented("expressions of type {} are not supported by the executor yet", e.type.ToString());
+  if (name == "field_access" || name == "row_constructor") {
+    return NotImplemented("{} on nested types is not supported by the executor yet", name);
+  }
+  bool chooses = (name == "if" || name == "coalesce") && CanCarry(e.type);
+  if (!IsExecutable(e.type) && !chooses) {
+    return NotImplemented("expressions of type {} are not supported by the executor yet", e.type.ToString());
+  }
   FLOE_ASSIGN_OR_RETURN(auto args, CompileArgs(e, layout));
   if (auto op = ComparisonOf(name); op && args.size() == 2 && args[0]->type() == args[1]->type() && IsExecutable(args[0]->type())) {
     return ExprNodePtr(std::make_unique<CompareNode>(*op, std::move(args[0]), std::move(args[1])));
@@ -1386,11 +1464,28 @@ Result<ExprNodePtr> CompileCall(const BoundExpr& e, const ColumnLayout& layout) 
   return ExprNodePtr(std::make_unique<RowCallNode>(name, e.type, std::move(args)));
 }
 
-// Rows are carried and read by field access only; anything else computing on one (comparing,
-// casting, passing it to a function) is refused rather than computed wrong.
+// Rows, arrays and maps are carried, read by field access and the array and map functions, and
+// cast element by element; anything else computing on one (comparing, passing it to another
+// function) is refused rather than computed wrong.
 Status CheckRowUse(const BoundExpr& e) {
-  if (e.kind == BoundKind::kColumn || e.kind == BoundKind::kConstant || e.kind == BoundKind::kIsNull) return OkStatus();
-  if (e.kind == BoundKind::kCall && e.name == "field_access") return OkStatus();
+  if (e.kind == BoundKind::kColumn || e.kind == BoundKind::kConstant || e.kind == BoundKind::kIsNull ||
+      e.kind == BoundKind::kCast) {
+    return OkStatus();
+  }
+  if (e.kind == BoundKind::kCall && (e.name == "field_access" || e.name == "typeof" || IsNestedFunction(e.name)))
+    return OkStatus();
+  // CASE, if and coalesce choose whole values: their vectors are assembled slot by slot, as any
+  // carried vector can be.
+  bool chooses = e.kind == BoundKind::kCase || (e.kind == BoundKind::kCall && (e.name == "if" || e.name == "coalesce"));
+  if (chooses && CanCarry(e.type)) return OkStatus();
+  // =, <> and IS DISTINCT FROM of arrays and maps run row by row (scalar_evaluation's nested
+  // comparison); rows are not compared yet.
+  bool comparison = e.kind == BoundKind::kCall && (e.name == "eq" || e.name == "neq" || e.name == "is_distinct_from") &&
+                    e.args.size() == 2;
+  if (comparison && (e.args[0]->type.kind() == TypeKind::kArray || e.args[0]->type.kind() == TypeKind::kMap) &&
+      CanCarry(e.args[0]->type)) {
+    return OkStatus();
+  }
   bool rows = !IsExecutable(e.type);
   for (const auto& arg : e.args) rows = rows || !IsExecutable(arg->type);
   if (!rows) return OkStatus();
@@ -1429,6 +1524,14 @@ Result<ExprNodePtr> Compile(const BoundExpr& e, const ColumnLayout& layout) {
     case BoundKind::kCast: {
       FLOE_ASSIGN_OR_RETURN(auto arg, Compile(*e.args[0], layout));
       if (arg->type() == e.type) return arg;
+      if (IsNestedCast(arg->type(), e.type)) {
+        // Trino's TRY_CAST of an array is NULL when any element fails, not the array with NULL
+        // in its place; element casts cannot tell that apart, so it is refused, never guessed.
+        if (e.try_cast && !arg->type().IsUnknown())
+          return NotImplemented("TRY_CAST to {} is not supported yet", e.type.ToString());
+        FLOE_ASSIGN_OR_RETURN(node, CompileNestedCast(e.type, std::move(arg), e.try_cast));
+        break;
+      }
       if (!IsExecutable(e.type) || !IsExecutable(arg->type())) {
         return NotImplemented("casts involving {} are not supported by the executor yet", e.type.ToString());
       }

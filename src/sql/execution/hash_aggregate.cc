@@ -318,13 +318,22 @@ Result<std::unique_ptr<Sink>> MakeHashAggregate(const LogicalOperator& node, con
       a.arg_types.push_back(arg->type);
       a.args.push_back(std::move(compiled));
     }
+    if (call.function == "array_agg") {
+      // Its ORDER BY keys follow the arguments, so the state sees them row by row.
+      for (const SortKey& key : call.order) {
+        FLOE_ASSIGN_OR_RETURN(auto compiled, CompileExpression(*key.expr, layout));
+        a.arg_types.push_back(key.expr->type);
+        a.args.push_back(std::move(compiled));
+      }
+    }
     if (call.filter) {
       FLOE_ASSIGN_OR_RETURN(a.filter, CompileExpression(*call.filter, layout));
     }
-    // Check the function is supported before any row is read. Of rows, only their presence
-    // counts (count(payload)); no aggregate computes on them yet.
+    // Check the function is supported before any row is read. Of rows, arrays and maps, only
+    // their presence counts (count(payload)) and array_agg and map_agg collect them.
+    bool collects = (call.function == "array_agg" || call.function == "map_agg") && !call.distinct;
     for (const SqlType& t : a.arg_types) {
-      if (!IsExecutable(t) && !(call.function == "count" && !call.distinct)) {
+      if (!IsExecutable(t) && !(call.function == "count" && !call.distinct) && !collects) {
         return NotImplemented("aggregate {}() on type {} is not supported by the executor yet", call.function, t.ToString());
       }
     }

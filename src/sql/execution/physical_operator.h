@@ -98,6 +98,8 @@ Result<std::unique_ptr<StreamOperator>> MakeScanFilter(const LogicalOperator& sc
                                                        const ColumnLayout& layout);
 // Computes expressions (project_operator.cc).
 Result<std::unique_ptr<StreamOperator>> MakeProject(const std::vector<BoundExprPtr>& expressions, const ColumnLayout& layout);
+// Each row once per element of its arrays and maps (unnest_operator.cc).
+Result<std::unique_ptr<StreamOperator>> MakeUnnest(const LogicalOperator& unnest, const ColumnLayout& layout);
 // Keeps rows [offset, offset + limit) of its input (limit_operator.cc).
 std::unique_ptr<StreamOperator> MakeLimit(std::optional<int64_t> limit, int64_t offset);
 // Reorders/selects columns: output column i is input column positions[i].

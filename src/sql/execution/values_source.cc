@@ -31,7 +31,8 @@ Result<Materialized> EvaluateValues(const LogicalOperator& values, const std::ma
   one.rows = 1;
   std::vector<MutableVectorPtr> columns;
   for (const auto& c : values.output) {
-    if (!IsExecutable(c.type)) return NotImplemented("VALUES of type {} are not supported by the executor yet", c.type.ToString());
+    if (!CanCarry(c.type))
+      return NotImplemented("VALUES of type {} are not supported by the executor yet", c.type.ToString());
     columns.push_back(NewVector(c.type, static_cast<int64_t>(values.rows.size())));
   }
   for (const auto& row : values.rows) {

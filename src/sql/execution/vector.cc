@@ -28,11 +28,19 @@ bool IsExecutable(const SqlType& type) {
 }
 
 bool CanCarry(const SqlType& type) {
-  if (type.kind() != TypeKind::kRow) return IsExecutable(type);
-  for (const RowField& f : type.fields()) {
-    if (!CanCarry(f.type)) return false;
+  switch (type.kind()) {
+    case TypeKind::kRow:
+      for (const RowField& f : type.fields()) {
+        if (!CanCarry(f.type)) return false;
+      }
+      return true;
+    case TypeKind::kArray:
+      return CanCarry(type.element());
+    case TypeKind::kMap:
+      return CanCarry(type.element()) && CanCarry(type.value());
+    default:
+      return IsExecutable(type);
   }
-  return true;
 }
 
 formats::DataType ExecDataType(const SqlType& type) {
@@ -40,6 +48,12 @@ formats::DataType ExecDataType(const SqlType& type) {
     std::vector<formats::Field> fields;
     for (const RowField& f : type.fields()) fields.push_back(formats::Field{f.name, -1, true, ExecDataType(f.type)});
     return formats::StructType(std::move(fields));
+  }
+  if (type.kind() == TypeKind::kArray)
+    return formats::ListType(formats::Field{"element", -1, true, ExecDataType(type.element())});
+  if (type.kind() == TypeKind::kMap) {
+    return formats::MapType(formats::Field{"key", -1, false, ExecDataType(type.element())},
+                            formats::Field{"value", -1, true, ExecDataType(type.value())});
   }
   switch (PhysicalTypeOf(type)) {
     case PhysicalType::kBool: return formats::Primitive(TypeId::kBoolean);
@@ -53,9 +67,7 @@ formats::DataType ExecDataType(const SqlType& type) {
 
 int64_t DataChunk::Bytes() const {
   int64_t n = 0;
-  for (const auto& c : columns) {
-    n += static_cast<int64_t>(c->values.size() + c->validity.size() + c->offsets.size() * 4);
-  }
+  for (const auto& c : columns) n += formats::VectorBytes(*c);
   return n;
 }
 
@@ -80,6 +92,21 @@ Value GetValue(const ColumnVector& v, const SqlType& type, int64_t row) {
     std::vector<Value> fields;
     for (size_t f = 0; f < type.fields().size() && f < v.children.size(); ++f) fields.push_back(GetValue(v.children[f], type.fields()[f].type, row));
     return Value::Row(type, std::move(fields));
+  }
+  if (type.kind() == TypeKind::kArray || type.kind() == TypeKind::kMap) {
+    // Elements (or keys and values) of the slot, read from the children by its offsets.
+    std::vector<Value> entries;
+    int32_t begin = v.offsets[static_cast<size_t>(row)], end = v.offsets[static_cast<size_t>(row) + 1];
+    for (int32_t e = begin; e < end; ++e) {
+      if (type.kind() == TypeKind::kArray) {
+        entries.push_back(GetValue(v.children[0], type.element(), e));
+      } else {
+        entries.push_back(GetValue(v.children[0], type.element(), e));
+        entries.push_back(GetValue(v.children[1], type.value(), e));
+      }
+    }
+    return type.kind() == TypeKind::kArray ? Value::Array(type, std::move(entries))
+                                           : Value::Map(type, std::move(entries));
   }
   switch (PhysicalTypeOf(type)) {
     case PhysicalType::kBool:
@@ -109,6 +136,19 @@ void AppendValue(ColumnVector& v, const Value& value) {
     }
     return;
   }
+  if ((v.type().id == TypeId::kList || v.type().id == TypeId::kMap) && !value.is_null()) {
+    const std::vector<Value>& entries = value.as_elements();
+    if (v.type().id == TypeId::kList) {
+      for (const Value& e : entries) AppendValue(v.children[0], e);
+    } else {
+      for (size_t i = 0; i + 1 < entries.size(); i += 2) {
+        AppendValue(v.children[0], entries[i]);
+        AppendValue(v.children[1], entries[i + 1]);
+      }
+    }
+    v.AppendListEnd(true);
+    return;
+  }
   if (value.is_null()) {
     v.AppendNull();
     return;
@@ -125,7 +165,7 @@ void AppendValue(ColumnVector& v, const Value& value) {
 
 VectorPtr ConstantVector(const Value& value, int64_t rows) {
   auto v = NewVector(value.type(), rows);
-  if (v->type().id == TypeId::kStruct) {
+  if (v->type().IsNested()) {
     for (int64_t i = 0; i < rows; ++i) AppendValue(*v, value);
     return v;
   }
@@ -192,6 +232,14 @@ void AppendFrom(ColumnVector& to, const ColumnVector& from, int64_t row) {
     for (size_t f = 0; f < to.children.size(); ++f) AppendFrom(to.children[f], from.children[f], row);
     return;
   }
+  if (to.type().id == TypeId::kList || to.type().id == TypeId::kMap) {
+    int32_t begin = from.offsets[static_cast<size_t>(row)], end = from.offsets[static_cast<size_t>(row) + 1];
+    for (size_t c = 0; c < to.children.size(); ++c) {
+      for (int32_t e = begin; e < end; ++e) AppendFrom(to.children[c], from.children[c], e);
+    }
+    to.AppendListEnd(true);
+    return;
+  }
   if (!to.validity.empty()) to.validity.push_back(1);
   if (to.type().HasOffsets()) {
     std::string_view s = from.StringAt(row);
@@ -224,7 +272,7 @@ DataChunk SliceChunk(const DataChunk& chunk, int64_t offset, int64_t count) {
 
 VectorPtr Concatenate(const std::vector<DataChunk>& chunks, size_t column, const SqlType& type) {
   auto out = NewVector(type);
-  if (out->type().id == TypeId::kStruct) {
+  if (out->type().IsNested()) {
     for (const auto& c : chunks) {
       for (int64_t i = 0; i < c.rows; ++i) AppendFrom(*out, *c.columns[column], i);
     }
@@ -318,6 +366,24 @@ Result<formats::DataType> StorageDataType(const SqlType& type) {
     case TypeKind::kTimestamp: return formats::Primitive(TypeId::kTimestamp);
     case TypeKind::kTimestampTz: return formats::Primitive(TypeId::kTimestampTz);
     case TypeKind::kUuid: return formats::Primitive(TypeId::kUuid);
+    case TypeKind::kRow: {
+      std::vector<formats::Field> fields;
+      for (const RowField& f : type.fields()) {
+        FLOE_ASSIGN_OR_RETURN(formats::DataType field, StorageDataType(f.type));
+        fields.push_back(formats::Field{f.name, -1, true, std::move(field)});
+      }
+      return formats::StructType(std::move(fields));
+    }
+    case TypeKind::kArray: {
+      FLOE_ASSIGN_OR_RETURN(formats::DataType element, StorageDataType(type.element()));
+      return formats::ListType(formats::Field{"element", -1, true, std::move(element)});
+    }
+    case TypeKind::kMap: {
+      FLOE_ASSIGN_OR_RETURN(formats::DataType key, StorageDataType(type.element()));
+      FLOE_ASSIGN_OR_RETURN(formats::DataType value, StorageDataType(type.value()));
+      return formats::MapType(formats::Field{"key", -1, false, std::move(key)},
+                              formats::Field{"value", -1, true, std::move(value)});
+    }
     default: return NotImplemented("columns of type {} cannot be stored yet", type.ToString());
   }
 }
@@ -334,6 +400,22 @@ Result<VectorPtr> FromStorage(ColumnVector&& column, const SqlType& type) {
     for (size_t f = 0; f < column.children.size(); ++f) {
       FLOE_ASSIGN_OR_RETURN(VectorPtr child, FromStorage(std::move(column.children[f]), type.fields()[f].type));
       out->children[f] = *child;
+    }
+    return VectorPtr(out);
+  }
+  if ((type.kind() == TypeKind::kArray && column.type().id == TypeId::kList) ||
+      (type.kind() == TypeKind::kMap && column.type().id == TypeId::kMap)) {
+    if (!CanCarry(type)) return NotImplemented("the executor cannot read columns of type {} yet", type.ToString());
+    // The offsets move as they are; the elements (keys and values) convert as columns do.
+    auto out = NewVector(type);
+    out->length = column.length;
+    out->validity = std::move(column.validity);
+    out->offsets = std::move(column.offsets);
+    if (out->offsets.empty()) out->offsets.push_back(0);
+    const SqlType* child_types[2] = {&type.element(), &type.value()};
+    for (size_t c = 0; c < out->children.size(); ++c) {
+      FLOE_ASSIGN_OR_RETURN(VectorPtr child, FromStorage(std::move(column.children[c]), *child_types[c]));
+      out->children[c] = *child;
     }
     return VectorPtr(out);
   }
@@ -420,6 +502,20 @@ Result<ColumnVector> ToStorage(const ColumnVector& column, const SqlType& type) 
   out.validity = column.validity;
   out.length = n;
   switch (storage.id) {
+    case TypeId::kStruct:
+      for (size_t f = 0; f < out.children.size(); ++f) {
+        FLOE_ASSIGN_OR_RETURN(out.children[f], ToStorage(column.children[f], type.fields()[f].type));
+      }
+      break;
+    case TypeId::kList:
+    case TypeId::kMap: {
+      out.offsets = column.offsets;
+      const SqlType* child_types[2] = {&type.element(), &type.value()};
+      for (size_t c = 0; c < out.children.size(); ++c) {
+        FLOE_ASSIGN_OR_RETURN(out.children[c], ToStorage(column.children[c], *child_types[c]));
+      }
+      break;
+    }
     case TypeId::kInt32:
     case TypeId::kDate: {
       out.values.Resize(static_cast<size_t>(n) * 4);

@@ -105,6 +105,10 @@ void RegisterAggregateFunctions(FunctionRegistry& r) {
     if (in.size() != 1) return Expected("array_agg", "array_agg(T)", in);
     return ResolvedCall{SqlType::Array(in[0]), in};
   });
+  Add(r, "map_agg", kAgg, "map_agg(K, V) -> map(K,V)", [](const std::vector<SqlType>& in) -> Result<ResolvedCall> {
+    if (in.size() != 2 || !in[0].IsOrderable()) return Expected("map_agg", "map_agg(K, V) with a comparable K", in);
+    return ResolvedCall{SqlType::Map(in[0], in[1]), in};
+  });
 
   // Ranking and navigation (window only).
   for (const char* name : {"row_number", "rank", "dense_rank"}) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "sql/function/nested_functions.h"
 #include "sql/function/time_zone_functions.h"
 #include "sql/types/type_rules.h"
 
@@ -14,6 +15,9 @@ const FunctionRegistry& FunctionRegistry::BuiltIn() {
     RegisterAggregateFunctions(r);
     RegisterStringKernels(r);
     RegisterTimeZoneFunctions(r);
+    RegisterNestedAccess(r);
+    RegisterArrayFunctions(r);
+    RegisterMapFunctions(r);
     return r;
   }();
   return registry;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <regex>
 
+#include "sql/function/nested_functions.h"
 #include "sql/function/time_zone_functions.h"
 #include "sql/types/temporal.h"
 #include "sql/types/value_cast.h"
@@ -324,6 +325,8 @@ Result<Value> Rounding(const std::string& name, const SqlType& type, const std::
 }  // namespace
 
 Result<Value> EvaluateScalarCall(const std::string& name, const SqlType& type, const std::vector<Value>& args) {
+  if (IsNestedFunction(name)) return EvaluateNestedCall(name, type, args);
+  if (IsNestedComparison(name, args)) return EvaluateNestedComparison(name, args);
   auto any_null = [&] {
     return std::any_of(args.begin(), args.end(), [](const Value& v) { return v.is_null(); });
   };

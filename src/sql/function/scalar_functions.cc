@@ -269,28 +269,6 @@ void RegisterScalarFunctions(FunctionRegistry& r) {
   AddScalar(r, "current_catalog", {{{}, "varchar"}});
   AddScalar(r, "current_schema", {{{}, "varchar"}});
   AddScalar(r, "to_char", {{{"timestamptz", "varchar"}, "varchar"}});
-  AddCustom(r, "cardinality", "cardinality(array) -> bigint", [](const std::vector<SqlType>& in) -> Result<ResolvedCall> {
-    if (in.size() != 1 || (in[0].kind() != TypeKind::kArray && in[0].kind() != TypeKind::kMap)) {
-      return InvalidArgument("cardinality needs an array or a map");
-    }
-    return ResolvedCall{SqlType::Bigint(), {in[0]}};
-  });
-  AddCustom(r, "element_at", "element_at(array(T), bigint) -> T", [](const std::vector<SqlType>& in) -> Result<ResolvedCall> {
-    if (in.size() != 2) return InvalidArgument("element_at needs two arguments");
-    if (in[0].kind() == TypeKind::kArray && CanCoerce(in[1], SqlType::Bigint())) {
-      return ResolvedCall{in[0].element(), {in[0], SqlType::Bigint()}};
-    }
-    if (in[0].kind() == TypeKind::kMap && CanCoerce(in[1], in[0].element())) {
-      return ResolvedCall{in[0].value(), {in[0], in[0].element()}};
-    }
-    return InvalidArgument("element_at needs an array and an index or a map and a key");
-  });
-  AddCustom(r, "contains", "contains(array(T), T) -> boolean", [](const std::vector<SqlType>& in) -> Result<ResolvedCall> {
-    if (in.size() != 2 || in[0].kind() != TypeKind::kArray) return InvalidArgument("contains needs an array and a value");
-    auto common = CommonSuperType(in[0].element(), in[1]);
-    if (!common) return InvalidArgument("contains: {} cannot be compared with {}", in[0].element().ToString(), in[1].ToString());
-    return ResolvedCall{SqlType::Boolean(), {SqlType::Array(*common), *common}};
-  });
 }
 
 }  // namespace floe::sql

@@ -121,6 +121,8 @@ std::string Disallowed(const LogicalOperator& op) {
       return "WITH RECURSIVE";
     case LogicalKind::kValues: return "VALUES";
     case LogicalKind::kEmpty: return "";
+    case LogicalKind::kUnnest:
+      return "UNNEST";
   }
   for (const auto& child : op.children) {
     if (std::string why = Disallowed(*child); !why.empty()) return why;

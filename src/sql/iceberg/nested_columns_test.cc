@@ -123,13 +123,18 @@ TEST_F(NestedColumnsTest, RowsFlowThroughFiltersJoinsAndSorts) {
                                       "5 | NULL"}));
   EXPECT_EQ(Query("SELECT payload FROM s.t ORDER BY id LIMIT 2"),
             (std::vector<std::string>{"{customer=c0, amount=0, geo={lat=0, lon=-0}}", "{customer=c1, amount=0.5, geo={lat=1, lon=-1}}"}));
+  // coalesce chooses a whole row: row 4's is null and gives way to row 1's.
+  EXPECT_EQ(Query("SELECT a.id, coalesce(a.payload, b.payload) FROM s.t a, (SELECT payload FROM s.t WHERE id = 1) b "
+                  "WHERE a.id IN (1, 4) ORDER BY a.id"),
+            (std::vector<std::string>{"1 | {customer=c1, amount=0.5, geo={lat=1, lon=-1}}",
+                                      "4 | {customer=c1, amount=0.5, geo={lat=1, lon=-1}}"}));
 }
 
 TEST_F(NestedColumnsTest, ComputingOnARowIsAClearError) {
   SqlSession session(*catalog_);
   for (const char* sql : {"SELECT payload, count(*) FROM s.t GROUP BY payload", "SELECT id FROM s.t ORDER BY payload",
                           "SELECT payload.nope FROM s.t", "SELECT id FROM s.t WHERE payload = payload",
-                          "SELECT arbitrary(payload) FROM s.t", "SELECT coalesce(payload, payload) FROM s.t"}) {
+                          "SELECT arbitrary(payload) FROM s.t", "SELECT nullif(payload, payload) FROM s.t"}) {
     auto result = session.Run(sql);
     ASSERT_FALSE(result.has_value()) << sql;
     EXPECT_NE(result.error().message().find("row"), std::string::npos) << result.error().ToString();

@@ -40,7 +40,8 @@ struct TableRef {
   std::vector<std::string> column_aliases;
 
   std::unique_ptr<Query> subquery;  // kSubquery
-  ExprPtr function;                 // kFunction: e.g. iceberg_scan('uri')
+  ExprPtr function;                 // kFunction: e.g. iceberg_scan('uri'), UNNEST(a, b)
+  bool ordinality = false;          // kFunction: WITH ORDINALITY
   bool lateral = false;
 
   JoinType join_type = JoinType::kInner;  // kJoin

@@ -260,14 +260,9 @@ class Reader {
       // The rows to delete as the query that selects them, so the binder and optimizer treat the
       // WHERE exactly as a SELECT's (names, types, pushdown into the scan).
       auto query = std::make_unique<Query>(Query::Kind::kSelect, at);
-      auto ref = std::make_unique<TableRef>(TableRef::Kind::kNamed, statement->name_location);
-      ref->name = statement->name;
-      FLOE_RETURN_IF_ERROR(ReadAlias(rel, *ref));
+      FLOE_ASSIGN_OR_RETURN(auto ref, TargetTableRef(rel, *statement));
       query->from.push_back(std::move(ref));
-      SelectItem all;
-      all.expr = std::make_unique<Expr>(ExprKind::kStar, at);
-      all.location = at;
-      query->select.push_back(std::move(all));
+      query->select.push_back(StarItem(at));
       if (Get(body, "whereClause", other)) {
         FLOE_ASSIGN_OR_RETURN(query->where, ReadExpr(other));
       }
@@ -747,7 +742,7 @@ class Reader {
     if (type == "RangeFunction") {
       auto ref = std::make_unique<TableRef>(TableRef::Kind::kFunction, StatementStart());
       ref->lateral = Bool(body, "lateral");
-      if (Bool(body, "ordinality")) return Unsupported(StatementStart(), "WITH ORDINALITY");
+      ref->ordinality = Bool(body, "ordinality");
       auto functions = List(body, "functions");
       if (functions.size() != 1) return Unsupported(StatementStart(), "ROWS FROM");
       std::string_view list_type;

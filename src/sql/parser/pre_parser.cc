@@ -30,6 +30,50 @@ bool EndsTimeTravelValue(const Token& t) {
   }
 }
 
+// Words that may appear in a Trino type's text: `array(map(varchar, decimal(10,2)))`,
+// `array(timestamp(6) with time zone)`.
+bool IsTypeWord(std::string_view word) {
+  static constexpr std::array<std::string_view, 32> kWords = {
+      "array",  "map",    "boolean",   "bool",    "tinyint",   "smallint", "integer",   "int",
+      "bigint", "real",   "double",    "float",   "decimal",   "numeric",  "varchar",   "char",
+      "text",   "string", "date",      "time",    "timestamp", "uuid",     "varbinary", "json",
+      "with",   "zone",   "precision", "varying", "interval",  "long",     "binary",    "character"};
+  return std::find(kWords.begin(), kWords.end(), word) != kWords.end();
+}
+
+// Trino's `array(T)` and `map(K, V)` type syntax, which PostgreSQL's grammar has no form for:
+// the token index of the closing parenthesis when tokens[i] starts one (array or map, an open
+// parenthesis, then only type words, integers, commas and balanced parentheses, starting with a
+// type word), else 0. A call such as map(ARRAY['a'], ARRAY[1]) has brackets and is left alone.
+size_t NestedTypeEnd(const std::vector<Token>& tokens, size_t i, size_t last) {
+  if (!(tokens[i].IsKeyword("array") || tokens[i].IsKeyword("map")) || i + 2 >= last ||
+      tokens[i + 1].kind != TokenKind::kLeftParen ||
+      !(tokens[i + 2].kind == TokenKind::kIdentifier && IsTypeWord(tokens[i + 2].value))) {
+    return 0;
+  }
+  int depth = 0;
+  for (size_t j = i + 1; j < last; ++j) {
+    const Token& t = tokens[j];
+    switch (t.kind) {
+      case TokenKind::kLeftParen:
+        ++depth;
+        break;
+      case TokenKind::kRightParen:
+        if (--depth == 0) return j;
+        break;
+      case TokenKind::kComma:
+      case TokenKind::kNumber:
+        break;
+      case TokenKind::kIdentifier:
+        if (!IsTypeWord(t.value)) return 0;
+        break;
+      default:
+        return 0;
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 std::vector<TokenRange> SplitStatements(const std::vector<Token>& tokens) {
@@ -71,6 +115,25 @@ Result<RewrittenText> RewriteForPostgres(std::string_view original, const std::v
     if (t.kind == TokenKind::kQuestion) {
       out.offsets.Replace(fmt::format("${}", ++parameter_count), t.begin, t.end, out.text);
       cursor = t.end;
+      continue;
+    }
+    // array(T), map(K, V): written as one quoted type name, which the binder reads back
+    // (TypeFromName): "map(varchar,array(bigint))".
+    if (size_t close = NestedTypeEnd(tokens, i, range.last); close > 0) {
+      std::string type = "\"";
+      for (size_t j = i; j <= close; ++j) {
+        bool word = tokens[j].kind == TokenKind::kIdentifier || tokens[j].kind == TokenKind::kNumber;
+        if (word && j > i && (tokens[j - 1].kind == TokenKind::kIdentifier || tokens[j - 1].kind == TokenKind::kNumber))
+          type += ' ';
+        type += word ? std::string_view(tokens[j].value)
+                     : original.substr(static_cast<size_t>(tokens[j].begin),
+                                       static_cast<size_t>(tokens[j].end - tokens[j].begin));
+      }
+      type += '"';
+      out.offsets.Replace(type, t.begin, tokens[close].end, out.text);
+      cursor = tokens[close].end;
+      for (size_t j = i + 1; j <= close; ++j) out_offset_of[j - range.first] = static_cast<int>(out.text.size());
+      i = close;
       continue;
     }
     if (t.IsKeyword("try_cast") && i + 1 < range.last && tokens[i + 1].kind == TokenKind::kLeftParen) {

@@ -267,6 +267,19 @@ LogicalPtr Push(LogicalPtr op, std::vector<BoundExprPtr> terms) {
       op->children[0] = Push(std::move(op->children[0]), std::move(terms));
       return op;
     }
+    case LogicalKind::kUnnest: {
+      // A term on the input's columns alone keeps or drops all of a row's expansions alike, so
+      // it filters the input instead (a scan below may prune files by it).
+      std::set<ColumnId> input = op->children[0]->OutputIds();
+      std::vector<BoundExprPtr> below, kept;
+      for (auto& term : terms) {
+        bool movable = Deterministic(*term) && !term->HasSubquery();
+        for (ColumnId id : term->ColumnsRead()) movable = movable && input.contains(id);
+        (movable ? below : kept).push_back(std::move(term));
+      }
+      op->children[0] = Push(std::move(op->children[0]), std::move(below));
+      return WrapFilter(std::move(op), std::move(kept));
+    }
     case LogicalKind::kWindow: {
       // Only predicates on columns every window partitions by keep window results unchanged.
       std::set<ColumnId> partition_columns;

@@ -159,6 +159,15 @@ std::string Describe(const LogicalOperator& op) {
       for (size_t i = 0; i < op.output.size(); ++i) columns += (i > 0 ? ", " : "") + OutputName(op.output[i]);
       return fmt::format("WorkingTable {} [{}]", op.working_table, columns) + rows;
     }
+    case LogicalKind::kUnnest: {
+      std::string columns;
+      for (size_t i = op.children[0]->output.size(); i < op.output.size(); ++i) {
+        columns += (columns.empty() ? "" : ", ") + OutputName(op.output[i]);
+      }
+      return fmt::format("Unnest{} [{}] [{}]{}", op.join_type == LogicalJoinType::kLeft ? " LEFT" : "",
+                         ExprList(op.expressions), columns, op.ordinality ? " WITH ORDINALITY" : "") +
+             rows;
+    }
   }
   return "?";
 }
@@ -305,6 +314,7 @@ LogicalPtr LogicalOperator::Clone() const {
   copy->offset = offset;
   copy->set_op = set_op;
   copy->set_all = set_all;
+  copy->ordinality = ordinality;
   return copy;
 }
 

@@ -31,6 +31,7 @@ enum class LogicalKind {
   kDistinct,
   kSetOp,         // set_op, set_all; output ids are new, children map by position
   kEmpty,         // no rows (a contradiction was proven)
+  kUnnest,        // expressions (arrays and maps), ordinality, join_type; output = child's + elements
   kRecursiveCte,  // WITH RECURSIVE: children anchor, step; set_all; working_table
   kWorkingTable,  // the rows the step of the kRecursiveCte with the same working_table reads
 };
@@ -162,6 +163,14 @@ struct LogicalOperator {
   // kRecursiveCte, kWorkingTable: pairs a recursive CTE with the references its step makes to
   // the rows of the previous round (unique within a statement).
   int32_t working_table = 0;
+
+  // kUnnest: each child row once per element of `expressions` (arrays and maps over the child's
+  // columns, zipped: as many rows as the longest, the shorter ones' columns NULL past their end).
+  // The output is the child's columns, then each expression's columns (an element; a row
+  // element's fields; a map's key and value), then the element's 1-based position when
+  // `ordinality`. join_type kCross drops a row whose arrays are all empty or NULL; kLeft keeps
+  // it once with NULL elements.
+  bool ordinality = false;
 
   // Deep copy (subquery plans are shared, not copied).
   LogicalPtr Clone() const;

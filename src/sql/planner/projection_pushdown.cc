@@ -124,6 +124,18 @@ void Prune(LogicalOperator& op, std::set<ColumnId> required, bool root) {
       }
       return;
     }
+    case LogicalKind::kUnnest: {
+      // The input keeps what is read above and what the arrays are computed from; the element
+      // columns all stay (the operator makes each of them).
+      size_t elements = op.output.size() - op.children[0]->output.size();
+      std::vector<OutputColumn> element_output(op.output.end() - static_cast<std::ptrdiff_t>(elements),
+                                               op.output.end());
+      for (const auto& e : op.expressions) AddRefs(e.get(), required);
+      Prune(*op.children[0], required, false);
+      op.output = op.children[0]->output;
+      op.output.insert(op.output.end(), element_output.begin(), element_output.end());
+      return;
+    }
     case LogicalKind::kSort:
     case LogicalKind::kTopN:
     case LogicalKind::kLimit: {

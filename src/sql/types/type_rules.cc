@@ -65,6 +65,12 @@ std::optional<SqlType> CommonSuperType(const SqlType& a, const SqlType& b) {
     if (!element) return std::nullopt;
     return SqlType::Array(*element);
   }
+  if (a.kind() == TypeKind::kMap && b.kind() == TypeKind::kMap) {
+    auto key = CommonSuperType(a.element(), b.element());
+    auto value = CommonSuperType(a.value(), b.value());
+    if (!key || !value) return std::nullopt;
+    return SqlType::Map(*key, *value);
+  }
   return std::nullopt;
 }
 
@@ -79,7 +85,9 @@ bool CanCast(const SqlType& from, const SqlType& to) {
   TypeKind f = from.kind(), t = to.kind();
   if (f == TypeKind::kVarchar || t == TypeKind::kVarchar) {
     // Everything scalar converts to and from text, except binary data.
-    auto textual = [](const SqlType& x) { return x.kind() != TypeKind::kVarbinary && x.kind() != TypeKind::kMap; };
+    auto textual = [](const SqlType& x) {
+      return x.kind() != TypeKind::kVarbinary && x.kind() != TypeKind::kMap && x.kind() != TypeKind::kArray;
+    };
     return textual(from) && textual(to);
   }
   if (from.IsNumeric() && to.IsNumeric()) return true;
@@ -87,6 +95,8 @@ bool CanCast(const SqlType& from, const SqlType& to) {
   if (from.IsTemporal() && to.IsTemporal()) return !(f == TypeKind::kTime) == !(t == TypeKind::kTime);
   if (f == TypeKind::kUuid && t == TypeKind::kVarbinary) return true;
   if (f == TypeKind::kArray && t == TypeKind::kArray) return CanCast(from.element(), to.element());
+  if (f == TypeKind::kMap && t == TypeKind::kMap)
+    return CanCast(from.element(), to.element()) && CanCast(from.value(), to.value());
   if (f == TypeKind::kRow && t == TypeKind::kRow && from.fields().size() == to.fields().size()) {
     for (size_t i = 0; i < from.fields().size(); ++i) {
       if (!CanCast(from.fields()[i].type, to.fields()[i].type)) return false;
@@ -125,8 +135,76 @@ Result<SqlType> DecimalArithmeticType(ArithmeticOp op, const SqlType& a, const S
   return SqlType::Decimal(precision, scale);
 }
 
+namespace {
+
+// Reads one type from canonical type text at `pos` (the pre-parser's spelling: words separated
+// by one space, no spaces around parentheses and commas): "map(varchar,array(decimal(10,2)))".
+Result<SqlType> ReadTypeText(std::string_view text, size_t& pos) {
+  size_t start = pos;
+  while (pos < text.size() && text[pos] != '(' && text[pos] != ',' && text[pos] != ')') ++pos;
+  ast::TypeName name;
+  name.name = std::string(text.substr(start, pos - start));
+  static const std::pair<std::string_view, std::string_view> kAliases[] = {
+      {"int", "integer"},     {"int4", "integer"}, {"int8", "bigint"},  {"long", "bigint"},    {"float", "double"},
+      {"numeric", "decimal"}, {"bool", "boolean"}, {"text", "varchar"}, {"string", "varchar"}, {"binary", "varbinary"}};
+  for (auto [from, to] : kAliases) {
+    if (name.name == from) name.name = std::string(to);
+  }
+  if (name.name == "array" || name.name == "map") {
+    if (pos >= text.size() || text[pos] != '(') return InvalidArgument("Unknown type: {}", text);
+    ++pos;
+    FLOE_ASSIGN_OR_RETURN(SqlType first, ReadTypeText(text, pos));
+    if (name.name == "array") {
+      if (pos >= text.size() || text[pos] != ')') return InvalidArgument("Unknown type: {}", text);
+      ++pos;
+      return SqlType::Array(std::move(first));
+    }
+    if (pos >= text.size() || text[pos] != ',')
+      return InvalidArgument("map type needs a key and a value type: {}", text);
+    ++pos;
+    FLOE_ASSIGN_OR_RETURN(SqlType second, ReadTypeText(text, pos));
+    if (pos >= text.size() || text[pos] != ')') return InvalidArgument("Unknown type: {}", text);
+    ++pos;
+    if (!first.IsOrderable()) return InvalidArgument("map key type must be comparable: {}", first.ToString());
+    return SqlType::Map(std::move(first), std::move(second));
+  }
+  if (pos < text.size() && text[pos] == '(') {
+    // Integer parameters, then perhaps more words: "timestamp(6) with time zone".
+    ++pos;
+    while (pos < text.size() && text[pos] != ')') {
+      size_t digits = pos;
+      int64_t value = 0;
+      while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9' && value < 1'000'000'000)
+        value = value * 10 + (text[pos++] - '0');
+      if (pos == digits) return InvalidArgument("type parameters must be integer literals: {}", text);
+      name.parameters.push_back(value);
+      if (pos < text.size() && text[pos] == ',') ++pos;
+    }
+    if (pos >= text.size()) return InvalidArgument("Unknown type: {}", text);
+    ++pos;
+    size_t rest = pos;
+    while (pos < text.size() && text[pos] != ',' && text[pos] != ')') ++pos;
+    name.name += std::string(text.substr(rest, pos - rest));
+  }
+  return TypeFromName(name);
+}
+
+}  // namespace
+
+Result<SqlType> TypeFromText(std::string_view text) {
+  size_t pos = 0;
+  FLOE_ASSIGN_OR_RETURN(SqlType type, ReadTypeText(text, pos));
+  if (pos != text.size()) return InvalidArgument("Unknown type: {}", text);
+  return type;
+}
+
 Result<SqlType> TypeFromName(const ast::TypeName& written) {
   const std::string& n = written.name;
+  if (n.starts_with("array(") || n.starts_with("map(")) {
+    // Trino's nested type syntax, passed through the pre-parser as one quoted name.
+    FLOE_ASSIGN_OR_RETURN(SqlType nested, TypeFromText(n));
+    return written.array ? SqlType::Array(nested) : nested;
+  }
   const auto& params = written.parameters;
   SqlType base;
   auto no_params = [&]() -> Status {

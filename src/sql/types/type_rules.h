@@ -34,5 +34,7 @@ Result<SqlType> DecimalArithmeticType(ArithmeticOp op, const SqlType& a, const S
 
 // The type a written type name denotes ("decimal(10,2)", "varchar", "timestamp with time zone").
 Result<SqlType> TypeFromName(const ast::TypeName& name);
+// A type from Trino's text ("map(varchar,array(bigint))", words single-spaced, no other spaces).
+Result<SqlType> TypeFromText(std::string_view text);
 
 }  // namespace floe::sql

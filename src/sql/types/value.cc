@@ -88,6 +88,25 @@ std::string Value::ToText() const {
       }
       return out + "}";
     }
+    case TypeKind::kArray: {
+      std::string out = "[";
+      const auto& elements = as_elements();
+      for (size_t i = 0; i < elements.size(); ++i) {
+        if (i > 0) out += ", ";
+        out += elements[i].ToText();
+      }
+      return out + "]";
+    }
+    case TypeKind::kMap: {
+      std::string out = "{";
+      for (size_t i = 0; i < map_size(); ++i) {
+        if (i > 0) out += ", ";
+        out += map_key(i).ToText();
+        out.push_back('=');
+        out += map_value(i).ToText();
+      }
+      return out + "}";
+    }
     case TypeKind::kBoolean: return as_bool() ? "true" : "false";
     case TypeKind::kDecimal: return DecimalToString(as_decimal(), type_.scale());
     case TypeKind::kReal: return fmt::format("{}", static_cast<float>(as_double()));  // 1.1, not 1.100000023841858
@@ -146,6 +165,20 @@ std::string Value::ToSql() const {
       std::vector<std::string> fields;
       for (const Value& f : as_fields()) fields.push_back(f.ToSql());
       return fmt::format("CAST(ROW({}) AS {})", fmt::join(fields, ", "), type_.ToString());
+    }
+    case TypeKind::kArray: {
+      std::vector<std::string> elements;
+      for (const Value& e : as_elements()) elements.push_back(e.ToSql());
+      return fmt::format("CAST(ARRAY[{}] AS {})", fmt::join(elements, ", "), type_.ToString());
+    }
+    case TypeKind::kMap: {
+      std::vector<std::string> keys, values;
+      for (size_t i = 0; i < map_size(); ++i) {
+        keys.push_back(map_key(i).ToSql());
+        values.push_back(map_value(i).ToSql());
+      }
+      return fmt::format("CAST(MAP(ARRAY[{}], ARRAY[{}]) AS {})", fmt::join(keys, ", "), fmt::join(values, ", "),
+                         type_.ToString());
     }
     case TypeKind::kReal:
     case TypeKind::kDouble: {

@@ -36,6 +36,12 @@ class Value {
   static Value Row(SqlType type, std::vector<Value> fields) {
     return Value(std::move(type), std::make_shared<const std::vector<Value>>(std::move(fields)));
   }
+  // An array's elements, in order.
+  static Value Array(SqlType type, std::vector<Value> elements) { return Row(std::move(type), std::move(elements)); }
+  // A map's entries as key, value, key, value, ... in the map's order (keys distinct).
+  static Value Map(SqlType type, std::vector<Value> keys_and_values) {
+    return Row(std::move(type), std::move(keys_and_values));
+  }
 
   const SqlType& type() const { return type_; }
   bool is_null() const { return std::holds_alternative<std::monostate>(data_); }
@@ -45,11 +51,15 @@ class Value {
   double as_double() const { return std::get<double>(data_); }
   const std::string& as_string() const { return std::get<std::string>(data_); }
   const std::vector<Value>& as_fields() const { return *std::get<std::shared_ptr<const std::vector<Value>>>(data_); }
+  const std::vector<Value>& as_elements() const { return as_fields(); }
+  size_t map_size() const { return as_fields().size() / 2; }
+  const Value& map_key(size_t i) const { return as_fields()[2 * i]; }
+  const Value& map_value(size_t i) const { return as_fields()[2 * i + 1]; }
 
   // SQL literal text: NULL, TRUE, 42, 12.50, 'it''s', DATE '2024-01-01', X'0aff'.
   std::string ToSql() const;
-  // Plain text for result output: 12.50, 2024-01-01, it's; rows as Trino prints them,
-  // {name=ann, geo={lat=1.0, lon=2.0}}.
+  // Plain text for result output: 12.50, 2024-01-01, it's; rows, arrays and maps as Trino
+  // prints them: {name=ann, geo={lat=1.0, lon=2.0}}, [1, 2, NULL], {a=1, b=2}.
   std::string ToText() const;
 
   bool operator==(const Value& other) const;

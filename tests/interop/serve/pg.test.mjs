@@ -51,6 +51,21 @@ test('simple query: rows, type OIDs, several statements, empty query', async () 
   }
 });
 
+// node pg parses PostgreSQL arrays by their type OID (int4[] 1007, text[] 1009): the cells arrive
+// as JS arrays, NULL elements and '' apart; a map has no PostgreSQL type and arrives as text.
+test('arrays arrive as PostgreSQL arrays, maps as Trino text', async () => {
+  const client = await connect();
+  try {
+    const result = await client.query(
+      "SELECT ARRAY[1, NULL, 3] AS ints, ARRAY['a b', '', NULL, 'q\"x', 'NULL'] AS texts, CAST(NULL AS array(integer)) AS none, " +
+      "MAP(ARRAY['k'], ARRAY[1]) AS m, ARRAY[ARRAY[1]] AS nested");
+    assert.deepEqual(result.fields.map((f) => f.dataTypeID), [1007, 1009, 1007, 25, 25]);
+    assert.deepEqual(result.rows[0], { ints: [1, null, 3], texts: ['a b', '', null, 'q"x', 'NULL'], none: null, m: '{k=1}', nested: '[[1]]' });
+  } finally {
+    await client.end();
+  }
+});
+
 test('extended query with bound parameters', async () => {
   const client = await connect();
   try {

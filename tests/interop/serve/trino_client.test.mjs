@@ -41,6 +41,15 @@ test('rows and column types', async () => {
   assert.equal(last.stats.state, 'FINISHED');
 });
 
+test('arrays and maps arrive as JSON arrays and objects with their type signatures', async () => {
+  const { columns, rows, last } = await collect(await client().query(
+    "SELECT ARRAY[1, NULL] AS a, MAP(ARRAY['k', ''], ARRAY[1.5, NULL]) AS m, ARRAY[ARRAY['x', ''], NULL] AS n, ARRAY[] AS e"));
+  assert.equal(last.error, undefined);
+  assert.deepEqual(columns.map((c) => c.type), ['array(integer)', 'map(varchar, decimal(2,1))', 'array(array(varchar))', 'array(unknown)']);
+  assert.deepEqual(columns[1].typeSignature.arguments.map((a) => a.value.rawType), ['varchar', 'decimal']);
+  assert.deepEqual(rows, [[[1, null], { k: '1.5', '': null }, [['x', ''], null], []]]);
+});
+
 test('version() and the catalog probes BI tools send', async () => {
   const version = await collect(await client().query('SELECT version()'));
   assert.equal(version.rows.length, 1);

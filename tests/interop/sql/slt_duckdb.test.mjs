@@ -13,6 +13,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cellsAgree } from '../../../bench/tpch/tpch_compare.mjs';
+import { NestedCell, isNested, nestedAgree } from './nested_cells.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const require = createRequire(join(root, 'tests', 'interop', 'package.json'));
@@ -60,9 +61,14 @@ function expectedCells(line) {
 }
 
 // DuckDB's JSON rows as cells comparable with floe's text: strings stay strings, NULL stays null,
-// booleans and numbers as floe prints them.
-function duckCells(row) {
-  return row.map((v) => (v === null ? null : typeof v === 'boolean' ? String(v) : v));
+// booleans and numbers as floe prints them; lists, maps and structs kept whole with their types,
+// to be compared by structure (nestedAgree).
+function duckCells(row, types) {
+  return row.map((v, i) => {
+    if (v === null) return null;
+    if (isNested(types[i])) return new NestedCell(v, types[i]);
+    return typeof v === 'boolean' ? String(v) : v;
+  });
 }
 
 // A timestamp without a zone, as an instant read in UTC: floe prints six fraction digits
@@ -73,8 +79,13 @@ function asUtc(cell) {
   return m ? `${m[1]}${m[2] ?? ''} UTC` : cell;
 }
 
+const leafAgree = (text, value) => cellsAgree(asUtc(text), asUtc(value));
+
 function rowsAgree(a, b) {
-  return a.length === b.length && a.every((cell, i) => cellsAgree(asUtc(cell), asUtc(b[i])));
+  return a.length === b.length && a.every((cell, i) => {
+    if (b[i] instanceof NestedCell) return cell !== null && nestedAgree(cell, b[i].value, b[i].type, leafAgree);
+    return cellsAgree(asUtc(cell), asUtc(b[i]));
+  });
 }
 
 // Rows agree as a bag (a query without ORDER BY has no order; one with ORDER BY may tie).
@@ -93,10 +104,24 @@ function sameBag(expected, actual) {
 // precisions (DuckDB's timestamps are microseconds without a parameter) and Iceberg table clauses
 // (partitioning, properties) that do not change a table's rows; Trino's names of functions DuckDB
 // has under another name.
-const DUCKDB_NAMES = { every: 'bool_and', regexp_like: 'regexp_matches', codepoint: 'unicode', day_of_week: 'isodow', to_unixtime: 'epoch' };
+// Trino's array(T) is DuckDB's T[] (map(K, V) is spelled alike); cardinality and element_at of
+// an array are DuckDB's len and list_extract (of a map, DuckDB then refuses the query, which is
+// then listed as not cross-checked), sequence of integers its generate_series.
+const DUCKDB_NAMES = {
+  every: 'bool_and', regexp_like: 'regexp_matches', codepoint: 'unicode', day_of_week: 'isodow', to_unixtime: 'epoch',
+  array_join: 'array_to_string', cardinality: 'len', element_at: 'list_extract', sequence: 'generate_series',
+};
+function arrayTypes(sql) {
+  const nested = /\barray\s*\(\s*([a-z]+(?:\s*\(\s*\d+(?:\s*,\s*\d+)?\s*\))?(?:\[\])*|map\s*\([^()]*\))\s*\)/gi;
+  for (let before = null; before !== sql;) {
+    before = sql;
+    sql = sql.replace(nested, (_, element) => `${element}[]`);
+  }
+  return sql;
+}
 function toDuckDb(sql) {
-  return sql
-    .replace(/\b(every|regexp_like|codepoint|day_of_week|to_unixtime)\s*\(/gi, (_, name) => `${DUCKDB_NAMES[name.toLowerCase()]}(`)
+  return arrayTypes(sql)
+    .replace(/\b(every|regexp_like|codepoint|day_of_week|to_unixtime|array_join|cardinality|element_at|sequence)\s*\(/gi, (_, name) => `${DUCKDB_NAMES[name.toLowerCase()]}(`)
     .replace(/timestamp\s*\(\s*6\s*\)\s+with\s+time\s+zone/gi, 'timestamptz')
     .replace(/timestamp\s*\(\s*6\s*\)/gi, 'timestamp')
     .replace(/\s+partitioned\s+by\s*\((?:[^()]|\([^()]*\))*\)/gi, '')
@@ -168,7 +193,9 @@ async function crossCheck(file) {
     }
     let rows;
     try {
-      rows = (await conn.runAndReadAll(sql)).getRowsJson().map(duckCells);
+      const reader = await conn.runAndReadAll(sql);
+      const types = reader.columnTypes();
+      rows = reader.getRowsJson().map((row) => duckCells(row, types));
     } catch (error) {
       outcome.unchecked.push(`${where}: DuckDB cannot run it (${firstLine(error.message)})`);
       continue;

@@ -1,0 +1,136 @@
+// What the array and map functions share: the subscript operator and element_at, which take
+// either, and the row form of every nested function (its kernel on one-row vectors).
+#include "sql/function/nested_functions.h"
+
+#include "sql/function/scalar_evaluation.h"
+#include "sql/types/type_rules.h"
+
+namespace floe::sql {
+namespace {
+
+Result<VectorPtr> SubscriptKernel(const std::vector<KernelArgument>& args, const SqlType& result, int64_t rows) {
+  if (args[0].type.kind() == TypeKind::kMap) return MapValueKernel(args, result, rows, true);
+  return ArrayElementKernel(args, result, rows, true);
+}
+
+Result<VectorPtr> ElementAtKernel(const std::vector<KernelArgument>& args, const SqlType& result, int64_t rows) {
+  if (args[0].type.kind() == TypeKind::kMap) return MapValueKernel(args, result, rows, false);
+  return ArrayElementKernel(args, result, rows, false);
+}
+
+// a[i] with a bigint i, m[k] with a key of the map's key type.
+Result<ResolvedCall> ResolveElementAccess(std::string_view name, const std::vector<SqlType>& in) {
+  if (in.size() == 2 && in[0].kind() == TypeKind::kArray && CanCoerce(in[1], SqlType::Bigint())) {
+    return ResolvedCall{in[0].element(), {in[0], SqlType::Bigint()}};
+  }
+  if (in.size() == 2 && in[0].kind() == TypeKind::kMap && CanCoerce(in[1], in[0].element())) {
+    return ResolvedCall{in[0].value(), {in[0], in[0].element()}};
+  }
+  return CodedError(ErrorCode::kTypeMismatch,
+                    "Unexpected parameters for function {}. Expected: {}(array(E), bigint), {}(map(K,V), K)", name,
+                    name, name);
+}
+
+void AddFunction(FunctionRegistry& registry, std::string name, std::string signatures, VectorKernel kernel) {
+  FunctionInfo info;
+  info.name = name;
+  info.kind = FunctionKind::kScalar;
+  info.signatures = std::move(signatures);
+  info.resolve = [name](const std::vector<SqlType>& in) { return ResolveElementAccess(name, in); };
+  info.kernel = std::move(kernel);
+  registry.Add(std::move(info));
+}
+
+// Equality of two values of one type: true, false, or nullopt when a NULL leaves it open. With
+// `null_equal` (IS NOT DISTINCT FROM) NULL equals NULL and the answer is never open.
+std::optional<bool> NestedEqual(const Value& a, const Value& b, bool null_equal) {
+  if (a.is_null() || b.is_null()) {
+    if (null_equal) return a.is_null() && b.is_null();
+    return std::nullopt;
+  }
+  auto all = [&](const std::vector<Value>& x, const std::vector<Value>& y) -> std::optional<bool> {
+    if (x.size() != y.size()) return false;
+    bool open = false;
+    for (size_t i = 0; i < x.size(); ++i) {
+      std::optional<bool> same = NestedEqual(x[i], y[i], null_equal);
+      if (!same) {
+        open = true;
+      } else if (!*same) {
+        return false;
+      }
+    }
+    if (open) return std::nullopt;
+    return true;
+  };
+  switch (a.type().kind()) {
+    case TypeKind::kArray:
+    case TypeKind::kRow:
+      return all(a.as_elements(), b.as_elements());
+    case TypeKind::kMap: {
+      if (a.map_size() != b.map_size()) return false;
+      bool open = false;
+      for (size_t i = 0; i < a.map_size(); ++i) {
+        size_t j = 0;
+        while (j < b.map_size() && NestedEqual(a.map_key(i), b.map_key(j), true) != true) ++j;
+        if (j == b.map_size()) return false;
+        std::optional<bool> same = NestedEqual(a.map_value(i), b.map_value(j), null_equal);
+        if (!same) {
+          open = true;
+        } else if (!*same) {
+          return false;
+        }
+      }
+      if (open) return std::nullopt;
+      return true;
+    }
+    default: {
+      std::optional<int> c = CompareValues(a, b);
+      return c.has_value() && *c == 0;  // NaN equals nothing
+    }
+  }
+}
+
+}  // namespace
+
+bool IsNestedComparison(std::string_view name, const std::vector<Value>& args) {
+  if (args.size() != 2 || !(name == "eq" || name == "neq" || name == "is_distinct_from")) return false;
+  TypeKind kind = args[0].type().kind();
+  return kind == TypeKind::kArray || kind == TypeKind::kMap || kind == TypeKind::kRow;
+}
+
+Result<Value> EvaluateNestedComparison(std::string_view name, const std::vector<Value>& args) {
+  if (!(args[0].type() == args[1].type())) {
+    return NotImplemented("comparing {} with {}", args[0].type().ToString(), args[1].type().ToString());
+  }
+  if (name == "is_distinct_from") return Value::Boolean(!*NestedEqual(args[0], args[1], true));
+  std::optional<bool> same = NestedEqual(args[0], args[1], false);
+  if (!same) return Value::Null(SqlType::Boolean());
+  return Value::Boolean(name == "eq" ? *same : !*same);
+}
+
+bool IsNestedFunction(std::string_view name) {
+  for (std::string_view n : {"array_constructor", "subscript", "element_at", "cardinality", "contains", "array_join",
+                             "map", "map_keys", "map_values", "sequence"}) {
+    if (name == n) return true;
+  }
+  return false;
+}
+
+Result<Value> EvaluateNestedCall(std::string_view name, const SqlType& type, const std::vector<Value>& args) {
+  const FunctionInfo* info = FunctionRegistry::BuiltIn().Find(name);
+  if (info == nullptr || !info->kernel) return NotImplemented("function {} has no kernel", name);
+  std::vector<VectorPtr> vectors;
+  std::vector<KernelArgument> arguments;
+  for (const Value& arg : args) vectors.push_back(ConstantVector(arg, 1));
+  for (size_t k = 0; k < args.size(); ++k) arguments.push_back({vectors[k].get(), true, args[k].type()});
+  FLOE_ASSIGN_OR_RETURN(VectorPtr out, info->kernel(arguments, type, 1));
+  return GetValue(*out, type, 0);
+}
+
+void RegisterNestedAccess(FunctionRegistry& registry) {
+  AddFunction(registry, "subscript", "array(E)[bigint] -> E; map(K,V)[K] -> V", SubscriptKernel);
+  AddFunction(registry, "element_at", "element_at(array(E), bigint) -> E; element_at(map(K,V), K) -> V",
+              ElementAtKernel);
+}
+
+}  // namespace floe::sql
