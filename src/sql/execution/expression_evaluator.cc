@@ -1390,7 +1390,7 @@ Result<ExprNodePtr> CompileCall(const BoundExpr& e, const ColumnLayout& layout) 
       return ExprNodePtr(std::make_unique<FieldAccessNode>(e.type, std::move(row), f));
     }
   }
-  if (IsNestedFunction(name)) {
+  if (IsNestedFunction(name) || (name == "concat" && e.type.kind() == TypeKind::kArray)) {
     // Array and map functions: their kernels read and build nested vectors.
     for (const auto& arg : e.args) {
       if (!CanCarry(arg->type))
@@ -1400,8 +1400,9 @@ Result<ExprNodePtr> CompileCall(const BoundExpr& e, const ColumnLayout& layout) 
     if (!CanCarry(e.type))
       return NotImplemented("{}() of type {} is not supported by the executor yet", name, e.type.ToString());
     FLOE_ASSIGN_OR_RETURN(auto args, CompileArgs(e, layout));
-    return ExprNodePtr(
-        std::make_unique<KernelCallNode>(FunctionRegistry::BuiltIn().Find(name)->kernel, e.type, std::move(args)));
+    const VectorKernel& kernel =
+        name == "concat" ? ArrayConcatKernel() : FunctionRegistry::BuiltIn().Find(name)->kernel;
+    return ExprNodePtr(std::make_unique<KernelCallNode>(kernel, e.type, std::move(args)));
   }
   if (name == "field_access" || name == "row_constructor") {
     return NotImplemented("{} on nested types is not supported by the executor yet", name);
@@ -1474,6 +1475,7 @@ Status CheckRowUse(const BoundExpr& e) {
   }
   if (e.kind == BoundKind::kCall && (e.name == "field_access" || e.name == "typeof" || IsNestedFunction(e.name)))
     return OkStatus();
+  if (e.kind == BoundKind::kCall && e.name == "concat" && e.type.kind() == TypeKind::kArray) return OkStatus();
   // CASE, if and coalesce choose whole values: their vectors are assembled slot by slot, as any
   // carried vector can be.
   bool chooses = e.kind == BoundKind::kCase || (e.kind == BoundKind::kCall && (e.name == "if" || e.name == "coalesce"));

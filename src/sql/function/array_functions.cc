@@ -3,6 +3,7 @@
 // ColumnVector: slot i's elements are children[0] at [offsets[i], offsets[i + 1]).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "sql/function/nested_functions.h"
@@ -242,6 +243,59 @@ Result<ResolvedCall> ResolveArrayJoin(const std::vector<SqlType>& in) {
 }
 
 }  // namespace
+
+const VectorKernel& ArrayConcatKernel() {
+  static const VectorKernel kernel = [](const std::vector<KernelArgument>& args, const SqlType& result,
+                                        int64_t rows) -> Result<VectorPtr> {
+    auto out = NewVector(result, rows);
+    ColumnVector& elements = out->children[0];
+    for (int64_t i = 0; i < rows; ++i) {
+      bool null = false;
+      for (const KernelArgument& arg : args) null = null || !arg.valid(i);
+      if (null) {
+        out->AppendNull();
+        continue;
+      }
+      for (const KernelArgument& arg : args) {
+        if (!(arg.type == result)) {  // an element (the binder cast it to the element type)
+          AppendFrom(elements, *arg.vector, arg.row(i));
+          continue;
+        }
+        Entries e = EntriesAt(arg, i);
+        for (int32_t k = e.begin; k < e.end; ++k) AppendFrom(elements, arg.vector->children[0], k);
+      }
+      out->AppendListEnd(true);
+    }
+    return VectorPtr(out);
+  };
+  return kernel;
+}
+
+std::optional<Result<ResolvedCall>> ResolveArrayConcat(const std::vector<SqlType>& in) {
+  // The deepest arrays are concatenated; an argument one level shallower is an element of them
+  // (ARRAY[ARRAY[1]] || ARRAY[2] appends ARRAY[2]).
+  auto depth = [](const SqlType& t) {
+    int d = 0;
+    for (const SqlType* x = &t; x->kind() == TypeKind::kArray; x = &x->element()) ++d;
+    return d;
+  };
+  int deepest = 0;
+  for (const SqlType& t : in) deepest = std::max(deepest, depth(t));
+  if (deepest == 0) return std::nullopt;
+  SqlType element = SqlType::Unknown();
+  for (const SqlType& t : in) {
+    bool array = depth(t) == deepest;
+    auto common = CommonSuperType(element, array ? t.element() : t);
+    if (!common || (!array && !t.IsUnknown() && depth(t) != deepest - 1)) {
+      return Result<ResolvedCall>(CodedError(ErrorCode::kTypeMismatch, "Cannot concatenate {} and {}",
+                                             SqlType::Array(element).ToString(), t.ToString()));
+    }
+    element = *common;
+  }
+  std::vector<SqlType> arguments;
+  for (const SqlType& t : in) arguments.push_back(depth(t) == deepest ? SqlType::Array(element) : element);
+  return Result<ResolvedCall>(ResolvedCall{SqlType::Array(element), std::move(arguments)});
+}
 
 bool SameElement(const ColumnVector& a, int64_t i, const ColumnVector& b, int64_t j) {
   switch (a.type().id) {

@@ -118,12 +118,15 @@ bool IsNestedFunction(std::string_view name) {
 
 Result<Value> EvaluateNestedCall(std::string_view name, const SqlType& type, const std::vector<Value>& args) {
   const FunctionInfo* info = FunctionRegistry::BuiltIn().Find(name);
-  if (info == nullptr || !info->kernel) return NotImplemented("function {} has no kernel", name);
+  const VectorKernel* kernel = name == "concat"                  ? &ArrayConcatKernel()
+                               : info != nullptr && info->kernel ? &info->kernel
+                                                                 : nullptr;
+  if (kernel == nullptr) return NotImplemented("function {} has no kernel", name);
   std::vector<VectorPtr> vectors;
   std::vector<KernelArgument> arguments;
   for (const Value& arg : args) vectors.push_back(ConstantVector(arg, 1));
   for (size_t k = 0; k < args.size(); ++k) arguments.push_back({vectors[k].get(), true, args[k].type()});
-  FLOE_ASSIGN_OR_RETURN(VectorPtr out, info->kernel(arguments, type, 1));
+  FLOE_ASSIGN_OR_RETURN(VectorPtr out, (*kernel)(arguments, type, 1));
   return GetValue(*out, type, 0);
 }
 

@@ -5,6 +5,7 @@
 // column can never disagree.
 #pragma once
 
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -38,6 +39,14 @@ Result<VectorPtr> ArrayElementKernel(const std::vector<KernelArgument>& args, co
 // m[k] (`strict`: a missing key is an error) or element_at(m, k) (NULL).
 Result<VectorPtr> MapValueKernel(const std::vector<KernelArgument>& args, const SqlType& result, int64_t rows,
                                  bool strict);
+
+// `a || b` and concat(...) where an argument is an array: the arrays' elements in order, a
+// non-array argument one element (`a || 3`); NULL when an argument is NULL. The kernel lives as
+// long as the process.
+const VectorKernel& ArrayConcatKernel();
+// concat's resolver for arrays: the arguments' common element type, or nullopt when no argument
+// is an array (then concat is the string function).
+std::optional<Result<ResolvedCall>> ResolveArrayConcat(const std::vector<SqlType>& in);
 
 void RegisterNestedAccess(FunctionRegistry& registry);  // subscript, element_at
 void RegisterArrayFunctions(FunctionRegistry& registry);

@@ -325,7 +325,8 @@ Result<Value> Rounding(const std::string& name, const SqlType& type, const std::
 }  // namespace
 
 Result<Value> EvaluateScalarCall(const std::string& name, const SqlType& type, const std::vector<Value>& args) {
-  if (IsNestedFunction(name)) return EvaluateNestedCall(name, type, args);
+  if (IsNestedFunction(name) || (name == "concat" && type.kind() == TypeKind::kArray))
+    return EvaluateNestedCall(name, type, args);
   if (IsNestedComparison(name, args)) return EvaluateNestedComparison(name, args);
   auto any_null = [&] {
     return std::any_of(args.begin(), args.end(), [](const Value& v) { return v.is_null(); });

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "sql/function/function_registry.h"
+#include "sql/function/nested_functions.h"
 #include "sql/types/type_rules.h"
 
 namespace floe::sql {
@@ -107,7 +108,15 @@ void RegisterScalarFunctions(FunctionRegistry& r) {
   for (auto [name, symbol] : {std::pair{"lt", "<"}, {"lte", "<="}, {"gt", ">"}, {"gte", ">="}}) {
     AddCustom(r, name, fmt::format("T {} T", symbol), Comparison(symbol, true));
   }
-  AddScalar(r, "concat", {{{"varchar", "varchar"}, "varchar", true}, {{"varbinary", "varbinary"}, "varbinary", true}});
+  // concat and ||: strings or binary, or arrays (nested_functions.h).
+  AddCustom(r, "concat",
+            "concat(varchar, ...) -> varchar; concat(varbinary, ...) -> varbinary; concat(array(E), ...) -> array(E)",
+            [strings = OverloadResolver("concat", {{{"varchar", "varchar"}, "varchar", true},
+                                                   {{"varbinary", "varbinary"}, "varbinary", true}})](
+                const std::vector<SqlType>& in) -> Result<ResolvedCall> {
+              if (auto arrays = ResolveArrayConcat(in)) return std::move(*arrays);
+              return strings(in);
+            });
   AddScalar(r, "like", {{{"varchar", "varchar"}, "boolean"}, {{"varchar", "varchar", "varchar"}, "boolean"}});
   AddScalar(r, "ilike", {{{"varchar", "varchar"}, "boolean"}, {{"varchar", "varchar", "varchar"}, "boolean"}});
 
