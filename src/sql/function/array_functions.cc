@@ -26,17 +26,6 @@ Entries EntriesAt(const KernelArgument& arg, int64_t i) {
   return {arg.vector->offsets[r], arg.vector->offsets[r + 1]};
 }
 
-void AddFunction(FunctionRegistry& registry, std::string name, std::string signatures, Resolver resolve,
-                 VectorKernel kernel) {
-  FunctionInfo info;
-  info.name = std::move(name);
-  info.kind = FunctionKind::kScalar;
-  info.signatures = std::move(signatures);
-  info.resolve = std::move(resolve);
-  info.kernel = std::move(kernel);
-  registry.Add(std::move(info));
-}
-
 // ARRAY[x, y, ...]: the binder has coerced every argument to the element type.
 Result<VectorPtr> ArrayConstructorKernel(const std::vector<KernelArgument>& args, const SqlType& result, int64_t rows) {
   auto out = NewVector(result, rows);
@@ -342,16 +331,17 @@ Result<VectorPtr> ArrayElementKernel(const std::vector<KernelArgument>& args, co
 }
 
 void RegisterArrayFunctions(FunctionRegistry& registry) {
-  AddFunction(registry, "array_constructor", "ARRAY[T, ...] -> array(T)", ResolveArrayConstructor,
-              ArrayConstructorKernel);
-  AddFunction(registry, "cardinality", "cardinality(array(E)) -> bigint; cardinality(map(K,V)) -> bigint",
-              ResolveCardinality, CardinalityKernel);
-  AddFunction(registry, "contains", "contains(array(T), T) -> boolean", ResolveContains, ContainsKernel);
-  AddFunction(registry, "sequence",
-              "sequence(bigint, bigint [, bigint]) -> array(bigint); sequence(date, date [, interval]) -> array(date)",
-              ResolveSequence, SequenceKernel);
-  AddFunction(registry, "array_join", "array_join(array(T), varchar [, varchar]) -> varchar", ResolveArrayJoin,
-              ArrayJoinKernel);
+  AddKernelFunction(registry, "array_constructor", "ARRAY[T, ...] -> array(T)", ResolveArrayConstructor,
+                    ArrayConstructorKernel);
+  AddKernelFunction(registry, "cardinality", "cardinality(array(E)) -> bigint; cardinality(map(K,V)) -> bigint",
+                    ResolveCardinality, CardinalityKernel);
+  AddKernelFunction(registry, "contains", "contains(array(T), T) -> boolean", ResolveContains, ContainsKernel);
+  AddKernelFunction(
+      registry, "sequence",
+      "sequence(bigint, bigint [, bigint]) -> array(bigint); sequence(date, date [, interval]) -> array(date)",
+      ResolveSequence, SequenceKernel);
+  AddKernelFunction(registry, "array_join", "array_join(array(T), varchar [, varchar]) -> varchar", ResolveArrayJoin,
+                    ArrayJoinKernel);
 }
 
 }  // namespace floe::sql

@@ -33,6 +33,17 @@ void FunctionRegistry::Add(FunctionInfo info) {
   functions_[name] = std::move(info);
 }
 
+void AddKernelFunction(FunctionRegistry& registry, std::string name, std::string signatures,
+                       std::function<Result<ResolvedCall>(const std::vector<SqlType>&)> resolve, VectorKernel kernel) {
+  FunctionInfo info;
+  info.name = std::move(name);
+  info.kind = FunctionKind::kScalar;
+  info.signatures = std::move(signatures);
+  info.resolve = std::move(resolve);
+  info.kernel = std::move(kernel);
+  registry.Add(std::move(info));
+}
+
 const FunctionInfo* FunctionRegistry::Find(std::string_view name) const {
   auto it = functions_.find(name);
   return it == functions_.end() ? nullptr : &it->second;
@@ -113,7 +124,8 @@ std::function<Result<ResolvedCall>(const std::vector<SqlType>&)> OverloadResolve
       for (size_t i = 0; i < o.parameters.size(); ++i) params += (i > 0 ? ", " : "") + o.parameters[i];
       expected += fmt::format("{}{}({}{})", expected.empty() ? "" : ", ", name, params, o.variadic ? "..." : "");
     }
-    return InvalidArgument("Unexpected parameters ({}) for function {}. Expected: {}", ArgumentList(args), name, expected);
+    return InvalidArgument("Unexpected parameters ({}) for function {}. Expected: {}", ArgumentList(args), name,
+                           expected);
   };
 }
 

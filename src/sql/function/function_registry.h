@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "base/result.h"
-#include "sql/types/sql_type.h"
 #include "sql/function/vector_kernel.h"
+#include "sql/types/sql_type.h"
 
 namespace floe::sql {
 
@@ -49,6 +49,10 @@ class FunctionRegistry {
  private:
   std::map<std::string, FunctionInfo, std::less<>> functions_;
 };
+
+// Registers a deterministic scalar function that owns its vector kernel.
+void AddKernelFunction(FunctionRegistry& registry, std::string name, std::string signatures,
+                       std::function<Result<ResolvedCall>(const std::vector<SqlType>&)> resolve, VectorKernel kernel);
 
 // One overload: parameter types as Trino names ("bigint", "varchar", "T" for any type bound to
 // the first T, "N" for any numeric, "D" for any decimal-or-integer kept as is) and the result.

@@ -12,17 +12,6 @@ namespace {
 
 using Resolver = std::function<Result<ResolvedCall>(const std::vector<SqlType>&)>;
 
-void AddFunction(FunctionRegistry& registry, std::string name, std::string signatures, Resolver resolve,
-                 VectorKernel kernel) {
-  FunctionInfo info;
-  info.name = std::move(name);
-  info.kind = FunctionKind::kScalar;
-  info.signatures = std::move(signatures);
-  info.resolve = std::move(resolve);
-  info.kernel = std::move(kernel);
-  registry.Add(std::move(info));
-}
-
 // map(keys, values): entries pair the arrays' elements by position. Keys must be distinct and
 // not null, and the arrays equally long (Trino's errors).
 Result<VectorPtr> MapConstructorKernel(const std::vector<KernelArgument>& args, const SqlType& result, int64_t rows) {
@@ -132,11 +121,12 @@ Result<VectorPtr> MapValueKernel(const std::vector<KernelArgument>& args, const 
 }
 
 void RegisterMapFunctions(FunctionRegistry& registry) {
-  AddFunction(registry, "map", "map(array(K), array(V)) -> map(K,V)", ResolveMapConstructor, MapConstructorKernel);
-  AddFunction(registry, "map_keys", "map_keys(map(K,V)) -> array(K)", ResolveMapPart("map_keys", true),
-              MapPartKernel<0>);
-  AddFunction(registry, "map_values", "map_values(map(K,V)) -> array(V)", ResolveMapPart("map_values", false),
-              MapPartKernel<1>);
+  AddKernelFunction(registry, "map", "map(array(K), array(V)) -> map(K,V)", ResolveMapConstructor,
+                    MapConstructorKernel);
+  AddKernelFunction(registry, "map_keys", "map_keys(map(K,V)) -> array(K)", ResolveMapPart("map_keys", true),
+                    MapPartKernel<0>);
+  AddKernelFunction(registry, "map_values", "map_values(map(K,V)) -> array(V)", ResolveMapPart("map_values", false),
+                    MapPartKernel<1>);
 }
 
 }  // namespace floe::sql

@@ -32,13 +32,8 @@ Result<ResolvedCall> ResolveElementAccess(std::string_view name, const std::vect
 }
 
 void AddFunction(FunctionRegistry& registry, std::string name, std::string signatures, VectorKernel kernel) {
-  FunctionInfo info;
-  info.name = name;
-  info.kind = FunctionKind::kScalar;
-  info.signatures = std::move(signatures);
-  info.resolve = [name](const std::vector<SqlType>& in) { return ResolveElementAccess(name, in); };
-  info.kernel = std::move(kernel);
-  registry.Add(std::move(info));
+  auto resolve = [name](const std::vector<SqlType>& in) { return ResolveElementAccess(name, in); };
+  AddKernelFunction(registry, std::move(name), std::move(signatures), std::move(resolve), std::move(kernel));
 }
 
 // Equality of two values of one type: true, false, or nullopt when a NULL leaves it open. With

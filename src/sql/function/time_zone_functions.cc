@@ -102,17 +102,6 @@ Result<ResolvedCall> ResolveTimeZone(const std::vector<SqlType>& in) {
   return ResolvedCall{result, {SqlType::Varchar(), value}};
 }
 
-void AddFunction(FunctionRegistry& registry, std::string name, std::string signatures,
-                 std::function<Result<ResolvedCall>(const std::vector<SqlType>&)> resolve, VectorKernel kernel) {
-  FunctionInfo info;
-  info.name = std::move(name);
-  info.kind = FunctionKind::kScalar;
-  info.signatures = std::move(signatures);
-  info.resolve = std::move(resolve);
-  info.kernel = std::move(kernel);
-  registry.Add(std::move(info));
-}
-
 }  // namespace
 
 bool IsTimeZoneFunction(std::string_view name) {
@@ -145,15 +134,15 @@ Result<Value> EvaluateTimeZoneCall(std::string_view name, const SqlType& type, c
 }
 
 void RegisterTimeZoneFunctions(FunctionRegistry& registry) {
-  AddFunction(registry, "timezone",
-              "timezone(varchar, timestamp with time zone) -> timestamp; "
-              "timezone(varchar, timestamp|date) -> timestamp with time zone",
-              ResolveTimeZone, TimeZoneKernel);
+  AddKernelFunction(registry, "timezone",
+                    "timezone(varchar, timestamp with time zone) -> timestamp; "
+                    "timezone(varchar, timestamp|date) -> timestamp with time zone",
+                    ResolveTimeZone, TimeZoneKernel);
   for (const char* name : {"parse_timestamptz", "try_parse_timestamptz"}) {
-    AddFunction(registry, name, fmt::format("{}(varchar, varchar) -> timestamp with time zone", name),
-                OverloadResolver(name, {{{"varchar", "varchar"}, "timestamptz"}}),
-                std::string_view(name) == "parse_timestamptz" ? VectorKernel(ParseKernel<false>)
-                                                              : VectorKernel(ParseKernel<true>));
+    AddKernelFunction(registry, name, fmt::format("{}(varchar, varchar) -> timestamp with time zone", name),
+                      OverloadResolver(name, {{{"varchar", "varchar"}, "timestamptz"}}),
+                      std::string_view(name) == "parse_timestamptz" ? VectorKernel(ParseKernel<false>)
+                                                                    : VectorKernel(ParseKernel<true>));
   }
 }
 
