@@ -1,5 +1,6 @@
-// The binder's internal state, shared by binder_query.cc (statements, queries, FROM) and
-// binder_expr.cc (expressions). Not part of the sql area's interface; see sql/binder.h.
+// The binder's internal state, shared by binder_query.cc (statements, queries, FROM),
+// binder_expr.cc (coercion, grouping, the dispatch of expressions) and expression/ (one binder
+// per expression kind). Not part of the sql area's interface; see sql/binder.h.
 #pragma once
 
 #include <map>
@@ -84,6 +85,17 @@ struct BoundQuery {
 // Whether a FROM item is UNNEST(...).
 bool IsUnnest(const ast::TableRef& ref);
 
+// "a.b.c", for messages.
+std::string DottedName(const std::vector<std::string>& parts);
+// The function an operator calls ("+" is add, "=" is eq, "||" is concat), or null.
+const char* OperatorFunction(const std::string& op);
+// Whether `function` is a comparison (eq, lt, ..., is_distinct_from).
+bool IsComparison(const std::string& function);
+// A string literal, which takes the type it is used as (Coerce casts its text).
+bool IsTextLiteral(const BoundExpr& e);
+// NOT `arg`, pointing at `location`.
+BoundExprPtr MakeNot(BoundExprPtr arg, int location);
+
 class BinderImpl {
  public:
   BinderImpl(std::string_view sql, const SqlCatalog& catalog, const BindOptions& options)
@@ -94,7 +106,7 @@ class BinderImpl {
   // Queries (binder_query.cc).
   Result<LogicalPtr> BindQuery(const ast::Query& query, Scope* outer, const CteScope* ctes);
 
-  // Expressions (binder_expr.cc).
+  // Expressions: dispatched by kind (binder_expr.cc) to the binders below.
   Result<BoundExprPtr> BindExpr(const ast::Expr& expr, ExprContext& context);
   // Binds and requires a boolean result ("WHERE clause must evaluate to a boolean").
   Result<BoundExprPtr> BindPredicate(const ast::Expr& expr, ExprContext& context);
@@ -107,6 +119,11 @@ class BinderImpl {
   Result<BoundExprPtr> BindGrouping(const ast::Expr& expr, ExprContext& context);
   // Replaces group-key subtrees with the keys' columns; bare input columns are an error.
   Result<BoundExprPtr> ApplyGrouping(BoundExprPtr expr, const ExprContext& context, int location);
+  // A call of an operator's or a comparison's function on two bound arguments: a string literal
+  // beside a typed value takes that value's type, then both are coerced to what the function
+  // takes. `what` names the construct in messages ("BETWEEN").
+  Result<BoundExprPtr> BindOperatorCall(const std::string& function, BoundExprPtr left, BoundExprPtr right,
+                                        int location, std::string_view what);
   // Coerces `expr` to `type` (an implicit cast), or explains why not.
   Result<BoundExprPtr> Coerce(BoundExprPtr expr, const SqlType& type, int location, std::string_view what);
   // A constant value of `expr` if it is one (literals, casts of literals, negation).
@@ -129,6 +146,32 @@ class BinderImpl {
   const FunctionRegistry& functions() const { return functions_; }
 
  private:
+  // One binder per expression kind (expression/bind_<kind>.cc).
+  Result<BoundExprPtr> BindLiteral(const ast::Expr& expr);
+  Result<BoundExprPtr> BindParameter(const ast::Expr& expr);
+  Result<BoundExprPtr> BindColumnRef(const ast::Expr& expr, ExprContext& context);
+  Result<BoundExprPtr> BindUnary(const ast::Expr& expr, ExprContext& context);
+  Result<BoundExprPtr> BindBinary(const ast::Expr& expr, ExprContext& context);
+  Result<BoundExprPtr> BindConjunction(const ast::Expr& expr, ExprContext& context);
+  Result<BoundExprPtr> BindCast(const ast::Expr& expr, ExprContext& context);
+  Result<BoundExprPtr> BindCase(const ast::Expr& expr, ExprContext& context);
+  Result<BoundExprPtr> BindInList(const ast::Expr& expr, ExprContext& context);
+  Result<BoundExprPtr> BindBetween(const ast::Expr& expr, ExprContext& context);
+  Result<BoundExprPtr> BindLike(const ast::Expr& expr, ExprContext& context);
+  Result<BoundExprPtr> BindIsNull(const ast::Expr& expr, ExprContext& context);
+  Result<BoundExprPtr> BindIsBool(const ast::Expr& expr, ExprContext& context);
+  Result<BoundExprPtr> BindIsDistinct(const ast::Expr& expr, ExprContext& context);
+  Result<BoundExprPtr> BindSubquery(const ast::Expr& expr, ExprContext& context);
+  Result<BoundExprPtr> BindFieldAccess(const ast::Expr& expr, ExprContext& context);
+  Result<BoundExprPtr> BindSubscript(const ast::Expr& expr, ExprContext& context);
+  Result<BoundExprPtr> BindConstructor(const ast::Expr& expr, ExprContext& context);
+  Result<BoundExprPtr> BindFunction(const ast::Expr& expr, ExprContext& context);
+  Result<BoundExprPtr> BindCurrent(const ast::Expr& expr);
+  // The OVER part of a window call whose function, arguments and filter are bound; `id` is the
+  // call's output column (bind_window.cc).
+  Result<BoundExprPtr> BindWindowCall(const ast::WindowSpec& window, WindowCall call, ColumnId id, ExprContext& context,
+                                      ExprContext& argument_context, int at);
+
   Result<LogicalPtr> BindSelect(const ast::Query& query, Scope* outer, const CteScope* ctes);
   Result<LogicalPtr> BindSetOp(const ast::Query& query, Scope* outer, const CteScope* ctes);
   Result<LogicalPtr> BindValues(const ast::Query& query, Scope* outer, const CteScope* ctes);
