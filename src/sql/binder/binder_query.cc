@@ -524,7 +524,7 @@ Result<LogicalPtr> BinderImpl::BindSetOp(const Query& query, Scope* outer, const
                   : query.set_op == SetOpKind::kIntersect ? LogicalSetOp::kIntersect : LogicalSetOp::kExcept;
   setop->set_all = query.set_all;
   for (size_t i = 0; i < types.size(); ++i) {
-    if (!types[i].IsOrderable() && !query.set_all) {
+    if (!types[i].IsComparable() && !query.set_all) {
       return ErrorAt(query.location, fmt::format("Type {} is not comparable and cannot be used in {} DISTINCT", types[i].ToString(), name));
     }
     setop->output.push_back(OutputColumn{NewColumn(), left->output[i].name, types[i]});
@@ -768,7 +768,7 @@ Result<LogicalPtr> BinderImpl::BindSelect(const Query& query, Scope* outer, cons
         if (!bound.has_value()) return std::unexpected(bound.error());
         key = std::move(*bound);
       }
-      if (!key->type.IsOrderable() && key->type.kind() != TypeKind::kRow) {
+      if (!key->type.IsComparable()) {
         return ErrorAt(g->location, fmt::format("Type {} cannot be used in GROUP BY", key->type.ToString()));
       }
       int existing = -1;
@@ -923,7 +923,7 @@ Result<LogicalPtr> BinderImpl::BindSelect(const Query& query, Scope* outer, cons
 
   if (query.distinct) {
     for (size_t i = 0; i < visible_columns; ++i) {
-      if (!plan->output[i].type.IsOrderable()) {
+      if (!plan->output[i].type.IsComparable()) {
         return ErrorAt(items[i].location,
                        fmt::format("DISTINCT can only be applied to comparable types (actual: {})",
                                    plan->output[i].type.ToString()),

@@ -1404,7 +1404,7 @@ Result<ExprNodePtr> CompileCall(const BoundExpr& e, const ColumnLayout& layout) 
         name == "concat" ? ArrayConcatKernel() : FunctionRegistry::BuiltIn().Find(name)->kernel;
     return ExprNodePtr(std::make_unique<KernelCallNode>(kernel, e.type, std::move(args)));
   }
-  if (name == "field_access" || name == "row_constructor") {
+  if (name == "field_access") {
     return NotImplemented("{} on nested types is not supported by the executor yet", name);
   }
   bool chooses = (name == "if" || name == "coalesce") && CanCarry(e.type);

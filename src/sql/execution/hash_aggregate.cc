@@ -304,7 +304,8 @@ Result<std::unique_ptr<Sink>> MakeHashAggregate(const LogicalOperator& node, con
   std::vector<ExprNodePtr> groups;
   std::vector<SqlType> group_types;
   for (const auto& g : node.groups) {
-    if (!IsExecutable(g->type)) return NotImplemented("GROUP BY on type {} is not supported by the executor yet", g->type.ToString());
+    if (!CanCarry(g->type))
+      return NotImplemented("GROUP BY on type {} is not supported by the executor yet", g->type.ToString());
     FLOE_ASSIGN_OR_RETURN(auto compiled, CompileExpression(*g, layout));
     group_types.push_back(g->type);
     groups.push_back(std::move(compiled));
@@ -330,10 +331,12 @@ Result<std::unique_ptr<Sink>> MakeHashAggregate(const LogicalOperator& node, con
       FLOE_ASSIGN_OR_RETURN(a.filter, CompileExpression(*call.filter, layout));
     }
     // Check the function is supported before any row is read. Of rows, arrays and maps, only
-    // their presence counts (count(payload)) and array_agg and map_agg collect them.
-    bool collects = (call.function == "array_agg" || call.function == "map_agg") && !call.distinct;
+    // their presence counts (count(payload), count(DISTINCT payload): DISTINCT compares their
+    // key encodings) and array_agg and map_agg collect them.
+    bool collects =
+        (call.function == "array_agg" && call.args.size() == 1) || (call.function == "map_agg" && !call.distinct);
     for (const SqlType& t : a.arg_types) {
-      if (!IsExecutable(t) && !(call.function == "count" && !call.distinct) && !collects) {
+      if (!IsExecutable(t) && call.function != "count" && !collects) {
         return NotImplemented("aggregate {}() on type {} is not supported by the executor yet", call.function, t.ToString());
       }
     }

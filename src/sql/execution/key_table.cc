@@ -1,10 +1,11 @@
 #include "sql/execution/key_table.h"
 
+#include <xxhash.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
-
-#include <xxhash.h>
 
 namespace floe::sql {
 
@@ -12,17 +13,32 @@ uint64_t HashKey(std::string_view key) { return XXH3_64bits(key.data(), key.size
 
 namespace {
 
-// How one key column is encoded: see the file comment in key_table.h.
+bool IsNested(const formats::DataType& type) {
+  return type.id == formats::TypeId::kList || type.id == formats::TypeId::kMap || type.id == formats::TypeId::kStruct;
+}
+
+void EncodeNestedSlot(const ColumnVector& v, int64_t i, std::string& out);
+
+// How one key column is encoded: see the file comment in key_table.h. A nested column's slots
+// are encoded up front (EncodeNestedSlot) and written as strings.
 struct KeyColumn {
   explicit KeyColumn(const ColumnVector* c)
       : vector(c),
-        width(c->type().HasOffsets() ? 0 : c->type().FixedWidth()),
+        width(c->type().HasOffsets() || IsNested(c->type()) ? 0 : c->type().FixedWidth()),
         is_double(c->type().id == formats::TypeId::kDouble),
         valid(c->validity.empty() ? nullptr : c->validity.data()),
         data(c->values.data()) {}
+  // Encodes every slot of a nested column (rows slots from `first`); a no-op for the others.
+  void EncodeNested(size_t first, size_t rows) {
+    if (!IsNested(vector->type())) return;
+    nested.resize(rows);
+    for (size_t r = 0; r < rows; ++r) EncodeNestedSlot(*vector, static_cast<int64_t>(first + r), nested[r]);
+    nested_first = first;
+  }
   // The most bytes slot i can take.
   size_t MaxBytes(size_t i) const {
     if (width > 0) return 1 + static_cast<size_t>(width);
+    if (!nested.empty()) return 5 + nested[i - nested_first].size();
     return 5 + static_cast<size_t>(vector->offsets[i + 1] - vector->offsets[i]);
   }
   // Writes slot i's encoding at `out`; returns the bytes written.
@@ -32,7 +48,8 @@ struct KeyColumn {
     switch (width) {
       case 0: {
         // Nulls encode an empty string so NULL = NULL for grouping.
-        std::string_view v = present ? vector->StringAt(static_cast<int64_t>(i)) : std::string_view();
+        std::string_view v;
+        if (present) v = nested.empty() ? vector->StringAt(static_cast<int64_t>(i)) : nested[i - nested_first];
         auto len = static_cast<uint32_t>(v.size());
         std::memcpy(out + 1, &len, 4);
         if (len > 0) std::memcpy(out + 5, v.data(), len);
@@ -70,11 +87,98 @@ struct KeyColumn {
   }
 
   const ColumnVector* vector;
-  int width;  // 0 for strings
+  int width;  // 0 for strings and nested values
   bool is_double;
   const uint8_t* valid;
   const uint8_t* data;
+  std::vector<std::string> nested;  // Slots nested_first, nested_first + 1, ... of a nested column.
+  size_t nested_first = 0;
 };
+
+// A nested slot as bytes that are equal exactly when the values are, NULL elements equal to
+// NULL as grouping wants: a presence byte, then a scalar's key encoding, a list's element count
+// and elements, a map's entry count and entries (each key then value) in byte order so the
+// order they were built in does not matter, or a struct's fields in order.
+void EncodeNestedSlot(const ColumnVector& v, int64_t i, std::string& out) {
+  const formats::DataType& type = v.type();
+  if (!IsNested(type)) {
+    KeyColumn column(&v);
+    size_t at = out.size();
+    out.resize(at + column.MaxBytes(static_cast<size_t>(i)));
+    out.resize(at + column.Write(static_cast<size_t>(i), reinterpret_cast<uint8_t*>(out.data()) + at));
+    return;
+  }
+  bool present = v.IsValid(i);
+  out.push_back(present ? 1 : 0);
+  if (!present) return;
+  if (type.id == formats::TypeId::kStruct) {
+    for (const ColumnVector& field : v.children) EncodeNestedSlot(field, i, out);
+    return;
+  }
+  auto begin = v.offsets[static_cast<size_t>(i)];
+  auto end = v.offsets[static_cast<size_t>(i) + 1];
+  auto count = static_cast<uint32_t>(end - begin);
+  out.append(reinterpret_cast<const char*>(&count), 4);
+  if (type.id == formats::TypeId::kList) {
+    for (int64_t e = begin; e < end; ++e) EncodeNestedSlot(v.children[0], e, out);
+    return;
+  }
+  std::vector<std::string> entries(count);
+  for (int64_t e = begin; e < end; ++e) {
+    std::string& entry = entries[static_cast<size_t>(e - begin)];
+    EncodeNestedSlot(v.children[0], e, entry);
+    EncodeNestedSlot(v.children[1], e, entry);
+  }
+  std::sort(entries.begin(), entries.end());
+  for (const std::string& entry : entries) out += entry;
+}
+
+// Appends to `v` the slot EncodeNestedSlot (or a KeyColumn, for a scalar) wrote at key[at...],
+// moving `at` past it.
+void DecodeSlot(std::string_view key, size_t& at, ColumnVector& v) {
+  bool valid = key[at++] != 0;
+  const formats::DataType& type = v.type();
+  if (IsNested(type)) {
+    if (!valid) {
+      v.AppendNull();
+      return;
+    }
+    if (type.id == formats::TypeId::kStruct) {
+      for (ColumnVector& field : v.children) DecodeSlot(key, at, field);
+      v.AppendStructSlot(true);
+      return;
+    }
+    uint32_t count;
+    std::memcpy(&count, key.data() + at, 4);
+    at += 4;
+    for (uint32_t e = 0; e < count; ++e) {
+      for (ColumnVector& child : v.children) DecodeSlot(key, at, child);
+    }
+    v.AppendListEnd(true);
+    return;
+  }
+  if (type.HasOffsets()) {
+    uint32_t len;
+    std::memcpy(&len, key.data() + at, 4);
+    at += 4;
+    if (valid) {
+      v.AppendString(key.substr(at, len));
+    } else {
+      v.AppendNull();
+    }
+    at += len;
+    return;
+  }
+  auto w = static_cast<size_t>(type.FixedWidth());
+  if (valid) {
+    if (!v.validity.empty()) v.validity.push_back(1);
+    v.values.Append(key.data() + at, w);
+    ++v.length;
+  } else {
+    v.AppendNull();
+  }
+  at += w;
+}
 
 }  // namespace
 
@@ -86,9 +190,15 @@ void KeyEncoder::Encode(const std::vector<const ColumnVector*>& columns, int64_t
   size_t total_strings = 0;
   for (const ColumnVector* c : columns) {
     cols.emplace_back(c);
+    KeyColumn& column = cols.back();
+    column.EncodeNested(0, n);
     any_validity |= !c->validity.empty();
-    fixed += cols.back().width == 0 ? 5 : 1 + static_cast<size_t>(cols.back().width);
-    if (cols.back().width == 0 && rows > 0) total_strings += static_cast<size_t>(c->offsets[n] - c->offsets[0]);
+    fixed += column.width == 0 ? 5 : 1 + static_cast<size_t>(column.width);
+    if (!column.nested.empty()) {
+      for (const std::string& slot : column.nested) total_strings += slot.size();
+    } else if (column.width == 0 && rows > 0) {
+      total_strings += static_cast<size_t>(c->offsets[n] - c->offsets[0]);
+    }
   }
   nulls_.assign(any_validity ? n : 0, 0);
   offsets_.resize(n + 1);
@@ -113,6 +223,7 @@ void KeyEncoder::EncodeRow(const std::vector<const ColumnVector*>& columns, int6
   size_t bytes = 0;
   for (const ColumnVector* c : columns) {
     cols.emplace_back(c);
+    cols.back().EncodeNested(i, 1);
     bytes += cols.back().MaxBytes(i);
   }
   key->resize(bytes);
@@ -214,28 +325,22 @@ std::vector<VectorPtr> DecodeKeys(const KeyTable& table, const std::vector<SqlTy
     std::string_view key = table.KeyAt(id);
     size_t at = 0;
     for (auto& v : out) {
-      bool valid = key[at++] != 0;
-      if (v->type().HasOffsets()) {
-        uint32_t len;
-        std::memcpy(&len, key.data() + at, 4);
-        at += 4;
-        if (valid) {
-          v->AppendString(key.substr(at, len));
-        } else {
-          v->AppendNull();
-        }
-        at += len;
-      } else {
-        auto w = static_cast<size_t>(v->type().FixedWidth());
-        if (valid) {
-          if (!v->validity.empty()) v->validity.push_back(1);
-          v->values.Append(key.data() + at, w);
-          ++v->length;
-        } else {
-          v->AppendNull();
-        }
-        at += w;
+      if (!IsNested(v->type())) {
+        DecodeSlot(key, at, *v);
+        continue;
       }
+      // Written as a string: a presence byte and the length, then EncodeNestedSlot's bytes.
+      bool valid = key[at] != 0;
+      uint32_t len;
+      std::memcpy(&len, key.data() + at + 1, 4);
+      at += 5;
+      if (valid) {
+        size_t inner = at;
+        DecodeSlot(key, inner, *v);
+      } else {
+        v->AppendNull();
+      }
+      at += len;
     }
   }
   return {out.begin(), out.end()};

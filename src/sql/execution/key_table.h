@@ -1,8 +1,10 @@
 // Row keys as bytes, and a hash table from keys to dense ids: the core of hash aggregation,
 // DISTINCT, set operations, hash joins and IN over subqueries. A key is the concatenation of
 // its columns' encodings (a null byte, then 1/8/16 fixed bytes, or a 4-byte length and the
-// bytes of a string), so equal SQL values (with NULL equal to NULL, -0.0 equal to 0.0, one NaN)
-// give equal bytes and the encoding can be decoded back into vectors. A KeyTable is used by one
+// bytes of a string; arrays, maps and rows as a string of their elements' encodings, a map's
+// entries in byte order), so equal SQL values (with NULL equal to NULL, -0.0 equal to 0.0, one
+// NaN, maps in any entry order) give equal bytes and the encoding can be decoded back into
+// vectors. A KeyTable is used by one
 // thread at a time; a finished table may be read by any number of threads.
 #pragma once
 

@@ -104,8 +104,8 @@ Result<Value> EvaluateNestedComparison(std::string_view name, const std::vector<
 }
 
 bool IsNestedFunction(std::string_view name) {
-  for (std::string_view n : {"array_constructor", "subscript", "element_at", "cardinality", "contains", "array_join",
-                             "map", "map_keys", "map_values", "sequence"}) {
+  for (std::string_view n : {"array_constructor", "row_constructor", "subscript", "element_at", "cardinality",
+                             "contains", "array_join", "map", "map_keys", "map_values", "sequence"}) {
     if (name == n) return true;
   }
   return false;
@@ -125,7 +125,26 @@ Result<Value> EvaluateNestedCall(std::string_view name, const SqlType& type, con
   return GetValue(*out, type, 0);
 }
 
+// ROW(a, b, ...): a struct slot per row whose fields are the arguments' slots, never null
+// itself (a row of NULLs is not a NULL row).
+Result<VectorPtr> RowConstructorKernel(const std::vector<KernelArgument>& args, const SqlType& result, int64_t rows) {
+  auto out = NewVector(result, rows);
+  for (int64_t i = 0; i < rows; ++i) {
+    for (size_t f = 0; f < args.size(); ++f) AppendFrom(out->children[f], *args[f].vector, args[f].row(i));
+    out->AppendStructSlot(true);
+  }
+  return VectorPtr(out);
+}
+
+Result<ResolvedCall> ResolveRowConstructor(const std::vector<SqlType>& in) {
+  std::vector<RowField> fields;
+  for (const SqlType& type : in) fields.push_back(RowField{"", type});
+  return ResolvedCall{SqlType::Row(std::move(fields)), in};
+}
+
 void RegisterNestedAccess(FunctionRegistry& registry) {
+  AddKernelFunction(registry, "row_constructor", "ROW(T1, T2, ...) -> row(T1, T2, ...)", ResolveRowConstructor,
+                    RowConstructorKernel);
   AddFunction(registry, "subscript", "array(E)[bigint] -> E; map(K,V)[K] -> V", SubscriptKernel);
   AddFunction(registry, "element_at", "element_at(array(E), bigint) -> E; element_at(map(K,V), K) -> V",
               ElementAtKernel);

@@ -48,7 +48,7 @@ const VectorKernel& ArrayConcatKernel();
 // is an array (then concat is the string function).
 std::optional<Result<ResolvedCall>> ResolveArrayConcat(const std::vector<SqlType>& in);
 
-void RegisterNestedAccess(FunctionRegistry& registry);  // subscript, element_at
+void RegisterNestedAccess(FunctionRegistry& registry);  // ROW(...), subscript, element_at
 void RegisterArrayFunctions(FunctionRegistry& registry);
 void RegisterMapFunctions(FunctionRegistry& registry);
 

@@ -56,6 +56,22 @@ bool SqlType::IsOrderable() const {
   }
 }
 
+bool SqlType::IsComparable() const {
+  switch (kind_) {
+    case TypeKind::kRow:
+      for (const RowField& field : fields()) {
+        if (!field.type.IsComparable()) return false;
+      }
+      return true;
+    case TypeKind::kArray:
+      return element().IsComparable();
+    case TypeKind::kMap:
+      return element().IsComparable() && value().IsComparable();
+    default:
+      return true;
+  }
+}
+
 std::string SqlType::ToString() const {
   switch (kind_) {
     case TypeKind::kUnknown: return "unknown";

@@ -78,6 +78,9 @@ class SqlType {
   bool IsInterval() const { return kind_ == TypeKind::kIntervalDayTime || kind_ == TypeKind::kIntervalYearMonth; }
   // Types whose values have a total order usable by ORDER BY, min/max and range pruning.
   bool IsOrderable() const;
+  // Whether values of this type can be told equal (grouped, DISTINCT, joined on): every scalar,
+  // and arrays, maps and rows of comparable types.
+  bool IsComparable() const;
 
   // Trino's spelling: "bigint", "decimal(10,2)", "timestamp(6) with time zone", "row(a bigint)".
   std::string ToString() const;
