@@ -9,9 +9,11 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/result.h"
 #include "formats/avro/avro_schema.h"
+#include "formats/protobuf/proto_schema.h"
 #include "registry/registry_error.h"
 #include "registry/schema_topic_log.h"
 #include "registry/subject_store.h"
@@ -62,6 +64,12 @@ class SchemaRegistry {
   // An AVRO schema with references, parsed with the named types of the schemas they name (theirs
   // first, each once, at most kMaxReferenceSchemas and kMaxReferenceDepth deep).
   Result<avro::AvroSchema> ParseAvroWithReferences(const SchemaContent& content) const;
+  // A PROTOBUF schema with references, parsed with each referenced schema as the file it
+  // imports by the reference's name (bounded as above).
+  Result<protobuf::ProtoSchema> ParseProtobufWithReferences(const SchemaContent& content) const;
+  // The schemas `content`'s references name, and theirs, dependencies first, each (subject,
+  // version) once, as (reference name, schema); each must be of `content`'s type.
+  Result<std::vector<protobuf::ProtoImport>> ReferencedSchemas(const SchemaContent& content) const;
   static constexpr size_t kMaxReferenceSchemas = 256;
   static constexpr int kMaxReferenceDepth = 32;
   // Problems of `candidate` under `subject`'s level (or against `only_version` alone).

@@ -59,7 +59,8 @@ Status CheckJsonSchemaReferences(std::string_view schema, std::span<const JsonSc
   auto add = [&](std::string name, std::string_view text) -> Status {
     Json json = Json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (json.is_discarded()) return InvalidArgument("{} is not JSON", name);
-    std::string base = json.is_object() && json.contains("$id") && json["$id"].is_string() ? json["$id"].get<std::string>() : "";
+    std::string base =
+        json.is_object() && json.contains("$id") && json["$id"].is_string() ? json["$id"].get<std::string>() : "";
     documents.push_back({std::move(name), std::move(base), std::move(json)});
     return OkStatus();
   };

@@ -19,9 +19,8 @@ std::string Message(std::string_view schema, const std::vector<JsonSchemaDocumen
 }
 
 TEST(JsonSchemaReferences, RefsResolveByReferenceNameIdAndPointer) {
-  const std::vector<JsonSchemaDocument> references = {{"address.json", kAddress},
-                                                      {"https://example.com/schemas/address.json", kAddress},
-                                                      {"customer.json", kCustomer}};
+  const std::vector<JsonSchemaDocument> references = {
+      {"address.json", kAddress}, {"https://example.com/schemas/address.json", kAddress}, {"customer.json", kCustomer}};
   // By name, into a referenced document by pointer, local, by $id, and from a referenced
   // document relative to its own $id.
   EXPECT_EQ(Message(R"({"type":"object","properties":{

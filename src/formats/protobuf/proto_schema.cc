@@ -106,6 +106,12 @@ Status AddImports(File& file, const ImportedFiles* imports) {
       }
     } else if (imports != nullptr) {
       auto it = imports->find(import);
+      // Other well-known files are not registered as references (Confluent's serializers skip
+      // google/protobuf/ imports): valid Protobuf floe does not read.
+      if (it == imports->end() && import.starts_with("google/protobuf/")) {
+        return NotImplemented(
+            "import \"{}\": of the well-known files only timestamp.proto and wrappers.proto are known", import);
+      }
       if (it == imports->end()) {
         return InvalidArgument("import \"{}\": no schema reference (or file imported before it) has that name", import);
       }
