@@ -54,6 +54,7 @@ Result<SourceOffsets> RoutingCommitter::CommittedOffsets() {
 }
 
 std::vector<catalog::TableIdentifier> RoutingCommitter::Tables() const {
+  std::lock_guard lock(tables_mutex_);
   std::vector<catalog::TableIdentifier> ids;
   for (const auto& [id, committer] : tables_) ids.push_back(id);
   return ids;
@@ -94,6 +95,7 @@ Result<IcebergCommitter*> RoutingCommitter::TableFor(const catalog::TableIdentif
   FLOE_ASSIGN_OR_RETURN_CTX(auto committer, IcebergCommitter::Open(std::move(table), nullptr, options_.sink),
                             fmt::format("table {}", name));
   IcebergCommitter* opened = committer.get();
+  std::lock_guard lock(tables_mutex_);
   tables_.emplace(id, std::move(committer));
   return opened;
 }

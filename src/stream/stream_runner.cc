@@ -19,6 +19,7 @@
 #include "stream/iceberg_committer.h"
 #include "stream/kafka_columns.h"
 #include "stream/protobuf_table_schema.h"
+#include "stream/routed_maintenance.h"
 #include "stream/routing_committer.h"
 #include "stream/schema_registry_client.h"
 #include "stream/table_setup.h"
@@ -170,11 +171,17 @@ Status RunRoutedStream(const StreamConfig& config, MetricsRegistry& metrics, con
                                              .group = group,
                                              .config = config.consumer_config},
                                             [&serialized] { return serialized.CommittedOffsets(); }));
-  // The dead-letter table gets a checkpoint commit every batch: its snapshots are expired and
-  // its files compacted as a single table's are.
+  // Every table the job writes is compacted and expired as a single table's is, the dead-letter
+  // table too (it gets a checkpoint commit every batch).
   MaintenanceOptions maintenance_options = config.maintenance;
   maintenance_options.target_file_size_bytes = config.target_file_size_bytes;
-  TableMaintenance maintenance([catalog, dlq_id] { return LoadTable(catalog, dlq_id); }, maintenance_options, metrics);
+  RoutedMaintenance maintenance(
+      [&committer, dlq_id] {
+        std::vector<catalog::TableIdentifier> ids = committer->Tables();
+        ids.push_back(dlq_id);
+        return ids;
+      },
+      [catalog](const catalog::TableIdentifier& id) { return LoadTable(catalog, id); }, maintenance_options, metrics);
   maintenance.Start();
   StreamJob job(*kafka_source, serialized, config.trigger, metrics, stop);
   log->info(
