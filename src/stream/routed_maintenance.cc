@@ -8,7 +8,9 @@ namespace floe::stream {
 
 RoutedMaintenance::RoutedMaintenance(TableLister tables, TableOpener open_table, MaintenanceOptions options,
                                      MetricsRegistry& metrics)
-    : tables_(std::move(tables)), open_table_(std::move(open_table)), options_(options),
+    : tables_(std::move(tables)),
+      open_table_(std::move(open_table)),
+      options_(options),
       metrics_(metrics),
       failures_(metrics.GetCounter("floe_stream_maintenance_failures_total", "Maintenance rounds that failed")) {}
 
@@ -50,7 +52,8 @@ void RoutedMaintenance::Loop() {
       const std::string name = catalog::IdentifierToString(id);
       if (!report) {
         failures_.Increment();
-        log->warn("maintenance of {}: {} (trying again in {} ms)", name, report.error().ToString(), options_.interval_ms);
+        log->warn("maintenance of {}: {} (trying again in {} ms)", name, report.error().ToString(),
+                  options_.interval_ms);
       } else if (report->files_rewritten + report->manifests_merged + report->snapshots_expired +
                      report->orphans_removed >
                  0) {
