@@ -157,6 +157,12 @@ Result<std::vector<protobuf::ProtoImport>> SchemaRegistry::ReferencedSchemas(con
   return out;
 }
 
+Result<protobuf::ProtoSchema> SchemaRegistry::ParseProtobuf(const SchemaContent& content) const {
+  std::lock_guard lock(mutex_);
+  if (content.references.empty()) return protobuf::ProtoSchema::Parse(content.schema);
+  return ParseProtobufWithReferences(content);
+}
+
 Result<avro::AvroSchema> SchemaRegistry::ParseAvroWithReferences(const SchemaContent& content) const {
   FLOE_ASSIGN_OR_RETURN(std::vector<protobuf::ProtoImport> referenced, ReferencedSchemas(content));
   std::vector<std::string> texts;

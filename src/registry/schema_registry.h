@@ -32,6 +32,9 @@ class SchemaRegistry {
   // {subject, id, version, schema[, schemaType, references]}; `version` may be kLatestVersion.
   RegistryResult<nlohmann::json> Version(std::string_view subject, int version, bool deleted) const;
   RegistryResult<nlohmann::json> SchemaById(int id) const;  // {schema[, schemaType, references]}
+  // A PROTOBUF schema parsed as registration parses it (with its references' files as its
+  // imports), for answering it as a descriptor.
+  Result<protobuf::ProtoSchema> ParseProtobuf(const SchemaContent& content) const;
   RegistryResult<nlohmann::json> SubjectVersionsById(int id) const;  // [{subject, version}]
   RegistryResult<nlohmann::json> ReferencedBy(std::string_view subject, int version) const;
 

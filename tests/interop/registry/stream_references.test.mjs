@@ -2,7 +2,9 @@
 // JavaScript client (@confluentinc/schemaregistry, npm) registers against `floe registry`
 //  - a Protobuf file (shop/payment.proto) that imports another (money.proto): its
 //    ProtobufSerializer registers money.proto first under its own subject and the payment file
-//    with a reference named "money.proto" to it, then frames the messages kafkajs produces;
+//    with a reference named "money.proto" to it, then frames the messages kafkajs produces (and
+//    the same file registered as .proto text with that reference, which the client reads back
+//    as the descriptor floe's registry writes for ?format=serialized);
 //  - a JSON Schema whose `$ref` names a registered reference ("address.json"), validated by its
 //    JsonSerializer with the reference loaded.
 // The job resolves the references and turns the records into rows equal, field by field, to
@@ -256,6 +258,32 @@ test('Protobuf imports and JSON Schema $refs resolved from schema references; ba
       assert.match(dead[1].error,
         /schema references form a cycle: subject 'cyc-b\.proto' version 1 -> subject 'cyc-a\.proto' version 2 -> subject 'cyc-b\.proto' version 1/,
         dead[1].error);
+
+      // The payment file registered as .proto text with its reference, as Confluent's Java
+      // serializer would: floe stream parses the text with money.proto's descriptor as its
+      // import; the client asks for ?format=serialized and gets a descriptor whose dependency
+      // it resolves by the reference's name.
+      const paymentText = `syntax = "proto3";
+package shop;
+import "money.proto";
+import "google/protobuf/timestamp.proto";
+message Payment {
+  int64 id = 1; money.Money amount = 2; repeated money.Money parts = 3; money.Kind kind = 4; string note = 5;
+  google.protobuf.Timestamp at = 6;
+}
+`;
+      const textId = await sr.register('textpayments-value', { schemaType: 'PROTOBUF', schema: paymentText,
+        references: [{ name: 'money.proto', subject: 'money.proto', version: 1 }] });
+      const textSerializer = new ProtobufSerializer(sr, SerdeType.VALUE,
+        { useLatestVersion: true, registry: createMutableRegistry(files.getFile('shop/payment.proto')) });
+      const textFramed = [];
+      for (let i = 200; i < 206; i++) textFramed.push(await textSerializer.serialize('textpayments', payment(i)));
+      assert.equal(textFramed[0].readInt32BE(1), textId);
+      await produce(kafka, 'textpayments', textFramed);
+      stream(dir, broker, registry.url, '--topic', 'textpayments', '--table', 'shop.textpayments', '--format', 'protobuf');
+      const textWanted = [];
+      for (const f of textFramed) textWanted.push(await deserializer.deserialize('textpayments', f));
+      assertPaymentsEqual(await readTable(join(dir, 'catalog.db'), folder, 'shop.textpayments'), textWanted);
 
       // JSON Schema: customer.json's "address" is a $ref to the reference named address.json.
       const addressId = await sr.register('address.json', { schemaType: 'JSON', schema: JSON.stringify({
