@@ -8,7 +8,8 @@
 //  - a JSON Schema whose `$ref` names a registered reference ("address.json"), validated by its
 //    JsonSerializer with the reference loaded.
 // The job resolves the references and turns the records into rows equal, field by field, to
-// what the client's deserializers return (NULL and '' told apart). floe's registry refuses
+// what the client's deserializers return (NULL and '' told apart); fresh reads decode the tail
+// the same way. floe's registry refuses
 // (42201) a Protobuf schema whose import no reference names, or whose reference is missing.
 // Records whose schema cannot be resolved become dead letters with the reason and the job goes
 // on: a referenced subject the registry no longer answers for (a registry in front that lost
@@ -99,8 +100,9 @@ async function rejectsWith(promise, status, errorCode, pattern) {
   });
 }
 
-function sql(dir, query) {
-  const out = execFileSync(floe, ['sql', '--catalog', `sqlite:${join(dir, 'catalog.db')}`, '--format', 'json', '-e', query],
+function sql(dir, query, freshness = 'snapshot') {
+  const out = execFileSync(floe, ['sql', '--catalog', `sqlite:${join(dir, 'catalog.db')}`, '--freshness', freshness,
+    '--format', 'json', '-e', query],
     { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const text = out.trim();
   if (text.startsWith('[')) return JSON.parse(text);
@@ -284,6 +286,10 @@ message Payment {
       const textWanted = [];
       for (const f of textFramed) textWanted.push(await deserializer.deserialize('textpayments', f));
       assertPaymentsEqual(await readTable(join(dir, 'catalog.db'), folder, 'shop.textpayments'), textWanted);
+      // Fresh reads decode the tail past the snapshot with the same references resolved.
+      await produce(kafka, 'textpayments', [await textSerializer.serialize('textpayments', payment(301))]);
+      assert.deepEqual(sql(dir, 'SELECT CAST(id AS VARCHAR) AS id, note, kind FROM shop.textpayments WHERE id = 301', 'live'),
+        [{ id: '301', note: 'note 301', kind: 'CASH' }]);
 
       // JSON Schema: customer.json's "address" is a $ref to the reference named address.json.
       const addressId = await sr.register('address.json', { schemaType: 'JSON', schema: JSON.stringify({
