@@ -36,9 +36,8 @@ Result<std::unique_ptr<RoutingCommitter>> RoutingCommitter::Open(RoutingOptions 
                                                                  std::unique_ptr<iceberg::Table> dead_letters) {
   if (!options.catalog || !options.partitions || !options.router)
     return Internal("routing needs its catalog and router");
-  if (!options.sink.key_columns.empty() || options.sink.transform) {
-    return InvalidArgument("routing cannot be combined with --mode upsert or --transform");
-  }
+  // A routed table's commits are appends (Stage and Publish); a transform runs inside Stage.
+  if (!options.sink.key_columns.empty()) return InvalidArgument("routing cannot be combined with --mode upsert");
   options.sink.partitions = options.partitions;
   std::unique_ptr<RoutingCommitter> committer(new RoutingCommitter(std::move(options)));
   FLOE_ASSIGN_OR_RETURN(committer->dead_letters_,

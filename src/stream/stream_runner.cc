@@ -55,8 +55,6 @@ Status RunRoutedStream(const StreamConfig& config, MetricsRegistry& metrics, con
   // Checked before anything is created: what routing does not do (yet).
   if (!config.key_columns.empty())
     return InvalidArgument("routing (--topics, --table-from, --route) cannot be combined with --mode upsert");
-  if (!config.transform.empty())
-    return InvalidArgument("routing (--topics, --table-from, --route) cannot be combined with --transform");
   if (!config.envelope.empty() && config.envelope != "none") return InvalidArgument("--envelope needs --mode upsert");
   if (!config.topic.empty() && !config.topics.empty()) return InvalidArgument("give --topic or --topics, not both");
   if (config.topic.empty() && config.topics.empty())
@@ -93,8 +91,25 @@ Status RunRoutedStream(const StreamConfig& config, MetricsRegistry& metrics, con
     FLOE_ASSIGN_OR_RETURN(rules, ParseRouteFile(config.route_text, config.route_file, names));
   }
   auto router = std::make_shared<Router>(from, names, std::move(rules), dlq_id);
+  std::optional<iceberg::Schema> given_schema;
   if (!config.schema_json.empty()) {
-    FLOE_RETURN_IF_ERROR_CTX(iceberg::SchemaFromJson(config.schema_json), "--schema");
+    FLOE_ASSIGN_OR_RETURN_CTX(given_schema, iceberg::SchemaFromJson(config.schema_json), "--schema");
+  }
+  // --transform: every routed table gets the transform's rows, so each is made with its output
+  // schema; --schema is the events' (a routed job has no one table to remember it in).
+  std::shared_ptr<sql::iceberg_sql::BatchTransform> transform;
+  std::string table_schema_json = config.schema_json;
+  if (!config.transform.empty()) {
+    if (!given_schema) return InvalidArgument("--transform needs --schema: the schema of the events");
+    // As for a single table (IcebergCommitter refuses these too), but before any table is made.
+    if (format != SourceFormat::kJson) {
+      return InvalidArgument("--format {} cannot be combined with --transform (JSON only, for now)", config.format);
+    }
+    if (config.with_kafka_columns) return InvalidArgument("--with-kafka-columns cannot be combined with --transform");
+    if (config.evolve) return InvalidArgument("--evolve cannot be combined with --transform");
+    FLOE_ASSIGN_OR_RETURN_CTX(transform, sql::iceberg_sql::BatchTransform::Compile(config.transform, *given_schema),
+                              "--transform");
+    table_schema_json = iceberg::SchemaToJson(transform->output_schema());
   }
 
   FLOE_ASSIGN_OR_RETURN_CTX(std::unique_ptr<catalog::Catalog> opened,
@@ -144,6 +159,12 @@ Status RunRoutedStream(const StreamConfig& config, MetricsRegistry& metrics, con
   } else {
     unset.push_back("floe.source.kafka-columns");
   }
+  if (transform) {
+    source["floe.source.transform"] = config.transform;
+    source["floe.source.event-schema"] = iceberg::SchemaToJson(*given_schema);
+    std::erase(unset, "floe.source.transform");
+    std::erase(unset, "floe.source.event-schema");
+  }
   auto partitions = TopicPartitionIds::ForManyTopics();
   FLOE_ASSIGN_OR_RETURN(auto committer,
                         RoutingCommitter::Open({.catalog = catalog,
@@ -154,8 +175,10 @@ Status RunRoutedStream(const StreamConfig& config, MetricsRegistry& metrics, con
                                                          .with_kafka_columns = config.with_kafka_columns,
                                                          .timestamp_unit = unit,
                                                          .target_file_size_bytes = config.target_file_size_bytes,
+                                                         .transform = transform,
+                                                         .event_schema = transform ? given_schema : std::nullopt,
                                                          .evolve = config.evolve},
-                                                .schema_json = config.schema_json,
+                                                .schema_json = table_schema_json,
                                                 .partition = config.partition,
                                                 .format_version = config.format_version,
                                                 .properties = source,
