@@ -1,9 +1,12 @@
 // Fuzz target: bytes as a Protobuf schema as a Schema Registry holds it (.proto text, or base64
 // of a serialized FileDescriptorProto), through ProtoSchema::Parse as the registry and the stream
-// job parse it; and the same bytes as a serialized descriptor. A bad schema must be an error,
-// never a crash; a schema that parses must resolve every message index path it names.
+// job parse it; the same bytes as a serialized descriptor; and as a file a schema imports through
+// a schema reference (ParseWithImports), and as a schema importing a known file. A bad schema
+// must be an error, never a crash; a schema that parses must resolve every message index path
+// it names.
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -45,5 +48,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view bytes(reinterpret_cast<const char*>(data), size);
   Check(floe::protobuf::ProtoSchema::Parse(bytes));
   Check(floe::protobuf::ProtoSchema::ParseDescriptor(bytes));
+  const std::vector<floe::protobuf::ProtoImport> as_import = {{"dep.proto", std::string(bytes)}};
+  Check(floe::protobuf::ProtoSchema::ParseWithImports(
+      "syntax = \"proto3\"; import \"dep.proto\"; message Top { int32 a = 1; }", as_import));
+  const std::vector<floe::protobuf::ProtoImport> known = {
+      {"dep.proto", "syntax = \"proto3\"; package dep; message M { int64 v = 1; } enum E { Z = 0; }"}};
+  Check(floe::protobuf::ProtoSchema::ParseWithImports(bytes, known));
   return 0;
 }

@@ -34,14 +34,21 @@ bool QueryFlag(const HttpRequest& request, std::string_view name) { return reque
 
 // `?format=serialized`: a PROTOBUF schema registered as .proto text answered as the base64 of
 // its FileDescriptorProto, as Confluent's registry does for its JavaScript serializers (which
-// read only that form). Schemas with references, and text floe cannot parse, stay as they are.
-RegistryResult<Json> Formatted(RegistryResult<Json> found, const HttpRequest& request) {
+// read only that form). One with references is parsed with their files, and its descriptor's
+// dependencies are its imports, which the client resolves by reference name. Text floe cannot
+// parse stays as it is.
+RegistryResult<Json> Formatted(const SchemaRegistry& registry, RegistryResult<Json> found, const HttpRequest& request) {
   if (!found || request.Query("format").value_or("") != "serialized") return found;
   Json& body = *found;
-  if (!body.contains("schemaType") || body["schemaType"] != "PROTOBUF" || body.contains("references")) return found;
+  if (!body.contains("schemaType") || body["schemaType"] != "PROTOBUF") return found;
   const std::string& text = body["schema"].get_ref<const std::string&>();
   if (text.find_first_of(" ;{") == std::string::npos) return found;  // Already a serialized descriptor.
-  auto schema = protobuf::ProtoSchema::ParseText(text);
+  SchemaContent content{"PROTOBUF", text, {}};
+  for (const Json& reference : body.value("references", Json::array())) {
+    content.references.push_back(
+        {reference.value("name", ""), reference.value("subject", ""), reference.value("version", 0)});
+  }
+  auto schema = registry.ParseProtobuf(content);
   if (schema) body["schema"] = Base64Encode(protobuf::SerializeDescriptor(*schema, "default.proto"));
   return found;
 }
@@ -105,7 +112,8 @@ Result<net::HttpRouter> MakeRegistryRouter(SchemaRegistry& registry, const Regis
   FLOE_RETURN_IF_ERROR(add("GET", "/subjects/{subject}/versions/{version}", [r](HttpRequest& request) {
     auto version = ParseVersion(request.Param("version"));
     if (!version) return ErrorResponse(version.error());
-    return Answer(Formatted(r->Version(request.Param("subject"), *version, QueryFlag(request, "deleted")), request));
+    return Answer(
+        Formatted(*r, r->Version(request.Param("subject"), *version, QueryFlag(request, "deleted")), request));
   }));
   FLOE_RETURN_IF_ERROR(add("GET", "/subjects/{subject}/versions/{version}/schema", [r](HttpRequest& request) {
     auto version = ParseVersion(request.Param("version"));
@@ -128,7 +136,7 @@ Result<net::HttpRouter> MakeRegistryRouter(SchemaRegistry& registry, const Regis
   FLOE_RETURN_IF_ERROR(add("GET", "/schemas/ids/{id}", [r](HttpRequest& request) {
     auto id = IdParam(request);
     if (!id) return ErrorResponse(id.error());
-    return Answer(Formatted(r->SchemaById(*id), request));
+    return Answer(Formatted(*r, r->SchemaById(*id), request));
   }));
   FLOE_RETURN_IF_ERROR(add("GET", "/schemas/ids/{id}/schema", [r](HttpRequest& request) {
     auto id = IdParam(request);

@@ -126,9 +126,9 @@ CompatibilityLevel SchemaRegistry::LevelOf(std::string_view subject) const {
   return CompatibilityLevel::kBackward;
 }
 
-Result<avro::AvroSchema> SchemaRegistry::ParseAvroWithReferences(const SchemaContent& content) const {
+Result<std::vector<protobuf::ProtoImport>> SchemaRegistry::ReferencedSchemas(const SchemaContent& content) const {
   std::set<std::pair<std::string, int>> seen;
-  std::vector<std::string> texts;
+  std::vector<protobuf::ProtoImport> out;
   std::function<Status(const std::vector<SchemaReference>&, int)> add = [&](const std::vector<SchemaReference>& refs,
                                                                             int depth) -> Status {
     if (depth > kMaxReferenceDepth) return InvalidArgument("references nested deeper than {}", kMaxReferenceDepth);
@@ -139,22 +139,40 @@ Result<avro::AvroSchema> SchemaRegistry::ParseAvroWithReferences(const SchemaCon
         return InvalidArgument("reference '{}' to {} version {} not found", reference.name, reference.subject,
                                reference.version);
       }
-      // A type reached along two paths is defined once.
+      // A schema reached along two paths is given once.
       if (!seen.emplace(reference.subject, version->version).second) continue;
       if (seen.size() > kMaxReferenceSchemas) {
         return InvalidArgument("more than {} referenced schemas", kMaxReferenceSchemas);
       }
-      if (referenced->schema_type != "AVRO") {
-        return InvalidArgument("reference '{}' to {} version {} is {}, not AVRO", reference.name, reference.subject,
-                               reference.version, referenced->schema_type);
+      if (referenced->schema_type != content.schema_type) {
+        return InvalidArgument("reference '{}' to {} version {} is {}, not {}", reference.name, reference.subject,
+                               reference.version, referenced->schema_type, content.schema_type);
       }
       FLOE_RETURN_IF_ERROR(add(referenced->references, depth + 1));
-      texts.push_back(referenced->schema);
+      out.push_back({reference.name, referenced->schema});
     }
     return OkStatus();
   };
   FLOE_RETURN_IF_ERROR(add(content.references, 0));
+  return out;
+}
+
+Result<protobuf::ProtoSchema> SchemaRegistry::ParseProtobuf(const SchemaContent& content) const {
+  std::lock_guard lock(mutex_);
+  if (content.references.empty()) return protobuf::ProtoSchema::Parse(content.schema);
+  return ParseProtobufWithReferences(content);
+}
+
+Result<avro::AvroSchema> SchemaRegistry::ParseAvroWithReferences(const SchemaContent& content) const {
+  FLOE_ASSIGN_OR_RETURN(std::vector<protobuf::ProtoImport> referenced, ReferencedSchemas(content));
+  std::vector<std::string> texts;
+  for (protobuf::ProtoImport& r : referenced) texts.push_back(std::move(r.schema));
   return avro::AvroSchema::ParseWithReferences(content.schema, texts);
+}
+
+Result<protobuf::ProtoSchema> SchemaRegistry::ParseProtobufWithReferences(const SchemaContent& content) const {
+  FLOE_ASSIGN_OR_RETURN(std::vector<protobuf::ProtoImport> imports, ReferencedSchemas(content));
+  return protobuf::ProtoSchema::ParseWithImports(content.schema, imports);
 }
 
 RegistryResult<std::vector<std::string>> SchemaRegistry::CompatibilityProblems(std::string_view subject,
@@ -168,9 +186,20 @@ RegistryResult<std::vector<std::string>> SchemaRegistry::CompatibilityProblems(s
     if (!parsed) return Fail(RegistryErrorCode::kInvalidSchema, "Invalid schema: {}", parsed.error().message());
     checked->avro = std::move(*parsed);
   }
+  // So does Protobuf with references, each the file it imports by the reference's name; one
+  // that uses what floe does not read (editions, groups, other well-known imports) is kept
+  // unchecked, as without references.
+  if (checked->content.schema_type == "PROTOBUF" && !checked->content.references.empty()) {
+    auto parsed = ParseProtobufWithReferences(checked->content);
+    if (parsed) {
+      checked->protobuf = std::move(*parsed);
+    } else if (parsed.error().kind() != ErrorKind::kNotImplemented) {
+      return Fail(RegistryErrorCode::kInvalidSchema, "Invalid schema: {}", parsed.error().message());
+    }
+  }
   CompatibilityLevel level = LevelOf(subject);
-  // Avro (with or without references) and Protobuf without references are checked; JSON
-  // Schema and Protobuf floe cannot parse are accepted as under NONE (docs/schema-registry.md).
+  // Avro and Protobuf (with or without references) are checked; JSON Schema and Protobuf floe
+  // cannot parse are accepted as under NONE (docs/schema-registry.md).
   if (level == CompatibilityLevel::kNone || (!checked->avro && !checked->protobuf)) return std::vector<std::string>{};
   const std::string& type = checked->content.schema_type;
   std::vector<avro::AvroSchema> parsed;
@@ -185,9 +214,8 @@ RegistryResult<std::vector<std::string>> SchemaRegistry::CompatibilityProblems(s
         auto schema =
             content->references.empty() ? avro::AvroSchema::Parse(content->schema) : ParseAvroWithReferences(*content);
         if (schema) parsed.push_back(std::move(*schema));
-      } else if (!content->references.empty()) {
-        continue;  // Protobuf with imports: not parsed.
-      } else if (auto schema = protobuf::ProtoSchema::Parse(content->schema)) {
+      } else if (auto schema = content->references.empty() ? protobuf::ProtoSchema::Parse(content->schema)
+                                                           : ParseProtobufWithReferences(*content)) {
         parsed_protobuf.push_back(std::move(*schema));
       }
     }

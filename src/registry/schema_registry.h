@@ -9,9 +9,11 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/result.h"
 #include "formats/avro/avro_schema.h"
+#include "formats/protobuf/proto_schema.h"
 #include "registry/registry_error.h"
 #include "registry/schema_topic_log.h"
 #include "registry/subject_store.h"
@@ -30,6 +32,9 @@ class SchemaRegistry {
   // {subject, id, version, schema[, schemaType, references]}; `version` may be kLatestVersion.
   RegistryResult<nlohmann::json> Version(std::string_view subject, int version, bool deleted) const;
   RegistryResult<nlohmann::json> SchemaById(int id) const;  // {schema[, schemaType, references]}
+  // A PROTOBUF schema parsed as registration parses it (with its references' files as its
+  // imports), for answering it as a descriptor.
+  Result<protobuf::ProtoSchema> ParseProtobuf(const SchemaContent& content) const;
   RegistryResult<nlohmann::json> SubjectVersionsById(int id) const;  // [{subject, version}]
   RegistryResult<nlohmann::json> ReferencedBy(std::string_view subject, int version) const;
 
@@ -62,6 +67,12 @@ class SchemaRegistry {
   // An AVRO schema with references, parsed with the named types of the schemas they name (theirs
   // first, each once, at most kMaxReferenceSchemas and kMaxReferenceDepth deep).
   Result<avro::AvroSchema> ParseAvroWithReferences(const SchemaContent& content) const;
+  // A PROTOBUF schema with references, parsed with each referenced schema as the file it
+  // imports by the reference's name (bounded as above).
+  Result<protobuf::ProtoSchema> ParseProtobufWithReferences(const SchemaContent& content) const;
+  // The schemas `content`'s references name, and theirs, dependencies first, each (subject,
+  // version) once, as (reference name, schema); each must be of `content`'s type.
+  Result<std::vector<protobuf::ProtoImport>> ReferencedSchemas(const SchemaContent& content) const;
   static constexpr size_t kMaxReferenceSchemas = 256;
   static constexpr int kMaxReferenceDepth = 32;
   // Problems of `candidate` under `subject`'s level (or against `only_version` alone).

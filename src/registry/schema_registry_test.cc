@@ -139,5 +139,62 @@ TEST(SchemaRegistry, AvroReferencesAreParsedAndCheckedWithTheTypesTheyName) {
   EXPECT_NE(refused.error().message.find("is JSON, not AVRO"), std::string::npos) << refused.error().message;
 }
 
+TEST(SchemaRegistry, ProtobufReferencesAreParsedAndCheckedAsImportedFiles) {
+  MemoryLog log;
+  SchemaRegistry registry(log);
+  const std::string money =
+      "syntax = \"proto3\"; package money; message Money { string currency = 1; int64 units = 2; }";
+  ASSERT_EQ(registry.Register("money.proto", {"PROTOBUF", money, {}}).value()["id"], 1);
+  SchemaContent v1{"PROTOBUF",
+                   "syntax = \"proto3\"; package shop; import \"money.proto\"; message Pay { money.Money amount = 1; }",
+                   {{"money.proto", "money.proto", 1}}};
+  ASSERT_EQ(registry.Register("pay", v1).value()["id"], 2);
+  // Compatibility sees through the import: a compatible change passes, a field number whose
+  // wire type changes (a message to an int64) is refused under BACKWARD.
+  SchemaContent v2 = v1;
+  v2.schema =
+      "syntax = \"proto3\"; package shop; import \"money.proto\"; "
+      "message Pay { money.Money amount = 1; money.Money tip = 2; }";
+  ASSERT_EQ(registry.Register("pay", v2).value()["id"], 3);
+  SchemaContent breaking = v1;
+  breaking.schema = "syntax = \"proto3\"; package shop; import \"money.proto\"; message Pay { int64 amount = 1; }";
+  EXPECT_EQ(registry.Register("pay", breaking).error().code, RegistryErrorCode::kIncompatibleSchema);
+  // An import no reference names, a type the imported file lacks, an imported file of another
+  // type: invalid (42201) with why.
+  struct Case {
+    SchemaContent content;
+    std::string expect;
+  };
+  ASSERT_TRUE(registry.Register("j", {"JSON", R"({"type":"object"})", {}}));
+  const std::vector<Case> cases = {
+      {{"PROTOBUF",
+        "syntax = \"proto3\"; import \"tax.proto\"; message T { int32 a = 1; }",
+        {{"money.proto", "money.proto", 1}}},
+       "import \"tax.proto\": no schema reference"},
+      {{"PROTOBUF",
+        "syntax = \"proto3\"; import \"money.proto\"; message T { money.Euro a = 1; }",
+        {{"money.proto", "money.proto", 1}}},
+       "type \"money.Euro\" is not defined"},
+      {{"PROTOBUF", "syntax = \"proto3\"; import \"j.proto\"; message T { int32 a = 1; }", {{"j.proto", "j", 1}}},
+       "is JSON, not PROTOBUF"},
+      {{"PROTOBUF",
+        "syntax = \"proto3\"; import \"money.proto\"; message T { int32 a = 1; }",
+        {{"money.proto", "nowhere", 1}}},
+       "reference 'money.proto' to nowhere version 1 not found"},
+  };
+  for (const Case& c : cases) {
+    auto refused = registry.Register("t", c.content);
+    ASSERT_FALSE(refused) << c.expect;
+    EXPECT_EQ(refused.error().code, RegistryErrorCode::kInvalidSchema) << refused.error().message;
+    EXPECT_NE(refused.error().message.find(c.expect), std::string::npos) << refused.error().message;
+  }
+  // What floe parses but does not read (another well-known import) is kept unchecked.
+  SchemaContent duration{"PROTOBUF",
+                         "syntax = \"proto3\"; import \"google/protobuf/duration.proto\"; import \"money.proto\"; "
+                         "message D { google.protobuf.Duration d = 1; }",
+                         {{"money.proto", "money.proto", 1}}};
+  EXPECT_TRUE(registry.Register("d", duration).has_value());
+}
+
 }  // namespace
 }  // namespace floe::registry

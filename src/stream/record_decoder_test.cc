@@ -29,6 +29,12 @@ constexpr char kOrderProto[] = R"(syntax = "proto3"; package shop;
 message Order { int64 id = 1; optional string note = 2; int32 extra = 3; }
 message Other { string id = 1; })";
 
+// An order whose total is a message of another registered file, imported by its reference.
+constexpr char kMoneyProto[] = R"(syntax = "proto3"; package money;
+message Money { string currency = 1; int64 units = 2; })";
+constexpr char kOrderImportingMoney[] = R"(syntax = "proto3"; package shop; import "money.proto";
+message Order { int64 id = 1; optional string note = 2; money.Money total = 3; })";
+
 std::vector<Field> OrderFields() {
   return {Field{.name = "id", .id = 1, .nullable = false, .type = formats::Primitive(TypeId::kInt64)},
           Field{.name = "note", .id = 2, .nullable = true, .type = formats::Primitive(TypeId::kString)}};
@@ -99,6 +105,26 @@ class StubRegistry {
       if (id == "26")
         return net::HttpResponse::Json(200, json({{"schema", "\"long\""}, {"references", {ref("deep", 1)}}}).dump());
       if (id == "27") return net::HttpResponse::Json(200, json({{"schema", "\"long\""}, {"references", "a"}}).dump());
+      // Protobuf and JSON Schema references: the reference's name is the imported file or the
+      // `$ref` target.
+      auto named = [](const char* name, const char* subject, int version) {
+        return json({{"name", name}, {"subject", subject}, {"version", version}});
+      };
+      auto typed = [](const char* type, const char* schema, json references) {
+        return net::HttpResponse::Json(
+            200, json({{"schemaType", type}, {"schema", schema}, {"references", std::move(references)}}).dump());
+      };
+      if (id == "30") return typed("PROTOBUF", kOrderImportingMoney, {named("money.proto", "money", 1)});
+      if (id == "31") return typed("PROTOBUF", kOrderImportingMoney, {named("money.proto", "gone", 1)});
+      if (id == "32") return typed("PROTOBUF", kOrderImportingMoney, {named("cash.proto", "money", 1)});
+      if (id == "33") return typed("PROTOBUF", kOrderImportingMoney, {named("money.proto", "cyc-b", 1)});
+      if (id == "35") return typed("PROTOBUF", kOrderImportingMoney, {{{"subject", "money"}, {"version", 1}}});
+      if (id == "36")
+        return typed("JSON", R"({"properties":{"a":{"$ref":"addr.json#/properties/city"}}})",
+                     {named("addr.json", "addr", 1)});
+      if (id == "37")
+        return typed("JSON", R"({"properties":{"a":{"$ref":"address.json"}}})", {named("addr.json", "addr", 1)});
+      if (id == "38") return typed("JSON", R"({"$ref":"addr.json"})", {named("addr.json", "money", 1)});
       return net::HttpResponse::Json(404, R"({"error_code":40403,"message":"Schema not found"})");
     });
     (void)router.Add("GET", "/subjects/{subject}/versions/{version}", [this](net::HttpRequest& request) {
@@ -121,6 +147,21 @@ class StubRegistry {
                 {"references", {ref("c1", 1)}}};
       } else if (subject == "proto") {
         body = {{"schemaType", "PROTOBUF"}, {"schema", kOrderProto}};
+      } else if (subject == "money" && version == 1) {
+        body = {{"schemaType", "PROTOBUF"}, {"schema", kMoneyProto}};
+      } else if (subject == "addr" && version == 1) {
+        body = {{"schemaType", "JSON"}, {"schema", R"({"type":"object","properties":{"city":{"type":"string"}}})"}};
+      } else if (subject == "cyc-b" && version == 1) {
+        // A cycle through "latest" (-1), the only way one can be registered: cyc-b 1 -> cyc-a
+        // latest = 2 -> cyc-b 1.
+        body = {{"schemaType", "PROTOBUF"},
+                {"schema", kMoneyProto},
+                {"references", {json({{"name", "a.proto"}, {"subject", "cyc-a"}, {"version", -1}})}}};
+      } else if (subject == "cyc-a" && version == -1) {
+        body = {{"schemaType", "PROTOBUF"},
+                {"schema", kMoneyProto},
+                {"version", 2},
+                {"references", {json({{"name", "b.proto"}, {"subject", "cyc-b"}, {"version", 1}})}}};
       } else if (subject == "deep") {
         body = {{"schema", "\"long\""},
                 {"references", {json({{"name", "d"}, {"subject", "deep"}, {"version", version + 1}})}}};
@@ -216,19 +257,56 @@ TEST(SchemaRegistryClient, AvroReferencesResolvedTheirsFirstEachOnce) {
     return schema ? std::string("(parsed)") : schema.error().message();
   };
   // Two subjects referencing each other: each read once, then refused as it does not parse.
-  EXPECT_EQ(message(21).rfind("schema id 21 does not parse as Avro with its 2 reference(s): ", 0), 0u) << message(21);
+  EXPECT_EQ(message(21),
+            "the reference to subject 'c2' version 1 of the reference to subject 'c1' version 1 of schema id 21: "
+            "schema references form a cycle: subject 'c1' version 1 -> subject 'c2' version 1 -> subject 'c1' "
+            "version 1");
+  EXPECT_EQ(client.SchemaById(21).error().kind(), ErrorKind::kCorruption);
   EXPECT_EQ(
       message(22).rfind("the reference to subject 'gone' version 3 of schema id 22 is unknown to the registry", 0), 0u)
       << message(22);
   EXPECT_EQ(client.SchemaById(22).error().kind(), ErrorKind::kNotFound);
   EXPECT_EQ(message(23), "schema id 23: a schema reference without a string \"subject\" and an integer \"version\"");
-  EXPECT_EQ(message(24),
-            "schema id 24 is a PROTOBUF schema with schema references, which floe stream resolves for "
-            "AVRO only");
-  EXPECT_EQ(client.SchemaById(24).error().kind(), ErrorKind::kNotImplemented);
+  EXPECT_EQ(message(24), "the reference to subject 'a' version 1 of schema id 24 is a AVRO schema, not PROTOBUF");
   EXPECT_EQ(message(25), "the reference to subject 'proto' version 1 of schema id 25 is a PROTOBUF schema, not AVRO");
   EXPECT_NE(message(26).find("schema references nested deeper than 32"), std::string::npos) << message(26);
   EXPECT_EQ(message(27), "schema id 27: \"references\" is not a list");
+}
+
+TEST(SchemaRegistryClient, ProtobufAndJsonSchemaReferences) {
+  StubRegistry registry;
+  SchemaRegistryClient client({.url = registry.url, .first_pause = std::chrono::milliseconds(1)});
+  auto order = client.SchemaById(30);
+  ASSERT_TRUE(order) << order.error().message();
+  ASSERT_TRUE((*order)->protobuf);
+  const protobuf::ProtoMessage* total = (*order)->protobuf->FindMessage("shop.Order")->FieldByName("total")->message;
+  ASSERT_NE(total, nullptr);
+  EXPECT_EQ(total->full_name, "money.Money");
+  EXPECT_EQ(total->FieldByNumber(2)->type, protobuf::ProtoType::kInt64);
+  auto json_schema = client.SchemaById(36);
+  ASSERT_TRUE(json_schema) << json_schema.error().message();
+  EXPECT_EQ((*json_schema)->schema_type, "JSON");
+
+  auto message = [&](int32_t id) {
+    auto schema = client.SchemaById(id);
+    return schema ? std::string("(parsed)") : schema.error().message();
+  };
+  EXPECT_EQ(
+      message(31).rfind("the reference to subject 'gone' version 1 of schema id 31 is unknown to the registry", 0), 0u)
+      << message(31);
+  EXPECT_EQ(client.SchemaById(31).error().kind(), ErrorKind::kNotFound);
+  EXPECT_EQ(message(32),
+            "schema id 32 does not parse as Protobuf with its 1 referenced file(s): import \"money.proto\": no schema "
+            "reference (or file imported before it) has that name");
+  EXPECT_EQ(message(33),
+            "the reference to subject 'cyc-a' version -1 of the reference to subject 'cyc-b' version 1 of schema id "
+            "33: schema references form a cycle: subject 'cyc-b' version 1 -> subject 'cyc-a' version 2 -> subject "
+            "'cyc-b' version 1");
+  EXPECT_EQ(message(35), "schema id 35: a PROTOBUF schema reference without a string \"name\"");
+  EXPECT_EQ(message(37),
+            "schema id 37: the schema: \"$ref\": \"address.json\" at /properties/a/$ref names no schema reference "
+            "(references: 'addr.json')");
+  EXPECT_EQ(message(38), "the reference to subject 'money' version 1 of schema id 38 is a PROTOBUF schema, not JSON");
 }
 
 TEST(RecordDecoder, UnreachableRegistryIsADeadLetterNotAStop) {

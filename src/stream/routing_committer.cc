@@ -36,9 +36,8 @@ Result<std::unique_ptr<RoutingCommitter>> RoutingCommitter::Open(RoutingOptions 
                                                                  std::unique_ptr<iceberg::Table> dead_letters) {
   if (!options.catalog || !options.partitions || !options.router)
     return Internal("routing needs its catalog and router");
-  if (!options.sink.key_columns.empty() || options.sink.transform) {
-    return InvalidArgument("routing cannot be combined with --mode upsert or --transform");
-  }
+  // A routed table's commits are appends (Stage and Publish); a transform runs inside Stage.
+  if (!options.sink.key_columns.empty()) return InvalidArgument("routing cannot be combined with --mode upsert");
   options.sink.partitions = options.partitions;
   std::unique_ptr<RoutingCommitter> committer(new RoutingCommitter(std::move(options)));
   FLOE_ASSIGN_OR_RETURN(committer->dead_letters_,
@@ -54,6 +53,7 @@ Result<SourceOffsets> RoutingCommitter::CommittedOffsets() {
 }
 
 std::vector<catalog::TableIdentifier> RoutingCommitter::Tables() const {
+  std::lock_guard lock(tables_mutex_);
   std::vector<catalog::TableIdentifier> ids;
   for (const auto& [id, committer] : tables_) ids.push_back(id);
   return ids;
@@ -94,6 +94,7 @@ Result<IcebergCommitter*> RoutingCommitter::TableFor(const catalog::TableIdentif
   FLOE_ASSIGN_OR_RETURN_CTX(auto committer, IcebergCommitter::Open(std::move(table), nullptr, options_.sink),
                             fmt::format("table {}", name));
   IcebergCommitter* opened = committer.get();
+  std::lock_guard lock(tables_mutex_);
   tables_.emplace(id, std::move(committer));
   return opened;
 }

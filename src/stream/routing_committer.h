@@ -23,6 +23,7 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -62,7 +63,8 @@ class RoutingCommitter final : public BatchCommitter {
   Result<CommitReport> Commit(const MicroBatch& batch, const SourceOffsets& expected,
                               const SourceOffsets& next) override;
 
-  // The tables written so far (for maintenance and logs).
+  // The tables written so far (for maintenance and logs). Thread-safe: maintenance asks while
+  // a batch commits.
   std::vector<catalog::TableIdentifier> Tables() const;
 
  private:
@@ -77,6 +79,8 @@ class RoutingCommitter final : public BatchCommitter {
   RoutingOptions options_;
   RouteValueReader reader_;
   std::unique_ptr<DeadLetterTable> dead_letters_;
+  // Added to on the commit thread only; tables_mutex_ keeps Tables() apart from that.
+  mutable std::mutex tables_mutex_;
   std::map<catalog::TableIdentifier, std::unique_ptr<IcebergCommitter>> tables_;
 };
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -11,6 +12,7 @@
 #include "base/logging.h"
 #include "base/private_file.h"
 #include "net/http_message.h"
+#include "stream/json_schema_references.h"
 
 namespace floe::stream {
 namespace {
@@ -113,10 +115,21 @@ Result<nlohmann::json> SchemaRegistryClient::Get(const std::string& path, std::s
   return body;
 }
 
-Status SchemaRegistryClient::ResolveReferences(const nlohmann::json& references, std::string_view what, int depth,
-                                               std::set<std::string>& seen, std::vector<std::string>& texts) {
+namespace {
+
+// "subject 'a' version 2" of a walk key "a\n2".
+std::string DescribeReference(std::string_view key) {
+  const size_t newline = key.find('\n');
+  return fmt::format("subject '{}' version {}", key.substr(0, newline), key.substr(newline + 1));
+}
+
+}  // namespace
+
+Status SchemaRegistryClient::ResolveReferences(const nlohmann::json& references, std::string_view type,
+                                               std::string_view what, ReferenceWalk& walk,
+                                               std::vector<ReferencedSchema>& out) {
   if (!references.is_array()) return Corruption("{}: \"references\" is not a list", what);
-  if (depth > kMaxReferenceDepth) {
+  if (walk.path.size() > static_cast<size_t>(kMaxReferenceDepth)) {
     return Corruption("{}: schema references nested deeper than {}", what, kMaxReferenceDepth);
   }
   for (const nlohmann::json& reference : references) {
@@ -124,24 +137,50 @@ Status SchemaRegistryClient::ResolveReferences(const nlohmann::json& references,
         !reference.contains("version") || !reference["version"].is_number_integer()) {
       return Corruption("{}: a schema reference without a string \"subject\" and an integer \"version\"", what);
     }
+    // Avro ignores a reference's name; Protobuf imports and JSON Schema `$ref`s go by it.
+    if (type != "AVRO" && !(reference.contains("name") && reference["name"].is_string())) {
+      return Corruption("{}: a {} schema reference without a string \"name\"", what, type);
+    }
     const std::string subject = reference["subject"].get<std::string>();
     const int64_t version = reference["version"].get<int64_t>();
-    // A type referenced along two paths is defined once: each (subject, version) is read once.
-    if (!seen.insert(fmt::format("{}\n{}", subject, version)).second) continue;
-    if (seen.size() > kMaxReferences) return Corruption("{}: more than {} schema references", what, kMaxReferences);
+    // A schema referenced along two paths is read once (a version other than -1, latest, is
+    // known before it is fetched).
+    const std::string asked = fmt::format("{}\n{}", subject, version);
+    if (walk.done.contains(asked)) continue;
     const std::string referenced =
         fmt::format("the reference to subject '{}' version {} of {}", subject, version, what);
     FLOE_ASSIGN_OR_RETURN(
         nlohmann::json body,
         Get(fmt::format("/subjects/{}/versions/{}", net::PercentEncode(subject), version), referenced));
-    const std::string type =
-        body.contains("schemaType") && body["schemaType"].is_string() ? body["schemaType"].get<std::string>() : "AVRO";
-    if (type != "AVRO") return Corruption("{} is a {} schema, not AVRO", referenced, type);
-    // Its own references first: the types it names are defined before it.
-    if (body.contains("references")) {
-      FLOE_RETURN_IF_ERROR(ResolveReferences(body["references"], referenced, depth + 1, seen, texts));
+    const int64_t answered =
+        body.contains("version") && body["version"].is_number_integer() ? body["version"].get<int64_t>() : version;
+    const std::string key = fmt::format("{}\n{}", subject, answered);
+    if (auto on_path = std::find(walk.path.begin(), walk.path.end(), key); on_path != walk.path.end()) {
+      std::string cycle;
+      for (auto it = on_path; it != walk.path.end(); ++it) cycle += DescribeReference(*it) + " -> ";
+      return Corruption("{}: schema references form a cycle: {}{}", what, cycle, DescribeReference(key));
     }
-    texts.push_back(body["schema"].get<std::string>());
+    if (walk.done.contains(key)) {
+      walk.done.insert(asked);
+      continue;
+    }
+    if (walk.done.size() + walk.path.size() >= kMaxReferences) {
+      return Corruption("{}: more than {} schema references", what, kMaxReferences);
+    }
+    const std::string referenced_type =
+        body.contains("schemaType") && body["schemaType"].is_string() ? body["schemaType"].get<std::string>() : "AVRO";
+    if (referenced_type != type) return Corruption("{} is a {} schema, not {}", referenced, referenced_type, type);
+    // Its own references first: the types it uses are defined before it.
+    if (body.contains("references")) {
+      walk.path.push_back(key);
+      FLOE_RETURN_IF_ERROR(ResolveReferences(body["references"], type, referenced, walk, out));
+      walk.path.pop_back();
+    }
+    walk.done.insert(key);
+    walk.done.insert(asked);
+    out.push_back(
+        {reference.contains("name") && reference["name"].is_string() ? reference["name"].get<std::string>() : subject,
+         body["schema"].get<std::string>()});
   }
   return OkStatus();
 }
@@ -157,26 +196,40 @@ Result<std::shared_ptr<const RegisteredSchema>> SchemaRegistryClient::Fetch(int3
                             : "AVRO";  // Confluent leaves it out for Avro.
   const bool has_references =
       body.contains("references") && !(body["references"].is_array() && body["references"].empty());
-  if (has_references && schema->schema_type != "AVRO") {
-    return NotImplemented(
-        "schema id {} is a {} schema with schema references, which floe stream resolves for "
-        "AVRO only",
-        id, schema->schema_type);
+  if (!has_references) {
+    FLOE_RETURN_IF_ERROR(ParseRegistered(*schema));
+    return std::shared_ptr<const RegisteredSchema>(std::move(schema));
   }
-  if (has_references) {
-    // The referenced schemas define named types the schema uses: parsed first, depth first.
-    std::set<std::string> seen;
+  // The referenced schemas define types the schema uses: fetched first, depth first.
+  ReferenceWalk walk;
+  std::vector<ReferencedSchema> referenced;
+  FLOE_RETURN_IF_ERROR(ResolveReferences(body["references"], schema->schema_type, what, walk, referenced));
+  if (schema->schema_type == "AVRO") {
     std::vector<std::string> texts;
-    FLOE_RETURN_IF_ERROR(ResolveReferences(body["references"], what, 0, seen, texts));
+    for (const ReferencedSchema& r : referenced) texts.push_back(r.text);
     auto parsed = avro::AvroSchema::ParseWithReferences(schema->text, texts);
     if (!parsed) {
       return Corruption("schema id {} does not parse as Avro with its {} reference(s): {}", id, texts.size(),
                         parsed.error().message());
     }
     schema->avro = std::move(*parsed);
-    return std::shared_ptr<const RegisteredSchema>(std::move(schema));
+  } else if (schema->schema_type == "PROTOBUF") {
+    // Each reference is a file the schema (or a file it imports) imports by the reference's name.
+    std::vector<protobuf::ProtoImport> imports;
+    for (ReferencedSchema& r : referenced) imports.push_back({std::move(r.name), std::move(r.text)});
+    auto parsed = protobuf::ProtoSchema::ParseWithImports(schema->text, imports);
+    if (!parsed) {
+      return Corruption("schema id {} does not parse as Protobuf with its {} referenced file(s): {}", id,
+                        imports.size(), parsed.error().message());
+    }
+    schema->protobuf = std::move(*parsed);
+  } else if (schema->schema_type == "JSON") {
+    std::vector<JsonSchemaDocument> documents;
+    for (const ReferencedSchema& r : referenced) documents.push_back({r.name, r.text});
+    if (Status ok = CheckJsonSchemaReferences(schema->text, documents); !ok) {
+      return Corruption("schema id {}: {}", id, ok.error().message());
+    }
   }
-  FLOE_RETURN_IF_ERROR(ParseRegistered(*schema));
   return std::shared_ptr<const RegisteredSchema>(std::move(schema));
 }
 

@@ -32,6 +32,14 @@ struct RegisteredSchema {
   std::optional<protobuf::ProtoSchema> protobuf;  // Parsed, for PROTOBUF schemas.
 };
 
+// One schema a registered schema references, fetched: Confluent's reference `name` (an Avro
+// schema ignores it; a Protobuf schema imports the file by it; a JSON Schema's `$ref`s name it)
+// and the referenced version's schema text.
+struct ReferencedSchema {
+  std::string name;
+  std::string text;
+};
+
 struct SchemaRegistryClientOptions {
   std::string url;  // "http://127.0.0.1:8081" (user:password@ for HTTP basic auth).
   int attempts = 4;
@@ -49,10 +57,13 @@ class SchemaRegistryClient {
 
   // The schema with `id`: NotFound when the registry has none (its error 40403), Unavailable
   // when it could not be reached after every attempt, Corruption when its answer or an AVRO or
-  // PROTOBUF schema does not parse. An AVRO schema's references (Confluent's schema references:
-  // subject and version of schemas defining the named types it uses) are fetched with
+  // PROTOBUF schema does not parse. A schema's references (Confluent's schema references: the
+  // subject and version of each schema defining types it uses) are fetched with
   // GET /subjects/{s}/versions/{v}, theirs first, each once, at most kMaxReferences of them and
-  // kMaxReferenceDepth deep; PROTOBUF and JSON schemas with references are NotImplemented.
+  // kMaxReferenceDepth deep, each of the referencing schema's type; a cycle of references is
+  // Corruption naming it. AVRO schemas are parsed with the named types they define, PROTOBUF
+  // schemas with them as the files they import (by reference name), and a JSON Schema's `$ref`s
+  // to other documents must each name a reference (json_schema_references.h).
   Result<std::shared_ptr<const RegisteredSchema>> SchemaById(int32_t id);
 
   // Puts a schema known ahead under `id`, as if the registry had answered it (benchmarks and
@@ -69,9 +80,15 @@ class SchemaRegistryClient {
   // GET `path` of the registry, retried; the answer, an object with a "schema" string. `what`
   // names the request in errors.
   Result<nlohmann::json> Get(const std::string& path, std::string_view what);
-  // Appends the texts of `references` (a "references" list) and of theirs, dependencies first.
-  Status ResolveReferences(const nlohmann::json& references, std::string_view what, int depth,
-                           std::set<std::string>& seen, std::vector<std::string>& texts);
+  // The schemas a reference walk has reached: those done, and the path being followed (for
+  // cycles), each as "subject\nversion" of the version the registry answered.
+  struct ReferenceWalk {
+    std::set<std::string> done;
+    std::vector<std::string> path;
+  };
+  // Appends `references` (a "references" list of a `type` schema) and theirs, dependencies first.
+  Status ResolveReferences(const nlohmann::json& references, std::string_view type, std::string_view what,
+                           ReferenceWalk& walk, std::vector<ReferencedSchema>& out);
 
   SchemaRegistryClientOptions options_;
   std::string authorization_;  // "Basic ..." or empty.

@@ -19,6 +19,7 @@
 #include "stream/iceberg_committer.h"
 #include "stream/kafka_columns.h"
 #include "stream/protobuf_table_schema.h"
+#include "stream/routed_maintenance.h"
 #include "stream/routing_committer.h"
 #include "stream/schema_registry_client.h"
 #include "stream/table_setup.h"
@@ -54,8 +55,6 @@ Status RunRoutedStream(const StreamConfig& config, MetricsRegistry& metrics, con
   // Checked before anything is created: what routing does not do (yet).
   if (!config.key_columns.empty())
     return InvalidArgument("routing (--topics, --table-from, --route) cannot be combined with --mode upsert");
-  if (!config.transform.empty())
-    return InvalidArgument("routing (--topics, --table-from, --route) cannot be combined with --transform");
   if (!config.envelope.empty() && config.envelope != "none") return InvalidArgument("--envelope needs --mode upsert");
   if (!config.topic.empty() && !config.topics.empty()) return InvalidArgument("give --topic or --topics, not both");
   if (config.topic.empty() && config.topics.empty())
@@ -92,8 +91,25 @@ Status RunRoutedStream(const StreamConfig& config, MetricsRegistry& metrics, con
     FLOE_ASSIGN_OR_RETURN(rules, ParseRouteFile(config.route_text, config.route_file, names));
   }
   auto router = std::make_shared<Router>(from, names, std::move(rules), dlq_id);
+  std::optional<iceberg::Schema> given_schema;
   if (!config.schema_json.empty()) {
-    FLOE_RETURN_IF_ERROR_CTX(iceberg::SchemaFromJson(config.schema_json), "--schema");
+    FLOE_ASSIGN_OR_RETURN_CTX(given_schema, iceberg::SchemaFromJson(config.schema_json), "--schema");
+  }
+  // --transform: every routed table gets the transform's rows, so each is made with its output
+  // schema; --schema is the events' (a routed job has no one table to remember it in).
+  std::shared_ptr<sql::iceberg_sql::BatchTransform> transform;
+  std::string table_schema_json = config.schema_json;
+  if (!config.transform.empty()) {
+    if (!given_schema) return InvalidArgument("--transform needs --schema: the schema of the events");
+    // As for a single table (IcebergCommitter refuses these too), but before any table is made.
+    if (format != SourceFormat::kJson) {
+      return InvalidArgument("--format {} cannot be combined with --transform (JSON only, for now)", config.format);
+    }
+    if (config.with_kafka_columns) return InvalidArgument("--with-kafka-columns cannot be combined with --transform");
+    if (config.evolve) return InvalidArgument("--evolve cannot be combined with --transform");
+    FLOE_ASSIGN_OR_RETURN_CTX(transform, sql::iceberg_sql::BatchTransform::Compile(config.transform, *given_schema),
+                              "--transform");
+    table_schema_json = iceberg::SchemaToJson(transform->output_schema());
   }
 
   FLOE_ASSIGN_OR_RETURN_CTX(std::unique_ptr<catalog::Catalog> opened,
@@ -143,6 +159,12 @@ Status RunRoutedStream(const StreamConfig& config, MetricsRegistry& metrics, con
   } else {
     unset.push_back("floe.source.kafka-columns");
   }
+  if (transform) {
+    source["floe.source.transform"] = config.transform;
+    source["floe.source.event-schema"] = iceberg::SchemaToJson(*given_schema);
+    std::erase(unset, "floe.source.transform");
+    std::erase(unset, "floe.source.event-schema");
+  }
   auto partitions = TopicPartitionIds::ForManyTopics();
   FLOE_ASSIGN_OR_RETURN(auto committer,
                         RoutingCommitter::Open({.catalog = catalog,
@@ -153,8 +175,10 @@ Status RunRoutedStream(const StreamConfig& config, MetricsRegistry& metrics, con
                                                          .with_kafka_columns = config.with_kafka_columns,
                                                          .timestamp_unit = unit,
                                                          .target_file_size_bytes = config.target_file_size_bytes,
+                                                         .transform = transform,
+                                                         .event_schema = transform ? given_schema : std::nullopt,
                                                          .evolve = config.evolve},
-                                                .schema_json = config.schema_json,
+                                                .schema_json = table_schema_json,
                                                 .partition = config.partition,
                                                 .format_version = config.format_version,
                                                 .properties = source,
@@ -170,11 +194,17 @@ Status RunRoutedStream(const StreamConfig& config, MetricsRegistry& metrics, con
                                              .group = group,
                                              .config = config.consumer_config},
                                             [&serialized] { return serialized.CommittedOffsets(); }));
-  // The dead-letter table gets a checkpoint commit every batch: its snapshots are expired and
-  // its files compacted as a single table's are.
+  // Every table the job writes is compacted and expired as a single table's is, the dead-letter
+  // table too (it gets a checkpoint commit every batch).
   MaintenanceOptions maintenance_options = config.maintenance;
   maintenance_options.target_file_size_bytes = config.target_file_size_bytes;
-  TableMaintenance maintenance([catalog, dlq_id] { return LoadTable(catalog, dlq_id); }, maintenance_options, metrics);
+  RoutedMaintenance maintenance(
+      [&committer, dlq_id] {
+        std::vector<catalog::TableIdentifier> ids = committer->Tables();
+        ids.push_back(dlq_id);
+        return ids;
+      },
+      [catalog](const catalog::TableIdentifier& id) { return LoadTable(catalog, id); }, maintenance_options, metrics);
   maintenance.Start();
   StreamJob job(*kafka_source, serialized, config.trigger, metrics, stop);
   log->info(

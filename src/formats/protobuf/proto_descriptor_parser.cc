@@ -209,11 +209,12 @@ Result<std::unique_ptr<ProtoMessage>> ReadMessage(std::string_view bytes, size_t
 
 // FileDescriptorProto: name = 1, package = 2, dependency = 3, message_type = 4, enum_type = 5,
 // syntax = 12, edition = 14.
-Result<ProtoSchema> ProtoSchema::ParseDescriptor(std::string_view serialized) {
-  if (serialized.size() > kMaxSchemaBytes) {
-    return InvalidArgument("Protobuf descriptor of {} bytes: more than {}", serialized.size(), kMaxSchemaBytes);
+Result<std::unique_ptr<ProtoSchema::File>> ReadDescriptorFile(std::string_view serialized) {
+  if (serialized.size() > ProtoSchema::kMaxSchemaBytes) {
+    return InvalidArgument("Protobuf descriptor of {} bytes: more than {}", serialized.size(),
+                           ProtoSchema::kMaxSchemaBytes);
   }
-  auto file = std::make_unique<File>();
+  auto file = std::make_unique<ProtoSchema::File>();
   // The syntax may come after the messages: keep their bytes until it is known.
   std::vector<std::pair<std::string_view, size_t>> message_bytes;
   WireReader r(serialized);
@@ -265,6 +266,11 @@ Result<ProtoSchema> ProtoSchema::ParseDescriptor(std::string_view serialized) {
     if (!message) return fail(message.error());
     file->messages.push_back(std::move(*message));
   }
+  return file;
+}
+
+Result<ProtoSchema> ProtoSchema::ParseDescriptor(std::string_view serialized) {
+  FLOE_ASSIGN_OR_RETURN(std::unique_ptr<File> file, ReadDescriptorFile(serialized));
   FLOE_RETURN_IF_ERROR(ResolveFile(*file));
   return ProtoSchema(std::move(file));
 }

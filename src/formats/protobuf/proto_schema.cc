@@ -1,8 +1,9 @@
 #include "formats/protobuf/proto_schema.h"
 
-#include <set>
-
 #include <fmt/format.h>
+
+#include <set>
+#include <type_traits>
 
 #include "base/base64.h"
 #include "formats/protobuf/proto_schema_file.h"
@@ -89,7 +90,8 @@ std::unique_ptr<ProtoMessage> WellKnownMessage(std::string name, WellKnown kind,
   return message;
 }
 
-Status AddWellKnown(File& file) {
+// The well-known files' types are built in; other imports come from `imports`, when given.
+Status AddImports(File& file, const ImportedFiles* imports) {
   for (const std::string& import : file.imports) {
     if (import == "google/protobuf/timestamp.proto") {
       file.well_known.push_back(WellKnownMessage(
@@ -102,14 +104,48 @@ Status AddWellKnown(File& file) {
       for (const auto& [name, type] : wrappers) {
         file.well_known.push_back(WellKnownMessage(name, WellKnown::kWrapper, {{"value", type}}));
       }
+    } else if (imports != nullptr) {
+      auto it = imports->find(import);
+      // Other well-known files are not registered as references (Confluent's serializers skip
+      // google/protobuf/ imports): valid Protobuf floe does not read.
+      if (it == imports->end() && import.starts_with("google/protobuf/")) {
+        return NotImplemented(
+            "import \"{}\": of the well-known files only timestamp.proto and wrappers.proto are known", import);
+      }
+      if (it == imports->end()) {
+        return InvalidArgument("import \"{}\": no schema reference (or file imported before it) has that name", import);
+      }
+      file.dependencies.push_back(it->second);
     } else {
       return NotImplemented(
-          "import \"{}\": only google/protobuf/timestamp.proto and google/protobuf/wrappers.proto are known (schema "
-          "references are not resolved)",
+          "import \"{}\": only google/protobuf/timestamp.proto and google/protobuf/wrappers.proto are known without "
+          "schema references",
           import);
     }
   }
   return OkStatus();
+}
+
+// Makes an imported file's definition `name` visible in `file`. The same definition reached
+// along two import paths, or a well-known type both files import, is one type; anything else
+// defined twice is an error.
+template <typename T>
+Status AddVisible(File& file, std::map<std::string, const T*, std::less<>>& names, const std::string& name,
+                  const T* definition) {
+  const bool other_kind =
+      std::is_same_v<T, ProtoEnum> ? file.message_by_name.contains(name) : file.enum_by_name.contains(name);
+  auto it = names.find(name);
+  if (!other_kind && it == names.end()) {
+    names.emplace(name, definition);
+    return OkStatus();
+  }
+  if (!other_kind && it->second == definition) return OkStatus();
+  if constexpr (std::is_same_v<T, ProtoMessage>) {
+    if (!other_kind && it->second->well_known != WellKnown::kNone && it->second->well_known == definition->well_known) {
+      return OkStatus();
+    }
+  }
+  return InvalidArgument("\"{}\" is defined twice (also by an imported file)", name);
 }
 
 Status Register(File& file, ProtoMessage& message, const std::string& scope, int depth) {
@@ -220,11 +256,11 @@ Status ResolveMessage(const File& file, ProtoMessage& message) {
 
 }  // namespace
 
-Status ResolveFile(File& file) {
+Status ResolveFile(File& file, const ImportedFiles* imports) {
   if (file.syntax != "proto2" && file.syntax != "proto3") {
     return NotImplemented("syntax \"{}\": only proto2 and proto3 are supported", file.syntax);
   }
-  FLOE_RETURN_IF_ERROR(AddWellKnown(file));
+  FLOE_RETURN_IF_ERROR(AddImports(file, imports));
   for (auto& m : file.well_known) file.message_by_name.emplace(m->full_name, m.get());
   for (auto& e : file.enums) {
     e->full_name = file.package.empty() ? e->name : file.package + "." + e->name;
@@ -235,6 +271,15 @@ Status ResolveFile(File& file) {
   for (auto& m : file.messages) FLOE_RETURN_IF_ERROR(Register(file, *m, file.package, 1));
   for (auto& e : file.enum_by_name) {
     if (e.second->values.empty()) return InvalidArgument("enum {} has no values", e.first);
+  }
+  // An imported file's maps hold its own definitions and those it sees: all are visible here.
+  for (const auto& dependency : file.dependencies) {
+    for (const auto& [name, message] : dependency->message_by_name) {
+      FLOE_RETURN_IF_ERROR(AddVisible(file, file.message_by_name, name, message));
+    }
+    for (const auto& [name, e] : dependency->enum_by_name) {
+      FLOE_RETURN_IF_ERROR(AddVisible(file, file.enum_by_name, name, e));
+    }
   }
   for (auto& m : file.messages) FLOE_RETURN_IF_ERROR(ResolveMessage(file, *m));
   return OkStatus();
@@ -274,9 +319,9 @@ Result<const ProtoMessage*> ProtoSchema::MessageAt(std::span<const int32_t> inde
   return message;
 }
 
-Result<ProtoSchema> ProtoSchema::Parse(std::string_view schema) {
-  if (schema.size() > kMaxSchemaBytes) {
-    return InvalidArgument("Protobuf schema of {} bytes: more than {}", schema.size(), kMaxSchemaBytes);
+Result<std::unique_ptr<ProtoSchema::File>> ReadEitherFile(std::string_view schema) {
+  if (schema.size() > ProtoSchema::kMaxSchemaBytes) {
+    return InvalidArgument("Protobuf schema of {} bytes: more than {}", schema.size(), ProtoSchema::kMaxSchemaBytes);
   }
   size_t begin = schema.find_first_not_of(" \t\r\n");
   if (begin == std::string_view::npos) return InvalidArgument("empty Protobuf schema");
@@ -291,13 +336,40 @@ Result<ProtoSchema> ProtoSchema::Parse(std::string_view schema) {
       break;
     }
   }
-  if (!base64) return ParseText(schema);
+  if (!base64) return ReadTextFile(schema);
   auto serialized = Base64Decode(trimmed);
   if (!serialized) {
     return InvalidArgument("Protobuf schema: neither .proto text nor base64 of a FileDescriptorProto: {}",
                            serialized.error().message());
   }
-  return ParseDescriptor(*serialized);
+  return ReadDescriptorFile(*serialized);
+}
+
+Result<ProtoSchema> ProtoSchema::Parse(std::string_view schema) {
+  FLOE_ASSIGN_OR_RETURN(std::unique_ptr<File> file, ReadEitherFile(schema));
+  FLOE_RETURN_IF_ERROR(ResolveFile(*file));
+  return ProtoSchema(std::move(file));
+}
+
+Result<ProtoSchema> ProtoSchema::ParseWithImports(std::string_view schema, std::span<const ProtoImport> imports) {
+  if (imports.size() > kMaxImports) {
+    return InvalidArgument("Protobuf schema with {} imported files: more than {}", imports.size(), kMaxImports);
+  }
+  // Each file resolved with those before it: what it imports must already be there.
+  ImportedFiles resolved;
+  for (const ProtoImport& import : imports) {
+    auto fail = [&](const Error& e) {
+      return std::unexpected(Error(e).WithContext(fmt::format("imported file \"{}\"", import.name)));
+    };
+    if (resolved.contains(import.name)) return InvalidArgument("two imported files are named \"{}\"", import.name);
+    auto file = ReadEitherFile(import.schema);
+    if (!file) return fail(file.error());
+    if (Status ok = ResolveFile(**file, &resolved); !ok) return fail(ok.error());
+    resolved.emplace(import.name, std::shared_ptr<const File>(std::move(*file)));
+  }
+  FLOE_ASSIGN_OR_RETURN(std::unique_ptr<File> file, ReadEitherFile(schema));
+  FLOE_RETURN_IF_ERROR(ResolveFile(*file, &resolved));
+  return ProtoSchema(std::move(file));
 }
 
 }  // namespace floe::protobuf

@@ -5,15 +5,17 @@
 // Two spellings are accepted, both as Confluent's registry and its serializers use them:
 //  - .proto source text, proto2 or proto3 (the Java serializer registers this): package,
 //    messages (nested), enums, repeated, map<K, V>, oneof, optional/required; options, reserved
-//    ranges, services and extensions are skipped; imports only of the well-known
-//    google/protobuf/timestamp.proto and wrappers.proto, whose types are built in;
+//    ranges, services and extensions are skipped; imports of the well-known
+//    google/protobuf/timestamp.proto and wrappers.proto, whose types are built in, and of the
+//    files given to ParseWithImports (Confluent's schema references);
 //  - the base64 of a serialized google.protobuf.FileDescriptorProto (what
 //    `@confluentinc/schemaregistry`'s ProtobufSerializer registers, and what Confluent's
 //    registry answers with ?format=serialized).
 // Anything else is an error naming the line and column (text) or the byte offset (descriptor):
 // InvalidArgument or Corruption when the schema is wrong, NotImplemented when it is valid
 // Protobuf floe does not read (editions, groups, other imports).
-// Parsing is bounded: kMaxSchemaBytes of input, messages nested at most kMaxNesting deep.
+// Parsing is bounded: kMaxSchemaBytes of input per file, messages nested at most kMaxNesting
+// deep, at most kMaxImports imported files.
 //
 // Immutable after parsing; any thread may read it. Pointers into it (messages, enums, fields)
 // stay valid while the ProtoSchema lives, also when it is moved.
@@ -72,6 +74,14 @@ enum class WellKnown : uint8_t {
 struct ProtoMessage;
 struct ProtoEnum;
 
+// A file a schema imports, as one of Confluent's schema references gives it: `name` is the path
+// the `import` statement (or the descriptor's dependency) names, `schema` the referenced
+// version's schema, in either spelling.
+struct ProtoImport {
+  std::string name;
+  std::string schema;
+};
+
 struct ProtoField {
   std::string name;
   int32_t number = 0;
@@ -125,12 +135,21 @@ class ProtoSchema {
  public:
   static constexpr size_t kMaxSchemaBytes = size_t{1} << 20;
   static constexpr int kMaxNesting = 32;
+  static constexpr size_t kMaxImports = 256;  // As the registry bounds a schema's references.
 
   // Text or base64 descriptor, told apart by their characters (a .proto text always has a
   // space, `;` or `{`, which base64 never has).
   static Result<ProtoSchema> Parse(std::string_view schema);
   static Result<ProtoSchema> ParseText(std::string_view text);
   static Result<ProtoSchema> ParseDescriptor(std::string_view serialized);
+  // A schema whose imports other than the well-known ones are among `imports`, each listed
+  // before the files that import it (dependencies first; a file can only import files listed
+  // before it, so an import cycle is an unknown import). Field types resolve to the messages
+  // and enums of the imported files too, by full name or relative to the scope, and also to
+  // those of files imported indirectly (as if imported publicly: protoc would ask for the
+  // import, the meaning is the same). InvalidArgument, naming the file, when an import is
+  // not among `imports`, a name is defined by two files, or an imported file is invalid.
+  static Result<ProtoSchema> ParseWithImports(std::string_view schema, std::span<const ProtoImport> imports);
 
   ProtoSchema(ProtoSchema&&) noexcept;
   ProtoSchema& operator=(ProtoSchema&&) noexcept;
@@ -140,14 +159,14 @@ class ProtoSchema {
   std::string_view package() const;
   const std::vector<std::unique_ptr<ProtoMessage>>& messages() const;  // Top level, in order.
   const std::vector<std::unique_ptr<ProtoEnum>>& enums() const;        // Top level, in order.
-  const std::vector<std::string>& imports() const;
+  const std::vector<std::string>& imports() const;                     // As written, well-known ones included.
 
   // The message Confluent's message indexes name: the first index picks a top-level message,
   // each further one a message nested in the previous (map entries count, as they are nested
   // types of the descriptor). Corruption when an index is out of range.
   Result<const ProtoMessage*> MessageAt(std::span<const int32_t> indexes) const;
 
-  // The message or enum with this full name (no leading dot), or null.
+  // The message with this full name (no leading dot), also of an imported file, or null.
   const ProtoMessage* FindMessage(std::string_view full_name) const;
 
   struct File;  // The parsed definitions (proto_schema.cc).

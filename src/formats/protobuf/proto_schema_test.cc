@@ -324,5 +324,196 @@ TEST(ProtoSchema, BadDescriptorsFailCleanly) {
   EXPECT_NE(nested.error().message().find("nested deeper than 32"), std::string::npos) << nested.error().message();
 }
 
+// Confluent's Protobuf schema references: each imported file is a referenced schema, named by
+// its import path.
+constexpr char kMoney[] = R"(syntax = "proto3";
+package money;
+enum Kind { KIND_UNSPECIFIED = 0; CASH = 1; CARD = 2; }
+message Money { string currency = 1; int64 units = 2; }
+)";
+constexpr char kAddress[] = R"(syntax = "proto3";
+package shop;
+import "money.proto";
+import "google/protobuf/timestamp.proto";
+message Address { string city = 1; money.Money fee = 2; google.protobuf.Timestamp since = 3; }
+)";
+constexpr char kOrderImporting[] = R"(syntax = "proto3";
+package shop;
+import "common/address.proto";
+import "money.proto";
+import "google/protobuf/timestamp.proto";
+message Order {
+  int64 id = 1;
+  Address address = 2;
+  money.Money total = 3;
+  .money.Kind kind = 4;
+  repeated money.Money parts = 5;
+  map<string, money.Money> by_currency = 6;
+  google.protobuf.Timestamp placed = 7;
+}
+)";
+
+std::vector<ProtoImport> OrderImports() { return {{"money.proto", kMoney}, {"common/address.proto", kAddress}}; }
+
+TEST(ProtoSchemaImports, FieldsResolveToImportedMessagesAndEnums) {
+  std::optional<ProtoSchema> kept;
+  {
+    auto imports = OrderImports();
+    auto schema = ProtoSchema::ParseWithImports(kOrderImporting, imports);
+    ASSERT_TRUE(schema.has_value()) << schema.error().message();
+    kept.emplace(std::move(*schema));
+  }
+  // The imports' texts are gone and the schema moved: the imported definitions live on in it.
+  const ProtoMessage* order = kept->FindMessage("shop.Order");
+  ASSERT_NE(order, nullptr);
+  ASSERT_EQ(kept->messages().size(), 1u);  // Message indexes count this file's messages only.
+  const ProtoField* address = order->FieldByName("address");
+  ASSERT_NE(address->message, nullptr);
+  EXPECT_EQ(address->message->full_name, "shop.Address");
+  EXPECT_EQ(address->message->FieldByName("fee")->message->full_name, "money.Money");
+  EXPECT_EQ(address->message->FieldByName("since")->message->well_known, WellKnown::kTimestamp);
+  EXPECT_EQ(order->FieldByName("total")->message, kept->FindMessage("money.Money"));
+  EXPECT_EQ(order->FieldByName("total")->message, address->message->FieldByName("fee")->message);
+  const ProtoField* kind = order->FieldByName("kind");
+  EXPECT_EQ(kind->type, ProtoType::kEnum);
+  ASSERT_NE(kind->enumeration, nullptr);
+  EXPECT_EQ(kind->enumeration->Find(2)->name, "CARD");
+  EXPECT_TRUE(order->FieldByName("parts")->IsRepeated());
+  EXPECT_EQ(order->FieldByName("parts")->message->full_name, "money.Money");
+  ASSERT_TRUE(order->FieldByName("by_currency")->IsMap());
+  EXPECT_EQ(order->FieldByName("by_currency")->message->FieldByNumber(2)->message->full_name, "money.Money");
+  EXPECT_EQ(order->FieldByName("placed")->message->well_known, WellKnown::kTimestamp);
+}
+
+TEST(ProtoSchemaImports, DescriptorsAndTextMix) {
+  // What @confluentinc/schemaregistry registers: every file as a base64 FileDescriptorProto.
+  auto money = ProtoSchema::ParseText(kMoney);
+  ASSERT_TRUE(money.has_value()) << money.error().message();
+  auto imports = OrderImports();
+  auto text = ProtoSchema::ParseWithImports(kOrderImporting, imports);
+  ASSERT_TRUE(text.has_value()) << text.error().message();
+  std::vector<ProtoImport> described = {{"money.proto", Base64Encode(SerializeDescriptor(*money, "money.proto"))},
+                                        {"common/address.proto", kAddress}};
+  auto schema = ProtoSchema::ParseWithImports(Base64Encode(SerializeDescriptor(*text, "shop/order.proto")), described);
+  ASSERT_TRUE(schema.has_value()) << schema.error().message();
+  const ProtoMessage* order = schema->FindMessage("shop.Order");
+  ASSERT_NE(order, nullptr);
+  EXPECT_EQ(order->FieldByName("address")->message->FieldByName("fee")->message->full_name, "money.Money");
+  EXPECT_EQ(order->FieldByName("kind")->enumeration->full_name, "money.Kind");
+}
+
+TEST(ProtoSchemaImports, IndirectlyImportedTypesAreVisible) {
+  // Only address.proto is imported; money.Money comes through it (as `import public` would).
+  auto imports = OrderImports();
+  auto schema = ProtoSchema::ParseWithImports(
+      "syntax = \"proto3\"; package shop; import \"common/address.proto\"; message Bill { money.Money due = 1; }",
+      imports);
+  ASSERT_TRUE(schema.has_value()) << schema.error().message();
+  EXPECT_EQ(schema->FindMessage("shop.Bill")->FieldByName("due")->message->full_name, "money.Money");
+}
+
+TEST(ProtoSchemaImports, BadImportsAreNamed) {
+  auto imports = OrderImports();
+  struct Case {
+    std::string schema;
+    std::vector<ProtoImport> imports;
+    std::string expect;
+    ErrorKind kind;
+  };
+  const std::vector<Case> cases = {
+      // An import no reference names.
+      {"syntax = \"proto3\"; import \"tax.proto\"; message A { int32 a = 1; }", imports,
+       "import \"tax.proto\": no schema reference", ErrorKind::kInvalidArgument},
+      // Dependencies listed after the file that imports them: a file sees only those before it.
+      {kOrderImporting,
+       {{"common/address.proto", kAddress}, {"money.proto", kMoney}},
+       "imported file \"common/address.proto\": import \"money.proto\"",
+       ErrorKind::kInvalidArgument},
+      // A name two files define.
+      {"syntax = \"proto3\"; package money; import \"money.proto\"; message Money { int32 a = 1; }", imports,
+       "\"money.Money\" is defined twice", ErrorKind::kInvalidArgument},
+      {"syntax = \"proto3\"; package money; import \"money.proto\"; message Kind { int32 a = 1; }", imports,
+       "\"money.Kind\" is defined twice", ErrorKind::kInvalidArgument},
+      // A type the imports do not define.
+      {"syntax = \"proto3\"; import \"money.proto\"; message A { money.Euro e = 1; }", imports,
+       "type \"money.Euro\" is not defined", ErrorKind::kInvalidArgument},
+      // Two imported files with one name.
+      {kOrderImporting,
+       {{"money.proto", kMoney}, {"money.proto", kMoney}},
+       "two imported files are named",
+       ErrorKind::kInvalidArgument},
+      // An imported file that does not parse, named with its line and column.
+      {kOrderImporting,
+       {{"money.proto", "syntax = \"proto3\"; message {"}, {"common/address.proto", kAddress}},
+       "imported file \"money.proto\": line 1, column 28",
+       ErrorKind::kInvalidArgument},
+      // Garbage base64 as an imported descriptor.
+      {kOrderImporting,
+       {{"money.proto", "////"}, {"common/address.proto", kAddress}},
+       "imported file \"money.proto\"",
+       ErrorKind::kCorruption},
+  };
+  for (const Case& c : cases) {
+    auto schema = ProtoSchema::ParseWithImports(c.schema, c.imports);
+    ASSERT_FALSE(schema.has_value()) << c.expect;
+    EXPECT_NE(schema.error().message().find(c.expect), std::string::npos) << schema.error().message();
+    EXPECT_EQ(schema.error().kind(), c.kind) << schema.error().message();
+  }
+  // Without references an import of another file stays what floe does not read.
+  auto alone = ProtoSchema::Parse(kAddress);
+  ASSERT_FALSE(alone.has_value());
+  EXPECT_EQ(alone.error().kind(), ErrorKind::kNotImplemented) << alone.error().message();
+}
+
+TEST(ProtoSchemaImports, EveryTruncationOfAnImportedFileFailsCleanly) {
+  const std::string money = kMoney;
+  for (size_t n = 0; n <= money.rfind('}'); ++n) {
+    std::vector<ProtoImport> imports = {{"money.proto", money.substr(0, n)}, {"common/address.proto", kAddress}};
+    auto schema = ProtoSchema::ParseWithImports(kOrderImporting, imports);
+    // money.Money's closing brace is the last definition: any shorter file lacks something.
+    ASSERT_FALSE(schema.has_value()) << n;
+    EXPECT_FALSE(schema.error().message().empty());
+  }
+  // Random bytes as an imported descriptor: an error, never a crash.
+  uint64_t state = 7;
+  for (int round = 0; round < 200; ++round) {
+    std::string bytes;
+    for (int i = 0; i < 40; ++i) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      bytes.push_back(static_cast<char>(state >> 56));
+    }
+    std::vector<ProtoImport> imports = {{"money.proto", Base64Encode(bytes)}, {"common/address.proto", kAddress}};
+    EXPECT_FALSE(ProtoSchema::ParseWithImports(kOrderImporting, imports).has_value()) << round;
+  }
+}
+
+TEST(ProtoSchemaImports, LongChainsAndTooManyImports) {
+  // f0 <- f1 <- ... <- f99, each message holding the previous: resolved through the whole chain.
+  std::vector<ProtoImport> chain;
+  for (int i = 0; i < 100; ++i) {
+    std::string text = fmt::format("syntax = \"proto3\"; package p{};", i);
+    if (i > 0) text += fmt::format(" import \"f{}.proto\";", i - 1);
+    text += fmt::format(" message M{} {{ int32 v = 1; {} }}", i,
+                        i > 0 ? fmt::format("p{}.M{} prev = 2;", i - 1, i - 1) : "");
+    chain.push_back({fmt::format("f{}.proto", i), text});
+  }
+  auto schema = ProtoSchema::ParseWithImports(
+      "syntax = \"proto3\"; import \"f99.proto\"; message Top { p99.M99 last = 1; p0.M0 first = 2; }", chain);
+  ASSERT_TRUE(schema.has_value()) << schema.error().message();
+  const ProtoMessage* m = schema->FindMessage("Top")->FieldByName("last")->message;
+  int depth = 0;
+  while (const ProtoField* prev = m->FieldByName("prev")) {
+    m = prev->message;
+    ++depth;
+  }
+  EXPECT_EQ(depth, 99);
+  EXPECT_EQ(m->full_name, "p0.M0");
+
+  std::vector<ProtoImport> many(ProtoSchema::kMaxImports + 1, ProtoImport{"x.proto", kMoney});
+  auto refused = ProtoSchema::ParseWithImports(kOrderImporting, many);
+  ASSERT_FALSE(refused.has_value());
+  EXPECT_NE(refused.error().message().find("more than 256"), std::string::npos) << refused.error().message();
+}
+
 }  // namespace
 }  // namespace floe::protobuf

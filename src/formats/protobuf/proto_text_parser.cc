@@ -506,12 +506,12 @@ class TextParser {
 
 }  // namespace
 
-Result<ProtoSchema> ProtoSchema::ParseText(std::string_view text) {
-  if (text.size() > kMaxSchemaBytes) {
-    return InvalidArgument("Protobuf schema of {} bytes: more than {}", text.size(), kMaxSchemaBytes);
+Result<std::unique_ptr<ProtoSchema::File>> ReadTextFile(std::string_view text) {
+  if (text.size() > ProtoSchema::kMaxSchemaBytes) {
+    return InvalidArgument("Protobuf schema of {} bytes: more than {}", text.size(), ProtoSchema::kMaxSchemaBytes);
   }
   TextParser parser(text);
-  FLOE_ASSIGN_OR_RETURN(std::unique_ptr<File> file, parser.Parse());
+  FLOE_ASSIGN_OR_RETURN(std::unique_ptr<ProtoSchema::File> file, parser.Parse());
   // Labels by syntax: proto2 fields outside a oneof need one, proto3 has no `required`.
   if (file->syntax == "proto2" && !parser.unlabeled_at_.empty()) {
     const auto& u = parser.unlabeled_at_.front();
@@ -522,6 +522,11 @@ Result<ProtoSchema> ProtoSchema::ParseText(std::string_view text) {
     return InvalidArgument("line {}, column {}: proto3 has no required fields", parser.required_at_.front().line,
                            parser.required_at_.front().column);
   }
+  return file;
+}
+
+Result<ProtoSchema> ProtoSchema::ParseText(std::string_view text) {
+  FLOE_ASSIGN_OR_RETURN(std::unique_ptr<File> file, ReadTextFile(text));
   FLOE_RETURN_IF_ERROR(ResolveFile(*file));
   return ProtoSchema(std::move(file));
 }

@@ -264,6 +264,48 @@ test('routing by a JSON field, with dead letters for records it cannot route', {
                 e => e.status === 2 && /cannot be combined with --mode upsert/.test(e.stderr));
 });
 
+test('routing with --transform: every routed table gets the transform\'s rows, rejected rows are dead letters',
+  { timeout: 120000 }, async () => {
+    await createTopics([['tx_events', 2]]);
+    const events = Array.from({ length: 60 }, (_, id) => ({
+      id, type: id % 3 === 0 ? 'beta' : 'alpha', amount: id * 10, tag: id === 7 ? 'x7' : String(id * 3) }));
+    await send('tx_events', events);
+    const schema = join(dir, 'tx_events.schema.json');
+    writeFileSync(schema, JSON.stringify({ type: 'struct', 'schema-id': 0, fields: [
+      { id: 1, name: 'id', required: true, type: 'long' }, { id: 2, name: 'type', required: false, type: 'string' },
+      { id: 3, name: 'amount', required: false, type: 'long' }, { id: 4, name: 'tag', required: false, type: 'string' }] }));
+    const transform = 'SELECT id, upper(type) AS kind, amount * 2 AS doubled, CAST(tag AS bigint) AS tagn ' +
+      'FROM events WHERE amount >= 50';
+    drain('--topic', 'tx_events', '--table-from', 'field:type', '--table', 'shop.tx_*', '--schema', schema,
+          '--transform', transform);
+    assert.deepEqual(tables('shop').filter(t => t.startsWith('tx_')), ['tx_alpha', 'tx_beta', 'tx_dlq']);
+    const kept = events.filter(e => e.amount >= 50 && e.id !== 7);
+    for (const type of ['alpha', 'beta']) {
+      const want = kept.filter(e => e.type === type)
+        .map(e => ({ id: e.id, kind: type.toUpperCase(), doubled: e.amount * 2, tagn: Number(e.tag) }));
+      assertTableHolds(`shop.tx_${type}`, want, ['id', 'kind', 'doubled', 'tagn']);
+      // The table is the transform's output, made with its columns.
+      assert.deepEqual(Object.keys(rows(`SELECT * FROM shop.tx_${type} LIMIT 1`)[0]), ['id', 'kind', 'doubled', 'tagn']);
+    }
+    const dead = rows('SELECT "offset", error, raw FROM shop.tx_dlq');
+    assert.equal(dead.length, 1, JSON.stringify(dead));
+    assert.match(dead[0].error, /^transform: /, dead[0].error);
+    assert.equal(JSON.parse(Buffer.from(dead[0].raw, 'hex').toString()).id, 7);
+    // A second run adds nothing.
+    drain('--topic', 'tx_events', '--table-from', 'field:type', '--table', 'shop.tx_*', '--schema', schema,
+          '--transform', transform);
+    assert.equal(count('shop.tx_alpha') + count('shop.tx_beta'), kept.length);
+    // What a transform cannot be combined with is refused before anything is made.
+    assert.throws(() => drain('--topics', 'tx_.*', '--table', 'lake', '--transform', transform),
+                  e => e.status === 2 && /--transform needs --schema/.test(e.stderr));
+    assert.throws(() => drain('--topics', 'tx_.*', '--table', 'lake', '--transform', transform, '--schema', schema,
+                              '--format', 'avro', '--registry', 'http://127.0.0.1:1'),
+                  e => e.status === 2 && /--format avro cannot be combined with --transform/.test(e.stderr));
+    assert.throws(() => drain('--topics', 'tx_.*', '--table', 'lake', '--transform', transform, '--schema', schema,
+                              '--evolve'),
+                  e => e.status === 2 && /--evolve cannot be combined with --transform/.test(e.stderr));
+  });
+
 test('killed with SIGKILL mid-drain and restarted, every table holds each of its events once', { timeout: 180000 },
   async () => {
     const per = 4000;
