@@ -38,6 +38,18 @@ bool IsTextLiteral(const BoundExpr& e) {
   return e.kind == BoundKind::kConstant && e.type.kind() == TypeKind::kVarchar && !e.value.is_null();
 }
 
+std::vector<ColumnId> ColumnsReadBy(const LogicalOperator& plan) {
+  std::vector<ColumnId> read;
+  auto collect = [&](const LogicalOperator& op, auto&& self) -> void {
+    ForEachExpression(op, [&](const BoundExpr& e) { e.CollectColumns(read); });
+    for (const auto& child : op.children) self(*child, self);
+  };
+  collect(plan, collect);
+  std::sort(read.begin(), read.end());
+  read.erase(std::unique(read.begin(), read.end()), read.end());
+  return read;
+}
+
 BoundExprPtr MakeNot(BoundExprPtr arg, int location) {
   auto out = std::make_unique<BoundExpr>(BoundKind::kNot, SqlType::Boolean());
   out->location = location;

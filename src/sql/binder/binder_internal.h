@@ -95,6 +95,11 @@ bool IsComparison(const std::string& function);
 bool IsTextLiteral(const BoundExpr& e);
 // NOT `arg`, pointing at `location`.
 BoundExprPtr MakeNot(BoundExprPtr arg, int location);
+// Every column `plan` reads anywhere, its children and subqueries included (sorted, once each):
+// those it does not produce itself are the columns of enclosing queries it is correlated on.
+std::vector<ColumnId> ColumnsReadBy(const LogicalOperator& plan);
+// Whether a FROM item is LATERAL (subquery).
+bool IsLateral(const ast::TableRef& ref);
 
 class BinderImpl {
  public:
@@ -179,10 +184,18 @@ class BinderImpl {
   Result<LogicalPtr> BindLimit(const ast::Query& query, LogicalPtr plan);
   Result<LogicalPtr> BindFromItem(const ast::TableRef& ref, Scope& scope, const CteScope* ctes);
   Result<LogicalPtr> BindNamedTable(const ast::TableRef& ref, Scope& scope, const CteScope* ctes);
+  // Adds the relation a FROM subquery's rows are read by (its alias and column aliases).
+  Status NameSubqueryRelation(const ast::TableRef& ref, LogicalOperator& plan, Scope& scope);
   // UNNEST(...) over `input`, the FROM items before it, whose columns its arguments may read
   // (binder_unnest.cc). `join_type`: kCross, or kLeft to keep rows with nothing to unnest.
   Result<LogicalPtr> BindUnnest(const ast::TableRef& ref, Scope& scope, const CteScope* ctes, LogicalPtr input,
                                 LogicalJoinType join_type);
+  // LATERAL (subquery) over `input`, the FROM items before it, whose columns it may read
+  // (binder_lateral.cc). `join_type` kCross or kLeft; `condition` is the join's ON, or null.
+  Result<LogicalPtr> BindLateral(const ast::TableRef& ref, Scope& scope, const CteScope* ctes, LogicalPtr input,
+                                 LogicalJoinType join_type, const ast::Expr* condition);
+  // `left [CROSS | INNER | LEFT] JOIN LATERAL (...) [ON ...]` (binder_lateral.cc).
+  Result<LogicalPtr> BindJoinLateral(const ast::TableRef& join, LogicalPtr left, Scope& scope, const CteScope* ctes);
   // `left JOIN UNNEST(...) [ON ...]` (binder_unnest.cc).
   Result<LogicalPtr> BindJoinUnnest(const ast::TableRef& join, LogicalPtr left, Scope& scope, const CteScope* ctes);
   Result<QualifiedTableName> Qualify(const std::vector<std::string>& name, int location) const;

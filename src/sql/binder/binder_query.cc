@@ -311,23 +311,28 @@ Result<LogicalPtr> BinderImpl::BindNamedTable(const TableRef& ref, Scope& scope,
   return scan;
 }
 
+Status BinderImpl::NameSubqueryRelation(const TableRef& ref, LogicalOperator& plan, Scope& scope) {
+  if (ref.column_aliases.size() > plan.output.size()) {
+    return ErrorAt(ref.location, "Column alias list has more entries than the subquery has columns");
+  }
+  ScopeRelation relation;
+  relation.alias = ref.alias;
+  for (size_t i = 0; i < plan.output.size(); ++i) {
+    if (i < ref.column_aliases.size()) plan.output[i].name = ref.column_aliases[i];
+    relation.columns.push_back(ScopeColumn{plan.output[i].name, plan.output[i].id, plan.output[i].type});
+  }
+  scope.relations.push_back(std::move(relation));
+  return OkStatus();
+}
+
 Result<LogicalPtr> BinderImpl::BindFromItem(const TableRef& ref, Scope& scope, const CteScope* ctes) {
   switch (ref.kind) {
     case TableRef::Kind::kNamed:
       return BindNamedTable(ref, scope, ctes);
     case TableRef::Kind::kSubquery: {
-      if (ref.lateral) return ErrorAt(ref.location, "LATERAL is not supported", ErrorKind::kNotImplemented);
+      // LATERAL with nothing before it (the first FROM item) reads nothing more than any subquery.
       FLOE_ASSIGN_OR_RETURN(auto plan, BindQuery(*ref.subquery, scope.parent, ctes));
-      if (ref.column_aliases.size() > plan->output.size()) {
-        return ErrorAt(ref.location, "Column alias list has more entries than the subquery has columns");
-      }
-      ScopeRelation relation;
-      relation.alias = ref.alias;
-      for (size_t i = 0; i < plan->output.size(); ++i) {
-        if (i < ref.column_aliases.size()) plan->output[i].name = ref.column_aliases[i];
-        relation.columns.push_back(ScopeColumn{plan->output[i].name, plan->output[i].id, plan->output[i].type});
-      }
-      scope.relations.push_back(std::move(relation));
+      FLOE_RETURN_IF_ERROR(NameSubqueryRelation(ref, *plan, scope));
       return plan;
     }
     case TableRef::Kind::kFunction: {
@@ -361,6 +366,7 @@ Result<LogicalPtr> BinderImpl::BindFromItem(const TableRef& ref, Scope& scope, c
     case TableRef::Kind::kJoin: {
       FLOE_ASSIGN_OR_RETURN(auto left, BindFromItem(*ref.left, scope, ctes));
       if (IsUnnest(*ref.right)) return BindJoinUnnest(ref, std::move(left), scope, ctes);
+      if (IsLateral(*ref.right)) return BindJoinLateral(ref, std::move(left), scope, ctes);
       size_t left_relations = scope.relations.size();
       FLOE_ASSIGN_OR_RETURN(auto right, BindFromItem(*ref.right, scope, ctes));
       auto join = std::make_unique<LogicalOperator>(LogicalKind::kJoin);
@@ -649,6 +655,11 @@ Result<LogicalPtr> BinderImpl::BindSelect(const Query& query, Scope* outer, cons
     if (plan && IsUnnest(*item)) {
       // `t, UNNEST(t.items)`: each row of the items before it, expanded.
       FLOE_ASSIGN_OR_RETURN(plan, BindUnnest(*item, scope, ctes, std::move(plan), LogicalJoinType::kCross));
+      continue;
+    }
+    if (plan && IsLateral(*item)) {
+      // `t, LATERAL (SELECT ... t.x ...)`: the subquery once per row of the items before it.
+      FLOE_ASSIGN_OR_RETURN(plan, BindLateral(*item, scope, ctes, std::move(plan), LogicalJoinType::kCross, nullptr));
       continue;
     }
     FLOE_ASSIGN_OR_RETURN(auto bound, BindFromItem(*item, scope, ctes));

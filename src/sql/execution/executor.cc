@@ -231,6 +231,9 @@ Result<Materialized> Executor::MaterializeBreaker(const LogicalOperator& op, con
     case LogicalKind::kRecursiveCte:
       result = RecursiveCte(op, outer);
       break;
+    case LogicalKind::kLateralJoin:
+      result = LateralJoin(op, outer);
+      break;
     default:
       return Internal("operator {} is not a pipeline breaker", static_cast<int>(op.kind));
   }
@@ -314,7 +317,7 @@ Result<Materialized> Executor::Materialize(const LogicalOperator& plan, const st
   bool breaker = plan.kind == LogicalKind::kAggregate || plan.kind == LogicalKind::kDistinct ||
                  plan.kind == LogicalKind::kSort || plan.kind == LogicalKind::kTopN ||
                  plan.kind == LogicalKind::kSetOp || plan.kind == LogicalKind::kWindow ||
-                 plan.kind == LogicalKind::kRecursiveCte;
+                 plan.kind == LogicalKind::kRecursiveCte || plan.kind == LogicalKind::kLateralJoin;
   Pipeline p;
   if (breaker) {
     Result<Materialized> result = MaterializeShared(plan, outer);

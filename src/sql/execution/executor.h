@@ -61,6 +61,9 @@ class Executor final : public SubqueryRunner {
   // WITH RECURSIVE: the anchor's rows, then rounds of the step over the previous round's rows
   // (its kWorkingTable) until a round adds none; UNION keeps only rows not seen before.
   Result<Materialized> RecursiveCte(const LogicalOperator& op, const std::map<ColumnId, Value>* outer);
+  // LATERAL (lateral_join.cc): the right child run per distinct values of the left columns it
+  // reads, each left row paired with the rows its run gives.
+  Result<Materialized> LateralJoin(const LogicalOperator& op, const std::map<ColumnId, Value>* outer);
 
   QueryContext& context_;
   // The rows of the current round of each recursive CTE being computed, by the thread computing

@@ -123,6 +123,8 @@ std::string Disallowed(const LogicalOperator& op) {
     case LogicalKind::kEmpty: return "";
     case LogicalKind::kUnnest:
       return "UNNEST";
+    case LogicalKind::kLateralJoin:
+      return "LATERAL";
   }
   for (const auto& child : op.children) {
     if (std::string why = Disallowed(*child); !why.empty()) return why;

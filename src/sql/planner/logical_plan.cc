@@ -159,6 +159,11 @@ std::string Describe(const LogicalOperator& op) {
       for (size_t i = 0; i < op.output.size(); ++i) columns += (i > 0 ? ", " : "") + OutputName(op.output[i]);
       return fmt::format("WorkingTable {} [{}]", op.working_table, columns) + rows;
     }
+    case LogicalKind::kLateralJoin: {
+      std::string columns;
+      for (ColumnId id : op.correlated) columns += fmt::format("{}#{}", columns.empty() ? "" : ", ", id.value());
+      return fmt::format("LateralJoin {} correlated: [{}]", JoinName(op.join_type), columns) + rows;
+    }
     case LogicalKind::kUnnest: {
       std::string columns;
       for (size_t i = op.children[0]->output.size(); i < op.output.size(); ++i) {
@@ -315,6 +320,7 @@ LogicalPtr LogicalOperator::Clone() const {
   copy->set_op = set_op;
   copy->set_all = set_all;
   copy->ordinality = ordinality;
+  copy->correlated = correlated;
   return copy;
 }
 
@@ -351,6 +357,11 @@ void ForEachExpression(LogicalOperator& op, const std::function<void(BoundExprPt
     for (auto& e : row) one(e);
   }
   for (auto& e : op.pushed.residual) one(e);
+}
+
+void ForEachExpression(const LogicalOperator& op, const std::function<void(const BoundExpr&)>& visit) {
+  // The mutable walk only hands out the slots; this visitor cannot change them.
+  ForEachExpression(const_cast<LogicalOperator&>(op), [&](BoundExprPtr& e) { visit(*e); });
 }
 
 void ForEachSubquery(const BoundExpr& e, const std::function<void(const LogicalOperator&)>& visit) {

@@ -34,6 +34,7 @@ enum class LogicalKind {
   kUnnest,        // expressions (arrays and maps), ordinality, join_type; output = child's + elements
   kRecursiveCte,  // WITH RECURSIVE: children anchor, step; set_all; working_table
   kWorkingTable,  // the rows the step of the kRecursiveCte with the same working_table reads
+  kLateralJoin,   // children left, right (reads `correlated` of left's columns); join_type; output = left's + right's
 };
 
 struct OutputColumn {
@@ -172,6 +173,12 @@ struct LogicalOperator {
   // it once with NULL elements.
   bool ordinality = false;
 
+  // kLateralJoin: the right child runs once per left row (per distinct values of `correlated`,
+  // the left columns it reads), as a correlated subquery does; each left row is paired with
+  // every row it gives. join_type kCross drops a left row that gets none; kLeft keeps it once
+  // with NULLs.
+  std::vector<ColumnId> correlated;
+
   // Deep copy (subquery plans are shared, not copied).
   LogicalPtr Clone() const;
   // The ids of `output`.
@@ -180,6 +187,7 @@ struct LogicalOperator {
 
 // Every expression slot of one node (not its children).
 void ForEachExpression(LogicalOperator& op, const std::function<void(BoundExprPtr&)>& visit);
+void ForEachExpression(const LogicalOperator& op, const std::function<void(const BoundExpr&)>& visit);
 // Every subquery plan inside an expression.
 void ForEachSubquery(const BoundExpr& e, const std::function<void(const LogicalOperator&)>& visit);
 // The largest column id anywhere in a plan, subquery plans included: new ids start above it.

@@ -136,6 +136,16 @@ void Prune(LogicalOperator& op, std::set<ColumnId> required, bool root) {
       op.output.insert(op.output.end(), element_output.begin(), element_output.end());
       return;
     }
+    case LogicalKind::kLateralJoin: {
+      // The left side also keeps the columns the right side reads per row.
+      std::set<ColumnId> left = required;
+      left.insert(op.correlated.begin(), op.correlated.end());
+      Prune(*op.children[0], left, false);
+      Prune(*op.children[1], required, false);
+      op.output = op.children[0]->output;
+      op.output.insert(op.output.end(), op.children[1]->output.begin(), op.children[1]->output.end());
+      return;
+    }
     case LogicalKind::kSort:
     case LogicalKind::kTopN:
     case LogicalKind::kLimit: {

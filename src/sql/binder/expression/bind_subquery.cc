@@ -17,27 +17,7 @@ Result<BoundExprPtr> BinderImpl::BindSubquery(const ast::Expr& expr, ExprContext
       for (const auto& column : relation.columns) visible.push_back(column.id);
     }
   }
-  std::vector<ColumnId> read;
-  auto collect = [&](const LogicalOperator& op, auto&& self) -> void {
-    auto scan = [&](const BoundExpr& e) {
-      std::vector<ColumnId> ids;
-      e.CollectColumns(ids);
-      read.insert(read.end(), ids.begin(), ids.end());
-    };
-    if (op.predicate) scan(*op.predicate);
-    if (op.condition) scan(*op.condition);
-    for (const auto& e : op.expressions) scan(*e);
-    for (const auto& e : op.groups) scan(*e);
-    for (const auto& a : op.aggregates) {
-      for (const auto& e : a.args) scan(*e);
-      if (a.filter) scan(*a.filter);
-    }
-    for (const auto& k : op.order) scan(*k.expr);
-    for (const auto& c : op.children) self(*c, self);
-  };
-  collect(*plan, collect);
-  std::sort(read.begin(), read.end());
-  read.erase(std::unique(read.begin(), read.end()), read.end());
+  std::vector<ColumnId> read = ColumnsReadBy(*plan);
   for (ColumnId id : read) {
     if (std::find(visible.begin(), visible.end(), id) != visible.end()) out->correlated.push_back(id);
   }
