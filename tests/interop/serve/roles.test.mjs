@@ -56,11 +56,17 @@ test('PostgreSQL wire: reader reads, writer writes, only admin changes structure
   const rows = await pgAs('reader1', 'SELECT id, item FROM shop.orders');
   assert.deepEqual(rows.rows.map((r) => [Number(r.id), r.item]), [[1, 'tea']]);
   for (const [user, sql] of [['reader1', 'DROP TABLE shop.orders'], ['reader1', "INSERT INTO shop.orders VALUES (2, 'x')"],
-                             ['reader1', 'DELETE FROM shop.orders'], ['writer1', 'DROP TABLE shop.orders'],
+                             ['reader1', 'DELETE FROM shop.orders'], ['reader1', "UPDATE shop.orders SET item = 'x'"],
+                             ['reader1', "MERGE INTO shop.orders t USING (VALUES (1, 'x')) AS s(id, item) ON t.id = s.id WHEN MATCHED THEN UPDATE SET item = s.item"],
+                             ['writer1', 'DROP TABLE shop.orders'],
                              ['writer1', 'CREATE TABLE shop.other (a int)']]) {
     await assert.rejects(pgAs(user, sql), (e) => e.code === '42501', `${user}: ${sql}`);
   }
   assert.equal((await pgAs('reader1', 'SELECT count(*) AS n FROM shop.orders')).rows[0].n, '1');
+  assert.equal((await pgAs('reader1', 'SELECT item FROM shop.orders')).rows[0].item, 'tea', 'the refused UPDATE and MERGE changed nothing');
+  // The write role may change rows.
+  await pgAs('writer1', "UPDATE shop.orders SET item = 'coffee' WHERE id = 1");
+  assert.equal((await pgAs('reader1', 'SELECT item FROM shop.orders')).rows[0].item, 'coffee');
 });
 
 test('Trino protocol: a reader gets PERMISSION_DENIED for DROP TABLE; its X-Floe-User claim is ignored', async () => {
