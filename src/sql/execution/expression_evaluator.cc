@@ -1329,11 +1329,12 @@ Result<ExprNodePtr> CompileCastOf(const SqlType& to, const SqlType& from, bool t
 
 // CAST(array(A) AS array(B)) and CAST(map(K,V) AS map(K2,V2)): the element (key, value)
 // vectors are cast as columns of their own, the offsets and nulls kept. A failed element cast
-// fails the query (or, under TRY_CAST, is NULL in its place).
+// fails the query; under TRY_CAST it makes the whole array or map NULL, as in Trino (an element
+// whose cast gave NULL from a non-NULL value failed).
 class NestedCastNode final : public ExprNode {
  public:
-  NestedCastNode(SqlType type, ExprNodePtr arg, std::vector<ExprNodePtr> child_casts)
-      : ExprNode(std::move(type)), arg_(std::move(arg)), child_casts_(std::move(child_casts)) {}
+  NestedCastNode(SqlType type, ExprNodePtr arg, std::vector<ExprNodePtr> child_casts, bool try_cast)
+      : ExprNode(std::move(type)), arg_(std::move(arg)), child_casts_(std::move(child_casts)), try_cast_(try_cast) {}
 
   Result<VectorPtr> Evaluate(const DataChunk& chunk, QueryContext& context) const override {
     FLOE_ASSIGN_OR_RETURN(VectorPtr in, arg_->Evaluate(chunk, context));
@@ -1347,13 +1348,28 @@ class NestedCastNode final : public ExprNode {
       elements.rows = in->children[c].length;
       FLOE_ASSIGN_OR_RETURN(VectorPtr cast, child_casts_[c]->Evaluate(elements, context));
       out->children[c] = *cast;
+      if (try_cast_) NullWhereAnElementFailed(in->children[c], out->children[c], *out);
     }
     return VectorPtr(out);
   }
 
  private:
+  static void NullWhereAnElementFailed(const ColumnVector& before, const ColumnVector& after, ColumnVector& out) {
+    for (int64_t slot = 0; slot < out.length; ++slot) {
+      if (!out.IsValid(slot)) continue;
+      for (int32_t e = out.offsets[static_cast<size_t>(slot)]; e < out.offsets[static_cast<size_t>(slot) + 1]; ++e) {
+        if (before.IsValid(e) && !after.IsValid(e)) {
+          if (out.validity.empty()) out.validity.assign(static_cast<size_t>(out.length), 1);
+          out.validity[static_cast<size_t>(slot)] = 0;
+          break;
+        }
+      }
+    }
+  }
+
   ExprNodePtr arg_;
   std::vector<ExprNodePtr> child_casts_;
+  bool try_cast_;
 };
 
 Result<ExprNodePtr> CompileNestedCast(const SqlType& to, ExprNodePtr arg, bool try_cast) {
@@ -1366,7 +1382,7 @@ Result<ExprNodePtr> CompileNestedCast(const SqlType& to, ExprNodePtr arg, bool t
     FLOE_ASSIGN_OR_RETURN(auto values, CompileCastOf(to.value(), from.value(), try_cast));
     child_casts.push_back(std::move(values));
   }
-  return ExprNodePtr(std::make_unique<NestedCastNode>(to, std::move(arg), std::move(child_casts)));
+  return ExprNodePtr(std::make_unique<NestedCastNode>(to, std::move(arg), std::move(child_casts), try_cast));
 }
 
 Result<std::vector<ExprNodePtr>> CompileArgs(const BoundExpr& e, const ColumnLayout& layout) {
@@ -1527,10 +1543,6 @@ Result<ExprNodePtr> Compile(const BoundExpr& e, const ColumnLayout& layout) {
       FLOE_ASSIGN_OR_RETURN(auto arg, Compile(*e.args[0], layout));
       if (arg->type() == e.type) return arg;
       if (IsNestedCast(arg->type(), e.type)) {
-        // Trino's TRY_CAST of an array is NULL when any element fails, not the array with NULL
-        // in its place; element casts cannot tell that apart, so it is refused, never guessed.
-        if (e.try_cast && !arg->type().IsUnknown())
-          return NotImplemented("TRY_CAST to {} is not supported yet", e.type.ToString());
         FLOE_ASSIGN_OR_RETURN(node, CompileNestedCast(e.type, std::move(arg), e.try_cast));
         break;
       }

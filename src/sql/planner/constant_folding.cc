@@ -27,7 +27,10 @@ std::optional<Value> EvaluateConstant(const BoundExpr& e) {
       auto arg = EvaluateConstant(*e.args[0]);
       if (!arg) return std::nullopt;
       auto out = CastValue(*arg, e.type);
-      if (!out && e.try_cast) return Value::Null(e.type);
+      // CastValue does not cast arrays, maps or rows: their casts (TRY_CAST's NULL included) are
+      // left for run time.
+      bool nested = !e.type.IsOrderable() || !arg->type().IsOrderable();
+      if (!out && e.try_cast && !nested) return Value::Null(e.type);
       return out;
     }
     case BoundKind::kNot: {
