@@ -966,6 +966,7 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
     if (current) {
       FLOE_ASSIGN_OR_RETURN(existing, Manifests(*current));
     }
+    std::vector<DataFile> carried;  // Vectors committed since the plan, on files this rewrite removes.
     if (validation) {
       for (const ManifestFile& mf : existing) {
         if (validation->fail_on_new_deletes && mf.content == ManifestContent::kDeletes &&
@@ -982,6 +983,11 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
             const bool harmless = d.content == FileContent::kEqualityDeletes
                                       ? validation->allow_new_equality_deletes
                                       : d.referenced_data_file && !to_delete.contains(*d.referenced_data_file);
+            if (!harmless && rewrite.carry_deletion_vectors && d.is_deletion_vector() && d.referenced_data_file &&
+                to_delete.contains(*d.referenced_data_file)) {
+              carried.push_back(d);
+              continue;
+            }
             if (!harmless) {
               return Conflict("cannot {}: delete files were committed since it was planned (snapshot {}); plan it again",
                               operation, mf.added_snapshot_id);
@@ -1062,6 +1068,25 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
       return Conflict("cannot {} {}: it is no longer in the table (a concurrent commit removed it)", operation,
                       *remaining.begin());
     }
+    // The carried vectors go with their old files (above: scoped to a removed file); their
+    // deletes come back as vectors of the new files, in this snapshot.
+    int64_t carried_positions = 0;
+    std::vector<DataFile> carried_vectors;
+    if (!carried.empty()) {
+      FLOE_ASSIGN_OR_RETURN(carried_vectors, rewrite.carry_deletion_vectors(carried));
+      std::set<std::string> puffins;
+      std::vector<ManifestEntry> entries;
+      for (const DataFile& dv : carried_vectors) {
+        if (puffins.insert(dv.file_path).second) written->push_back(dv.file_path);
+        entries.push_back(ManifestEntry{EntryStatus::kAdded, std::nullopt, std::nullopt, std::nullopt, dv});
+        carried_positions += dv.record_count;
+      }
+      if (!entries.empty()) {
+        FLOE_ASSIGN_OR_RETURN(ManifestFile m, WriteNewManifest(base, snapshot_id, entries, ManifestContent::kDeletes));
+        written->push_back(m.manifest_path);
+        manifests.push_back(std::move(m));
+      }
+    }
     std::map<std::string, std::string> delta;
     if (!added.empty()) {
       delta["added-data-files"] = std::to_string(added.size());
@@ -1078,6 +1103,11 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
       delta["removed-equality-deletes"] = std::to_string(removed_equalities);
     }
     if (deleted_bytes + removed_delete_bytes > 0) delta["removed-files-size"] = std::to_string(deleted_bytes + removed_delete_bytes);
+    if (!carried_vectors.empty()) {
+      delta["added-delete-files"] = std::to_string(carried_vectors.size());
+      delta["added-dvs"] = std::to_string(carried_vectors.size());
+      delta["added-position-deletes"] = std::to_string(carried_positions);
+    }
     return AddSnapshot(base, snapshot_id, operation, std::move(manifests), delta, written);
   });
   if (!st && st.error().kind() == ErrorKind::kConflict && added_manifest) {

@@ -87,6 +87,13 @@ struct RewriteOptions {
   // file (format/spec.md, "Scan Planning": nothing older, or as old for position deletes, in
   // their partition or, unpartitioned, anywhere): they could never delete a row again.
   bool drop_dangling_deletes = false;
+  // Deletion vectors committed since the plan on files the rewrite removes would otherwise fail
+  // it (their deletes would be lost with the old files). With this, each attempt hands them
+  // over instead and commits the vectors it returns, which must delete the same rows where the
+  // rewrite moved them (compaction knows where each kept row went), replacing them in the same
+  // snapshot: a busy upsert job that touches every file each batch no longer starves
+  // compaction. Files it writes are deleted when the attempt loses.
+  std::function<Result<std::vector<DataFile>>(const std::vector<DataFile>& vectors)> carry_deletion_vectors;
 };
 
 class Table {
