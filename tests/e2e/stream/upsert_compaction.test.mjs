@@ -24,6 +24,7 @@ import { createRequire } from 'node:module';
 import { startBroker } from '../../interop/broker/broker_process.mjs';
 import { metadataLocation } from '../../interop/support/sqlite_catalog_tables.mjs';
 import { liveFiles, puffinBlobs, decodeDeletionVector } from '../../interop/support/deletion_vectors.mjs';
+import { waitFor } from '../../interop/support/waiting.mjs';
 
 const require = createRequire(new URL('../../interop/package.json', import.meta.url));
 const { Kafka, logLevel, Partitioners } = require('kafkajs');
@@ -65,25 +66,33 @@ function streamArgs(...extra) {
           '--maintenance-interval', '0', ...extra];
 }
 
-async function produce(from, to) {
+// The job of the upgrade test: topic orders2 into shop.orders2, format v2 until the table is upgraded.
+function upgradeStreamArgs(...extra) {
+  return ['stream', '--brokers', broker.address, '--topic', 'orders2', '--table', 'shop.orders2',
+          '--catalog', `sqlite:${catalogDb}`, '--warehouse', `file://${join(dir, 'wh')}`,
+          '--schema', join(dir, 'orders.schema.json'), '--mode', 'upsert', '--key', 'order_id',
+          '--trigger', '50ms', '--max-batch-records', '300', '--maintenance-interval', '0', ...extra];
+}
+
+async function produce(from, to, topic = 'orders', list = events) {
   const kafka = new Kafka({ clientId: 'floe-upsert-compaction-test', brokers: [broker.address], logLevel: logLevel.NOTHING });
   const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
   await producer.connect();
   for (let start = from; start < to; start += 400) {
-    const messages = events.slice(start, Math.min(to, start + 400)).map(e => ({
+    const messages = list.slice(start, Math.min(to, start + 400)).map(e => ({
       key: String(e.order_id),
       value: e.deleted ? null : JSON.stringify({ order_id: e.order_id, status: e.status, amount: e.amount }),
     }));
-    await producer.send({ topic: 'orders', acks: -1, messages });
+    await producer.send({ topic, acks: -1, messages });
     await new Promise(r => setTimeout(r, 120));  // A steady stream the job keeps up with, not one burst.
   }
   await producer.disconnect();
 }
 
-function metadata() {
+function metadata(table = 'shop.orders') {
   if (!existsSync(catalogDb)) return null;
   let location;
-  try { location = metadataLocation(catalogDb, 'shop.orders'); } catch { return null; }
+  try { location = metadataLocation(catalogDb, table); } catch { return null; }
   if (!location || location === 'None') return null;
   return JSON.parse(readFileSync(location.slice('file://'.length), 'utf8'));
 }
@@ -117,12 +126,12 @@ async function duckRows(sql) {
   return (await duck.runAndReadAll(sql)).getRowObjectsJson();
 }
 
-async function expectedRows() {
+async function expectedRows(file = 'events.jsonl', alsoGone = 'false') {
   return duckRows(`
-    WITH ev AS (SELECT * FROM read_json('${join(dir, 'events.jsonl')}', format = 'newline_delimited',
+    WITH ev AS (SELECT * FROM read_json('${join(dir, file)}', format = 'newline_delimited',
                   columns = {seq: 'BIGINT', order_id: 'BIGINT', deleted: 'BOOLEAN', status: 'VARCHAR', amount: 'BIGINT'})),
          last AS (SELECT * FROM ev QUALIFY row_number() OVER (PARTITION BY order_id ORDER BY seq DESC) = 1)
-    SELECT order_id, status, amount FROM last WHERE NOT deleted ORDER BY order_id`);
+    SELECT order_id, status, amount FROM last WHERE NOT deleted AND NOT (${alsoGone}) ORDER BY order_id`);
 }
 
 function assertSameRows(actual, expected, what) {
@@ -265,4 +274,68 @@ test('compactions land beside a busy v3 upsert job (killed once) and no delete i
   }
   const files = floeRows(`SELECT content FROM shop."orders$files"`);
   for (const f of files) assert.equal(Number(f.content), 0, 'a delete file is left after compaction');
+});
+
+// A v2 upsert table (equality deletes) with merge-on-read position deletes of `floe table delete`,
+// upgraded to v3 with `floe table alter --property format-version=3`; the job goes on writing
+// deletion vectors (killed once with SIGKILL). Each data file's first vector must hold its
+// position deletes (the spec's readers, floe's included, ignore position delete files beside a
+// vector), so the table stays exactly the expected state; compaction then folds everything.
+test('a v2 upsert table upgraded to v3 keeps its position and equality deletes', { timeout: 200000 }, async () => {
+  const list = [];
+  const rand = prng(3003);
+  const total = 6000, keys = 600, half = 3000, cut = 150;
+  for (let seq = 0; seq < total; seq++) {
+    list.push({ seq, order_id: Math.floor(rand() * keys), deleted: rand() < 0.12,
+                status: STATUSES[Math.floor(rand() * 4)], amount: seq });
+  }
+  writeFileSync(join(dir, 'events2.jsonl'), list.map(e => JSON.stringify(e)).join('\n') + '\n');
+  run('topic', 'create', 'orders2', '--partitions', '2', '--brokers', broker.address);
+  await produce(0, half, 'orders2', list);
+  run(...upgradeStreamArgs('--available-now'));
+  assert.equal(metadata('shop.orders2')['format-version'], 2);
+  run('table', 'delete', 'shop.orders2', '--catalog', `sqlite:${catalogDb}`, '--mode', 'merge-on-read',
+      '--filter', `order_id < ${cut}`);
+  // One live key more, deleted alone: its delete file names one data file (file-scoped).
+  const single = Number(floeRows(`SELECT min(order_id) AS k FROM shop.orders2 WHERE order_id >= ${cut}`)[0].k);
+  run('table', 'delete', 'shop.orders2', '--catalog', `sqlite:${catalogDb}`, '--mode', 'merge-on-read',
+      '--filter', `order_id = ${single}`);
+  const positionFiles = floeRows(`SELECT file_path FROM shop."orders2$files" WHERE content = 1`);
+  assert.equal(positionFiles.length, 2, 'position delete files');
+  run('table', 'alter', 'shop.orders2', '--catalog', `sqlite:${catalogDb}`, '--property', 'format-version=3');
+  const upgraded = metadata('shop.orders2');
+  assert.equal(upgraded['format-version'], 3);
+  assert.equal(upgraded.properties?.['format-version'], undefined);
+
+  await produce(half, total, 'orders2', list);
+  const job = spawn(floe, upgradeStreamArgs(), { stdio: ['ignore', 'ignore', 'pipe'] });
+  const exited = new Promise(resolve => job.on('exit', resolve));
+  const base = upgraded.snapshots.length;
+  try {
+    await waitFor('two commits after the upgrade', () => (metadata('shop.orders2')?.snapshots?.length ?? 0) >= base + 2,
+                  { timeoutMs: 60000, intervalMs: 20 });
+  } finally {
+    job.kill('SIGKILL');
+    await exited;
+  }
+  run(...upgradeStreamArgs('--available-now'));
+  const m = metadata('shop.orders2');
+  const after = m.snapshots.filter(s => s['sequence-number'] > upgraded['last-sequence-number']);
+  assert.ok(after.some(s => Number(s.summary['added-dvs'] ?? 0) > 0), 'no deletion vector after the upgrade');
+  for (const s of after) assert.equal(s.summary['added-equality-deletes'] ?? '0', '0');
+  for (const s of after) assert.equal(typeof s['first-row-id'], 'number', 'a v3 snapshot without first-row-id');
+  // Some vector took a position delete file over: a file-scoped one went with it.
+  assert.ok(after.some(s => Number(s.summary['removed-delete-files'] ?? 0) > Number(s.summary['removed-dvs'] ?? 0)),
+            'no position delete file was taken over by a vector');
+
+  const expected = await expectedRows('events2.jsonl', `seq < ${half} AND (order_id < ${cut} OR order_id = ${single})`);
+  assert.ok(expected.length > keys / 2, `only ${expected.length} live keys`);
+  assertSameRows(floeRows('SELECT order_id, status, amount FROM shop.orders2 ORDER BY order_id'), expected,
+                 'floe sql after the upgrade');
+  run('table', 'compact', 'shop.orders2', '--catalog', `sqlite:${catalogDb}`);
+  const files = floeRows(`SELECT content, file_path FROM shop."orders2$files"`);
+  for (const f of files) assert.equal(Number(f.content), 0, `a delete file is left: ${f.file_path}`);
+  const paths = files.map(f => `'${f.file_path.replace(/^file:\/\//, '')}'`).join(', ');
+  assertSameRows(await duckRows(`SELECT order_id, status, amount FROM read_parquet([${paths}]) ORDER BY order_id`),
+                 expected, 'DuckDB over the compacted data files');
 });
