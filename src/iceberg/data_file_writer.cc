@@ -5,6 +5,7 @@
 
 #include "iceberg/batch_conversion.h"
 #include "iceberg/partition_split.h"
+#include "iceberg/row_lineage.h"
 #include "iceberg/schema_json.h"
 
 namespace floe::iceberg {
@@ -37,9 +38,14 @@ Result<std::unique_ptr<DataFileWriter>> DataFileWriter::Open(Table& table, const
   const TableMetadata& m = table.metadata();
   const Schema& schema = m.CurrentSchema();
   FLOE_ASSIGN_OR_RETURN(std::vector<formats::Field> fields, ToBatchFields(schema));
+  if (options.row_lineage) {
+    fields.push_back(RowIdBatchField());
+    fields.push_back(LastUpdatedSequenceNumberBatchField());
+  }
   FLOE_ASSIGN_OR_RETURN(TypePtr partition_type, m.DefaultSpec().PartitionType(schema));
   const int64_t target = std::max<int64_t>(1, m.PropertyAsLong("write.target-file-size-bytes", options.target_file_size_bytes));
-  return std::unique_ptr<DataFileWriter>(new DataFileWriter(table, std::move(fields), std::move(partition_type), target));
+  return std::unique_ptr<DataFileWriter>(
+      new DataFileWriter(table, std::move(fields), std::move(partition_type), target, options.row_lineage));
 }
 
 Result<DataFileWriter::OpenFile*> DataFileWriter::OpenFor(const std::vector<Literal>& partition) {
@@ -116,7 +122,22 @@ Status DataFileWriter::Write(const ColumnBatch& input) {
     }
   }
   const ColumnBatch& batch = downcast ? *downcast : input;
-  bool in_table_order = batch.columns.size() == columns.size();
+  // The lineage columns, found by field id, follow the schema's.
+  std::vector<int> lineage;
+  if (row_lineage_) {
+    for (int32_t id : {kRowIdFieldId, kLastUpdatedSequenceNumberFieldId}) {
+      int found = -1;
+      for (size_t c = 0; c < batch.fields.size(); ++c) {
+        if (batch.fields[c].id == id && batch.fields[c].type.id == formats::TypeId::kInt64) found = static_cast<int>(c);
+      }
+      if (found < 0) return InvalidArgument("the data has no row lineage column (field id {})", id);
+      lineage.push_back(found);
+    }
+  }
+  bool in_table_order = batch.columns.size() == columns.size() + lineage.size();
+  for (size_t l = 0; l < lineage.size(); ++l) {
+    in_table_order = in_table_order && lineage[l] == static_cast<int>(columns.size() + l);
+  }
   for (size_t i = 0; i < columns.size(); ++i) {
     const NestedField& f = schema.fields()[i];
     in_table_order = in_table_order && columns[i] == static_cast<int>(i);
@@ -146,6 +167,9 @@ Status DataFileWriter::Write(const ColumnBatch& input) {
       rows.columns.push_back(columns[i] < 0 ? NullColumn(fields_[i].type, count)
                                             : formats::GatherRows(batch.columns[static_cast<size_t>(columns[i])],
                                                                   part.rows.data(), count));
+    }
+    for (int c : lineage) {
+      rows.columns.push_back(formats::GatherRows(batch.columns[static_cast<size_t>(c)], part.rows.data(), count));
     }
     FLOE_RETURN_IF_ERROR(WriteRows(part.partition, rows, bytes_per_row));
   }

@@ -19,6 +19,10 @@ namespace floe::iceberg {
 
 struct DataWriteOptions {
   int64_t target_file_size_bytes = int64_t{512} << 20;  // write.target-file-size-bytes
+  // Rows moved without change on a v3 table (compaction): every batch also carries `_row_id`
+  // and `_last_updated_sequence_number` (by field id, iceberg/row_lineage.h), written after the
+  // schema's columns so the rows keep their lineage in the new files.
+  bool row_lineage = false;
 };
 
 class DataFileWriter {
@@ -37,8 +41,13 @@ class DataFileWriter {
     int64_t written_bytes = 0;  // Estimated from the batches' in-memory sizes.
   };
 
-  DataFileWriter(Table& table, std::vector<formats::Field> fields, TypePtr partition_type, int64_t target)
-      : table_(table), fields_(std::move(fields)), partition_type_(std::move(partition_type)), target_(target) {}
+  DataFileWriter(Table& table, std::vector<formats::Field> fields, TypePtr partition_type, int64_t target,
+                 bool row_lineage)
+      : table_(table),
+        fields_(std::move(fields)),
+        partition_type_(std::move(partition_type)),
+        target_(target),
+        row_lineage_(row_lineage) {}
   Result<OpenFile*> OpenFor(const std::vector<Literal>& partition);
   Status Close(const std::vector<Literal>& partition, OpenFile& file);
   // Writes `rows` (in the table's column order) to the partition's files, cutting a new file
@@ -46,9 +55,10 @@ class DataFileWriter {
   Status WriteRows(const std::vector<Literal>& partition, const formats::ColumnBatch& rows, int64_t bytes_per_row);
 
   Table& table_;
-  std::vector<formats::Field> fields_;  // The current schema's, as batch fields.
+  std::vector<formats::Field> fields_;  // The current schema's, as batch fields (then the lineage fields).
   TypePtr partition_type_;
   int64_t target_;
+  bool row_lineage_;
   std::map<std::vector<Literal>, OpenFile> open_;  // By partition.
   std::vector<DataFile> done_;
 };

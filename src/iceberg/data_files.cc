@@ -177,6 +177,36 @@ Result<std::shared_ptr<const EqualityDeleteKeys>> LoadEqualityDeleteKeys(Table& 
   return std::make_shared<const EqualityDeleteKeys>(std::move(eq));
 }
 
+}  // namespace
+
+Result<std::vector<int64_t>> ReadPositionDeletes(Table& table, const DataFile& delete_file,
+                                                 std::string_view data_path) {
+  FLOE_ASSIGN_OR_RETURN(std::string key, table.ops().KeyForLocation(delete_file.file_path));
+  FLOE_ASSIGN_OR_RETURN(auto input, table.ops().store().OpenInput(key));
+  FLOE_ASSIGN_OR_RETURN(auto batches, ReadParquetFile(std::move(input)));
+  std::vector<int64_t> positions;
+  for (const ColumnBatch& b : batches) {
+    int path_col = -1, pos_col = -1;
+    for (size_t i = 0; i < b.fields.size(); ++i) {
+      if (b.fields[i].id == kDeleteFilePathId || (b.fields[i].id < 0 && b.fields[i].name == "file_path"))
+        path_col = static_cast<int>(i);
+      if (b.fields[i].id == kDeletePosId || (b.fields[i].id < 0 && b.fields[i].name == "pos"))
+        pos_col = static_cast<int>(i);
+    }
+    if (path_col < 0 || pos_col < 0)
+      return Corruption("{}: position delete file without file_path/pos", delete_file.file_path);
+    for (int64_t r = 0; r < b.num_rows; ++r) {
+      if (b.columns[path_col].StringAt(r) == data_path) {
+        positions.push_back(LiteralAt(b.columns[pos_col], r, *Type::Primitive(TypeId::kLong)).as_long());
+      }
+    }
+  }
+  std::sort(positions.begin(), positions.end());
+  return positions;
+}
+
+namespace {
+
 Result<TaskDeletes> LoadDeletes(Table& table, const FileScanTask& task, const Schema& schema,
                                 EqualityDeleteCache* cache) {
   TaskDeletes out;
@@ -199,22 +229,8 @@ Result<TaskDeletes> LoadDeletes(Table& table, const FileScanTask& task, const Sc
       out.positions.insert(positions.begin(), positions.end());
       continue;
     }
-    FLOE_ASSIGN_OR_RETURN(std::string key, table.ops().KeyForLocation(del.file_path));
-    FLOE_ASSIGN_OR_RETURN(auto input, table.ops().store().OpenInput(key));
-    FLOE_ASSIGN_OR_RETURN(auto batches, ReadParquetFile(std::move(input)));
-    for (const ColumnBatch& b : batches) {
-      int path_col = -1, pos_col = -1;
-      for (size_t i = 0; i < b.fields.size(); ++i) {
-        if (b.fields[i].id == kDeleteFilePathId || (b.fields[i].id < 0 && b.fields[i].name == "file_path")) path_col = static_cast<int>(i);
-        if (b.fields[i].id == kDeletePosId || (b.fields[i].id < 0 && b.fields[i].name == "pos")) pos_col = static_cast<int>(i);
-      }
-      if (path_col < 0 || pos_col < 0) return Corruption("{}: position delete file without file_path/pos", del.file_path);
-      for (int64_t r = 0; r < b.num_rows; ++r) {
-        if (b.columns[path_col].StringAt(r) == task.file.file_path) {
-          out.positions.insert(LiteralAt(b.columns[pos_col], r, *Type::Primitive(TypeId::kLong)).as_long());
-        }
-      }
-    }
+    FLOE_ASSIGN_OR_RETURN(std::vector<int64_t> positions, ReadPositionDeletes(table, del, task.file.file_path));
+    out.positions.insert(positions.begin(), positions.end());
   }
   for (const DataFile* del : loading_elsewhere) {
     auto load = [&] { return LoadEqualityDeleteKeys(table, *del, schema); };

@@ -72,6 +72,10 @@ Status ReadTaskRows(Table& table, const FileScanTask& task, const Schema& schema
 inline constexpr int32_t kDeleteFilePathId = 2147483546;
 inline constexpr int32_t kDeletePosId = 2147483545;
 
+// The positions of the data file `data_path` that the position delete file `delete_file`
+// (Parquet: file_path, pos) deletes, ascending.
+Result<std::vector<int64_t>> ReadPositionDeletes(Table& table, const DataFile& delete_file, std::string_view data_path);
+
 // Writes one position delete file for rows of data files (path -> positions) in the partition
 // `partition` of the default spec. The file is not committed (Table::AddDeleteFiles).
 Result<DataFile> WritePositionDeletes(Table& table, const std::map<std::string, std::vector<int64_t>>& positions,

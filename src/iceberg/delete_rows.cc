@@ -217,15 +217,20 @@ Result<DeleteRowsResult> ChangeRowsMergeOnRead(Table& table, const ScanPlan& pla
     if (vectors) {
       // A file has one vector: this one takes over the positions of the current one.
       DeletionVectorUpdate update{task.file, std::move(hits)};
+      bool has_vector = false;
       for (const DataFile& del : task.deletes) {
         if (del.is_deletion_vector()) {
           FLOE_ASSIGN_OR_RETURN(std::vector<int64_t> earlier, ReadDeletionVector(table, del, task.file));
           update.positions.insert(update.positions.end(), earlier.begin(), earlier.end());
           replaced_vectors.push_back(del);
-        } else if (del.content == FileContent::kPositionDeletes) {
-          return NotImplemented("{} has position delete files from before format v3; compact the table first",
-                                task.file.file_path);
+          has_vector = true;
         }
+      }
+      if (!has_vector) {
+        // A table upgraded from v2: the file's first vector takes its position deletes over.
+        FLOE_ASSIGN_OR_RETURN(std::vector<int64_t> earlier,
+                              PositionDeletesForVector(table, task.file, task.deletes, &replaced_vectors));
+        update.positions.insert(update.positions.end(), earlier.begin(), earlier.end());
       }
       vector_updates.push_back(std::move(update));
       continue;

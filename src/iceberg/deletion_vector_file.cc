@@ -96,4 +96,17 @@ Result<std::vector<DataFile>> WriteDeletionVectors(Table& table, const std::vect
   return out;
 }
 
+Result<std::vector<int64_t>> PositionDeletesForVector(Table& table, const DataFile& data,
+                                                      const std::vector<DataFile>& files,
+                                                      std::vector<DataFile>* replaced) {
+  std::vector<int64_t> out;
+  for (const DataFile& f : files) {
+    if (f.content != FileContent::kPositionDeletes || f.is_deletion_vector()) continue;
+    FLOE_ASSIGN_OR_RETURN(std::vector<int64_t> positions, ReadPositionDeletes(table, f, data.file_path));
+    out.insert(out.end(), positions.begin(), positions.end());
+    if (f.referenced_data_file && *f.referenced_data_file == data.file_path) replaced->push_back(f);
+  }
+  return out;
+}
+
 }  // namespace floe::iceberg

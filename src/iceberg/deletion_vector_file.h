@@ -20,6 +20,14 @@ namespace floe::iceberg {
 // gives (never by parsing the whole Puffin file); checked against the entry and `data`.
 Result<std::vector<int64_t>> ReadDeletionVector(Table& table, const DataFile& dv, const DataFile& data);
 
+// The positions of `data` its position delete files `files` (Parquet, from before an upgrade
+// to v3) delete, for its first vector, which must hold them (format/spec.md, "Scan Planning":
+// readers ignore position delete files for a file with a vector). Those scoped to `data` alone
+// are added to `replaced`, for the commit to remove; files that name other data files stay.
+Result<std::vector<int64_t>> PositionDeletesForVector(Table& table, const DataFile& data,
+                                                      const std::vector<DataFile>& files,
+                                                      std::vector<DataFile>* replaced);
+
 // The complete set of deleted positions one data file is to have.
 struct DeletionVectorUpdate {
   DataFile data_file;

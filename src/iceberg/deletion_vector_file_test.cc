@@ -4,14 +4,15 @@
 // concurrent commit replaced, or against a file compaction removed, is refused.
 #include "iceberg/deletion_vector_file.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <map>
 #include <set>
 
-#include <gtest/gtest.h>
-
 #include "iceberg/batch_conversion.h"
 #include "iceberg/data_files.h"
+#include "iceberg/delete_rows.h"
 #include "iceberg/filesystem_catalog.h"
 #include "iceberg/key_rows.h"
 #include "iceberg/scan.h"
@@ -60,6 +61,10 @@ class DeletionVectorFileTest : public ::testing::Test {
         FLOE_ASSIGN_OR_RETURN(auto earlier, ReadDeletionVector(table, *f.deletion_vector, f.data_file));
         u.positions.insert(u.positions.end(), earlier.begin(), earlier.end());
         replaced.push_back(*f.deletion_vector);
+      } else {
+        FLOE_ASSIGN_OR_RETURN(auto earlier,
+                              PositionDeletesForVector(table, f.data_file, f.position_delete_files, &replaced));
+        u.positions.insert(u.positions.end(), earlier.begin(), earlier.end());
       }
       updates.push_back(std::move(u));
     }
@@ -236,6 +241,69 @@ TEST_F(DeletionVectorFileTest, VersionTwoTablesRefuseVectors) {
   // Positions outside the data file are the writer's bug, refused before anything is written.
   auto outside = WriteDeletionVectors(**v2, {DeletionVectorUpdate{(*files)[0], {2}}});
   EXPECT_FALSE(outside.has_value());
+}
+
+// A v2 table with merge-on-read position deletes, upgraded to v3 by setting format-version: a
+// data file's first vector must take its position deletes over (readers ignore position delete
+// files beside a vector, as the spec says and floe's reader does), both from an upsert's lookup
+// and from DELETE; the delete file scoped to that file alone goes in the same commit, a
+// partition-wide one stays for the files without a vector.
+TEST_F(DeletionVectorFileTest, AfterAnUpgradeFromV2AFilesFirstVectorTakesItsPositionDeletesOver) {
+  auto id = TableIdentifier::Parse("db.upgraded");
+  ASSERT_TRUE(id.has_value());
+  auto created = catalog_->CreateTable(*id, table_->metadata().CurrentSchema(), {}, {{"format-version", "2"}});
+  ASSERT_TRUE(created.has_value()) << created.error().ToString();
+  table_ = std::move(*created);
+  auto a = WriteDataFiles(*table_, {Rows({0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, "a")});
+  ASSERT_TRUE(a.has_value());
+  ASSERT_TRUE(table_->FastAppend(*a).has_value());
+  auto b = WriteDataFiles(*table_, {Rows({10, 11, 12, 13, 14, 15, 16, 17, 18, 19}, "a")});
+  ASSERT_TRUE(b.has_value());
+  ASSERT_TRUE(table_->FastAppend(*b).has_value());
+  auto c = WriteDataFiles(*table_, {Rows({20, 21}, "a")});
+  ASSERT_TRUE(c.has_value());
+  ASSERT_TRUE(table_->FastAppend(*c).has_value());
+  const std::string path_a = (*a)[0].file_path, path_b = (*b)[0].file_path, path_c = (*c)[0].file_path;
+  // v2 deletes: one file of a's positions 2 and 3 (scoped to a), one of a's 4, b's 0 and c's 1.
+  auto scoped = WritePositionDeletes(*table_, {{path_a, {2, 3}}}, {});
+  auto wide = WritePositionDeletes(*table_, {{path_a, {4}}, {path_b, {0}}, {path_c, {1}}}, {});
+  ASSERT_TRUE(scoped.has_value() && wide.has_value());
+  ASSERT_EQ(scoped->referenced_data_file, path_a);
+  ASSERT_TRUE(table_->AddDeleteFiles({*scoped, *wide}).has_value());
+
+  ASSERT_TRUE(table_->SetProperties({{"format-version", "3"}}).has_value());
+  EXPECT_EQ(table_->metadata().format_version, 3);
+  EXPECT_FALSE(table_->metadata().properties.contains("format-version"));
+  EXPECT_EQ(table_->metadata().next_row_id, 0);
+  EXPECT_FALSE(table_->SetProperties({{"format-version", "2"}}).has_value());  // Never down.
+  std::map<int64_t, std::string> expected;
+  for (int64_t i = 0; i < 22; ++i) expected[i] = "a";
+  for (int64_t gone : {2, 3, 4, 10, 21}) expected.erase(gone);
+  EXPECT_EQ(Read(), expected);
+
+  // An upsert of id 5 (in a) and a merge-on-read DELETE of id 15 (in b).
+  ASSERT_TRUE(Upsert(*table_, {5}, "b").has_value());
+  expected[5] = "b";
+  EXPECT_EQ(Read(), expected);
+  auto filter = ParseFilter("id = 15");
+  ASSERT_TRUE(filter.has_value());
+  DeleteRowsOptions options;
+  options.merge_on_read = true;
+  auto deleted = DeleteRows(*table_, *filter, options);
+  ASSERT_TRUE(deleted.has_value()) << deleted.error().ToString();
+  EXPECT_EQ(deleted->deleted_rows, 1);
+  expected.erase(15);
+  EXPECT_EQ(Read(), expected);
+  // a's vector: 2, 3, 4 (taken over) and 5; b's: 0 (taken over) and 5. c has none.
+  std::map<std::string, int64_t> want_vectors = {{path_a, 4}, {path_b, 2}};
+  EXPECT_EQ(Vectors(), want_vectors);
+  auto live = table_->LiveEntries();
+  ASSERT_TRUE(live.has_value());
+  std::set<std::string> files;
+  for (const ManifestEntry& e : *live) files.insert(e.data_file.file_path);
+  EXPECT_FALSE(files.contains(scoped->file_path)) << "the delete file scoped to a is still live";
+  EXPECT_TRUE(files.contains(wide->file_path)) << "the partition-wide delete file still applies to c";
+  EXPECT_TRUE(table_->metadata().CurrentSnapshot()->first_row_id.has_value());
 }
 
 }  // namespace

@@ -137,7 +137,11 @@ Result<std::vector<KeyRowsInFile>> FindKeyRows(Table& table, const std::vector<i
     if (found.positions.empty()) continue;
     found.data_file = task.file;
     for (const DataFile& del : task.deletes) {
-      if (del.is_deletion_vector()) found.deletion_vector = del;
+      if (del.is_deletion_vector()) {
+        found.deletion_vector = del;
+      } else if (del.content == FileContent::kPositionDeletes) {
+        found.position_delete_files.push_back(del);
+      }
     }
     out.push_back(std::move(found));
   }

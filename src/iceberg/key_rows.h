@@ -22,6 +22,9 @@ namespace floe::iceberg {
 struct KeyRowsInFile {
   DataFile data_file;
   std::optional<DataFile> deletion_vector;  // The file's current vector, when it has one.
+  // Its position delete files from before an upgrade to v3 (Parquet, the table was v2), when it
+  // has no vector yet: its first vector must take their positions over.
+  std::vector<DataFile> position_delete_files;
   std::vector<int64_t> positions;           // Its live rows whose key is one of the keys, ascending.
 };
 

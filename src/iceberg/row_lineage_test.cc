@@ -2,10 +2,12 @@
 // first-row-id is the table's next-row-id, new data manifests get the following ranges in the
 // manifest list, files inherit theirs by position in the manifest, and rewritten manifests keep
 // every existing file's id.
-#include <map>
-#include <set>
+#include "iceberg/row_lineage.h"
 
 #include <gtest/gtest.h>
+
+#include <map>
+#include <set>
 
 #include "iceberg/filesystem_catalog.h"
 #include "iceberg/manifest.h"
@@ -122,6 +124,37 @@ TEST_F(RowLineageTest, AVersionTwoTableHasNoLineage) {
   auto bad = catalog_->CreateTable(*TableIdentifier::Parse("db.bad"), Schema(0, {NestedField{1, "id", true, Type::Primitive(TypeId::kLong)}}),
                                    {}, {{"format-version", "three"}});
   EXPECT_FALSE(bad.has_value());
+}
+
+// The row-level fields (format/spec.md, "Row lineage assignment"): a stored non-null value is
+// the row's; a null, or a file without the column, inherits first_row_id + position (for
+// `_row_id`) or the file's data sequence number; without a first_row_id (a snapshot from before
+// an upgrade to v3) row ids stay null.
+TEST(RowLineageColumnsTest, StoredValuesWinAndNullsInherit) {
+  formats::ColumnVector stored(formats::Primitive(formats::TypeId::kInt64));
+  stored.Append<int64_t>(7);
+  stored.AppendNull();
+  stored.Append<int64_t>(3);
+  // Rows at positions 10, 11, 12 of a file whose first row id is 1000.
+  formats::ColumnVector ids = InheritLineage(&stored, 10, 3, 1000, true);
+  ASSERT_EQ(ids.length, 3);
+  EXPECT_EQ(ids.NullCount(), 0);
+  EXPECT_EQ(ids.Data<int64_t>()[0], 7);
+  EXPECT_EQ(ids.Data<int64_t>()[1], 1011);
+  EXPECT_EQ(ids.Data<int64_t>()[2], 3);
+  formats::ColumnVector sequences = InheritLineage(&stored, 10, 3, 42, false);
+  EXPECT_EQ(sequences.Data<int64_t>()[1], 42);
+  formats::ColumnVector missing = InheritLineage(nullptr, 5, 2, 1000, true);
+  EXPECT_EQ(missing.Data<int64_t>()[0], 1005);
+  EXPECT_EQ(missing.Data<int64_t>()[1], 1006);
+  formats::ColumnVector unassigned = InheritLineage(&stored, 0, 3, std::nullopt, true);
+  EXPECT_TRUE(unassigned.IsValid(0));
+  EXPECT_FALSE(unassigned.IsValid(1));
+  EXPECT_EQ(unassigned.Data<int64_t>()[2], 3);
+  const Schema schema = WithRowLineageFields(Schema(0, {NestedField{1, "id", true, Type::Primitive(TypeId::kLong)}}));
+  ASSERT_EQ(schema.fields().size(), 3u);
+  EXPECT_EQ(schema.fields()[1].id, kRowIdFieldId);
+  EXPECT_EQ(schema.fields()[2].name, kLastUpdatedSequenceNumberColumn);
 }
 
 }  // namespace

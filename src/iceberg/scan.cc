@@ -104,6 +104,19 @@ Result<ScanPlan> PlanScan(Table& table, const ScanOptions& options) {
         task.delete_sequence_numbers.push_back(seq);
       }
     }
+    // A deletion vector holds every position delete of its file (writers merge the older
+    // position delete files into it), so those files are not applied beside it (format/spec.md,
+    // "Scan Planning"): a partition-wide file from before an upgrade to v3 names it too.
+    if (std::any_of(task.deletes.begin(), task.deletes.end(),
+                    [](const DataFile& d) { return d.is_deletion_vector(); })) {
+      for (size_t i = task.deletes.size(); i-- > 0;) {
+        const DataFile& d = task.deletes[i];
+        if (d.content == FileContent::kPositionDeletes && !d.is_deletion_vector()) {
+          task.deletes.erase(task.deletes.begin() + static_cast<std::ptrdiff_t>(i));
+          task.delete_sequence_numbers.erase(task.delete_sequence_numbers.begin() + static_cast<std::ptrdiff_t>(i));
+        }
+      }
+    }
   }
   return plan;
 }

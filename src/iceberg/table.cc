@@ -623,11 +623,18 @@ Result<std::vector<ManifestFile>> Table::ReplaceDeletionVectors(const TableMetad
   std::map<std::string, std::optional<std::pair<std::string, int64_t>>> expected;  // Data file -> vector it has.
   for (const DataFile& dv : added_vectors) expected[*dv.referenced_data_file] = std::nullopt;
   std::set<std::pair<std::string, int64_t>> replaced;
+  // Position delete files from before an upgrade to v3, scoped to one data file whose new vector
+  // took their positions over (format/spec.md: a vector holds all of its file's position deletes).
+  std::set<std::pair<std::string, int64_t>> replaced_files;
   for (const DataFile& dv : replaced_vectors) {
     if (!dv.referenced_data_file || !expected.contains(*dv.referenced_data_file)) {
       return InvalidArgument("deletion vector {} is replaced by none of the new vectors", dv.file_path);
     }
-    expected[*dv.referenced_data_file] = VectorId(dv);
+    if (dv.is_deletion_vector()) {
+      expected[*dv.referenced_data_file] = VectorId(dv);
+    } else {
+      replaced_files.insert(VectorId(dv));
+    }
     replaced.insert(VectorId(dv));
   }
   std::set<std::string> live_data;
@@ -644,6 +651,8 @@ Result<std::vector<ManifestFile>> Table::ReplaceDeletionVectors(const TableMetad
       } else if (f.is_deletion_vector() && f.referenced_data_file && expected.contains(*f.referenced_data_file)) {
         current[*f.referenced_data_file] = VectorId(f);
         rewrite = rewrite || replaced.contains(VectorId(f));
+      } else if (f.content == FileContent::kPositionDeletes && replaced_files.erase(VectorId(f)) > 0) {
+        rewrite = true;
       }
     }
     if (!rewrite) {
@@ -654,7 +663,7 @@ Result<std::vector<ManifestFile>> Table::ReplaceDeletionVectors(const TableMetad
     std::vector<ManifestEntry> rewritten;
     for (ManifestEntry& e : entries) {
       if (e.status == EntryStatus::kDeleted) continue;
-      if (e.data_file.is_deletion_vector() && replaced.contains(VectorId(e.data_file))) {
+      if (e.data_file.content == FileContent::kPositionDeletes && replaced.contains(VectorId(e.data_file))) {
         e.status = EntryStatus::kDeleted;
         e.snapshot_id = snapshot_id;
       } else {
@@ -670,6 +679,9 @@ Result<std::vector<ManifestFile>> Table::ReplaceDeletionVectors(const TableMetad
     written->push_back(location);
     w.record.manifest_path = location;
     out.push_back(std::move(w.record));
+  }
+  if (!replaced_files.empty()) {
+    return Conflict("position delete file {}: a concurrent commit removed it", replaced_files.begin()->first);
   }
   for (const auto& [data_file, vector] : expected) {
     if (!live_data.contains(data_file)) {
@@ -760,14 +772,15 @@ Status Table::CommitRowDelta(const std::vector<DataFile>& data, const std::vecto
     if (!added_vectors.empty()) {
       FLOE_ASSIGN_OR_RETURN(existing, ReplaceDeletionVectors(base, snapshot_id, existing, added_vectors,
                                                              replaced_vectors, written));
-      int64_t removed_positions = 0, removed_bytes = 0;
+      int64_t removed_positions = 0, removed_bytes = 0, removed_dvs = 0;
       for (const DataFile& dv : replaced_vectors) {
         removed_positions += dv.record_count;
         removed_bytes += dv.file_size_in_bytes;
+        if (dv.is_deletion_vector()) ++removed_dvs;
       }
       attempt_delta["added-dvs"] = std::to_string(added_vectors.size());
       if (!replaced_vectors.empty()) {
-        attempt_delta["removed-dvs"] = std::to_string(replaced_vectors.size());
+        if (removed_dvs > 0) attempt_delta["removed-dvs"] = std::to_string(removed_dvs);
         attempt_delta["removed-delete-files"] = std::to_string(replaced_vectors.size());
         attempt_delta["removed-position-deletes"] = std::to_string(removed_positions);
         attempt_delta["removed-files-size"] = std::to_string(removed_bytes);
@@ -966,6 +979,7 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
     if (current) {
       FLOE_ASSIGN_OR_RETURN(existing, Manifests(*current));
     }
+    std::vector<DataFile> carried;  // Vectors committed since the plan, on files this rewrite removes.
     if (validation) {
       for (const ManifestFile& mf : existing) {
         if (validation->fail_on_new_deletes && mf.content == ManifestContent::kDeletes &&
@@ -982,6 +996,11 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
             const bool harmless = d.content == FileContent::kEqualityDeletes
                                       ? validation->allow_new_equality_deletes
                                       : d.referenced_data_file && !to_delete.contains(*d.referenced_data_file);
+            if (!harmless && rewrite.carry_deletion_vectors && d.is_deletion_vector() && d.referenced_data_file &&
+                to_delete.contains(*d.referenced_data_file)) {
+              carried.push_back(d);
+              continue;
+            }
             if (!harmless) {
               return Conflict("cannot {}: delete files were committed since it was planned (snapshot {}); plan it again",
                               operation, mf.added_snapshot_id);
@@ -1062,6 +1081,25 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
       return Conflict("cannot {} {}: it is no longer in the table (a concurrent commit removed it)", operation,
                       *remaining.begin());
     }
+    // The carried vectors go with their old files (above: scoped to a removed file); their
+    // deletes come back as vectors of the new files, in this snapshot.
+    int64_t carried_positions = 0;
+    std::vector<DataFile> carried_vectors;
+    if (!carried.empty()) {
+      FLOE_ASSIGN_OR_RETURN(carried_vectors, rewrite.carry_deletion_vectors(carried));
+      std::set<std::string> puffins;
+      std::vector<ManifestEntry> entries;
+      for (const DataFile& dv : carried_vectors) {
+        if (puffins.insert(dv.file_path).second) written->push_back(dv.file_path);
+        entries.push_back(ManifestEntry{EntryStatus::kAdded, std::nullopt, std::nullopt, std::nullopt, dv});
+        carried_positions += dv.record_count;
+      }
+      if (!entries.empty()) {
+        FLOE_ASSIGN_OR_RETURN(ManifestFile m, WriteNewManifest(base, snapshot_id, entries, ManifestContent::kDeletes));
+        written->push_back(m.manifest_path);
+        manifests.push_back(std::move(m));
+      }
+    }
     std::map<std::string, std::string> delta;
     if (!added.empty()) {
       delta["added-data-files"] = std::to_string(added.size());
@@ -1078,6 +1116,11 @@ Status Table::ReplaceFiles(const std::vector<std::string>& deleted, const std::v
       delta["removed-equality-deletes"] = std::to_string(removed_equalities);
     }
     if (deleted_bytes + removed_delete_bytes > 0) delta["removed-files-size"] = std::to_string(deleted_bytes + removed_delete_bytes);
+    if (!carried_vectors.empty()) {
+      delta["added-delete-files"] = std::to_string(carried_vectors.size());
+      delta["added-dvs"] = std::to_string(carried_vectors.size());
+      delta["added-position-deletes"] = std::to_string(carried_positions);
+    }
     return AddSnapshot(base, snapshot_id, operation, std::move(manifests), delta, written);
   });
   if (!st && st.error().kind() == ErrorKind::kConflict && added_manifest) {
@@ -1125,9 +1168,26 @@ Status Table::UpdatePartitionSpec(const std::vector<PartitionField>& requested) 
 }
 
 Status Table::SetProperties(const std::map<std::string, std::string>& set, const std::vector<std::string>& remove) {
+  // `format-version` is not a property but the table's version, as in Java's table properties:
+  // setting it upgrades the table (format versions only go up; v3 starts row lineage).
+  std::map<std::string, std::string> properties = set;
+  std::optional<int64_t> format_version;
+  if (auto it = properties.find("format-version"); it != properties.end()) {
+    char* end = nullptr;
+    format_version = std::strtoll(it->second.c_str(), &end, 10);
+    if (it->second.empty() || *end != '\0') return InvalidArgument("format-version '{}' is not a number", it->second);
+    properties.erase(it);
+  }
   return CommitWithRetry([&](const TableMetadata& base, std::vector<std::string>*) -> Result<Updates> {
     Updates updates;
-    if (!set.empty()) updates.push_back(std::make_shared<const iceberg::SetProperties>(set));
+    if (format_version && *format_version < base.format_version) {
+      return InvalidArgument("cannot downgrade {} from format version {} to {}", base.location, base.format_version,
+                             *format_version);
+    }
+    if (format_version && *format_version > base.format_version) {
+      updates.push_back(std::make_shared<const UpgradeFormatVersion>(*format_version));
+    }
+    if (!properties.empty()) updates.push_back(std::make_shared<const iceberg::SetProperties>(properties));
     if (!remove.empty()) updates.push_back(std::make_shared<const RemoveProperties>(remove));
     return updates;
   });

@@ -87,6 +87,13 @@ struct RewriteOptions {
   // file (format/spec.md, "Scan Planning": nothing older, or as old for position deletes, in
   // their partition or, unpartitioned, anywhere): they could never delete a row again.
   bool drop_dangling_deletes = false;
+  // Deletion vectors committed since the plan on files the rewrite removes would otherwise fail
+  // it (their deletes would be lost with the old files). With this, each attempt hands them
+  // over instead and commits the vectors it returns, which must delete the same rows where the
+  // rewrite moved them (compaction knows where each kept row went), replacing them in the same
+  // snapshot: a busy upsert job that touches every file each batch no longer starves
+  // compaction. Files it writes are deleted when the attempt loses.
+  std::function<Result<std::vector<DataFile>>(const std::vector<DataFile>& vectors)> carry_deletion_vectors;
 };
 
 class Table {
@@ -152,11 +159,12 @@ class Table {
   // Operation: overwrite (delete when there are no data files). Like an append it rebases over
   // concurrent commits; the caller's summary function decides whether a base is acceptable.
   // Deletion vectors among `deletes` (v3) replace the vectors `replaced_vectors` of the same
-  // data files, which the caller merged into them: the commit fails with kConflict, without
-  // retrying, when a vector's data file is gone or the file's current vector is no longer the
-  // one it replaces (a concurrent writer or compaction changed it: the batch must plan again).
-  // With `validation` (a merge-on-read UPDATE, MERGE or DELETE that planned its deletes from a
-  // scan), each attempt also checks the base the deletes would land on.
+  // data files, which the caller merged into them (and those files' position delete files
+  // scoped to them alone, from before an upgrade to v3, whose positions the caller merged too): the commit fails with
+  // kConflict, without retrying, when a vector's data file is gone or the file's current vector is no longer the one it
+  // replaces (a concurrent writer or compaction changed it: the batch must plan again). With `validation` (a
+  // merge-on-read UPDATE, MERGE or DELETE that planned its deletes from a scan), each attempt also checks the base the
+  // deletes would land on.
   Status CommitRowDelta(const std::vector<DataFile>& data, const std::vector<DataFile>& deletes,
                         const std::vector<DataFile>& replaced_vectors = {},
                         const RowDeltaValidation* validation = nullptr);
@@ -168,6 +176,8 @@ class Table {
   // Metadata changes.
   Status UpdateSchema(const std::vector<SchemaChange>& changes);
   Status UpdatePartitionSpec(const std::vector<PartitionField>& fields);  // New default spec (ids reused)
+  // `format-version` among `set` is not stored: it upgrades the table to that version (Java's
+  // rule; a lower version is refused). Upgrading to v3 starts row lineage at next-row-id 0.
   Status SetProperties(const std::map<std::string, std::string>& set, const std::vector<std::string>& remove = {});
   // Records a statistics file (a "statistics" entry of the metadata: snapshot-id,
   // statistics-path, file sizes, blob-metadata), replacing the one of the same snapshot.

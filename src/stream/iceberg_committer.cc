@@ -223,6 +223,12 @@ Result<std::vector<iceberg::DataFile>> IcebergCommitter::DeletionVectorsOfKeys(
                             iceberg::ReadDeletionVector(*table_, *rows.deletion_vector, rows.data_file));
       update.positions.insert(update.positions.end(), earlier.begin(), earlier.end());
       replaced_vectors->push_back(*rows.deletion_vector);
+    } else if (!rows.position_delete_files.empty()) {
+      // A table upgraded from v2: the file's first vector takes its position deletes over.
+      FLOE_ASSIGN_OR_RETURN(
+          std::vector<int64_t> earlier,
+          iceberg::PositionDeletesForVector(*table_, rows.data_file, rows.position_delete_files, replaced_vectors));
+      update.positions.insert(update.positions.end(), earlier.begin(), earlier.end());
     }
     updates.push_back(std::move(update));
   }

@@ -1,17 +1,20 @@
 #include "sql/iceberg/compaction.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
 #include <vector>
 
-#include <gtest/gtest.h>
-
 #include "iceberg/batch_conversion.h"
 #include "iceberg/data_files.h"
+#include "iceberg/deletion_vector_file.h"
 #include "iceberg/equality_deletes.h"
 #include "iceberg/filesystem_catalog.h"
+#include "iceberg/row_lineage.h"
 #include "iceberg/scan.h"
 #include "io/test_folder.h"
 
@@ -252,6 +255,126 @@ TEST_F(CompactionTest, BinsStayNearTheTargetSize) {
   EXPECT_EQ(done->files_added, 3u);
   EXPECT_EQ(FilesPerRegion(), (std::map<std::string, int>{{"eu", 3}}));
   EXPECT_EQ(Ids().size(), 60u);
+}
+
+// A table's operations that run `before_first_commit` once, just before the first commit they
+// pass on: another writer's commit lands between a compaction's plan and its commit.
+class InterposingOperations final : public iceberg::TableOperations {
+ public:
+  InterposingOperations(iceberg::TableOperations& inner, std::function<void()> before_first_commit)
+      : inner_(inner), before_(std::move(before_first_commit)) {}
+  Result<iceberg::VersionedMetadata> Refresh() override { return inner_.Refresh(); }
+  Result<iceberg::VersionedMetadata> Commit(const iceberg::VersionedMetadata& base,
+                                            const iceberg::TableChange& change) override {
+    if (before_) std::exchange(before_, nullptr)();
+    return inner_.Commit(base, change);
+  }
+  io::ObjectStore& store() override { return inner_.store(); }
+  Result<std::string> KeyForLocation(std::string_view location) const override {
+    return inner_.KeyForLocation(location);
+  }
+  std::string NewLocation(std::string_view relative) const override { return inner_.NewLocation(relative); }
+  const std::string& table_key() const override { return inner_.table_key(); }
+
+ private:
+  iceberg::TableOperations& inner_;
+  std::function<void()> before_;
+};
+
+// id -> (_row_id, _last_updated_sequence_number) of every live row, read as the spec defines
+// them: the stored value, else the file's first_row_id + position / its data sequence number.
+std::map<int64_t, std::pair<int64_t, int64_t>> Lineage(iceberg::Table& table) {
+  std::map<int64_t, std::pair<int64_t, int64_t>> out;
+  auto plan = iceberg::PlanScan(table, iceberg::ScanOptions{});
+  EXPECT_TRUE(plan.has_value());
+  const iceberg::Schema schema = iceberg::WithRowLineageFields(plan->schema);
+  const size_t n = plan->schema.fields().size();
+  for (const auto& t : plan->tasks) {
+    int64_t position = 0;
+    Status st = iceberg::ReadTaskRows(
+        table, t, schema,
+        [&](formats::ColumnBatch& b, const std::vector<int>& cols, const std::vector<uint8_t>& deleted) -> Status {
+          auto stored = [&](size_t i) { return cols[i] < 0 ? nullptr : &b.columns[static_cast<size_t>(cols[i])]; };
+          auto ids = iceberg::InheritLineage(stored(n), position, b.num_rows, t.file.first_row_id, true);
+          auto seqs = iceberg::InheritLineage(stored(n + 1), position, b.num_rows, t.data_sequence_number, false);
+          for (int64_t r = 0; r < b.num_rows; ++r) {
+            if (!deleted.empty() && deleted[static_cast<size_t>(r)]) continue;
+            int64_t id = b.columns[static_cast<size_t>(cols[0])].Data<int64_t>()[r];
+            EXPECT_TRUE(out.emplace(id, std::make_pair(ids.Data<int64_t>()[r], seqs.Data<int64_t>()[r])).second) << id;
+          }
+          position += b.num_rows;
+          return OkStatus();
+        });
+    EXPECT_TRUE(st.has_value()) << st.error().ToString();
+  }
+  return out;
+}
+
+// A busy v3 upsert job commits a deletion vector on a file while compaction rewrites it: the
+// compaction must neither fail forever nor lose the delete. It carries the new deletes onto the
+// rows' new places, and every surviving row keeps its row id and sequence number.
+TEST_F(CompactionTest, DeletionVectorsCommittedMeanwhileAreCarriedOntoTheRewrittenFiles) {
+  auto id = iceberg::TableIdentifier::Parse("db.state");
+  ASSERT_TRUE(id.has_value());
+  auto created = catalog_->CreateTable(*id, table_->metadata().CurrentSchema(),
+                                       {iceberg::PartitionField{2, 1000, "region", iceberg::Transform::Identity()}},
+                                       {{"format-version", "3"}});
+  ASSERT_TRUE(created.has_value()) << created.error().ToString();
+  table_ = std::move(*created);
+  AppendFile("eu", 0, 10);   // File a: ids 0-9.
+  AppendFile("eu", 10, 10);  // File b: ids 10-19.
+  auto entries = table_->LiveEntries();
+  ASSERT_TRUE(entries.has_value());
+  ASSERT_EQ(entries->size(), 2u);
+  // A vector already deletes id 1 (position 1 of a) when compaction plans. File a was appended
+  // first: its rows have row ids from 0.
+  iceberg::DataFile file_a, file_b;
+  for (const auto& e : *entries) (e.data_file.first_row_id == 0 ? file_a : file_b) = e.data_file;
+  ASSERT_EQ(file_b.first_row_id, 10);
+  auto first = iceberg::WriteDeletionVectors(*table_, {{file_a, {1}}});
+  ASSERT_TRUE(first.has_value()) << first.error().ToString();
+  ASSERT_TRUE(table_->CommitRowDelta({}, *first).has_value());
+  const auto lineage_before = Lineage(*table_);
+
+  // Between compaction's plan and its commit the job deletes ids 5 (a, merged with a's vector)
+  // and 12 (b, its first vector).
+  auto writer = catalog_->LoadTable(*id);
+  ASSERT_TRUE(writer.has_value());
+  auto concurrent = [&] {
+    auto vectors = iceberg::WriteDeletionVectors(**writer, {{file_a, {1, 5}}, {file_b, {2}}});
+    ASSERT_TRUE(vectors.has_value()) << vectors.error().ToString();
+    ASSERT_TRUE((*writer)->CommitRowDelta({}, *vectors, *first).has_value());
+  };
+  auto ops = std::make_shared<InterposingOperations>(table_->ops(), concurrent);
+  auto compacting = iceberg::Table::Load(ops);
+  ASSERT_TRUE(compacting.has_value());
+  auto done = CompactDataFiles(**compacting, {.file_size_threshold = 1 << 30});
+  ASSERT_TRUE(done.has_value()) << done.error().ToString();
+  EXPECT_EQ(done->files_rewritten, 2u);
+  ASSERT_TRUE(table_->Refresh().has_value());
+  const auto& summary = table_->metadata().CurrentSnapshot()->summary;
+  EXPECT_EQ(summary.at("operation"), "replace");
+  EXPECT_EQ(summary.at("added-dvs"), "1");  // One vector on the one new file, with both deletes.
+  EXPECT_EQ(summary.at("added-position-deletes"), "2");
+
+  std::vector<int64_t> want;
+  for (int64_t i = 0; i < 20; ++i) {
+    if (i != 1 && i != 5 && i != 12) want.push_back(i);
+  }
+  EXPECT_EQ(Ids(), want);
+  // Rows keep their lineage through the move; the deleted ones are gone.
+  auto lineage_after = Lineage(*table_);
+  ASSERT_EQ(lineage_after.size(), want.size());
+  for (const auto& [row, values] : lineage_after) {
+    ASSERT_TRUE(lineage_before.contains(row)) << row;
+    EXPECT_EQ(values, lineage_before.at(row)) << "id " << row;
+  }
+  // The next compaction folds the carried vector away, still keeping the lineage.
+  auto again = CompactDataFiles(*table_, {.file_size_threshold = 1 << 30});
+  ASSERT_TRUE(again.has_value()) << again.error().ToString();
+  EXPECT_EQ(table_->metadata().CurrentSnapshot()->summary.at("total-delete-files"), "0");
+  EXPECT_EQ(Ids(), want);
+  EXPECT_EQ(Lineage(*table_), lineage_after);
 }
 
 }  // namespace

@@ -25,7 +25,7 @@ function readAvro(path) {
 const local = uri => uri.replace(/^file:\/\//, '');
 
 // The live entries of the current snapshot of the table whose metadata file is `metadataPath`:
-// { data: [{ path, records, firstRowId }], vectors: [{ path, dataFile, offset, length, records }],
+// { data: [{ path, records, firstRowId, sequenceNumber }], vectors: [{ path, dataFile, offset, length, records }],
 //   others: [paths of other delete files], manifests: [{ path, content, firstRowId }] }.
 export async function liveFiles(metadataPath) {
   const metadata = JSON.parse(readFileSync(metadataPath, 'utf8'));
@@ -48,7 +48,9 @@ export async function liveFiles(metadataPath) {
       }
       if (e.status === 2) continue;  // DELETED
       if (f.content === 0) {
-        out.data.push({ path: f.file_path, records, firstRowId });
+        // Sequence number inheritance: an ADDED entry without one has its manifest's.
+        const sequenceNumber = Number(e.sequence_number ?? m.sequence_number);
+        out.data.push({ path: f.file_path, records, firstRowId, sequenceNumber });
       } else if (f.content === 1 && f.file_format.toUpperCase() === 'PUFFIN') {
         out.vectors.push({ path: f.file_path, dataFile: f.referenced_data_file, offset: Number(f.content_offset),
                            length: Number(f.content_size_in_bytes), records });
