@@ -1311,7 +1311,9 @@ Result<ExprNodePtr> Compile(const BoundExpr& e, const ColumnLayout& layout);
 
 bool IsNestedCast(const SqlType& from, const SqlType& to) {
   return (from.kind() == TypeKind::kArray && to.kind() == TypeKind::kArray) ||
-         (from.kind() == TypeKind::kMap && to.kind() == TypeKind::kMap) || (from.IsUnknown() && CanCarry(to));
+         (from.kind() == TypeKind::kMap && to.kind() == TypeKind::kMap) ||
+         (from.kind() == TypeKind::kRow && to.kind() == TypeKind::kRow && from.fields().size() == to.fields().size()) ||
+         (from.IsUnknown() && CanCarry(to));
 }
 
 Result<ExprNodePtr> CompileNestedCast(const SqlType& to, ExprNodePtr arg, bool try_cast);
@@ -1327,10 +1329,10 @@ Result<ExprNodePtr> CompileCastOf(const SqlType& to, const SqlType& from, bool t
   return ExprNodePtr(std::make_unique<CastNode>(to, std::move(column), try_cast));
 }
 
-// CAST(array(A) AS array(B)) and CAST(map(K,V) AS map(K2,V2)): the element (key, value)
-// vectors are cast as columns of their own, the offsets and nulls kept. A failed element cast
-// fails the query; under TRY_CAST it makes the whole array or map NULL, as in Trino (an element
-// whose cast gave NULL from a non-NULL value failed).
+// CAST(array(A) AS array(B)), CAST(map(K,V) AS map(K2,V2)) and CAST(row(A, ...) AS row(B, ...)):
+// the element (key, value, field) vectors are cast as columns of their own, the offsets and
+// nulls kept. A failed element cast fails the query; under TRY_CAST it makes the whole array,
+// map or row NULL, as in Trino (an element whose cast gave NULL from a non-NULL value failed).
 class NestedCastNode final : public ExprNode {
  public:
   NestedCastNode(SqlType type, ExprNodePtr arg, std::vector<ExprNodePtr> child_casts, bool try_cast)
@@ -1355,9 +1357,12 @@ class NestedCastNode final : public ExprNode {
 
  private:
   static void NullWhereAnElementFailed(const ColumnVector& before, const ColumnVector& after, ColumnVector& out) {
+    bool row = out.offsets.empty();  // A row's field c of slot i is child slot i.
     for (int64_t slot = 0; slot < out.length; ++slot) {
       if (!out.IsValid(slot)) continue;
-      for (int32_t e = out.offsets[static_cast<size_t>(slot)]; e < out.offsets[static_cast<size_t>(slot) + 1]; ++e) {
+      int32_t begin = row ? static_cast<int32_t>(slot) : out.offsets[static_cast<size_t>(slot)];
+      int32_t end = row ? begin + 1 : out.offsets[static_cast<size_t>(slot) + 1];
+      for (int32_t e = begin; e < end; ++e) {
         if (before.IsValid(e) && !after.IsValid(e)) {
           if (out.validity.empty()) out.validity.assign(static_cast<size_t>(out.length), 1);
           out.validity[static_cast<size_t>(slot)] = 0;
@@ -1376,6 +1381,13 @@ Result<ExprNodePtr> CompileNestedCast(const SqlType& to, ExprNodePtr arg, bool t
   SqlType from = arg->type();
   if (from.IsUnknown()) return ExprNodePtr(std::make_unique<CastNode>(to, std::move(arg), try_cast));
   std::vector<ExprNodePtr> child_casts;
+  if (to.kind() == TypeKind::kRow) {
+    for (size_t f = 0; f < to.fields().size(); ++f) {
+      FLOE_ASSIGN_OR_RETURN(auto field, CompileCastOf(to.fields()[f].type, from.fields()[f].type, try_cast));
+      child_casts.push_back(std::move(field));
+    }
+    return ExprNodePtr(std::make_unique<NestedCastNode>(to, std::move(arg), std::move(child_casts), try_cast));
+  }
   FLOE_ASSIGN_OR_RETURN(auto first, CompileCastOf(to.element(), from.element(), try_cast));
   child_casts.push_back(std::move(first));
   if (to.kind() == TypeKind::kMap) {
@@ -1496,12 +1508,11 @@ Status CheckRowUse(const BoundExpr& e) {
   // carried vector can be.
   bool chooses = e.kind == BoundKind::kCase || (e.kind == BoundKind::kCall && (e.name == "if" || e.name == "coalesce"));
   if (chooses && CanCarry(e.type)) return OkStatus();
-  // =, <> and IS DISTINCT FROM of arrays and maps run row by row (scalar_evaluation's nested
-  // comparison); rows are not compared yet.
+  // =, <> and IS DISTINCT FROM of arrays, maps and rows run row by row (scalar_evaluation's
+  // nested comparison: element by element, field by field).
   bool comparison = e.kind == BoundKind::kCall && (e.name == "eq" || e.name == "neq" || e.name == "is_distinct_from") &&
                     e.args.size() == 2;
-  if (comparison && (e.args[0]->type.kind() == TypeKind::kArray || e.args[0]->type.kind() == TypeKind::kMap) &&
-      CanCarry(e.args[0]->type)) {
+  if (comparison && !IsExecutable(e.args[0]->type) && CanCarry(e.args[0]->type)) {
     return OkStatus();
   }
   bool rows = !IsExecutable(e.type);
