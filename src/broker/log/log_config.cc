@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <set>
 
 namespace floe::broker {
 
@@ -68,6 +69,11 @@ Status LogConfig::Apply(const std::map<std::string, std::string>& overrides) {
       min_cleanable_dirty_ratio = ratio;
       continue;
     }
+    static const std::set<std::string> kIntegerConfigs = {
+        "retention.ms",      "retention.bytes",     "segment.bytes",         "segment.ms",
+        "max.message.bytes", "delete.retention.ms", "min.compaction.lag.ms", "index.interval.bytes"};
+    // An unknown name is refused as such, whatever its value looks like.
+    if (!kIntegerConfigs.contains(name)) return InvalidArgument("config {}: not supported by floe's broker", name);
     FLOE_ASSIGN_OR_RETURN(int64_t v, ParseInt(name, value));
     if (name == "retention.ms") {
       retention_ms = v;

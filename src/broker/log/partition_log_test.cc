@@ -221,6 +221,10 @@ TEST_F(PartitionLogTest, CompactTopicsKeepEverySegment) {
   ASSERT_TRUE(config_.Apply({{"cleanup.policy", "compact"}}).has_value());
   EXPECT_EQ(config_.ToMap().at("cleanup.policy"), "compact");
   EXPECT_FALSE(LogConfig().Apply({{"cleanup.policy", "sometimes"}}).has_value());
+  // A config floe does not implement is named as such, not misread as a bad integer.
+  auto unsupported = LogConfig().Apply({{"compression.type", "lz4"}});
+  ASSERT_FALSE(unsupported.has_value());
+  EXPECT_EQ(unsupported.error().message(), "config compression.type: not supported by floe's broker");
   config_.segment_bytes = 1024;
   config_.retention_bytes = 3000;
   config_.retention_ms = 60000;
