@@ -1,4 +1,4 @@
-#include "stream/json_schema_references.h"
+#include "formats/json_schema/json_schema_references.h"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-namespace floe::stream {
+namespace floe::json_schema {
 namespace {
 
 using Json = nlohmann::json;
@@ -123,4 +123,4 @@ Status CheckJsonSchemaReferences(std::string_view schema, std::span<const JsonSc
   return OkStatus();
 }
 
-}  // namespace floe::stream
+}  // namespace floe::json_schema
