@@ -11,8 +11,8 @@
 #include "base/base64.h"
 #include "base/logging.h"
 #include "base/private_file.h"
-#include "net/http_message.h"
 #include "formats/json_schema/json_schema_references.h"
+#include "net/http_message.h"
 
 namespace floe::stream {
 namespace {
