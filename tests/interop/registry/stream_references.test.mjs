@@ -162,16 +162,16 @@ async function registryWithout(upstream, subject) {
   return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
 }
 
-// A registry in front of floe's that also answers GET /schemas/ids/{id} for schemas floe's
-// registry refuses (a registry that holds them: one that does not check JSON Schema `$ref`s,
-// or with a deeper reference limit), so the job meets them.
-async function registryWithExtra(upstream, byId) {
+// A registry in front of floe's that also answers the GETs of `extra` (path -> body) for schemas
+// floe's registry refuses (a registry that holds them: one that does not check JSON Schema
+// `$ref`s, or with a deeper reference limit), so the job meets them.
+async function registryWithExtra(upstream, extra) {
   const target = new URL(upstream);
   const server = createServer((req, res) => {
-    const m = /^\/schemas\/ids\/(\d+)(\?|$)/.exec(req.url);
-    if (m && byId.has(Number(m[1]))) {
+    const path = req.url.split('?')[0];
+    if (req.method === 'GET' && extra.has(path)) {
       res.writeHead(200, { 'content-type': 'application/vnd.schemaregistry.v1+json' });
-      res.end(JSON.stringify(byId.get(Number(m[1]))));
+      res.end(JSON.stringify(extra.get(path)));
       return;
     }
     const forward = httpRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method,
@@ -340,17 +340,17 @@ message Payment {
         references: [{ name: 'address.json', subject: 'address.json', version: 1 }] };
       await assert.rejects(sr.register('stray-value', stray), (e) => e.errorCode === 42201 && /adress\.json/.test(e.message));
       await sr.register('deep-0', { schemaType: 'JSON', schema: JSON.stringify({ type: 'object' }) });
-      for (let k = 1; k <= 33; k++) {
-        await sr.register(`deep-${k}`, { schemaType: 'JSON', schema: JSON.stringify({ $ref: `deep-${k - 1}.json` }),
-          references: [{ name: `deep-${k - 1}.json`, subject: `deep-${k - 1}`, version: 1 }] });
-      }
-      const deep34 = { schemaType: 'JSON', schema: JSON.stringify({ $ref: 'deep-33.json' }),
-        references: [{ name: 'deep-33.json', subject: 'deep-33', version: 1 }] };
-      await assert.rejects(sr.register('deep-34', deep34),
+      const deep = (k) => ({ schemaType: 'JSON', schema: JSON.stringify({ $ref: `deep-${k - 1}.json` }),
+        references: [{ name: `deep-${k - 1}.json`, subject: `deep-${k - 1}`, version: 1 }] });
+      for (let k = 1; k <= 32; k++) await sr.register(`deep-${k}`, deep(k));
+      await assert.rejects(sr.register('deep-33', deep(33)),
         (e) => e.errorCode === 42201 && /nested deeper than 32/.test(e.message));
       const strayId = 9000;
       const deepId = 9001;
-      extra = await registryWithExtra(registry.url, new Map([[strayId, stray], [deepId, deep34]]));
+      extra = await registryWithExtra(registry.url, new Map([
+        [`/schemas/ids/${strayId}`, stray],
+        [`/schemas/ids/${deepId}`, deep(34)],
+        ['/subjects/deep-33/versions/1', { subject: 'deep-33', version: 1, id: 9002, ...deep(33) }]]));
       await produce(kafka, 'customers', [...jsonFramed.slice(0, 2), frame(strayId, '{"id": 8}'),
         frame(deepId, '{"id": 9}'), jsonFramed[2]]);
       writeFileSync(join(dir, 'customers.json'), JSON.stringify({ type: 'struct', 'schema-id': 0, fields: [
