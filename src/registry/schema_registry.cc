@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/logging.h"
+#include "registry/json_schema_compatibility.h"
 #include "registry/protobuf_compatibility.h"
 #include "registry/registry_request.h"
 
@@ -175,6 +176,13 @@ Result<protobuf::ProtoSchema> SchemaRegistry::ParseProtobufWithReferences(const 
   return protobuf::ProtoSchema::ParseWithImports(content.schema, imports);
 }
 
+Result<json_schema::JsonSchema> SchemaRegistry::ParseJsonSchema(const SchemaContent& content) const {
+  FLOE_ASSIGN_OR_RETURN(std::vector<protobuf::ProtoImport> referenced, ReferencedSchemas(content));
+  std::vector<json_schema::JsonSchemaDocument> documents;
+  for (const protobuf::ProtoImport& r : referenced) documents.push_back({r.name, r.schema});
+  return json_schema::JsonSchema::Parse(content.schema, documents);
+}
+
 RegistryResult<std::vector<std::string>> SchemaRegistry::CompatibilityProblems(std::string_view subject,
                                                                                const SchemaContent& candidate,
                                                                                std::optional<int> only_version) const {
@@ -197,20 +205,34 @@ RegistryResult<std::vector<std::string>> SchemaRegistry::CompatibilityProblems(s
       return Fail(RegistryErrorCode::kInvalidSchema, "Invalid schema: {}", parsed.error().message());
     }
   }
+  // A JSON Schema parses with its keywords' shapes right and each `$ref` resolving in it or in
+  // its references' documents, under every level.
+  std::optional<json_schema::JsonSchema> json;
+  if (checked->content.schema_type == "JSON") {
+    auto parsed = ParseJsonSchema(checked->content);
+    if (!parsed) return Fail(RegistryErrorCode::kInvalidSchema, "Invalid schema: {}", parsed.error().message());
+    json = std::move(*parsed);
+  }
   CompatibilityLevel level = LevelOf(subject);
-  // Avro and Protobuf (with or without references) are checked; JSON Schema and Protobuf floe
-  // cannot parse are accepted as under NONE (docs/schema-registry.md).
-  if (level == CompatibilityLevel::kNone || (!checked->avro && !checked->protobuf)) return std::vector<std::string>{};
+  // Avro, Protobuf and JSON Schema (with or without references) are checked; Protobuf floe
+  // cannot parse is accepted as under NONE (docs/schema-registry.md).
+  if (level == CompatibilityLevel::kNone || (!checked->avro && !checked->protobuf && !json)) {
+    return std::vector<std::string>{};
+  }
   const std::string& type = checked->content.schema_type;
   std::vector<avro::AvroSchema> parsed;
   std::vector<protobuf::ProtoSchema> parsed_protobuf;
+  std::vector<json_schema::JsonSchema> parsed_json;
   const auto* versions = store_.Versions(subject);
   if (versions != nullptr) {
     for (const auto& [number, version] : *versions) {
       if (version.deleted || (only_version && number != *only_version)) continue;
       const SchemaContent* content = store_.Schema(version.id);
       if (content == nullptr || content->schema_type != type) continue;
-      if (type == "AVRO") {
+      if (type == "JSON") {
+        // A version that no longer parses (stored before floe checked JSON Schemas) is skipped.
+        if (auto schema = ParseJsonSchema(*content)) parsed_json.push_back(std::move(*schema));
+      } else if (type == "AVRO") {
         auto schema =
             content->references.empty() ? avro::AvroSchema::Parse(content->schema) : ParseAvroWithReferences(*content);
         if (schema) parsed.push_back(std::move(*schema));
@@ -219,6 +241,11 @@ RegistryResult<std::vector<std::string>> SchemaRegistry::CompatibilityProblems(s
         parsed_protobuf.push_back(std::move(*schema));
       }
     }
+  }
+  if (json) {
+    std::vector<const json_schema::JsonSchema*> existing;
+    for (const auto& schema : parsed_json) existing.push_back(&schema);
+    return JsonSchemaCompatibilityProblems(level, *json, existing);
   }
   if (checked->protobuf) {
     std::vector<const protobuf::ProtoSchema*> existing;

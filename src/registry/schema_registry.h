@@ -13,6 +13,7 @@
 
 #include "base/result.h"
 #include "formats/avro/avro_schema.h"
+#include "formats/json_schema/json_schema.h"
 #include "formats/protobuf/proto_schema.h"
 #include "registry/registry_error.h"
 #include "registry/schema_topic_log.h"
@@ -70,6 +71,9 @@ class SchemaRegistry {
   // A PROTOBUF schema with references, parsed with each referenced schema as the file it
   // imports by the reference's name (bounded as above).
   Result<protobuf::ProtoSchema> ParseProtobufWithReferences(const SchemaContent& content) const;
+  // A JSON schema with the documents of its references (theirs too, bounded as above): keywords
+  // of the right shapes, every `$ref` resolving.
+  Result<json_schema::JsonSchema> ParseJsonSchema(const SchemaContent& content) const;
   // The schemas `content`'s references name, and theirs, dependencies first, each (subject,
   // version) once, as (reference name, schema); each must be of `content`'s type.
   Result<std::vector<protobuf::ProtoImport>> ReferencedSchemas(const SchemaContent& content) const;

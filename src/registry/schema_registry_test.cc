@@ -196,5 +196,85 @@ TEST(SchemaRegistry, ProtobufReferencesAreParsedAndCheckedAsImportedFiles) {
   EXPECT_TRUE(registry.Register("d", duration).has_value());
 }
 
+TEST(SchemaRegistry, JsonSchemasAreValidatedRefsResolvedAndCompatibilityChecked) {
+  MemoryLog log;
+  SchemaRegistry registry(log);
+  auto json = [](std::string schema, std::vector<SchemaReference> references = {}) {
+    return SchemaContent{"JSON", std::move(schema), std::move(references)};
+  };
+  // Invalid: a keyword of the wrong shape, or a $ref that resolves nowhere, under every level.
+  ASSERT_TRUE(registry.SetConfig("", CompatibilityLevel::kNone).has_value());
+  auto bad_type = registry.Register("o", json(R"({"properties":{"id":{"type":"int"}}})"));
+  ASSERT_FALSE(bad_type.has_value());
+  EXPECT_EQ(bad_type.error().code, RegistryErrorCode::kInvalidSchema);
+  EXPECT_NE(bad_type.error().message.find("#/properties/id/type: \"int\" is not a JSON Schema type"), std::string::npos)
+      << bad_type.error().message;
+  auto dangling = registry.Register("o", json(R"({"properties":{"a":{"$ref":"address.json"}}})"));
+  ASSERT_FALSE(dangling.has_value());
+  EXPECT_EQ(dangling.error().code, RegistryErrorCode::kInvalidSchema);
+  EXPECT_NE(dangling.error().message.find("\"address.json\" at /properties/a/$ref names no schema reference"),
+            std::string::npos)
+      << dangling.error().message;
+  // The compatibility route checks the schema too.
+  EXPECT_EQ(registry.TestCompatibility("o", kLatestVersion, json(R"({"$ref":"#/definitions/x"})"), false).error().code,
+            RegistryErrorCode::kInvalidSchema);
+  ASSERT_TRUE(registry.SetConfig("", CompatibilityLevel::kBackward).has_value());
+
+  // A reference whose document the $ref points into.
+  constexpr char kAddress[] =
+      R"({"type":"object","properties":{"zip":{"type":"integer"}},"additionalProperties":false})";
+  ASSERT_EQ(registry.Register("address", json(kAddress)).value()["id"], 1);
+  constexpr char kOrder[] =
+      R"({"type":"object","properties":{"id":{"type":"integer"},"ship_to":{"$ref":"address.json"}},"additionalProperties":false})";
+  ASSERT_EQ(registry.Register("order", json(kOrder, {{"address.json", "address", 1}})).value()["id"], 2);
+  auto pointer_miss =
+      registry.Register("order", json(R"({"$ref":"address.json#/properties/city"})", {{"address.json", "address", 1}}));
+  ASSERT_FALSE(pointer_miss.has_value());
+  EXPECT_EQ(pointer_miss.error().code, RegistryErrorCode::kInvalidSchema);
+
+  // BACKWARD: an optional property added to the closed model is compatible.
+  constexpr char kOrderWithNote[] =
+      R"({"type":"object","properties":{"id":{"type":"integer"},"ship_to":{"$ref":"address.json"},"note":{"type":"string"}},"additionalProperties":false})";
+  EXPECT_EQ(registry.Register("order", json(kOrderWithNote, {{"address.json", "address", 1}})).value()["id"], 3);
+  // Narrowing id to a maximum is not; the verbose answer names where.
+  constexpr char kNarrowed[] =
+      R"({"type":"object","properties":{"id":{"type":"integer","maximum":10},"ship_to":{"$ref":"address.json"},"note":{"type":"string"}},"additionalProperties":false})";
+  auto verdict =
+      registry.TestCompatibility("order", kLatestVersion, json(kNarrowed, {{"address.json", "address", 1}}), true);
+  ASSERT_TRUE(verdict.has_value());
+  EXPECT_FALSE((*verdict)["is_compatible"].get<bool>());
+  ASSERT_EQ((*verdict)["messages"].size(), 1u);
+  EXPECT_EQ((*verdict)["messages"][0],
+            "new schema cannot read data written with (existing schema 2 of 2, BACKWARD): #/properties/id/maximum: the "
+            "reader adds the bound <= 10 the writer lacks");
+  auto refused = registry.Register("order", json(kNarrowed, {{"address.json", "address", 1}}));
+  ASSERT_FALSE(refused.has_value());
+  EXPECT_EQ(refused.error().code, RegistryErrorCode::kIncompatibleSchema);
+  // A change inside the referenced document, through a new version of the reference.
+  constexpr char kStringZip[] =
+      R"({"type":"object","properties":{"zip":{"type":"string"}},"additionalProperties":false})";
+  ASSERT_TRUE(registry.SetConfig("address", CompatibilityLevel::kNone).has_value());
+  ASSERT_EQ(registry.Register("address", json(kStringZip)).value()["id"], 4);
+  verdict =
+      registry.TestCompatibility("order", kLatestVersion, json(kOrderWithNote, {{"address.json", "address", 2}}), true);
+  ASSERT_TRUE(verdict.has_value());
+  EXPECT_FALSE((*verdict)["is_compatible"].get<bool>());
+  EXPECT_NE((*verdict)["messages"][0].get<std::string>().find(
+                "#/properties/ship_to/properties/zip/type: the writer's type 'integer' is not among the reader's "
+                "['string']"),
+            std::string::npos)
+      << (*verdict)["messages"].dump();
+  // FORWARD: the old schema must read the new one's data; removing from the closed model is fine.
+  ASSERT_TRUE(registry.SetConfig("order", CompatibilityLevel::kForward).has_value());
+  EXPECT_TRUE(registry.TestCompatibility("order", kLatestVersion, json(kOrder, {{"address.json", "address", 1}}), false)
+                  .value()["is_compatible"]
+                  .get<bool>());
+  // A JSON reference to an Avro schema is invalid.
+  ASSERT_TRUE(registry.Register("avro", Avro(std::string(kV1))).has_value());
+  auto cross = registry.Register("order", json(kOrder, {{"address.json", "avro", 1}}));
+  ASSERT_FALSE(cross.has_value());
+  EXPECT_EQ(cross.error().code, RegistryErrorCode::kInvalidSchema);
+}
+
 }  // namespace
 }  // namespace floe::registry

@@ -11,8 +11,8 @@
 #include "base/base64.h"
 #include "base/logging.h"
 #include "base/private_file.h"
+#include "formats/json_schema/json_schema_references.h"
 #include "net/http_message.h"
-#include "stream/json_schema_references.h"
 
 namespace floe::stream {
 namespace {
@@ -224,9 +224,9 @@ Result<std::shared_ptr<const RegisteredSchema>> SchemaRegistryClient::Fetch(int3
     }
     schema->protobuf = std::move(*parsed);
   } else if (schema->schema_type == "JSON") {
-    std::vector<JsonSchemaDocument> documents;
+    std::vector<json_schema::JsonSchemaDocument> documents;
     for (const ReferencedSchema& r : referenced) documents.push_back({r.name, r.text});
-    if (Status ok = CheckJsonSchemaReferences(schema->text, documents); !ok) {
+    if (Status ok = json_schema::CheckJsonSchemaReferences(schema->text, documents); !ok) {
       return Corruption("schema id {}: {}", id, ok.error().message());
     }
   }

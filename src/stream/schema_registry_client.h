@@ -63,7 +63,7 @@ class SchemaRegistryClient {
   // kMaxReferenceDepth deep, each of the referencing schema's type; a cycle of references is
   // Corruption naming it. AVRO schemas are parsed with the named types they define, PROTOBUF
   // schemas with them as the files they import (by reference name), and a JSON Schema's `$ref`s
-  // to other documents must each name a reference (json_schema_references.h).
+  // to other documents must each name a reference (formats/json_schema/json_schema_references.h).
   Result<std::shared_ptr<const RegisteredSchema>> SchemaById(int32_t id);
 
   // Puts a schema known ahead under `id`, as if the registry had answered it (benchmarks and

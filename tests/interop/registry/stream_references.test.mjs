@@ -10,11 +10,12 @@
 // The job resolves the references and turns the records into rows equal, field by field, to
 // what the client's deserializers return (NULL and '' told apart); fresh reads decode the tail
 // the same way. floe's registry refuses
-// (42201) a Protobuf schema whose import no reference names, or whose reference is missing.
+// (42201) a Protobuf schema whose import no reference names, or whose reference is missing, and
+// a JSON Schema whose `$ref` names no reference or whose references nest deeper than 32.
 // Records whose schema cannot be resolved become dead letters with the reason and the job goes
 // on: a referenced subject the registry no longer answers for (a registry in front that lost
-// it), a cycle of references (through a reference to "latest", -1), references nested deeper
-// than 32. Then a routed job over three topics of the same Protobuf records: each table gets
+// it), a cycle of references (through a reference to "latest", -1), and (served by a registry
+// in front that holds them) a stray JSON Schema `$ref` and references nested deeper than 32. Then a routed job over three topics of the same Protobuf records: each table gets
 // several small files, and the job's maintenance compacts every routed table (file counts
 // drop to one) with its rows unchanged.
 import { test } from 'node:test';
@@ -161,6 +162,29 @@ async function registryWithout(upstream, subject) {
   return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
 }
 
+// A registry in front of floe's that also answers the GETs of `extra` (path -> body) for schemas
+// floe's registry refuses (a registry that holds them: one that does not check JSON Schema
+// `$ref`s, or with a deeper reference limit), so the job meets them.
+async function registryWithExtra(upstream, extra) {
+  const target = new URL(upstream);
+  const server = createServer((req, res) => {
+    const path = req.url.split('?')[0];
+    if (req.method === 'GET' && extra.has(path)) {
+      res.writeHead(200, { 'content-type': 'application/vnd.schemaregistry.v1+json' });
+      res.end(JSON.stringify(extra.get(path)));
+      return;
+    }
+    const forward = httpRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method,
+      headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode, answer.headers);
+      answer.pipe(res);
+    });
+    req.pipe(forward);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
+}
+
 // JSON text of rows that may hold BigInts.
 const show = (value) => JSON.stringify(value, (k, v) => (typeof v === 'bigint' ? String(v) : v));
 
@@ -199,6 +223,7 @@ test('Protobuf imports and JSON Schema $refs resolved from schema references; ba
     const broker = await startBroker([], join(dir, 'broker'));
     const registry = await startRegistry(broker.address);
     let lossy = null;
+    let extra = null;
     try {
       const sr = new SchemaRegistryClient({ baseURLs: [registry.url], maxRetries: 0 });
       const kafka = new Kafka({ clientId: 'floe-stream-references-test', brokers: [broker.address], logLevel: logLevel.NOTHING });
@@ -308,23 +333,31 @@ message Payment {
       // The client's own validation follows the $ref: an address without its required city is refused.
       await assert.rejects(jsonSerializer.serialize('customers', { id: 4, address: { zip: '1' } }));
 
-      // A $ref no reference names (registered: floe's registry checks that references exist,
-      // not JSON Schema $refs), and a chain of references 34 deep.
-      const strayId = await sr.register('stray-value', { schemaType: 'JSON',
+      // A $ref no reference names, and a chain of references 34 deep: floe's registry refuses
+      // both (42201), so a registry in front serves them as one that accepted them would.
+      const stray = { schemaType: 'JSON',
         schema: JSON.stringify({ type: 'object', properties: { address: { $ref: 'adress.json' } } }),
-        references: [{ name: 'address.json', subject: 'address.json', version: 1 }] });
-      let deepId = await sr.register('deep-0', { schemaType: 'JSON', schema: JSON.stringify({ type: 'object' }) });
-      for (let k = 1; k <= 34; k++) {
-        deepId = await sr.register(`deep-${k}`, { schemaType: 'JSON', schema: JSON.stringify({ $ref: `deep-${k - 1}.json` }),
-          references: [{ name: `deep-${k - 1}.json`, subject: `deep-${k - 1}`, version: 1 }] });
-      }
+        references: [{ name: 'address.json', subject: 'address.json', version: 1 }] };
+      await assert.rejects(sr.register('stray-value', stray), (e) => e.errorCode === 42201 && /adress\.json/.test(e.message));
+      await sr.register('deep-0', { schemaType: 'JSON', schema: JSON.stringify({ type: 'object' }) });
+      const deep = (k) => ({ schemaType: 'JSON', schema: JSON.stringify({ $ref: `deep-${k - 1}.json` }),
+        references: [{ name: `deep-${k - 1}.json`, subject: `deep-${k - 1}`, version: 1 }] });
+      for (let k = 1; k <= 32; k++) await sr.register(`deep-${k}`, deep(k));
+      await assert.rejects(sr.register('deep-33', deep(33)),
+        (e) => e.errorCode === 42201 && /nested deeper than 32/.test(e.message));
+      const strayId = 9000;
+      const deepId = 9001;
+      extra = await registryWithExtra(registry.url, new Map([
+        [`/schemas/ids/${strayId}`, stray],
+        [`/schemas/ids/${deepId}`, deep(34)],
+        ['/subjects/deep-33/versions/1', { subject: 'deep-33', version: 1, id: 9002, ...deep(33) }]]));
       await produce(kafka, 'customers', [...jsonFramed.slice(0, 2), frame(strayId, '{"id": 8}'),
         frame(deepId, '{"id": 9}'), jsonFramed[2]]);
       writeFileSync(join(dir, 'customers.json'), JSON.stringify({ type: 'struct', 'schema-id': 0, fields: [
         { id: 1, name: 'id', required: true, type: 'long' }, { id: 2, name: 'name', required: false, type: 'string' },
         { id: 3, name: 'address', required: false, type: { type: 'struct', fields: [
           { id: 4, name: 'city', required: false, type: 'string' }, { id: 5, name: 'zip', required: false, type: 'string' }] } }] }));
-      stream(dir, broker, registry.url, '--topic', 'customers', '--table', 'shop.customers', '--format', 'json-schema',
+      await streamAsync(dir, broker, extra.url, '--topic', 'customers', '--table', 'shop.customers', '--format', 'json-schema',
         '--schema', join(dir, 'customers.json'));
       const customerRows = (await readTable(join(dir, 'catalog.db'), folder, 'shop.customers'))
         .sort((a, b) => Number(a.id) - Number(b.id));
@@ -343,6 +376,7 @@ message Payment {
       assert.match(deadCustomers[1].error, /schema references nested deeper than 32/, deadCustomers[1].error);
     } finally {
       if (lossy) await lossy.close();
+      if (extra) await extra.close();
       await registry.stop();
       await broker.stop();
       await folder.close();

@@ -1,4 +1,4 @@
-#include "stream/json_schema_references.h"
+#include "formats/json_schema/json_schema_references.h"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-namespace floe::stream {
+namespace floe::json_schema {
 namespace {
 
 using Json = nlohmann::json;
@@ -78,13 +78,32 @@ Status CheckJsonSchemaReferences(std::string_view schema, std::span<const JsonSc
   }
 
   for (const Document& document : documents) {
-    // Depth first over (value, its JSON pointer), with a stack of our own.
-    std::vector<std::pair<const Json*, std::string>> stack = {{&document.json, ""}};
+    // Depth first with a stack of our own. Each value keeps its parent's index and its token,
+    // so a JSON pointer is built only for an error: building each one would cost depth squared.
+    struct Visited {
+      const Json* value;
+      size_t parent;
+      std::string token;
+    };
+    constexpr size_t kRoot = static_cast<size_t>(-1);
+    std::vector<Visited> visited = {{&document.json, kRoot, ""}};
+    std::vector<size_t> stack = {0};
+    auto pointer_of = [&](size_t index) {
+      std::vector<const std::string*> tokens;
+      for (size_t i = index; visited[i].parent != kRoot; i = visited[i].parent) tokens.push_back(&visited[i].token);
+      std::string out;
+      for (auto it = tokens.rbegin(); it != tokens.rend(); ++it) out += "/" + **it;
+      return out;
+    };
     while (!stack.empty()) {
-      auto [value, where] = std::move(stack.back());
+      const size_t index = stack.back();
       stack.pop_back();
+      const Json* value = visited[index].value;
       if (value->is_array()) {
-        for (size_t k = 0; k < value->size(); ++k) stack.emplace_back(&(*value)[k], fmt::format("{}/{}", where, k));
+        for (size_t k = 0; k < value->size(); ++k) {
+          visited.push_back({&(*value)[k], index, std::to_string(k)});
+          stack.push_back(visited.size() - 1);
+        }
         continue;
       }
       if (!value->is_object()) continue;
@@ -92,7 +111,8 @@ Status CheckJsonSchemaReferences(std::string_view schema, std::span<const JsonSc
         // Values that are data, not schemas: a "$ref" key in them is no reference.
         if (key == "enum" || key == "const" || key == "default" || key == "examples") continue;
         if (key != "$ref" || !member.is_string()) {
-          stack.emplace_back(&member, fmt::format("{}/{}", where, EscapePointerToken(key)));
+          visited.push_back({&member, index, EscapePointerToken(key)});
+          stack.push_back(visited.size() - 1);
           continue;
         }
         const std::string ref = member.get<std::string>();
@@ -109,13 +129,13 @@ Status CheckJsonSchemaReferences(std::string_view schema, std::span<const JsonSc
               names += fmt::format("{}'{}'", names.empty() ? "" : ", ", reference.name);
             }
             return InvalidArgument("{}: \"$ref\": \"{}\" at {}/$ref names no schema reference (references: {})",
-                                   document.name, ref, where, names.empty() ? "none" : names);
+                                   document.name, ref, pointer_of(index), names.empty() ? "none" : names);
           }
           target = &documents[it->second];
         }
         if (fragment.starts_with('/') && !PointsAtValue(target->json, fragment)) {
-          return InvalidArgument("{}: \"$ref\": \"{}\" at {}/$ref: {} has nothing at #{}", document.name, ref, where,
-                                 target->name, fragment);
+          return InvalidArgument("{}: \"$ref\": \"{}\" at {}/$ref: {} has nothing at #{}", document.name, ref,
+                                 pointer_of(index), target->name, fragment);
         }
       }
     }
@@ -123,4 +143,4 @@ Status CheckJsonSchemaReferences(std::string_view schema, std::span<const JsonSc
   return OkStatus();
 }
 
-}  // namespace floe::stream
+}  // namespace floe::json_schema

@@ -16,7 +16,7 @@
 
 #include "base/result.h"
 
-namespace floe::stream {
+namespace floe::json_schema {
 
 struct JsonSchemaDocument {
   std::string_view name;  // The reference's name.
@@ -27,4 +27,4 @@ struct JsonSchemaDocument {
 // nothing, or the document that is not JSON. Walks without recursion: any nesting is safe.
 Status CheckJsonSchemaReferences(std::string_view schema, std::span<const JsonSchemaDocument> references);
 
-}  // namespace floe::stream
+}  // namespace floe::json_schema

@@ -1,11 +1,11 @@
-#include "stream/json_schema_references.h"
+#include "formats/json_schema/json_schema_references.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-namespace floe::stream {
+namespace floe::json_schema {
 namespace {
 
 constexpr char kAddress[] = R"({"type":"object","properties":{"city":{"type":"string"}},
@@ -81,4 +81,4 @@ TEST(JsonSchemaReferences, GarbageTruncationAndDeepNesting) {
 }
 
 }  // namespace
-}  // namespace floe::stream
+}  // namespace floe::json_schema
