@@ -14,9 +14,9 @@ namespace {
 using Json = nlohmann::json;
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
-                    [](char x, char y) { return std::tolower(static_cast<unsigned char>(x)) ==
-                                                std::tolower(static_cast<unsigned char>(y)); });
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
+    return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+  });
 }
 
 // The members of `object` other than `known`, kept to be written back.
@@ -219,8 +219,8 @@ Result<ViewMetadata> ViewMetadataFromJsonValue(const Json& value) {
     metadata.schemas.push_back(std::move(schema));
   }
   FLOE_ASSIGN_OR_RETURN(metadata.properties, json::OptionalStringMap(value, "properties", kWhere));
-  metadata.unknown = UnknownMembers(value, {"format-version", "view-uuid", "location", "current-version-id",
-                                            "versions", "version-log", "schemas", "properties"});
+  metadata.unknown = UnknownMembers(value, {"format-version", "view-uuid", "location", "current-version-id", "versions",
+                                            "version-log", "schemas", "properties"});
   FLOE_RETURN_IF_ERROR(metadata.Validate());
   return metadata;
 }
@@ -251,14 +251,10 @@ Json ViewMetadataToJsonValue(const ViewMetadata& metadata) {
   }
   Json schemas = Json::array();
   for (const Schema& schema : metadata.schemas) schemas.push_back(SchemaToJsonValue(schema));
-  Json out = {{"view-uuid", metadata.view_uuid},
-              {"format-version", metadata.format_version},
-              {"location", metadata.location},
-              {"current-version-id", metadata.current_version_id},
-              {"versions", std::move(versions)},
-              {"version-log", std::move(log)},
-              {"schemas", std::move(schemas)},
-              {"properties", metadata.properties}};
+  Json out = {{"view-uuid", metadata.view_uuid}, {"format-version", metadata.format_version},
+              {"location", metadata.location},   {"current-version-id", metadata.current_version_id},
+              {"versions", std::move(versions)}, {"version-log", std::move(log)},
+              {"schemas", std::move(schemas)},   {"properties", metadata.properties}};
   MergeUnknown(out, metadata.unknown);
   return out;
 }

@@ -151,8 +151,8 @@ TEST(ViewUpdateTest, CreatesReplacesAndReusesVersions) {
   EXPECT_EQ(replaced->version_log.size(), 2u);
 
   // Going back to the first query reuses version 1 and schema 0 and logs the switch now.
-  auto back = ApplyViewUpdates(*replaced, ViewReplaceUpdates(OneColumn("a", TypeId::kInt), TrinoVersion("SELECT 1 AS a")),
-                               7000);
+  auto back = ApplyViewUpdates(*replaced,
+                               ViewReplaceUpdates(OneColumn("a", TypeId::kInt), TrinoVersion("SELECT 1 AS a")), 7000);
   ASSERT_TRUE(back) << back.error().message();
   EXPECT_EQ(back->current_version_id, 1);
   EXPECT_EQ(back->versions.size(), 2u);
@@ -177,16 +177,15 @@ TEST(ViewUpdateTest, CreatesReplacesAndReusesVersions) {
 }
 
 TEST(ViewUpdateTest, ExpiresOldVersionsButNeverTheCurrent) {
-  auto metadata = ApplyViewUpdates(std::nullopt,
-                                   ViewCreationUpdates("u", "file:///w/v", OneColumn("a", TypeId::kInt),
-                                                       TrinoVersion("SELECT 0 AS a"),
-                                                       {{"version.history.num-entries", "3"}}),
-                                   0);
+  auto metadata =
+      ApplyViewUpdates(std::nullopt,
+                       ViewCreationUpdates("u", "file:///w/v", OneColumn("a", TypeId::kInt),
+                                           TrinoVersion("SELECT 0 AS a"), {{"version.history.num-entries", "3"}}),
+                       0);
   ASSERT_TRUE(metadata) << metadata.error().message();
   for (int i = 1; i <= 5; ++i) {
     metadata = ApplyViewUpdates(
-        *metadata, ViewReplaceUpdates(OneColumn("a", TypeId::kInt), TrinoVersion(fmt::format("SELECT {} AS a", i))),
-        i);
+        *metadata, ViewReplaceUpdates(OneColumn("a", TypeId::kInt), TrinoVersion(fmt::format("SELECT {} AS a", i))), i);
     ASSERT_TRUE(metadata) << metadata.error().message();
   }
   EXPECT_EQ(metadata->versions.size(), 3u);

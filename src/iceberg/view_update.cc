@@ -241,8 +241,8 @@ Result<ViewMetadata> ApplyViewUpdates(const std::optional<ViewMetadata>& base, c
   return metadata;
 }
 
-std::vector<ViewUpdate> ViewCreationUpdates(const std::string& uuid, const std::string& location,
-                                            const Schema& schema, const ViewVersion& version,
+std::vector<ViewUpdate> ViewCreationUpdates(const std::string& uuid, const std::string& location, const Schema& schema,
+                                            const ViewVersion& version,
                                             const std::map<std::string, std::string>& properties) {
   std::vector<ViewUpdate> updates = {
       {"assign-uuid", {{"action", "assign-uuid"}, {"uuid", uuid}}},

@@ -13,11 +13,10 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "base/result.h"
 #include "iceberg/view_metadata.h"
@@ -50,8 +49,8 @@ Result<ViewMetadata> ApplyViewUpdates(const std::optional<ViewMetadata>& base, c
 
 // The updates that create a view (or replace its current version): assign-uuid (creation only),
 // set-location, add-schema, add-view-version, set-current-view-version -1, set-properties.
-std::vector<ViewUpdate> ViewCreationUpdates(const std::string& uuid, const std::string& location,
-                                            const Schema& schema, const ViewVersion& version,
+std::vector<ViewUpdate> ViewCreationUpdates(const std::string& uuid, const std::string& location, const Schema& schema,
+                                            const ViewVersion& version,
                                             const std::map<std::string, std::string>& properties);
 std::vector<ViewUpdate> ViewReplaceUpdates(const Schema& schema, const ViewVersion& version);
 
