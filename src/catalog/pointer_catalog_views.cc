@@ -42,9 +42,7 @@ Result<LoadedView> WriteAndSwap(MetadataFileIo& files, MetadataPointerStore& poi
 
 }  // namespace
 
-Result<std::vector<TableIdentifier>> PointerCatalog::ListViews(const Namespace& ns) {
-  return pointers_->ListViews(ns);
-}
+Result<std::vector<TableIdentifier>> PointerCatalog::ListViews(const Namespace& ns) { return pointers_->ListViews(ns); }
 
 Result<bool> PointerCatalog::ViewExists(const TableIdentifier& id) {
   FLOE_ASSIGN_OR_RETURN(auto pointer, pointers_->GetViewPointer(id));
@@ -56,7 +54,8 @@ Result<LoadedView> PointerCatalog::LoadView(const TableIdentifier& id) {
   if (!pointer) {
     return NoSuchView(id);
   }
-  FLOE_ASSIGN_OR_RETURN_CTX(std::string text, files_->Read(*pointer), fmt::format("reading view metadata {}", *pointer));
+  FLOE_ASSIGN_OR_RETURN_CTX(std::string text, files_->Read(*pointer),
+                            fmt::format("reading view metadata {}", *pointer));
   FLOE_ASSIGN_OR_RETURN(iceberg::ViewMetadata metadata, iceberg::ViewMetadataFromJson(text, *pointer));
   return LoadedView{*pointer, iceberg::ViewMetadataToJsonValue(metadata), {}};
 }
@@ -72,6 +71,11 @@ Result<LoadedView> PointerCatalog::CreateView(const TableIdentifier& id, const V
   FLOE_ASSIGN_OR_RETURN(auto view, pointers_->GetViewPointer(id));
   if (view) {
     return AlreadyExists("view already exists: {}", IdentifierToString(id));
+  }
+  // The request's version describes its request's schema; -1 says so too.
+  if (creation.version.schema_id != creation.schema.schema_id() && creation.version.schema_id != -1) {
+    return InvalidArgument("view {}: the view-version names schema {}, but the request's schema is {}",
+                           IdentifierToString(id), creation.version.schema_id, creation.schema.schema_id());
   }
   std::string location = creation.location;
   if (location.empty()) {

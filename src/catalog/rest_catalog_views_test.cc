@@ -1,11 +1,13 @@
 // Views through the REST server and floe's REST client, over a SQLite catalog and a local
 // warehouse: the spec's bodies, errors and endpoints, and the view metadata files.
-#include <filesystem>
-#include <fstream>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
+#include "auth/users.h"
+#include "catalog/oauth_tokens.h"
 #include "catalog/open_catalog.h"
 #include "catalog/rest_catalog.h"
 #include "catalog/rest_server.h"
@@ -51,8 +53,8 @@ class RestViewTest : public ::testing::Test {
 
   static ViewCreation Creation(std::string sql, std::string column = "n") {
     ViewCreation creation;
-    creation.schema = iceberg::Schema(0, {iceberg::NestedField{1, std::move(column), false,
-                                                               iceberg::Type::Primitive(iceberg::TypeId::kLong)}});
+    creation.schema = iceberg::Schema(
+        0, {iceberg::NestedField{1, std::move(column), false, iceberg::Type::Primitive(iceberg::TypeId::kLong)}});
     creation.version.version_id = 1;
     creation.version.timestamp_ms = 1700000000000;
     creation.version.summary = {{"engine-name", "floe"}};
@@ -121,7 +123,8 @@ TEST_F(RestViewTest, CreateLoadReplaceRenameDropThroughTheClient) {
 
 TEST_F(RestViewTest, TablesAndViewsShareNamesButNotOperations) {
   TableCreation table;
-  table.schema = Json::parse(R"({"type":"struct","schema-id":0,"fields":[{"id":1,"name":"id","required":true,"type":"long"}]})");
+  table.schema =
+      Json::parse(R"({"type":"struct","schema-id":0,"fields":[{"id":1,"name":"id","required":true,"type":"long"}]})");
   ASSERT_TRUE(client_->CreateTable({{"db"}, "t"}, table, false));
   ASSERT_TRUE(client_->CreateView({{"db"}, "v"}, Creation("SELECT 1 AS n")));
 
@@ -157,6 +160,14 @@ TEST_F(RestViewTest, SpecBodiesStatusesAndEndpoints) {
   EXPECT_EQ(result["metadata"]["format-version"], 1);
   EXPECT_EQ(result["metadata"]["properties"]["comment"], "days");
   std::string uuid = result["metadata"]["view-uuid"];
+  // floe's own client reads what a foreign client created.
+  auto read = client_->LoadView({{"db"}, "daily"});
+  ASSERT_TRUE(read) << read.error().ToString();
+  auto model = iceberg::ViewMetadataFromJsonValue(read->metadata);
+  ASSERT_TRUE(model) << model.error().ToString();
+  EXPECT_EQ(model->CurrentVersion().SqlFor("spark")->sql, "SELECT day FROM t");
+  EXPECT_EQ(model->CurrentVersion().default_namespace, std::vector<std::string>{"db"});
+  EXPECT_EQ(model->CurrentSchema().fields()[0].name, "day");
 
   auto expect_error = [&](const net::HttpResponse& response, int status, const char* type) {
     EXPECT_EQ(response.status, status) << response.body;
@@ -194,8 +205,9 @@ TEST_F(RestViewTest, SpecBodiesStatusesAndEndpoints) {
   auto listed = Raw("GET", "/v1/namespaces/db/views");
   ASSERT_EQ(listed.status, 200);
   EXPECT_EQ(Json::parse(listed.body)["identifiers"], Json::parse(R"([{"namespace":["db"],"name":"daily"}])"));
-  auto renamed = Raw("POST", "/v1/views/rename",
-                     R"({"source":{"namespace":["db"],"name":"daily"},"destination":{"namespace":["db"],"name":"d2"}})");
+  auto renamed =
+      Raw("POST", "/v1/views/rename",
+          R"({"source":{"namespace":["db"],"name":"daily"},"destination":{"namespace":["db"],"name":"d2"}})");
   EXPECT_EQ(renamed.status, 204) << renamed.body;
   EXPECT_EQ(Raw("GET", "/v1/warehouse1/namespaces/db/views/d2").status, 200);  // With a prefix.
   EXPECT_EQ(Raw("DELETE", "/v1/namespaces/db/views/d2").status, 204);
@@ -234,6 +246,62 @@ TEST_F(RestViewTest, DamagedMetadataFilesAreClearErrors) {
   EXPECT_THAT(damage(no_versions.dump()), HasSubstr("'versions'"));
   std::ofstream(path, std::ios::trunc) << good;
   EXPECT_TRUE(client_->LoadView({{"db"}, "v"}));
+}
+
+// Views are authorized as tables are: everyone who may read lists and loads them; a reader or
+// writer may not create, replace, rename or drop one (the admin may); refusals change nothing.
+TEST(RestViewAuthTest, RolesDecideWhatEachUserMayDoToViews) {
+  std::string folder = io::testing::FreshFolder();
+  auto backend = OpenCatalog({"sqlite:" + folder + "/catalog.db", "file://" + folder + "/warehouse"});
+  ASSERT_TRUE(backend);
+  std::vector<auth::AuthUser> users;
+  for (const char* role : {"reader", "writer", "admin"}) {
+    auto user = auth::MakeAuthUser(role, "pw", role);
+    ASSERT_TRUE(user);
+    users.push_back(*user);
+  }
+  OAuthTokens tokens(users);
+  RestServerOptions options;
+  options.port = 0;
+  options.tokens = &tokens;
+  RestCatalogServer server(**backend, options);
+  ASSERT_TRUE(server.Start());
+  std::string url = fmt::format("http://127.0.0.1:{}", server.port());
+  auto open = [&](std::string_view user) {
+    auto client = RestCatalog::Open(url, "", "", fmt::format("{}:pw", user));
+    EXPECT_TRUE(client) << client.error().ToString();
+    return std::move(*client);
+  };
+  auto reader = open("reader");
+  auto writer = open("writer");
+  auto admin = open("admin");
+  auto forbidden = [](const auto& result) {
+    return !result.has_value() && result.error().kind() == ErrorKind::kPermissionDenied;
+  };
+  ASSERT_TRUE(admin->CreateNamespace({"db"}, {}));
+  TableIdentifier v{{"db"}, "v"};
+  ViewCreation creation;
+  creation.schema =
+      iceberg::Schema(0, {iceberg::NestedField{1, "n", false, iceberg::Type::Primitive(iceberg::TypeId::kInt)}});
+  creation.version.representations.push_back({"sql", "SELECT 1 AS n", "trino"});
+  creation.version.default_namespace = {"db"};
+  EXPECT_TRUE(forbidden(reader->CreateView(v, creation)));
+  EXPECT_TRUE(forbidden(writer->CreateView(v, creation)));
+  auto created = admin->CreateView(v, creation);
+  ASSERT_TRUE(created) << created.error().ToString();
+  EXPECT_TRUE(reader->LoadView(v));
+  EXPECT_TRUE(*reader->ViewExists(v));
+  EXPECT_THAT(*reader->ListViews({"db"}), ::testing::ElementsAre(v));
+  ViewCommit properties{
+      v, {}, {*iceberg::ViewUpdateFromJson(Json{{"action", "set-properties"}, {"updates", {{"a", "b"}}}})}};
+  EXPECT_TRUE(forbidden(writer->CommitView(properties)));
+  EXPECT_TRUE(forbidden(writer->RenameView(v, {{"db"}, "w"})));
+  EXPECT_TRUE(forbidden(writer->DropView(v)));
+  EXPECT_TRUE(forbidden(reader->DropView(v)));
+  EXPECT_EQ(admin->LoadView(v)->metadata_location, created->metadata_location);  // Nothing changed.
+  ASSERT_TRUE(admin->CommitView(properties));
+  ASSERT_TRUE(admin->DropView(v));
+  server.Stop();
 }
 
 }  // namespace
