@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "auth/users.h"
 #include "catalog/oauth_tokens.h"
@@ -246,6 +247,44 @@ TEST_F(RestViewTest, DamagedMetadataFilesAreClearErrors) {
   EXPECT_THAT(damage(no_versions.dump()), HasSubstr("'versions'"));
   std::ofstream(path, std::ios::trunc) << good;
   EXPECT_TRUE(client_->LoadView({{"db"}, "v"}));
+}
+
+// Replaces racing through the REST server: each is a compare-and-swap on the metadata location,
+// redone on the winner's metadata when it loses, so none is lost: every file is one above the
+// last, and each replace added a version (ids go one above the highest, so the last is 1 + all).
+TEST_F(RestViewTest, ConcurrentReplacesLoseNothing) {
+  TableIdentifier v{{"db"}, "v"};
+  ViewCreation first = Creation("SELECT 0 AS n");
+  auto created = client_->CreateView(v, first);
+  ASSERT_TRUE(created) << created.error().ToString();
+  std::string uuid = created->metadata["view-uuid"];
+  constexpr int kWriters = 3;
+  constexpr int kEach = 5;
+  std::vector<std::thread> writers;
+  std::atomic<int> failures{0};
+  for (int w = 0; w < kWriters; ++w) {
+    writers.emplace_back([&, w] {
+      auto client = RestCatalog::Open(url_);
+      if (!client) {
+        ++failures;
+        return;
+      }
+      for (int i = 0; i < kEach; ++i) {
+        ViewCreation next = Creation(fmt::format("SELECT {} AS n", 100 * (w + 1) + i));
+        auto replaced = (*client)->CommitView({v, {{uuid}}, iceberg::ViewReplaceUpdates(next.schema, next.version)});
+        if (!replaced) ++failures;
+      }
+    });
+  }
+  for (std::thread& writer : writers) writer.join();
+  EXPECT_EQ(failures.load(), 0);
+  auto loaded = client_->LoadView(v);
+  ASSERT_TRUE(loaded);
+  EXPECT_THAT(loaded->metadata_location, HasSubstr(fmt::format("/metadata/{:05d}-", kWriters * kEach)));
+  EXPECT_EQ(loaded->metadata["current-version-id"], 1 + kWriters * kEach);
+  // version.history.num-entries' default keeps 10 versions, and the log of those.
+  EXPECT_EQ(loaded->metadata["versions"].size(), 10u);
+  EXPECT_EQ(loaded->metadata["version-log"].size(), 10u);
 }
 
 // Views are authorized as tables are: everyone who may read lists and loads them; a reader or
