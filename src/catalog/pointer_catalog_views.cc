@@ -81,7 +81,9 @@ Result<LoadedView> PointerCatalog::CreateView(const TableIdentifier& id, const V
   if (location.empty()) {
     FLOE_ASSIGN_OR_RETURN(location, DefaultLocation(id));
   }
-  FLOE_ASSIGN_OR_RETURN_CTX(location, files_->policy().CheckTableLocation(location), IdentifierToString(id));
+  // Allowed, and overlapping no table's or other view's folder (a purge of one would delete the
+  // other's files).
+  FLOE_ASSIGN_OR_RETURN(location, CheckNewLocation(id, location));
   FLOE_ASSIGN_OR_RETURN_CTX(
       iceberg::ViewMetadata metadata,
       iceberg::ApplyViewUpdates(std::nullopt,
@@ -107,8 +109,7 @@ Result<LoadedView> PointerCatalog::CommitView(const ViewCommit& commit) {
     FLOE_ASSIGN_OR_RETURN_CTX(iceberg::ViewMetadata next, iceberg::ApplyViewUpdates(base, commit.updates, NowMillis()),
                               IdentifierToString(commit.id));
     if (next.location != base.location) {
-      FLOE_ASSIGN_OR_RETURN_CTX(next.location, files_->policy().CheckTableLocation(next.location),
-                                IdentifierToString(commit.id));
+      FLOE_ASSIGN_OR_RETURN(next.location, CheckNewLocation(commit.id, next.location));
     }
     auto written = WriteAndSwap(*files_, *pointers_, commit.id, next, pointer);
     if (written || written.error().kind() != ErrorKind::kConflict || attempt + 1 >= kMaxViewCommitAttempts) {

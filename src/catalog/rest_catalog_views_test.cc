@@ -141,6 +141,18 @@ TEST_F(RestViewTest, TablesAndViewsShareNamesButNotOperations) {
   EXPECT_EQ(client_->RenameTable({{"db"}, "t"}, {{"db"}, "v"}).error().kind(), ErrorKind::kAlreadyExists);
   EXPECT_THAT(*client_->ListTables({"db"}), ::testing::ElementsAre(TableIdentifier{{"db"}, "t"}));
   EXPECT_THAT(*client_->ListViews({"db"}), ::testing::ElementsAre(TableIdentifier{{"db"}, "v"}));
+
+  // Folders do not overlap either way: a purge of the table would delete the view's files.
+  ViewCreation inside = Creation("SELECT 1 AS n");
+  inside.location = "file://" + folder_ + "/warehouse/db/t/views/w";
+  auto view_in_table = client_->CreateView({{"db"}, "w"}, inside);
+  ASSERT_FALSE(view_in_table);
+  EXPECT_EQ(view_in_table.error().kind(), ErrorKind::kPermissionDenied) << view_in_table.error().ToString();
+  TableCreation over_view = table;
+  over_view.location = "file://" + folder_ + "/warehouse/db/v";
+  auto table_on_view = client_->CreateTable({{"db"}, "u"}, over_view, false);
+  ASSERT_FALSE(table_on_view);
+  EXPECT_EQ(table_on_view.error().kind(), ErrorKind::kPermissionDenied) << table_on_view.error().ToString();
 }
 
 // Bodies as the OpenAPI spec writes them, sent raw as a foreign client would.
