@@ -12,17 +12,17 @@
 #pragma once
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "base/result.h"
-#include "catalog/table_identifier.h"
 #include "catalog/table_creation.h"
+#include "catalog/table_identifier.h"
 #include "iceberg/table_requirement.h"
 #include "iceberg/table_update.h"
+#include "iceberg/view_update.h"
 
 namespace floe::catalog {
 
@@ -48,6 +48,29 @@ struct TableCommit {
   TableIdentifier id;
   std::vector<iceberg::TableRequirementPtr> requirements;
   std::vector<iceberg::TableUpdatePtr> updates;
+};
+
+// A view as loaded: its current metadata file and what it says (iceberg/view_metadata.h).
+struct LoadedView {
+  std::string metadata_location;
+  nlohmann::json metadata;
+  Properties config;
+};
+
+// A create-view request (the REST spec's CreateViewRequest): the first version's query and the
+// schema of its result. An empty location means the catalog's default for the identifier.
+struct ViewCreation {
+  std::string location;
+  iceberg::Schema schema;
+  iceberg::ViewVersion version;
+  Properties properties;
+};
+
+// A view's commit (the REST spec's CommitViewRequest): replacing a view is one such commit.
+struct ViewCommit {
+  TableIdentifier id;
+  std::vector<iceberg::AssertViewUuid> requirements;
+  std::vector<iceberg::ViewUpdate> updates;
 };
 
 class Catalog {
@@ -85,6 +108,18 @@ class Catalog {
   virtual Result<LoadedTable> CommitTable(const TableCommit& commit) = 0;
   // All tables' commits take effect together or none does.
   virtual Status CommitTransaction(const std::vector<TableCommit>& commits) = 0;
+
+  // Views (Iceberg views: metadata files of format/view-spec.md). Views and tables share names:
+  // creating or renaming onto a table's name is AlreadyExists, and a table is not found as a
+  // view (NotFound with kNoSuchView) nor a view as a table (kNoSuchTable).
+  virtual Result<std::vector<TableIdentifier>> ListViews(const Namespace& ns) = 0;
+  virtual Result<bool> ViewExists(const TableIdentifier& id) = 0;
+  virtual Result<LoadedView> LoadView(const TableIdentifier& id) = 0;
+  virtual Result<LoadedView> CreateView(const TableIdentifier& id, const ViewCreation& creation) = 0;
+  // Conflict when a requirement fails (the view was replaced by someone else's create).
+  virtual Result<LoadedView> CommitView(const ViewCommit& commit) = 0;
+  virtual Status RenameView(const TableIdentifier& from, const TableIdentifier& to) = 0;
+  virtual Status DropView(const TableIdentifier& id) = 0;
 };
 
 }  // namespace floe::catalog

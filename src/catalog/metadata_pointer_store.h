@@ -43,6 +43,16 @@ class MetadataPointerStore {
   virtual Status RenameTable(const TableIdentifier& from, const TableIdentifier& to) = 0;
   // NotFound when there is no such table.
   virtual Status DeletePointer(const TableIdentifier& id) = 0;
+
+  // Views: the same pointers, kept apart from the tables' (a table is not listed, loaded,
+  // renamed or dropped as a view, nor a view as a table) but sharing their names: a name is a
+  // table or a view, never both, so creating or renaming onto the other kind is AlreadyExists.
+  // NotFound carries kNoSuchView. A swap with `expected` nullopt creates the view.
+  virtual Result<std::vector<TableIdentifier>> ListViews(const Namespace& ns) = 0;
+  virtual Result<std::optional<std::string>> GetViewPointer(const TableIdentifier& id) = 0;
+  virtual Status SwapViewPointer(const PointerSwap& swap) = 0;
+  virtual Status RenameView(const TableIdentifier& from, const TableIdentifier& to) = 0;
+  virtual Status DeleteViewPointer(const TableIdentifier& id) = 0;
 };
 
 }  // namespace floe::catalog

@@ -108,6 +108,19 @@ Status PointerCatalog::CollectLocations(const Namespace& ns, const TableIdentifi
       auto location = NormalizeLocation(metadata->value("location", ""));
       if (location) out->emplace_back(table, *location);
     }
+    // Views' folders too: a table purged over a view's folder would delete its metadata files.
+    FLOE_ASSIGN_OR_RETURN(std::vector<TableIdentifier> views, pointers_->ListViews(ns));
+    for (const TableIdentifier& view : views) {
+      if (view == skip) continue;
+      FLOE_ASSIGN_OR_RETURN(auto pointer, pointers_->GetViewPointer(view));
+      if (!pointer) continue;
+      auto text = files_->Read(*pointer);
+      if (!text) continue;
+      auto metadata = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+      if (!metadata.is_object() || !metadata.contains("location") || !metadata["location"].is_string()) continue;
+      auto location = NormalizeLocation(metadata["location"].get<std::string>());
+      if (location) out->emplace_back(view, *location);
+    }
   }
   FLOE_ASSIGN_OR_RETURN(std::vector<Namespace> children, pointers_->ListNamespaces(ns));
   for (const Namespace& child : children) {

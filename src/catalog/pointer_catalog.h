@@ -58,6 +58,14 @@ class PointerCatalog final : public Catalog {
   Result<LoadedTable> CommitTable(const TableCommit& commit) override;
   Status CommitTransaction(const std::vector<TableCommit>& commits) override;
 
+  Result<std::vector<TableIdentifier>> ListViews(const Namespace& ns) override;
+  Result<bool> ViewExists(const TableIdentifier& id) override;
+  Result<LoadedView> LoadView(const TableIdentifier& id) override;
+  Result<LoadedView> CreateView(const TableIdentifier& id, const ViewCreation& creation) override;
+  Result<LoadedView> CommitView(const ViewCommit& commit) override;
+  Status RenameView(const TableIdentifier& from, const TableIdentifier& to) override;
+  Status DropView(const TableIdentifier& id) override;
+
   // The location a new table gets when its create names none.
   Result<std::string> DefaultLocation(const TableIdentifier& id);
 

@@ -2,12 +2,13 @@
 
 #include <cstdlib>
 #include <fstream>
-
 #include <nlohmann/json.hpp>
 
 #include "base/json_depth.h"
 #include "base/private_file.h"
 #include "catalog/rest_error.h"
+#include "iceberg/schema_json.h"
+#include "iceberg/view_metadata.h"
 
 namespace floe::catalog {
 namespace {
@@ -350,6 +351,112 @@ Status RestCatalog::CommitTransaction(const std::vector<TableCommit>& commits) {
   Json body = {{"table-changes", changes}};
   FLOE_ASSIGN_OR_RETURN(auto response,
                         Call("POST", prefix_ + "/transactions/commit", body.dump(), "commit transaction"));
+  return OkStatus();
+}
+
+std::string RestCatalog::ViewPath(const TableIdentifier& id) const {
+  return NamespacePath(id.ns) + "/views/" + net::PercentEncode(id.name);
+}
+
+// A LoadViewResult: the metadata is checked to be Iceberg view metadata here, so a malformed
+// answer is an error at the catalog boundary rather than later in a query.
+Result<LoadedView> RestCatalog::ParseLoadViewResult(const std::string& body) {
+  FLOE_ASSIGN_OR_RETURN(Json json, ParseJson(body, "load view"));
+  if (!json.contains("metadata") || !json["metadata"].is_object() || !json.contains("metadata-location") ||
+      !json["metadata-location"].is_string()) {
+    return Corruption("the catalog's view result lacks 'metadata' or 'metadata-location'");
+  }
+  FLOE_ASSIGN_OR_RETURN_CTX(iceberg::ViewMetadata metadata, iceberg::ViewMetadataFromJsonValue(json["metadata"]),
+                            "the catalog's view result");
+  LoadedView view;
+  view.metadata_location = json["metadata-location"].get<std::string>();
+  view.metadata = iceberg::ViewMetadataToJsonValue(metadata);
+  if (json.contains("config") && json["config"].is_object()) {
+    for (const auto& [key, value] : json["config"].items()) {
+      if (value.is_string()) {
+        view.config[key] = value.get<std::string>();
+      }
+    }
+  }
+  return view;
+}
+
+Result<std::vector<TableIdentifier>> RestCatalog::ListViews(const Namespace& ns) {
+  std::vector<TableIdentifier> all;
+  std::string token;
+  do {
+    std::string path = NamespacePath(ns) + "/views?pageSize=1000";
+    if (!token.empty()) {
+      path += "&pageToken=" + net::PercentEncode(token);
+    }
+    FLOE_ASSIGN_OR_RETURN(auto response, Call("GET", path, "", "list views"));
+    FLOE_ASSIGN_OR_RETURN(Json json, ParseJson(response.body, "list views"));
+    Json identifiers = json.value("identifiers", Json::array());
+    for (const Json& id : identifiers) {
+      all.push_back({id.value("namespace", Namespace{}), id.value("name", "")});
+    }
+    token = json.contains("next-page-token") && json["next-page-token"].is_string()
+                ? json["next-page-token"].get<std::string>()
+                : "";
+  } while (!token.empty());
+  return all;
+}
+
+Result<bool> RestCatalog::ViewExists(const TableIdentifier& id) {
+  auto response = Call("HEAD", ViewPath(id), "", "view exists");
+  if (!response) {
+    if (response.error().kind() == ErrorKind::kNotFound) {
+      return false;
+    }
+    return std::unexpected(response.error());
+  }
+  return true;
+}
+
+Result<LoadedView> RestCatalog::LoadView(const TableIdentifier& id) {
+  FLOE_ASSIGN_OR_RETURN(auto response, Call("GET", ViewPath(id), "", "load view " + IdentifierToString(id)));
+  return ParseLoadViewResult(response.body);
+}
+
+Result<LoadedView> RestCatalog::CreateView(const TableIdentifier& id, const ViewCreation& creation) {
+  Json body = {{"name", id.name},
+               {"schema", iceberg::SchemaToJsonValue(creation.schema)},
+               {"view-version", iceberg::ViewVersionToJsonValue(creation.version)},
+               {"properties", creation.properties}};
+  if (!creation.location.empty()) {
+    body["location"] = creation.location;
+  }
+  FLOE_ASSIGN_OR_RETURN(auto response, Call("POST", NamespacePath(id.ns) + "/views", body.dump(),
+                                            "create view " + IdentifierToString(id)));
+  return ParseLoadViewResult(response.body);
+}
+
+Result<LoadedView> RestCatalog::CommitView(const ViewCommit& commit) {
+  Json requirements = Json::array();
+  for (const iceberg::AssertViewUuid& requirement : commit.requirements) {
+    requirements.push_back(iceberg::ViewRequirementToJson(requirement));
+  }
+  Json updates = Json::array();
+  for (const iceberg::ViewUpdate& update : commit.updates) {
+    updates.push_back(update.body);
+  }
+  Json body = {{"identifier", {{"namespace", commit.id.ns}, {"name", commit.id.name}}},
+               {"requirements", std::move(requirements)},
+               {"updates", std::move(updates)}};
+  FLOE_ASSIGN_OR_RETURN(
+      auto response, Call("POST", ViewPath(commit.id), body.dump(), "replace view " + IdentifierToString(commit.id)));
+  return ParseLoadViewResult(response.body);
+}
+
+Status RestCatalog::RenameView(const TableIdentifier& from, const TableIdentifier& to) {
+  Json body = {{"source", {{"namespace", from.ns}, {"name", from.name}}},
+               {"destination", {{"namespace", to.ns}, {"name", to.name}}}};
+  FLOE_ASSIGN_OR_RETURN(auto response, Call("POST", prefix_ + "/views/rename", body.dump(), "rename view"));
+  return OkStatus();
+}
+
+Status RestCatalog::DropView(const TableIdentifier& id) {
+  FLOE_ASSIGN_OR_RETURN(auto response, Call("DELETE", ViewPath(id), "", "drop view " + IdentifierToString(id)));
   return OkStatus();
 }
 

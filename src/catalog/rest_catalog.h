@@ -47,6 +47,14 @@ class RestCatalog final : public Catalog {
   Result<LoadedTable> CommitTable(const TableCommit& commit) override;
   Status CommitTransaction(const std::vector<TableCommit>& commits) override;
 
+  Result<std::vector<TableIdentifier>> ListViews(const Namespace& ns) override;
+  Result<bool> ViewExists(const TableIdentifier& id) override;
+  Result<LoadedView> LoadView(const TableIdentifier& id) override;
+  Result<LoadedView> CreateView(const TableIdentifier& id, const ViewCreation& creation) override;
+  Result<LoadedView> CommitView(const ViewCommit& commit) override;
+  Status RenameView(const TableIdentifier& from, const TableIdentifier& to) override;
+  Status DropView(const TableIdentifier& id) override;
+
  private:
   RestCatalog(std::string base, std::string warehouse, std::string token, std::string credential)
       : base_(std::move(base)), warehouse_(std::move(warehouse)), token_(std::move(token)),
@@ -63,6 +71,8 @@ class RestCatalog final : public Catalog {
   std::string NamespacePath(const Namespace& ns) const;
   std::string TablePath(const TableIdentifier& id) const;
   static Result<LoadedTable> ParseLoadResult(const std::string& body);
+  std::string ViewPath(const TableIdentifier& id) const;
+  static Result<LoadedView> ParseLoadViewResult(const std::string& body);
 
   std::string base_;    // "http://host:port"
   std::string prefix_;  // "/v1" or "/v1/<prefix>"

@@ -1,15 +1,16 @@
 #include "catalog/rest_server.h"
 
-#include <chrono>
-
 #include <openssl/evp.h>
 
+#include <chrono>
 #include <nlohmann/json.hpp>
 
 #include "auth/authorize.h"
 #include "base/json_depth.h"
 #include "base/logging.h"
 #include "catalog/rest_error.h"
+#include "iceberg/schema_json.h"
+#include "iceberg/view_metadata.h"
 
 namespace floe::catalog {
 namespace {
@@ -102,6 +103,55 @@ Result<Properties> PropertiesFromJson(const Json& json, std::string_view what) {
     properties[key] = value.get<std::string>();
   }
   return properties;
+}
+
+Result<TableIdentifier> ViewParam(const HttpRequest& request) {
+  TableIdentifier id;
+  FLOE_ASSIGN_OR_RETURN(id.ns, NamespaceParam(request));
+  id.name = std::string(request.Param("view"));
+  FLOE_RETURN_IF_ERROR(ValidateTableName(id.name));
+  return id;
+}
+
+Json LoadViewResult(const LoadedView& view) {
+  Json body = {{"metadata-location", view.metadata_location}, {"metadata", view.metadata}, {"config", Json::object()}};
+  for (const auto& [key, value] : view.config) {
+    body["config"][key] = value;
+  }
+  return body;
+}
+
+// A CreateViewRequest: {name, location?, schema, view-version, properties}.
+Result<ViewCreation> ViewCreationFromJson(const Json& body) {
+  ViewCreation creation;
+  if (!body.contains("schema") || !body.contains("view-version")) {
+    return InvalidArgument("a create-view request needs 'schema' and 'view-version'");
+  }
+  if (auto location = body.find("location"); location != body.end() && !location->is_null()) {
+    if (!location->is_string()) return InvalidArgument("'location' must be a string");
+    creation.location = location->get<std::string>();
+  }
+  FLOE_ASSIGN_OR_RETURN_CTX(creation.schema, iceberg::SchemaFromJsonValue(body["schema"]), "schema");
+  FLOE_ASSIGN_OR_RETURN(creation.version, iceberg::ViewVersionFromJsonValue(body["view-version"]));
+  FLOE_ASSIGN_OR_RETURN(creation.properties, PropertiesFromJson(body.value("properties", Json()), "properties"));
+  return creation;
+}
+
+// A CommitViewRequest: {identifier?, requirements?, updates}.
+Result<ViewCommit> ViewCommitFromJson(const Json& body, const TableIdentifier& id) {
+  ViewCommit commit;
+  commit.id = id;
+  if (auto requirements = body.find("requirements"); requirements != body.end() && !requirements->is_null()) {
+    if (!requirements->is_array()) return InvalidArgument("'requirements' must be an array");
+    for (const Json& element : *requirements) {
+      FLOE_ASSIGN_OR_RETURN(iceberg::AssertViewUuid requirement, iceberg::ViewRequirementFromJson(element));
+      commit.requirements.push_back(std::move(requirement));
+    }
+  }
+  auto updates = body.find("updates");
+  if (updates == body.end()) return InvalidArgument("a view commit needs an 'updates' array");
+  FLOE_ASSIGN_OR_RETURN(commit.updates, iceberg::ViewUpdatesFromJson(*updates));
+  return commit;
 }
 
 Json LoadResult(const LoadedTable& table) {
@@ -220,14 +270,17 @@ Result<RouteNeed> RouteNeedOf(std::string_view method, std::string_view path) {
     need.operation = auth::Operation::kAlter;
   } else if (path.ends_with("/transactions/commit")) {
     need.operation = auth::Operation::kWrite;
-  } else if (path.ends_with("/tables/rename")) {
+  } else if (path.ends_with("/tables/rename") || path.ends_with("/views/rename")) {
     need.operation = auth::Operation::kAlter;
   } else if (under_namespaces && rest == 0) {
     need.operation = auth::Operation::kCreate;  // POST /namespaces: the new namespace is in the body.
-  } else if (rest == 2 && (segments[i + 2] == "tables" || segments[i + 2] == "register")) {
+  } else if (rest == 2 &&
+             (segments[i + 2] == "tables" || segments[i + 2] == "views" || segments[i + 2] == "register")) {
     need.operation = auth::Operation::kCreate;
   } else if (rest == 3 && segments[i + 2] == "tables") {
     need.operation = auth::Operation::kWrite;  // A table commit.
+  } else if (rest == 3 && segments[i + 2] == "views") {
+    need.operation = auth::Operation::kAlter;  // A view commit changes its definition, as a schema change would.
   } else if (rest == 4 && segments[i + 2] == "tables" && segments[i + 4] == "metrics") {
     need.operation = auth::Operation::kRead;
   } else {
@@ -520,6 +573,93 @@ Result<net::HttpRouter> MakeRestCatalogRouter(Catalog& catalog, const RestServer
     FLOE_RETURN_IF_ERROR(c->RenameTable(from, to));
     return NoContent();
   })));
+
+  FLOE_RETURN_IF_ERROR(
+      add("GET", "/namespaces/{namespace}/views", Handle([c](HttpRequest& request) -> Result<HttpResponse> {
+            FLOE_ASSIGN_OR_RETURN(Namespace ns, NamespaceParam(request));
+            FLOE_ASSIGN_OR_RETURN(auto all, c->ListViews(ns));
+            FLOE_ASSIGN_OR_RETURN(auto page, Page(std::move(all), request));
+            Json identifiers = Json::array();
+            for (const TableIdentifier& id : page.first) {
+              identifiers.push_back(IdentifierToJson(id));
+            }
+            Json body = {{"identifiers", identifiers}};
+            body["next-page-token"] = page.second ? Json(*page.second) : Json(nullptr);
+            return Ok(body);
+          })));
+
+  FLOE_RETURN_IF_ERROR(
+      add("POST", "/namespaces/{namespace}/views", Handle([c](HttpRequest& request) -> Result<HttpResponse> {
+            FLOE_ASSIGN_OR_RETURN(Namespace ns, NamespaceParam(request));
+            FLOE_ASSIGN_OR_RETURN(Json body, ParseBody(request));
+            if (!body.contains("name") || !body["name"].is_string()) {
+              return InvalidArgument("a create-view request needs a string 'name'");
+            }
+            TableIdentifier id{ns, body["name"].get<std::string>()};
+            FLOE_ASSIGN_OR_RETURN(ViewCreation creation, ViewCreationFromJson(body));
+            FLOE_ASSIGN_OR_RETURN(LoadedView view, c->CreateView(id, creation));
+            return Ok(LoadViewResult(view));
+          })));
+
+  FLOE_RETURN_IF_ERROR(
+      add("GET", "/namespaces/{namespace}/views/{view}", Handle([c](HttpRequest& request) -> Result<HttpResponse> {
+            FLOE_ASSIGN_OR_RETURN(TableIdentifier id, ViewParam(request));
+            FLOE_ASSIGN_OR_RETURN(LoadedView view, c->LoadView(id));
+            return Ok(LoadViewResult(view));
+          })));
+
+  FLOE_RETURN_IF_ERROR(
+      add("HEAD", "/namespaces/{namespace}/views/{view}", Handle([c](HttpRequest& request) -> Result<HttpResponse> {
+            FLOE_ASSIGN_OR_RETURN(TableIdentifier id, ViewParam(request));
+            FLOE_ASSIGN_OR_RETURN(bool exists, c->ViewExists(id));
+            if (!exists) {
+              HttpResponse missing;
+              missing.status = 404;
+              return missing;
+            }
+            return NoContent();
+          })));
+
+  FLOE_RETURN_IF_ERROR(add("POST", "/namespaces/{namespace}/views/{view}",
+                           Handle(
+                               [c](HttpRequest& request) -> Result<HttpResponse> {
+                                 FLOE_ASSIGN_OR_RETURN(TableIdentifier id, ViewParam(request));
+                                 FLOE_ASSIGN_OR_RETURN(Json body, ParseBody(request));
+                                 if (body.contains("identifier") && !body["identifier"].is_null()) {
+                                   FLOE_ASSIGN_OR_RETURN(TableIdentifier named,
+                                                         IdentifierFromJson(body["identifier"], "identifier"));
+                                   if (!(named == id)) {
+                                     return InvalidArgument("the body's identifier {} is not the path's {}",
+                                                            IdentifierToString(named), IdentifierToString(id));
+                                   }
+                                 }
+                                 FLOE_ASSIGN_OR_RETURN(ViewCommit commit, ViewCommitFromJson(body, id));
+                                 FLOE_ASSIGN_OR_RETURN(LoadedView view, c->CommitView(commit));
+                                 return Ok(LoadViewResult(view));
+                               },
+                               /*committing=*/true)));
+
+  FLOE_RETURN_IF_ERROR(
+      add("DELETE", "/namespaces/{namespace}/views/{view}", Handle([c](HttpRequest& request) -> Result<HttpResponse> {
+            FLOE_ASSIGN_OR_RETURN(TableIdentifier id, ViewParam(request));
+            FLOE_RETURN_IF_ERROR(c->DropView(id));
+            return NoContent();
+          })));
+
+  FLOE_RETURN_IF_ERROR(add("POST", "/views/rename", Handle([c, tokens](HttpRequest& request) -> Result<HttpResponse> {
+                             FLOE_ASSIGN_OR_RETURN(Json body, ParseBody(request));
+                             if (!body.contains("source") || !body.contains("destination")) {
+                               return InvalidArgument("a rename request needs 'source' and 'destination'");
+                             }
+                             FLOE_ASSIGN_OR_RETURN(TableIdentifier from, IdentifierFromJson(body["source"], "source"));
+                             FLOE_ASSIGN_OR_RETURN(TableIdentifier to,
+                                                   IdentifierFromJson(body["destination"], "destination"));
+                             auth::Principal caller = CallerOf(tokens, request);
+                             FLOE_RETURN_IF_ERROR(CheckNamespace(caller, auth::Operation::kAlter, from.ns));
+                             FLOE_RETURN_IF_ERROR(CheckNamespace(caller, auth::Operation::kCreate, to.ns));
+                             FLOE_RETURN_IF_ERROR(c->RenameView(from, to));
+                             return NoContent();
+                           })));
 
   FLOE_RETURN_IF_ERROR(add("POST", "/transactions/commit",
                            Handle(

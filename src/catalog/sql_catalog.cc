@@ -5,8 +5,8 @@
 namespace floe::catalog {
 namespace {
 
-// The DDL of PyIceberg's SqlCatalog (and Iceberg's JDBC catalog before its optional view
-// column); both SQLite and PostgreSQL accept it.
+// The DDL of Iceberg's JDBC catalog (schema V1: PyIceberg's SqlCatalog's plus `iceberg_type`,
+// which tells views from tables); both SQLite and PostgreSQL accept it.
 constexpr std::string_view kCreateTables = R"sql(
 CREATE TABLE IF NOT EXISTS iceberg_tables (
   catalog_name VARCHAR(255) NOT NULL,
@@ -14,6 +14,7 @@ CREATE TABLE IF NOT EXISTS iceberg_tables (
   table_name VARCHAR(255) NOT NULL,
   metadata_location VARCHAR(1000),
   previous_metadata_location VARCHAR(1000),
+  iceberg_type VARCHAR(5),
   PRIMARY KEY (catalog_name, table_namespace, table_name)
 ))sql";
 
@@ -78,6 +79,16 @@ Status SqlCatalog::CreateTables() {
       created = connection->Execute(kCreateNamespaceProperties);
     }
     if (created) {
+      // A database of PyIceberg or of the JDBC catalog's schema V0 lacks the type column: add it,
+      // as the JDBC catalog's V1 migration does. Rows it already holds are tables (NULL).
+      if (connection->Query("SELECT iceberg_type FROM iceberg_tables WHERE 1 = 0")) {
+        has_type_column_ = true;
+      } else if (connection->Execute("ALTER TABLE iceberg_tables ADD COLUMN iceberg_type VARCHAR(5)")) {
+        has_type_column_ = true;
+      } else {
+        // Another process may have added it meanwhile; otherwise this database has no views.
+        has_type_column_ = connection->Query("SELECT iceberg_type FROM iceberg_tables WHERE 1 = 0").has_value();
+      }
       return OkStatus();
     }
     if (attempt == 2) {
@@ -231,7 +242,7 @@ Status SqlCatalog::DropNamespace(const Namespace& ns) {
                                             "(table_namespace = ? OR table_namespace LIKE ? ESCAPE '!') LIMIT 1",
                                             {catalog_name_, name, ChildPattern(ns)}));
     if (!tables.empty()) {
-      return CodedError(ErrorCode::kNamespaceNotEmpty, "namespace not empty: {} holds tables", name);
+      return CodedError(ErrorCode::kNamespaceNotEmpty, "namespace not empty: {} holds tables or views", name);
     }
     FLOE_ASSIGN_OR_RETURN(auto children,
                           connection->Query("SELECT 1 FROM iceberg_namespace_properties WHERE catalog_name = ? AND "
@@ -246,14 +257,48 @@ Status SqlCatalog::DropNamespace(const Namespace& ns) {
   });
 }
 
-Result<std::vector<TableIdentifier>> SqlCatalog::ListTables(const Namespace& ns) {
+std::string SqlCatalog::KindFilter(Kind kind) const {
+  if (kind == Kind::kView) {
+    return " AND iceberg_type = 'VIEW'";
+  }
+  return has_type_column_ ? " AND (iceberg_type = 'TABLE' OR iceberg_type IS NULL)" : "";
+}
+
+Status SqlCatalog::RequireViews() const {
+  if (!has_type_column_) {
+    return NotImplemented("this catalog database has no iceberg_type column (it could not be added), so no views");
+  }
+  return OkStatus();
+}
+
+std::unexpected<Error> SqlCatalog::NoSuchEntry(const TableIdentifier& id, Kind kind) {
+  return kind == Kind::kView ? CodedError(ErrorCode::kNoSuchView, "no such view: {}", IdentifierToString(id))
+                             : CodedError(ErrorCode::kNoSuchTable, "no such table: {}", IdentifierToString(id));
+}
+
+std::unexpected<Error> SqlCatalog::Taken(SqlConnection& connection, const TableIdentifier& id) {
+  std::string_view what = "table";
+  if (has_type_column_) {
+    auto rows = connection.Query(
+        "SELECT iceberg_type FROM iceberg_tables WHERE catalog_name = ? AND "
+        "table_namespace = ? AND table_name = ?",
+        {catalog_name_, NamespaceToString(id.ns), id.name});
+    if (rows && !rows->empty() && (*rows)[0][0] == "VIEW") {
+      what = "view";
+    }
+  }
+  return AlreadyExists("{} already exists: {}", what, IdentifierToString(id));
+}
+
+Result<std::vector<TableIdentifier>> SqlCatalog::List(const Namespace& ns, Kind kind) {
   FLOE_ASSIGN_OR_RETURN(bool exists, NamespaceExists(ns));
   if (!exists) {
     return NoSuchNamespace(ns);
   }
   FLOE_ASSIGN_OR_RETURN(auto connection, pool_->Acquire());
   FLOE_ASSIGN_OR_RETURN(auto rows, connection->Query("SELECT table_name FROM iceberg_tables WHERE catalog_name = ? "
-                                                     "AND table_namespace = ? ORDER BY table_name",
+                                                     "AND table_namespace = ?" +
+                                                         KindFilter(kind) + " ORDER BY table_name",
                                                      {catalog_name_, NamespaceToString(ns)}));
   std::vector<TableIdentifier> tables;
   for (const SqlRow& row : rows) {
@@ -262,41 +307,50 @@ Result<std::vector<TableIdentifier>> SqlCatalog::ListTables(const Namespace& ns)
   return tables;
 }
 
-Result<std::optional<std::string>> SqlCatalog::GetPointer(const TableIdentifier& id) {
+Result<std::optional<std::string>> SqlCatalog::Get(const TableIdentifier& id, Kind kind) {
   FLOE_ASSIGN_OR_RETURN(auto connection, pool_->Acquire());
   FLOE_ASSIGN_OR_RETURN(auto rows, connection->Query("SELECT metadata_location FROM iceberg_tables WHERE "
-                                                     "catalog_name = ? AND table_namespace = ? AND table_name = ?",
+                                                     "catalog_name = ? AND table_namespace = ? AND table_name = ?" +
+                                                         KindFilter(kind),
                                                      {catalog_name_, NamespaceToString(id.ns), id.name}));
   if (rows.empty()) {
     return std::optional<std::string>();
   }
   if (!rows[0][0]) {
-    return Corruption("table {} has a null metadata_location", IdentifierToString(id));
+    return Corruption("{} has a null metadata_location", IdentifierToString(id));
   }
   return rows[0][0];
 }
 
-Status SqlCatalog::SwapOne(SqlConnection& connection, const PointerSwap& swap) {
+Status SqlCatalog::SwapOne(SqlConnection& connection, const PointerSwap& swap, Kind kind) {
   std::string ns = NamespaceToString(swap.id.ns);
   if (!swap.expected) {
-    auto inserted = connection.Execute(
-        "INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, metadata_location, "
-        "previous_metadata_location) VALUES (?, ?, ?, ?, NULL)",
-        {catalog_name_, ns, swap.id.name, swap.location});
+    auto inserted =
+        has_type_column_
+            ? connection.Execute(
+                  "INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, "
+                  "metadata_location, previous_metadata_location, iceberg_type) "
+                  "VALUES (?, ?, ?, ?, NULL, ?)",
+                  {catalog_name_, ns, swap.id.name, swap.location, std::string(kind == Kind::kView ? "VIEW" : "TABLE")})
+            : connection.Execute(
+                  "INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, "
+                  "metadata_location, previous_metadata_location) VALUES (?, ?, ?, ?, NULL)",
+                  {catalog_name_, ns, swap.id.name, swap.location});
     if (!inserted && inserted.error().kind() == ErrorKind::kAlreadyExists) {
-      return AlreadyExists("table already exists: {}", IdentifierToString(swap.id));
+      return Taken(connection, swap.id);
     }
     if (!inserted) {
       return std::unexpected(std::move(inserted).error());
     }
     return OkStatus();
   }
-  FLOE_ASSIGN_OR_RETURN(int64_t changed,
-                        connection.Execute("UPDATE iceberg_tables SET metadata_location = ?, "
-                                           "previous_metadata_location = ? WHERE catalog_name = ? AND "
-                                           "table_namespace = ? AND table_name = ? AND metadata_location = ?",
-                                           {swap.location, *swap.expected, catalog_name_, ns, swap.id.name,
-                                            *swap.expected}));
+  FLOE_ASSIGN_OR_RETURN(
+      int64_t changed,
+      connection.Execute("UPDATE iceberg_tables SET metadata_location = ?, "
+                         "previous_metadata_location = ? WHERE catalog_name = ? AND "
+                         "table_namespace = ? AND table_name = ? AND metadata_location = ?" +
+                             KindFilter(kind),
+                         {swap.location, *swap.expected, catalog_name_, ns, swap.id.name, *swap.expected}));
   if (changed != 1) {
     return Conflict("commit of {} lost a race: its metadata is no longer {}", IdentifierToString(swap.id),
                     *swap.expected);
@@ -304,49 +358,93 @@ Status SqlCatalog::SwapOne(SqlConnection& connection, const PointerSwap& swap) {
   return OkStatus();
 }
 
+Status SqlCatalog::Rename(const TableIdentifier& from, const TableIdentifier& to, Kind kind) {
+  FLOE_ASSIGN_OR_RETURN(auto connection, pool_->Acquire());
+  auto turn = WriterTurn();
+  auto changed = connection->Execute(
+      "UPDATE iceberg_tables SET table_namespace = ?, table_name = ? WHERE catalog_name = ? AND "
+      "table_namespace = ? AND table_name = ?" +
+          KindFilter(kind),
+      {NamespaceToString(to.ns), to.name, catalog_name_, NamespaceToString(from.ns), from.name});
+  if (!changed) {
+    if (changed.error().kind() == ErrorKind::kAlreadyExists) {
+      return Taken(*connection, to);
+    }
+    return std::unexpected(changed.error());
+  }
+  if (*changed == 0) {
+    return NoSuchEntry(from, kind);
+  }
+  return OkStatus();
+}
+
+Status SqlCatalog::Delete(const TableIdentifier& id, Kind kind) {
+  FLOE_ASSIGN_OR_RETURN(auto connection, pool_->Acquire());
+  auto turn = WriterTurn();
+  FLOE_ASSIGN_OR_RETURN(int64_t changed, connection->Execute("DELETE FROM iceberg_tables WHERE catalog_name = ? AND "
+                                                             "table_namespace = ? AND table_name = ?" +
+                                                                 KindFilter(kind),
+                                                             {catalog_name_, NamespaceToString(id.ns), id.name}));
+  if (changed == 0) {
+    return NoSuchEntry(id, kind);
+  }
+  return OkStatus();
+}
+
+Result<std::vector<TableIdentifier>> SqlCatalog::ListTables(const Namespace& ns) { return List(ns, Kind::kTable); }
+
+Result<std::optional<std::string>> SqlCatalog::GetPointer(const TableIdentifier& id) { return Get(id, Kind::kTable); }
+
 Status SqlCatalog::SwapPointers(const std::vector<PointerSwap>& swaps) {
   FLOE_ASSIGN_OR_RETURN(auto connection, pool_->Acquire());
   auto turn = WriterTurn();
   if (swaps.size() == 1) {
-    return SwapOne(*connection, swaps[0]);  // One statement is atomic without a transaction.
+    return SwapOne(*connection, swaps[0], Kind::kTable);  // One statement is atomic without a transaction.
   }
   return InWriteTransaction(*connection, [&]() -> Status {
     for (const PointerSwap& swap : swaps) {
-      FLOE_RETURN_IF_ERROR(SwapOne(*connection, swap));
+      FLOE_RETURN_IF_ERROR(SwapOne(*connection, swap, Kind::kTable));
     }
     return OkStatus();
   });
 }
 
 Status SqlCatalog::RenameTable(const TableIdentifier& from, const TableIdentifier& to) {
-  FLOE_ASSIGN_OR_RETURN(auto connection, pool_->Acquire());
-  auto turn = WriterTurn();
-  auto changed = connection->Execute(
-      "UPDATE iceberg_tables SET table_namespace = ?, table_name = ? WHERE catalog_name = ? AND "
-      "table_namespace = ? AND table_name = ?",
-      {NamespaceToString(to.ns), to.name, catalog_name_, NamespaceToString(from.ns), from.name});
-  if (!changed) {
-    if (changed.error().kind() == ErrorKind::kAlreadyExists) {
-      return AlreadyExists("table already exists: {}", IdentifierToString(to));
-    }
-    return std::unexpected(changed.error());
-  }
-  if (*changed == 0) {
-    return CodedError(ErrorCode::kNoSuchTable, "no such table: {}", IdentifierToString(from));
-  }
-  return OkStatus();
+  return Rename(from, to, Kind::kTable);
 }
 
-Status SqlCatalog::DeletePointer(const TableIdentifier& id) {
+Status SqlCatalog::DeletePointer(const TableIdentifier& id) { return Delete(id, Kind::kTable); }
+
+Result<std::vector<TableIdentifier>> SqlCatalog::ListViews(const Namespace& ns) {
+  if (!has_type_column_) {
+    FLOE_RETURN_IF_ERROR(List(ns, Kind::kTable));  // The namespace must exist all the same.
+    return std::vector<TableIdentifier>();
+  }
+  return List(ns, Kind::kView);
+}
+
+Result<std::optional<std::string>> SqlCatalog::GetViewPointer(const TableIdentifier& id) {
+  if (!has_type_column_) {
+    return std::optional<std::string>();
+  }
+  return Get(id, Kind::kView);
+}
+
+Status SqlCatalog::SwapViewPointer(const PointerSwap& swap) {
+  FLOE_RETURN_IF_ERROR(RequireViews());
   FLOE_ASSIGN_OR_RETURN(auto connection, pool_->Acquire());
   auto turn = WriterTurn();
-  FLOE_ASSIGN_OR_RETURN(int64_t changed, connection->Execute("DELETE FROM iceberg_tables WHERE catalog_name = ? AND "
-                                                             "table_namespace = ? AND table_name = ?",
-                                                             {catalog_name_, NamespaceToString(id.ns), id.name}));
-  if (changed == 0) {
-    return CodedError(ErrorCode::kNoSuchTable, "no such table: {}", IdentifierToString(id));
-  }
-  return OkStatus();
+  return SwapOne(*connection, swap, Kind::kView);
+}
+
+Status SqlCatalog::RenameView(const TableIdentifier& from, const TableIdentifier& to) {
+  FLOE_RETURN_IF_ERROR(RequireViews());
+  return Rename(from, to, Kind::kView);
+}
+
+Status SqlCatalog::DeleteViewPointer(const TableIdentifier& id) {
+  FLOE_RETURN_IF_ERROR(RequireViews());
+  return Delete(id, Kind::kView);
 }
 
 }  // namespace floe::catalog

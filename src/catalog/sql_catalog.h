@@ -4,6 +4,9 @@
 //   iceberg_tables (catalog_name, table_namespace, table_name, metadata_location,
 //                   previous_metadata_location)
 //   iceberg_namespace_properties (catalog_name, namespace, property_key, property_value)
+// plus the JDBC catalog's later `iceberg_type` column of iceberg_tables ('TABLE', 'VIEW', or
+// NULL for a table written before the column existed), added to a database that lacks it. Views
+// are its 'VIEW' rows, as the JDBC catalog keeps them; the primary key keeps a name one kind.
 // Namespaces are stored dotted ("a.b"); a namespace created without properties gets the
 // ("exists", "true") row both of those catalogs write. A commit is one conditional UPDATE on
 // the previous metadata location, so concurrent committers (threads, processes, hosts sharing
@@ -46,6 +49,12 @@ class SqlCatalog final : public MetadataPointerStore {
   Status RenameTable(const TableIdentifier& from, const TableIdentifier& to) override;
   Status DeletePointer(const TableIdentifier& id) override;
 
+  Result<std::vector<TableIdentifier>> ListViews(const Namespace& ns) override;
+  Result<std::optional<std::string>> GetViewPointer(const TableIdentifier& id) override;
+  Status SwapViewPointer(const PointerSwap& swap) override;
+  Status RenameView(const TableIdentifier& from, const TableIdentifier& to) override;
+  Status DeleteViewPointer(const TableIdentifier& id) override;
+
   const std::string& catalog_name() const { return catalog_name_; }
 
  private:
@@ -56,12 +65,28 @@ class SqlCatalog final : public MetadataPointerStore {
     return serialize_writes_ ? std::unique_lock<std::mutex>(write_mu_) : std::unique_lock<std::mutex>();
   }
 
+  enum class Kind { kTable, kView };
+
   Status CreateTables();
-  Status SwapOne(SqlConnection& connection, const PointerSwap& swap);
+  // The condition (" AND ...") that selects rows of `kind`. Without the iceberg_type column
+  // every row is a table and there are no views.
+  std::string KindFilter(Kind kind) const;
+  Status RequireViews() const;
+  Result<std::vector<TableIdentifier>> List(const Namespace& ns, Kind kind);
+  Result<std::optional<std::string>> Get(const TableIdentifier& id, Kind kind);
+  Status SwapOne(SqlConnection& connection, const PointerSwap& swap, Kind kind);
+  Status Rename(const TableIdentifier& from, const TableIdentifier& to, Kind kind);
+  Status Delete(const TableIdentifier& id, Kind kind);
+  static std::unexpected<Error> NoSuchEntry(const TableIdentifier& id, Kind kind);
+  // AlreadyExists naming what holds `id`: a table or a view.
+  std::unexpected<Error> Taken(SqlConnection& connection, const TableIdentifier& id);
 
   std::unique_ptr<SqlConnectionPool> pool_;
   std::string catalog_name_;
   bool serialize_writes_;
+  // Whether iceberg_tables has the iceberg_type column: false only when it could not be added
+  // (a database this process may not alter); then views are refused, tables work as before.
+  bool has_type_column_ = false;
   std::mutex write_mu_;  // Held by writers when serialize_writes_.
 };
 

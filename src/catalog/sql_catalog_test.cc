@@ -226,6 +226,58 @@ TEST_P(SqlCatalogTest, TwoCatalogObjectsOnOneDatabaseSeeEachOther) {
   EXPECT_FALSE(*(*other)->NamespaceExists({"db"}));
 }
 
+// Views are the JDBC catalog's iceberg_type = 'VIEW' rows: beside the tables, never mixed up
+// with them, sharing their names.
+TEST_P(SqlCatalogTest, ViewsAreRowsOfTheirOwnKind) {
+  ASSERT_TRUE(catalog_);
+  ASSERT_TRUE(catalog_->CreateNamespace({"db"}, {}));
+  TableIdentifier table{{"db"}, "t"};
+  TableIdentifier view{{"db"}, "v"};
+  ASSERT_TRUE(catalog_->SwapPointers({{table, std::nullopt, "file:///w/db/t/metadata/1.json"}}));
+  ASSERT_TRUE(catalog_->SwapViewPointer({view, std::nullopt, "file:///w/db/v/metadata/1.json"}));
+
+  EXPECT_THAT(*catalog_->ListTables({"db"}), ElementsAre(table));
+  EXPECT_THAT(*catalog_->ListViews({"db"}), ElementsAre(view));
+  EXPECT_EQ(**catalog_->GetViewPointer(view), "file:///w/db/v/metadata/1.json");
+  EXPECT_FALSE(catalog_->GetViewPointer(table)->has_value());
+  EXPECT_FALSE(catalog_->GetPointer(view)->has_value());
+
+  // A name is a table or a view: creating either kind over the other is AlreadyExists, naming
+  // what is there.
+  auto view_over_table = catalog_->SwapViewPointer({table, std::nullopt, "file:///x"});
+  ASSERT_FALSE(view_over_table);
+  EXPECT_EQ(view_over_table.error().kind(), ErrorKind::kAlreadyExists);
+  EXPECT_THAT(view_over_table.error().message(), ::testing::HasSubstr("table already exists: db.t"));
+  auto table_over_view = catalog_->SwapPointers({{view, std::nullopt, "file:///x"}});
+  ASSERT_FALSE(table_over_view);
+  EXPECT_THAT(table_over_view.error().message(), ::testing::HasSubstr("view already exists: db.v"));
+
+  // Replace is a compare-and-swap on the location; a table's pointer is not a view's.
+  ASSERT_TRUE(catalog_->SwapViewPointer({view, "file:///w/db/v/metadata/1.json", "file:///w/db/v/metadata/2.json"}));
+  auto stale = catalog_->SwapViewPointer({view, "file:///w/db/v/metadata/1.json", "file:///w/db/v/metadata/3.json"});
+  ASSERT_FALSE(stale);
+  EXPECT_EQ(stale.error().kind(), ErrorKind::kConflict);
+  EXPECT_FALSE(catalog_->SwapPointers({{view, "file:///w/db/v/metadata/2.json", "file:///y"}}));
+  EXPECT_FALSE(catalog_->SwapViewPointer({table, "file:///w/db/t/metadata/1.json", "file:///y"}));
+
+  // Rename: within the kind only, never onto a name of either kind.
+  EXPECT_EQ(catalog_->RenameView(table, {{"db"}, "t2"}).error().code(), ErrorCode::kNoSuchView);
+  EXPECT_EQ(catalog_->RenameTable(view, {{"db"}, "v2"}).error().code(), ErrorCode::kNoSuchTable);
+  EXPECT_EQ(catalog_->RenameView(view, table).error().kind(), ErrorKind::kAlreadyExists);
+  ASSERT_TRUE(catalog_->CreateNamespace({"other"}, {}));
+  ASSERT_TRUE(catalog_->RenameView(view, {{"other"}, "w"}));
+  EXPECT_TRUE(catalog_->ListViews({"db"})->empty());
+  EXPECT_THAT(*catalog_->ListViews({"other"}), ElementsAre(TableIdentifier{{"other"}, "w"}));
+
+  // A namespace holding a view is not empty; drop is per kind.
+  EXPECT_EQ(catalog_->DropNamespace({"other"}).error().code(), ErrorCode::kNamespaceNotEmpty);
+  EXPECT_EQ(catalog_->DeletePointer({{"other"}, "w"}).error().code(), ErrorCode::kNoSuchTable);
+  EXPECT_EQ(catalog_->DeleteViewPointer(table).error().code(), ErrorCode::kNoSuchView);
+  ASSERT_TRUE(catalog_->DeleteViewPointer({{"other"}, "w"}));
+  EXPECT_EQ(catalog_->DeleteViewPointer({{"other"}, "w"}).error().code(), ErrorCode::kNoSuchView);
+  EXPECT_THAT(*catalog_->ListTables({"db"}), ElementsAre(table));
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, SqlCatalogTest, ::testing::Values("sqlite", "postgresql"),
                          [](const auto& info) { return info.param; });
 
@@ -244,6 +296,12 @@ TEST(SqlCatalogCorpusTest, OpensPyIcebergCatalog) {
   ASSERT_TRUE(pointer && pointer->has_value());
   EXPECT_THAT(**pointer, ::testing::EndsWith("metadata/00001-0c9938a5-103e-4185-b46d-331368ae4db7.metadata.json"));
   EXPECT_THAT(*(*catalog)->LoadNamespaceProperties({"default"}), UnorderedElementsAre(std::pair{"exists", "true"}));
+  // PyIceberg's table has no iceberg_type column: opening added it, the old row is a table, and
+  // views live beside it.
+  EXPECT_TRUE((*catalog)->ListViews({"default"})->empty());
+  ASSERT_TRUE((*catalog)->SwapViewPointer({{{"default"}, "v"}, std::nullopt, "file:///v.json"}));
+  EXPECT_THAT(*(*catalog)->ListTables({"default"}), ElementsAre(TableIdentifier{{"default"}, "partition_timestamp"}));
+  EXPECT_THAT(*(*catalog)->ListViews({"default"}), ElementsAre(TableIdentifier{{"default"}, "v"}));
 }
 
 }  // namespace
