@@ -194,6 +194,11 @@ class BinderImpl {
   // (binder_lateral.cc). `join_type` kCross or kLeft; `condition` is the join's ON, or null.
   Result<LogicalPtr> BindLateral(const ast::TableRef& ref, Scope& scope, const CteScope* ctes, LogicalPtr input,
                                  LogicalJoinType join_type, const ast::Expr* condition);
+  // The join of `left JOIN <item>` where the item is computed per left row (UNNEST, LATERAL):
+  // kCross for CROSS and INNER, kLeft for LEFT; RIGHT and FULL are errors of kind
+  // `right_or_full`, as are USING and NATURAL (binder_lateral.cc).
+  Result<LogicalJoinType> JoinTypeOverLeftRows(const ast::TableRef& join, std::string_view what,
+                                               ErrorKind right_or_full) const;
   // `left [CROSS | INNER | LEFT] JOIN LATERAL (...) [ON ...]` (binder_lateral.cc).
   Result<LogicalPtr> BindJoinLateral(const ast::TableRef& join, LogicalPtr left, Scope& scope, const CteScope* ctes);
   // `left JOIN UNNEST(...) [ON ...]` (binder_unnest.cc).

@@ -71,24 +71,30 @@ Result<LogicalPtr> BinderImpl::BindLateral(const ast::TableRef& ref, Scope& scop
   return filter;
 }
 
-Result<LogicalPtr> BinderImpl::BindJoinLateral(const ast::TableRef& join, LogicalPtr left, Scope& scope,
-                                               const CteScope* ctes) {
+Result<LogicalJoinType> BinderImpl::JoinTypeOverLeftRows(const ast::TableRef& join, std::string_view what,
+                                                         ErrorKind right_or_full) const {
   if (join.natural || !join.using_columns.empty()) {
-    return ErrorAt(join.right->location, "LATERAL cannot be joined with USING or NATURAL", ErrorKind::kNotImplemented);
+    return ErrorAt(join.right->location, fmt::format("{} cannot be joined with USING or NATURAL", what),
+                   ErrorKind::kNotImplemented);
   }
-  LogicalJoinType type;
   switch (join.join_type) {
     case ast::JoinType::kCross:
     case ast::JoinType::kInner:
-      type = LogicalJoinType::kCross;
-      break;
+      return LogicalJoinType::kCross;
     case ast::JoinType::kLeft:
-      type = LogicalJoinType::kLeft;
-      break;
+      return LogicalJoinType::kLeft;
     default:
-      // The subquery runs per left row: there is no right row to keep unmatched.
-      return ErrorAt(join.right->location, "RIGHT and FULL joins with LATERAL are not allowed");
+      return ErrorAt(join.right->location,
+                     fmt::format("RIGHT and FULL joins with {} are not {}", what,
+                                 right_or_full == ErrorKind::kNotImplemented ? "supported" : "allowed"),
+                     right_or_full);
   }
+}
+
+Result<LogicalPtr> BinderImpl::BindJoinLateral(const ast::TableRef& join, LogicalPtr left, Scope& scope,
+                                               const CteScope* ctes) {
+  // The subquery runs per left row: there is no right row a RIGHT or FULL join could keep.
+  FLOE_ASSIGN_OR_RETURN(LogicalJoinType type, JoinTypeOverLeftRows(join, "LATERAL", ErrorKind::kInvalidArgument));
   return BindLateral(*join.right, scope, ctes, std::move(left), type, join.condition.get());
 }
 

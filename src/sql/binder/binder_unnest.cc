@@ -75,22 +75,7 @@ Result<LogicalPtr> BinderImpl::BindUnnest(const TableRef& ref, Scope& scope, con
 // (Trino's `ON true`), as any other would need the unnested rows matched per left row.
 Result<LogicalPtr> BinderImpl::BindJoinUnnest(const TableRef& join, LogicalPtr left, Scope& scope,
                                               const CteScope* ctes) {
-  if (join.natural || !join.using_columns.empty()) {
-    return ErrorAt(join.right->location, "UNNEST cannot be joined with USING or NATURAL", ErrorKind::kNotImplemented);
-  }
-  LogicalJoinType type;
-  switch (join.join_type) {
-    case ast::JoinType::kCross:
-    case ast::JoinType::kInner:
-      type = LogicalJoinType::kCross;
-      break;
-    case ast::JoinType::kLeft:
-      type = LogicalJoinType::kLeft;
-      break;
-    default:
-      return ErrorAt(join.right->location, "RIGHT and FULL joins with UNNEST are not supported",
-                     ErrorKind::kNotImplemented);
-  }
+  FLOE_ASSIGN_OR_RETURN(LogicalJoinType type, JoinTypeOverLeftRows(join, "UNNEST", ErrorKind::kNotImplemented));
   FLOE_ASSIGN_OR_RETURN(auto plan, BindUnnest(*join.right, scope, ctes, std::move(left), type));
   if (!join.condition) return plan;
   ExprContext context;

@@ -88,3 +88,25 @@ export function nestedAgree(text, value, type, leafAgree) {
   }
   return false;
 }
+
+// Asserts that floe's rows (`floeJsonLines`: `floe sql --format json` output, one object per
+// row in column order) equal DuckDB's `reader` rows in order, nested cells compared by structure
+// and scalar cells by `leafAgree`, NULL and '' apart. Returns the row count.
+export function assertSameRows(assert, label, floeJsonLines, reader, leafAgree) {
+  const floeRows = floeJsonLines.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line));
+  const types = reader.columnTypes();
+  const duckRows = reader.getRowsJson();
+  assert.equal(floeRows.length, duckRows.length, `${label}: row counts`);
+  for (let r = 0; r < duckRows.length; r++) {
+    const f = Object.values(floeRows[r]), d = duckRows[r];
+    assert.equal(f.length, d.length, `${label}: columns of row ${r}`);
+    for (let c = 0; c < d.length; c++) {
+      const text = f[c] === null ? null : typeof f[c] === 'string' ? f[c] : String(f[c]);
+      const agree = d[c] === null ? text === null
+        : isNested(types[c]) ? text !== null && nestedAgree(text, d[c], types[c], leafAgree)
+        : leafAgree(text, typeof d[c] === 'boolean' ? String(d[c]) : d[c]);
+      assert.ok(agree, `${label}\nrow ${r} column ${c}: floe ${JSON.stringify(f[c])}, DuckDB ${JSON.stringify(d[c])}`);
+    }
+  }
+  return floeRows.length;
+}

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { cellsAgree } from '../../../bench/tpch/tpch_compare.mjs';
-import { NestedCell, isNested, nestedAgree } from './nested_cells.mjs';
+import { assertSameRows } from './nested_cells.mjs';
 
 const floe = process.env.FLOE_BIN;
 let dir, warehouse, file, conn;
@@ -65,24 +65,8 @@ after(() => {
 
 // floe's JSON output rows (cells as text) against DuckDB's rows of the same query, in order.
 async function same(floeQuery, duckQuery = floeQuery) {
-  // --format json prints one object per row, in column order.
-  const floeRows = floeSql(floeQuery.replaceAll('{T}', 'shop.lines')).split('\n').filter((line) => line !== '').map((line) => JSON.parse(line));
   const reader = await conn.runAndReadAll(duckQuery.replaceAll('{T}', 'lines'));
-  const types = reader.columnTypes();
-  const duckRows = reader.getRowsJson();
-  assert.equal(floeRows.length, duckRows.length, `${floeQuery}: row counts`);
-  for (let r = 0; r < duckRows.length; r++) {
-    const f = Object.values(floeRows[r]), d = duckRows[r];
-    assert.equal(f.length, d.length, `${floeQuery}: columns of row ${r}`);
-    for (let c = 0; c < d.length; c++) {
-      const text = f[c] === null ? null : typeof f[c] === 'string' ? f[c] : String(f[c]);
-      const agree = d[c] === null ? text === null
-        : isNested(types[c]) ? text !== null && nestedAgree(text, d[c], types[c], cellsAgree)
-        : cellsAgree(text, typeof d[c] === 'boolean' ? String(d[c]) : d[c]);
-      assert.ok(agree, `${floeQuery}\nrow ${r} column ${c}: floe ${JSON.stringify(f[c])}, DuckDB ${JSON.stringify(d[c])}`);
-    }
-  }
-  return floeRows.length;
+  return assertSameRows(assert, floeQuery, floeSql(floeQuery.replaceAll('{T}', 'shop.lines')), reader, cellsAgree);
 }
 
 test('whole list, map and list-of-struct cells agree with DuckDB reading its own file', async () => {

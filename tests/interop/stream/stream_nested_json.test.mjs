@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import kafkajs from 'kafkajs';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { cellsAgree } from '../../../bench/tpch/tpch_compare.mjs';
-import { isNested, nestedAgree } from '../sql/nested_cells.mjs';
+import { assertSameRows } from '../sql/nested_cells.mjs';
 import { startBroker } from '../broker/broker_process.mjs';
 
 const { Kafka, logLevel } = kafkajs;
@@ -79,24 +79,8 @@ after(async () => {
 // floe's rows of `floeQuery` over the streamed table against DuckDB's of `duckQuery` over the
 // generated events, in order, nested cells compared by structure with NULL and '' apart.
 async function same(floeQuery, duckQuery = floeQuery) {
-  const floeRows = floeSql(floeQuery.replaceAll('{T}', 'shop.orders')).split('\n').filter((line) => line !== '')
-    .map((line) => JSON.parse(line));
   const reader = await conn.runAndReadAll(duckQuery.replaceAll('{T}', 'events'));
-  const types = reader.columnTypes();
-  const duckRows = reader.getRowsJson();
-  assert.equal(floeRows.length, duckRows.length, `${floeQuery}: row counts`);
-  for (let r = 0; r < duckRows.length; r++) {
-    const f = Object.values(floeRows[r]), d = duckRows[r];
-    assert.equal(f.length, d.length, `${floeQuery}: columns of row ${r}`);
-    for (let c = 0; c < d.length; c++) {
-      const text = f[c] === null ? null : typeof f[c] === 'string' ? f[c] : String(f[c]);
-      const agree = d[c] === null ? text === null
-        : isNested(types[c]) ? text !== null && nestedAgree(text, d[c], types[c], cellsAgree)
-        : cellsAgree(text, typeof d[c] === 'boolean' ? String(d[c]) : d[c]);
-      assert.ok(agree, `${floeQuery}\nrow ${r} column ${c}: floe ${JSON.stringify(f[c])}, DuckDB ${JSON.stringify(d[c])}`);
-    }
-  }
-  return floeRows.length;
+  return assertSameRows(assert, floeQuery, floeSql(floeQuery.replaceAll('{T}', 'shop.orders')), reader, cellsAgree);
 }
 
 test('every event lands with its lists, map and struct as generated', async () => {
