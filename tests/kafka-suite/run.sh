@@ -27,6 +27,9 @@ export TEST_KAFKA_VERSION=${TEST_KAFKA_VERSION:-3.1.0}
 
 [ -x "$FLOE" ] || { echo "no floe binary at $FLOE (build it: ninja -C build/release floe)" >&2; exit 2; }
 mkdir -p "$WORK"
+# A copy, so a rebuild of floe during the run cannot take the broker away between tests.
+cp "$FLOE" "$WORK/floe.run"
+FLOE=$WORK/floe.run
 SRC=$WORK/librdkafka-$VERSION
 if [ ! -x "$SRC/tests/test-runner" ]; then
   if [ ! -f "$WORK/librdkafka.tar.gz" ]; then
@@ -66,11 +69,15 @@ for t in "${TESTS_LIST[@]}"; do
   (cd "$SRC/tests" && RDKAFKA_TEST_CONF="$data/test.conf" TESTS="$t" timeout "$PER_TEST_TIMEOUT" ./test-runner -Q -E) > "$log" 2>&1
   rc=$?
   set -e
-  kill "$broker" 2>/dev/null; wait "$broker" 2>/dev/null || true
+  kill "$broker" 2>/dev/null || true
+  wait "$broker" 2>/dev/null || true
   sed -i 's/\x1b\[[0-9;]*m//g' "$log"  # The runner colours its output.
   name=$(grep -o "${t}_[A-Za-z0-9_]*" "$log" | head -1 || true)
   # The runner prints "SKIPPED" with its reason for tests it does not run here.
-  if grep -q "SKIPPED" "$log" && [ $rc -eq 0 ]; then
+  if [ $rc -ne 0 ] && grep -qE "KAFKA_PATH( and BROKERS)? must be set" "$log"; then
+    # The test drives Kafka's own command-line tools (kafka-topics.sh), which this setup lacks.
+    line="skipped $t ${name:-} — needs Kafka's command-line tools (KAFKA_PATH)"; skipped=$((skipped + 1))
+  elif grep -q "SKIPPED" "$log" && [ $rc -eq 0 ]; then
     reason=$(grep -m1 -o "SKIPPED.*" "$log" | tr -s ' ' | cut -c1-160)
     line="skipped $t ${name:-} — $reason"; skipped=$((skipped + 1))
   elif [ $rc -eq 0 ]; then
