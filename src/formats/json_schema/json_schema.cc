@@ -7,25 +7,12 @@
 #include <optional>
 #include <utility>
 
+#include "formats/json_schema/json_pointer.h"
+
 namespace floe::json_schema {
 namespace {
 
 using Json = nlohmann::json;
-
-// RFC 6901 escaping of one reference token, for the locations errors name.
-std::string PointerToken(std::string_view token) {
-  std::string out;
-  for (char c : token) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
 
 constexpr std::array<std::string_view, 7> kTypeNames = {"array",  "boolean", "integer", "null",
                                                         "number", "object",  "string"};
@@ -65,7 +52,7 @@ std::string CheckKeywords(size_t index, std::vector<Visited>& visited, std::vect
     stack.push_back(visited.size() - 1);
   };
   for (const auto& [key, value] : schema.items()) {
-    auto at = [&] { return PointerOf(visited, index) + "/" + PointerToken(key); };  // Only for errors.
+    auto at = [&] { return PointerOf(visited, index) + "/" + EscapePointerToken(key); };  // Only for errors.
     if (key == "type") {
       std::vector<const Json*> names;
       if (value.is_string()) {
@@ -87,18 +74,18 @@ std::string CheckKeywords(size_t index, std::vector<Visited>& visited, std::vect
       if (!value.is_object()) return fmt::format("{}: \"{}\" must be an object of schemas", at(), key);
       for (const auto& [name, member] : value.items()) {
         if (!IsSchema(member))
-          return fmt::format("{}/{}: a schema must be an object or a boolean", at(), PointerToken(name));
-        push(&member, PointerToken(key) + "/" + PointerToken(name));
+          return fmt::format("{}/{}: a schema must be an object or a boolean", at(), EscapePointerToken(name));
+        push(&member, EscapePointerToken(key) + "/" + EscapePointerToken(name));
       }
     } else if (key == "additionalProperties" || key == "additionalItems" || key == "not" || key == "if" ||
                key == "then" || key == "else" || key == "contains" || key == "propertyNames" ||
                key == "unevaluatedProperties" || key == "unevaluatedItems") {
       if (!IsSchema(value)) return fmt::format("{}: \"{}\" must be a schema (an object or a boolean)", at(), key);
-      push(&value, PointerToken(key));
+      push(&value, EscapePointerToken(key));
     } else if (key == "items" || key == "prefixItems" || key == "allOf" || key == "anyOf" || key == "oneOf") {
       const bool list_only = key != "items";
       if (!list_only && IsSchema(value)) {
-        push(&value, PointerToken(key));
+        push(&value, EscapePointerToken(key));
         continue;
       }
       if (!value.is_array() || (list_only && value.empty())) {
@@ -107,7 +94,7 @@ std::string CheckKeywords(size_t index, std::vector<Visited>& visited, std::vect
       }
       for (size_t i = 0; i < value.size(); ++i) {
         if (!IsSchema(value[i])) return fmt::format("{}/{}: a schema must be an object or a boolean", at(), i);
-        push(&value[i], fmt::format("{}/{}", PointerToken(key), i));
+        push(&value[i], fmt::format("{}/{}", EscapePointerToken(key), i));
       }
     } else if (key == "required") {
       if (!value.is_array()) return fmt::format("{}: \"required\" must be an array of property names", at());

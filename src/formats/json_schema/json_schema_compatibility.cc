@@ -10,6 +10,8 @@
 #include <set>
 #include <utility>
 
+#include "formats/json_schema/json_pointer.h"
+
 namespace floe::json_schema {
 namespace {
 
@@ -29,20 +31,6 @@ const Json kEmpty = Json::object();
 
 constexpr int kMaxRefHops = 32;
 constexpr size_t kMaxRegexLength = 256;  // Longer patterns or names are not evaluated.
-
-std::string PointerToken(std::string_view token) {
-  std::string out;
-  for (char c : token) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
 
 // A value as messages show it, cut short.
 std::string Show(const Json& value) {
@@ -437,7 +425,7 @@ class Checker {
       const Json* writer = Member(W, key);
       if (writer != nullptr && *writer == value) continue;
       ok = Fail(out, "{}/{}: the reader's \"{}\": {} is not the writer's ({}); floe compares it only for equality",
-                path, PointerToken(key), key, Show(value), writer == nullptr ? "absent" : Show(*writer));
+                path, EscapePointerToken(key), key, Show(value), writer == nullptr ? "absent" : Show(*writer));
       if (out == nullptr) return false;
     }
     return ok;
@@ -519,7 +507,7 @@ class Checker {
     }
     bool ok = true;
     for (const std::string& name : names) {
-      const std::string at = fmt::format("{}/properties/{}", path, PointerToken(name));
+      const std::string at = fmt::format("{}/properties/{}", path, EscapePointerToken(name));
       const Slot writer = SlotOf(w, name);
       if (writer.kind == Slot::Kind::kNever) continue;  // The writer never writes it.
       const Slot reader = SlotOf(r, name);
@@ -574,8 +562,8 @@ class Checker {
       if (w_patterns != nullptr && w_patterns->is_object()) {
         for (const auto& [pattern, schema] : w_patterns->items()) {
           if (r_patterns != nullptr && r_patterns->contains(pattern)) continue;
-          passed = Compare(reader, w.At(schema), fmt::format("{}/patternProperties/{}", path, PointerToken(pattern)),
-                           depth + 1, out) &&
+          passed = Compare(reader, w.At(schema),
+                           fmt::format("{}/patternProperties/{}", path, EscapePointerToken(pattern)), depth + 1, out) &&
                    passed;
           if (!passed && out == nullptr) return false;
         }
@@ -590,7 +578,7 @@ class Checker {
     };
     if (r_patterns != nullptr && r_patterns->is_object()) {
       for (const auto& [pattern, schema] : r_patterns->items()) {
-        ok = against_writer(r.At(schema), fmt::format("{}/patternProperties/{}", path, PointerToken(pattern)),
+        ok = against_writer(r.At(schema), fmt::format("{}/patternProperties/{}", path, EscapePointerToken(pattern)),
                             &pattern) &&
              ok;
         if (!ok && out == nullptr) return false;
@@ -613,7 +601,7 @@ class Checker {
           ok = Fail(out,
                     "{}/patternProperties/{}: properties matching {} are allowed by the writer, rejected by the "
                     "reader's closed content model",
-                    path, PointerToken(pattern), Show(pattern));
+                    path, EscapePointerToken(pattern), Show(pattern));
         }
       }
       return ok;

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "formats/json_schema/json_pointer.h"
+
 namespace floe::json_schema {
 namespace {
 
@@ -18,21 +20,6 @@ struct Document {
   std::string base;  // Its `$id`, or empty.
   Json json;
 };
-
-// RFC 6901 escaping of one reference token, for the `$ref`s' locations.
-std::string EscapePointerToken(std::string_view token) {
-  std::string out;
-  for (char c : token) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
 
 // `ref` relative to the directory of `base` when `base` is a URL ("scheme://...") and `ref` is
 // neither absolute nor rooted; else `ref` itself.
