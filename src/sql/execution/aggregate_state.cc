@@ -712,30 +712,7 @@ class DistinctState final : public AggregateState {
   static std::vector<VectorPtr> DecodeRows(const std::vector<std::string>& rows, const std::vector<SqlType>& types) {
     std::vector<MutableVectorPtr> out;
     for (const auto& t : types) out.push_back(NewVector(t, static_cast<int64_t>(rows.size())));
-    for (const auto& key : rows) {
-      size_t at = 0;
-      for (auto& v : out) {
-        bool valid = key[at++] != 0;
-        if (v->type().HasOffsets()) {
-          uint32_t len;
-          std::memcpy(&len, key.data() + at, 4);
-          at += 4;
-          if (valid) v->AppendString(std::string_view(key).substr(at, len));
-          else v->AppendNull();
-          at += len;
-        } else {
-          auto w = static_cast<size_t>(v->type().FixedWidth());
-          if (valid) {
-            if (!v->validity.empty()) v->validity.push_back(1);
-            v->values.Append(key.data() + at, w);
-            ++v->length;
-          } else {
-            v->AppendNull();
-          }
-          at += w;
-        }
-      }
-    }
+    for (const auto& key : rows) DecodeKey(key, out);
     return {out.begin(), out.end()};
   }
 

@@ -318,31 +318,32 @@ int64_t KeyTable::Bytes() const {
   return static_cast<int64_t>(slots_.size() * 8 + keys_.capacity() + key_offsets_.capacity() * 8 + hashes_.capacity() * 8);
 }
 
+void DecodeKey(std::string_view key, const std::vector<MutableVectorPtr>& out) {
+  size_t at = 0;
+  for (const MutableVectorPtr& v : out) {
+    if (!IsNested(v->type())) {
+      DecodeSlot(key, at, *v);
+      continue;
+    }
+    // Written as a string: a presence byte and the length, then EncodeNestedSlot's bytes.
+    bool valid = key[at] != 0;
+    uint32_t len;
+    std::memcpy(&len, key.data() + at + 1, 4);
+    at += 5;
+    if (valid) {
+      size_t inner = at;
+      DecodeSlot(key, inner, *v);
+    } else {
+      v->AppendNull();
+    }
+    at += len;
+  }
+}
+
 std::vector<VectorPtr> DecodeKeys(const KeyTable& table, const std::vector<SqlType>& types) {
   std::vector<MutableVectorPtr> out;
   for (const auto& t : types) out.push_back(NewVector(t, static_cast<int64_t>(table.size())));
-  for (uint32_t id = 0; id < table.size(); ++id) {
-    std::string_view key = table.KeyAt(id);
-    size_t at = 0;
-    for (auto& v : out) {
-      if (!IsNested(v->type())) {
-        DecodeSlot(key, at, *v);
-        continue;
-      }
-      // Written as a string: a presence byte and the length, then EncodeNestedSlot's bytes.
-      bool valid = key[at] != 0;
-      uint32_t len;
-      std::memcpy(&len, key.data() + at + 1, 4);
-      at += 5;
-      if (valid) {
-        size_t inner = at;
-        DecodeSlot(key, inner, *v);
-      } else {
-        v->AppendNull();
-      }
-      at += len;
-    }
-  }
+  for (uint32_t id = 0; id < table.size(); ++id) DecodeKey(table.KeyAt(id), out);
   return {out.begin(), out.end()};
 }
 

@@ -88,5 +88,7 @@ class KeyTable {
 
 // Decodes keys (ids 0..size-1 of `table`) back into one vector per key column.
 std::vector<VectorPtr> DecodeKeys(const KeyTable& table, const std::vector<SqlType>& types);
+// Appends the columns of one key (as KeyEncoder wrote it) to `out`, one vector per key column.
+void DecodeKey(std::string_view key, const std::vector<MutableVectorPtr>& out);
 
 }  // namespace floe::sql
