@@ -52,6 +52,33 @@ Result<std::shared_ptr<const sql::CatalogTable>> AuthorizingCatalog::GetTableAt(
   return inner_.GetTableAt(location, version);
 }
 
+Result<std::vector<std::string>> AuthorizingCatalog::ViewNames(std::string_view catalog,
+                                                               std::string_view schema) const {
+  if (!Visible(schema)) return std::vector<std::string>{};
+  return inner_.ViewNames(catalog, schema);
+}
+
+Result<std::shared_ptr<const sql::CatalogView>> AuthorizingCatalog::GetView(const sql::QualifiedTableName& name) const {
+  if (!Visible(name.schema)) return std::unexpected(Check(auth::Operation::kRead, name.schema).error());
+  return inner_.GetView(name);
+}
+
+Status AuthorizingCatalog::CreateView(const sql::ViewDefinition& definition) {
+  FLOE_RETURN_IF_ERROR(Check(auth::Operation::kCreate, definition.view.name.schema));
+  // Replacing changes an existing object, as a view commit through the REST catalog does.
+  if (definition.replace && inner_.GetView(definition.view.name).has_value()) {
+    FLOE_RETURN_IF_ERROR(Check(auth::Operation::kAlter, definition.view.name.schema));
+  }
+  if (writable_ == nullptr) return sql::SqlCatalog::CreateView(definition);
+  return writable_->CreateView(definition);
+}
+
+Status AuthorizingCatalog::DropView(const sql::QualifiedTableName& name) {
+  FLOE_RETURN_IF_ERROR(Check(auth::Operation::kDelete, name.schema));
+  if (writable_ == nullptr) return sql::SqlCatalog::DropView(name);
+  return writable_->DropView(name);
+}
+
 Result<std::unique_ptr<sql::TableScan>> AuthorizingCatalog::OpenScan(const sql::ScanRequest& request) const {
   // A table read by location passed GetTableAt's check; its schema is not a namespace.
   if (request.table != nullptr && request.table->name.schema != kByLocation) {

@@ -7,7 +7,10 @@
 //   CreateSchema, CreateTable (CREATE SCHEMA/TABLE, CREATE TABLE AS)              create
 //   DropSchema, DropTable (DROP SCHEMA/TABLE)                                     delete
 //   AlterTable, ExecuteProcedure (ALTER TABLE, ALTER TABLE ... EXECUTE)           alter
+//   CreateView (CREATE VIEW; OR REPLACE of an existing view also alter)           create
+//   DropView (DROP VIEW)                                                          delete
 //
+// A view runs with its reader's rights: reading one scans its tables, each checked as above.
 // A namespace is visible (listed by SchemaNames, its tables by TableNames, their columns by
 // GetTable) to a user that may do any operation in it. Reading a table by location
 // (iceberg_scan) names no namespace, so it needs read on every namespace. A refusal is
@@ -36,6 +39,8 @@ class AuthorizingCatalog final : public sql::SqlCatalog {
                                                             const sql::TableVersion& version) const override;
   Result<std::shared_ptr<const sql::CatalogTable>> GetTableAt(std::string_view location,
                                                               const sql::TableVersion& version) const override;
+  Result<std::vector<std::string>> ViewNames(std::string_view catalog, std::string_view schema) const override;
+  Result<std::shared_ptr<const sql::CatalogView>> GetView(const sql::QualifiedTableName& name) const override;
   Result<std::unique_ptr<sql::TableScan>> OpenScan(const sql::ScanRequest& request) const override;
 
   Status CreateSchema(std::string_view catalog, std::string_view schema) override;
@@ -43,6 +48,8 @@ class AuthorizingCatalog final : public sql::SqlCatalog {
   Status CreateTable(const sql::TableDefinition& definition) override;
   Status DropTable(const sql::QualifiedTableName& name) override;
   Status AlterTable(const sql::QualifiedTableName& name, const sql::TableChange& change) override;
+  Status CreateView(const sql::ViewDefinition& definition) override;
+  Status DropView(const sql::QualifiedTableName& name) override;
   Result<int64_t> AppendRows(const sql::QualifiedTableName& name, std::vector<formats::ColumnBatch> batches) override;
   Result<int64_t> DeleteRows(const sql::QualifiedTableName& name, const sql::ScanPredicate& pushed, bool pushed_is_exact,
                              const RowSelector& select) override;

@@ -43,6 +43,8 @@ auth::Operation StatementOperation(const std::vector<sql::Token>& tokens) {
   // of its own only: EXPLAIN ANALYZE reads).
   if (IsIdentifier(first, "analyze")) return auth::Operation::kWrite;
   if (auto structural = StructuralOperation(first)) return *structural;
+  // SHOW statements only read, SHOW CREATE VIEW included.
+  if (IsIdentifier(first, "show")) return auth::Operation::kRead;
   bool reading = first.kind == sql::TokenKind::kIdentifier &&
                  std::find(kReadLeaders.begin(), kReadLeaders.end(), first.value) != kReadLeaders.end();
   if (!reading) return auth::Operation::kAlter;  // Unknown: the strongest.

@@ -28,6 +28,9 @@ TEST(StatementAccess, ReadsWritesAndStructureChanges) {
   EXPECT_EQ(Of("CREATE SCHEMA s"), Operation::kCreate);
   EXPECT_EQ(Of("CREATE TABLE t AS SELECT * FROM u"), Operation::kCreate);
   EXPECT_EQ(Of("DROP TABLE t"), Operation::kDelete);
+  EXPECT_EQ(Of("CREATE OR REPLACE VIEW v AS SELECT * FROM t"), Operation::kCreate);
+  EXPECT_EQ(Of("DROP VIEW v"), Operation::kDelete);
+  EXPECT_EQ(Of("SHOW CREATE VIEW v"), Operation::kRead);
   EXPECT_EQ(Of("drop schema s"), Operation::kDelete);
   EXPECT_EQ(Of("ALTER TABLE t ADD COLUMN b int"), Operation::kAlter);
   EXPECT_EQ(Of("ALTER TABLE t EXECUTE optimize"), Operation::kAlter);

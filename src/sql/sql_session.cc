@@ -16,8 +16,9 @@ namespace floe::sql {
 namespace {
 
 bool ReadsRows(ast::StatementKind kind) {
-  return kind == ast::StatementKind::kQuery || kind == ast::StatementKind::kShowCatalogs || kind == ast::StatementKind::kShowSchemas ||
-         kind == ast::StatementKind::kShowTables || kind == ast::StatementKind::kShowColumns;
+  return kind == ast::StatementKind::kQuery || kind == ast::StatementKind::kShowCatalogs ||
+         kind == ast::StatementKind::kShowSchemas || kind == ast::StatementKind::kShowTables ||
+         kind == ast::StatementKind::kShowColumns || kind == ast::StatementKind::kShowCreateView;
 }
 
 // "day(ts)", "bucket(16, id)", "region": a PARTITIONED BY term as Iceberg transform text.
@@ -522,6 +523,19 @@ Result<StatementSummary> SqlSession::RunWrite(const ast::Statement& statement, B
       auto altered = catalog.AlterTable(target, change);
       if (!altered.has_value()) return at_name(altered.error());
       summary.message = "ALTER TABLE";
+      return summary;
+    }
+    case StatementKind::kCreateView: {
+      auto created = catalog.CreateView(ViewDefinition{*bound.view, statement.or_replace});
+      if (!created.has_value()) return at_name(created.error());
+      summary.message = "CREATE VIEW";
+      return summary;
+    }
+    case StatementKind::kDropView: {
+      auto dropped = catalog.DropView(target);
+      if (!dropped.has_value() && !(statement.if_exists && dropped.error().kind() == ErrorKind::kNotFound))
+        return at_name(dropped.error());
+      summary.message = "DROP VIEW";
       return summary;
     }
     case StatementKind::kAnalyze: {

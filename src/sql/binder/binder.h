@@ -59,6 +59,7 @@ struct BoundStatement {
   std::string description;       // One line for non-query statements: what it would do.
   std::shared_ptr<const TimeZone> time_zone;     // kSetTimeZone: the zone, found
   std::shared_ptr<BoundRowChanges> row_changes;  // kUpdate, kMerge
+  std::shared_ptr<const CatalogView> view;       // kCreateView: the view to store
 };
 
 // Binds `statement`, whose locations point into `sql`.

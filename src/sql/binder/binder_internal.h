@@ -212,6 +212,12 @@ class BinderImpl {
   Result<LogicalPtr> DistinctOn(LogicalPtr plan, const std::vector<int>& keys, const std::vector<SortKey>& order,
                                 const std::vector<int>& order_targets);
   Result<LogicalPtr> ShowStatement(const ast::Statement& statement);
+  // Views (binder_view.cc): a view named in FROM, expanded there; CREATE VIEW's check and the
+  // view it stores (`out.view`); SHOW CREATE VIEW's one row.
+  Result<LogicalPtr> BindView(const ast::TableRef& ref, const QualifiedTableName& name, const CatalogView& view,
+                              Scope& scope);
+  Status BindCreateView(const ast::Statement& statement, BoundStatement& out);
+  Result<LogicalPtr> ShowCreateView(const ast::Statement& statement);
   // WITH RECURSIVE (binder_recursive_cte.cc): a CTE whose query is `anchor UNION [ALL] step`
   // with the step reading the CTE itself, as a kRecursiveCte; any other CTE binds as usual.
   Result<LogicalPtr> BindCteQuery(const ast::CommonTableExpr& cte, const CteScope& earlier);
@@ -238,6 +244,16 @@ class BinderImpl {
     int references = 0;
   };
   std::vector<WorkingTable> working_tables_;
+  // The views being expanded, innermost last (a name twice is a cycle), and every view this
+  // statement expanded (CREATE OR REPLACE VIEW may not read the view it replaces).
+  std::vector<QualifiedTableName> expanding_views_;
+  std::set<std::string> referenced_views_;
+  // The texts and trees of expanded views, kept while the binder lives.
+  struct ViewSource {
+    std::unique_ptr<std::string> text;
+    ast::StatementPtr statement;
+  };
+  std::vector<ViewSource> view_sources_;
   int32_t next_working_table_ = 1;
   int parameter_count_ = 0;
 };

@@ -180,18 +180,37 @@ Result<std::vector<std::vector<Value>>> BinderImpl::InformationSchemaRows(const 
     for (const auto& s : schemas) rows.push_back({text(catalog), text(s)});
     return rows;
   }
+  auto add_columns = [&](const std::string& s, const std::string& t, const std::vector<TableColumn>& columns) {
+    for (size_t i = 0; i < columns.size(); ++i) {
+      const TableColumn& c = columns[i];
+      rows.push_back({text(catalog), text(s), text(t), text(c.name),
+                      Value::Int(SqlType::Bigint(), static_cast<int64_t>(i + 1)), Value::Null(SqlType::Varchar()),
+                      text(c.nullable ? "YES" : "NO"), text(c.type.ToString())});
+    }
+  };
   for (const auto& s : schemas) {
-    FLOE_ASSIGN_OR_RETURN(auto tables, catalog_.TableNames(catalog, s));
-    for (const auto& t : tables) {
+    if (table != "views") {
+      FLOE_ASSIGN_OR_RETURN(auto tables, catalog_.TableNames(catalog, s));
+      for (const auto& t : tables) {
+        if (table == "tables") {
+          rows.push_back({text(catalog), text(s), text(t), text("BASE TABLE")});
+          continue;
+        }
+        FLOE_ASSIGN_OR_RETURN(auto info, catalog_.GetTable(QualifiedTableName{catalog, s, t}, TableVersion{}));
+        add_columns(s, t, info->columns);
+      }
+    }
+    FLOE_ASSIGN_OR_RETURN(auto views, catalog_.ViewNames(catalog, s));
+    for (const auto& v : views) {
       if (table == "tables") {
-        rows.push_back({text(catalog), text(s), text(t), text("BASE TABLE")});
+        rows.push_back({text(catalog), text(s), text(v), text("VIEW")});
         continue;
       }
-      FLOE_ASSIGN_OR_RETURN(auto info, catalog_.GetTable(QualifiedTableName{catalog, s, t}, TableVersion{}));
-      for (size_t i = 0; i < info->columns.size(); ++i) {
-        const TableColumn& c = info->columns[i];
-        rows.push_back({text(catalog), text(s), text(t), text(c.name), Value::Int(SqlType::Bigint(), static_cast<int64_t>(i + 1)),
-                        Value::Null(SqlType::Varchar()), text(c.nullable ? "YES" : "NO"), text(c.type.ToString())});
+      FLOE_ASSIGN_OR_RETURN(auto view, catalog_.GetView(QualifiedTableName{catalog, s, v}));
+      if (table == "views") {
+        rows.push_back({text(catalog), text(s), text(v), text(view->sql)});
+      } else {
+        add_columns(s, v, view->columns);
       }
     }
   }
@@ -237,8 +256,10 @@ Result<LogicalPtr> BinderImpl::BindNamedTable(const TableRef& ref, Scope& scope,
     static const std::vector<std::pair<std::string, std::vector<std::string>>> kTables = {
         {"schemata", {"catalog_name", "schema_name"}},
         {"tables", {"table_catalog", "table_schema", "table_name", "table_type"}},
-        {"columns", {"table_catalog", "table_schema", "table_name", "column_name", "ordinal_position", "column_default",
-                     "is_nullable", "data_type"}}};
+        {"views", {"table_catalog", "table_schema", "table_name", "view_definition"}},
+        {"columns",
+         {"table_catalog", "table_schema", "table_name", "column_name", "ordinal_position", "column_default",
+          "is_nullable", "data_type"}}};
     for (const auto& [table, column_names] : kTables) {
       if (table != name.table) continue;
       std::vector<TableColumn> columns;
@@ -269,10 +290,15 @@ Result<LogicalPtr> BinderImpl::BindNamedTable(const TableRef& ref, Scope& scope,
   auto table = catalog_.GetTable(name, version);
   if (!table.has_value()) {
     // A missing schema or catalog is named as such (Trino's SCHEMA_NOT_FOUND); anything else
-    // missing is the table.
+    // missing is the table, unless a view has the name.
     ErrorCode code = table.error().code();
     if (table.error().kind() == ErrorKind::kNotFound && code != ErrorCode::kNoSuchNamespace &&
         code != ErrorCode::kNoSuchCatalog) {
+      if (metadata.empty()) {
+        auto view = catalog_.GetView(name);
+        if (view.has_value()) return BindView(ref, name, **view, scope);
+        if (view.error().kind() != ErrorKind::kNotFound) return ErrorAt(ref.location, view.error());
+      }
       return NoSuchTableAt(ref.location, name);
     }
     return ErrorAt(ref.location, table.error());
@@ -1030,10 +1056,15 @@ Result<LogicalPtr> BinderImpl::ShowStatement(const Statement& statement) {
       return VirtualTable("SHOW SCHEMAS", {{"Schema", SqlType::Varchar()}}, std::move(rows), scope, "schemas");
     }
     case StatementKind::kShowTables: {
+      // Tables and views, as Trino lists them.
       std::string catalog = statement.name.size() == 2 ? statement.name[0] : options_.catalog;
       std::string schema = statement.name.empty() ? options_.schema : statement.name.back();
       auto tables = catalog_.TableNames(catalog, schema);
       if (!tables.has_value()) return fail(tables.error());
+      auto views = catalog_.ViewNames(catalog, schema);
+      if (!views.has_value()) return fail(views.error());
+      tables->insert(tables->end(), views->begin(), views->end());
+      std::sort(tables->begin(), tables->end());
       for (const auto& t : *tables) {
         if (filtered(t)) rows.push_back({text(t)});
       }
@@ -1041,12 +1072,17 @@ Result<LogicalPtr> BinderImpl::ShowStatement(const Statement& statement) {
     }
     case StatementKind::kShowColumns: {
       FLOE_ASSIGN_OR_RETURN(auto name, Qualify(statement.name, statement.name_location));
+      std::vector<TableColumn> columns;
       auto table = catalog_.GetTable(name, TableVersion{});
-      if (!table.has_value()) {
+      if (table.has_value()) {
+        columns = (*table)->columns;
+      } else {
         if (table.error().kind() != ErrorKind::kNotFound) return ErrorAt(statement.name_location, table.error());
-        return NoSuchTableAt(statement.name_location, name, ErrorKind::kNotFound);
+        auto view = catalog_.GetView(name);
+        if (!view.has_value()) return NoSuchTableAt(statement.name_location, name, ErrorKind::kNotFound);
+        columns = (*view)->columns;
       }
-      for (const auto& c : (*table)->columns) {
+      for (const auto& c : columns) {
         if (filtered(c.name)) rows.push_back({text(c.name), text(c.type.ToString()), text(""), text("")});
       }
       return VirtualTable("SHOW COLUMNS", {{"Column", SqlType::Varchar()}, {"Type", SqlType::Varchar()},
@@ -1088,6 +1124,27 @@ Result<BoundStatement> BinderImpl::BindStatement(const Statement& statement) {
     case StatementKind::kShowTables:
     case StatementKind::kShowColumns: {
       FLOE_ASSIGN_OR_RETURN(out.plan, ShowStatement(statement));
+      break;
+    }
+    case StatementKind::kShowCreateView: {
+      FLOE_ASSIGN_OR_RETURN(out.plan, ShowCreateView(statement));
+      break;
+    }
+    case StatementKind::kCreateView: {
+      FLOE_RETURN_IF_ERROR(BindCreateView(statement, out));
+      break;
+    }
+    case StatementKind::kDropView: {
+      FLOE_ASSIGN_OR_RETURN(out.target, table_name());
+      if (!statement.if_exists) {
+        auto view = catalog_.GetView(out.target);
+        if (!view.has_value()) {
+          if (view.error().kind() != ErrorKind::kNotFound) return ErrorAt(statement.name_location, view.error());
+          return ErrorAt(statement.name_location, fmt::format("View '{}' does not exist", out.target.ToString()),
+                         ErrorKind::kNotFound, ErrorCode::kNoSuchView);
+        }
+      }
+      out.description = fmt::format("DROP VIEW {}", out.target.ToString());
       break;
     }
     case StatementKind::kUse: {

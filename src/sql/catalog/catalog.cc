@@ -18,6 +18,22 @@ Result<std::unique_ptr<TableScan>> SqlCatalog::OpenScan(const ScanRequest& reque
   return NotImplemented("catalog has no storage: cannot read {}", request.table ? request.table->name.ToString() : "?");
 }
 
+Result<std::vector<std::string>> SqlCatalog::ViewNames(std::string_view, std::string_view) const {
+  return std::vector<std::string>{};
+}
+
+Result<std::shared_ptr<const CatalogView>> SqlCatalog::GetView(const QualifiedTableName& name) const {
+  return CodedError(ErrorCode::kNoSuchView, "no such view: {}", name.ToString());
+}
+
+Status SqlCatalog::CreateView(const ViewDefinition& definition) {
+  return NotImplemented("catalog has no views: cannot create view {}", definition.view.name.ToString());
+}
+
+Status SqlCatalog::DropView(const QualifiedTableName& name) {
+  return NotImplemented("catalog has no views: cannot drop view {}", name.ToString());
+}
+
 Status SqlCatalog::CreateSchema(std::string_view catalog, std::string_view schema) {
   return NotImplemented("catalog is read-only: cannot create schema {}.{}", catalog, schema);
 }

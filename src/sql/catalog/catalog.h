@@ -85,6 +85,29 @@ struct TableDefinition {
   std::map<std::string, std::string> properties;
 };
 
+// A view as the binder sees it (an Iceberg view's current version): the query text of the
+// dialect floe reads (`trino`), where its unqualified names resolve, and the columns it was
+// created with, which a reading query sees whatever the underlying tables became since.
+struct CatalogView {
+  QualifiedTableName name;
+  std::string sql;  // Empty when the view has no SQL in kViewDialect; `dialects` says which it has.
+  std::vector<std::string> dialects;
+  std::string default_catalog;
+  std::string default_schema;
+  std::vector<TableColumn> columns;
+  std::optional<std::string> comment;
+};
+
+// CREATE [OR REPLACE] VIEW's request.
+struct ViewDefinition {
+  CatalogView view;
+  bool replace = false;  // OR REPLACE: a new current version of an existing view.
+};
+
+// The SQL dialect floe writes a view's text in, and the one it reads: Trino's, whose SQL floe
+// speaks, so Trino reads the same view from the same catalog.
+inline constexpr std::string_view kViewDialect = "trino";
+
 // ALTER TABLE's column changes.
 struct TableChange {
   enum class Kind { kAddColumn, kDropColumn, kRenameColumn };
@@ -108,6 +131,11 @@ class SqlCatalog {
   virtual Result<std::shared_ptr<const CatalogTable>> GetTableAt(std::string_view location,
                                                                  const TableVersion& version) const = 0;
 
+  // Views share names with tables (a name is one or the other). ViewNames is empty and GetView
+  // kNotFound (kNoSuchView) in catalogs without views.
+  virtual Result<std::vector<std::string>> ViewNames(std::string_view catalog, std::string_view schema) const;
+  virtual Result<std::shared_ptr<const CatalogView>> GetView(const QualifiedTableName& name) const;
+
   // Storage. Catalogs without storage (planning only) answer kNotImplemented.
   // Plans a scan of a table's data or of one of its metadata tables (sql/table_scan.h).
   virtual Result<std::unique_ptr<TableScan>> OpenScan(const ScanRequest& request) const;
@@ -118,6 +146,9 @@ class SqlCatalog {
   virtual Status CreateTable(const TableDefinition& definition);
   virtual Status DropTable(const QualifiedTableName& name);
   virtual Status AlterTable(const QualifiedTableName& name, const TableChange& change);
+  // kAlreadyExists when the name is taken (by a table, or by a view unless `replace`).
+  virtual Status CreateView(const ViewDefinition& definition);
+  virtual Status DropView(const QualifiedTableName& name);  // kNotFound (kNoSuchView).
   // Appends rows (batches typed like the table's columns, in column order) as one snapshot;
   // returns the number of rows written.
   virtual Result<int64_t> AppendRows(const QualifiedTableName& name, std::vector<formats::ColumnBatch> batches);

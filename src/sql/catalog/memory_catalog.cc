@@ -167,7 +167,10 @@ Status MemoryCatalog::DropSchema(std::string_view catalog, std::string_view sche
   std::unique_lock lock(*mutex_);
   auto it = schemas_.find(std::string(schema));
   if (it == schemas_.end()) return CodedError(ErrorCode::kNoSuchNamespace, "Schema '{}.{}' does not exist", catalog, schema);
-  if (!it->second.empty()) return InvalidArgument("Cannot drop non-empty schema '{}'", schema);
+  auto views = views_.find(std::string(schema));
+  if (!it->second.empty() || (views != views_.end() && !views->second.empty())) {
+    return InvalidArgument("Cannot drop non-empty schema '{}'", schema);
+  }
   schemas_.erase(it);
   return OkStatus();
 }
@@ -179,6 +182,7 @@ Status MemoryCatalog::CreateTable(const TableDefinition& definition) {
   auto schema = schemas_.find(name.schema);
   if (schema == schemas_.end()) return CodedError(ErrorCode::kNoSuchNamespace, "Schema '{}' does not exist", name.schema);
   if (schema->second.contains(name.table)) return AlreadyExists("Table '{}' already exists", name.ToString());
+  if (views_[name.schema].contains(name.table)) return AlreadyExists("View '{}' already exists", name.ToString());
   for (const auto& c : definition.columns) FLOE_RETURN_IF_ERROR(StorageDataType(c.type));
   CatalogTable table;
   table.name = name;
@@ -189,6 +193,51 @@ Status MemoryCatalog::CreateTable(const TableDefinition& definition) {
   table.properties = definition.properties;
   table.estimated_rows = 0;
   schema->second[name.table] = StoredTable{std::make_shared<const CatalogTable>(std::move(table)), {}};
+  return OkStatus();
+}
+
+Result<std::vector<std::string>> MemoryCatalog::ViewNames(std::string_view catalog, std::string_view schema) const {
+  FLOE_RETURN_IF_ERROR(TableNames(catalog, schema));  // The schema's errors.
+  std::shared_lock lock(*mutex_);
+  std::vector<std::string> out;
+  auto it = views_.find(std::string(schema));
+  if (it != views_.end()) {
+    for (const auto& [name, view] : it->second) out.push_back(name);
+  }
+  return out;
+}
+
+Result<std::shared_ptr<const CatalogView>> MemoryCatalog::GetView(const QualifiedTableName& name) const {
+  std::shared_lock lock(*mutex_);
+  auto schema = views_.find(name.schema);
+  if (name.catalog != catalog_name_ || schema == views_.end() || !schema->second.contains(name.table)) {
+    return CodedError(ErrorCode::kNoSuchView, "View '{}' does not exist", name.ToString());
+  }
+  return schema->second.at(name.table);
+}
+
+Status MemoryCatalog::CreateView(const ViewDefinition& definition) {
+  const QualifiedTableName& name = definition.view.name;
+  if (name.catalog != catalog_name_)
+    return CodedError(ErrorCode::kNoSuchCatalog, "Catalog '{}' does not exist", name.catalog);
+  std::unique_lock lock(*mutex_);
+  auto schema = schemas_.find(name.schema);
+  if (schema == schemas_.end())
+    return CodedError(ErrorCode::kNoSuchNamespace, "Schema '{}' does not exist", name.schema);
+  if (schema->second.contains(name.table)) return AlreadyExists("Table '{}' already exists", name.ToString());
+  auto& views = views_[name.schema];
+  if (views.contains(name.table) && !definition.replace)
+    return AlreadyExists("View '{}' already exists", name.ToString());
+  views[name.table] = std::make_shared<const CatalogView>(definition.view);
+  return OkStatus();
+}
+
+Status MemoryCatalog::DropView(const QualifiedTableName& name) {
+  std::unique_lock lock(*mutex_);
+  auto schema = views_.find(name.schema);
+  if (name.catalog != catalog_name_ || schema == views_.end() || schema->second.erase(name.table) == 0) {
+    return CodedError(ErrorCode::kNoSuchView, "View '{}' does not exist", name.ToString());
+  }
   return OkStatus();
 }
 

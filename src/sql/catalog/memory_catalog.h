@@ -33,12 +33,17 @@ class MemoryCatalog final : public SqlCatalog {
   Result<std::shared_ptr<const CatalogTable>> GetTableAt(std::string_view location,
                                                          const TableVersion& version) const override;
 
+  Result<std::vector<std::string>> ViewNames(std::string_view catalog, std::string_view schema) const override;
+  Result<std::shared_ptr<const CatalogView>> GetView(const QualifiedTableName& name) const override;
+
   Result<std::unique_ptr<TableScan>> OpenScan(const ScanRequest& request) const override;
   Status CreateSchema(std::string_view catalog, std::string_view schema) override;
   Status DropSchema(std::string_view catalog, std::string_view schema) override;
   Status CreateTable(const TableDefinition& definition) override;
   Status DropTable(const QualifiedTableName& name) override;
   Status AlterTable(const QualifiedTableName& name, const TableChange& change) override;
+  Status CreateView(const ViewDefinition& definition) override;
+  Status DropView(const QualifiedTableName& name) override;
   Result<int64_t> AppendRows(const QualifiedTableName& name, std::vector<formats::ColumnBatch> batches) override;
   Result<int64_t> DeleteRows(const QualifiedTableName& name, const ScanPredicate& pushed, bool pushed_is_exact,
                              const RowSelector& select) override;
@@ -61,6 +66,8 @@ class MemoryCatalog final : public SqlCatalog {
   // Behind a pointer so the catalog stays movable.
   std::unique_ptr<std::shared_mutex> mutex_ = std::make_unique<std::shared_mutex>();
   std::map<std::string, std::map<std::string, StoredTable>> schemas_;
+  // Views by schema, then name; a schema with views is in schemas_ too.
+  std::map<std::string, std::map<std::string, std::shared_ptr<const CatalogView>>> views_;
 };
 
 }  // namespace floe::sql

@@ -230,6 +230,78 @@ Status IcebergSqlCatalog::CreateTable(const TableDefinition& definition) {
                                         definition.properties);
 }
 
+Result<std::vector<std::string>> IcebergSqlCatalog::ViewNames(std::string_view catalog, std::string_view schema) const {
+  FLOE_RETURN_IF_ERROR(CheckCatalog(catalog));
+  return state_->directory->ViewNames(std::string(schema));
+}
+
+Result<std::shared_ptr<const CatalogView>> IcebergSqlCatalog::GetView(const QualifiedTableName& name) const {
+  FLOE_RETURN_IF_ERROR(CheckCatalog(name.catalog));
+  FLOE_ASSIGN_OR_RETURN(iceberg::ViewMetadata metadata, state_->directory->LoadView(name.schema, name.table));
+  const iceberg::ViewVersion& version = metadata.CurrentVersion();
+  auto view = std::make_shared<CatalogView>();
+  view->name = name;
+  if (const iceberg::ViewRepresentation* sql = version.SqlFor(kViewDialect)) view->sql = sql->sql;
+  for (const iceberg::ViewRepresentation& r : version.representations) {
+    if (r.type == "sql") view->dialects.push_back(r.dialect);
+  }
+  // floe serves one catalog: a default-catalog another engine wrote (its own name for this
+  // catalog) is read as this one, and names qualified with it fail rather than resolve elsewhere.
+  view->default_catalog = catalog_name_;
+  if (version.default_namespace.size() > 1) {
+    return NotImplemented("view {}: its default namespace has {} levels; floe's schemas have one", name.ToString(),
+                          version.default_namespace.size());
+  }
+  view->default_schema = version.default_namespace.empty() ? name.schema : version.default_namespace[0];
+  for (const iceberg::NestedField& f : metadata.CurrentSchema().fields()) {
+    FLOE_ASSIGN_OR_RETURN_CTX(SqlType type, SqlTypeFor(*f.type),
+                              fmt::format("view {} column {}", name.ToString(), f.name));
+    view->columns.push_back(TableColumn{f.name, type, !f.required, f.id});
+  }
+  if (auto comment = metadata.properties.find("comment"); comment != metadata.properties.end())
+    view->comment = comment->second;
+  return std::shared_ptr<const CatalogView>(std::move(view));
+}
+
+Status IcebergSqlCatalog::CreateView(const ViewDefinition& definition) {
+  const CatalogView& view = definition.view;
+  FLOE_RETURN_IF_ERROR(CheckCatalog(view.name.catalog));
+  if (state_->directory->Open(view.name.schema, view.name.table).has_value()) {
+    return AlreadyExists("Table '{}' already exists", view.name.ToString());
+  }
+  int32_t next_id = static_cast<int32_t>(view.columns.size()) + 1;
+  std::vector<iceberg::NestedField> fields;
+  for (size_t i = 0; i < view.columns.size(); ++i) {
+    const TableColumn& c = view.columns[i];
+    iceberg::NestedField f;
+    f.id = static_cast<int32_t>(i) + 1;
+    f.name = c.name;
+    f.required = false;
+    FLOE_ASSIGN_OR_RETURN_CTX(f.type, IcebergTypeFor(c.type, &next_id), fmt::format("view column {}", c.name));
+    fields.push_back(std::move(f));
+  }
+  iceberg::Schema schema(0, std::move(fields), {});
+  FLOE_RETURN_IF_ERROR(schema.Validate());
+  iceberg::ViewVersion version;
+  version.version_id = 1;
+  version.timestamp_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
+  version.schema_id = -1;  // The schema this commit adds.
+  version.summary["engine-name"] = "floe";
+  version.representations.push_back(iceberg::ViewRepresentation{"sql", view.sql, std::string(kViewDialect)});
+  version.default_namespace = {view.default_schema};
+  std::map<std::string, std::string> properties;
+  if (view.comment) properties["comment"] = *view.comment;
+  return state_->directory->CreateView(view.name.schema, view.name.table, schema, version, properties,
+                                       definition.replace);
+}
+
+Status IcebergSqlCatalog::DropView(const QualifiedTableName& name) {
+  FLOE_RETURN_IF_ERROR(CheckCatalog(name.catalog));
+  return state_->directory->DropView(name.schema, name.table);
+}
+
 Status IcebergSqlCatalog::DropTable(const QualifiedTableName& name) {
   FLOE_RETURN_IF_ERROR(CheckCatalog(name.catalog));
   return state_->directory->DropTable(name.schema, name.table);

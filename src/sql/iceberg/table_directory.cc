@@ -8,6 +8,7 @@
 #include "iceberg/filesystem_catalog.h"
 #include "iceberg/schema_json.h"
 #include "iceberg/table.h"
+#include "iceberg/view_update.h"
 
 namespace floe::sql::iceberg_sql {
 namespace {
@@ -275,6 +276,57 @@ class ServiceDirectory final : public TableDirectory {
     return OkStatus();
   }
 
+  Result<std::vector<std::string>> ViewNames(const std::string& schema) override {
+    FLOE_ASSIGN_OR_RETURN(catalog::Namespace ns, catalog::NamespaceFromString(schema));
+    FLOE_ASSIGN_OR_RETURN(auto ids, catalog_->ListViews(ns));
+    std::vector<std::string> out;
+    for (const catalog::TableIdentifier& id : ids) out.push_back(id.name);
+    return out;
+  }
+
+  Result<iceberg::ViewMetadata> LoadView(const std::string& schema, const std::string& view) override {
+    FLOE_ASSIGN_OR_RETURN(catalog::Namespace ns, catalog::NamespaceFromString(schema));
+    FLOE_ASSIGN_OR_RETURN(catalog::LoadedView loaded, catalog_->LoadView({ns, view}));
+    return iceberg::ViewMetadataFromJsonValue(loaded.metadata);
+  }
+
+  Status CreateView(const std::string& schema, const std::string& view, const iceberg::Schema& columns,
+                    const iceberg::ViewVersion& version, const std::map<std::string, std::string>& properties,
+                    bool replace) override {
+    FLOE_ASSIGN_OR_RETURN(catalog::Namespace ns, catalog::NamespaceFromString(schema));
+    catalog::TableIdentifier id{ns, view};
+    if (replace) {
+      auto existing = LoadView(schema, view);
+      if (existing.has_value()) {
+        catalog::ViewCommit commit;
+        commit.id = id;
+        commit.requirements.push_back(iceberg::AssertViewUuid{existing->view_uuid});
+        commit.updates = iceberg::ViewReplaceUpdates(columns, version);
+        if (!properties.empty()) {
+          nlohmann::json update = {{"action", "set-properties"}, {"updates", properties}};
+          FLOE_ASSIGN_OR_RETURN(iceberg::ViewUpdate set, iceberg::ViewUpdateFromJson(update));
+          commit.updates.push_back(std::move(set));
+        }
+        FLOE_ASSIGN_OR_RETURN(catalog::LoadedView replaced, catalog_->CommitView(commit));
+        (void)replaced;
+        return OkStatus();
+      }
+      if (existing.error().kind() != ErrorKind::kNotFound) return std::unexpected(existing.error());
+    }
+    catalog::ViewCreation creation;
+    creation.schema = columns;
+    creation.version = version;
+    creation.properties = catalog::Properties(properties.begin(), properties.end());
+    FLOE_ASSIGN_OR_RETURN(catalog::LoadedView created, catalog_->CreateView(id, creation));
+    (void)created;
+    return OkStatus();
+  }
+
+  Status DropView(const std::string& schema, const std::string& view) override {
+    FLOE_ASSIGN_OR_RETURN(catalog::Namespace ns, catalog::NamespaceFromString(schema));
+    return catalog_->DropView({ns, view});
+  }
+
   Status DropTable(const std::string& schema, const std::string& table) override {
     FLOE_ASSIGN_OR_RETURN(catalog::Namespace ns, catalog::NamespaceFromString(schema));
     {
@@ -292,6 +344,22 @@ class ServiceDirectory final : public TableDirectory {
 };
 
 }  // namespace
+
+Result<std::vector<std::string>> TableDirectory::ViewNames(const std::string&) { return std::vector<std::string>{}; }
+
+Result<iceberg::ViewMetadata> TableDirectory::LoadView(const std::string& schema, const std::string& view) {
+  return CodedError(ErrorCode::kNoSuchView, "view {}.{} does not exist", schema, view);
+}
+
+Status TableDirectory::CreateView(const std::string& schema, const std::string& view, const iceberg::Schema&,
+                                  const iceberg::ViewVersion&, const std::map<std::string, std::string>&, bool) {
+  return NotImplemented("cannot create view {}.{}: a warehouse folder has no catalog to keep views in (use --catalog)",
+                        schema, view);
+}
+
+Status TableDirectory::DropView(const std::string& schema, const std::string& view) {
+  return CodedError(ErrorCode::kNoSuchView, "view {}.{} does not exist", schema, view);
+}
 
 Result<std::unique_ptr<TableDirectory>> OpenCatalogDirectory(const std::string& uri, const std::string& warehouse) {
   FLOE_ASSIGN_OR_RETURN_CTX(std::unique_ptr<catalog::Catalog> opened,

@@ -15,6 +15,7 @@
 #include "iceberg/partition_spec.h"
 #include "iceberg/schema.h"
 #include "iceberg/table_operations.h"
+#include "iceberg/view_metadata.h"
 
 namespace floe::sql::iceberg_sql {
 
@@ -34,6 +35,18 @@ class TableDirectory {
                              const std::map<std::string, std::string>& properties) = 0;
   // Removes the table and its files.
   virtual Status DropTable(const std::string& schema, const std::string& table) = 0;
+
+  // Views, which live in a catalog service (catalog/catalog.h); a warehouse folder has no place
+  // for a view's pointer, so it lists none and refuses to create one.
+  virtual Result<std::vector<std::string>> ViewNames(const std::string& schema);
+  // NotFound (kNoSuchView) when there is no such view.
+  virtual Result<iceberg::ViewMetadata> LoadView(const std::string& schema, const std::string& view);
+  // Creates the view; with `replace`, an existing view gets `version` (and `columns`) as its
+  // current version instead, keeping its history.
+  virtual Status CreateView(const std::string& schema, const std::string& view, const iceberg::Schema& columns,
+                            const iceberg::ViewVersion& version, const std::map<std::string, std::string>& properties,
+                            bool replace);
+  virtual Status DropView(const std::string& schema, const std::string& view);
 };
 
 // `uri`: sqlite:PATH | postgresql://... | http(s)://... ; `warehouse` is where a catalog service

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,9 @@ enum class StatementKind {
   kAlterTable,         // name, alter_action, column / column_name / new_name
   kAlterTableExecute,  // name, procedure, procedure_args, where
   kAnalyze,            // name: collect the table's column statistics (Trino's ANALYZE)
+  kCreateView,         // name, query, query_text, or_replace, view_columns, comment
+  kDropView,           // name, if_exists
+  kShowCreateView,     // name
 };
 
 enum class AlterAction { kAddColumn, kDropColumn, kRenameColumn };
@@ -102,6 +106,13 @@ struct Statement {
   std::string procedure;
   std::vector<ProcedureArgument> procedure_args;
   ExprPtr where;
+
+  // CREATE [OR REPLACE] VIEW name [(columns)] [COMMENT '...'] AS query: the query's own text is
+  // what the view stores (its locations point into the whole statement's text, as usual).
+  bool or_replace = false;
+  std::string query_text;
+  std::vector<std::string> view_columns;
+  std::optional<std::string> comment;
 };
 
 using StatementPtr = std::unique_ptr<Statement>;

@@ -157,6 +157,14 @@ class StatementParser {
         FLOE_RETURN_IF_ERROR(OptionalLike(*statement));
         return statement;
       }
+      if (PeekKeyword("create") && PeekKeyword("view", 1)) {
+        pos_ += 2;
+        auto statement = std::make_unique<Statement>(StatementKind::kShowCreateView, at);
+        statement->name_location = HerePosition();
+        FLOE_ASSIGN_OR_RETURN(statement->name, QualifiedName("a view name"));
+        FLOE_RETURN_IF_ERROR(ExpectEnd());
+        return statement;
+      }
       pos_ = first;  // Other SHOW forms (SHOW search_path, ...) are PostgreSQL's.
     }
     if (PeekKeyword("describe") || (PeekKeyword("desc") && Peek(1) != nullptr)) {
@@ -205,6 +213,10 @@ class StatementParser {
       FLOE_RETURN_IF_ERROR(ExpectEnd());
       return statement;
     }
+    if (PeekKeyword("create") &&
+        (PeekKeyword("view", 1) || (PeekKeyword("or", 1) && PeekKeyword("replace", 2) && PeekKeyword("view", 3)))) {
+      return CreateView(at);
+    }
     if (PeekKeyword("alter") && PeekKeyword("table", 1)) {
       if (auto execute = TryAlterTableExecute(at)) return std::move(*execute);
       pos_ = first;
@@ -216,6 +228,71 @@ class StatementParser {
       }
     }
     return ParseWithPostgres(TokenRange{first, range_.last}, "");
+  }
+
+  // CREATE [OR REPLACE] VIEW name [(column, ...)] [COMMENT 'text'] [SECURITY INVOKER] AS query:
+  // Trino's form and PostgreSQL's column list. Parsed here, not by libpg_query, to keep the
+  // query's exact text, which is what the view stores.
+  Result<StatementPtr> CreateView(int at) {
+    auto statement = std::make_unique<Statement>(StatementKind::kCreateView, at);
+    ++pos_;  // CREATE
+    if (AcceptKeyword("or")) {
+      ++pos_;  // REPLACE
+      statement->or_replace = true;
+    }
+    ++pos_;  // VIEW
+    statement->name_location = HerePosition();
+    FLOE_ASSIGN_OR_RETURN(statement->name, QualifiedName("a view name"));
+    const Token* open = Peek();
+    if (open != nullptr && open->kind == TokenKind::kLeftParen) {
+      ++pos_;
+      while (true) {
+        const Token* column = Peek();
+        if (column == nullptr ||
+            (column->kind != TokenKind::kIdentifier && column->kind != TokenKind::kQuotedIdentifier)) {
+          return Expected("a column name");
+        }
+        statement->view_columns.push_back(column->value);
+        ++pos_;
+        const Token* next = Peek();
+        if (next != nullptr && next->kind == TokenKind::kComma) {
+          ++pos_;
+          continue;
+        }
+        if (next == nullptr || next->kind != TokenKind::kRightParen) return Expected("',' or ')'");
+        ++pos_;
+        break;
+      }
+    }
+    if (AcceptKeyword("comment")) {
+      FLOE_ASSIGN_OR_RETURN(statement->comment, StringLiteral());
+    }
+    if (AcceptKeyword("security")) {
+      // A view runs with its reader's rights: the reader needs read on every table it reads.
+      if (PeekKeyword("definer")) {
+        return SqlError(
+            ErrorKind::kNotImplemented, sql_, HerePosition(),
+            "SECURITY DEFINER is not supported: floe's views run with the rights of the user who reads them "
+            "(SECURITY INVOKER)");
+      }
+      if (!AcceptKeyword("invoker")) return Expected("INVOKER");
+    }
+    if (PeekKeyword("with") && Peek(1) != nullptr && Peek(1)->kind == TokenKind::kLeftParen) {
+      return SqlError(ErrorKind::kNotImplemented, sql_, HerePosition(), "view options WITH (...) are not supported");
+    }
+    if (!AcceptKeyword("as")) return Expected("AS");
+    if (Peek() == nullptr) return Expected("a query");
+    TokenRange query{pos_, range_.last};
+    FLOE_ASSIGN_OR_RETURN(auto parsed, ParseWithPostgres(query, ""));
+    if (parsed->kind != StatementKind::kQuery) {
+      return SqlError(ErrorKind::kInvalidArgument, sql_, tokens_[query.first].begin, "a view's body must be a query",
+                      ErrorCode::kSyntaxError);
+    }
+    statement->query = std::move(parsed->query);
+    int begin = tokens_[query.first].begin;
+    statement->query_text = std::string(sql_.substr(begin, tokens_[query.last - 1].end - begin));
+    pos_ = range_.last;
+    return statement;
   }
 
   // ALTER TABLE name EXECUTE procedure [(args)] [WHERE predicate]. Empty when the statement is

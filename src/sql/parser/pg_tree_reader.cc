@@ -276,6 +276,8 @@ class Reader {
       StatementKind kind;
       if (remove == "OBJECT_TABLE") {
         kind = StatementKind::kDropTable;
+      } else if (remove == "OBJECT_VIEW") {
+        kind = StatementKind::kDropView;
       } else if (remove == "OBJECT_SCHEMA") {
         kind = StatementKind::kDropSchema;
       } else {

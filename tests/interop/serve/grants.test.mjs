@@ -35,7 +35,9 @@ user = "bo"
 namespace = "audit"
 deny = ["write"]
 `, { mode: 0o600 });
-  server = await startQueryServer(['--auth-file', join(dir, 'users.toml'), '--warehouse', `file://${join(dir, 'wh')}`]);
+  // A catalog service (SQLite) rather than a bare folder: views need one.
+  server = await startQueryServer(['--auth-file', join(dir, 'users.toml'), '--catalog', `sqlite:${join(dir, 'catalog.db')}`,
+    '--warehouse', `file://${join(dir, 'wh')}`]);
   for (const sql of ['CREATE SCHEMA shop', 'CREATE SCHEMA finance', 'CREATE SCHEMA audit',
                      'CREATE TABLE shop.orders (id bigint, item varchar)', "INSERT INTO shop.orders VALUES (1, 'tea'), (2, 'cake')",
                      'CREATE TABLE finance.ledger (id bigint, amount double)', 'INSERT INTO finance.ledger VALUES (1, 9.5)',
@@ -119,6 +121,18 @@ test('a writer denied finance reads it in no way, and is denied writes to audit 
   assert.ok(listed.includes('shop.orders') && !listed.includes('finance.ledger'), listed.join());
   assert.equal((await api('bo', '/api/tables/finance/ledger')).status, 403);
   assert.equal((await api('admin1', '/api/tables/finance/ledger')).status, 200);
+
+  // A view runs with its reader's rights: bo cannot read finance through the admin's view, nor
+  // make one of his own over it; the admin reads through it.
+  await pgAs('admin1', 'CREATE VIEW shop.ledger_view AS SELECT id, amount FROM finance.ledger');
+  assert.deepEqual((await pgAs('admin1', 'SELECT amount FROM shop.ledger_view')).rows, [{ amount: 9.5 }]);
+  for (const sql of ['SELECT * FROM shop.ledger_view', 'CREATE VIEW shop.mine AS SELECT * FROM finance.ledger']) {
+    await assert.rejects(pgAs('bo', sql), denied(`bo: ${sql}`));
+  }
+  // A reader without create rights makes no view; dropping one needs delete.
+  await assert.rejects(pgAs('ana', 'CREATE VIEW shop.ana_view AS SELECT 1 AS one'), denied('ana: CREATE VIEW'));
+  await assert.rejects(pgAs('ana', 'DROP VIEW shop.ledger_view'), denied('ana: DROP VIEW'));
+  await pgAs('admin1', 'DROP VIEW shop.ledger_view');
 
   const trino = await trinoAs('bo', 'SELECT * FROM finance.ledger');
   assert.equal(trino.error?.errorName, 'PERMISSION_DENIED', JSON.stringify(trino));
