@@ -47,7 +47,7 @@ std::optional<std::vector<TableColumn>> MetadataTableColumns(std::string_view ki
       for (const std::string& name : base.partition_columns) {
         if (name == column.name) partition.push_back({column.name, column.type});
       }
-      if (column.type.IsOrderable()) {
+      if (!column.type.IsNested()) {
         data.push_back({column.name, SqlType::Row({{"min", column.type}, {"max", column.type}, {"null_count", bigint}})});
       }
     }

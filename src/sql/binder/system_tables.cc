@@ -128,7 +128,7 @@ SystemTable JdbcTypes() {
   for (const SqlType& type : types) {
     std::string name = type.ToString();
     if (type.kind() == TypeKind::kDecimal) name = "decimal";  // Parametric: listed by its base name.
-    bool searchable = type.IsOrderable() || type.kind() == TypeKind::kBoolean || type.kind() == TypeKind::kVarbinary ||
+    bool searchable = !type.IsNested() || type.kind() == TypeKind::kBoolean || type.kind() == TypeKind::kVarbinary ||
                       type.kind() == TypeKind::kUuid;
     out.rows.push_back({Text(name), Int(JdbcTypeCode(type)), OrNull(ColumnSize(type)), NullText(), NullText(),
                         NullText(), Int(kTypeNullable), Bool(false), Int(searchable ? kTypeSearchable : kTypePredNone),

@@ -1508,9 +1508,11 @@ Status CheckRowUse(const BoundExpr& e) {
   // carried vector can be.
   bool chooses = e.kind == BoundKind::kCase || (e.kind == BoundKind::kCall && (e.name == "if" || e.name == "coalesce"));
   if (chooses && CanCarry(e.type)) return OkStatus();
-  // =, <> and IS DISTINCT FROM of arrays, maps and rows run row by row (scalar_evaluation's
+  // =, <>, IS DISTINCT FROM, <, <=, >, >= of arrays, maps and rows run row by row (scalar_evaluation's
   // nested comparison: element by element, field by field).
-  bool comparison = e.kind == BoundKind::kCall && (e.name == "eq" || e.name == "neq" || e.name == "is_distinct_from") &&
+  bool comparison = e.kind == BoundKind::kCall &&
+                    (e.name == "eq" || e.name == "neq" || e.name == "is_distinct_from" || e.name == "lt" ||
+                     e.name == "lte" || e.name == "gt" || e.name == "gte") &&
                     e.args.size() == 2;
   if (comparison && !IsExecutable(e.args[0]->type) && CanCarry(e.args[0]->type)) {
     return OkStatus();

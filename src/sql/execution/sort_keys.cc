@@ -5,6 +5,8 @@
 #include <cstring>
 #include <numeric>
 
+#include "sql/function/scalar_evaluation.h"
+
 namespace floe::sql {
 namespace {
 
@@ -46,7 +48,8 @@ Result<std::vector<SortSpec>> CompileSortSpecs(const LogicalOperator& node, cons
   for (const auto& k : node.order) {
     SortSpec spec;
     FLOE_ASSIGN_OR_RETURN(spec.key, CompileExpression(*k.expr, layout));
-    spec.physical = PhysicalTypeOf(spec.key->type());
+    spec.type = spec.key->type();
+    spec.physical = PhysicalTypeOf(spec.type);
     spec.descending = k.descending;
     spec.nulls_first = k.nulls_first;
     specs.push_back(std::move(spec));
@@ -64,7 +67,8 @@ int CompareSortKeys(const std::vector<SortSpec>& specs, const std::vector<Vector
       if (nx && ny) continue;
       return nx == specs[k].nulls_first ? -1 : 1;
     }
-    int c = CompareValues(x, a, y, b, specs[k].physical);
+    int c = specs[k].type.IsNested() ? CompareForSort(GetValue(x, specs[k].type, a), GetValue(y, specs[k].type, b))
+                                     : CompareValues(x, a, y, b, specs[k].physical);
     if (c != 0) return specs[k].descending ? -c : c;
   }
   return 0;

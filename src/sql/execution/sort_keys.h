@@ -15,6 +15,7 @@ namespace floe::sql {
 
 struct SortSpec {
   ExprNodePtr key;
+  SqlType type;  // Arrays and rows are compared as Values (CompareForSort).
   PhysicalType physical = PhysicalType::kInt64;
   bool descending = false;
   bool nulls_first = false;

@@ -155,8 +155,8 @@ Status ComputeWindow(const WindowCall& call, const DataChunk& all, const ColumnL
         return na == call.order_by[k].nulls_first;
       }
       Value x = GetValue(v, order_nodes[k]->type(), a), y = GetValue(v, order_nodes[k]->type(), b);
-      auto cmp = CompareValues(x, y);
-      if (cmp && *cmp != 0) return call.order_by[k].descending ? *cmp > 0 : *cmp < 0;
+      int cmp = CompareForSort(x, y);
+      if (cmp != 0) return call.order_by[k].descending ? cmp > 0 : cmp < 0;
     }
     return false;
   });

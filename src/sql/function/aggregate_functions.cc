@@ -58,16 +58,19 @@ void RegisterAggregateFunctions(FunctionRegistry& r) {
     return Expected("avg", "avg(N)", in);
   });
   for (const char* name : {"min", "max"}) {
-    Add(r, name, kAgg, fmt::format("{}(T) -> T", name), [name = std::string(name)](const std::vector<SqlType>& in) -> Result<ResolvedCall> {
-      if (in.size() != 1 || !in[0].IsOrderable()) return Expected(name, name + "(T) with an orderable T", in);
-      return ResolvedCall{in[0], in};
-    });
+    Add(r, name, kAgg, fmt::format("{}(T) -> T", name),
+        [name = std::string(name)](const std::vector<SqlType>& in) -> Result<ResolvedCall> {
+          if (in.size() != 1 || !in[0].IsOrderable() || in[0].IsNested())
+            return Expected(name, name + "(T) with an orderable T", in);
+          return ResolvedCall{in[0], in};
+        });
   }
   for (const char* name : {"min_by", "max_by"}) {
-    Add(r, name, kAgg, fmt::format("{}(T, K) -> T", name), [name = std::string(name)](const std::vector<SqlType>& in) -> Result<ResolvedCall> {
-      if (in.size() != 2 || !in[1].IsOrderable()) return Expected(name, name + "(T, K)", in);
-      return ResolvedCall{in[0], in};
-    });
+    Add(r, name, kAgg, fmt::format("{}(T, K) -> T", name),
+        [name = std::string(name)](const std::vector<SqlType>& in) -> Result<ResolvedCall> {
+          if (in.size() != 2 || !in[1].IsOrderable() || in[1].IsNested()) return Expected(name, name + "(T, K)", in);
+          return ResolvedCall{in[0], in};
+        });
   }
   for (const char* name : {"arbitrary", "any_value"}) {
     Add(r, name, kAgg, fmt::format("{}(T) -> T", name), [name = std::string(name)](const std::vector<SqlType>& in) -> Result<ResolvedCall> {
@@ -106,7 +109,8 @@ void RegisterAggregateFunctions(FunctionRegistry& r) {
     return ResolvedCall{SqlType::Array(in[0]), in};
   });
   Add(r, "map_agg", kAgg, "map_agg(K, V) -> map(K,V)", [](const std::vector<SqlType>& in) -> Result<ResolvedCall> {
-    if (in.size() != 2 || !in[0].IsOrderable()) return Expected("map_agg", "map_agg(K, V) with a comparable K", in);
+    if (in.size() != 2 || !in[0].IsOrderable() || in[0].IsNested())
+      return Expected("map_agg", "map_agg(K, V) with a comparable K", in);
     return ResolvedCall{SqlType::Map(in[0], in[1]), in};
   });
 

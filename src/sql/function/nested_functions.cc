@@ -85,11 +85,31 @@ std::optional<bool> NestedEqual(const Value& a, const Value& b, bool null_equal)
   }
 }
 
+// `<` and friends of two arrays or rows of one type, as PostgreSQL orders rows: element by
+// element until two differ, which decides, or a NULL is met first, which leaves the order open
+// (nullopt); an array that is a prefix of the other is less. NaN is greater than every number.
+std::optional<int> NestedOrder(const Value& a, const Value& b) {
+  if (a.is_null() || b.is_null()) return std::nullopt;
+  TypeKind kind = a.type().kind();
+  if (kind != TypeKind::kArray && kind != TypeKind::kRow) return CompareForSort(a, b);
+  const std::vector<Value>& x = a.as_elements();
+  const std::vector<Value>& y = b.as_elements();
+  for (size_t i = 0; i < std::min(x.size(), y.size()); ++i) {
+    std::optional<int> c = NestedOrder(x[i], y[i]);
+    if (!c || *c != 0) return c;
+  }
+  return x.size() < y.size() ? -1 : x.size() > y.size() ? 1 : 0;
+}
+
+bool IsOrderComparison(std::string_view name) { return name == "lt" || name == "lte" || name == "gt" || name == "gte"; }
+
 }  // namespace
 
 bool IsNestedComparison(std::string_view name, const std::vector<Value>& args) {
-  if (args.size() != 2 || !(name == "eq" || name == "neq" || name == "is_distinct_from")) return false;
+  if (args.size() != 2) return false;
   TypeKind kind = args[0].type().kind();
+  if (IsOrderComparison(name)) return kind == TypeKind::kArray || kind == TypeKind::kRow;
+  if (!(name == "eq" || name == "neq" || name == "is_distinct_from")) return false;
   return kind == TypeKind::kArray || kind == TypeKind::kMap || kind == TypeKind::kRow;
 }
 
@@ -98,6 +118,12 @@ Result<Value> EvaluateNestedComparison(std::string_view name, const std::vector<
     return NotImplemented("comparing {} with {}", args[0].type().ToString(), args[1].type().ToString());
   }
   if (name == "is_distinct_from") return Value::Boolean(!*NestedEqual(args[0], args[1], true));
+  if (IsOrderComparison(name)) {
+    std::optional<int> c = NestedOrder(args[0], args[1]);
+    if (!c) return Value::Null(SqlType::Boolean());
+    bool holds = name == "lt" ? *c < 0 : name == "lte" ? *c <= 0 : name == "gt" ? *c > 0 : *c >= 0;
+    return Value::Boolean(holds);
+  }
   std::optional<bool> same = NestedEqual(args[0], args[1], false);
   if (!same) return Value::Null(SqlType::Boolean());
   return Value::Boolean(name == "eq" ? *same : !*same);

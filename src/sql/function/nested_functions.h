@@ -24,7 +24,9 @@ Result<Value> EvaluateNestedCall(std::string_view name, const SqlType& type, con
 // `=`, `<>` and IS DISTINCT FROM of two arrays, maps or rows of one type, as Trino compares them:
 // different lengths (or map keys) are unequal; otherwise a pair of unequal elements makes them
 // unequal, and failing that a NULL element makes `=` NULL (it might have been equal). IS
-// DISTINCT FROM treats NULLs, nested ones too, as equal to each other.
+// DISTINCT FROM treats NULLs, nested ones too, as equal to each other. `<`, `<=`, `>`, `>=` of
+// arrays and rows compare element by element: the first unequal pair decides, a NULL met before
+// one makes the result NULL, and a prefix is less than the longer array.
 bool IsNestedComparison(std::string_view name, const std::vector<Value>& args);
 Result<Value> EvaluateNestedComparison(std::string_view name, const std::vector<Value>& args);
 

@@ -42,6 +42,25 @@ std::optional<int> CompareValues(const Value& a, const Value& b) {
   }
 }
 
+int CompareForSort(const Value& a, const Value& b) {
+  if (a.is_null() || b.is_null()) return a.is_null() == b.is_null() ? 0 : a.is_null() ? 1 : -1;
+  TypeKind kind = a.type().kind();
+  if (kind == TypeKind::kArray || kind == TypeKind::kRow) {
+    const std::vector<Value>& x = a.as_elements();
+    const std::vector<Value>& y = b.as_elements();
+    for (size_t i = 0; i < std::min(x.size(), y.size()); ++i) {
+      if (int c = CompareForSort(x[i], y[i]); c != 0) return c;
+    }
+    return x.size() < y.size() ? -1 : x.size() > y.size() ? 1 : 0;
+  }
+  if (std::optional<int> c = CompareValues(a, b)) return *c;
+  if (kind == TypeKind::kReal || kind == TypeKind::kDouble) {
+    bool x = std::isnan(a.as_double()), y = std::isnan(b.as_double());
+    return x == y ? 0 : x ? 1 : -1;
+  }
+  return 0;
+}
+
 bool LikeMatches(std::string_view text, std::string_view pattern, char escape) {
   size_t t = 0, p = 0, star_p = std::string_view::npos, star_t = 0;
   while (t < text.size()) {

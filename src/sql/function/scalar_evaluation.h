@@ -19,6 +19,12 @@ namespace floe::sql {
 // (different types, NaN).
 std::optional<int> CompareValues(const Value& a, const Value& b);
 
+// ORDER BY's total order of two values of one orderable type, NULLs included: a NULL (nested
+// ones too) sorts after every value, NaN after every number, arrays and rows compare element by
+// element, field by field, a shorter array that is a prefix of a longer one first. The caller
+// places top-level NULLs itself (NULLS FIRST/LAST) and reverses for DESC.
+int CompareForSort(const Value& a, const Value& b);
+
 // SQL LIKE: % matches any run, _ one byte, `escape` (or '\0') makes the next character literal.
 bool LikeMatches(std::string_view text, std::string_view pattern, char escape);
 

@@ -344,7 +344,7 @@ class MetadataRows {
     }
     std::vector<const TableColumn*> data_columns;
     for (const TableColumn& c : base_.columns) {
-      if (c.type.IsOrderable()) data_columns.push_back(&c);
+      if (!c.type.IsNested()) data_columns.push_back(&c);
     }
     std::map<std::string, Group> groups;
     FLOE_RETURN_IF_ERROR(ForEachLiveFile([&](const iceberg::DataFile& f) {

@@ -29,7 +29,7 @@ std::optional<Value> EvaluateConstant(const BoundExpr& e) {
       auto out = CastValue(*arg, e.type);
       // CastValue does not cast arrays, maps or rows: their casts (TRY_CAST's NULL included) are
       // left for run time.
-      bool nested = !e.type.IsOrderable() || !arg->type().IsOrderable();
+      bool nested = e.type.IsNested() || arg->type().IsNested();
       if (!out && e.try_cast && !nested) return Value::Null(e.type);
       return out;
     }

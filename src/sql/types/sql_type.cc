@@ -48,7 +48,12 @@ const SqlType& SqlType::value() const {
 bool SqlType::IsOrderable() const {
   switch (kind_) {
     case TypeKind::kRow:
+      for (const RowField& field : fields()) {
+        if (!field.type.IsOrderable()) return false;
+      }
+      return true;
     case TypeKind::kArray:
+      return element().IsOrderable();
     case TypeKind::kMap:
       return false;
     default:

@@ -76,7 +76,9 @@ class SqlType {
            kind_ == TypeKind::kTime;
   }
   bool IsInterval() const { return kind_ == TypeKind::kIntervalDayTime || kind_ == TypeKind::kIntervalYearMonth; }
-  // Types whose values have a total order usable by ORDER BY, min/max and range pruning.
+  bool IsNested() const { return kind_ == TypeKind::kArray || kind_ == TypeKind::kMap || kind_ == TypeKind::kRow; }
+  // Types whose values have an order (`<`, ORDER BY): every scalar, and arrays and rows of
+  // orderable types (lexicographic, as Trino orders them); never a map.
   bool IsOrderable() const;
   // Whether values of this type can be told equal (grouped, DISTINCT, joined on): every scalar,
   // and arrays, maps and rows of comparable types.

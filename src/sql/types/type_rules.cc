@@ -165,7 +165,8 @@ Result<SqlType> ReadTypeText(std::string_view text, size_t& pos) {
     FLOE_ASSIGN_OR_RETURN(SqlType second, ReadTypeText(text, pos));
     if (pos >= text.size() || text[pos] != ')') return InvalidArgument("Unknown type: {}", text);
     ++pos;
-    if (!first.IsOrderable()) return InvalidArgument("map key type must be comparable: {}", first.ToString());
+    if (!first.IsOrderable() || first.IsNested())
+      return InvalidArgument("map key type must be comparable: {}", first.ToString());
     return SqlType::Map(std::move(first), std::move(second));
   }
   if (pos < text.size() && text[pos] == '(') {

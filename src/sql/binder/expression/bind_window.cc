@@ -33,6 +33,9 @@ Result<BoundExprPtr> BinderImpl::BindWindowCall(const ast::WindowSpec& window, W
     if (context.group_keys) {
       FLOE_ASSIGN_OR_RETURN(key, ApplyGrouping(std::move(key), context, item.expr->location));
     }
+    if (!key->type.IsOrderable()) {
+      return ErrorAt(item.expr->location, fmt::format("Type {} is not orderable", key->type.ToString()));
+    }
     call.order_by.push_back(SortKey{std::move(key), item.descending, item.nulls_first.value_or(false)});
   }
   if (context.group_keys) {
