@@ -8,7 +8,7 @@ void WriteApiVersionsFallback(WireWriter& out) {
   out.ArrayLength(SupportedApis().size());
   for (const ApiSupport& api : SupportedApis()) {
     out.Int16(static_cast<int16_t>(api.key));
-    out.Int16(api.min_version);
+    out.Int16(api.AdvertisedMinVersion());
     out.Int16(api.max_version);
   }
 }
@@ -23,7 +23,7 @@ Status HandleApiVersions(RequestContext& ctx, WireReader& in, WireWriter& out) {
   out.ArrayLength(SupportedApis().size());
   for (const ApiSupport& api : SupportedApis()) {
     out.Int16(static_cast<int16_t>(api.key));
-    out.Int16(api.min_version);
+    out.Int16(api.AdvertisedMinVersion());
     out.Int16(api.max_version);
     out.TaggedFields();
   }

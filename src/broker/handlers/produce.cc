@@ -7,6 +7,7 @@
 // batches come only from the coordinator: a client's is INVALID_REQUEST, as is a mix of
 // transactional and plain batches. In a compacted topic every record needs a key
 // (INVALID_RECORD, 87; records that do not decode are CORRUPT_MESSAGE).
+#include <algorithm>
 #include <memory>
 
 #include "base/logging.h"
@@ -61,7 +62,34 @@ ErrorCode AppendPartition(Broker& broker, RequestContext& ctx, Topic* topic, Par
                                                            b.header.producer_epoch, {topic->name, result.index});
     if (allowed != ErrorCode::kNone) return allowed;
   }
-  auto appended = log->Append(ctx.Mutable(*records), *batches);
+  // compression.type other than `producer`: batches in another codec are stored in the topic's.
+  std::string recompressed;
+  if (int codec = log->config().compression_codec; codec != LogConfig::kProducerCompression) {
+    bool differs = std::any_of(batches->begin(), batches->end(),
+                               [&](const BatchView& b) { return b.header.compression() != codec; });
+    if (differs) {
+      for (const BatchView& b : *batches) {
+        std::string_view batch = records->substr(b.position, b.header.size());
+        if (b.header.compression() == codec) {
+          recompressed.append(batch);
+          continue;
+        }
+        auto converted = RecompressBatch(batch, codec, kMaxDecodedProduceBatch);
+        if (!converted) {
+          return converted.error().kind() == ErrorKind::kResourceExhausted ? ErrorCode::kMessageTooLarge
+                                                                           : ErrorCode::kCorruptMessage;
+        }
+        recompressed.append(*converted);
+      }
+      // Compressed the topic's way, a batch may now pass max.message.bytes, as in Kafka.
+      batches = SplitBatches(recompressed, static_cast<size_t>(log->config().max_message_bytes));
+      if (!batches) {
+        return batches.error().kind() == ErrorKind::kResourceExhausted ? ErrorCode::kMessageTooLarge
+                                                                       : ErrorCode::kCorruptMessage;
+      }
+    }
+  }
+  auto appended = log->Append(recompressed.empty() ? ctx.Mutable(*records) : recompressed.data(), *batches);
   if (!appended) {
     Logger("broker")->error("append to {}-{}: {}", topic->name, result.index, appended.error().ToString());
     // A disk that is full or failing: KAFKA_STORAGE_ERROR, which clients retry.

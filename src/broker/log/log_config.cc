@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <charconv>
 #include <set>
 
@@ -34,10 +36,26 @@ Result<int64_t> ParseInt(const std::string& name, const std::string& value) {
   return out;
 }
 
+// compression.type's values, as Kafka names them, by codec number (attributes bits 0-2).
+constexpr std::array<std::string_view, 5> kCodecNames = {"uncompressed", "gzip", "snappy", "lz4", "zstd"};
+
 }  // namespace
 
 Status LogConfig::Apply(const std::map<std::string, std::string>& overrides) {
   for (const auto& [name, value] : overrides) {
+    if (name == "compression.type") {
+      if (value == "producer") {
+        compression_codec = kProducerCompression;
+        continue;
+      }
+      auto codec = std::find(kCodecNames.begin(), kCodecNames.end(), value);
+      if (codec == kCodecNames.end()) {
+        return InvalidArgument(
+            "config compression.type: '{}' is not one of producer, uncompressed, gzip, snappy, lz4, zstd", value);
+      }
+      compression_codec = static_cast<int>(codec - kCodecNames.begin());
+      continue;
+    }
     if (name == "cleanup.policy") {
       bool saw_compact = false, saw_delete = false;
       std::string_view rest = value;
@@ -118,6 +136,9 @@ std::map<std::string, std::string> LogConfig::ToMap() const {
       {"delete.retention.ms", std::to_string(delete_retention_ms)},
       {"min.cleanable.dirty.ratio", fmt::format("{}", min_cleanable_dirty_ratio)},
       {"min.compaction.lag.ms", std::to_string(min_compaction_lag_ms)},
+      {"compression.type", compression_codec == kProducerCompression
+                               ? std::string("producer")
+                               : std::string(kCodecNames[static_cast<size_t>(compression_codec)])},
   };
 }
 

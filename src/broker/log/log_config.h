@@ -1,7 +1,7 @@
 // Settings of partition logs: broker-wide defaults, overridable per topic (CreateTopics configs
 // named as Kafka names them: retention.ms, retention.bytes, segment.bytes, max.message.bytes,
 // cleanup.policy and the log cleaner's delete.retention.ms, min.cleanable.dirty.ratio and
-// min.compaction.lag.ms).
+// min.compaction.lag.ms, compression.type).
 #pragma once
 
 #include <cstdint>
@@ -43,6 +43,11 @@ struct LogConfig {
   double min_cleanable_dirty_ratio = 0.5;
   // A closed segment whose newest record is younger than this is not cleaned yet.
   int64_t min_compaction_lag_ms = 0;
+  // compression.type: the codec every batch is stored in (0 uncompressed, 1 gzip, 2 snappy,
+  // 3 lz4, 4 zstd; a produced batch in another codec is recompressed on append), or
+  // kProducerCompression (Kafka's default `producer`: each batch keeps its producer's codec).
+  static constexpr int kProducerCompression = -1;
+  int compression_codec = kProducerCompression;
 
   // Applies Kafka-named overrides; unknown names are an InvalidArgument error.
   Status Apply(const std::map<std::string, std::string>& overrides);

@@ -222,9 +222,19 @@ TEST_F(PartitionLogTest, CompactTopicsKeepEverySegment) {
   EXPECT_EQ(config_.ToMap().at("cleanup.policy"), "compact");
   EXPECT_FALSE(LogConfig().Apply({{"cleanup.policy", "sometimes"}}).has_value());
   // A config floe does not implement is named as such, not misread as a bad integer.
-  auto unsupported = LogConfig().Apply({{"compression.type", "lz4"}});
+  auto unsupported = LogConfig().Apply({{"message.format.version", "0.10.0"}});
   ASSERT_FALSE(unsupported.has_value());
-  EXPECT_EQ(unsupported.error().message(), "config compression.type: not supported by floe's broker");
+  EXPECT_EQ(unsupported.error().message(), "config message.format.version: not supported by floe's broker");
+  // compression.type: Kafka's names, `producer` by default.
+  LogConfig compressed;
+  EXPECT_EQ(compressed.ToMap().at("compression.type"), "producer");
+  ASSERT_TRUE(compressed.Apply({{"compression.type", "zstd"}}).has_value());
+  EXPECT_EQ(compressed.compression_codec, 4);
+  EXPECT_EQ(compressed.ToMap().at("compression.type"), "zstd");
+  ASSERT_TRUE(compressed.Apply({{"compression.type", "uncompressed"}}).has_value());
+  EXPECT_EQ(compressed.compression_codec, 0);
+  EXPECT_FALSE(compressed.Apply({{"compression.type", "brotli"}}).has_value());
+  EXPECT_FALSE(compressed.Apply({{"compression.type", ""}}).has_value());
   config_.segment_bytes = 1024;
   config_.retention_bytes = 3000;
   config_.retention_ms = 60000;

@@ -6,9 +6,12 @@ namespace floe::broker {
 namespace {
 
 // Produce starts at 3 and Fetch at 4: older versions carry the v0/v1 message formats, which
-// floe does not store (every batch is RecordBatch v2).
+// floe does not store (every batch is RecordBatch v2). Produce is listed from 0 all the same:
+// librdkafka up to 2.x compresses with gzip, snappy or lz4 only when the broker lists Produce
+// v0 (it meets the same with Kafka 4.0, which dropped v0-2 too), and otherwise sends every
+// batch uncompressed. A v0-2 request still gets UNSUPPORTED_VERSION.
 constexpr std::array<ApiSupport, 31> kApis = {{
-    {ApiKey::kProduce, "Produce", 3, 7, 9},
+    {ApiKey::kProduce, "Produce", 3, 7, 9, 0},
     {ApiKey::kFetch, "Fetch", 4, 11, 12},
     {ApiKey::kListOffsets, "ListOffsets", 0, 5, 6},
     {ApiKey::kMetadata, "Metadata", 0, 8, 9},

@@ -51,6 +51,11 @@ struct ApiSupport {
   int16_t min_version;
   int16_t max_version;
   int16_t first_flexible_version;  // From the API's schema; may exceed max_version.
+  // The lowest version ApiVersions lists, when lower than min_version (-1: min_version). A
+  // request below min_version is still UNSUPPORTED_VERSION.
+  int16_t advertised_min_version = -1;
+
+  int16_t AdvertisedMinVersion() const { return advertised_min_version >= 0 ? advertised_min_version : min_version; }
 };
 
 // Every implemented API, ordered by key.

@@ -96,6 +96,12 @@ Result<std::string> DecompressBatch(std::string_view batch, size_t max_bytes) {
   return WithRecordsArea(batch, records, 0);
 }
 
+Result<std::string> RecompressBatch(std::string_view batch, int codec, size_t max_bytes) {
+  FLOE_ASSIGN_OR_RETURN(std::string plain, DecompressBatch(batch, max_bytes));
+  if (codec == 0) return plain;
+  return CompressBatch(plain, codec);
+}
+
 Status CheckEveryRecordHasAKey(std::string_view batch, size_t max_bytes) {
   FLOE_ASSIGN_OR_RETURN(std::string plain, DecompressBatch(batch, max_bytes));
   int32_t index = 0, keyless = -1;

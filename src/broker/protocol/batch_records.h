@@ -50,4 +50,9 @@ Result<std::string> DecompressBatch(std::string_view batch, size_t max_bytes);
 // batchLength and CRC set to match.
 Result<std::string> CompressBatch(std::string_view batch, int codec);
 
+// `batch` (any codec) with its records in `codec` (0 uncompressed, 1-4): a topic's
+// compression.type. Offsets, timestamps and producer fields stay; records expanding past
+// `max_bytes` are a ResourceExhausted error, undecodable ones a Corruption error.
+Result<std::string> RecompressBatch(std::string_view batch, int codec, size_t max_bytes);
+
 }  // namespace floe::broker

@@ -180,6 +180,32 @@ TEST(BatchRecordsTest, EveryCodecRoundTripsAndRefusesGarbage) {
       if (decoded) (void)ForEachRecord(*decoded, [](const RecordView&) {});
     }
   }
+  // A topic's compression.type: any codec to any other (0: uncompressed), the records, offsets
+  // and producer fields unchanged; a bound and garbage refused as when decompressing.
+  for (int from = 0; from <= 4; ++from) {
+    auto source = from == 0 ? Result<std::string>(plain) : CompressBatch(plain, from);
+    ASSERT_TRUE(source.has_value());
+    for (int to = 0; to <= 4; ++to) {
+      SCOPED_TRACE(fmt::format("{} -> {}", from, to));
+      auto converted = RecompressBatch(*source, to, 1 << 20);
+      ASSERT_TRUE(converted.has_value()) << converted.error().ToString();
+      auto header = ValidateBatch(*converted);
+      ASSERT_TRUE(header.has_value()) << header.error().ToString();
+      EXPECT_EQ(header->compression(), to);
+      EXPECT_EQ(header->records_count, 500);
+      EXPECT_EQ(converted->substr(kBatchLengthAt + 4, kBatchCrcAt - kBatchLengthAt - 4),
+                plain.substr(kBatchLengthAt + 4, kBatchCrcAt - kBatchLengthAt - 4));
+      EXPECT_EQ(converted->substr(kBatchAttributesAt + 2, kBatchHeaderSize - kBatchAttributesAt - 2),
+                plain.substr(kBatchAttributesAt + 2, kBatchHeaderSize - kBatchAttributesAt - 2));
+      auto back = DecompressBatch(*converted, 1 << 20);
+      ASSERT_TRUE(back.has_value());
+      EXPECT_EQ(back->substr(kBatchHeaderSize), plain.substr(kBatchHeaderSize));
+    }
+    if (from == 0) continue;
+    EXPECT_EQ(RecompressBatch(*source, 4, 1000).error().kind(), ErrorKind::kResourceExhausted);
+    std::string cut = WithRecords(*source, source->substr(kBatchHeaderSize, 5), 500);
+    EXPECT_FALSE(RecompressBatch(cut, 1, 1 << 20).has_value());
+  }
   // Snappy is written in the xerial framing Java producers use.
   auto xerial = CompressBatch(plain, 2);
   ASSERT_TRUE(xerial.has_value());

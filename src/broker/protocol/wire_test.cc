@@ -133,6 +133,21 @@ TEST(RequestHeaderTest, ParsesV1AndV2) {
   auto parsed = ParseRequestHeader(ur);
   ASSERT_TRUE(parsed.has_value());
   EXPECT_FALSE(parsed->api.has_value());
+
+  // Produce is listed from v0 (so librdkafka compresses), but v0-2 requests stay unsupported.
+  for (int16_t version : {0, 2, 3}) {
+    std::string produce;
+    WireWriter p(&produce, false);
+    p.Int16(static_cast<int16_t>(ApiKey::kProduce));
+    p.Int16(version);
+    p.Int32(7);
+    p.NullableString(std::nullopt);
+    WireReader pr(produce, false);
+    auto header = ParseRequestHeader(pr);
+    ASSERT_TRUE(header.has_value());
+    EXPECT_EQ(header->version_supported, version >= 3) << version;
+  }
+  EXPECT_EQ(FindApi(static_cast<int16_t>(ApiKey::kProduce))->AdvertisedMinVersion(), 0);
 }
 
 TEST(ApiKeyTest, AdvertisedRangesAreConsistent) {
@@ -141,6 +156,7 @@ TEST(ApiKeyTest, AdvertisedRangesAreConsistent) {
     EXPECT_GT(static_cast<int16_t>(api.key), previous);
     previous = static_cast<int16_t>(api.key);
     EXPECT_LE(api.min_version, api.max_version);
+    EXPECT_LE(api.AdvertisedMinVersion(), api.min_version);
     // Everything advertised above a flexible threshold must be encoded flexibly: ApiVersions
     // v3, the transaction APIs', IncrementalAlterConfigs v1 and DescribeCluster (their
     // handlers write tagged fields).
