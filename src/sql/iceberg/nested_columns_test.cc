@@ -155,10 +155,18 @@ TEST_F(NestedColumnsTest, RowsCompareFieldByField) {
             std::vector<std::string>{"0"});
 }
 
+// ORDER BY a row sorts field by field, a NULL (field or row) after every value.
+TEST_F(NestedColumnsTest, RowsSortFieldByField) {
+  EXPECT_EQ(
+      Query("SELECT id FROM s.t ORDER BY payload, id"),
+      Query("SELECT id FROM s.t ORDER BY payload IS NULL, payload.customer NULLS LAST, payload.amount NULLS LAST, "
+            "payload.geo IS NULL, payload.geo.lat NULLS LAST, payload.geo.lon NULLS LAST, id"));
+}
+
 TEST_F(NestedColumnsTest, ComputingOnARowIsAClearError) {
   SqlSession session(*catalog_);
-  for (const char* sql : {"SELECT id FROM s.t ORDER BY payload", "SELECT payload.nope FROM s.t",
-                          "SELECT arbitrary(payload) FROM s.t", "SELECT nullif(payload, payload) FROM s.t"}) {
+  for (const char* sql : {"SELECT payload.nope FROM s.t", "SELECT arbitrary(payload) FROM s.t",
+                          "SELECT nullif(payload, payload) FROM s.t"}) {
     auto result = session.Run(sql);
     ASSERT_FALSE(result.has_value()) << sql;
     EXPECT_NE(result.error().message().find("row"), std::string::npos) << result.error().ToString();
