@@ -227,7 +227,8 @@ Result<StatementSummary> SqlSession::RunOne(const ast::Statement& statement, std
 
 Result<SqlSession::PushedWhere> SqlSession::PushWhere(LogicalPtr selection) {
   // The optimizer finds what storage can use: the terms pushed into the scan. The WHERE equals
-  // their conjunction when nothing stays above the scan and no residual is pushed with them.
+  // their conjunction when nothing but projections stays above the scan (a filter, or a join a
+  // subquery became, checks more) and no residual is pushed with them.
   FLOE_ASSIGN_OR_RETURN(LogicalPtr optimized, Optimize(std::move(selection)));
   static const ScanPredicate kNone;
   PushedWhere out;
@@ -238,7 +239,12 @@ Result<SqlSession::PushedWhere> SqlSession::PushWhere(LogicalPtr selection) {
       out.never_true = true;
       return out;
     }
-    if (node->kind == LogicalKind::kFilter) out.exact = false;
+    if (node->kind != LogicalKind::kProject) out.exact = false;
+    if (node->kind != LogicalKind::kProject && node->kind != LogicalKind::kFilter) {
+      // A join (a subquery in the WHERE became one): its first child need not be the target's
+      // scan, so nothing is pushed; every file is read and the WHERE decides row by row.
+      return out;
+    }
     node = node->children.empty() ? nullptr : node->children[0].get();
   }
   if (node != nullptr) out.pushed = &node->pushed;
@@ -258,7 +264,12 @@ Result<int64_t> SqlSession::RunUpdate(BoundStatement& bound, std::string_view sq
   }
   FLOE_ASSIGN_OR_RETURN(PushedWhere pushed, PushWhere(std::move(bound.plan)));
   if (pushed.never_true) return int64_t{0};
+  if (where) OptimizeSubqueryPlans(*where);
+  for (BoundExprPtr& value : changes.values) OptimizeSubqueryPlans(*value);
   QueryContext context(catalog_, query_options, sql);
+  context.session_catalog = options_.catalog;
+  context.session_schema = options_.schema;
+  Executor subqueries(context);  // Runs the subqueries of SET and WHERE.
   FLOE_ASSIGN_OR_RETURN(auto update, UpdateRows::Make(changes, where.get(), *table, context));
   FLOE_RETURN_IF_ERROR(writable_->RewriteRows(
       bound.target, *pushed.pushed, "update", [&](const formats::ColumnBatch& batch) { return update->Rewrite(batch); },
@@ -279,7 +290,12 @@ Result<int64_t> SqlSession::RunMerge(BoundStatement& bound, std::string_view sql
   context.session_catalog = options_.catalog;
   context.session_schema = options_.schema;
   FLOE_ASSIGN_OR_RETURN(LogicalPtr source_plan, Optimize(std::move(changes.source)));
-  Executor executor(context);
+  if (changes.on) OptimizeSubqueryPlans(*changes.on);
+  for (BoundRowChanges::Clause& clause : changes.clauses) {
+    if (clause.condition) OptimizeSubqueryPlans(*clause.condition);
+    for (BoundExprPtr& value : clause.values) OptimizeSubqueryPlans(*value);
+  }
+  Executor executor(context);  // Reads the source, then runs the clauses' subqueries.
   FLOE_ASSIGN_OR_RETURN(Materialized source_rows, executor.Materialize(*source_plan, nullptr));
   DataChunk source;
   source.rows = source_rows.rows();
@@ -308,7 +324,11 @@ Result<int64_t> SqlSession::RunDelete(BoundStatement& bound, std::string_view sq
   if (where.never_true) return int64_t{0};
   const ScanPredicate* pushed = where.pushed;
   bool exact = where.exact;
+  if (predicate) OptimizeSubqueryPlans(*predicate);
   QueryContext context(catalog_, query_options, sql);
+  context.session_catalog = options_.catalog;
+  context.session_schema = options_.schema;
+  Executor subqueries(context);  // Runs the WHERE's subqueries.
   ExprNodePtr compiled;
   if (predicate) {
     FLOE_ASSIGN_OR_RETURN(compiled, CompileExpression(*predicate, ColumnLayout::Of(columns, nullptr)));

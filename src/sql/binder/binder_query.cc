@@ -1271,12 +1271,6 @@ Result<BoundStatement> BinderImpl::BindStatement(const Statement& statement) {
       FLOE_RETURN_IF_ERROR(existing_table(out.target));
       // The query selecting the rows to delete: Filter(Scan) under a projection of every column.
       FLOE_ASSIGN_OR_RETURN(out.plan, BindQuery(*statement.query, nullptr, nullptr));
-      // Storage evaluates the WHERE on each batch it reads, one file at a time: no subqueries.
-      for (const LogicalOperator* op = out.plan.get(); op != nullptr; op = op->children.empty() ? nullptr : op->children[0].get()) {
-        if (op->kind == LogicalKind::kFilter && op->predicate->HasSubquery()) {
-          return ErrorAt(statement.query->where->location, "DELETE ... WHERE with a subquery is not supported");
-        }
-      }
       out.description = fmt::format("DELETE FROM {}", out.target.ToString());
       break;
     }

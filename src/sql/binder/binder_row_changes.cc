@@ -3,8 +3,11 @@
 // names, types and functions resolve exactly as in a SELECT; this file takes the bound
 // expressions back out of that query's projection and checks what only a write needs: that
 // the SET and INSERT columns exist once each and take their values' types, that conditions
-// are boolean, and that nothing needs more than the row at hand (subqueries, aggregates and
-// window functions are refused, since storage evaluates the statement one batch at a time).
+// are boolean, and that nothing needs more than the row at hand (aggregates and window
+// functions are refused, since storage evaluates the statement one batch at a time). Subqueries
+// are allowed: the executor runs them as a SELECT's expressions run them (an uncorrelated one
+// once, a correlated one per distinct outer values), reading the tables as they were before the
+// statement's commit.
 #include <algorithm>
 #include <set>
 
@@ -95,17 +98,10 @@ Status BinderImpl::BindUpdate(const Statement& statement, const CatalogTable& ta
   // SELECT *, v... FROM t [WHERE w] binds to Project([Filter](Scan)); an aggregate or a window
   // function in a value would have put its own operator between them.
   LogicalOperator* scan = plan->kind == LogicalKind::kProject ? plan->children[0].get() : nullptr;
-  const LogicalOperator* filter = nullptr;
-  if (scan != nullptr && scan->kind == LogicalKind::kFilter) {
-    filter = scan;
-    scan = scan->children[0].get();
-  }
+  if (scan != nullptr && scan->kind == LogicalKind::kFilter) scan = scan->children[0].get();
   if (scan == nullptr || scan->kind != LogicalKind::kScan ||
       plan->expressions.size() != scan->output.size() + statement.assignments.size()) {
     return ErrorAt(value_location(0), "UPDATE ... SET with an aggregate or window function is not supported");
-  }
-  if (filter != nullptr && filter->predicate->HasSubquery()) {
-    return ErrorAt(statement.query->where->location, "UPDATE ... WHERE with a subquery is not supported");
   }
   auto changes = std::make_shared<BoundRowChanges>();
   changes->target_columns = scan->output;
@@ -114,7 +110,6 @@ Status BinderImpl::BindUpdate(const Statement& statement, const CatalogTable& ta
   for (size_t i = 0; i < statement.assignments.size(); ++i) {
     FLOE_ASSIGN_OR_RETURN(size_t column, AssignedColumn(*this, table, statement.assignments[i], assigned));
     BoundExprPtr value = std::move(plan->expressions[scan->output.size() + i]);
-    if (value->HasSubquery()) return ErrorAt(value_location(i), "UPDATE ... SET with a subquery is not supported");
     const TableColumn& target = table.columns[column];
     FLOE_ASSIGN_OR_RETURN(
         changes->values[column],
@@ -152,7 +147,6 @@ Status BinderImpl::BindMerge(const Statement& statement, const CatalogTable& tab
     int location = select[item].location;
     BoundExprPtr e = std::move(plan->expressions[next++]);
     ++item;
-    if (e->HasSubquery()) return ErrorAt(location, "MERGE with a subquery is not supported");
     if (!matched && Intersects(e->ColumnsRead(), target_ids)) {
       return ErrorAt(location, "WHEN NOT MATCHED cannot refer to the target table's columns");
     }

@@ -370,15 +370,28 @@ Status CheckStoredForm(const QualifiedTableName& name, const std::vector<TableCo
 
 }  // namespace
 
+Result<MemoryCatalog::Snapshot> MemoryCatalog::Read(const QualifiedTableName& name) const {
+  std::shared_lock lock(*mutex_);
+  FLOE_ASSIGN_OR_RETURN(const StoredTable* stored, Find(name));
+  return Snapshot{stored->table, stored->batches};
+}
+
+Result<MemoryCatalog::StoredTable*> MemoryCatalog::Unchanged(const QualifiedTableName& name, const Snapshot& read) {
+  FLOE_ASSIGN_OR_RETURN(StoredTable * stored, Find(name));
+  if (stored->table != read.table || stored->batches != read.batches) {
+    return Conflict("{} changed while the statement ran; run it again", name.ToString());
+  }
+  return stored;
+}
+
 Result<int64_t> MemoryCatalog::DeleteRows(const QualifiedTableName& name, const ScanPredicate&, bool,
                                           const RowSelector& select) {
-  std::unique_lock lock(*mutex_);
-  FLOE_ASSIGN_OR_RETURN(StoredTable* stored, Find(name));
-  const auto& columns = stored->table->columns;
+  FLOE_ASSIGN_OR_RETURN(Snapshot read, Read(name));
+  const auto& columns = read.table->columns;
   // Built aside and swapped in at the end, so a failing selector leaves the table as it was.
   std::vector<std::shared_ptr<const formats::ColumnBatch>> kept_batches;
   int64_t deleted = 0;
-  for (const auto& batch : stored->batches) {
+  for (const auto& batch : read.batches) {
     FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> flags, select(*batch));
     if (flags.size() != static_cast<size_t>(batch->num_rows)) {
       return Internal("delete from {}: {} flags for {} rows", name.ToString(), flags.size(), batch->num_rows);
@@ -396,6 +409,8 @@ Result<int64_t> MemoryCatalog::DeleteRows(const QualifiedTableName& name, const 
     FLOE_ASSIGN_OR_RETURN(auto kept, KeepRows(*batch, columns, keep));
     kept_batches.push_back(std::move(kept));
   }
+  std::unique_lock lock(*mutex_);
+  FLOE_ASSIGN_OR_RETURN(StoredTable * stored, Unchanged(name, read));
   stored->batches = std::move(kept_batches);
   CatalogTable table = *stored->table;
   table.estimated_rows = std::max<int64_t>(0, table.estimated_rows.value_or(0) - deleted);
@@ -405,9 +420,8 @@ Result<int64_t> MemoryCatalog::DeleteRows(const QualifiedTableName& name, const 
 
 Status MemoryCatalog::RewriteRows(const QualifiedTableName& name, const ScanPredicate&, std::string_view,
                                   const RowRewriter& rewrite, const RowAppender& append) {
-  std::unique_lock lock(*mutex_);
-  FLOE_ASSIGN_OR_RETURN(StoredTable * stored, Find(name));
-  const auto& columns = stored->table->columns;
+  FLOE_ASSIGN_OR_RETURN(Snapshot read, Read(name));
+  const auto& columns = read.table->columns;
   // Built aside and swapped in at the end, so a failing statement leaves the table as it was.
   std::vector<std::shared_ptr<const formats::ColumnBatch>> batches;
   int64_t rows = 0;
@@ -424,7 +438,7 @@ Status MemoryCatalog::RewriteRows(const QualifiedTableName& name, const ScanPred
     batches.push_back(std::make_shared<const formats::ColumnBatch>(std::move(b)));
     return OkStatus();
   };
-  for (const auto& batch : stored->batches) {
+  for (const auto& batch : read.batches) {
     FLOE_ASSIGN_OR_RETURN(RowChanges changes, rewrite(*batch));
     if (changes.remove.size() != static_cast<size_t>(batch->num_rows)) {
       return Internal("{}: {} flags for {} rows", name.ToString(), changes.remove.size(), batch->num_rows);
@@ -447,6 +461,8 @@ Status MemoryCatalog::RewriteRows(const QualifiedTableName& name, const ScanPred
     FLOE_ASSIGN_OR_RETURN(std::vector<formats::ColumnBatch> appended, append());
     for (formats::ColumnBatch& b : appended) FLOE_RETURN_IF_ERROR(add(std::move(b)));
   }
+  std::unique_lock lock(*mutex_);
+  FLOE_ASSIGN_OR_RETURN(StoredTable * stored, Unchanged(name, read));
   stored->batches = std::move(batches);
   CatalogTable table = *stored->table;
   table.estimated_rows = rows;

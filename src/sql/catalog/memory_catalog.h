@@ -61,6 +61,16 @@ class MemoryCatalog final : public SqlCatalog {
   Result<StoredTable*> Find(const QualifiedTableName& name);
   Result<const StoredTable*> Find(const QualifiedTableName& name) const;
 
+  // DELETE, UPDATE and MERGE read a snapshot of the table without holding the lock (their
+  // subqueries may read the same table), then swap their result in under it if nothing
+  // changed meanwhile (Unchanged: Conflict otherwise), as an Iceberg commit does.
+  struct Snapshot {
+    std::shared_ptr<const CatalogTable> table;
+    std::vector<std::shared_ptr<const formats::ColumnBatch>> batches;
+  };
+  Result<Snapshot> Read(const QualifiedTableName& name) const;
+  Result<StoredTable*> Unchanged(const QualifiedTableName& name, const Snapshot& read);  // Under the lock.
+
   std::string catalog_name_;
   int64_t split_rows_ = 4096;
   // Behind a pointer so the catalog stays movable.

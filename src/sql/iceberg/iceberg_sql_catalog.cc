@@ -409,10 +409,12 @@ Result<int64_t> IcebergSqlCatalog::DeleteRows(const QualifiedTableName& name, co
   for (size_t i = 0; i < schema.fields().size(); ++i) {
     if (auto type = SqlTypeFor(*schema.fields()[i].type)) visible.push_back({i, BatchTypeFor(*type)});
   }
-  bool exact = pushed_is_exact;
+  // Files are dropped unread only when the WHERE is exactly the pushed terms (the caller's
+  // word: nothing stayed above the scan) and every one of them translates.
+  bool translated = false;
   iceberg::DeleteRowsOptions options;
-  iceberg::ExprPtr filter = ToIcebergFilter(&pushed, schema, &exact);
-  options.filter_is_exact = exact;
+  iceberg::ExprPtr filter = ToIcebergFilter(&pushed, schema, &translated);
+  options.filter_is_exact = pushed_is_exact && translated;
   FLOE_ASSIGN_OR_RETURN(options.merge_on_read, MergeOnRead(*table, "delete"));
   // Storage reads each candidate file; the statement's own WHERE decides each row.
   options.matcher = [&](const formats::ColumnBatch& b, const std::vector<int>& columns) -> Result<std::vector<uint8_t>> {

@@ -31,6 +31,8 @@ void OptimizeSubqueries(LogicalOperator& op, const OptimizerOptions& options) {
 
 }  // namespace
 
+void OptimizeSubqueryPlans(BoundExpr& expr) { OptimizeExpression(expr, OptimizerOptions{}); }
+
 Result<LogicalPtr> Optimize(LogicalPtr plan, const OptimizerOptions& options) {
   if (options.decorrelate_subqueries) plan = DecorrelateSubqueries(std::move(plan));
   if (options.fold_constants) plan = FoldConstants(std::move(plan));

@@ -43,6 +43,10 @@ LogicalPtr ExtractCommonSubexpressions(LogicalPtr plan);
 // Sets estimated_rows on every node (from table estimates and fixed selectivities).
 void EstimateCardinality(LogicalOperator& plan);
 
+// Optimizes the plans of the subqueries inside `expr` (an UPDATE's, DELETE's or MERGE's
+// expressions, which are evaluated on the rows storage hands over rather than planned).
+void OptimizeSubqueryPlans(BoundExpr& expr);
+
 // Folds constant subexpressions of `expr`; a wholly constant expression becomes a constant.
 BoundExprPtr FoldExpression(BoundExprPtr expr);
 // The value of a constant expression, if the folder can compute it.

@@ -219,3 +219,29 @@ test('UPDATE and MERGE through pg (command tags UPDATE n, MERGE n) and Trino (up
   assert.deepEqual(left.rows.map(([id, amount]) => [Number(id), Number(amount)]),
     [...expected.entries()].sort((a, b) => a[0] - b[0]), JSON.stringify(left));
 });
+
+test('UPDATE and DELETE with subqueries on an Iceberg table, through pg', async () => {
+  const client = new pg.Client(server.pgConfig);
+  await client.connect();
+  try {
+    await client.query('CREATE TABLE shop.scaled AS SELECT * FROM shop.orders');
+    // Correlated in SET; the subquery reads the table as it was before the statement.
+    const updated = await client.query(`UPDATE shop.scaled SET amount = amount + (SELECT max(o.amount) FROM shop.scaled o
+      WHERE o.region = scaled.region) WHERE id IN (SELECT id FROM shop.orders WHERE id % 10 = 0)`);
+    assert.equal(updated.rowCount, rows.filter((r) => r.id % 10 === 0).length);
+    const maxByRegion = new Map();
+    for (const r of rows) maxByRegion.set(r.region, Math.max(maxByRegion.get(r.region) ?? -Infinity, r.amount));
+    const expected = new Map(rows.map((r) => [r.id, r.id % 10 === 0 ? r.amount + maxByRegion.get(r.region) : r.amount]));
+    const deleted = await client.query(
+      'DELETE FROM shop.scaled WHERE amount > (SELECT avg(amount) FROM shop.scaled) AND region IN (SELECT region FROM shop.orders WHERE id = 1)');
+    const average = [...expected.values()].reduce((a, b) => a + b, 0) / expected.size;
+    const region = rows.find((r) => r.id === 1).region;
+    const gone = rows.filter((r) => expected.get(r.id) > average && r.region === region).map((r) => r.id);
+    assert.equal(deleted.rowCount, gone.length);
+    for (const id of gone) expected.delete(id);
+    const left = await client.query('SELECT id, amount FROM shop.scaled ORDER BY id');
+    assert.deepEqual(left.rows.map((r) => [Number(r.id), Number(r.amount)]), [...expected.entries()].sort((a, b) => a[0] - b[0]));
+  } finally {
+    await client.end();
+  }
+});
