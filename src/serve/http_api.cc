@@ -252,6 +252,8 @@ HttpResponse HttpApi::Playground(HttpRequest& request) {
     status = action == "take-down" ? pipeline_->TakeDown(*role) : pipeline_->BringUp(*role);
   } else if (action == "storage-faults") {
     status = pipeline_->SetStorageFaults(input);
+  } else if (action == "stream") {
+    status = pipeline_->RewireStream(input);
   } else {
     return JsonError(404, fmt::format("no playground action '{}'", action));
   }

@@ -30,6 +30,9 @@ class PipelineControl {
   // {"error_rate": 0.1, "latency_ms": 50, "short_write_rate": 0.0} on the warehouse's storage;
   // all zero clears the faults.
   virtual Status SetStorageFaults(const nlohmann::json& faults) = 0;
+  // Rewires the stream job: {"trigger_ms": 1000, "compaction": false, ...} (docs/http-api.md);
+  // InvalidArgument for an unknown key or a value out of bounds.
+  virtual Status RewireStream(const nlohmann::json& settings) = 0;
 };
 
 }  // namespace floe::serve

@@ -33,6 +33,12 @@ std::string AbsolutePath(const std::string& path) {
   return std::filesystem::absolute(path, ignored).lexically_normal().string();
 }
 
+// What the map shows for the stream job child.
+std::string StreamJobDescription(const StreamSettings& s) {
+  return fmt::format("topic orders into shop.orders every {} ms, files up to {} MB, compaction {}", s.trigger_millis,
+                     s.target_file_size_mb, s.compaction ? fmt::format("to {} MB", s.compaction_target_mb) : "off");
+}
+
 // The console and `floe up` call the stream job "stream job"; "stream" is accepted too.
 std::string_view CanonicalRole(std::string_view role) { return role == "stream" ? "stream job" : role; }
 
@@ -101,7 +107,7 @@ stream::StreamConfig Pipeline::StreamConfigFor() const {
   config.schema_json = std::string(generator::OrdersSchemaJson());
   config.partition = {"hour(ts)"};
   config.timestamp_unit = "ms";
-  config.trigger.interval_millis = options_.trigger_millis;
+  ApplyStreamSettings(options_.stream, &config);
   // Producers may publish the orders as JSON or Confluent-framed (Avro registered in this
   // pipeline's registry); the job and fresh reads tell them apart per record.
   config.format = "auto";
@@ -166,12 +172,15 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeProcessRoles() {
   stream::StreamConfig stream = StreamConfigFor();
   std::string schema_path = options_.data + "/orders.schema.json";
   std::ofstream(schema_path) << stream.schema_json;
-  std::vector<std::string> stream_argv = {options_.floe_binary, "stream", "--brokers", stream.brokers, "--topic",
-                                          stream.topic, "--table", stream.table, "--catalog", stream.catalog,
-                                          "--warehouse", stream.warehouse, "--schema", schema_path,
-                                          "--timestamp-unit", stream.timestamp_unit, "--trigger",
-                                          fmt::format("{}ms", stream.trigger.interval_millis), "--format",
-                                          stream.format, "--registry", stream.registry};
+  std::vector<std::string> stream_argv = {
+      options_.floe_binary,  "stream",         "--brokers",   stream.brokers, "--topic",
+      stream.topic,          "--table",        stream.table,  "--catalog",    stream.catalog,
+      "--warehouse",         stream.warehouse, "--schema",    schema_path,    "--timestamp-unit",
+      stream.timestamp_unit, "--format",       stream.format, "--registry",   stream.registry};
+  for (auto& [flag, value] : StreamSettingsArguments(options_.stream)) {
+    stream_argv.push_back(flag);
+    stream_argv.push_back(value);
+  }
   for (const std::string& partition : stream.partition) {
     stream_argv.push_back("--partition");
     stream_argv.push_back(partition);
@@ -183,10 +192,8 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeProcessRoles() {
                                          "--timestamp-unit", state.timestamp_unit, "--trigger",
                                          fmt::format("{}ms", state.trigger.interval_millis), "--mode", "upsert",
                                          "--key", state.key_columns[0]};
-  roles.push_back(std::make_unique<ProcessRole>(
-      "stream job", fmt::format("topic {} into {} every {} ms", stream.topic, stream.table,
-                                stream.trigger.interval_millis),
-      std::move(stream_argv), logs + "/stream.log", options_.host, -1));
+  roles.push_back(std::make_unique<ProcessRole>("stream job", StreamJobDescription(options_.stream),
+                                                std::move(stream_argv), logs + "/stream.log", options_.host, -1));
   roles.push_back(std::make_unique<ProcessRole>(
       "state job", fmt::format("topic {} into {} (upserts by {}) every {} ms", state.topic, state.table,
                                state.key_columns[0], state.trigger.interval_millis),
@@ -385,6 +392,35 @@ Status Pipeline::BringUp(std::string_view role) {
   FLOE_RETURN_IF_ERROR_CTX(found->Start(), fmt::format("bringing the {} up", found->name()));
   held_down_.erase(it);
   return OkStatus();
+}
+
+Status Pipeline::RewireStream(const nlohmann::json& patch) {
+  std::lock_guard lock(mutex_);
+  FLOE_ASSIGN_OR_RETURN(StreamSettings next, ApplyStreamSettingsPatch(options_.stream, patch));
+  Role* found = Find("stream job");
+  if (found == nullptr) return NotFound("no stream job runs in this pipeline");
+  options_.stream = next;
+  bool running = !held_down_.contains(found->name());
+  if (options_.processes) {
+    auto* process = static_cast<ProcessRole*>(found);
+    for (auto& [flag, value] : StreamSettingsArguments(next)) process->SetArgument(flag, value);
+    process->set_describe(StreamJobDescription(next));
+    if (!running) return OkStatus();
+    // A clean stop (SIGTERM): the child finishes or abandons its batch and exits; the next one
+    // resumes from the table's recorded offsets.
+    process->Stop();
+    return process->Start();
+  }
+  auto* job = static_cast<StreamRole*>(found);
+  if (running) job->Stop();  // Between batches: what it has committed is in the table's offsets.
+  job->set_config(StreamConfigFor());
+  if (!running) return OkStatus();
+  return job->Start();
+}
+
+StreamSettings Pipeline::stream_settings() const {
+  std::lock_guard lock(mutex_);
+  return options_.stream;
 }
 
 std::vector<RoleState> Pipeline::RoleStates() const {

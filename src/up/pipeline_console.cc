@@ -1,13 +1,15 @@
 #include "up/pipeline_console.h"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <filesystem>
-
-#include <fmt/format.h>
 
 #include "base/clock.h"
 #include "catalog/open_catalog.h"
 #include "catalog/table_identifier.h"
+#include "iceberg/scan.h"
+#include "stream/table_setup.h"
 #include "up/pipeline.h"
 #include "up/storage_faults.h"
 
@@ -200,6 +202,21 @@ nlohmann::json PipelineConsole::StorageNumbers() const {
   return storage;
 }
 
+Result<nlohmann::json> PipelineConsole::MeasureScanPlanning() {
+  FLOE_ASSIGN_OR_RETURN(catalog::TableIdentifier id, catalog::IdentifierFromString(sources_.table));
+  if (!planning_catalog_) {
+    FLOE_ASSIGN_OR_RETURN(auto opened,
+                          catalog::OpenCatalog({.uri = sources_.catalog, .warehouse = sources_.warehouse}));
+    planning_catalog_ = std::move(opened);
+  }
+  FLOE_ASSIGN_OR_RETURN(auto table, stream::LoadTable(planning_catalog_, id));
+  int64_t start = Clock::System().MonotonicNanos();
+  FLOE_ASSIGN_OR_RETURN(iceberg::ScanPlan plan, iceberg::PlanScan(*table, {}));
+  double millis = static_cast<double>(Clock::System().MonotonicNanos() - start) / 1e6;
+  return nlohmann::json{
+      {"planning_ms", millis}, {"manifests", plan.manifests_total}, {"planned_files", plan.tasks.size()}};
+}
+
 void PipelineConsole::SampleNow() {
   std::lock_guard sample_lock(sampler_mutex_);
   int64_t now = Clock::System().NowMillis();
@@ -248,6 +265,14 @@ void PipelineConsole::SampleNow() {
     last_table_["error"] = table.error().message();
   }
   if (auto dlq = LoadTableNumbers(sources_.table + "_dlq", 0)) last_dlq_ = {{"rows", dlq->rows}};
+  // Planning a scan: what a dashboard's query pays before reading any row.
+  if (last_table_.value("up", false)) {
+    if (auto planning = MeasureScanPlanning()) {
+      last_table_["scan"] = std::move(*planning);
+    } else {
+      last_table_["scan"] = {{"error", planning.error().message()}};
+    }
+  }
 
   // Lag: what the broker holds past the offsets the table's current snapshot committed.
   int64_t lag = 0;
@@ -275,6 +300,7 @@ void PipelineConsole::SampleNow() {
   stream["last_snapshot_id"] = last_table_.value("snapshot_id", nlohmann::json());
   stream["commits"] = last_table_.value("commits", nlohmann::json::array());
   stream["dead_letter_rows"] = last_dlq_.value("rows", 0);
+  stream["settings"] = StreamSettingsJson(pipeline_.stream_settings());
 
   nlohmann::json table = last_table_;
   table.erase("commits");
@@ -375,6 +401,12 @@ void PipelineConsole::Poke() {
     poked_ = true;
   }
   wake_.notify_all();
+}
+
+Status PipelineConsole::RewireStream(const nlohmann::json& settings) {
+  FLOE_RETURN_IF_ERROR(pipeline_.RewireStream(settings));
+  Poke();
+  return OkStatus();
 }
 
 Status PipelineConsole::SetStorageFaults(const nlohmann::json& faults) {

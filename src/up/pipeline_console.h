@@ -58,6 +58,7 @@ class PipelineConsole final : public serve::PipelineControl {
   Status TakeDown(std::string_view role) override;
   Status BringUp(std::string_view role) override;
   Status SetStorageFaults(const nlohmann::json& faults) override;
+  Status RewireStream(const nlohmann::json& settings) override;
 
  private:
   struct TableNumbers {
@@ -69,6 +70,10 @@ class PipelineConsole final : public serve::PipelineControl {
   Result<TableNumbers> LoadTableNumbers(const std::string& table, size_t max_commits) const;
   Result<catalog::Catalog*> OpenCatalog() const;  // Requires catalog_mutex_.
   nlohmann::json StorageNumbers() const;
+  // How long planning a full scan of the table's current snapshot takes (reading its manifest
+  // list and manifests), and what it read: grows with small files, falls after compaction.
+  // Requires sampler_mutex_.
+  Result<nlohmann::json> MeasureScanPlanning();
   void Poke();
 
   Pipeline& pipeline_;
@@ -84,6 +89,8 @@ class PipelineConsole final : public serve::PipelineControl {
   nlohmann::json last_table_;
   nlohmann::json last_dlq_;
   std::map<int32_t, int64_t> last_offsets_;
+  // Opened lazily for the scan-planning measure (stream::LoadTable shares it); sampler_mutex_.
+  std::shared_ptr<catalog::Catalog> planning_catalog_;
 
   mutable std::mutex mutex_;
   nlohmann::json snapshot_;  // Guarded by mutex_.
