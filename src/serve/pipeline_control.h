@@ -33,6 +33,10 @@ class PipelineControl {
   // Rewires the stream job: {"trigger_ms": 1000, "compaction": false, ...} (docs/http-api.md);
   // InvalidArgument for an unknown key or a value out of bounds.
   virtual Status RewireStream(const nlohmann::json& settings) = 0;
+  // Sends a marker event and starts timing when a snapshot read and a live read first see it:
+  // {"event_id": "..."}; Conflict while the previous probe still looks. Results appear in
+  // Snapshot()'s "freshness".
+  virtual Result<nlohmann::json> ProbeFreshness() = 0;
 };
 
 }  // namespace floe::serve

@@ -317,7 +317,9 @@ Status Pipeline::Start() {
   if (options_.processes) supervisor_ = std::thread([this] { Supervise(); });
   if (auto* query = dynamic_cast<QueryRole*>(Find("query server"))) {
     // The reconciliation's "queryable": count(*) through the engine, like any client.
-    console_->SetRowCounter([query](std::string_view table) { return query->CountRows(table); });
+    console_->SetRowCounter([query](std::string_view table, std::string_view where, std::string_view freshness) {
+      return query->CountRows(table, where, freshness);
+    });
   }
   lock.unlock();
   console_->Start();
@@ -479,6 +481,25 @@ Status Pipeline::Burst(int64_t events) {
   auto* generator = static_cast<GeneratorRole*>(Find("generator"));
   if (generator == nullptr) return NotFound("the generator is off (floe up --traffic off)");
   return generator->Burst(events);
+}
+
+Result<std::string> Pipeline::SendMarker() {
+  if (options_.processes)
+    return NotImplemented("with --processes the generator is a child process and sends no markers");
+  std::future<Result<std::string>> marker;
+  {
+    std::lock_guard lock(mutex_);
+    auto* generator = static_cast<GeneratorRole*>(Find("generator"));
+    if (generator == nullptr) return NotFound("the generator is off (floe up --traffic off)");
+    if (held_down_.contains(generator->name())) return Unavailable("the generator is down; bring it up first");
+    FLOE_ASSIGN_OR_RETURN(marker, generator->RequestMarker());
+  }
+  // Outside the lock: the loop takes it within a few milliseconds, unless it is stopping, in
+  // which case it answers Unavailable itself.
+  if (marker.wait_for(std::chrono::seconds(10)) != std::future_status::ready) {
+    return Unavailable("the generator did not send the marker within 10 s");
+  }
+  return marker.get();
 }
 
 nlohmann::json Pipeline::GeneratorNumbers() const {

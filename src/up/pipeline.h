@@ -104,6 +104,9 @@ class Pipeline {
   // The generator's rate (0 pauses it) and a burst of extra events.
   Status SetTraffic(double events_per_second);
   Status Burst(int64_t events);
+  // One valid order event sent now, paused or not, counted in the ledger like the rest: its
+  // event id once the producer has taken it. Not with --processes (the generator is a child).
+  Result<std::string> SendMarker();
   // {"state", "rate", "paused", "sent", "acknowledged", "acknowledged_valid", ...}
   nlohmann::json GeneratorNumbers() const;
   // The in-process stream job's counters: {"batches", "records_in", "rows_committed", ...}.

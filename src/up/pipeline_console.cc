@@ -69,7 +69,20 @@ nlohmann::json DefaultPartitionFields(const nlohmann::json& metadata) {
 }  // namespace
 
 PipelineConsole::PipelineConsole(Pipeline& pipeline, ConsoleSources sources)
-    : pipeline_(pipeline), sources_(std::move(sources)), probe_(sources_.brokers) {
+    : pipeline_(pipeline),
+      sources_(std::move(sources)),
+      probe_(sources_.brokers),
+      freshness_([this] { return pipeline_.SendMarker(); },
+                 [this](std::string_view event_id, std::string_view freshness) -> Result<int64_t> {
+                   RowCounter counter;
+                   {
+                     std::lock_guard lock(mutex_);
+                     counter = row_counter_;
+                   }
+                   if (!counter) return Unavailable("no query engine runs in this process");
+                   return counter(sources_.table, fmt::format("event_id = '{}'", event_id), freshness);
+                 },
+                 {}) {
   snapshot_ = nlohmann::json::object();
   last_dlq_ = {{"rows", 0}};
 }
@@ -94,6 +107,7 @@ void PipelineConsole::Start() {
 }
 
 void PipelineConsole::Stop() {
+  freshness_.Stop();
   {
     std::lock_guard lock(wake_mutex_);
     stopping_ = true;
@@ -327,8 +341,16 @@ void PipelineConsole::SampleNow() {
 }
 
 nlohmann::json PipelineConsole::Snapshot() const {
+  nlohmann::json freshness = freshness_.ToJson();
   std::lock_guard lock(mutex_);
-  return snapshot_;
+  nlohmann::json snapshot = snapshot_;
+  snapshot["freshness"] = std::move(freshness);
+  return snapshot;
+}
+
+Result<nlohmann::json> PipelineConsole::ProbeFreshness() {
+  FLOE_ASSIGN_OR_RETURN(std::string event_id, freshness_.Start());
+  return nlohmann::json{{"event_id", event_id}};
 }
 
 nlohmann::json PipelineConsole::Reconciliation() const {
@@ -365,7 +387,7 @@ nlohmann::json PipelineConsole::Reconciliation() const {
   }
   out["consumer_lag"] = stream.value("consumer_lag", nlohmann::json());
   if (counter) {
-    if (auto rows = counter(sources_.table)) {
+    if (auto rows = counter(sources_.table, "", "")) {
       out["queryable"] = *rows;
     } else {
       out["errors"].push_back("queryable: " + rows.error().message());

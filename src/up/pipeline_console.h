@@ -15,14 +15,14 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
-
-#include <nlohmann/json.hpp>
 
 #include "catalog/catalog.h"
 #include "serve/pipeline_control.h"
 #include "up/broker_probe.h"
+#include "up/freshness_probe.h"
 
 namespace floe::up {
 
@@ -39,8 +39,11 @@ struct ConsoleSources {
 class PipelineConsole final : public serve::PipelineControl {
  public:
   // Counts the rows a SQL query over `table` sees ("shop.orders"), for the reconciliation's
-  // queryable number; given by whoever runs the query engine in this process.
-  using RowCounter = std::function<Result<int64_t>(std::string_view table)>;
+  // queryable number, narrowed by `where` (SQL the console makes) and read with `freshness`
+  // ("live", "snapshot", or empty for the default) for the freshness probe; given by whoever
+  // runs the query engine in this process.
+  using RowCounter =
+      std::function<Result<int64_t>(std::string_view table, std::string_view where, std::string_view freshness)>;
 
   PipelineConsole(Pipeline& pipeline, ConsoleSources sources);
   ~PipelineConsole() override;
@@ -59,6 +62,7 @@ class PipelineConsole final : public serve::PipelineControl {
   Status BringUp(std::string_view role) override;
   Status SetStorageFaults(const nlohmann::json& faults) override;
   Status RewireStream(const nlohmann::json& settings) override;
+  Result<nlohmann::json> ProbeFreshness() override;
 
  private:
   struct TableNumbers {
@@ -101,6 +105,7 @@ class PipelineConsole final : public serve::PipelineControl {
   bool stopping_ = false;  // Guarded by wake_mutex_.
   bool poked_ = false;     // Guarded by wake_mutex_: sample again now (a role changed).
   std::thread sampler_;
+  FreshnessProbe freshness_;  // Declared last: its thread calls the row counter above.
 };
 
 }  // namespace floe::up

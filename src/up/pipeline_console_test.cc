@@ -207,6 +207,29 @@ TEST_F(PipelineConsoleTest, RewiringTheStreamJobKeepsEveryEventOnce) {
   EXPECT_EQ(r["equal"], true) << r.dump();
 }
 
+TEST_F(PipelineConsoleTest, AFreshnessMarkerIsFoundByBothReadsAndCountedOnce) {
+  ASSERT_TRUE(WaitFor(console(), [](const json& s) { return s["table"].value("rows", 0) > 0; }));
+  ASSERT_TRUE(console().SetTraffic(0));  // Paused: the marker is sent all the same.
+  uint64_t sent = pipeline_->GeneratorNumbers()["sent"];
+  auto marker = console().ProbeFreshness();
+  ASSERT_TRUE(marker) << marker.error().ToString();
+  std::string event_id = (*marker)["event_id"];
+  EXPECT_EQ(pipeline_->GeneratorNumbers()["sent"].get<uint64_t>(), sent + 1);
+  ASSERT_TRUE(WaitFor(console(), [](const json& s) { return s["freshness"]["running"] == false; }))
+      << console().Snapshot()["freshness"].dump();
+  json probe = console().Snapshot()["freshness"]["probes"].back();
+  EXPECT_EQ(probe["event_id"], event_id);
+  EXPECT_TRUE(probe["live_ms"].is_number()) << probe.dump();
+  EXPECT_TRUE(probe["snapshot_ms"].is_number()) << probe.dump();
+  EXPECT_EQ(probe["timed_out"], false) << probe.dump();
+  // The marker is an event like the others: in the ledger and in the table, once.
+  ASSERT_TRUE(WaitFor(console(), [](const json& s) {
+    return s["generator"]["acknowledged"] == s["generator"]["sent"] && s["stream"]["consumer_lag"] == 0;
+  }));
+  json r = console().Reconciliation();
+  EXPECT_EQ(r["equal"], true) << r.dump();
+}
+
 TEST_F(PipelineConsoleTest, RefusesWhatItCannotDo) {
   EXPECT_EQ(console().TakeDown("coffee machine").error().kind(), ErrorKind::kNotFound);
   EXPECT_EQ(console().SetTraffic(-5).error().kind(), ErrorKind::kInvalidArgument);

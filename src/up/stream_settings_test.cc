@@ -26,12 +26,11 @@ TEST(StreamSettingsTest, APatchChangesOnlyTheKeysItGives) {
 
 TEST(StreamSettingsTest, RefusesUnknownKeysWrongTypesAndValuesOutOfBounds) {
   StreamSettings current;
-  for (const char* bad : {R"({})", R"([])", R"({"trigger": 1000})", R"({"trigger_ms": "1s"})",
-                          R"({"trigger_ms": 1.5})", R"({"trigger_ms": 99})", R"({"trigger_ms": 600001})",
-                          R"({"compaction": "on"})", R"({"compaction": 1})", R"({"target_file_size_mb": 0})",
-                          R"({"target_file_size_mb": 1025})", R"({"compaction_target_mb": -1})",
-                          R"({"maintenance_interval_ms": 999})", R"({"maintenance_interval_ms": 1e300})",
-                          R"({"trigger_ms": 1000, "files": 3})"}) {
+  for (const char* bad : {R"({})", R"([])", R"({"trigger": 1000})", R"({"trigger_ms": "1s"})", R"({"trigger_ms": 1.5})",
+                          R"({"trigger_ms": 99})", R"({"trigger_ms": 600001})", R"({"compaction": "on"})",
+                          R"({"compaction": 1})", R"({"target_file_size_mb": 0})", R"({"target_file_size_mb": 1025})",
+                          R"({"compaction_target_mb": -1})", R"({"maintenance_interval_ms": 999})",
+                          R"({"maintenance_interval_ms": 1e300})", R"({"trigger_ms": 1000, "files": 3})"}) {
     auto next = ApplyStreamSettingsPatch(current, json::parse(bad));
     ASSERT_FALSE(next) << bad;
     EXPECT_EQ(next.error().kind(), ErrorKind::kInvalidArgument) << bad;
@@ -44,11 +43,15 @@ TEST(StreamSettingsTest, RefusesUnknownKeysWrongTypesAndValuesOutOfBounds) {
 }
 
 TEST(StreamSettingsTest, TheBoundsThemselvesAreAccepted) {
-  StreamSettings low{.trigger_millis = kMinTriggerMillis, .target_file_size_mb = kMinFileSizeMb,
-                     .compaction = false, .compaction_target_mb = kMinFileSizeMb,
+  StreamSettings low{.trigger_millis = kMinTriggerMillis,
+                     .target_file_size_mb = kMinFileSizeMb,
+                     .compaction = false,
+                     .compaction_target_mb = kMinFileSizeMb,
                      .maintenance_interval_millis = kMinMaintenanceIntervalMillis};
-  StreamSettings high{.trigger_millis = kMaxTriggerMillis, .target_file_size_mb = kMaxFileSizeMb,
-                      .compaction = true, .compaction_target_mb = kMaxFileSizeMb,
+  StreamSettings high{.trigger_millis = kMaxTriggerMillis,
+                      .target_file_size_mb = kMaxFileSizeMb,
+                      .compaction = true,
+                      .compaction_target_mb = kMaxFileSizeMb,
                       .maintenance_interval_millis = kMaxMaintenanceIntervalMillis};
   EXPECT_TRUE(ValidateStreamSettings(low));
   EXPECT_TRUE(ValidateStreamSettings(high));
@@ -56,8 +59,11 @@ TEST(StreamSettingsTest, TheBoundsThemselvesAreAccepted) {
 }
 
 TEST(StreamSettingsTest, ReachTheJobAndTheChildAlike) {
-  StreamSettings settings{.trigger_millis = 1500, .target_file_size_mb = 8, .compaction = false,
-                          .compaction_target_mb = 32, .maintenance_interval_millis = 20'000};
+  StreamSettings settings{.trigger_millis = 1500,
+                          .target_file_size_mb = 8,
+                          .compaction = false,
+                          .compaction_target_mb = 32,
+                          .maintenance_interval_millis = 20'000};
   stream::StreamConfig config;
   ApplyStreamSettings(settings, &config);
   EXPECT_EQ(config.trigger.interval_millis, 1500);
@@ -72,9 +78,11 @@ TEST(StreamSettingsTest, ReachTheJobAndTheChildAlike) {
                                                                {"--compaction-target-mb", "32"},
                                                                {"--maintenance-interval", "20000ms"}};
   EXPECT_EQ(StreamSettingsArguments(settings), expected);
-  EXPECT_EQ(StreamSettingsJson(settings),
-            (json{{"trigger_ms", 1500}, {"target_file_size_mb", 8}, {"compaction", false},
-                  {"compaction_target_mb", 32}, {"maintenance_interval_ms", 20'000}}));
+  EXPECT_EQ(StreamSettingsJson(settings), (json{{"trigger_ms", 1500},
+                                                {"target_file_size_mb", 8},
+                                                {"compaction", false},
+                                                {"compaction_target_mb", 32},
+                                                {"maintenance_interval_ms", 20'000}}));
 }
 
 }  // namespace
