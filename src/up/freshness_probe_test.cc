@@ -27,16 +27,15 @@ json WaitUntilDone(const FreshnessProbe& probe) {
 TEST(FreshnessProbeTest, TheLiveReadSeesTheMarkerBeforeTheSnapshotRead) {
   std::atomic<int> live_polls{0}, snapshot_polls{0};
   std::atomic<int> sent{0};
-  FreshnessProbe probe(
-      [&]() -> Result<std::string> { return sent++ == 0 ? "00ff" : "00fe"; },
-      [&](std::string_view event_id, std::string_view freshness) -> Result<int64_t> {
-        EXPECT_TRUE(event_id == "00ff" || event_id == "00fe") << event_id;
-        // Live finds it on its second poll; the snapshot only after its fifth (a commit later).
-        if (freshness == "live") return ++live_polls >= 2 ? 1 : 0;
-        EXPECT_EQ(freshness, "snapshot");
-        return ++snapshot_polls >= 5 ? 1 : 0;
-      },
-      {.poll_millis = 20});
+  FreshnessProbe probe([&]() -> Result<std::string> { return sent++ == 0 ? "00ff" : "00fe"; },
+                       [&](std::string_view event_id, std::string_view freshness) -> Result<int64_t> {
+                         EXPECT_TRUE(event_id == "00ff" || event_id == "00fe") << event_id;
+                         // Live finds it on its second poll; the snapshot only after its fifth (a commit later).
+                         if (freshness == "live") return ++live_polls >= 2 ? 1 : 0;
+                         EXPECT_EQ(freshness, "snapshot");
+                         return ++snapshot_polls >= 5 ? 1 : 0;
+                       },
+                       {.poll_millis = 20});
   auto first = probe.Start();
   ASSERT_TRUE(first) << first.error().ToString();
   EXPECT_EQ(*first, "00ff");

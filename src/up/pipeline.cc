@@ -95,6 +95,23 @@ std::unique_ptr<Role> Pipeline::MakeQueryRole() {
   return std::make_unique<QueryRole>(query, catalog, Warehouse(), &control());
 }
 
+nlohmann::json Pipeline::Endpoints() const {
+  bool tls = !options_.tls_cert.empty();
+  return {{"brokers", HostPortText(options_.host, options_.broker_port)},
+          {"catalog", CatalogUrl()},
+          {"catalog_backend", "sqlite:" + AbsolutePath(options_.data + "/catalog.db")},
+          {"warehouse", Warehouse()},
+          {"query_http",
+           fmt::format("{}://{}", tls ? "https" : "http", HostPortText(options_.query_host, options_.query_port))},
+          {"postgres", HostPortText(options_.pg_host, options_.pg_port)},
+          {"registry", RegistryUrl()},
+          {"topic", "orders"},
+          {"table", "shop.orders"},
+          {"partitions", options_.partitions},
+          {"authentication", !options_.auth_file.empty()},
+          {"tls", tls}};
+}
+
 std::string Pipeline::Warehouse() const { return "file://" + AbsolutePath(options_.data + "/warehouse"); }
 
 stream::StreamConfig Pipeline::StreamConfigFor() const {

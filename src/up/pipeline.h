@@ -118,6 +118,11 @@ class Pipeline {
   StorageFaults& storage_faults() { return *faults_; }
   const UpOptions& options() const { return options_; }
   std::string Warehouse() const;
+  // Where each role listens and what it holds, for the box pages' configuration and the
+  // settings that point a replacement (Kafka, Spark, S3, Trino) at floe: {"brokers",
+  // "catalog", "catalog_backend", "warehouse", "query_http", "postgres", "registry", "topic",
+  // "table", "partitions", "authentication", "tls"}.
+  nlohmann::json Endpoints() const;
 
  private:
   std::vector<std::unique_ptr<Role>> MakeInProcessRoles();

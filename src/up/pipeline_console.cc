@@ -335,6 +335,7 @@ void PipelineConsole::SampleNow() {
       {"table", table},
       {"generator", pipeline_.GeneratorNumbers()},
       {"storage", StorageNumbers()},
+      {"endpoints", pipeline_.Endpoints()},
   };
   std::lock_guard lock(mutex_);
   snapshot_ = std::move(snapshot);

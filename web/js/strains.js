@@ -66,6 +66,7 @@ export function freshnessPanel() {
   const repeat = el('input', { type: 'checkbox', 'data-control': 'freshness-repeat', 'aria-label': 'keep probing' });
   let sending = false;
   let scheduled = null;  // The next probe of "keep probing", a second after the last one ended.
+  let lastSent = null;   // The marker this page sent last: the next waits until a snapshot shows it done.
   const send = async () => {
     if (sending) return;
     sending = true;
@@ -73,6 +74,7 @@ export function freshnessPanel() {
     sending = false;
     note.textContent = result.error ? result.error.message : `marker ${result.event_id} sent`;
     if (result.error) repeat.checked = false;
+    else lastSent = result.event_id;
     pollNow();
   };
   const probe = el('button.primary', { text: 'Send a marker', 'data-action': 'freshness-probe', onclick: send });
@@ -97,7 +99,10 @@ export function freshnessPanel() {
         series: [{ name: 'live (ms)', values: done.map((p) => p.live_ms), color: PALETTE[2] },
           { name: 'snapshot (ms)', values: done.map((p) => p.snapshot_ms), color: PALETTE[1] }],
         xName: 'marker' }, { height: 220 }));
-      if (repeat.checked && !freshness.running && !sending && scheduled === null) {
+      // A snapshot polled before our last marker went out still says "not running": wait for
+      // one that shows that marker's probe ended.
+      const ours = lastSent === null || (last && last.event_id === lastSent);
+      if (repeat.checked && ours && !freshness.running && !sending && scheduled === null) {
         scheduled = setTimeout(() => {
           scheduled = null;
           if (repeat.checked && panel.isConnected) send();

@@ -4,7 +4,9 @@
 // piles up files with a 1 s trigger and compaction off, then compaction makes the count fall;
 // the freshness scenario times a marker event under snapshot and live reads; the Orders
 // dashboard switches to snapshot-only reads, which miss exactly the events a stopped job left
-// in the broker. Every step ends with the reconciliation equal. Screenshots go to
+// in the broker; each box page shows its configuration and the settings that point Kafka,
+// Spark, S3 or Trino at it, and foreign clients (kafkajs, iceberg-js, trino-client) connect
+// with the addresses those settings name. Every step ends with the reconciliation equal. Screenshots go to
 // $FLOE_BUILD_DIR/test-artifacts/console-playground/.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +14,10 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { IcebergRestCatalog } from 'iceberg-js';
+import kafkajs from 'kafkajs';
 import { chromium } from 'playwright-core';
+import { Trino } from 'trino-client';
 import { freePort, waitFor } from '../support/waiting.mjs';
 
 const FLOE = process.env.FLOE_BIN;
@@ -244,6 +249,81 @@ test('a dashboard reads snapshot only or live: the difference is what the stoppe
 
   assert.equal((await post('/api/playground/bring-up', { role: 'stream job' })).status, 200);
   await assertReconciled('dashboard-freshness-reconciled');
+});
+
+// The text of one settings block on a box page.
+async function settings(box, id) {
+  await page.goto(`${base}/#/box/${box}`);
+  const code = page.locator(`[data-section="at-scale"] [data-settings="${id}"] code`);
+  await code.waitFor();
+  return code.textContent();
+}
+
+// The value of `key=value` in a settings block.
+function property(text, key) {
+  const line = text.split('\n').find((l) => l.startsWith(`${key}=`));
+  assert.ok(line, `${key} in:\n${text}`);
+  return line.slice(key.length + 1);
+}
+
+test('each box page shows its configuration and what would replace it, and the settings it names work', async () => {
+  const s = await pipeline();
+  // Configuration: what this pipeline runs the box with.
+  await page.goto(`${base}/#/box/stream`);
+  const configuration = page.locator('[data-section="at-scale"] dl.facts');
+  await waitFor('the stream job\'s configuration', async () =>
+    (await configuration.textContent()).includes(`${s.stream.settings.trigger_ms / 1000} s`));
+  assert.match(await configuration.textContent(), /floe\.offsets\.orders/);
+
+  // A Kafka client at the bootstrap servers the order services' page names reads the topic.
+  const producer = await settings('generator', 'kafka-producer');
+  assert.equal(property(producer, 'acks'), 'all');
+  const bootstrap = property(producer, 'bootstrap.servers');
+  assert.equal(bootstrap, s.endpoints.brokers);
+  const admin = new kafkajs.Kafka({ brokers: [bootstrap], logLevel: kafkajs.logLevel.NOTHING }).admin();
+  await admin.connect();
+  const offsets = await admin.fetchTopicOffsets('orders');
+  await admin.disconnect();
+  assert.equal(offsets.length, s.endpoints.partitions);
+  assert.ok(offsets.every((o) => Number(o.high) > 0), JSON.stringify(offsets));
+  assert.match(await settings('broker', 'kafka-topic'), new RegExp(`--partitions ${s.endpoints.partitions} `));
+
+  // Spark's Kafka source and catalog settings name the same broker and catalog.
+  const job = await settings('stream', 'spark-job');
+  assert.match(job, new RegExp(`\\.option\\("kafka\\.bootstrap\\.servers", "${bootstrap}"\\)`));
+  assert.match(job, /\.option\("subscribe", "orders"\)/);
+  const spark = await settings('stream', 'spark-catalog');
+  assert.equal(property(spark, 'spark.sql.catalog.floe.type'), 'rest');
+  assert.equal(property(spark, 'spark.sql.catalog.floe.uri'), s.endpoints.catalog);
+
+  // An Iceberg REST client at the URI Trino's catalog file names loads the table.
+  const trinoCatalog = await settings('table', 'trino-catalog');
+  assert.equal(property(trinoCatalog, 'connector.name'), 'iceberg');
+  assert.equal(property(trinoCatalog, 'iceberg.catalog.type'), 'rest');
+  const uri = property(trinoCatalog, 'iceberg.rest-catalog.uri');
+  const metadata = await new IcebergRestCatalog({ baseUrl: uri }).loadTable({ namespace: ['shop'], name: 'orders' });
+  assert.ok(metadata.snapshots.length > 0);
+
+  // S3 replaces the storage with the projects' own property names.
+  const trinoS3 = await settings('storage', 'trino-s3');
+  assert.equal(property(trinoS3, 'fs.native-s3.enabled'), 'true');
+  assert.equal(property(await settings('storage', 'spark-s3'), 'spark.sql.catalog.floe.io-impl'),
+    'org.apache.iceberg.aws.s3.S3FileIO');
+
+  // A Trino client at the server the query engine's page names counts the orders.
+  const cli = await settings('query', 'trino-cli');
+  const server = /trino --server (\S+)/.exec(cli)[1];
+  assert.equal(server, s.endpoints.query_http);
+  let counted = null;
+  for await (const result of await Trino.create({ server, catalog: 'floe', schema: 'shop', source: 'at-scale' })
+    .query('SELECT count(*) FROM orders')) {
+    assert.equal(result.error, undefined, JSON.stringify(result.error));
+    if (result.data?.length) counted = Number(result.data[0][0]);
+  }
+  assert.ok(counted > 0, String(counted));
+  await page.goto(`${base}/#/box/query`);
+  await page.locator('[data-section="at-scale"] [data-settings="trino-cli"]').waitFor();
+  await shot('box-query-at-scale');
 });
 
 test('no errors in the browser console', () => {
