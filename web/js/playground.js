@@ -5,7 +5,7 @@ import { sparkline } from './chart.js';
 import { clear, fill, el, num } from './dom.js';
 import { rewirePanel } from './rewire.js';
 import { pollNow, store, subscribe } from './store.js';
-import { freshnessPanel, smallFilesPanel } from './strains.js';
+import { brokerOutagePanel, catalogOutagePanel, freshnessPanel, smallFilesPanel } from './strains.js';
 
 const RECONCILE_MS = 2000;
 
@@ -92,6 +92,8 @@ export function render(root) {
   const rewiring = rewirePanel();
   const smallFiles = smallFilesPanel();
   const freshness = freshnessPanel();
+  const catalogOutage = catalogOutagePanel();
+  const brokerOutage = brokerOutagePanel();
   const live = el('div.live');
 
   root.append(el('section.page', {},
@@ -111,13 +113,17 @@ export function render(root) {
       rewiring.node,
       el('article.panel.wide', {}, el('h2', { text: 'Reconciliation: produced vs committed vs queryable' }), recon),
       smallFiles.node,
-      freshness.node)));
+      freshness.node,
+      catalogOutage.node,
+      brokerOutage.node)));
 
   function update() {
     const s = store.pipeline;
     rewiring.update(s);
     smallFiles.update(s);
     freshness.update(s);
+    catalogOutage.update(s);
+    brokerOutage.update(s);
     fill(live,
       el('div.live-row', {}, el('span', { text: 'events/s in' }), sparkline(store.history.eventsPerSecond),
         el('strong', { 'data-metric': 'events_per_second', text: num(s?.broker?.events_per_second, 1) })),

@@ -1,7 +1,9 @@
 // The playground's strain scenarios, one click each: "small files" (a short trigger without
-// compaction piles up files and slows scan planning; compaction folds them) and "freshness"
-// (how long until a marker event is visible to a snapshot read and to a live read). The charts
-// read the pipeline snapshot the store polls every second (docs/console.md, "Strains").
+// compaction piles up files and slows scan planning; compaction folds them), "freshness" (how
+// long until a marker event is visible to a snapshot read and to a live read), and the catalog's
+// and the broker's outages (commits stall, producers buffer; both recover with nothing lost).
+// The charts read the pipeline snapshot the store polls every second (docs/console.md,
+// "Strains").
 import { api } from './api.js';
 import { chart, PALETTE } from './chart.js';
 import { el, fill, num } from './dom.js';
@@ -111,4 +113,57 @@ export function freshnessPanel() {
     },
     dispose() { clearTimeout(scheduled); },
   };
+}
+
+// An outage of one role: take it down, watch two charts, bring it back.
+function outagePanel({ id, role, title, text, numbers, charts }) {
+  const note = el('span.muted');
+  const live = el('div.row');
+  const drawn = el('div');
+  const act = (down) => async (event) => {
+    event.target.disabled = true;
+    note.textContent = down ? `taking the ${role} down…` : `bringing the ${role} back…`;
+    const result = down ? await api.takeDown(role) : await api.bringUp(role);
+    event.target.disabled = false;
+    note.textContent = result.error ? result.error.message : down ? `the ${role} is down` : `the ${role} is back`;
+    pollNow();
+  };
+  const panel = el('article.panel.wide', { 'data-panel': id }, el('h2', { text: title }), el('p', { text }),
+    el('div.row', {}, el('button.danger', { text: `Take the ${role} down`, 'data-action': `${id}-start`, onclick: act(true) }),
+      el('button.primary', { text: `Bring it back`, 'data-action': `${id}-end`, onclick: act(false) }), note),
+    live, drawn);
+  return {
+    node: panel,
+    update(snapshot) {
+      const state = (snapshot?.roles || []).find((r) => r.name === role)?.state || 'unknown';
+      fill(live, el('span', {}, `${role} `, el('strong', { 'data-metric': 'state', text: state })), numbers(snapshot || {}));
+      fill(drawn, el('div.strain-charts', {}, charts()));
+    },
+  };
+}
+
+export function catalogOutagePanel() {
+  return outagePanel({
+    id: 'catalog-outage', role: 'catalog', title: 'Strain: the catalog goes down',
+    text: 'Every commit is a compare-and-swap of the table\'s metadata pointer in the catalog. With the catalog down the stream job cannot commit: its commit fails and the job starts again from the offsets the table recorded, trying until the catalog answers. The time since the last commit grows and the lag piles up in the broker, where nothing is lost. Bring the catalog back and the job commits the backlog, each event once. (A second catalog server on the same database would keep commits going; not built yet.)',
+    numbers: (s) => [
+      el('span', {}, 'since the last commit ', el('strong', { 'data-metric': 'commit_age_s',
+        text: s.stream?.last_commit_ms ? `${num((s.time_ms - s.stream.last_commit_ms) / 1000)} s` : '–' })),
+      el('span', {}, 'consumer lag ', el('strong', { 'data-metric': 'lag', text: num(s.stream?.consumer_lag) }))],
+    charts: () => [historyChart(store.history.commitAgeSeconds, 'seconds since the last commit', PALETTE[3]),
+      historyChart(store.history.lag, 'consumer lag (events)', PALETTE[1])],
+  });
+}
+
+export function brokerOutagePanel() {
+  return outagePanel({
+    id: 'broker-outage', role: 'broker', title: 'Strain: the broker goes down',
+    text: 'With the broker down the order services\' producer keeps their events in its buffer and retries; nothing is acknowledged, so nothing is promised yet. The stream job waits. Bring the broker back (same port, same log): the buffered events are delivered, acknowledged once each (the producer is idempotent), and the job catches up.',
+    numbers: (s) => [
+      el('span', {}, 'waiting for acknowledgement ', el('strong', { 'data-metric': 'unacknowledged',
+        text: num(Math.max(0, (s.generator?.sent || 0) - (s.generator?.acknowledged || 0))) })),
+      el('span', {}, 'consumer lag ', el('strong', { 'data-metric': 'lag', text: num(s.stream?.consumer_lag) }))],
+    charts: () => [historyChart(store.history.unacknowledged, 'events waiting for acknowledgement', PALETTE[4]),
+      historyChart(store.history.lag, 'consumer lag (events)', PALETTE[1])],
+  });
 }

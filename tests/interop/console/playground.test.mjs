@@ -2,7 +2,8 @@
 // loopback ports, driven through Debian's chromium by playwright-core. The stream job is
 // rewired from the panel (and refused bad values through the API); the small-files scenario
 // piles up files with a 1 s trigger and compaction off, then compaction makes the count fall;
-// the freshness scenario times a marker event under snapshot and live reads; the Orders
+// the freshness scenario times a marker event under snapshot and live reads; the catalog and
+// the broker go down and come back with commits resumed and the producer's buffer delivered; the Orders
 // dashboard switches to snapshot-only reads, which miss exactly the events a stopped job left
 // in the broker; each box page shows its configuration and the settings that point Kafka,
 // Spark, S3 or Trino at it, and foreign clients (kafkajs, iceberg-js, trino-client) connect
@@ -249,6 +250,42 @@ test('a dashboard reads snapshot only or live: the difference is what the stoppe
 
   assert.equal((await post('/api/playground/bring-up', { role: 'stream job' })).status, 200);
   await assertReconciled('dashboard-freshness-reconciled');
+});
+
+test('the catalog goes down: commits stall while the lag piles up; back up, they resume and reconcile', async () => {
+  await page.goto(`${base}/#/playground`);
+  const panel = '[data-panel="catalog-outage"]';
+  await page.locator(`${panel} [data-action="catalog-outage-start"]`).click();
+  await waitFor('the catalog to be down', async () => (await metric('catalog-outage', 'state')) === 'down');
+  const triggerSeconds = (await pipeline()).stream.settings.trigger_ms / 1000;
+  await waitFor('commits to stall', async () => number(await metric('catalog-outage', 'commit_age_s')) > 3 * triggerSeconds,
+    { timeoutMs: 120000 });
+  await waitFor('the lag to pile up', async () => number(await metric('catalog-outage', 'lag')) > 0);
+  await page.locator(`${panel} figure[data-chart="line"]`).first().waitFor();
+  await shot('catalog-outage');
+  const stalledAt = (await pipeline()).stream.last_commit_ms;
+  await page.locator(`${panel} [data-action="catalog-outage-end"]`).click();
+  await waitFor('the catalog to run', async () => (await metric('catalog-outage', 'state')) === 'running');
+  await waitFor('commits to resume', async () => (await pipeline()).stream.last_commit_ms > stalledAt, { timeoutMs: 120000 });
+  await assertReconciled('catalog-outage-reconciled');
+});
+
+test('the broker goes down: the producer buffers; back up, every buffered event is acknowledged once', async () => {
+  await page.goto(`${base}/#/playground`);
+  const panel = '[data-panel="broker-outage"]';
+  await page.locator(`${panel} [data-action="broker-outage-start"]`).click();
+  await waitFor('the broker to be down', async () => (await metric('broker-outage', 'state')) === 'down');
+  await waitFor('events to wait for acknowledgement', async () => number(await metric('broker-outage', 'unacknowledged')) > 100,
+    { timeoutMs: 60000 });
+  await shot('broker-outage');
+  await page.locator(`${panel} [data-action="broker-outage-end"]`).click();
+  await waitFor('the broker to run', async () => (await metric('broker-outage', 'state')) === 'running');
+  await waitFor('the buffer to be delivered', async () => number(await metric('broker-outage', 'unacknowledged')) === 0,
+    { timeoutMs: 120000 });
+  await assertReconciled('broker-outage-reconciled');
+  const r = await (await fetch(`${base}/api/reconciliation`)).json();
+  assert.equal(r.failed, 0, JSON.stringify(r));
+  assert.equal(r.acknowledged, r.produced, JSON.stringify(r));
 });
 
 // The text of one settings block on a box page.
