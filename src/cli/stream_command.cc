@@ -27,6 +27,8 @@ struct StreamFlags {
   std::vector<std::string> partition, consumer_settings;
   int64_t max_batch_records = 1'000'000;
   int64_t target_file_size_mb = 128;
+  int64_t compaction_target_mb = 0;
+  std::string compaction = "on";
   bool available_now = false;
   bool evolve = false;
   std::string format = "json", registry;
@@ -109,6 +111,7 @@ int RunStreamCommand(const StreamFlags& flags) {
   auto orphans_older_than = ParseDurationMillis(flags.orphans_older_than);
   if (!orphans_older_than) return fail(orphans_older_than.error());
   config.maintenance.interval_ms = *maintenance_interval;
+  config.maintenance.compact = flags.compaction == "on";
   config.maintenance.expire_older_than_ms = *expire_older_than;
   config.maintenance.expire_retain_last = flags.expire_retain_last;
   config.maintenance.orphans_older_than_ms = *orphans_older_than;
@@ -118,6 +121,7 @@ int RunStreamCommand(const StreamFlags& flags) {
   config.trigger.max_records = static_cast<size_t>(flags.max_batch_records);
   config.trigger.available_now = flags.available_now;
   config.target_file_size_bytes = flags.target_file_size_mb << 20;
+  config.compaction_target_file_size_bytes = flags.compaction_target_mb << 20;
 
   // Blocked before any thread starts, so every thread inherits it and the waiter below gets them.
   sigset_t signals;
@@ -214,6 +218,13 @@ void RegisterStreamCommand(CLI::App& root, CommandRegistry& registry) {
   app->add_option("--maintenance-interval", flags->maintenance_interval,
                   "How often the job compacts small files, expires snapshots and removes orphans (0: never)")
       ->capture_default_str();
+  app->add_option("--compaction", flags->compaction,
+                  "off: maintenance rounds leave small files alone (they still merge manifests and expire snapshots)")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
+  app->add_option("--compaction-target-mb", flags->compaction_target_mb,
+                  "What compaction writes (default: --target-file-size-mb)")
+      ->check(CLI::Range(int64_t{0}, int64_t{1} << 20));
   app->add_option("--expire-older-than", flags->expire_older_than, "Snapshots older than this may expire")
       ->capture_default_str();
   app->add_option("--expire-retain-last", flags->expire_retain_last, "The newest snapshots that never expire")

@@ -17,6 +17,8 @@ namespace {
 
 struct UpFlags {
   std::string data = "./floe-data", traffic = "200", trigger = "10s";
+  int64_t target_file_size_mb = 128, compaction_target_mb = 128;
+  std::string compaction = "on", maintenance_interval = "5m";
   std::string broker_listen = "127.0.0.1:9092", broker_metrics_listen = "127.0.0.1:9644";
   int partitions = 4;
   std::string catalog_listen = "127.0.0.1:8181";
@@ -37,7 +39,21 @@ int RunUp(const UpFlags& flags) {
     fmt::print(stderr, "floe up: --trigger: {}\n", trigger.error().ToString());
     return kExitUsage;
   }
-  options.trigger_millis = *trigger;
+  auto maintenance_interval = ParseDurationMillis(flags.maintenance_interval);
+  if (!maintenance_interval) {
+    fmt::print(stderr, "floe up: --maintenance-interval: {}\n", maintenance_interval.error().ToString());
+    return kExitUsage;
+  }
+  options.stream = {.trigger_millis = *trigger,
+                    .target_file_size_mb = flags.target_file_size_mb,
+                    .compaction = flags.compaction == "on",
+                    .compaction_target_mb = flags.compaction_target_mb,
+                    .maintenance_interval_millis = *maintenance_interval};
+  // The same bounds as the playground's rewiring, so both say the same about a value.
+  if (auto valid = up::ValidateStreamSettings(options.stream); !valid) {
+    fmt::print(stderr, "floe up: {}\n", valid.error().ToString());
+    return kExitUsage;
+  }
   for (auto [flag, text, host, port] : {std::tuple{"--query-listen", &flags.query_listen, &options.query_host, &options.query_port},
                                          std::tuple{"--pg-listen", &flags.pg_listen, &options.pg_host, &options.pg_port},
                                          std::tuple{"--catalog-listen", &flags.catalog_listen, &options.catalog_host,
@@ -135,6 +151,16 @@ void RegisterUpCommand(CLI::App& root, CommandRegistry& registry) {
   app->add_option("--data", flags->data, "Folder for the broker log, catalog and warehouse")->capture_default_str();
   app->add_option("--traffic", flags->traffic, "Generator rate in events per second (0: paused until the console's playground sets one), or 'off'")->capture_default_str();
   app->add_option("--trigger", flags->trigger, "Stream job micro-batch interval")->capture_default_str();
+  app->add_option("--target-file-size-mb", flags->target_file_size_mb, "Stream job: cut data files at this size")
+      ->capture_default_str();
+  app->add_option("--compaction", flags->compaction, "Stream job: compact small files in maintenance rounds (on|off)")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
+  app->add_option("--compaction-target-mb", flags->compaction_target_mb, "Stream job: what compaction writes")
+      ->capture_default_str();
+  app->add_option("--maintenance-interval", flags->maintenance_interval,
+                  "Stream job: how often it compacts, merges manifests and expires snapshots")
+      ->capture_default_str();
   app->add_option("--broker-listen", flags->broker_listen, "HOST:PORT of the Kafka-protocol broker")
       ->capture_default_str();
   app->add_option("--broker-metrics-listen", flags->broker_metrics_listen,

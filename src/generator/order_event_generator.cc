@@ -145,6 +145,11 @@ GeneratedMessage OrderEventGenerator::NextMessage() {
     message.key = fmt::format("malformed-{}", event_counter_);
     return message;
   }
+  return NextValidMessage();
+}
+
+GeneratedMessage OrderEventGenerator::NextValidMessage() {
+  GeneratedMessage message;
   OrderEvent event = NextEvent();
   message.key = fmt::format("{}", event.order_id);
   AppendOrderEventJson(event, &message.value);

@@ -41,6 +41,8 @@ class OrderEventGenerator {
   OrderEvent NextEvent();
   // The next message: a valid event's JSON, or (at malformed_rate) a malformed value.
   GeneratedMessage NextMessage();
+  // The next message, always a valid event (the playground's freshness marker).
+  GeneratedMessage NextValidMessage();
 
  private:
   struct OpenOrder {

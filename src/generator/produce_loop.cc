@@ -25,6 +25,18 @@ ProduceLoop::ProduceLoop(ProduceOptions options, OrderEventGenerator& generator,
     : options_(std::move(options)), generator_(generator), producer_(producer), ledger_(ledger),
       rate_(options_.rate) {}
 
+std::future<Result<std::string>> ProduceLoop::RequestMarker() {
+  std::promise<Result<std::string>> promise;
+  auto future = promise.get_future();
+  std::lock_guard lock(marker_mutex_);
+  if (stop_.load()) {
+    promise.set_value(Unavailable("the generator is stopping"));
+  } else {
+    marker_requests_.push_back(std::move(promise));
+  }
+  return future;
+}
+
 Status ProduceLoop::Run() {
   Clock& clock = Clock::System();
   auto log = Logger("produce");
@@ -54,13 +66,31 @@ Status ProduceLoop::Run() {
       FLOE_RETURN_IF_ERROR(producer_.Produce(options_.topic, message.key, message.value, kind));
       sent_.fetch_add(1);
     }
-    producer_.Poll(batch > 0 ? 0 : 1);
+    std::vector<std::promise<Result<std::string>>> markers;
+    {
+      std::lock_guard lock(marker_mutex_);
+      markers.swap(marker_requests_);
+    }
+    for (auto& marker : markers) {
+      GeneratedMessage message = generator_.NextValidMessage();
+      Status produced = producer_.Produce(options_.topic, message.key, message.value, &kValidMarker);
+      if (produced) sent_.fetch_add(1);
+      marker.set_value(produced ? Result<std::string>(message.event_id)
+                                : Result<std::string>(std::unexpected(produced.error())));
+    }
+    producer_.Poll(batch > 0 || !markers.empty() ? 0 : 1);
     if (!options_.ledger_path.empty() && now - last_ledger_nanos > 1'000'000'000) {
       last_ledger_nanos = now;
       if (auto status = ledger_.WriteFile(options_.ledger_path, options_.topic); !status) {
         log->warn("writing ledger: {}", status.error().ToString());
       }
     }
+  }
+  {
+    std::lock_guard lock(marker_mutex_);
+    for (auto& marker : marker_requests_)
+      marker.set_value(Unavailable("the generator stopped before sending the marker"));
+    marker_requests_.clear();
   }
   Status flushed = producer_.Flush(30'000);
   if (!options_.ledger_path.empty()) FLOE_RETURN_IF_ERROR(ledger_.WriteFile(options_.ledger_path, options_.topic));

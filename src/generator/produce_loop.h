@@ -1,14 +1,17 @@
 // ProduceLoop: drives an OrderEventGenerator into a KafkaProducer at a target rate.
 //
 // Paces with a token bucket on the monotonic clock (rate 0 = as fast as the producer takes
-// them; paused = nothing but bursts), adds bursts on request, records every acknowledgement in the Ledger, and stops after
-// `count` messages or when Stop() is called (from a signal handler's thread or a control
-// page). Run() runs on the caller's thread; SetRate, Burst and Stop may be called from others.
+// them; paused = nothing but bursts), adds bursts on request, records every acknowledgement in the Ledger, and stops
+// after `count` messages or when Stop() is called (from a signal handler's thread or a control page). Run() runs on the
+// caller's thread; SetRate, Burst, RequestMarker and Stop may be called from others.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+#include <future>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "base/result.h"
 #include "generator/kafka_producer.h"
@@ -35,6 +38,11 @@ class ProduceLoop {
   // While paused only bursts are sent (the console's traffic slider at zero).
   void SetPaused(bool paused) { paused_.store(paused); }
   void Burst(int64_t messages) { burst_.fetch_add(messages); }
+  // Asks the loop to produce one valid event next, paused or not, and gives back its event id
+  // once the producer has taken it (Unavailable if the loop ends first). The event goes through
+  // the ledger like every other, so the reconciliation counts it: the playground's freshness
+  // marker, which a query then looks for by its id.
+  std::future<Result<std::string>> RequestMarker();
   void Stop() { stop_.store(true); }
   uint64_t sent() const { return sent_.load(); }
 
@@ -53,6 +61,8 @@ class ProduceLoop {
   std::atomic<bool> paused_{false};
   std::atomic<bool> stop_{false};
   std::atomic<uint64_t> sent_{0};
+  std::mutex marker_mutex_;
+  std::vector<std::promise<Result<std::string>>> marker_requests_;  // Guarded by marker_mutex_.
 };
 
 }  // namespace floe::generator

@@ -1,13 +1,13 @@
 #include "serve/http_api.h"
 
-#include "serve/basic_auth.h"
+#include <fmt/format.h>
 
 #include <utility>
 
-#include <fmt/format.h>
-
 #include "base/json_depth.h"
 #include "serve/authorizing_catalog.h"
+#include "serve/basic_auth.h"
+#include "serve/session_properties.h"
 #include "serve/trino_json.h"
 #include "serve/trino_statements.h"
 
@@ -112,6 +112,27 @@ HttpResponse HttpApi::PostQuery(HttpRequest& request) {
   }
   SessionState session;
   if (input.contains("schema") && input["schema"].is_string()) session.schema = input["schema"].get<std::string>();
+  // Session properties for this one query, as SET SESSION would give them: the console's
+  // dashboards choose {"freshness": "snapshot"} or "live" this way (docs/http-api.md).
+  if (input.contains("session")) {
+    constexpr size_t kMaxProperties = 16, kMaxNameBytes = 64, kMaxValueBytes = 256;
+    const nlohmann::json& properties = input["session"];
+    if (!properties.is_object() || properties.size() > kMaxProperties) {
+      return JsonError(400, fmt::format("\"session\" must be an object of at most {} properties", kMaxProperties));
+    }
+    for (const auto& [name, value] : properties.items()) {
+      if (!value.is_string() || name.empty() || name.size() > kMaxNameBytes ||
+          value.get_ref<const std::string&>().size() > kMaxValueBytes) {
+        return JsonError(400, fmt::format("session property '{}' must be a name of 1 to {} bytes with a string value "
+                                          "of at most {} bytes",
+                                          name.substr(0, kMaxNameBytes), kMaxNameBytes, kMaxValueBytes));
+      }
+      if (auto valid = CheckSessionProperty(name, value.get<std::string>()); !valid) {
+        return JsonError(400, fmt::format("session property '{}': {}", name, valid.error().message()));
+      }
+      session.properties[name] = value.get<std::string>();
+    }
+  }
   // Who runs it comes from the credentials the guard checked, never from a header the caller
   // chooses (X-Floe-User was once trusted here).
   if (!users_.empty()) {
@@ -252,13 +273,23 @@ HttpResponse HttpApi::Playground(HttpRequest& request) {
     status = action == "take-down" ? pipeline_->TakeDown(*role) : pipeline_->BringUp(*role);
   } else if (action == "storage-faults") {
     status = pipeline_->SetStorageFaults(input);
+  } else if (action == "stream") {
+    status = pipeline_->RewireStream(input);
+  } else if (action == "freshness-probe") {
+    auto probe = pipeline_->ProbeFreshness();
+    if (probe) return Json(200, {{"ok", true}, {"event_id", (*probe)["event_id"]}});
+    status = std::unexpected(probe.error());
   } else {
     return JsonError(404, fmt::format("no playground action '{}'", action));
   }
   if (!status) {
-    int code = status.error().kind() == ErrorKind::kNotFound          ? 404
-               : status.error().kind() == ErrorKind::kInvalidArgument ? 400
-                                                                      : 500;
+    ErrorKind kind = status.error().kind();
+    int code = kind == ErrorKind::kNotFound          ? 404
+               : kind == ErrorKind::kInvalidArgument ? 400
+               : kind == ErrorKind::kConflict        ? 409  // A freshness probe still running.
+               : kind == ErrorKind::kNotImplemented  ? 501  // Not with --processes.
+               : kind == ErrorKind::kUnavailable     ? 503  // The role it needs is down.
+                                                     : 500;
     return JsonError(code, status.error().message());
   }
   return Json(200, {{"ok", true}});

@@ -30,6 +30,13 @@ class PipelineControl {
   // {"error_rate": 0.1, "latency_ms": 50, "short_write_rate": 0.0} on the warehouse's storage;
   // all zero clears the faults.
   virtual Status SetStorageFaults(const nlohmann::json& faults) = 0;
+  // Rewires the stream job: {"trigger_ms": 1000, "compaction": false, ...} (docs/http-api.md);
+  // InvalidArgument for an unknown key or a value out of bounds.
+  virtual Status RewireStream(const nlohmann::json& settings) = 0;
+  // Sends a marker event and starts timing when a snapshot read and a live read first see it:
+  // {"event_id": "..."}; Conflict while the previous probe still looks. Results appear in
+  // Snapshot()'s "freshness".
+  virtual Result<nlohmann::json> ProbeFreshness() = 0;
 };
 
 }  // namespace floe::serve

@@ -62,8 +62,11 @@ Result<MaintenanceReport> TableMaintenance::RunOnce() {
   FLOE_ASSIGN_OR_RETURN(auto table, open_table_());
   int64_t threshold = options_.compact_threshold_bytes > 0 ? options_.compact_threshold_bytes
                                                            : options_.target_file_size_bytes / 4 * 3;
-  auto compacted = sql::iceberg_sql::CompactDataFiles(*table, {.file_size_threshold = threshold,
-                                                               .target_file_size_bytes = options_.target_file_size_bytes});
+  Result<sql::iceberg_sql::CompactionResult> compacted = sql::iceberg_sql::CompactionResult{};
+  if (options_.compact) {
+    compacted = sql::iceberg_sql::CompactDataFiles(
+        *table, {.file_size_threshold = threshold, .target_file_size_bytes = options_.target_file_size_bytes});
+  }
   if (compacted) {
     report.files_rewritten = compacted->files_rewritten;
     report.files_added = compacted->files_added;

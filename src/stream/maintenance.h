@@ -26,6 +26,9 @@ namespace floe::stream {
 
 struct MaintenanceOptions {
   int64_t interval_ms = 5 * 60'000;                    // 0: no maintenance.
+  // False: rounds skip compaction (small files stay) but still merge manifests and expire
+  // snapshots; the playground turns it off to show small files pile up (docs/console.md).
+  bool compact = true;
   int64_t target_file_size_bytes = int64_t{128} << 20;  // What compaction writes.
   int64_t compact_threshold_bytes = 0;                  // Files under it are rewritten; 0: 3/4 of the target.
   int64_t expire_older_than_ms = 24 * 3'600'000;        // Snapshots older than this may expire...

@@ -27,6 +27,11 @@
 namespace floe::stream {
 namespace {
 
+int64_t CompactionTarget(const StreamConfig& config) {
+  return config.compaction_target_file_size_bytes > 0 ? config.compaction_target_file_size_bytes
+                                                      : config.target_file_size_bytes;
+}
+
 // The Iceberg schema (JSON) of a table made for registry-encoded records: the writer's schema
 // of the topic's first record, mapped to Iceberg types.
 Result<std::string> SchemaFromFirstRecord(const StreamConfig& config, SchemaRegistryClient& registry,
@@ -197,7 +202,7 @@ Status RunRoutedStream(const StreamConfig& config, MetricsRegistry& metrics, con
   // Every table the job writes is compacted and expired as a single table's is, the dead-letter
   // table too (it gets a checkpoint commit every batch).
   MaintenanceOptions maintenance_options = config.maintenance;
-  maintenance_options.target_file_size_bytes = config.target_file_size_bytes;
+  maintenance_options.target_file_size_bytes = CompactionTarget(config);
   RoutedMaintenance maintenance(
       [&committer, dlq_id] {
         std::vector<catalog::TableIdentifier> ids = committer->Tables();
@@ -360,7 +365,7 @@ Status RunStream(const StreamConfig& config, MetricsRegistry& metrics, const std
                                              .config = config.consumer_config},
                                             [&serialized] { return serialized.CommittedOffsets(); }));
   MaintenanceOptions maintenance_options = config.maintenance;
-  maintenance_options.target_file_size_bytes = config.target_file_size_bytes;
+  maintenance_options.target_file_size_bytes = CompactionTarget(config);
   TableMaintenance maintenance([catalog, id] { return LoadTable(catalog, id); }, maintenance_options, metrics);
   maintenance.Start();
   StreamJob job(*kafka_source, serialized, config.trigger, metrics, stop);

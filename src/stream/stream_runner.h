@@ -55,8 +55,11 @@ struct StreamConfig {
   std::string group;       // Default: floe-stream-<NS.NAME>.
   TriggerOptions trigger;
   int64_t target_file_size_bytes = int64_t{128} << 20;
+  // What compaction writes; 0: target_file_size_bytes. Apart from it so the playground can show
+  // small appends folded into larger files without changing what each batch writes.
+  int64_t compaction_target_file_size_bytes = 0;
   std::map<std::string, std::string> consumer_config;  // Extra librdkafka settings.
-  MaintenanceOptions maintenance;  // Its target file size is set from target_file_size_bytes.
+  MaintenanceOptions maintenance;                      // Its target file size is set from the two above.
 };
 
 // Runs until `*stop` becomes true (checked between batches and while polling), or until the

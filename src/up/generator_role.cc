@@ -59,6 +59,11 @@ Status GeneratorRole::Burst(int64_t events) {
   return OkStatus();
 }
 
+Result<std::future<Result<std::string>>> GeneratorRole::RequestMarker() {
+  if (!loop_) return Unavailable("the generator is down; bring it up first");
+  return loop_->RequestMarker();
+}
+
 std::string GeneratorRole::Describe() const {
   return fmt::format("{} order events/s into topic {} (ledger: {})", options_.rate, options_.topic,
                      options_.ledger_path);

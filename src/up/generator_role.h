@@ -31,6 +31,9 @@ class GeneratorRole final : public Role {
   void SetRate(double rate);
   double rate() const { return options_.rate; }
   Status Burst(int64_t events);
+  // Asks the running loop for one valid event next (ProduceLoop::RequestMarker); the caller
+  // waits on the future outside the pipeline's lock.
+  Result<std::future<Result<std::string>>> RequestMarker();
   // Messages handed to the producer since the role was made, across restarts.
   uint64_t sent() const { return sent_before_ + (loop_ ? loop_->sent() : 0); }
 

@@ -33,6 +33,12 @@ std::string AbsolutePath(const std::string& path) {
   return std::filesystem::absolute(path, ignored).lexically_normal().string();
 }
 
+// What the map shows for the stream job child.
+std::string StreamJobDescription(const StreamSettings& s) {
+  return fmt::format("topic orders into shop.orders every {} ms, files up to {} MB, compaction {}", s.trigger_millis,
+                     s.target_file_size_mb, s.compaction ? fmt::format("to {} MB", s.compaction_target_mb) : "off");
+}
+
 // The console and `floe up` call the stream job "stream job"; "stream" is accepted too.
 std::string_view CanonicalRole(std::string_view role) { return role == "stream" ? "stream job" : role; }
 
@@ -89,6 +95,23 @@ std::unique_ptr<Role> Pipeline::MakeQueryRole() {
   return std::make_unique<QueryRole>(query, catalog, Warehouse(), &control());
 }
 
+nlohmann::json Pipeline::Endpoints() const {
+  bool tls = !options_.tls_cert.empty();
+  return {{"brokers", HostPortText(options_.host, options_.broker_port)},
+          {"catalog", CatalogUrl()},
+          {"catalog_backend", "sqlite:" + AbsolutePath(options_.data + "/catalog.db")},
+          {"warehouse", Warehouse()},
+          {"query_http",
+           fmt::format("{}://{}", tls ? "https" : "http", HostPortText(options_.query_host, options_.query_port))},
+          {"postgres", HostPortText(options_.pg_host, options_.pg_port)},
+          {"registry", RegistryUrl()},
+          {"topic", "orders"},
+          {"table", "shop.orders"},
+          {"partitions", options_.partitions},
+          {"authentication", !options_.auth_file.empty()},
+          {"tls", tls}};
+}
+
 std::string Pipeline::Warehouse() const { return "file://" + AbsolutePath(options_.data + "/warehouse"); }
 
 stream::StreamConfig Pipeline::StreamConfigFor() const {
@@ -101,7 +124,7 @@ stream::StreamConfig Pipeline::StreamConfigFor() const {
   config.schema_json = std::string(generator::OrdersSchemaJson());
   config.partition = {"hour(ts)"};
   config.timestamp_unit = "ms";
-  config.trigger.interval_millis = options_.trigger_millis;
+  ApplyStreamSettings(options_.stream, &config);
   // Producers may publish the orders as JSON or Confluent-framed (Avro registered in this
   // pipeline's registry); the job and fresh reads tell them apart per record.
   config.format = "auto";
@@ -166,12 +189,15 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeProcessRoles() {
   stream::StreamConfig stream = StreamConfigFor();
   std::string schema_path = options_.data + "/orders.schema.json";
   std::ofstream(schema_path) << stream.schema_json;
-  std::vector<std::string> stream_argv = {options_.floe_binary, "stream", "--brokers", stream.brokers, "--topic",
-                                          stream.topic, "--table", stream.table, "--catalog", stream.catalog,
-                                          "--warehouse", stream.warehouse, "--schema", schema_path,
-                                          "--timestamp-unit", stream.timestamp_unit, "--trigger",
-                                          fmt::format("{}ms", stream.trigger.interval_millis), "--format",
-                                          stream.format, "--registry", stream.registry};
+  std::vector<std::string> stream_argv = {
+      options_.floe_binary,  "stream",         "--brokers",   stream.brokers, "--topic",
+      stream.topic,          "--table",        stream.table,  "--catalog",    stream.catalog,
+      "--warehouse",         stream.warehouse, "--schema",    schema_path,    "--timestamp-unit",
+      stream.timestamp_unit, "--format",       stream.format, "--registry",   stream.registry};
+  for (auto& [flag, value] : StreamSettingsArguments(options_.stream)) {
+    stream_argv.push_back(flag);
+    stream_argv.push_back(value);
+  }
   for (const std::string& partition : stream.partition) {
     stream_argv.push_back("--partition");
     stream_argv.push_back(partition);
@@ -183,10 +209,8 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeProcessRoles() {
                                          "--timestamp-unit", state.timestamp_unit, "--trigger",
                                          fmt::format("{}ms", state.trigger.interval_millis), "--mode", "upsert",
                                          "--key", state.key_columns[0]};
-  roles.push_back(std::make_unique<ProcessRole>(
-      "stream job", fmt::format("topic {} into {} every {} ms", stream.topic, stream.table,
-                                stream.trigger.interval_millis),
-      std::move(stream_argv), logs + "/stream.log", options_.host, -1));
+  roles.push_back(std::make_unique<ProcessRole>("stream job", StreamJobDescription(options_.stream),
+                                                std::move(stream_argv), logs + "/stream.log", options_.host, -1));
   roles.push_back(std::make_unique<ProcessRole>(
       "state job", fmt::format("topic {} into {} (upserts by {}) every {} ms", state.topic, state.table,
                                state.key_columns[0], state.trigger.interval_millis),
@@ -310,7 +334,9 @@ Status Pipeline::Start() {
   if (options_.processes) supervisor_ = std::thread([this] { Supervise(); });
   if (auto* query = dynamic_cast<QueryRole*>(Find("query server"))) {
     // The reconciliation's "queryable": count(*) through the engine, like any client.
-    console_->SetRowCounter([query](std::string_view table) { return query->CountRows(table); });
+    console_->SetRowCounter([query](std::string_view table, std::string_view where, std::string_view freshness) {
+      return query->CountRows(table, where, freshness);
+    });
   }
   lock.unlock();
   console_->Start();
@@ -387,6 +413,35 @@ Status Pipeline::BringUp(std::string_view role) {
   return OkStatus();
 }
 
+Status Pipeline::RewireStream(const nlohmann::json& patch) {
+  std::lock_guard lock(mutex_);
+  FLOE_ASSIGN_OR_RETURN(StreamSettings next, ApplyStreamSettingsPatch(options_.stream, patch));
+  Role* found = Find("stream job");
+  if (found == nullptr) return NotFound("no stream job runs in this pipeline");
+  options_.stream = next;
+  bool running = !held_down_.contains(found->name());
+  if (options_.processes) {
+    auto* process = static_cast<ProcessRole*>(found);
+    for (auto& [flag, value] : StreamSettingsArguments(next)) process->SetArgument(flag, value);
+    process->set_describe(StreamJobDescription(next));
+    if (!running) return OkStatus();
+    // A clean stop (SIGTERM): the child finishes or abandons its batch and exits; the next one
+    // resumes from the table's recorded offsets.
+    process->Stop();
+    return process->Start();
+  }
+  auto* job = static_cast<StreamRole*>(found);
+  if (running) job->Stop();  // Between batches: what it has committed is in the table's offsets.
+  job->set_config(StreamConfigFor());
+  if (!running) return OkStatus();
+  return job->Start();
+}
+
+StreamSettings Pipeline::stream_settings() const {
+  std::lock_guard lock(mutex_);
+  return options_.stream;
+}
+
 std::vector<RoleState> Pipeline::RoleStates() const {
   std::lock_guard lock(mutex_);
   std::vector<RoleState> states;
@@ -443,6 +498,25 @@ Status Pipeline::Burst(int64_t events) {
   auto* generator = static_cast<GeneratorRole*>(Find("generator"));
   if (generator == nullptr) return NotFound("the generator is off (floe up --traffic off)");
   return generator->Burst(events);
+}
+
+Result<std::string> Pipeline::SendMarker() {
+  if (options_.processes)
+    return NotImplemented("with --processes the generator is a child process and sends no markers");
+  std::future<Result<std::string>> marker;
+  {
+    std::lock_guard lock(mutex_);
+    auto* generator = static_cast<GeneratorRole*>(Find("generator"));
+    if (generator == nullptr) return NotFound("the generator is off (floe up --traffic off)");
+    if (held_down_.contains(generator->name())) return Unavailable("the generator is down; bring it up first");
+    FLOE_ASSIGN_OR_RETURN(marker, generator->RequestMarker());
+  }
+  // Outside the lock: the loop takes it within a few milliseconds, unless it is stopping, in
+  // which case it answers Unavailable itself.
+  if (marker.wait_for(std::chrono::seconds(10)) != std::future_status::ready) {
+    return Unavailable("the generator did not send the marker within 10 s");
+  }
+  return marker.get();
 }
 
 nlohmann::json Pipeline::GeneratorNumbers() const {

@@ -11,20 +11,20 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "auth/users.h"
-#include "net/tls.h"
 #include "base/result.h"
+#include "net/tls.h"
 #include "stream/stream_runner.h"
 #include "up/pipeline_console.h"
 #include "up/role.h"
 #include "up/storage_faults.h"
+#include "up/stream_settings.h"
 
 namespace floe::up {
 
@@ -35,7 +35,7 @@ inline constexpr std::string_view kPipelineUser = "floe-up-pipeline";
 struct UpOptions {
   std::string data = "./floe-data";
   double traffic = 200;  // Generator events per second; negative = off.
-  int64_t trigger_millis = 10'000;
+  StreamSettings stream;  // The shop.orders job's trigger, file sizes and compaction (rewired live).
   std::string host = "127.0.0.1";
   int broker_port = 9092;
   int broker_metrics_port = 9644;
@@ -93,10 +93,20 @@ class Pipeline {
   Status TakeDown(std::string_view role);
   Status BringUp(std::string_view role);
 
+  // Rewires the stream job into shop.orders: `patch` as ApplyStreamSettingsPatch reads it. A
+  // running job is stopped between batches and started again with the new settings; it resumes
+  // from the offsets its table's last snapshot recorded, so no event is lost or doubled. A job
+  // taken down keeps them for when it is brought up.
+  Status RewireStream(const nlohmann::json& patch);
+  StreamSettings stream_settings() const;
+
   std::vector<RoleState> RoleStates() const;
   // The generator's rate (0 pauses it) and a burst of extra events.
   Status SetTraffic(double events_per_second);
   Status Burst(int64_t events);
+  // One valid order event sent now, paused or not, counted in the ledger like the rest: its
+  // event id once the producer has taken it. Not with --processes (the generator is a child).
+  Result<std::string> SendMarker();
   // {"state", "rate", "paused", "sent", "acknowledged", "acknowledged_valid", ...}
   nlohmann::json GeneratorNumbers() const;
   // The in-process stream job's counters: {"batches", "records_in", "rows_committed", ...}.
@@ -108,6 +118,11 @@ class Pipeline {
   StorageFaults& storage_faults() { return *faults_; }
   const UpOptions& options() const { return options_; }
   std::string Warehouse() const;
+  // Where each role listens and what it holds, for the box pages' configuration and the
+  // settings that point a replacement (Kafka, Spark, S3, Trino) at floe: {"brokers",
+  // "catalog", "catalog_backend", "warehouse", "query_http", "postgres", "registry", "topic",
+  // "table", "partitions", "authentication", "tls"}.
+  nlohmann::json Endpoints() const;
 
  private:
   std::vector<std::unique_ptr<Role>> MakeInProcessRoles();

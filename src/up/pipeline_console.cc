@@ -1,13 +1,15 @@
 #include "up/pipeline_console.h"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <filesystem>
-
-#include <fmt/format.h>
 
 #include "base/clock.h"
 #include "catalog/open_catalog.h"
 #include "catalog/table_identifier.h"
+#include "iceberg/scan.h"
+#include "stream/table_setup.h"
 #include "up/pipeline.h"
 #include "up/storage_faults.h"
 
@@ -67,7 +69,20 @@ nlohmann::json DefaultPartitionFields(const nlohmann::json& metadata) {
 }  // namespace
 
 PipelineConsole::PipelineConsole(Pipeline& pipeline, ConsoleSources sources)
-    : pipeline_(pipeline), sources_(std::move(sources)), probe_(sources_.brokers) {
+    : pipeline_(pipeline),
+      sources_(std::move(sources)),
+      probe_(sources_.brokers),
+      freshness_([this] { return pipeline_.SendMarker(); },
+                 [this](std::string_view event_id, std::string_view freshness) -> Result<int64_t> {
+                   RowCounter counter;
+                   {
+                     std::lock_guard lock(mutex_);
+                     counter = row_counter_;
+                   }
+                   if (!counter) return Unavailable("no query engine runs in this process");
+                   return counter(sources_.table, fmt::format("event_id = '{}'", event_id), freshness);
+                 },
+                 {}) {
   snapshot_ = nlohmann::json::object();
   last_dlq_ = {{"rows", 0}};
 }
@@ -92,6 +107,7 @@ void PipelineConsole::Start() {
 }
 
 void PipelineConsole::Stop() {
+  freshness_.Stop();
   {
     std::lock_guard lock(wake_mutex_);
     stopping_ = true;
@@ -200,6 +216,21 @@ nlohmann::json PipelineConsole::StorageNumbers() const {
   return storage;
 }
 
+Result<nlohmann::json> PipelineConsole::MeasureScanPlanning() {
+  FLOE_ASSIGN_OR_RETURN(catalog::TableIdentifier id, catalog::IdentifierFromString(sources_.table));
+  if (!planning_catalog_) {
+    FLOE_ASSIGN_OR_RETURN(auto opened,
+                          catalog::OpenCatalog({.uri = sources_.catalog, .warehouse = sources_.warehouse}));
+    planning_catalog_ = std::move(opened);
+  }
+  FLOE_ASSIGN_OR_RETURN(auto table, stream::LoadTable(planning_catalog_, id));
+  int64_t start = Clock::System().MonotonicNanos();
+  FLOE_ASSIGN_OR_RETURN(iceberg::ScanPlan plan, iceberg::PlanScan(*table, {}));
+  double millis = static_cast<double>(Clock::System().MonotonicNanos() - start) / 1e6;
+  return nlohmann::json{
+      {"planning_ms", millis}, {"manifests", plan.manifests_total}, {"planned_files", plan.tasks.size()}};
+}
+
 void PipelineConsole::SampleNow() {
   std::lock_guard sample_lock(sampler_mutex_);
   int64_t now = Clock::System().NowMillis();
@@ -248,6 +279,14 @@ void PipelineConsole::SampleNow() {
     last_table_["error"] = table.error().message();
   }
   if (auto dlq = LoadTableNumbers(sources_.table + "_dlq", 0)) last_dlq_ = {{"rows", dlq->rows}};
+  // Planning a scan: what a dashboard's query pays before reading any row.
+  if (last_table_.value("up", false)) {
+    if (auto planning = MeasureScanPlanning()) {
+      last_table_["scan"] = std::move(*planning);
+    } else {
+      last_table_["scan"] = {{"error", planning.error().message()}};
+    }
+  }
 
   // Lag: what the broker holds past the offsets the table's current snapshot committed.
   int64_t lag = 0;
@@ -275,6 +314,7 @@ void PipelineConsole::SampleNow() {
   stream["last_snapshot_id"] = last_table_.value("snapshot_id", nlohmann::json());
   stream["commits"] = last_table_.value("commits", nlohmann::json::array());
   stream["dead_letter_rows"] = last_dlq_.value("rows", 0);
+  stream["settings"] = StreamSettingsJson(pipeline_.stream_settings());
 
   nlohmann::json table = last_table_;
   table.erase("commits");
@@ -295,14 +335,23 @@ void PipelineConsole::SampleNow() {
       {"table", table},
       {"generator", pipeline_.GeneratorNumbers()},
       {"storage", StorageNumbers()},
+      {"endpoints", pipeline_.Endpoints()},
   };
   std::lock_guard lock(mutex_);
   snapshot_ = std::move(snapshot);
 }
 
 nlohmann::json PipelineConsole::Snapshot() const {
+  nlohmann::json freshness = freshness_.ToJson();
   std::lock_guard lock(mutex_);
-  return snapshot_;
+  nlohmann::json snapshot = snapshot_;
+  snapshot["freshness"] = std::move(freshness);
+  return snapshot;
+}
+
+Result<nlohmann::json> PipelineConsole::ProbeFreshness() {
+  FLOE_ASSIGN_OR_RETURN(std::string event_id, freshness_.Start());
+  return nlohmann::json{{"event_id", event_id}};
 }
 
 nlohmann::json PipelineConsole::Reconciliation() const {
@@ -339,7 +388,7 @@ nlohmann::json PipelineConsole::Reconciliation() const {
   }
   out["consumer_lag"] = stream.value("consumer_lag", nlohmann::json());
   if (counter) {
-    if (auto rows = counter(sources_.table)) {
+    if (auto rows = counter(sources_.table, "", "")) {
       out["queryable"] = *rows;
     } else {
       out["errors"].push_back("queryable: " + rows.error().message());
@@ -375,6 +424,12 @@ void PipelineConsole::Poke() {
     poked_ = true;
   }
   wake_.notify_all();
+}
+
+Status PipelineConsole::RewireStream(const nlohmann::json& settings) {
+  FLOE_RETURN_IF_ERROR(pipeline_.RewireStream(settings));
+  Poke();
+  return OkStatus();
 }
 
 Status PipelineConsole::SetStorageFaults(const nlohmann::json& faults) {

@@ -15,14 +15,14 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
-
-#include <nlohmann/json.hpp>
 
 #include "catalog/catalog.h"
 #include "serve/pipeline_control.h"
 #include "up/broker_probe.h"
+#include "up/freshness_probe.h"
 
 namespace floe::up {
 
@@ -39,8 +39,11 @@ struct ConsoleSources {
 class PipelineConsole final : public serve::PipelineControl {
  public:
   // Counts the rows a SQL query over `table` sees ("shop.orders"), for the reconciliation's
-  // queryable number; given by whoever runs the query engine in this process.
-  using RowCounter = std::function<Result<int64_t>(std::string_view table)>;
+  // queryable number, narrowed by `where` (SQL the console makes) and read with `freshness`
+  // ("live", "snapshot", or empty for the default) for the freshness probe; given by whoever
+  // runs the query engine in this process.
+  using RowCounter =
+      std::function<Result<int64_t>(std::string_view table, std::string_view where, std::string_view freshness)>;
 
   PipelineConsole(Pipeline& pipeline, ConsoleSources sources);
   ~PipelineConsole() override;
@@ -58,6 +61,8 @@ class PipelineConsole final : public serve::PipelineControl {
   Status TakeDown(std::string_view role) override;
   Status BringUp(std::string_view role) override;
   Status SetStorageFaults(const nlohmann::json& faults) override;
+  Status RewireStream(const nlohmann::json& settings) override;
+  Result<nlohmann::json> ProbeFreshness() override;
 
  private:
   struct TableNumbers {
@@ -69,6 +74,10 @@ class PipelineConsole final : public serve::PipelineControl {
   Result<TableNumbers> LoadTableNumbers(const std::string& table, size_t max_commits) const;
   Result<catalog::Catalog*> OpenCatalog() const;  // Requires catalog_mutex_.
   nlohmann::json StorageNumbers() const;
+  // How long planning a full scan of the table's current snapshot takes (reading its manifest
+  // list and manifests), and what it read: grows with small files, falls after compaction.
+  // Requires sampler_mutex_.
+  Result<nlohmann::json> MeasureScanPlanning();
   void Poke();
 
   Pipeline& pipeline_;
@@ -84,6 +93,8 @@ class PipelineConsole final : public serve::PipelineControl {
   nlohmann::json last_table_;
   nlohmann::json last_dlq_;
   std::map<int32_t, int64_t> last_offsets_;
+  // Opened lazily for the scan-planning measure (stream::LoadTable shares it); sampler_mutex_.
+  std::shared_ptr<catalog::Catalog> planning_catalog_;
 
   mutable std::mutex mutex_;
   nlohmann::json snapshot_;  // Guarded by mutex_.
@@ -94,6 +105,7 @@ class PipelineConsole final : public serve::PipelineControl {
   bool stopping_ = false;  // Guarded by wake_mutex_.
   bool poked_ = false;     // Guarded by wake_mutex_: sample again now (a role changed).
   std::thread sampler_;
+  FreshnessProbe freshness_;  // Declared last: its thread calls the row counter above.
 };
 
 }  // namespace floe::up

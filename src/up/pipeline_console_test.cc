@@ -2,6 +2,7 @@
 // turned through the PipelineControl the query server will call.
 #include "up/pipeline_console.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -49,7 +50,7 @@ class PipelineConsoleTest : public ::testing::Test {
     UpOptions& options = options_;
     options.data = folder_.path() + "/data";
     options.traffic = 300;
-    options.trigger_millis = 300;
+    options.stream.trigger_millis = 300;
     options.broker_port = testing::FreeLoopbackPort();
     options.broker_metrics_port = -1;
     options.catalog_port = testing::FreeLoopbackPort();
@@ -93,6 +94,12 @@ TEST_F(PipelineConsoleTest, NumbersRiseAndNothingIsLostAcrossATakeDown) {
   EXPECT_GT(s["table"]["mean_file_bytes"].get<double>(), 0);
   EXPECT_FALSE(s["table"]["schema"].empty());
   EXPECT_GT(s["storage"]["data_bytes"].get<int64_t>(), 0);
+  // Where each role listens, for the box pages' "at scale" settings.
+  EXPECT_EQ(s["endpoints"]["brokers"], fmt::format("127.0.0.1:{}", options_.broker_port));
+  EXPECT_EQ(s["endpoints"]["catalog"], fmt::format("http://127.0.0.1:{}", options_.catalog_port));
+  EXPECT_EQ(s["endpoints"]["query_http"], fmt::format("http://127.0.0.1:{}", options_.query_port));
+  EXPECT_EQ(s["endpoints"]["partitions"], 2);
+  EXPECT_EQ(s["endpoints"]["authentication"], false);
   ASSERT_TRUE(WaitFor(console(), [](const json& s) { return s["broker"]["events_per_second"].get<double>() > 0; }));
 
   // Paused, only bursts are sent.
@@ -164,6 +171,73 @@ TEST_F(PipelineConsoleTest, ARestartOnTheSameDataStillReconciles) {
   EXPECT_EQ(r["equal"], true) << r.dump();
 }
 
+TEST_F(PipelineConsoleTest, RewiringTheStreamJobKeepsEveryEventOnce) {
+  ASSERT_TRUE(WaitFor(console(), [](const json& s) { return s["table"].value("rows", 0) > 0; }));
+  // Compaction off and a short trigger: every batch adds files and none go away.
+  ASSERT_TRUE(console().RewireStream({{"compaction", false}, {"trigger_ms", 200}}));
+  console().SampleNow();
+  json s = console().Snapshot();
+  EXPECT_EQ(s["stream"]["settings"]["compaction"], false) << s["stream"].dump();
+  EXPECT_EQ(s["stream"]["settings"]["trigger_ms"], 200) << s["stream"].dump();
+  EXPECT_EQ(RoleState(s, "stream job"), "running");
+  int64_t files_before = s["table"]["files"];
+  int64_t most_files = 0;
+  ASSERT_TRUE(WaitFor(console(), [&](const json& s) {
+    most_files = std::max<int64_t>(most_files, s["table"]["files"].get<int64_t>());
+    return most_files >= files_before + 10;
+  })) << console().Snapshot()["table"].dump();
+  // Planning a scan reads the manifests the appends wrote.
+  s = console().Snapshot();
+  ASSERT_TRUE(s["table"]["scan"].contains("planning_ms")) << s["table"].dump();
+  EXPECT_GT(s["table"]["scan"]["manifests"].get<int64_t>(), 0) << s["table"].dump();
+  EXPECT_GT(s["table"]["scan"]["planned_files"].get<int64_t>(), 0) << s["table"].dump();
+
+  // Compaction on, every second: the small files are folded and the count falls.
+  ASSERT_TRUE(
+      console().RewireStream({{"compaction", true}, {"compaction_target_mb", 1}, {"maintenance_interval_ms", 1000}}));
+  ASSERT_TRUE(WaitFor(console(), [&](const json& s) { return s["table"]["files"].get<int64_t>() < most_files / 2; }))
+      << console().Snapshot()["table"].dump();
+
+  // Out of bounds: refused, and the job keeps what it had.
+  auto refused = console().RewireStream({{"trigger_ms", 5}});
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().kind(), ErrorKind::kInvalidArgument);
+  console().SampleNow();
+  EXPECT_EQ(console().Snapshot()["stream"]["settings"]["trigger_ms"], 200);
+
+  // Every event that went through the three jobs is in the table exactly once.
+  ASSERT_TRUE(console().SetTraffic(0));
+  ASSERT_TRUE(WaitFor(console(), [](const json& s) {
+    return s["generator"]["acknowledged"] == s["generator"]["sent"] && s["stream"]["consumer_lag"] == 0;
+  })) << console().Snapshot().dump();
+  json r = console().Reconciliation();
+  EXPECT_EQ(r["equal"], true) << r.dump();
+}
+
+TEST_F(PipelineConsoleTest, AFreshnessMarkerIsFoundByBothReadsAndCountedOnce) {
+  ASSERT_TRUE(WaitFor(console(), [](const json& s) { return s["table"].value("rows", 0) > 0; }));
+  ASSERT_TRUE(console().SetTraffic(0));  // Paused: the marker is sent all the same.
+  uint64_t sent = pipeline_->GeneratorNumbers()["sent"];
+  auto marker = console().ProbeFreshness();
+  ASSERT_TRUE(marker) << marker.error().ToString();
+  std::string event_id = (*marker)["event_id"];
+  // At least the marker went out (events the loop was sending as the pause arrived may follow).
+  EXPECT_GE(pipeline_->GeneratorNumbers()["sent"].get<uint64_t>(), sent + 1);
+  ASSERT_TRUE(WaitFor(console(), [](const json& s) { return s["freshness"]["running"] == false; }))
+      << console().Snapshot()["freshness"].dump();
+  json probe = console().Snapshot()["freshness"]["probes"].back();
+  EXPECT_EQ(probe["event_id"], event_id);
+  EXPECT_TRUE(probe["live_ms"].is_number()) << probe.dump();
+  EXPECT_TRUE(probe["snapshot_ms"].is_number()) << probe.dump();
+  EXPECT_EQ(probe["timed_out"], false) << probe.dump();
+  // The marker is an event like the others: in the ledger and in the table, once.
+  ASSERT_TRUE(WaitFor(console(), [](const json& s) {
+    return s["generator"]["acknowledged"] == s["generator"]["sent"] && s["stream"]["consumer_lag"] == 0;
+  }));
+  json r = console().Reconciliation();
+  EXPECT_EQ(r["equal"], true) << r.dump();
+}
+
 TEST_F(PipelineConsoleTest, RefusesWhatItCannotDo) {
   EXPECT_EQ(console().TakeDown("coffee machine").error().kind(), ErrorKind::kNotFound);
   EXPECT_EQ(console().SetTraffic(-5).error().kind(), ErrorKind::kInvalidArgument);
@@ -219,6 +293,21 @@ TEST(PipelineConsoleProcesses, TrafficRestartsTheGeneratorAndRolesGoDownAndUp) {
   ASSERT_TRUE(WaitFor(console, [&](const json& s) {
     return RoleState(s, "generator") == "running" && s["generator"]["acknowledged"].get<uint64_t>() > acknowledged;
   })) << console.Snapshot()["generator"].dump();
+
+  // Rewired, the stream job's child starts again with the new flags and commits on.
+  ASSERT_TRUE(console.RewireStream({{"trigger_ms", 500}, {"compaction", false}}));
+  console.SampleNow();
+  std::string describe;
+  json rewired = console.Snapshot();
+  for (const auto& role : rewired["roles"]) {
+    if (role["name"] == "stream job") describe = role["describe"].get<std::string>();
+  }
+  EXPECT_NE(describe.find("every 500 ms"), std::string::npos) << describe;
+  EXPECT_NE(describe.find("compaction off"), std::string::npos) << describe;
+  int64_t rows = console.Snapshot()["table"].value("rows", int64_t{0});
+  ASSERT_TRUE(WaitFor(console, [&](const json& s) {
+    return RoleState(s, "stream job") == "running" && s["table"].value("rows", int64_t{0}) > rows;
+  })) << console.Snapshot().dump();
 
   ASSERT_TRUE(console.TakeDown("broker"));
   ASSERT_TRUE(WaitFor(console, [](const json& s) { return s["broker"]["up"] == false; }));

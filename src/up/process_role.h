@@ -31,6 +31,7 @@ class ProcessRole final : public Role {
   void Kill();
   // Replaces the value after `flag` in the child's arguments, for its next start.
   void SetArgument(std::string_view flag, std::string value);
+  void set_describe(std::string describe) { describe_ = std::move(describe); }
   bool Running();
   int restarts() const { return restarts_; }
   void CountRestart() { ++restarts_; }

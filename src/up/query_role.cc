@@ -22,10 +22,13 @@ void QueryRole::Stop() {
   catalog_.reset();
 }
 
-Result<int64_t> QueryRole::CountRows(std::string_view table) {
+Result<int64_t> QueryRole::CountRows(std::string_view table, std::string_view where, std::string_view freshness) {
   if (!server_) return Unavailable("the query server is not running");
-  auto query = server_->queries().Submit(
-      {.sql = fmt::format("SELECT count(*) FROM floe.{}", table), .session = {}, .protocol = "console", .interceptor = {}});
+  serve::SessionState session;
+  if (!freshness.empty()) session.properties["freshness"] = std::string(freshness);
+  std::string sql = fmt::format("SELECT count(*) FROM floe.{}", table);
+  if (!where.empty()) sql += fmt::format(" WHERE {}", where);
+  auto query = server_->queries().Submit({.sql = sql, .session = session, .protocol = "console", .interceptor = {}});
   if (!query->Wait(std::chrono::seconds(60))) return Unavailable("counting the rows of {} took over a minute", table);
   if (query->state() != serve::QueryState::kFinished) {
     return Unavailable("counting the rows of {}: {}", table,

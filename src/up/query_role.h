@@ -28,7 +28,9 @@ class QueryRole final : public Role {
 
   // `SELECT count(*) FROM floe.<table>` through the engine, as any client would count: the
   // reconciliation's "queryable" number. Called from the console's threads while running.
-  Result<int64_t> CountRows(std::string_view table);
+  // `where` (trusted SQL, made by the caller) narrows the count; `freshness` ("live",
+  // "snapshot" or empty for the default) is the session's (serve/session_properties.h).
+  Result<int64_t> CountRows(std::string_view table, std::string_view where = "", std::string_view freshness = "");
 
  private:
   serve::QueryServerOptions options_;

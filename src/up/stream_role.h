@@ -25,6 +25,8 @@ class StreamRole final : public Role {
   void Stop() override;
 
   MetricsRegistry& metrics() { return metrics_; }
+  // The configuration of its next start; call while it is stopped.
+  void set_config(stream::StreamConfig config) { config_ = std::move(config); }
 
  private:
   stream::StreamConfig config_;

@@ -26,7 +26,8 @@ async function call(method, path, body) {
 }
 
 export const api = {
-  query: (sql) => call('POST', '/api/query', { sql }),
+  // `session`: properties for this query alone, e.g. {freshness: 'snapshot'}.
+  query: (sql, session) => call('POST', '/api/query', session ? { sql, session } : { sql }),
   queries: () => call('GET', '/api/queries'),
   tables: () => call('GET', '/api/tables'),
   table: (schema, name) => call('GET', `/api/tables/${encodeURIComponent(schema)}/${encodeURIComponent(name)}`),
@@ -37,4 +38,6 @@ export const api = {
   takeDown: (role) => call('POST', '/api/playground/take-down', { role }),
   bringUp: (role) => call('POST', '/api/playground/bring-up', { role }),
   storageFaults: (faults) => call('POST', '/api/playground/storage-faults', faults),
+  rewireStream: (settings) => call('POST', '/api/playground/stream', settings),
+  freshnessProbe: () => call('POST', '/api/playground/freshness-probe', {}),
 };

@@ -2,6 +2,7 @@
 import { api } from './api.js';
 import { ago, bytes, clear, fill, el, facts, num, table, time } from './dom.js';
 import { sparkline } from './chart.js';
+import { atScale, configurationFacts } from './at_scale.js';
 import { BOXES, roleOf, stateOf } from './map.js';
 import { pollNow, store, subscribe } from './store.js';
 
@@ -163,9 +164,12 @@ export function render(root, id) {
   const head = el('div.page-head');
   const body = el('div.box-page', { 'data-page': id });
   const extra = el('div');
+  // Drawn again only when what it shows changes, so its settings can be selected and copied.
+  const scale = el('div.at-scale', { 'data-section': 'at-scale' });
+  let scaleShown = '';
   let reload = null;
   if (id === 'table') reload = tableDetail(extra);
-  root.append(el('section.page', {}, head, body, extra));
+  root.append(el('section.page', {}, head, body, scale, extra));
 
   function update() {
     const s = store.pipeline;
@@ -182,6 +186,13 @@ export function render(root, id) {
       return;
     }
     fill(body, sections[id](s || {}));
+    const shown = JSON.stringify([s?.endpoints, s?.stream?.settings, s?.generator?.rate, s?.generator?.paused]);
+    if (s?.endpoints && shown !== scaleShown) {
+      scaleShown = shown;
+      fill(scale,
+        el('h2', { text: 'Configuration' }), facts(configurationFacts(id, s)),
+        el('h2', { text: 'At scale' }), atScale(id, s));
+    }
   }
   const unsubscribe = subscribe(update);
   update();

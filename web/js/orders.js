@@ -57,8 +57,36 @@ function drawTable(result) {
   return table((result.columns || []).map((c) => c.name), (result.rows || []).map((r) => r.map((v) => num(v, 2))));
 }
 
+// The dashboard's freshness (serve/session_properties.h), kept in this browser: `live` reads
+// each table's snapshot plus the broker's tail past its offsets, `snapshot` only what is
+// committed, as Trino or Spark reading the tables would.
+const FRESHNESS_KEY = 'floe.orders.freshness';
+
+function savedFreshness() {
+  try {
+    return localStorage.getItem(FRESHNESS_KEY) === 'snapshot' ? 'snapshot' : 'live';
+  } catch {
+    return 'live';
+  }
+}
+
 export function render(root) {
   const updated = el('span.muted', { 'data-role': 'updated', 'data-refreshes': '0', text: 'loading…' });
+  let freshness = savedFreshness();
+  const freshnessSelect = el('select', { 'aria-label': 'freshness', 'data-control': 'freshness' },
+    el('option', { value: 'live', text: 'live: snapshot + broker tail' }),
+    el('option', { value: 'snapshot', text: 'snapshot only: committed data' }));
+  freshnessSelect.value = freshness;
+  freshnessSelect.addEventListener('change', () => {
+    freshness = freshnessSelect.value;
+    try {
+      localStorage.setItem(FRESHNESS_KEY, freshness);
+    } catch {
+      // Storage refused (private mode): the choice lasts for this page.
+    }
+    clearTimeout(timer);
+    refresh();
+  });
   const grid = el('div.dashboard');
   const bodies = new Map();
   for (const panel of PANELS) {
@@ -69,15 +97,17 @@ export function render(root) {
   }
   root.append(el('section.page', {},
     el('div.page-head', {}, el('h1', { text: 'Orders' }),
-      el('p.lead', {}, 'Live from ', el('code', { text: 'floe.shop.orders' }), `, refreshed every ${REFRESH_MS / 1000} seconds. `, updated)),
+      el('p.lead', {}, 'From ', el('code', { text: 'floe.shop.orders' }), `, refreshed every ${REFRESH_MS / 1000} seconds. `, updated),
+      el('label.row', {}, 'Freshness', freshnessSelect)),
     grid));
 
   let refreshes = 0;
   let timer = null;
   let disposed = false;
   async function refresh() {
-    const results = await Promise.all(PANELS.map((p) => api.query(p.sql)));
-    if (disposed) return;
+    const asked = freshness;
+    const results = await Promise.all(PANELS.map((p) => api.query(p.sql, { freshness: asked })));
+    if (disposed || asked !== freshness) return;  // Changed meanwhile: that refresh draws.
     PANELS.forEach((panel, i) => {
       const body = clear(bodies.get(panel.id));
       const result = results[i];
@@ -85,7 +115,8 @@ export function render(root) {
     });
     refreshes++;
     updated.dataset.refreshes = String(refreshes);
-    updated.textContent = `Updated ${new Date().toLocaleTimeString()} (refresh ${refreshes}).`;
+    updated.dataset.freshness = asked;
+    updated.textContent = `Updated ${new Date().toLocaleTimeString()} (refresh ${refreshes}, ${asked}).`;
     timer = setTimeout(refresh, REFRESH_MS);
   }
   refresh();

@@ -3,7 +3,9 @@
 import { api } from './api.js';
 import { sparkline } from './chart.js';
 import { clear, fill, el, num } from './dom.js';
+import { rewirePanel } from './rewire.js';
 import { pollNow, store, subscribe } from './store.js';
+import { brokerOutagePanel, catalogOutagePanel, freshnessPanel, smallFilesPanel } from './strains.js';
 
 const RECONCILE_MS = 2000;
 
@@ -87,6 +89,11 @@ export function render(root) {
   };
 
   const recon = el('div', { 'data-panel': 'reconciliation' }, el('p.muted', { text: 'reading…' }));
+  const rewiring = rewirePanel();
+  const smallFiles = smallFilesPanel();
+  const freshness = freshnessPanel();
+  const catalogOutage = catalogOutagePanel();
+  const brokerOutage = brokerOutagePanel();
   const live = el('div.live');
 
   root.append(el('section.page', {},
@@ -103,10 +110,20 @@ export function render(root) {
         el('label.row', {}, 'latency (ms)', latency),
         el('div.row', {}, el('button', { text: 'Apply', 'data-action': 'faults', onclick: () => applyFaults(false) }),
           el('button', { text: 'Clear', onclick: () => applyFaults(true) }), faultNote)),
-      el('article.panel.wide', {}, el('h2', { text: 'Reconciliation: produced vs committed vs queryable' }), recon))));
+      rewiring.node,
+      el('article.panel.wide', {}, el('h2', { text: 'Reconciliation: produced vs committed vs queryable' }), recon),
+      smallFiles.node,
+      freshness.node,
+      catalogOutage.node,
+      brokerOutage.node)));
 
   function update() {
     const s = store.pipeline;
+    rewiring.update(s);
+    smallFiles.update(s);
+    freshness.update(s);
+    catalogOutage.update(s);
+    brokerOutage.update(s);
     fill(live,
       el('div.live-row', {}, el('span', { text: 'events/s in' }), sparkline(store.history.eventsPerSecond),
         el('strong', { 'data-metric': 'events_per_second', text: num(s?.broker?.events_per_second, 1) })),
@@ -147,5 +164,5 @@ export function render(root) {
   reconcile();
   const unsubscribe = subscribe(update);
   update();
-  return { dispose() { disposed = true; clearTimeout(timer); clearTimeout(trafficTimer); unsubscribe(); } };
+  return { dispose() { disposed = true; clearTimeout(timer); clearTimeout(trafficTimer); freshness.dispose(); unsubscribe(); } };
 }

@@ -9,7 +9,8 @@ export const store = {
   pipelineError: null,  // Why the last poll failed.
   noPipeline: false,    // `floe query` alone: no /api/pipeline.
   queries: null,        // The last /api/queries answer.
-  history: { eventsPerSecond: [], lag: [], rows: [], queryMillis: [] },
+  history: { eventsPerSecond: [], lag: [], rows: [], queryMillis: [], files: [], planningMillis: [],
+    commitAgeSeconds: [], unacknowledged: [] },
   listeners: new Set(),
 };
 
@@ -53,6 +54,11 @@ async function pollPipeline() {
     push(store.history.eventsPerSecond, snapshot.broker?.events_per_second || 0);
     push(store.history.lag, snapshot.stream?.consumer_lag || 0);
     push(store.history.rows, snapshot.table?.rows || 0);
+    push(store.history.files, snapshot.table?.files || 0);
+    push(store.history.planningMillis, snapshot.table?.scan?.planning_ms || 0);
+    const lastCommit = snapshot.stream?.last_commit_ms;
+    push(store.history.commitAgeSeconds, lastCommit ? Math.max(0, (snapshot.time_ms - lastCommit) / 1000) : 0);
+    push(store.history.unacknowledged, Math.max(0, (snapshot.generator?.sent || 0) - (snapshot.generator?.acknowledged || 0)));
   }
   notify();
   setTimeout(pollPipeline, store.noPipeline ? 30000 : 1000);

@@ -1,0 +1,89 @@
+#include "up/stream_settings.h"
+
+#include <fmt/format.h>
+
+namespace floe::up {
+namespace {
+
+Status CheckBounds(std::string_view key, int64_t value, int64_t min, int64_t max) {
+  if (value < min || value > max) {
+    return InvalidArgument("{} must be between {} and {}, not {}", key, min, max, value);
+  }
+  return OkStatus();
+}
+
+Result<int64_t> IntegerField(const nlohmann::json& value, std::string_view key) {
+  // 1e3 and 1000.0 are accepted as whole numbers; 1.5 and "1000" are not.
+  if (value.is_number_integer()) return value.get<int64_t>();
+  if (value.is_number_float()) {
+    double number = value.get<double>();
+    if (number == static_cast<double>(static_cast<int64_t>(number)) && number >= -9e15 && number <= 9e15) {
+      return static_cast<int64_t>(number);
+    }
+  }
+  return InvalidArgument("{} must be a whole number", key);
+}
+
+}  // namespace
+
+Status ValidateStreamSettings(const StreamSettings& s) {
+  FLOE_RETURN_IF_ERROR(CheckBounds("trigger_ms", s.trigger_millis, kMinTriggerMillis, kMaxTriggerMillis));
+  FLOE_RETURN_IF_ERROR(CheckBounds("target_file_size_mb", s.target_file_size_mb, kMinFileSizeMb, kMaxFileSizeMb));
+  FLOE_RETURN_IF_ERROR(CheckBounds("compaction_target_mb", s.compaction_target_mb, kMinFileSizeMb, kMaxFileSizeMb));
+  FLOE_RETURN_IF_ERROR(CheckBounds("maintenance_interval_ms", s.maintenance_interval_millis,
+                                   kMinMaintenanceIntervalMillis, kMaxMaintenanceIntervalMillis));
+  return OkStatus();
+}
+
+Result<StreamSettings> ApplyStreamSettingsPatch(const StreamSettings& current, const nlohmann::json& patch) {
+  if (!patch.is_object()) return InvalidArgument("expected a JSON object of stream settings");
+  if (patch.empty()) return InvalidArgument("expected at least one stream setting");
+  StreamSettings next = current;
+  for (const auto& [key, value] : patch.items()) {
+    if (key == "compaction") {
+      if (!value.is_boolean()) return InvalidArgument("compaction must be true or false");
+      next.compaction = value.get<bool>();
+      continue;
+    }
+    int64_t* target = key == "trigger_ms"                ? &next.trigger_millis
+                      : key == "target_file_size_mb"     ? &next.target_file_size_mb
+                      : key == "compaction_target_mb"    ? &next.compaction_target_mb
+                      : key == "maintenance_interval_ms" ? &next.maintenance_interval_millis
+                                                         : nullptr;
+    if (target == nullptr) {
+      return InvalidArgument(
+          "unknown stream setting '{}' (expected trigger_ms, target_file_size_mb, compaction, compaction_target_mb, "
+          "maintenance_interval_ms)",
+          key);
+    }
+    FLOE_ASSIGN_OR_RETURN(*target, IntegerField(value, key));
+  }
+  FLOE_RETURN_IF_ERROR(ValidateStreamSettings(next));
+  return next;
+}
+
+nlohmann::json StreamSettingsJson(const StreamSettings& s) {
+  return {{"trigger_ms", s.trigger_millis},
+          {"target_file_size_mb", s.target_file_size_mb},
+          {"compaction", s.compaction},
+          {"compaction_target_mb", s.compaction_target_mb},
+          {"maintenance_interval_ms", s.maintenance_interval_millis}};
+}
+
+void ApplyStreamSettings(const StreamSettings& s, stream::StreamConfig* config) {
+  config->trigger.interval_millis = s.trigger_millis;
+  config->target_file_size_bytes = s.target_file_size_mb << 20;
+  config->compaction_target_file_size_bytes = s.compaction_target_mb << 20;
+  config->maintenance.compact = s.compaction;
+  config->maintenance.interval_ms = s.maintenance_interval_millis;
+}
+
+std::vector<std::pair<std::string, std::string>> StreamSettingsArguments(const StreamSettings& s) {
+  return {{"--trigger", fmt::format("{}ms", s.trigger_millis)},
+          {"--target-file-size-mb", std::to_string(s.target_file_size_mb)},
+          {"--compaction", s.compaction ? "on" : "off"},
+          {"--compaction-target-mb", std::to_string(s.compaction_target_mb)},
+          {"--maintenance-interval", fmt::format("{}ms", s.maintenance_interval_millis)}};
+}
+
+}  // namespace floe::up

@@ -1,0 +1,51 @@
+// StreamSettings: the stream job's knobs that `floe up` flags set and the playground rewires
+// live (docs/console.md, "Rewire"): trigger interval, target file size, compaction on/off, what
+// compaction writes and how often maintenance runs. Parsing a playground request checks every
+// value against bounds a playground can afford, so a typo cannot make a job commit every
+// millisecond or write terabyte files. Plain values and stateless functions; any thread.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "stream/stream_runner.h"
+
+namespace floe::up {
+
+struct StreamSettings {
+  int64_t trigger_millis = 10'000;
+  int64_t target_file_size_mb = 128;
+  bool compaction = true;
+  int64_t compaction_target_mb = 128;
+  int64_t maintenance_interval_millis = 5 * 60'000;
+};
+
+// The bounds each setting is checked against, inclusive.
+inline constexpr int64_t kMinTriggerMillis = 100;
+inline constexpr int64_t kMaxTriggerMillis = 10 * 60'000;
+inline constexpr int64_t kMinFileSizeMb = 1;
+inline constexpr int64_t kMaxFileSizeMb = 1024;
+inline constexpr int64_t kMinMaintenanceIntervalMillis = 1'000;
+inline constexpr int64_t kMaxMaintenanceIntervalMillis = 3'600'000;
+
+// InvalidArgument naming the first setting out of its bounds.
+Status ValidateStreamSettings(const StreamSettings& settings);
+
+// `current` with the keys `patch` gives replaced: {"trigger_ms", "target_file_size_mb",
+// "compaction" (boolean), "compaction_target_mb", "maintenance_interval_ms"}. An unknown key, a
+// value of the wrong type or out of bounds is refused with InvalidArgument and nothing changes.
+Result<StreamSettings> ApplyStreamSettingsPatch(const StreamSettings& current, const nlohmann::json& patch);
+
+// The same keys, for GET /api/pipeline.
+nlohmann::json StreamSettingsJson(const StreamSettings& settings);
+
+// Sets the job's trigger, file sizes and maintenance from `settings`.
+void ApplyStreamSettings(const StreamSettings& settings, stream::StreamConfig* config);
+
+// The `floe stream` flags that say the same, as (flag, value) pairs, for a child process.
+std::vector<std::pair<std::string, std::string>> StreamSettingsArguments(const StreamSettings& settings);
+
+}  // namespace floe::up
