@@ -198,12 +198,15 @@ Status IcebergSqlCatalog::DropSchema(std::string_view catalog, std::string_view 
   return state_->directory->DropSchema(std::string(schema));
 }
 
-Status IcebergSqlCatalog::CreateTable(const TableDefinition& definition) {
-  FLOE_RETURN_IF_ERROR(CheckCatalog(definition.name.catalog));
-  int32_t next_id = static_cast<int32_t>(definition.columns.size()) + 1;
+namespace {
+
+// The Iceberg fields of a new table's or view's columns: ids 1..n at the top, nested fields'
+// ids after them.
+Result<std::vector<iceberg::NestedField>> FieldsFor(const std::vector<TableColumn>& columns) {
+  int32_t next_id = static_cast<int32_t>(columns.size()) + 1;
   std::vector<iceberg::NestedField> fields;
-  for (size_t i = 0; i < definition.columns.size(); ++i) {
-    const TableColumn& c = definition.columns[i];
+  for (size_t i = 0; i < columns.size(); ++i) {
+    const TableColumn& c = columns[i];
     iceberg::NestedField f;
     f.id = static_cast<int32_t>(i) + 1;
     f.name = c.name;
@@ -211,6 +214,14 @@ Status IcebergSqlCatalog::CreateTable(const TableDefinition& definition) {
     FLOE_ASSIGN_OR_RETURN_CTX(f.type, IcebergTypeFor(c.type, &next_id), fmt::format("column {}", c.name));
     fields.push_back(std::move(f));
   }
+  return fields;
+}
+
+}  // namespace
+
+Status IcebergSqlCatalog::CreateTable(const TableDefinition& definition) {
+  FLOE_RETURN_IF_ERROR(CheckCatalog(definition.name.catalog));
+  FLOE_ASSIGN_OR_RETURN(std::vector<iceberg::NestedField> fields, FieldsFor(definition.columns));
   std::vector<int32_t> identifier_field_ids;
   for (const std::string& key : definition.identifier_columns) {
     auto column = std::find_if(fields.begin(), fields.end(), [&](const iceberg::NestedField& f) { return f.name == key; });
@@ -269,17 +280,7 @@ Status IcebergSqlCatalog::CreateView(const ViewDefinition& definition) {
   if (state_->directory->Open(view.name.schema, view.name.table).has_value()) {
     return AlreadyExists("Table '{}' already exists", view.name.ToString());
   }
-  int32_t next_id = static_cast<int32_t>(view.columns.size()) + 1;
-  std::vector<iceberg::NestedField> fields;
-  for (size_t i = 0; i < view.columns.size(); ++i) {
-    const TableColumn& c = view.columns[i];
-    iceberg::NestedField f;
-    f.id = static_cast<int32_t>(i) + 1;
-    f.name = c.name;
-    f.required = false;
-    FLOE_ASSIGN_OR_RETURN_CTX(f.type, IcebergTypeFor(c.type, &next_id), fmt::format("view column {}", c.name));
-    fields.push_back(std::move(f));
-  }
+  FLOE_ASSIGN_OR_RETURN(std::vector<iceberg::NestedField> fields, FieldsFor(view.columns));
   iceberg::Schema schema(0, std::move(fields), {});
   FLOE_RETURN_IF_ERROR(schema.Validate());
   iceberg::ViewVersion version;

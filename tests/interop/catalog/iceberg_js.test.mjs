@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, existsSync, writeFileSync, readFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IcebergRestCatalog, IcebergError } from 'iceberg-js';
+import { startCatalogServer } from '../support/catalog_server.mjs';
 
 let dir;
 let server;
@@ -14,22 +15,12 @@ let baseUrl;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'floe-catalog-js-'));
-  server = spawn(process.env.FLOE_BIN, ['catalog', '--listen', '127.0.0.1:0', '--backend',
-    `sqlite:${join(dir, 'catalog.db')}`, '--warehouse', `file://${join(dir, 'warehouse')}`],
-    { stdio: ['ignore', 'pipe', 'inherit'] });
-  baseUrl = await new Promise((resolve, reject) => {
-    let out = '';
-    server.stdout.on('data', (chunk) => {
-      out += chunk;
-      const match = out.match(/listening on (\S+)/);
-      if (match) resolve(`http://${match[1]}`);
-    });
-    server.on('exit', (code) => reject(new Error(`floe catalog exited with ${code}: ${out}`)));
-  });
+  server = await startCatalogServer(dir);
+  baseUrl = server.url;
 });
 
 after(() => {
-  server.kill('SIGTERM');
+  server.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 

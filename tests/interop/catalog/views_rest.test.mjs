@@ -4,11 +4,11 @@
 // CommitViewRequest, RenameTableRequest, ErrorModel) and the view spec (format/view-spec.md).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startCatalogServer } from '../support/catalog_server.mjs';
 
 let dir;
 let server;
@@ -16,22 +16,12 @@ let baseUrl;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'floe-catalog-views-'));
-  server = spawn(process.env.FLOE_BIN, ['catalog', '--listen', '127.0.0.1:0', '--backend',
-    `sqlite:${join(dir, 'catalog.db')}`, '--warehouse', `file://${join(dir, 'warehouse')}`],
-    { stdio: ['ignore', 'pipe', 'inherit'] });
-  baseUrl = await new Promise((resolve, reject) => {
-    let out = '';
-    server.stdout.on('data', (chunk) => {
-      out += chunk;
-      const match = out.match(/listening on (\S+)/);
-      if (match) resolve(`http://${match[1]}`);
-    });
-    server.on('exit', (code) => reject(new Error(`floe catalog exited with ${code}: ${out}`)));
-  });
+  server = await startCatalogServer(dir);
+  baseUrl = server.url;
 });
 
 after(() => {
-  server.kill('SIGTERM');
+  server.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 

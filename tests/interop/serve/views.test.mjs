@@ -6,12 +6,12 @@
 // DROP VIEW removes it from the catalog.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { Trino } from 'trino-client';
+import { startCatalogServer } from '../support/catalog_server.mjs';
 import { startQueryServer } from './query_process.mjs';
 
 let dir;
@@ -21,18 +21,8 @@ let server;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'floe-serve-views-'));
-  catalog = spawn(process.env.FLOE_BIN, ['catalog', '--listen', '127.0.0.1:0', '--backend',
-    `sqlite:${join(dir, 'catalog.db')}`, '--warehouse', `file://${join(dir, 'warehouse')}`],
-  { stdio: ['ignore', 'pipe', 'inherit'] });
-  catalogUrl = await new Promise((resolve, reject) => {
-    let out = '';
-    catalog.stdout.on('data', (chunk) => {
-      out += chunk;
-      const match = out.match(/listening on (\S+)/);
-      if (match) resolve(`http://${match[1]}`);
-    });
-    catalog.on('exit', (code) => reject(new Error(`floe catalog exited with ${code}: ${out}`)));
-  });
+  catalog = await startCatalogServer(dir);
+  catalogUrl = catalog.url;
   server = await startQueryServer(['--catalog', catalogUrl]);
   await withPg(async (client) => {
     await client.query('CREATE SCHEMA shop');
@@ -44,7 +34,7 @@ before(async () => {
 
 after(async () => {
   if (server) await server.stop();
-  if (catalog) catalog.kill('SIGTERM');
+  if (catalog) catalog.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
