@@ -4,7 +4,13 @@
 // isolation_level 1 (read_committed) reads only below each partition's last stable offset and
 // lists the aborted transactions in the range, which the client drops; 0 reads to the high
 // watermark and gets no list. Both are told the last stable offset.
+// From v7, incremental fetch sessions (KIP-227, server/fetch_sessions.h): epoch 0 without a
+// session opens one with the request's partitions; later epochs name only the partitions that
+// changed (and the forgotten ones), read every partition of the session and answer only those
+// with records, an error or offsets the client has not heard yet; epoch -1 closes it.
+#include <algorithm>
 #include <chrono>
+#include <map>
 #include <memory>
 
 #include "base/logging.h"
@@ -79,12 +85,20 @@ size_t ReadAll(Broker& broker, const std::vector<FetchTopic>& topics, int32_t ma
   return total;
 }
 
+struct ForgottenPartition {
+  std::string topic;
+  int32_t partition = 0;
+};
+
 struct FetchRequest {
   int32_t max_wait_ms = 0;
   int32_t min_bytes = 0;
   int32_t max_bytes = 0;
   bool read_committed = false;
+  int32_t session_id = 0;
+  int32_t session_epoch = -1;  // -1: no session (v0-6 have none).
   std::vector<FetchTopic> topics;
+  std::vector<ForgottenPartition> forgotten;
 };
 
 Result<FetchRequest> Decode(int16_t v, WireReader& in) {
@@ -97,8 +111,8 @@ Result<FetchRequest> Decode(int16_t v, WireReader& in) {
   FLOE_ASSIGN_OR_RETURN(int8_t isolation_level, in.Int8("isolation_level"));
   request.read_committed = isolation_level == 1;
   if (v >= 7) {
-    FLOE_RETURN_IF_ERROR(in.Int32("session_id"));
-    FLOE_RETURN_IF_ERROR(in.Int32("session_epoch"));
+    FLOE_ASSIGN_OR_RETURN(request.session_id, in.Int32("session_id"));
+    FLOE_ASSIGN_OR_RETURN(request.session_epoch, in.Int32("session_epoch"));
   }
   FLOE_ASSIGN_OR_RETURN(int32_t topic_count, in.ArrayLength("topics", 6));
   for (int32_t t = 0; t < topic_count; ++t) {
@@ -120,13 +134,76 @@ Result<FetchRequest> Decode(int16_t v, WireReader& in) {
   if (v >= 7) {
     FLOE_ASSIGN_OR_RETURN(int32_t forgotten, in.ArrayLength("forgotten_topics_data", 6));
     for (int32_t i = 0; i < forgotten; ++i) {
-      FLOE_RETURN_IF_ERROR(in.String("forgotten topic"));
+      FLOE_ASSIGN_OR_RETURN(std::string_view topic, in.String("forgotten topic"));
       FLOE_ASSIGN_OR_RETURN(int32_t n, in.ArrayLength("forgotten partitions", 4));
-      for (int32_t j = 0; j < n; ++j) FLOE_RETURN_IF_ERROR(in.Int32("forgotten partition"));
+      for (int32_t j = 0; j < n; ++j) {
+        FLOE_ASSIGN_OR_RETURN(int32_t partition, in.Int32("forgotten partition"));
+        request.forgotten.push_back(ForgottenPartition{std::string(topic), partition});
+      }
     }
   }
   if (v >= 11) FLOE_RETURN_IF_ERROR(in.String("rack_id"));
   return request;
+}
+
+std::string PartitionKey(std::string_view topic, int32_t partition) {
+  return fmt::format("{}\x1f{}", topic, partition);
+}
+
+// The session's partitions as the topics to read, grouped by topic in the order first added.
+std::vector<FetchTopic> SessionTopics(const FetchSession& session) {
+  std::vector<FetchTopic> topics;
+  std::map<std::string, size_t> index;
+  for (const FetchSessionPartition& p : session.partitions) {
+    auto [it, added] = index.emplace(p.topic, topics.size());
+    if (added) topics.push_back(FetchTopic{p.topic, {}, true});
+    topics[it->second].partitions.push_back(FetchPartition{p.partition, p.fetch_offset, p.max_bytes});
+  }
+  return topics;
+}
+
+// Opens, advances or closes the request's fetch session. Afterwards `request.topics` holds
+// every partition to read; returns the session to answer for (null: a full, sessionless
+// answer) and whether the answer is incremental, or an error for the whole request.
+struct SessionOutcome {
+  std::shared_ptr<FetchSession> session;
+  bool incremental = false;
+  ErrorCode error = ErrorCode::kNone;
+};
+
+SessionOutcome ApplySession(FetchSessionCache& cache, const std::string& user, FetchRequest& request) {
+  SessionOutcome out;
+  if (request.session_id == 0) {
+    if (request.session_epoch != 0) return out;  // -1: a sessionless full fetch.
+    size_t count = 0;
+    for (const FetchTopic& t : request.topics) count += t.partitions.size();
+    out.session = cache.Create(user, count);  // Null when full: the client keeps fetching in full.
+    if (out.session) {
+      for (const FetchTopic& t : request.topics) {
+        for (const FetchPartition& p : t.partitions) out.session->Upsert(t.name, p.index, p.offset, p.max_bytes);
+      }
+    }
+    return out;
+  }
+  if (request.session_epoch == -1) {  // The client closes the session; this fetch is full.
+    cache.Remove(request.session_id);
+    return out;
+  }
+  std::shared_ptr<FetchSession> session = cache.Find(request.session_id, user, request.session_epoch, &out.error);
+  if (!session) return out;
+  for (const FetchTopic& t : request.topics) {
+    for (const FetchPartition& p : t.partitions) session->Upsert(t.name, p.index, p.offset, p.max_bytes);
+  }
+  for (const ForgottenPartition& f : request.forgotten) session->Forget(f.topic, f.partition);
+  if (!cache.Resized(*session)) {
+    out.error = ErrorCode::kFetchSessionIdNotFound;
+    return out;
+  }
+  session->next_epoch = session->next_epoch == INT32_MAX ? 1 : session->next_epoch + 1;
+  request.topics = SessionTopics(*session);
+  out.session = std::move(session);
+  out.incremental = true;
+  return out;
 }
 
 }  // namespace
@@ -136,6 +213,15 @@ awaitable<Status> HandleFetch(RequestContext& ctx, WireReader& in, WireWriter& o
   Broker& broker = ctx.broker;
   auto request = Decode(v, in);
   if (!request) co_return std::unexpected(std::move(request).error());
+  SessionOutcome session = ApplySession(broker.fetch_sessions(), ctx.sasl.user, *request);
+  if (session.error != ErrorCode::kNone) {
+    out.Int32(0);  // throttle_time_ms
+    out.Int16(Wire(session.error));
+    out.Int32(0);  // session_id
+    out.ArrayLength(0);
+    co_return OkStatus();
+  }
+  // Every partition read is authorized on every fetch, those a session carries over too.
   for (FetchTopic& topic : request->topics) topic.readable = ctx.AllowsTopic(topic.name, auth::Operation::kRead);
   const auto& topics = request->topics;
   const int32_t max_wait_ms = request->max_wait_ms;
@@ -167,16 +253,54 @@ awaitable<Status> HandleFetch(RequestContext& ctx, WireReader& in, WireWriter& o
     if (!woken) break;
   }
 
+  // Which partitions the answer carries: all of them, or in an incremental answer those with
+  // records, an error, or offsets other than the client last heard. The session remembers what
+  // it now hears.
+  std::vector<std::vector<bool>> carried(topics.size());
+  std::map<std::string, FetchSessionPartition*> in_session;
+  if (session.session) {
+    for (FetchSessionPartition& p : session.session->partitions) in_session[PartitionKey(p.topic, p.partition)] = &p;
+  }
+  for (size_t t = 0; t < topics.size(); ++t) {
+    for (size_t p = 0; p < topics[t].partitions.size(); ++p) {
+      const PartitionData& d = data[t][p];
+      FetchSessionPartition* known = nullptr;
+      if (auto it = in_session.find(PartitionKey(topics[t].name, topics[t].partitions[p].index));
+          it != in_session.end()) {
+        known = it->second;
+      }
+      bool news = d.region.length > 0 || d.error != ErrorCode::kNone || known == nullptr ||
+                  known->high_watermark != d.high_watermark || known->last_stable_offset != d.last_stable_offset ||
+                  known->log_start_offset != d.log_start_offset;
+      bool carry = !session.incremental || news;
+      carried[t].push_back(carry);
+      if (carry && known != nullptr) {
+        known->high_watermark = d.high_watermark;
+        known->last_stable_offset = d.last_stable_offset;
+        known->log_start_offset = d.log_start_offset;
+      }
+    }
+  }
+
   out.Int32(0);  // throttle_time_ms
   if (v >= 7) {
     out.Int16(Wire(ErrorCode::kNone));
-    out.Int32(0);  // session_id: sessions are not kept, every fetch is a full fetch
+    out.Int32(session.session ? session.session->id : 0);
   }
-  out.ArrayLength(topics.size());
+  // An incremental answer leaves out topics none of whose partitions it carries.
+  auto carries_topic = [&](size_t t) {
+    return !session.incremental || std::count(carried[t].begin(), carried[t].end(), true) > 0;
+  };
+  size_t topics_carried = 0;
+  for (size_t t = 0; t < topics.size(); ++t) topics_carried += carries_topic(t) ? 1 : 0;
+  out.ArrayLength(topics_carried);
   for (size_t t = 0; t < topics.size(); ++t) {
+    if (!carries_topic(t)) continue;
+    size_t partitions_carried = std::count(carried[t].begin(), carried[t].end(), true);
     out.String(topics[t].name);
-    out.ArrayLength(topics[t].partitions.size());
+    out.ArrayLength(partitions_carried);
     for (size_t p = 0; p < topics[t].partitions.size(); ++p) {
+      if (!carried[t][p]) continue;
       const PartitionData& d = data[t][p];
       out.Int32(topics[t].partitions[p].index);
       out.Int16(Wire(d.error));

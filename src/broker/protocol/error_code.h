@@ -51,6 +51,8 @@ enum class ErrorCode : int16_t {
   kUnknownProducerId = 59,
   kNonEmptyGroup = 68,
   kGroupIdNotFound = 69,
+  kFetchSessionIdNotFound = 70,
+  kInvalidFetchSessionEpoch = 71,
   kGroupSubscribedToTopic = 86,
   kInvalidRecord = 87,
   kProducerFenced = 90,

@@ -23,6 +23,7 @@
 #include "broker/log/topic_registry.h"
 #include "broker/server/broker_config.h"
 #include "broker/server/broker_metrics.h"
+#include "broker/server/fetch_sessions.h"
 #include "broker/txn/transaction_coordinator.h"
 #include "net/connection_limiter.h"
 
@@ -53,6 +54,7 @@ class Broker {
   TopicRegistry& topics() { return *topics_; }
   GroupCoordinator& groups() { return *groups_; }
   TransactionCoordinator& transactions() { return *transactions_; }
+  FetchSessionCache& fetch_sessions() { return fetch_sessions_; }
   BrokerMetrics& metrics() { return metrics_; }
   Clock& clock() { return clock_; }
   boost::asio::any_io_executor executor();
@@ -85,8 +87,9 @@ class Broker {
   std::unique_ptr<TopicRegistry> topics_;
   std::unique_ptr<GroupCoordinator> groups_;
   std::unique_ptr<TransactionCoordinator> transactions_;  // Writes markers to topics_, offsets to groups_.
-  std::unique_ptr<CleanerThread> cleaner_;                // Null with log_cleaner_enable off.
-  std::set<std::string> uncleanable_;                     // Partitions whose pass failed, by folder: skipped.
+  FetchSessionCache fetch_sessions_;
+  std::unique_ptr<CleanerThread> cleaner_;  // Null with log_cleaner_enable off.
+  std::set<std::string> uncleanable_;       // Partitions whose pass failed, by folder: skipped.
   BrokerMetrics metrics_;
   std::shared_ptr<boost::asio::ssl::context> tls_;
   int64_t next_producer_id_ = 0;
