@@ -72,16 +72,20 @@ Result<LogicalPtr> BinderImpl::BindView(const ast::TableRef& ref, const Qualifie
   const ast::Query& query = *(*parsed)->query;
   view_sources_.push_back(ViewSource{std::move(text), std::move(*parsed)});
 
-  // Bind in the view's text and default schema; no outer scope or CTE reaches into a view.
+  // Bind in the view's text and default schema; no outer scope, CTE or recursive CTE's working
+  // table reaches into a view (its names mean what they meant when it was created).
   std::string_view outer_sql = sql_;
   BindOptions outer_options = options_;
   int outer_parameters = parameter_count_;
+  std::vector<WorkingTable> outer_working_tables = std::move(working_tables_);
+  working_tables_.clear();
   sql_ = *view_sources_.back().text;
   options_.catalog = view.default_catalog;
   options_.schema = view.default_schema;
   expanding_views_.push_back(name);
   auto bound = BindQuery(query, nullptr, nullptr);
   expanding_views_.pop_back();
+  working_tables_ = std::move(outer_working_tables);
   sql_ = outer_sql;
   options_.catalog = outer_options.catalog;
   options_.schema = outer_options.schema;
