@@ -297,10 +297,16 @@ Result<int64_t> SqlSession::RunMerge(BoundStatement& bound, std::string_view sql
   }
   Executor executor(context);  // Reads the source, then runs the clauses' subqueries.
   FLOE_ASSIGN_OR_RETURN(Materialized source_rows, executor.Materialize(*source_plan, nullptr));
+  // The optimizer may reorder a join's columns (the smaller side builds): each source column is
+  // found by its id in the plan as optimized.
   DataChunk source;
   source.rows = source_rows.rows();
-  for (size_t c = 0; c < changes.source_columns.size(); ++c) {
-    source.columns.push_back(Concatenate(source_rows.chunks, c, changes.source_columns[c].type));
+  for (const OutputColumn& column : changes.source_columns) {
+    auto at = std::find_if(source_plan->output.begin(), source_plan->output.end(),
+                           [&](const OutputColumn& o) { return o.id == column.id; });
+    if (at == source_plan->output.end()) return Internal("MERGE source column {} lost by the optimizer", column.name);
+    source.columns.push_back(
+        Concatenate(source_rows.chunks, static_cast<size_t>(at - source_plan->output.begin()), column.type));
   }
   FLOE_ASSIGN_OR_RETURN(auto merge, MergeRows::Make(changes, std::move(source), *table, context));
   FLOE_RETURN_IF_ERROR(writable_->RewriteRows(
@@ -505,7 +511,7 @@ Result<StatementSummary> SqlSession::RunWrite(const ast::Statement& statement, B
       auto rows = RunMerge(bound, sql, query_options);
       if (!rows) return at_name(rows.error());
       summary.update_count = *rows;
-      summary.message = RowsMessage("MERGE", *rows);
+      summary.message = RowsMessage(statement.update_from ? "UPDATE" : "MERGE", *rows);
       return summary;
     }
     case StatementKind::kDelete: {

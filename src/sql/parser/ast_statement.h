@@ -98,6 +98,7 @@ struct Statement {
   std::vector<std::string> insert_columns;
   std::vector<Assignment> assignments;     // kUpdate
   std::vector<MergeClause> merge_clauses;  // kMerge
+  bool update_from = false;                // kMerge written as PostgreSQL's UPDATE ... FROM
 
   AlterAction alter_action = AlterAction::kAddColumn;
   std::string column_name;

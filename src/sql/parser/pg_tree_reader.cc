@@ -254,7 +254,6 @@ class Reader {
       element rel, other;
       if (!Get(body, "relation", rel)) return Malformed(at, "DELETE without a table");
       FLOE_RETURN_IF_ERROR(ReadRelationName(rel, *statement));
-      if (!List(body, "usingClause").empty()) return Unsupported(at, "DELETE ... USING");
       if (Get(body, "returningList", other)) return Unsupported(at, "RETURNING");
       if (Get(body, "withClause", other)) return Unsupported(at, "WITH ... DELETE");
       // The rows to delete as the query that selects them, so the binder and optimizer treat the
@@ -265,6 +264,25 @@ class Reader {
       query->select.push_back(StarItem(at));
       if (Get(body, "whereClause", other)) {
         FLOE_ASSIGN_OR_RETURN(query->where, ReadExpr(other));
+      }
+      auto using_items = List(body, "usingClause");
+      if (!using_items.empty()) {
+        // PostgreSQL's DELETE FROM t USING s WHERE c: the rows of t for which some row of s
+        // makes c true, i.e. WHERE EXISTS (SELECT 1 FROM s WHERE c); a row of t that several
+        // rows of s match is deleted once.
+        auto exists = std::make_unique<Query>(Query::Kind::kSelect, at);
+        for (element item : using_items) {
+          FLOE_ASSIGN_OR_RETURN(auto source, ReadTableRef(item));
+          exists->from.push_back(std::move(source));
+        }
+        auto one = MakeExpr(ExprKind::kLiteral, at);
+        one->literal_kind = LiteralKind::kInteger;
+        one->text = "1";
+        exists->select.push_back(ValueItem(std::move(one)));
+        exists->where = std::move(query->where);
+        auto test = MakeExpr(ExprKind::kExists, at);
+        test->subquery = std::move(exists);
+        query->where = std::move(test);
       }
       statement->query = std::move(query);
       return statement;
@@ -360,9 +378,9 @@ class Reader {
     element rel, other;
     if (!Get(body, "relation", rel)) return Malformed(at, "UPDATE without a table");
     FLOE_RETURN_IF_ERROR(ReadRelationName(rel, *statement));
-    if (!List(body, "fromClause").empty()) return Unsupported(at, "UPDATE ... FROM");
     if (Get(body, "returningList", other)) return Unsupported(at, "RETURNING");
     if (Get(body, "withClause", other)) return Unsupported(at, "WITH ... UPDATE");
+    if (!List(body, "fromClause").empty()) return ReadUpdateFrom(body, at, rel, std::move(statement));
     auto query = std::make_unique<Query>(Query::Kind::kSelect, at);
     FLOE_ASSIGN_OR_RETURN(auto ref, TargetTableRef(rel, *statement));
     query->from.push_back(std::move(ref));
@@ -371,6 +389,52 @@ class Reader {
     if (Get(body, "whereClause", other)) {
       FLOE_ASSIGN_OR_RETURN(query->where, ReadExpr(other));
     }
+    statement->query = std::move(query);
+    return statement;
+  }
+
+  // PostgreSQL's UPDATE t SET c = v FROM s WHERE w, as MERGE INTO t USING s ON w WHEN MATCHED
+  // THEN UPDATE SET c = v (w is TRUE when absent; several FROM items are cross-joined). Unlike
+  // PostgreSQL, which takes an arbitrary one, a row of t that two rows of s match is an error
+  // (MERGE's rule), never a silent choice. It reports as an UPDATE.
+  Result<StatementPtr> ReadUpdateFrom(element body, int at, element rel, StatementPtr statement) {
+    statement->kind = StatementKind::kMerge;
+    statement->update_from = true;
+    auto query = std::make_unique<Query>(Query::Kind::kSelect, at);
+    FLOE_ASSIGN_OR_RETURN(auto target_ref, TargetTableRef(rel, *statement));
+    query->from.push_back(std::move(target_ref));
+    TableRefPtr source;
+    for (element item : List(body, "fromClause")) {
+      FLOE_ASSIGN_OR_RETURN(auto next, ReadTableRef(item));
+      if (!source) {
+        source = std::move(next);
+        continue;
+      }
+      auto joined = std::make_unique<TableRef>(TableRef::Kind::kJoin, at);
+      joined->join_type = JoinType::kCross;
+      joined->left = std::move(source);
+      joined->right = std::move(next);
+      source = std::move(joined);
+    }
+    query->from.push_back(std::move(source));
+    query->select.push_back(StarItem(at));
+    element where;
+    if (Get(body, "whereClause", where)) {
+      FLOE_ASSIGN_OR_RETURN(ExprPtr on, ReadExpr(where));
+      query->select.push_back(ValueItem(std::move(on)));
+    } else {
+      auto always = MakeExpr(ExprKind::kLiteral, at);
+      always->literal_kind = LiteralKind::kBool;
+      always->bool_value = true;
+      query->select.push_back(ValueItem(std::move(always)));
+    }
+    MergeClause clause;
+    clause.matched = true;
+    clause.action = MergeClause::Action::kUpdate;
+    clause.location = at;
+    FLOE_RETURN_IF_ERROR(ReadAssignments(body, "targetList", at, clause.columns, *query));
+    clause.value_count = static_cast<int>(clause.columns.size());
+    statement->merge_clauses.push_back(std::move(clause));
     statement->query = std::move(query);
     return statement;
   }
