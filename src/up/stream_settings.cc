@@ -64,8 +64,12 @@ Result<StreamSettings> ApplyStreamSettingsPatch(const StreamSettings& current, c
   StreamSettings next = current;
   for (const auto& [key, value] : patch.items()) {
     if (key == "partition") {
-      if (!value.is_array())
+      if (!value.is_array()) {
         return InvalidArgument("partition must be an array of partition fields, e.g. [\"day(ts)\"]");
+      }
+      if (value.size() > kMaxPartitionFields) {
+        return InvalidArgument("partition has at most {} fields, not {}", kMaxPartitionFields, value.size());
+      }
       std::vector<std::string> fields;
       for (const auto& field : value) {
         if (!field.is_string() || field.get_ref<const std::string&>().size() > 64) {
