@@ -30,6 +30,7 @@ struct StreamFlags {
   int64_t compaction_target_mb = 0;
   std::string compaction = "on";
   bool available_now = false;
+  bool evolve_partition = false;
   bool evolve = false;
   std::string format = "json", registry;
   bool with_kafka_columns = false;
@@ -82,6 +83,7 @@ int RunStreamCommand(const StreamFlags& flags) {
     config.schema_json = text.str();
   }
   config.partition = flags.partition;
+  config.evolve_partition_spec = flags.evolve_partition;
   config.format_version = flags.format_version;
   config.timestamp_unit = flags.timestamp_unit;
   config.group = flags.group;
@@ -201,6 +203,9 @@ void RegisterStreamCommand(CLI::App& root, CommandRegistry& registry) {
   app->add_option("--format-version", flags->format_version,
                   "Iceberg format version of a table the job creates: 2 (default) or 3 (row lineage)");
   app->add_option("--partition", flags->partition, "Partition field for a new table, e.g. 'hour(ts)' (repeatable)");
+  app->add_flag("--evolve-partition", flags->evolve_partition,
+                "Make --partition the default spec of an existing table too (partition evolution: files already "
+                "written keep their spec)");
   app->add_option("--trigger", flags->trigger, "Micro-batch interval: 500ms, 10s, 1m")->capture_default_str();
   app->add_option("--max-batch-records", flags->max_batch_records, "Close a batch at this many records")
       ->capture_default_str();

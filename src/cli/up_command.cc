@@ -19,6 +19,7 @@ struct UpFlags {
   std::string data = "./floe-data", traffic = "200", trigger = "10s";
   int64_t target_file_size_mb = 128, compaction_target_mb = 128;
   std::string compaction = "on", maintenance_interval = "5m";
+  std::vector<std::string> partition = {"hour(ts)"};
   std::string broker_listen = "127.0.0.1:9092", broker_metrics_listen = "127.0.0.1:9644";
   int partitions = 4;
   std::string catalog_listen = "127.0.0.1:8181";
@@ -48,7 +49,8 @@ int RunUp(const UpFlags& flags) {
                     .target_file_size_mb = flags.target_file_size_mb,
                     .compaction = flags.compaction == "on",
                     .compaction_target_mb = flags.compaction_target_mb,
-                    .maintenance_interval_millis = *maintenance_interval};
+                    .maintenance_interval_millis = *maintenance_interval,
+                    .partition = flags.partition};
   // The same bounds as the playground's rewiring, so both say the same about a value.
   if (auto valid = up::ValidateStreamSettings(options.stream); !valid) {
     fmt::print(stderr, "floe up: {}\n", valid.error().ToString());
@@ -160,6 +162,9 @@ void RegisterUpCommand(CLI::App& root, CommandRegistry& registry) {
       ->capture_default_str();
   app->add_option("--maintenance-interval", flags->maintenance_interval,
                   "Stream job: how often it compacts, merges manifests and expires snapshots")
+      ->capture_default_str();
+  app->add_option("--partition", flags->partition,
+                  "Stream job: a partition field of shop.orders (repeatable); a change evolves the table's spec")
       ->capture_default_str();
   app->add_option("--broker-listen", flags->broker_listen, "HOST:PORT of the Kafka-protocol broker")
       ->capture_default_str();

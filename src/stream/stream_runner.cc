@@ -1,6 +1,7 @@
 #include "stream/stream_runner.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <charconv>
@@ -341,6 +342,16 @@ Status RunStream(const StreamConfig& config, MetricsRegistry& metrics, const std
   }
   // Keep the recorded source current (a job pointed at another broker or unit says so).
   FLOE_RETURN_IF_ERROR(RecordSource(*table, source, unset));
+  if (config.evolve_partition_spec) {
+    if (!config.key_columns.empty()) {
+      return InvalidArgument("--evolve-partition is for append mode (a keyed table is partitioned by its key)");
+    }
+    FLOE_ASSIGN_OR_RETURN(bool evolved, EvolvePartitionSpec(*table, config.partition));
+    if (evolved) {
+      log->info("table {} is now partitioned by [{}]; files already written keep their spec", config.table,
+                fmt::join(config.partition, ", "));
+    }
+  }
   if (config.with_kafka_columns) FLOE_RETURN_IF_ERROR(AddKafkaColumns(*table, config.table));
   FLOE_ASSIGN_OR_RETURN(auto dead_letters, LoadTable(catalog, dlq_id));
   FLOE_ASSIGN_OR_RETURN(auto committer,

@@ -48,6 +48,9 @@ struct StreamConfig {
   std::vector<std::string> key_columns;
   std::string envelope = "none";  // none | debezium (upsert mode only)
   std::vector<std::string> partition;  // "hour(ts)", ...
+  // An existing table whose default spec is not `partition` gets it as its new default spec
+  // (Iceberg partition evolution: files already written keep theirs). Append mode only.
+  bool evolve_partition_spec = false;
   // The Iceberg format version of a table the job creates (2 or 3); 0: the default (2). An
   // existing table of a lower version is refused rather than upgraded behind its readers' back.
   int format_version = 0;

@@ -85,6 +85,25 @@ Result<std::unique_ptr<iceberg::Table>> LoadTable(std::shared_ptr<catalog::Catal
   return iceberg::Table::Load(std::move(ops));
 }
 
+Result<bool> EvolvePartitionSpec(iceberg::Table& table, const std::vector<std::string>& partition) {
+  const iceberg::Schema& schema = table.metadata().CurrentSchema();
+  std::vector<iceberg::PartitionField> fields;
+  for (const std::string& text : partition) {
+    // The id is a placeholder: UpdatePartitionSpec reuses an earlier spec's id for an equal field.
+    FLOE_ASSIGN_OR_RETURN_CTX(iceberg::PartitionField field, iceberg::ParsePartitionField(text, schema, 0),
+                              fmt::format("--partition '{}'", text));
+    fields.push_back(std::move(field));
+  }
+  const std::vector<iceberg::PartitionField>& current = table.metadata().DefaultSpec().fields();
+  bool same = current.size() == fields.size();
+  for (size_t i = 0; same && i < fields.size(); ++i) {
+    same = current[i].source_id == fields[i].source_id && current[i].transform == fields[i].transform;
+  }
+  if (same) return false;
+  FLOE_RETURN_IF_ERROR_CTX(table.UpdatePartitionSpec(fields), "evolving the partition spec");
+  return true;
+}
+
 Status RecordSource(iceberg::Table& table, const std::map<std::string, std::string>& set,
                     const std::vector<std::string>& unset) {
   std::map<std::string, std::string> stale;

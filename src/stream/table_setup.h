@@ -29,6 +29,12 @@ Result<bool> EnsureTable(catalog::Catalog& catalog, const catalog::TableIdentifi
 Result<std::unique_ptr<iceberg::Table>> LoadTable(std::shared_ptr<catalog::Catalog> catalog,
                                                   const catalog::TableIdentifier& id);
 
+// Makes `partition` ("hour(ts)", "region", ...; empty: unpartitioned) the table's default
+// partition spec unless it already is — Iceberg partition evolution: files written under an
+// earlier spec keep it and are read with it, new files use the new one. Returns whether the
+// spec changed.
+Result<bool> EvolvePartitionSpec(iceberg::Table& table, const std::vector<std::string>& partition);
+
 // Sets the properties of `set` that differ and removes those of `unset` that are there.
 Status RecordSource(iceberg::Table& table, const std::map<std::string, std::string>& set,
                     const std::vector<std::string>& unset);

@@ -35,8 +35,9 @@ std::string AbsolutePath(const std::string& path) {
 
 // What the map shows for the stream job child.
 std::string StreamJobDescription(const StreamSettings& s) {
-  return fmt::format("topic orders into shop.orders every {} ms, files up to {} MB, compaction {}", s.trigger_millis,
-                     s.target_file_size_mb, s.compaction ? fmt::format("to {} MB", s.compaction_target_mb) : "off");
+  return fmt::format("topic orders into shop.orders every {} ms, partitioned by {}, files up to {} MB, compaction {}",
+                     s.trigger_millis, PartitionText(s), s.target_file_size_mb,
+                     s.compaction ? fmt::format("to {} MB", s.compaction_target_mb) : "off");
 }
 
 // The console and `floe up` call the stream job "stream job"; "stream" is accepted too.
@@ -122,7 +123,6 @@ stream::StreamConfig Pipeline::StreamConfigFor() const {
   config.catalog = CatalogUrl();
   config.warehouse = Warehouse();
   config.schema_json = std::string(generator::OrdersSchemaJson());
-  config.partition = {"hour(ts)"};
   config.timestamp_unit = "ms";
   ApplyStreamSettings(options_.stream, &config);
   // Producers may publish the orders as JSON or Confluent-framed (Avro registered in this
@@ -145,6 +145,7 @@ stream::StreamConfig Pipeline::OrderStateConfigFor() const {
   stream::StreamConfig config = StreamConfigFor();
   config.table = "shop.order_state";
   config.partition.clear();  // A keyed table is partitioned by its key or not at all.
+  config.evolve_partition_spec = false;  // Its spec stays what it was made with.
   config.key_columns = {"order_id"};
   // Upsert mode reads JSON change events only.
   config.format = "json";
@@ -202,6 +203,7 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeProcessRoles() {
     stream_argv.push_back("--partition");
     stream_argv.push_back(partition);
   }
+  stream_argv.push_back("--evolve-partition");
   stream::StreamConfig state = OrderStateConfigFor();
   std::vector<std::string> state_argv = {options_.floe_binary, "stream", "--brokers", state.brokers, "--topic",
                                          state.topic, "--table", state.table, "--catalog", state.catalog,
@@ -423,6 +425,7 @@ Status Pipeline::RewireStream(const nlohmann::json& patch) {
   if (options_.processes) {
     auto* process = static_cast<ProcessRole*>(found);
     for (auto& [flag, value] : StreamSettingsArguments(next)) process->SetArgument(flag, value);
+    process->SetRepeatedArgument("--partition", next.partition);
     process->set_describe(StreamJobDescription(next));
     if (!running) return OkStatus();
     // A clean stop (SIGTERM): the child finishes or abandons its batch and exits; the next one

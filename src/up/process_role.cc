@@ -63,6 +63,22 @@ void ProcessRole::SetArgument(std::string_view flag, std::string value) {
   argv_.push_back(std::move(value));
 }
 
+void ProcessRole::SetRepeatedArgument(std::string_view flag, const std::vector<std::string>& values) {
+  std::vector<std::string> kept;
+  for (size_t i = 0; i < argv_.size(); ++i) {
+    if (argv_[i] == flag && i + 1 < argv_.size()) {
+      ++i;  // Its value goes too.
+      continue;
+    }
+    kept.push_back(std::move(argv_[i]));
+  }
+  for (const std::string& value : values) {
+    kept.emplace_back(flag);
+    kept.push_back(value);
+  }
+  argv_ = std::move(kept);
+}
+
 bool ProcessRole::Running() { return process_ && process_->Running(); }
 
 std::string ProcessRole::Describe() const {

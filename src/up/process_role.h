@@ -31,6 +31,8 @@ class ProcessRole final : public Role {
   void Kill();
   // Replaces the value after `flag` in the child's arguments, for its next start.
   void SetArgument(std::string_view flag, std::string value);
+  // Replaces every `flag VALUE` pair of the child's arguments with one pair per value.
+  void SetRepeatedArgument(std::string_view flag, const std::vector<std::string>& values);
   void set_describe(std::string describe) { describe_ = std::move(describe); }
   bool Running();
   int restarts() const { return restarts_; }

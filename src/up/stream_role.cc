@@ -1,6 +1,7 @@
 #include "up/stream_role.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "base/logging.h"
 
@@ -28,9 +29,11 @@ void StreamRole::Stop() {
 }
 
 std::string StreamRole::Describe() const {
-  return fmt::format("topic {} -> table {}{} (trigger {} ms, dead letters in {}_dlq, catalog {})", config_.topic,
+  std::string partition =
+      config_.partition.empty() ? "" : fmt::format(", partitioned by {}", fmt::join(config_.partition, ", "));
+  return fmt::format("topic {} -> table {}{}{} (trigger {} ms, dead letters in {}_dlq, catalog {})", config_.topic,
                      config_.table, config_.key_columns.empty() ? "" : ", upserts by " + config_.key_columns[0],
-                     config_.trigger.interval_millis, config_.table, config_.catalog);
+                     partition, config_.trigger.interval_millis, config_.table, config_.catalog);
 }
 
 }  // namespace floe::up

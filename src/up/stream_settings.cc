@@ -1,6 +1,11 @@
 #include "up/stream_settings.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "generator/order_event.h"
+#include "iceberg/partition_spec.h"
+#include "iceberg/schema_json.h"
 
 namespace floe::up {
 namespace {
@@ -24,6 +29,23 @@ Result<int64_t> IntegerField(const nlohmann::json& value, std::string_view key) 
   return InvalidArgument("{} must be a whole number", key);
 }
 
+// Each field parses over shop.orders' schema and together they make a valid spec.
+Status CheckPartition(const std::vector<std::string>& partition) {
+  if (partition.size() > kMaxPartitionFields) {
+    return InvalidArgument("partition has at most {} fields, not {}", kMaxPartitionFields, partition.size());
+  }
+  FLOE_ASSIGN_OR_RETURN(iceberg::Schema schema, iceberg::SchemaFromJson(generator::OrdersSchemaJson()));
+  std::vector<iceberg::PartitionField> fields;
+  int32_t next_id = 1000;
+  for (const std::string& text : partition) {
+    FLOE_ASSIGN_OR_RETURN_CTX(iceberg::PartitionField field, iceberg::ParsePartitionField(text, schema, next_id++),
+                              fmt::format("partition '{}'", text.substr(0, 64)));
+    fields.push_back(std::move(field));
+  }
+  FLOE_RETURN_IF_ERROR_CTX(iceberg::PartitionSpec(0, fields).Validate(schema), "partition");
+  return OkStatus();
+}
+
 }  // namespace
 
 Status ValidateStreamSettings(const StreamSettings& s) {
@@ -32,6 +54,7 @@ Status ValidateStreamSettings(const StreamSettings& s) {
   FLOE_RETURN_IF_ERROR(CheckBounds("compaction_target_mb", s.compaction_target_mb, kMinFileSizeMb, kMaxFileSizeMb));
   FLOE_RETURN_IF_ERROR(CheckBounds("maintenance_interval_ms", s.maintenance_interval_millis,
                                    kMinMaintenanceIntervalMillis, kMaxMaintenanceIntervalMillis));
+  FLOE_RETURN_IF_ERROR(CheckPartition(s.partition));
   return OkStatus();
 }
 
@@ -40,6 +63,23 @@ Result<StreamSettings> ApplyStreamSettingsPatch(const StreamSettings& current, c
   if (patch.empty()) return InvalidArgument("expected at least one stream setting");
   StreamSettings next = current;
   for (const auto& [key, value] : patch.items()) {
+    if (key == "partition") {
+      if (!value.is_array()) {
+        return InvalidArgument("partition must be an array of partition fields, e.g. [\"day(ts)\"]");
+      }
+      if (value.size() > kMaxPartitionFields) {
+        return InvalidArgument("partition has at most {} fields, not {}", kMaxPartitionFields, value.size());
+      }
+      std::vector<std::string> fields;
+      for (const auto& field : value) {
+        if (!field.is_string() || field.get_ref<const std::string&>().size() > 64) {
+          return InvalidArgument("each partition field is a string of at most 64 characters, e.g. \"hour(ts)\"");
+        }
+        fields.push_back(field.get<std::string>());
+      }
+      next.partition = std::move(fields);
+      continue;
+    }
     if (key == "compaction") {
       if (!value.is_boolean()) return InvalidArgument("compaction must be true or false");
       next.compaction = value.get<bool>();
@@ -53,7 +93,7 @@ Result<StreamSettings> ApplyStreamSettingsPatch(const StreamSettings& current, c
     if (target == nullptr) {
       return InvalidArgument(
           "unknown stream setting '{}' (expected trigger_ms, target_file_size_mb, compaction, compaction_target_mb, "
-          "maintenance_interval_ms)",
+          "maintenance_interval_ms, partition)",
           key);
     }
     FLOE_ASSIGN_OR_RETURN(*target, IntegerField(value, key));
@@ -67,7 +107,8 @@ nlohmann::json StreamSettingsJson(const StreamSettings& s) {
           {"target_file_size_mb", s.target_file_size_mb},
           {"compaction", s.compaction},
           {"compaction_target_mb", s.compaction_target_mb},
-          {"maintenance_interval_ms", s.maintenance_interval_millis}};
+          {"maintenance_interval_ms", s.maintenance_interval_millis},
+          {"partition", s.partition}};
 }
 
 void ApplyStreamSettings(const StreamSettings& s, stream::StreamConfig* config) {
@@ -76,6 +117,8 @@ void ApplyStreamSettings(const StreamSettings& s, stream::StreamConfig* config) 
   config->compaction_target_file_size_bytes = s.compaction_target_mb << 20;
   config->maintenance.compact = s.compaction;
   config->maintenance.interval_ms = s.maintenance_interval_millis;
+  config->partition = s.partition;
+  config->evolve_partition_spec = true;
 }
 
 std::vector<std::pair<std::string, std::string>> StreamSettingsArguments(const StreamSettings& s) {
@@ -84,6 +127,10 @@ std::vector<std::pair<std::string, std::string>> StreamSettingsArguments(const S
           {"--compaction", s.compaction ? "on" : "off"},
           {"--compaction-target-mb", std::to_string(s.compaction_target_mb)},
           {"--maintenance-interval", fmt::format("{}ms", s.maintenance_interval_millis)}};
+}
+
+std::string PartitionText(const StreamSettings& s) {
+  return s.partition.empty() ? "nothing" : fmt::format("{}", fmt::join(s.partition, ", "));
 }
 
 }  // namespace floe::up

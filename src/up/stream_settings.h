@@ -21,6 +21,9 @@ struct StreamSettings {
   bool compaction = true;
   int64_t compaction_target_mb = 128;
   int64_t maintenance_interval_millis = 5 * 60'000;
+  // The table's partition spec ("hour(ts)", "region", ...; empty: unpartitioned). A change is
+  // Iceberg partition evolution: files already written keep their spec.
+  std::vector<std::string> partition = {"hour(ts)"};
 };
 
 // The bounds each setting is checked against, inclusive.
@@ -30,12 +33,14 @@ inline constexpr int64_t kMinFileSizeMb = 1;
 inline constexpr int64_t kMaxFileSizeMb = 1024;
 inline constexpr int64_t kMinMaintenanceIntervalMillis = 1'000;
 inline constexpr int64_t kMaxMaintenanceIntervalMillis = 3'600'000;
+inline constexpr size_t kMaxPartitionFields = 4;
 
 // InvalidArgument naming the first setting out of its bounds.
 Status ValidateStreamSettings(const StreamSettings& settings);
 
 // `current` with the keys `patch` gives replaced: {"trigger_ms", "target_file_size_mb",
-// "compaction" (boolean), "compaction_target_mb", "maintenance_interval_ms"}. An unknown key, a
+// "compaction" (boolean), "compaction_target_mb", "maintenance_interval_ms", "partition" (an
+// array of up to 4 partition fields over shop.orders' columns, e.g. ["day(ts)", "region"])}. An unknown key, a
 // value of the wrong type or out of bounds is refused with InvalidArgument and nothing changes.
 Result<StreamSettings> ApplyStreamSettingsPatch(const StreamSettings& current, const nlohmann::json& patch);
 
@@ -45,7 +50,11 @@ nlohmann::json StreamSettingsJson(const StreamSettings& settings);
 // Sets the job's trigger, file sizes and maintenance from `settings`.
 void ApplyStreamSettings(const StreamSettings& settings, stream::StreamConfig* config);
 
-// The `floe stream` flags that say the same, as (flag, value) pairs, for a child process.
+// The `floe stream` flags that say the same, as (flag, value) pairs, for a child process; the
+// partition is not among them: it is one `--partition` per field (ProcessRole::SetRepeated).
 std::vector<std::pair<std::string, std::string>> StreamSettingsArguments(const StreamSettings& settings);
+
+// "hour(ts), region", or "nothing" for an unpartitioned table.
+std::string PartitionText(const StreamSettings& settings);
 
 }  // namespace floe::up

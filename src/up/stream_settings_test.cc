@@ -42,6 +42,25 @@ TEST(StreamSettingsTest, RefusesUnknownKeysWrongTypesAndValuesOutOfBounds) {
       << out_of_bounds.error().message();
 }
 
+TEST(StreamSettingsTest, APartitionSpecIsCheckedAgainstTheOrdersColumns) {
+  StreamSettings current;
+  auto daily = ApplyStreamSettingsPatch(current, json{{"partition", {"day(ts)", "region"}}});
+  ASSERT_TRUE(daily) << daily.error().ToString();
+  EXPECT_EQ(daily->partition, (std::vector<std::string>{"day(ts)", "region"}));
+  auto none = ApplyStreamSettingsPatch(current, json{{"partition", json::array()}});
+  ASSERT_TRUE(none) << none.error().ToString();
+  EXPECT_TRUE(none->partition.empty());
+  EXPECT_EQ(PartitionText(*none), "nothing");
+  for (const char* bad :
+       {R"j({"partition": "day(ts)"})j", R"j({"partition": [1]})j", R"j({"partition": ["hour(nope)"]})j",
+        R"j({"partition": ["fortnight(ts)"]})j", R"j({"partition": ["hour(ts)", "hour(ts)"]})j",
+        R"j({"partition": ["region", "type", "currency", "day(ts)", "bucket(4, order_id)"]})j"}) {
+    auto next = ApplyStreamSettingsPatch(current, json::parse(bad));
+    ASSERT_FALSE(next) << bad;
+    EXPECT_EQ(next.error().kind(), ErrorKind::kInvalidArgument) << bad << ": " << next.error().ToString();
+  }
+}
+
 TEST(StreamSettingsTest, TheBoundsThemselvesAreAccepted) {
   StreamSettings low{.trigger_millis = kMinTriggerMillis,
                      .target_file_size_mb = kMinFileSizeMb,
@@ -71,6 +90,8 @@ TEST(StreamSettingsTest, ReachTheJobAndTheChildAlike) {
   EXPECT_EQ(config.compaction_target_file_size_bytes, int64_t{32} << 20);
   EXPECT_FALSE(config.maintenance.compact);
   EXPECT_EQ(config.maintenance.interval_ms, 20'000);
+  EXPECT_EQ(config.partition, (std::vector<std::string>{"hour(ts)"}));
+  EXPECT_TRUE(config.evolve_partition_spec);
 
   std::vector<std::pair<std::string, std::string>> expected = {{"--trigger", "1500ms"},
                                                                {"--target-file-size-mb", "8"},
@@ -82,7 +103,8 @@ TEST(StreamSettingsTest, ReachTheJobAndTheChildAlike) {
                                                 {"target_file_size_mb", 8},
                                                 {"compaction", false},
                                                 {"compaction_target_mb", 32},
-                                                {"maintenance_interval_ms", 20'000}}));
+                                                {"maintenance_interval_ms", 20'000},
+                                                {"partition", json::array({"hour(ts)"})}}));
 }
 
 }  // namespace

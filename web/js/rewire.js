@@ -13,9 +13,30 @@ const FIELDS = [
   { key: 'maintenance_interval_ms', label: 'maintenance every', unit: 's', toInput: (ms) => ms / 1000, fromInput: (s) => Math.round(s * 1000), min: 1, max: 3600, step: 1 },
 ];
 
+// "day(ts), bucket(4, order_id)" -> ["day(ts)", "bucket(4, order_id)"]: commas inside a
+// transform's parentheses belong to it.
+export function partitionFields(text) {
+  const fields = [];
+  let depth = 0;
+  let current = '';
+  for (const c of text) {
+    if (c === ',' && depth === 0) {
+      fields.push(current);
+      current = '';
+      continue;
+    }
+    if (c === '(') depth++;
+    if (c === ')') depth = Math.max(0, depth - 1);
+    current += c;
+  }
+  fields.push(current);
+  return fields.map((f) => f.trim()).filter((f) => f.length > 0);
+}
+
 export function describeSettings(settings) {
   if (!settings) return 'unknown';
-  return `trigger ${num(settings.trigger_ms / 1000, 1)} s · files up to ${settings.target_file_size_mb} MB · ` +
+  return `trigger ${num(settings.trigger_ms / 1000, 1)} s · partitioned by ${(settings.partition || []).join(', ') || 'nothing'} · ` +
+    `files up to ${settings.target_file_size_mb} MB · ` +
     `compaction ${settings.compaction ? `on, to ${settings.compaction_target_mb} MB` : 'off'} · ` +
     `maintenance every ${num(settings.maintenance_interval_ms / 1000)} s`;
 }
@@ -37,15 +58,18 @@ export function rewirePanel() {
     return el('label.row', {}, field.label, input, field.unit);
   });
   const compaction = el('input', { type: 'checkbox', 'aria-label': 'compaction', 'data-control': 'compaction' });
+  const partition = el('input', { type: 'text', 'aria-label': 'partition', 'data-control': 'partition',
+    placeholder: 'nothing (unpartitioned)', size: 28 });
   const note = el('span.muted');
   let shown = '';  // The settings the inputs were last filled from, as JSON.
   const fillFrom = (settings) => {
     for (const field of FIELDS) inputs.get(field.key).value = field.toInput(settings[field.key]);
     compaction.checked = settings.compaction;
+    partition.value = (settings.partition || []).join(', ');
   };
   const apply = el('button.primary', { text: 'Apply', 'data-action': 'rewire',
     onclick: async () => {
-      const patch = { compaction: compaction.checked };
+      const patch = { compaction: compaction.checked, partition: partitionFields(partition.value) };
       for (const field of FIELDS) patch[field.key] = field.fromInput(Number(inputs.get(field.key).value));
       note.textContent = 'restarting the stream job…';
       apply.disabled = true;
@@ -60,6 +84,8 @@ export function rewirePanel() {
   const panel = el('article.panel', { 'data-panel': 'rewire' }, el('h2', { text: 'Rewire the stream job' }),
     el('p.muted', { text: 'Each change restarts the job between batches; it resumes at the offsets its table\'s last snapshot recorded, so no event is lost or doubled.' }),
     rows, el('label.row', {}, 'compaction', compaction, 'compact small files in maintenance rounds'),
+    el('label.row', {}, 'partition by', partition),
+    el('p.muted', { text: 'A new partition spec is Iceberg partition evolution: files already written keep theirs; e.g. hour(ts) · day(ts), region · bucket(8, customer_id).' }),
     el('div.row', {}, apply, note), current);
   return {
     node: panel,
