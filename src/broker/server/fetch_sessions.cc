@@ -16,7 +16,8 @@ void FetchSession::Upsert(const std::string& topic, int32_t partition, int64_t f
 }
 
 void FetchSession::Forget(const std::string& topic, int32_t partition) {
-  std::erase_if(partitions, [&](const FetchSessionPartition& p) { return p.topic == topic && p.partition == partition; });
+  std::erase_if(partitions,
+                [&](const FetchSessionPartition& p) { return p.topic == topic && p.partition == partition; });
 }
 
 std::shared_ptr<FetchSession> FetchSessionCache::Create(const std::string& user, size_t partitions) {
