@@ -7,6 +7,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
+#include <csignal>
 #include <future>
 #include <thread>
 #include <utility>  // Before Boost 1.74 awaitable.hpp, which uses std::exchange without it.
@@ -231,6 +232,11 @@ asio::awaitable<void> Every(std::chrono::milliseconds period, std::function<void
 }  // namespace
 
 Status Broker::Listen(const std::string& metrics_listen) {
+  // sendfile has no MSG_NOSIGNAL: a consumer that hangs up mid-fetch would raise SIGPIPE, whose
+  // default action ends the process. Ignored, the write fails with EPIPE and only that
+  // connection closes. Process-wide, as a signal's disposition is, and harmless to every other
+  // socket (asio sends with MSG_NOSIGNAL anyway).
+  std::signal(SIGPIPE, SIG_IGN);
   if (config_.tls.enabled()) {
     FLOE_ASSIGN_OR_RETURN(tls_, net::MakeServerTlsContext(config_.tls));
   }

@@ -108,3 +108,53 @@ test('auto-created topics get the default partition count; the connection limit 
     await broker.stop();
   }
 });
+
+// Fetch v4 for partition 0 of `topic` from offset 0, up to `maxBytes`.
+function fetchRequest(topic, maxBytes) {
+  const name = Buffer.from(topic);
+  const body = Buffer.alloc(4 + 4 + 4 + 4 + 1 + 4 + 2 + name.length + 4 + 4 + 8 + 4);
+  let at = 0;
+  at = body.writeInt32BE(-1, at);  // replica_id: a consumer
+  at = body.writeInt32BE(0, at);  // max_wait_ms
+  at = body.writeInt32BE(1, at);  // min_bytes
+  at = body.writeInt32BE(maxBytes, at);
+  at = body.writeInt8(0, at);  // isolation_level
+  at = body.writeInt32BE(1, at);
+  at = body.writeInt16BE(name.length, at);
+  at += name.copy(body, at);
+  at = body.writeInt32BE(1, at);
+  at = body.writeInt32BE(0, at);  // partition
+  at = body.writeBigInt64BE(0n, at);  // fetch_offset
+  body.writeInt32BE(maxBytes, at);
+  return request(1, 4, body);
+}
+
+// The records of a fetch go out by sendfile, which cannot be told not to raise SIGPIPE: a
+// consumer that resets its connection mid-response must cost that connection only, not the
+// process.
+test('a consumer that hangs up in the middle of a large fetch does not end the broker', { timeout: 60000 }, async () => {
+  const broker = await startBroker();
+  try {
+    const line = 'x'.repeat(1000);
+    const input = Array.from({ length: 16000 }, (_, i) => `${i} ${line}`).join('\n') + '\n';
+    execFileSync('kcat', ['-b', broker.address, '-P', '-t', 'big', '-p', '0'], { input, timeout: 30000 });
+    for (let round = 0; round < 5; ++round) {
+      await new Promise((resolve) => {
+        const socket = net.connect(broker.port, '127.0.0.1');
+        socket.on('error', () => {});
+        socket.on('close', resolve);
+        socket.on('connect', () => socket.write(fetchRequest('big', 64 << 20)));
+        // The first bytes of the response: the rest is still being sent when the reset lands.
+        socket.once('data', () => socket.resetAndDestroy());
+      });
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    const list = execFileSync('kcat', ['-b', broker.address, '-L'], { encoding: 'utf8', timeout: 20000 });
+    assert.match(list, /1 brokers/);
+    const count = execFileSync('kcat', ['-b', broker.address, '-C', '-t', 'big', '-p', '0', '-e', '-q', '-o', 'beginning'],
+      { encoding: 'utf8', timeout: 30000, maxBuffer: 64 << 20 });
+    assert.equal(count.trim().split('\n').length, 16000);
+  } finally {
+    await broker.stop();
+  }
+});
