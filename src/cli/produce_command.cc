@@ -50,8 +50,11 @@ void RegisterProduceCommand(CLI::App& root, CommandRegistry& registry) {
       return kExitUsage;
     }
     uint64_t seed = flags->seed != 0 ? flags->seed : static_cast<uint64_t>(Clock::System().MonotonicNanos());
-    generator::OrderEventGenerator events({.seed = seed, .malformed_rate = flags->malformed_rate},
-                                          Clock::System());
+    // A given seed repeats a stream exactly (orders from 1); otherwise each run numbers its
+    // orders apart from every earlier run's.
+    int64_t first_order_id = flags->seed != 0 ? 1 : generator::UniqueFirstOrderId(Clock::System());
+    generator::OrderEventGenerator events(
+        {.seed = seed, .malformed_rate = flags->malformed_rate, .first_order_id = first_order_id}, Clock::System());
     generator::ProduceLoop loop({.topic = flags->topic, .rate = flags->rate, .count = flags->count,
                                  .ledger_path = flags->ledger},
                                 events, **producer, ledger);

@@ -22,7 +22,15 @@ struct GeneratorOptions {
   double malformed_rate = 0.0;  // Share of messages that are not valid events, in [0, 1].
   int64_t customers = 100'000;
   size_t max_open_orders = 10'000;
+  int64_t first_order_id = 1;  // Orders are numbered from here on.
 };
+
+// A first order id that no earlier run on this clock can have reached: the run's start second
+// (since 2026-01-01) times a million. A run would have to make a million orders per second of
+// its life to reach the next run's first id, so runs producing into one topic (a restarted
+// `floe up`) never give two orders one id — the keyed shop.order_state would merge them. Stays
+// below 2^53 (exact in every JSON reader) until the 2280s.
+int64_t UniqueFirstOrderId(const Clock& clock);
 
 // One message to produce: the key (the order id, so an order's events stay in one partition
 // and in order) and the value. `valid` is false for deliberately malformed values.

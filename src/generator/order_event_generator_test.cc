@@ -1,10 +1,11 @@
 #include "generator/order_event_generator.h"
 
-#include <map>
-#include <set>
-
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
 namespace floe::generator {
 namespace {
@@ -111,6 +112,22 @@ TEST(OrderEventGenerator, SchemaJsonNamesEveryField) {
   for (const auto& f : schema["fields"]) names.push_back(f["name"]);
   EXPECT_EQ(names, (std::vector<std::string>{"event_id", "ts", "type", "order_id", "customer_id", "region", "items",
                                              "amount", "currency", "coupon"}));
+}
+
+TEST(OrderEventGenerator, RunsNumberTheirOrdersApart) {
+  ManualClock clock(1'767'225'600'000 + 5'000);  // 2026-01-01T00:00:05Z
+  EXPECT_EQ(UniqueFirstOrderId(clock), 5'000'001);
+  OrderEventGenerator first({.seed = 1, .first_order_id = UniqueFirstOrderId(clock)}, clock);
+  int64_t highest = 0;
+  for (int i = 0; i < 10'000; ++i) highest = std::max(highest, first.NextEvent().order_id);
+  EXPECT_GE(highest, 5'000'001);
+  // A run started a second later begins past everything the first could number in that second.
+  clock.AdvanceMillis(1000);
+  OrderEventGenerator second({.seed = 1, .first_order_id = UniqueFirstOrderId(clock)}, clock);
+  EXPECT_EQ(second.NextEvent().order_id, 6'000'001);
+  EXPECT_LT(highest, 6'000'001);
+  // The default still starts at 1, so a seed repeats a stream exactly.
+  EXPECT_EQ(OrderEventGenerator({.seed = 1}, clock).NextEvent().order_id, 1);
 }
 
 }  // namespace

@@ -27,7 +27,10 @@ Status GeneratorRole::Start() {
       "starting the generator");
   auto seed = static_cast<uint64_t>(Clock::System().MonotonicNanos());
   events_ = std::make_unique<generator::OrderEventGenerator>(
-      generator::GeneratorOptions{.seed = seed, .malformed_rate = malformed_rate_}, Clock::System());
+      generator::GeneratorOptions{.seed = seed,
+                                  .malformed_rate = malformed_rate_,
+                                  .first_order_id = generator::UniqueFirstOrderId(Clock::System())},
+      Clock::System());
   loop_ = std::make_unique<generator::ProduceLoop>(options_, *events_, *producer_, ledger_);
   loop_->SetPaused(options_.rate == 0);
   thread_ = std::thread([this] {
