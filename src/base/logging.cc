@@ -1,10 +1,12 @@
 #include "base/logging.h"
 
+#include <spdlog/pattern_formatter.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+
 #include <chrono>
 #include <mutex>
 
-#include <spdlog/pattern_formatter.h>
-#include <spdlog/sinks/stdout_color_sinks.h>
+#include "base/log_ring.h"
 
 namespace floe {
 namespace {
@@ -75,7 +77,10 @@ Status InitLogging(const LogOptions& options) {
   // Logs go to stderr so that commands printing data (parquet cat, sql) keep stdout clean.
   // Idempotent: a second call (tests, `floe up` starting roles) reconfigures every logger.
   auto root = spdlog::get("floe");
-  if (!root) root = spdlog::stderr_color_mt("floe");
+  if (!root) {
+    root = spdlog::stderr_color_mt("floe");
+    root->sinks().push_back(LogRingSink());  // Before anyone else holds it.
+  }
   spdlog::apply_all([](const std::shared_ptr<spdlog::logger>& logger) { Configure(*logger); });
   spdlog::set_default_logger(root);
   return OkStatus();
@@ -86,6 +91,9 @@ std::shared_ptr<spdlog::logger> Logger(std::string_view component) {
   std::string name(component);
   if (auto existing = spdlog::get(name)) return existing;
   auto logger = spdlog::stderr_color_mt(name);
+  // Sinks are added only here, before the logger is handed out: spdlog does not guard a
+  // logger's sink list against a thread logging meanwhile.
+  logger->sinks().push_back(LogRingSink());
   Configure(*logger);
   return logger;
 }

@@ -20,6 +20,7 @@ struct UpFlags {
   int64_t target_file_size_mb = 128, compaction_target_mb = 128;
   std::string compaction = "on", maintenance_interval = "5m";
   std::vector<std::string> partition = {"hour(ts)"};
+  int64_t stream_workers = 1;
   std::string broker_listen = "127.0.0.1:9092", broker_metrics_listen = "127.0.0.1:9644";
   int partitions = 4;
   std::string catalog_listen = "127.0.0.1:8181";
@@ -50,7 +51,12 @@ int RunUp(const UpFlags& flags) {
                     .compaction = flags.compaction == "on",
                     .compaction_target_mb = flags.compaction_target_mb,
                     .maintenance_interval_millis = *maintenance_interval,
-                    .partition = flags.partition};
+                    .partition = flags.partition,
+                    .workers = flags.stream_workers};
+  if (flags.processes && flags.stream_workers != 1) {
+    fmt::print(stderr, "floe up: --stream-workers: with --processes the stream job is one child process\n");
+    return kExitUsage;
+  }
   // The same bounds as the playground's rewiring, so both say the same about a value.
   if (auto valid = up::ValidateStreamSettings(options.stream); !valid) {
     fmt::print(stderr, "floe up: {}\n", valid.error().ToString());
@@ -165,6 +171,9 @@ void RegisterUpCommand(CLI::App& root, CommandRegistry& registry) {
       ->capture_default_str();
   app->add_option("--partition", flags->partition,
                   "Stream job: a partition field of shop.orders (repeatable); a change evolves the table's spec")
+      ->capture_default_str();
+  app->add_option("--stream-workers", flags->stream_workers,
+                  "Stream job: workers in its consumer group, splitting the topic's partitions (1-4; one process only)")
       ->capture_default_str();
   app->add_option("--broker-listen", flags->broker_listen, "HOST:PORT of the Kafka-protocol broker")
       ->capture_default_str();

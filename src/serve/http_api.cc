@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <utility>
 
 #include "base/json_depth.h"
@@ -61,6 +62,7 @@ Status HttpApi::Register(net::HttpRouter& router) {
   FLOE_RETURN_IF_ERROR(router.Add("GET", "/api/pipeline", [this](HttpRequest& r) { return Pipeline(r, false); }));
   FLOE_RETURN_IF_ERROR(router.Add("GET", "/api/reconciliation", [this](HttpRequest& r) { return Pipeline(r, true); }));
   FLOE_RETURN_IF_ERROR(router.Add("POST", "/api/playground/{action}", bind(&HttpApi::Playground)));
+  FLOE_RETURN_IF_ERROR(router.Add("GET", "/api/logs/{box}", bind(&HttpApi::Logs)));
   return OkStatus();
 }
 
@@ -241,6 +243,22 @@ HttpResponse HttpApi::GetTable(HttpRequest& request) {
 HttpResponse HttpApi::Pipeline(HttpRequest&, bool reconciliation) {
   if (pipeline_ == nullptr) return JsonError(404, "no pipeline");
   return Json(200, reconciliation ? pipeline_->Reconciliation() : pipeline_->Snapshot());
+}
+
+HttpResponse HttpApi::Logs(HttpRequest& request) {
+  if (pipeline_ == nullptr) return JsonError(404, "no pipeline");
+  size_t max = 200;
+  if (auto lines = request.Query("lines")) {
+    size_t parsed = 0;
+    auto [end, error] = std::from_chars(lines->data(), lines->data() + lines->size(), parsed);
+    if (error != std::errc() || end != lines->data() + lines->size() || parsed == 0 || parsed > 1000) {
+      return JsonError(400, "lines: expected a number from 1 to 1000");
+    }
+    max = parsed;
+  }
+  auto logs = pipeline_->Logs(request.Param("box"), max);
+  if (!logs) return JsonError(logs.error().kind() == ErrorKind::kNotFound ? 404 : 500, logs.error().message());
+  return Json(200, *logs);
 }
 
 HttpResponse HttpApi::Playground(HttpRequest& request) {

@@ -39,6 +39,7 @@ class HttpApi {
   net::HttpResponse GetTable(net::HttpRequest& request);
   net::HttpResponse Pipeline(net::HttpRequest& request, bool reconciliation);
   net::HttpResponse Playground(net::HttpRequest& request);
+  net::HttpResponse Logs(net::HttpRequest& request);
 
   QueryManager& manager_;
   PipelineControl* pipeline_;

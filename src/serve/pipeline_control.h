@@ -5,10 +5,10 @@
 // called from the query server's threads concurrently, so every call must be thread-safe.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
-#include <string_view>
-
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "base/result.h"
 
@@ -37,6 +37,10 @@ class PipelineControl {
   // {"event_id": "..."}; Conflict while the previous probe still looks. Results appear in
   // Snapshot()'s "freshness".
   virtual Result<nlohmann::json> ProbeFreshness() = 0;
+  // The newest `max` log lines of the roles behind a box of the map ("broker", "stream", ...):
+  // {"box": ..., "source": "memory" | "files", "lines": ["<time> <level> [<component>] <text>", ...]};
+  // NotFound for an unknown box.
+  virtual Result<nlohmann::json> Logs(std::string_view box, size_t max) const = 0;
 };
 
 }  // namespace floe::serve

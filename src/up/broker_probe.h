@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/result.h"
@@ -28,6 +29,19 @@ struct TopicOffsets {
   int64_t end_offset_sum() const;
 };
 
+// One member of a consumer group and the partitions the group's leader assigned it.
+struct GroupMember {
+  std::string client_id;
+  std::string member_id;
+  std::string host;
+  std::vector<std::pair<std::string, int32_t>> partitions;  // (topic, partition), sorted.
+};
+
+struct GroupDescription {
+  std::string state;                 // Stable, PreparingRebalance, CompletingRebalance, Empty, Dead, Unknown
+  std::vector<GroupMember> members;  // By client id.
+};
+
 class BrokerProbe {
  public:
   explicit BrokerProbe(std::string bootstrap) : bootstrap_(std::move(bootstrap)) {}
@@ -38,6 +52,10 @@ class BrokerProbe {
   // Every topic but the broker's internal ones; Unavailable when the broker does not answer
   // within `timeout`.
   Result<std::vector<TopicOffsets>> Topics(std::chrono::milliseconds timeout = std::chrono::milliseconds(1000));
+  // The group's state and members with their assignments (DescribeGroups through the group's
+  // coordinator); Unavailable when the broker does not answer within `timeout`.
+  Result<GroupDescription> DescribeGroup(const std::string& group,
+                                         std::chrono::milliseconds timeout = std::chrono::milliseconds(1000));
 
  private:
   Status Connect();

@@ -75,7 +75,9 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeInProcessRoles() {
   roles.push_back(std::make_unique<RegistryRole>(options_.registry_host, options_.registry_port,
                                                  HostPortText(options_.host, options_.broker_port), users_,
                                                  net::TlsFiles{options_.tls_cert, options_.tls_key}));
-  roles.push_back(std::make_unique<StreamRole>(StreamConfigFor()));
+  auto stream = std::make_unique<StreamRole>(StreamConfigFor());
+  stream->set_workers(static_cast<int>(options_.stream.workers));
+  roles.push_back(std::move(stream));
   roles.push_back(std::make_unique<StreamRole>(OrderStateConfigFor(), "state job"));
   roles.push_back(MakeQueryRole());
   return roles;
@@ -297,6 +299,10 @@ Status Pipeline::ConfigureClients() {
 }
 
 Status Pipeline::Start() {
+  FLOE_RETURN_IF_ERROR(ValidateStreamSettings(options_.stream));
+  if (options_.processes && options_.stream.workers != 1) {
+    return InvalidArgument("--stream-workers: with --processes the stream job is one child process");
+  }
   std::error_code error;
   std::filesystem::create_directories(options_.data, error);
   if (error) return IoError("creating data folder {}: {}", options_.data, error.message());
@@ -420,6 +426,11 @@ Status Pipeline::RewireStream(const nlohmann::json& patch) {
   FLOE_ASSIGN_OR_RETURN(StreamSettings next, ApplyStreamSettingsPatch(options_.stream, patch));
   Role* found = Find("stream job");
   if (found == nullptr) return NotFound("no stream job runs in this pipeline");
+  if (options_.processes && next.workers != 1) {
+    return NotImplemented(
+        "with --processes the stream job is one child process: start more `floe stream` "
+        "processes with the same --group to add workers");
+  }
   options_.stream = next;
   bool running = !held_down_.contains(found->name());
   if (options_.processes) {
@@ -436,6 +447,7 @@ Status Pipeline::RewireStream(const nlohmann::json& patch) {
   auto* job = static_cast<StreamRole*>(found);
   if (running) job->Stop();  // Between batches: what it has committed is in the table's offsets.
   job->set_config(StreamConfigFor());
+  job->set_workers(static_cast<int>(next.workers));
   if (!running) return OkStatus();
   return job->Start();
 }

@@ -10,6 +10,7 @@
 #include "catalog/table_identifier.h"
 #include "iceberg/scan.h"
 #include "stream/table_setup.h"
+#include "up/box_logs.h"
 #include "up/pipeline.h"
 #include "up/storage_faults.h"
 
@@ -40,6 +41,42 @@ std::map<int32_t, int64_t> CommittedOffsets(const nlohmann::json& summary, const
     if (error == std::errc() && offset.is_number_integer()) offsets[p] = offset.get<int64_t>();
   }
   return offsets;
+}
+
+// What the broker holds past `offsets` (a table's committed offsets) for `topic`, per partition
+// and in all; `broker` is a sample's broker object.
+struct Lag {
+  int64_t total = 0;
+  nlohmann::json by_partition = nlohmann::json::object();
+  nlohmann::json committed = nlohmann::json::object();
+};
+
+Lag LagBehind(const nlohmann::json& broker, const std::string& topic_name, const std::map<int32_t, int64_t>& offsets) {
+  Lag lag;
+  for (const auto& topic : broker.value("topics", nlohmann::json::array())) {
+    if (topic.value("name", "") != topic_name) continue;
+    for (const auto& p : topic["partitions"]) {
+      int32_t partition = p.value("partition", 0);
+      auto it = offsets.find(partition);
+      int64_t done = it == offsets.end() ? 0 : it->second;
+      int64_t behind = std::max<int64_t>(0, p.value("end_offset", int64_t{0}) - done);
+      lag.total += behind;
+      lag.by_partition[std::to_string(partition)] = behind;
+      lag.committed[std::to_string(partition)] = done;
+    }
+  }
+  return lag;
+}
+
+// The event ids of each order's latest event in an event table. An order's events advance
+// created -> paid -> shipped or cancelled, one event per step, so the latest is the one furthest
+// along; it is also the last the upsert job applied, since the generator keys events by order
+// (one partition per order) and produces idempotently (their order kept within a partition).
+std::string LatestEventIdsSql(const std::string& event_table) {
+  return fmt::format(
+      "SELECT event_id FROM (SELECT event_id, row_number() OVER (PARTITION BY order_id ORDER BY CASE type "
+      "WHEN 'created' THEN 0 WHEN 'paid' THEN 1 ELSE 2 END DESC) AS step FROM floe.{}) AS ranked WHERE step = 1",
+      event_table);
 }
 
 nlohmann::json TypeText(const nlohmann::json& type) { return type.is_string() ? type : nlohmann::json(type.dump()); }
@@ -269,6 +306,8 @@ void PipelineConsole::SampleNow() {
     last_broker_["error"] = topics.error().message();
   }
 
+  if (topics) SampleGroup(now);
+
   // The table and its dead letters, through the catalog.
   if (auto table = LoadTableNumbers(sources_.table, kCommitsShown)) {
     last_table_ = std::move(table->json);
@@ -289,32 +328,19 @@ void PipelineConsole::SampleNow() {
   }
 
   // Lag: what the broker holds past the offsets the table's current snapshot committed.
-  int64_t lag = 0;
-  nlohmann::json lag_by_partition = nlohmann::json::object();
-  nlohmann::json committed = nlohmann::json::object();
-  for (const auto& topic : last_broker_.value("topics", nlohmann::json::array())) {
-    if (topic.value("name", "") != sources_.topic) continue;
-    for (const auto& p : topic["partitions"]) {
-      int32_t partition = p.value("partition", 0);
-      auto it = last_offsets_.find(partition);
-      int64_t done = it == last_offsets_.end() ? 0 : it->second;
-      int64_t behind = std::max<int64_t>(0, p.value("end_offset", int64_t{0}) - done);
-      lag += behind;
-      lag_by_partition[std::to_string(partition)] = behind;
-      committed[std::to_string(partition)] = done;
-    }
-  }
+  Lag lag = LagBehind(last_broker_, sources_.topic, last_offsets_);
   nlohmann::json stream = pipeline_.StreamCounters();
   stream["topic"] = sources_.topic;
   stream["table"] = sources_.table;
-  stream["consumer_lag"] = lag;
-  stream["lag_by_partition"] = lag_by_partition;
-  stream["committed_offsets"] = committed;
+  stream["consumer_lag"] = lag.total;
+  stream["lag_by_partition"] = std::move(lag.by_partition);
+  stream["committed_offsets"] = std::move(lag.committed);
   stream["last_commit_ms"] = last_table_.value("last_commit_ms", nlohmann::json());
   stream["last_snapshot_id"] = last_table_.value("snapshot_id", nlohmann::json());
   stream["commits"] = last_table_.value("commits", nlohmann::json::array());
   stream["dead_letter_rows"] = last_dlq_.value("rows", 0);
   stream["settings"] = StreamSettingsJson(pipeline_.stream_settings());
+  stream["group"] = last_group_;
 
   nlohmann::json table = last_table_;
   table.erase("commits");
@@ -339,6 +365,43 @@ void PipelineConsole::SampleNow() {
   };
   std::lock_guard lock(mutex_);
   snapshot_ = std::move(snapshot);
+}
+
+void PipelineConsole::SampleGroup(int64_t now) {
+  auto group = probe_.DescribeGroup(sources_.group);
+  if (!group) {
+    if (!last_group_.is_object()) last_group_ = {{"name", sources_.group}, {"members", nlohmann::json::array()}};
+    last_group_["error"] = group.error().message();
+    return;
+  }
+  nlohmann::json members = nlohmann::json::array();
+  std::string assignment;  // Who holds which partition: a change is a rebalance.
+  for (const GroupMember& member : group->members) {
+    nlohmann::json partitions = nlohmann::json::array();
+    for (const auto& [topic, partition] : member.partitions) {
+      if (topic != sources_.topic) continue;
+      partitions.push_back(partition);
+      assignment += fmt::format("{}={};", member.member_id, partition);
+    }
+    members.push_back({{"client_id", member.client_id},
+                       {"member_id", member.member_id},
+                       {"host", member.host},
+                       {"partitions", std::move(partitions)}});
+  }
+  // Only settled assignments count: a group mid-rebalance has members without partitions yet.
+  if (group->state == "Stable" && assignment != last_assignment_) {
+    if (!last_assignment_.empty()) {
+      ++rebalances_;
+      last_rebalance_ms_ = now;
+    }
+    last_assignment_ = assignment;
+  }
+  last_group_ = {{"name", sources_.group},
+                 {"state", group->state},
+                 {"members", std::move(members)},
+                 {"rebalances", rebalances_},
+                 {"last_rebalance_ms", last_rebalance_ms_ == 0 ? nlohmann::json() : nlohmann::json(last_rebalance_ms_)},
+                 {"error", nullptr}};
 }
 
 nlohmann::json PipelineConsole::Snapshot() const {
@@ -381,10 +444,12 @@ nlohmann::json PipelineConsole::Reconciliation() const {
   }
   RowCounter counter;
   nlohmann::json stream;
+  nlohmann::json broker;
   {
     std::lock_guard lock(mutex_);
     counter = row_counter_;
     stream = snapshot_.value("stream", nlohmann::json::object());
+    broker = snapshot_.value("broker", nlohmann::json::object());
   }
   out["consumer_lag"] = stream.value("consumer_lag", nlohmann::json());
   if (counter) {
@@ -395,10 +460,50 @@ nlohmann::json PipelineConsole::Reconciliation() const {
     }
   }
   // Equal: every acknowledged valid event is in the table exactly once (by count), every
-  // malformed one in the dead letters, and the query engine sees what the table holds.
+  // malformed one in the dead letters, the query engine sees what the table holds, and the
+  // order-state table holds each order's latest event.
   bool equal = out["committed"] == out["acknowledged_valid"] && out["dead_lettered"] == out["acknowledged_malformed"] &&
                (out["queryable"].is_null() || out["queryable"] == out["committed"]);
+  if (!sources_.state_table.empty() && counter) {
+    out["state"] = StateReconciliation(counter, broker);
+    for (const auto& error : out["state"]["errors"]) out["errors"].push_back("state: " + error.get<std::string>());
+    equal = equal && out["state"]["equal"] == true;
+  }
   out["equal"] = equal;
+  return out;
+}
+
+nlohmann::json PipelineConsole::StateReconciliation(const RowCounter& counter, const nlohmann::json& broker) const {
+  nlohmann::json out = {{"table", sources_.state_table},
+                        {"rows", nullptr},
+                        {"orders", nullptr},
+                        {"stale", nullptr},
+                        {"consumer_lag", nullptr},
+                        {"equal", false},
+                        {"errors", nlohmann::json::array()}};
+  if (auto table = LoadTableNumbers(sources_.state_table, 0)) {
+    out["consumer_lag"] = LagBehind(broker, sources_.topic, table->offsets).total;
+  } else {
+    out["errors"].push_back("lag: " + table.error().message());
+  }
+  // Committed data on both sides (snapshot reads): the two jobs commit at their own times, and
+  // what is reconciled is what each has committed once both have caught up.
+  std::string latest = LatestEventIdsSql(sources_.table);
+  auto count = [&](const char* name, const std::string& table, const std::string& where) {
+    if (auto rows = counter(table, where, "snapshot")) {
+      out[name] = *rows;
+    } else {
+      out["errors"].push_back(fmt::format("{}: {}", name, rows.error().message()));
+    }
+  };
+  count("rows", sources_.state_table, "");
+  // Orders: one latest event each. Stale: rows that are not their order's latest event (an
+  // earlier step, or an event the event table does not hold).
+  count("orders", sources_.table, fmt::format("event_id IN ({})", latest));
+  count("stale", sources_.state_table, fmt::format("event_id NOT IN ({})", latest));
+  // Event ids are unique, so no stale row and as many rows as orders means each order's latest
+  // event is there exactly once.
+  out["equal"] = out["errors"].empty() && out["consumer_lag"] == 0 && out["stale"] == 0 && out["rows"] == out["orders"];
   return out;
 }
 
@@ -430,6 +535,12 @@ Status PipelineConsole::RewireStream(const nlohmann::json& settings) {
   FLOE_RETURN_IF_ERROR(pipeline_.RewireStream(settings));
   Poke();
   return OkStatus();
+}
+
+Result<nlohmann::json> PipelineConsole::Logs(std::string_view box, size_t max) const {
+  FLOE_ASSIGN_OR_RETURN(BoxLogSources sources, LogSourcesFor(box));
+  const UpOptions& options = pipeline_.options();
+  return BoxLogLines(box, sources, options.processes, options.data + "/logs", max);
 }
 
 Status PipelineConsole::SetStorageFaults(const nlohmann::json& faults) {

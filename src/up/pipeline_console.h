@@ -34,6 +34,10 @@ struct ConsoleSources {
   std::string warehouse;  // file:///abs or s3://..., for the storage box.
   std::string topic = "orders";
   std::string table = "shop.orders";  // Its dead letters are in <table>_dlq.
+  // The upsert job's table over the same topic: one row per order, its latest event (empty:
+  // none runs). The reconciliation checks it against `table`.
+  std::string state_table = "shop.order_state";
+  std::string group = "floe-stream-shop.orders";  // The stream job's consumer group (its workers).
 };
 
 class PipelineConsole final : public serve::PipelineControl {
@@ -63,6 +67,7 @@ class PipelineConsole final : public serve::PipelineControl {
   Status SetStorageFaults(const nlohmann::json& faults) override;
   Status RewireStream(const nlohmann::json& settings) override;
   Result<nlohmann::json> ProbeFreshness() override;
+  Result<nlohmann::json> Logs(std::string_view box, size_t max) const override;
 
  private:
   struct TableNumbers {
@@ -72,12 +77,18 @@ class PipelineConsole final : public serve::PipelineControl {
     int64_t rows = 0;
   };
   Result<TableNumbers> LoadTableNumbers(const std::string& table, size_t max_commits) const;
+  // The reconciliation's "state" object: sources_.state_table against sources_.table, through
+  // the query engine's `counter`; `broker` is the last sample's broker object (end offsets).
+  nlohmann::json StateReconciliation(const RowCounter& counter, const nlohmann::json& broker) const;
   Result<catalog::Catalog*> OpenCatalog() const;  // Requires catalog_mutex_.
   nlohmann::json StorageNumbers() const;
   // How long planning a full scan of the table's current snapshot takes (reading its manifest
   // list and manifests), and what it read: grows with small files, falls after compaction.
   // Requires sampler_mutex_.
   Result<nlohmann::json> MeasureScanPlanning();
+  // Describes the stream job's group into last_group_ (members, their partitions of the topic,
+  // rebalances seen). Requires sampler_mutex_.
+  void SampleGroup(int64_t now);
   void Poke();
 
   Pipeline& pipeline_;
@@ -93,6 +104,12 @@ class PipelineConsole final : public serve::PipelineControl {
   nlohmann::json last_table_;
   nlohmann::json last_dlq_;
   std::map<int32_t, int64_t> last_offsets_;
+  // The stream job's consumer group as last described, and how often its assignment changed
+  // (a rebalance: workers joined or left); sampler_mutex_.
+  nlohmann::json last_group_;
+  std::string last_assignment_;
+  int64_t rebalances_ = 0;
+  int64_t last_rebalance_ms_ = 0;
   // Opened lazily for the scan-planning measure (stream::LoadTable shares it); sampler_mutex_.
   std::shared_ptr<catalog::Catalog> planning_catalog_;
 

@@ -54,6 +54,7 @@ Status ValidateStreamSettings(const StreamSettings& s) {
   FLOE_RETURN_IF_ERROR(CheckBounds("compaction_target_mb", s.compaction_target_mb, kMinFileSizeMb, kMaxFileSizeMb));
   FLOE_RETURN_IF_ERROR(CheckBounds("maintenance_interval_ms", s.maintenance_interval_millis,
                                    kMinMaintenanceIntervalMillis, kMaxMaintenanceIntervalMillis));
+  FLOE_RETURN_IF_ERROR(CheckBounds("workers", s.workers, 1, kMaxStreamWorkers));
   FLOE_RETURN_IF_ERROR(CheckPartition(s.partition));
   return OkStatus();
 }
@@ -89,11 +90,12 @@ Result<StreamSettings> ApplyStreamSettingsPatch(const StreamSettings& current, c
                       : key == "target_file_size_mb"     ? &next.target_file_size_mb
                       : key == "compaction_target_mb"    ? &next.compaction_target_mb
                       : key == "maintenance_interval_ms" ? &next.maintenance_interval_millis
+                      : key == "workers"                 ? &next.workers
                                                          : nullptr;
     if (target == nullptr) {
       return InvalidArgument(
           "unknown stream setting '{}' (expected trigger_ms, target_file_size_mb, compaction, compaction_target_mb, "
-          "maintenance_interval_ms, partition)",
+          "maintenance_interval_ms, workers, partition)",
           key);
     }
     FLOE_ASSIGN_OR_RETURN(*target, IntegerField(value, key));
@@ -108,6 +110,7 @@ nlohmann::json StreamSettingsJson(const StreamSettings& s) {
           {"compaction", s.compaction},
           {"compaction_target_mb", s.compaction_target_mb},
           {"maintenance_interval_ms", s.maintenance_interval_millis},
+          {"workers", s.workers},
           {"partition", s.partition}};
 }
 

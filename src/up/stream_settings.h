@@ -24,6 +24,10 @@ struct StreamSettings {
   // The table's partition spec ("hour(ts)", "region", ...; empty: unpartitioned). A change is
   // Iceberg partition evolution: files already written keep their spec.
   std::vector<std::string> partition = {"hour(ts)"};
+  // Workers in the job's consumer group, each on its own thread: they split the topic's
+  // partitions between them (a change is a rebalance). In one process only: with --processes
+  // the job is one child.
+  int64_t workers = 1;
 };
 
 // The bounds each setting is checked against, inclusive.
@@ -34,12 +38,13 @@ inline constexpr int64_t kMaxFileSizeMb = 1024;
 inline constexpr int64_t kMinMaintenanceIntervalMillis = 1'000;
 inline constexpr int64_t kMaxMaintenanceIntervalMillis = 3'600'000;
 inline constexpr size_t kMaxPartitionFields = 4;
+inline constexpr int64_t kMaxStreamWorkers = 4;
 
 // InvalidArgument naming the first setting out of its bounds.
 Status ValidateStreamSettings(const StreamSettings& settings);
 
 // `current` with the keys `patch` gives replaced: {"trigger_ms", "target_file_size_mb",
-// "compaction" (boolean), "compaction_target_mb", "maintenance_interval_ms", "partition" (an
+// "compaction" (boolean), "compaction_target_mb", "maintenance_interval_ms", "workers" (1 to 4), "partition" (an
 // array of up to 4 partition fields over shop.orders' columns, e.g. ["day(ts)", "region"])}. An unknown key, a
 // value of the wrong type or out of bounds is refused with InvalidArgument and nothing changes.
 Result<StreamSettings> ApplyStreamSettingsPatch(const StreamSettings& current, const nlohmann::json& patch);

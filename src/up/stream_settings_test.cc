@@ -18,6 +18,11 @@ TEST(StreamSettingsTest, APatchChangesOnlyTheKeysItGives) {
   EXPECT_EQ(next->target_file_size_mb, current.target_file_size_mb);
   EXPECT_EQ(next->compaction_target_mb, current.compaction_target_mb);
   EXPECT_EQ(next->maintenance_interval_millis, current.maintenance_interval_millis);
+  EXPECT_EQ(next->workers, 1);
+  auto two = ApplyStreamSettingsPatch(current, json{{"workers", 2}});
+  ASSERT_TRUE(two) << two.error().ToString();
+  EXPECT_EQ(two->workers, 2);
+  EXPECT_EQ(StreamSettingsJson(*two)["workers"], 2);
   // Whole numbers written as floats (what a browser's JSON.stringify may send) are whole numbers.
   auto floats = ApplyStreamSettingsPatch(current, json::parse(R"({"target_file_size_mb": 64.0})"));
   ASSERT_TRUE(floats) << floats.error().ToString();
@@ -26,11 +31,12 @@ TEST(StreamSettingsTest, APatchChangesOnlyTheKeysItGives) {
 
 TEST(StreamSettingsTest, RefusesUnknownKeysWrongTypesAndValuesOutOfBounds) {
   StreamSettings current;
-  for (const char* bad : {R"({})", R"([])", R"({"trigger": 1000})", R"({"trigger_ms": "1s"})", R"({"trigger_ms": 1.5})",
-                          R"({"trigger_ms": 99})", R"({"trigger_ms": 600001})", R"({"compaction": "on"})",
-                          R"({"compaction": 1})", R"({"target_file_size_mb": 0})", R"({"target_file_size_mb": 1025})",
-                          R"({"compaction_target_mb": -1})", R"({"maintenance_interval_ms": 999})",
-                          R"({"maintenance_interval_ms": 1e300})", R"({"trigger_ms": 1000, "files": 3})"}) {
+  for (const char* bad :
+       {R"({})", R"([])", R"({"trigger": 1000})", R"({"trigger_ms": "1s"})", R"({"trigger_ms": 1.5})",
+        R"({"trigger_ms": 99})", R"({"trigger_ms": 600001})", R"({"compaction": "on"})", R"({"compaction": 1})",
+        R"({"target_file_size_mb": 0})", R"({"target_file_size_mb": 1025})", R"({"compaction_target_mb": -1})",
+        R"({"maintenance_interval_ms": 999})", R"({"maintenance_interval_ms": 1e300})",
+        R"({"trigger_ms": 1000, "files": 3})", R"({"workers": 0})", R"({"workers": 5})", R"({"workers": "2"})"}) {
     auto next = ApplyStreamSettingsPatch(current, json::parse(bad));
     ASSERT_FALSE(next) << bad;
     EXPECT_EQ(next.error().kind(), ErrorKind::kInvalidArgument) << bad;
@@ -66,12 +72,15 @@ TEST(StreamSettingsTest, TheBoundsThemselvesAreAccepted) {
                      .target_file_size_mb = kMinFileSizeMb,
                      .compaction = false,
                      .compaction_target_mb = kMinFileSizeMb,
-                     .maintenance_interval_millis = kMinMaintenanceIntervalMillis};
+                     .maintenance_interval_millis = kMinMaintenanceIntervalMillis,
+                     .workers = 1};
   StreamSettings high{.trigger_millis = kMaxTriggerMillis,
                       .target_file_size_mb = kMaxFileSizeMb,
                       .compaction = true,
                       .compaction_target_mb = kMaxFileSizeMb,
-                      .maintenance_interval_millis = kMaxMaintenanceIntervalMillis};
+                      .maintenance_interval_millis = kMaxMaintenanceIntervalMillis,
+                      .partition = {"hour(ts)"},
+                      .workers = kMaxStreamWorkers};
   EXPECT_TRUE(ValidateStreamSettings(low));
   EXPECT_TRUE(ValidateStreamSettings(high));
   EXPECT_TRUE(ValidateStreamSettings(StreamSettings{}));  // floe up's defaults.
@@ -104,6 +113,7 @@ TEST(StreamSettingsTest, ReachTheJobAndTheChildAlike) {
                                                 {"compaction", false},
                                                 {"compaction_target_mb", 32},
                                                 {"maintenance_interval_ms", 20'000},
+                                                {"workers", 1},
                                                 {"partition", json::array({"hour(ts)"})}}));
 }
 

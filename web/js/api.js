@@ -40,4 +40,5 @@ export const api = {
   storageFaults: (faults) => call('POST', '/api/playground/storage-faults', faults),
   rewireStream: (settings) => call('POST', '/api/playground/stream', settings),
   freshnessProbe: () => call('POST', '/api/playground/freshness-probe', {}),
+  logs: (box, lines) => call('GET', `/api/logs/${encodeURIComponent(box)}?lines=${lines}`),
 };

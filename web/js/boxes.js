@@ -3,6 +3,7 @@ import { api } from './api.js';
 import { ago, bytes, clear, fill, el, facts, num, table, time } from './dom.js';
 import { sparkline } from './chart.js';
 import { atScale, configurationFacts } from './at_scale.js';
+import { groupTable } from './rewire.js';
 import { BOXES, roleOf, stateOf } from './map.js';
 import { pollNow, store, subscribe } from './store.js';
 
@@ -67,6 +68,7 @@ const sections = {
         ['dead letters', num(st.dead_letters)], ['commit conflicts', num(st.conflicts)],
         ['mean commit time', st.commit_seconds_mean ? `${num(st.commit_seconds_mean * 1000, 1)} ms` : '–'],
       ]),
+      el('h2', { text: 'Workers' }), groupTable(st.group),
       el('h2', { text: 'Consumer lag' }), spark('lag'),
       el('h2', { text: 'Committed offsets (from the table\'s snapshot summary)' }),
       table(['partition', 'next offset in the table', 'behind'],
@@ -155,6 +157,38 @@ function objects(title, list, limit, id) {
     el('div.scroll', {}, table(columns, list.slice(0, limit).map((o) => columns.map((c) => cell(o[c]))), { 'data-list': id }))];
 }
 
+const LOG_LINES = 100;
+const LOG_MS = 3000;
+
+// The newest lines the roles behind the box logged, refreshed while the page is open; the view
+// stays at the bottom unless the reader scrolled up.
+function logPanel(id) {
+  const list = el('pre.log', { 'data-log': id });
+  const note = el('p.muted');
+  const holder = el('div', { 'data-section': 'log' }, el('h2', { text: 'Log' }), note, list);
+  let timer = null;
+  let stopped = false;
+  async function refresh() {
+    const answer = await api.logs(id, LOG_LINES);
+    if (stopped) return;
+    if (answer.error) {
+      note.textContent = answer.error.message;
+    } else {
+      note.textContent = answer.lines.length === 0
+        ? (id === 'storage' ? 'The object store has no role of its own: its faults and failures show in the stream job\'s and catalog\'s logs.' : 'No lines yet.')
+        : `The newest ${answer.lines.length} lines, ${answer.source === 'files' ? `from ${answer.files.join(' and ')} in the data folder's logs/` : `of ${answer.components.join(', ')} in this process`}.`;
+      const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
+      fill(list, answer.lines.map((line) => el('span', {
+        'data-level': (/^\S+ (warning|error|critical)\b/.exec(line) || [])[1] || 'info', text: `${line}\n`,
+      })));
+      if (atBottom) list.scrollTop = list.scrollHeight;
+    }
+    timer = setTimeout(refresh, LOG_MS);
+  }
+  refresh();
+  return { holder, dispose: () => { stopped = true; clearTimeout(timer); } };
+}
+
 export function render(root, id) {
   const box = BOXES.find((b) => b.id === id);
   if (!box) {
@@ -169,7 +203,8 @@ export function render(root, id) {
   let scaleShown = '';
   let reload = null;
   if (id === 'table') reload = tableDetail(extra);
-  root.append(el('section.page', {}, head, body, scale, extra));
+  const log = logPanel(id);
+  root.append(el('section.page', {}, head, body, scale, extra, log.holder));
 
   function update() {
     const s = store.pipeline;
@@ -196,6 +231,6 @@ export function render(root, id) {
   }
   const unsubscribe = subscribe(update);
   update();
-  return { dispose: unsubscribe };
+  return { dispose: () => { unsubscribe(); log.dispose(); } };
 }
 

@@ -19,15 +19,27 @@ function reconciliationView(r) {
     ['dead-lettered', r.dead_lettered, 'malformed events in the dead-letter table'],
     ['queryable', r.queryable, r.queryable === null || r.queryable === undefined ? 'count(*) through the query engine: not available' : 'count(*) through the query engine'],
   ];
+  const state = r.state;
+  if (state) {
+    rows.push(['order state', state.rows, `rows in ${state.table}, one per order (${num(state.orders)} orders in the events, ${num(state.stale)} rows not their order's latest event)`]);
+  }
   const max = Math.max(1, ...rows.map(([, v]) => Number(v) || 0));
   let verdict;
   let tone;
   if (r.equal) {
-    verdict = 'Equal: every acknowledged event is in the table exactly once, every malformed one in the dead letters.';
+    verdict = state
+      ? `Equal: every acknowledged event is in the table exactly once, every malformed one in the dead letters, and ${state.table} holds each order's latest event once.`
+      : 'Equal: every acknowledged event is in the table exactly once, every malformed one in the dead letters.';
     tone = 'good';
   } else if ((r.consumer_lag ?? 0) > 0 || (r.committed ?? 0) < valid) {
     verdict = `Catching up: ${num(r.consumer_lag)} events still in the broker past the table's offsets.`;
     tone = 'warn';
+  } else if (state && ((state.consumer_lag ?? 0) > 0 || (state.rows ?? 0) < (state.orders ?? 0))) {
+    verdict = `Catching up: ${num(state.consumer_lag)} events still in the broker past ${state.table}'s offsets.`;
+    tone = 'warn';
+  } else if (state && !state.equal) {
+    verdict = `Not equal: ${state.table} holds ${num(state.stale)} rows that are not their order's latest event, or more rows than orders.`;
+    tone = 'bad';
   } else {
     verdict = 'Not equal: the table holds more than was acknowledged.';
     tone = 'bad';

@@ -1,8 +1,9 @@
-// The playground's "Rewire the stream job" panel: trigger, file size, compaction and how often
-// maintenance runs, sent as one POST /api/playground/stream. The job restarts with them and
+// The playground's "Rewire the stream job" panel: trigger, file size, compaction, how often
+// maintenance runs, the partition spec and how many workers share the topic, sent as one
+// POST /api/playground/stream. The job restarts with them and
 // resumes at its table's offsets; the reconciliation panel beside it shows nothing was lost.
 import { api } from './api.js';
-import { el, num } from './dom.js';
+import { ago, el, fill, num, table } from './dom.js';
 import { pollNow, store } from './store.js';
 
 // Each field: the setting's key, its label, the unit shown, and how the input maps to the key.
@@ -11,6 +12,7 @@ const FIELDS = [
   { key: 'target_file_size_mb', label: 'target file size', unit: 'MB', toInput: (v) => v, fromInput: (v) => v, min: 1, max: 1024, step: 1 },
   { key: 'compaction_target_mb', label: 'compaction target', unit: 'MB', toInput: (v) => v, fromInput: (v) => v, min: 1, max: 1024, step: 1 },
   { key: 'maintenance_interval_ms', label: 'maintenance every', unit: 's', toInput: (ms) => ms / 1000, fromInput: (s) => Math.round(s * 1000), min: 1, max: 3600, step: 1 },
+  { key: 'workers', label: 'workers', unit: 'in one consumer group', toInput: (v) => v, fromInput: (v) => v, min: 1, max: 4, step: 1 },
 ];
 
 // "day(ts), bucket(4, order_id)" -> ["day(ts)", "bucket(4, order_id)"]: commas inside a
@@ -33,12 +35,26 @@ export function partitionFields(text) {
   return fields.map((f) => f.trim()).filter((f) => f.length > 0);
 }
 
+// The stream job's consumer group: each worker and the partitions it holds; a rebalance moves
+// them when workers join or leave.
+export function groupTable(group) {
+  if (!group) return null;
+  const members = group.members || [];
+  const rebalanced = group.last_rebalance_ms ? `, the last ${ago(group.last_rebalance_ms, Date.now())}` : '';
+  return el('div', {},
+    el('p.muted', { text: `Consumer group ${group.name}: ${group.state || 'unknown'}, ${num(members.length)} member${members.length === 1 ? '' : 's'}, ${num(group.rebalances)} rebalance${group.rebalances === 1 ? '' : 's'} seen${rebalanced}${group.error ? ` (${group.error})` : ''}` }),
+    table(['worker (client id)', 'partitions', 'member id'],
+      members.map((m) => [m.client_id, m.partitions.length ? m.partitions.join(', ') : 'none', m.member_id]),
+      { 'data-list': 'group-members' }));
+}
+
 export function describeSettings(settings) {
   if (!settings) return 'unknown';
   return `trigger ${num(settings.trigger_ms / 1000, 1)} s · partitioned by ${(settings.partition || []).join(', ') || 'nothing'} · ` +
     `files up to ${settings.target_file_size_mb} MB · ` +
     `compaction ${settings.compaction ? `on, to ${settings.compaction_target_mb} MB` : 'off'} · ` +
-    `maintenance every ${num(settings.maintenance_interval_ms / 1000)} s`;
+    `maintenance every ${num(settings.maintenance_interval_ms / 1000)} s · ` +
+    `${settings.workers ?? 1} worker${(settings.workers ?? 1) === 1 ? '' : 's'}`;
 }
 
 // Sends `patch` and refreshes the pipeline snapshot; resolves to the error message or ''.
@@ -61,6 +77,7 @@ export function rewirePanel() {
   const partition = el('input', { type: 'text', 'aria-label': 'partition', 'data-control': 'partition',
     placeholder: 'nothing (unpartitioned)', size: 28 });
   const note = el('span.muted');
+  const groupView = el('div', { 'data-fact': 'stream-group' });
   let shown = '';  // The settings the inputs were last filled from, as JSON.
   const fillFrom = (settings) => {
     for (const field of FIELDS) inputs.get(field.key).value = field.toInput(settings[field.key]);
@@ -86,12 +103,13 @@ export function rewirePanel() {
     rows, el('label.row', {}, 'compaction', compaction, 'compact small files in maintenance rounds'),
     el('label.row', {}, 'partition by', partition),
     el('p.muted', { text: 'A new partition spec is Iceberg partition evolution: files already written keep theirs; e.g. hour(ts) · day(ts), region · bucket(8, customer_id).' }),
-    el('div.row', {}, apply, note), current);
+    el('div.row', {}, apply, note), current, groupView);
   return {
     node: panel,
     update(snapshot) {
       const settings = snapshot?.stream?.settings;
       current.textContent = `Now: ${describeSettings(settings)}`;
+      fill(groupView, groupTable(snapshot?.stream?.group));
       // Follow changes made elsewhere (a scenario's button, another browser), unless the user is
       // typing in this panel.
       if (settings && JSON.stringify(settings) !== shown && !panel.contains(document.activeElement)) {

@@ -98,9 +98,20 @@ test('a box opens its page', async () => {
   await page.waitForURL(/#\/box\/stream$/);
   await page.locator('[data-page="stream"] [data-list="commits"] tbody tr').first().waitFor();
   await shot('box-stream');
+  // Each box's own log lines: the stream jobs' commits here, the broker's start-up there.
+  await page.locator('[data-log="stream"] span', { hasText: 'committed snapshot' }).first().waitFor();
+  assert.equal(await page.locator('[data-log="stream"] span', { hasText: '[broker]' }).count(), 0);
   await page.goto(`${base}/#/box/broker`);
   await page.locator('[data-topic="orders"] tbody tr').first().waitFor();
   assert.equal(await page.locator('[data-topic="orders"] tbody tr').count(), 2);
+  await page.locator('[data-log="broker"] span', { hasText: 'listening on' }).first().waitFor();
+  const logs = await (await fetch(`${base}/api/logs/broker?lines=3`)).json();
+  assert.equal(logs.source, 'memory');
+  assert.ok(logs.lines.length >= 1 && logs.lines.length <= 3, JSON.stringify(logs));
+  assert.ok(logs.lines.every((line) => line.includes('[broker]')), JSON.stringify(logs));
+  assert.equal((await fetch(`${base}/api/logs/coffee`)).status, 404);
+  assert.equal((await fetch(`${base}/api/logs/broker?lines=0`)).status, 400);
+  assert.equal((await fetch(`${base}/api/logs/broker?lines=5000`)).status, 400);
   await page.goto(`${base}/#/box/table`);
   await page.locator('[data-list="schema"] tbody tr').first().waitFor();
   const columns = await page.locator('[data-list="schema"] tbody tr td:nth-child(2)').allTextContents();

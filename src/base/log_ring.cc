@@ -1,0 +1,63 @@
+#include "base/log_ring.h"
+
+#include <algorithm>
+#include <chrono>
+#include <deque>
+#include <mutex>
+
+#include <spdlog/sinks/base_sink.h>
+
+namespace floe {
+namespace {
+
+class LogRing final : public spdlog::sinks::base_sink<std::mutex> {
+ public:
+  // A copy of the newest matching lines, taken under the sink's own lock.
+  template <typename Match>
+  std::vector<LogLine> Recent(const Match& match, size_t max) {
+    std::lock_guard lock(mutex_);
+    std::vector<LogLine> out;
+    for (auto it = lines_.rbegin(); it != lines_.rend() && out.size() < max; ++it) {
+      if (match(it->component)) out.push_back(*it);
+    }
+    std::reverse(out.begin(), out.end());
+    return out;
+  }
+
+ protected:
+  // Called with mutex_ held. The raw fields are kept rather than the formatted line, so the
+  // console shows the same thing whichever format (text, JSON) stderr gets.
+  void sink_it_(const spdlog::details::log_msg& msg) override {
+    LogLine line;
+    line.time_ms = std::chrono::duration_cast<std::chrono::milliseconds>(msg.time.time_since_epoch()).count();
+    auto level = spdlog::level::to_string_view(msg.level);
+    line.level.assign(level.data(), level.size());
+    line.component.assign(msg.logger_name.data(), msg.logger_name.size());
+    line.text.assign(msg.payload.data(), std::min(msg.payload.size(), kLogRingMaxTextBytes));
+    if (lines_.size() == kLogRingLines) lines_.pop_front();
+    lines_.push_back(std::move(line));
+  }
+  void flush_() override {}
+
+ private:
+  std::deque<LogLine> lines_;
+};
+
+std::shared_ptr<LogRing> Ring() {
+  static auto ring = std::make_shared<LogRing>();
+  return ring;
+}
+
+}  // namespace
+
+std::shared_ptr<spdlog::sinks::sink> LogRingSink() { return Ring(); }
+
+std::vector<LogLine> RecentLogLines(const std::vector<std::string>& components, size_t max) {
+  return Ring()->Recent(
+      [&](const std::string& component) {
+        return std::find(components.begin(), components.end(), component) != components.end();
+      },
+      max);
+}
+
+}  // namespace floe
