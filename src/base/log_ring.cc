@@ -1,11 +1,11 @@
 #include "base/log_ring.h"
 
+#include <spdlog/sinks/base_sink.h>
+
 #include <algorithm>
 #include <chrono>
 #include <deque>
 #include <mutex>
-
-#include <spdlog/sinks/base_sink.h>
 
 namespace floe {
 namespace {

@@ -3,13 +3,13 @@
 // Every logger Logger() makes, and the root logger, write here as well as to stderr.
 #pragma once
 
+#include <spdlog/sinks/sink.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <spdlog/sinks/sink.h>
 
 namespace floe {
 

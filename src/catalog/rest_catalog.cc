@@ -1,5 +1,6 @@
 #include "catalog/rest_catalog.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -45,11 +46,20 @@ Json CommitToJson(const TableCommit& commit, bool with_identifier) {
 
 Result<std::unique_ptr<RestCatalog>> RestCatalog::Open(std::string uri, std::string warehouse, std::string token,
                                                        std::string credential) {
-  while (uri.ends_with('/')) {
-    uri.pop_back();
+  std::vector<std::string> bases;
+  for (size_t start = 0; start <= uri.size();) {
+    size_t comma = std::min(uri.find(',', start), uri.size());
+    std::string base = uri.substr(start, comma - start);
+    while (base.ends_with('/')) base.pop_back();
+    if (base.ends_with("/v1")) base.resize(base.size() - 3);
+    if (!base.starts_with("http://") && !base.starts_with("https://")) {
+      return InvalidArgument("catalog URI '{}': each server is an http:// or https:// URL", uri);
+    }
+    bases.push_back(std::move(base));
+    start = comma + 1;
   }
-  if (uri.ends_with("/v1")) {
-    uri.resize(uri.size() - 3);
+  if (bases.size() > kMaxRestCatalogServers) {
+    return InvalidArgument("catalog URI '{}': at most {} servers", uri, kMaxRestCatalogServers);
   }
   if (token.empty()) {
     if (const char* env = std::getenv("FLOE_CATALOG_TOKEN"); env != nullptr) {
@@ -68,7 +78,7 @@ Result<std::unique_ptr<RestCatalog>> RestCatalog::Open(std::string uri, std::str
     }
   }
   std::unique_ptr<RestCatalog> catalog(
-      new RestCatalog(std::move(uri), std::move(warehouse), std::move(token), std::move(credential)));
+      new RestCatalog(std::move(bases), std::move(warehouse), std::move(token), std::move(credential)));
   if (!catalog->credential_.empty()) {
     FLOE_RETURN_IF_ERROR(catalog->FetchToken());
   }
@@ -104,10 +114,10 @@ Status RestCatalog::FetchToken() {
                      "&client_secret=" + net::PercentEncode(credential_.substr(colon + 1)) + "&scope=catalog";
   net::HttpClientRequest request;
   request.method = "POST";
-  request.url = base_ + "/v1/oauth/tokens";
   request.body = form;
   request.headers.Set("Content-Type", "application/x-www-form-urlencoded");
-  FLOE_ASSIGN_OR_RETURN_CTX(net::HttpResponse response, client_.Send(request), "fetching a catalog token");
+  FLOE_ASSIGN_OR_RETURN_CTX(net::HttpResponse response, SendToAnyServer(request, "/v1/oauth/tokens"),
+                            "fetching a catalog token");
   Json json = Json::parse(response.body, nullptr, false);
   if (response.status != 200 || !json.is_object() || !json.contains("access_token") ||
       !json["access_token"].is_string()) {
@@ -139,7 +149,6 @@ Result<net::HttpResponse> RestCatalog::Call(std::string_view method, const std::
                                             std::string_view what) {
   net::HttpClientRequest request;
   request.method = std::string(method);
-  request.url = base_ + path;
   request.body = body;
   if (!body.empty()) {
     request.headers.Set("Content-Type", "application/json");
@@ -148,15 +157,32 @@ Result<net::HttpResponse> RestCatalog::Call(std::string_view method, const std::
   if (!token.empty()) {
     request.headers.Set("Authorization", "Bearer " + token);
   }
-  FLOE_ASSIGN_OR_RETURN_CTX(net::HttpResponse response, client_.Send(request), std::string(what));
+  FLOE_ASSIGN_OR_RETURN_CTX(net::HttpResponse response, SendToAnyServer(request, path), std::string(what));
   if ((response.status == 401 || response.status == 419) && !credential_.empty()) {
     // The server forgot or expired the token (a restart does both): exchange again, once.
     FLOE_RETURN_IF_ERROR(FetchToken());
     request.headers.Set("Authorization", "Bearer " + CurrentToken());
-    FLOE_ASSIGN_OR_RETURN_CTX(response, client_.Send(request), std::string(what));
+    FLOE_ASSIGN_OR_RETURN_CTX(response, SendToAnyServer(request, path), std::string(what));
   }
   if (response.status >= 400) {
     return std::unexpected(FromRestResponse(response.status, response.body, what));
+  }
+  return response;
+}
+
+Result<net::HttpResponse> RestCatalog::SendToAnyServer(net::HttpClientRequest& request, const std::string& path) {
+  size_t first = preferred_.load();
+  Result<net::HttpResponse> response = Unavailable("no catalog server");
+  for (size_t i = 0; i < bases_.size(); ++i) {
+    size_t at = (first + i) % bases_.size();
+    request.url = bases_[at] + path;
+    response = client_.Send(request);
+    // Unavailable is a server that could not be reached or stopped answering; anything else
+    // (an answer, a malformed one) is that server's word and is not asked of another.
+    if (response || response.error().kind() != ErrorKind::kUnavailable) {
+      preferred_.store(at);
+      return response;
+    }
   }
   return response;
 }

@@ -9,21 +9,30 @@
 // connections; the token is guarded by a mutex.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "catalog/catalog.h"
 #include "net/http_client.h"
 
 namespace floe::catalog {
 
+inline constexpr size_t kMaxRestCatalogServers = 8;
+
 class RestCatalog final : public Catalog {
  public:
   // `uri`: "http://host:port" (with or without a trailing "/v1"); `warehouse` is passed to
-  // /v1/config and, when the server names no prefix, used as the prefix.
+  // /v1/config and, when the server names no prefix, used as the prefix. Several servers of one
+  // catalog (sharing its database) may be listed, comma-separated: a request that cannot reach
+  // one (no connection, no answer) goes to the next, and the one that answered is asked first
+  // from then on. Only unreachable servers are skipped, never an answer, so a commit reaches at
+  // most one server that answers it; one whose answer was lost is refused by its requirements
+  // when sent again.
   static Result<std::unique_ptr<RestCatalog>> Open(std::string uri, std::string warehouse = "",
                                                    std::string token = "", std::string credential = "");
 
@@ -56,9 +65,15 @@ class RestCatalog final : public Catalog {
   Status DropView(const TableIdentifier& id) override;
 
  private:
-  RestCatalog(std::string base, std::string warehouse, std::string token, std::string credential)
-      : base_(std::move(base)), warehouse_(std::move(warehouse)), token_(std::move(token)),
+  RestCatalog(std::vector<std::string> bases, std::string warehouse, std::string token, std::string credential)
+      : bases_(std::move(bases)),
+        warehouse_(std::move(warehouse)),
+        token_(std::move(token)),
         credential_(std::move(credential)) {}
+
+  // Sends `request` to `path` on the server that answered last, or on the next ones while a
+  // server cannot be reached.
+  Result<net::HttpResponse> SendToAnyServer(net::HttpClientRequest& request, const std::string& path);
 
   // Exchanges credential_ for a new token.
   Status FetchToken();
@@ -74,7 +89,8 @@ class RestCatalog final : public Catalog {
   std::string ViewPath(const TableIdentifier& id) const;
   static Result<LoadedView> ParseLoadViewResult(const std::string& body);
 
-  std::string base_;    // "http://host:port"
+  std::vector<std::string> bases_;    // "http://host:port", one per server.
+  std::atomic<size_t> preferred_{0};  // The index in bases_ of the server that answered last.
   std::string prefix_;  // "/v1" or "/v1/<prefix>"
   std::string warehouse_;
   std::mutex token_mu_;

@@ -316,6 +316,56 @@ TEST_F(RestCatalogTest, ConcurrentCommittersThroughRestLoseNothing) {
   EXPECT_EQ(table->metadata["last-sequence-number"], kWriters * kCommitsEach);
 }
 
+// Two servers over one SQLite database, as `floe up`'s catalog and its replica: a client that
+// lists both carries on through either while the other is down, and commits stay guarded.
+TEST_F(RestCatalogTest, AClientListingTwoServersCarriesOnWhileOneIsDown) {
+  auto second_backend = OpenCatalog({"sqlite:" + folder_ + "/catalog.db", "file://" + folder_ + "/warehouse"});
+  ASSERT_TRUE(second_backend) << second_backend.error().ToString();
+  RestServerOptions options;
+  options.port = 0;
+  auto second = std::make_unique<RestCatalogServer>(**second_backend, options);
+  ASSERT_TRUE(second->Start());
+  std::string second_url = fmt::format("http://127.0.0.1:{}", second->port());
+  auto both = RestCatalog::Open(url_ + "," + second_url + "/v1/");
+  ASSERT_TRUE(both) << both.error().ToString();
+
+  TableIdentifier id{{"ha"}, "t"};
+  ASSERT_TRUE((*both)->CreateNamespace({"ha"}, {}));
+  auto created = (*both)->CreateTable(id, Creation(), false);
+  ASSERT_TRUE(created) << created.error().ToString();
+  ASSERT_TRUE((*both)->CommitTable(AppendCommit(id, *created, 1)));
+
+  // The first server goes away: the same client commits through the second.
+  server_->Stop();
+  auto loaded = (*both)->LoadTable(id);
+  ASSERT_TRUE(loaded) << loaded.error().ToString();
+  EXPECT_EQ(loaded->metadata["current-snapshot-id"], 1);
+  ASSERT_TRUE((*both)->CommitTable(AppendCommit(id, *loaded, 2)));
+  // A commit on a stale base is still refused, whichever server takes it.
+  auto stale = (*both)->CommitTable(AppendCommit(id, *loaded, 3));
+  ASSERT_FALSE(stale);
+  EXPECT_EQ(stale.error().kind(), ErrorKind::kConflict) << stale.error().ToString();
+
+  // Both down: the client says the catalog cannot be reached.
+  second->Stop();
+  auto none = (*both)->LoadTable(id);
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.error().kind(), ErrorKind::kUnavailable) << none.error().ToString();
+  // What the second server committed is in the shared database.
+  auto direct = backend_->LoadTable(id);
+  ASSERT_TRUE(direct) << direct.error().ToString();
+  EXPECT_EQ(direct->metadata["current-snapshot-id"], 2);
+  server_.reset();
+
+  for (const char* bad : {"http://a,", "http://a,ftp://b", ",http://a",
+                          "http://1,http://2,http://3,http://4,http://5,"
+                          "http://6,http://7,http://8,http://9"}) {
+    auto refused = RestCatalog::Open(bad);
+    ASSERT_FALSE(refused) << bad;
+    EXPECT_EQ(refused.error().kind(), ErrorKind::kInvalidArgument) << bad << ": " << refused.error().ToString();
+  }
+}
+
 TEST(RestCatalogAuthTest, ClientCredentialsAndTokenRefreshAfterARestart) {
   std::string folder = io::testing::FreshFolder();
   auto backend = OpenCatalog({"sqlite:" + folder + "/catalog.db", "file://" + folder + "/warehouse"});

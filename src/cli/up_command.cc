@@ -24,6 +24,7 @@ struct UpFlags {
   std::string broker_listen = "127.0.0.1:9092", broker_metrics_listen = "127.0.0.1:9644";
   int partitions = 4;
   std::string catalog_listen = "127.0.0.1:8181";
+  std::string catalog_replica_listen = "127.0.0.1:8182";
   std::string registry_listen = "127.0.0.1:8081";
   int catalog_port = -1;  // Old spelling: the port of --catalog-listen.
   bool insecure_bind = false;
@@ -77,6 +78,15 @@ int RunUp(const UpFlags& flags) {
     *port = listen->port;
   }
   if (flags.catalog_port >= 0) options.catalog_port = flags.catalog_port;
+  if (!flags.catalog_replica_listen.empty()) {
+    auto replica = broker::ParseHostPort(flags.catalog_replica_listen);
+    if (!replica) {
+      fmt::print(stderr, "floe up: --catalog-replica-listen: {}\n", replica.error().ToString());
+      return kExitUsage;
+    }
+    options.catalog_replica_host = replica->host;
+    options.catalog_replica_port = replica->port;
+  }
   options.partitions = flags.partitions;
   options.malformed_rate = flags.malformed_rate;
   options.processes = flags.processes;
@@ -121,6 +131,7 @@ int RunUp(const UpFlags& flags) {
                                                             {"--query-listen", options.query_host},
                                                             {"--pg-listen", options.pg_host}};
   if (options.broker_metrics_port >= 0) binds.emplace_back("--broker-metrics-listen", options.broker_metrics_host);
+  if (options.catalog_replica_port >= 0) binds.emplace_back("--catalog-replica-listen", options.catalog_replica_host);
   for (const auto& [flag, host] : binds) {
     if (auto exposed = CheckExposedBind(flag, host, !flags.auth_file.empty(), flags.insecure_bind); !exposed) {
       fmt::print(stderr, "floe up: {}\n", exposed.error().ToString());
@@ -184,6 +195,10 @@ void RegisterUpCommand(CLI::App& root, CommandRegistry& registry) {
       ->capture_default_str();
   app->add_option("--registry-listen", flags->registry_listen,
                   "HOST:PORT of the Schema Registry (Confluent's REST API, schemas in the _schemas topic)")
+      ->capture_default_str();
+  app->add_option("--catalog-replica-listen", flags->catalog_replica_listen,
+                  "HOST:PORT of a second Iceberg REST catalog on the same database, started down: bring it up in "
+                  "the playground and the pipeline's clients carry on through it while the first is down (empty: none)")
       ->capture_default_str();
   app->add_option("--catalog-port", flags->catalog_port, "Port of the Iceberg REST catalog (overrides --catalog-listen's)");
   app->add_flag("--insecure-bind", flags->insecure_bind,

@@ -1,13 +1,12 @@
 #include "up/box_logs.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <ctime>
 #include <tuple>
-
-#include <fmt/format.h>
 
 #include "base/log_ring.h"
 

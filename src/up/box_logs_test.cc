@@ -29,9 +29,10 @@ TEST(BoxLogsTest, InOneProcessABoxShowsItsRolesComponentsOnly) {
 
 TEST(BoxLogsTest, WithProcessesTheChildrensFilesAreMergedByTime) {
   testing::TempFolder folder;
-  std::ofstream(folder.path() + "/stream.log") << "2026-12-07T09:30:40.100 info  [stream] orders one\n"
-                                                  "%3|1796635845.359|ERROR|rdkafka#consumer-1| no timestamp of its own\n"
-                                                  "2026-12-07T09:30:40.300 info  [stream] orders two\n";
+  std::ofstream(folder.path() + "/stream.log")
+      << "2026-12-07T09:30:40.100 info  [stream] orders one\n"
+         "%3|1796635845.359|ERROR|rdkafka#consumer-1| no timestamp of its own\n"
+         "2026-12-07T09:30:40.300 info  [stream] orders two\n";
   std::ofstream(folder.path() + "/state.log") << "2026-12-07T09:30:40.200 info  [stream] state one\n"
                                                  "2026-12-07T09:30:40.400 warning [stream] state two";  // No newline.
   auto sources = LogSourcesFor("stream");
@@ -55,7 +56,8 @@ TEST(BoxLogsTest, ABigFileIsReadFromItsTailAndUnknownBoxesAreRefused) {
   testing::TempFolder folder;
   {
     std::ofstream out(folder.path() + "/broker.log");
-    for (int i = 0; i < 20000; ++i) out << "2026-12-07T09:30:40.100 info  [broker] line " << i << " " << std::string(40, 'x') << "\n";
+    for (int i = 0; i < 20000; ++i)
+      out << "2026-12-07T09:30:40.100 info  [broker] line " << i << " " << std::string(40, 'x') << "\n";
   }
   auto sources = LogSourcesFor("broker");
   ASSERT_TRUE(sources);

@@ -1,4 +1,6 @@
-// CatalogRole: the Iceberg REST catalog inside `floe up`, on SQLite under the data folder.
+// CatalogRole: the Iceberg REST catalog inside `floe up`, on SQLite under the data folder; a
+// replica is a second one on the same database (SQLite's locks and the commits' compare-and-swap
+// keep the two apart), so clients listing both carry on while one is down.
 #pragma once
 
 #include <memory>
@@ -17,9 +19,11 @@ class CatalogRole final : public Role {
  public:
   // With `users`, clients need an OAuth2 token for one of them (POST /v1/oauth/tokens).
   // With `tls`, it serves HTTPS.
+  // `name`: "catalog", or "catalog replica" for a second server on the same database.
   CatalogRole(std::string host, int port, std::string backend, std::string warehouse,
-              std::vector<auth::AuthUser> users = {}, net::TlsFiles tls = {})
-      : host_(std::move(host)),
+              std::vector<auth::AuthUser> users = {}, net::TlsFiles tls = {}, std::string name = "catalog")
+      : name_(std::move(name)),
+        host_(std::move(host)),
         port_(port),
         backend_(std::move(backend)),
         warehouse_(std::move(warehouse)),
@@ -27,12 +31,13 @@ class CatalogRole final : public Role {
         tls_(std::move(tls)) {}
   ~CatalogRole() override { Stop(); }
 
-  std::string_view name() const override { return "catalog"; }
+  std::string_view name() const override { return name_; }
   std::string Describe() const override;
   Status Start() override;
   void Stop() override;
 
  private:
+  std::string name_;
   std::string host_;
   int port_;
   std::string backend_;

@@ -49,7 +49,7 @@ Pipeline::Pipeline(UpOptions options)
     : options_(std::move(options)), faults_(std::make_shared<StorageFaults>()) {
   console_ = std::make_unique<PipelineConsole>(
       *this, ConsoleSources{.brokers = HostPortText(options_.host, options_.broker_port),
-                            .catalog = CatalogUrl(),
+                            .catalog = CatalogUrls(),
                             .warehouse = Warehouse()});
 }
 
@@ -72,6 +72,11 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeInProcessRoles() {
   roles.push_back(std::make_unique<CatalogRole>(options_.catalog_host, options_.catalog_port,
                                                 "sqlite:" + options_.data + "/catalog.db", Warehouse(), users_,
                                                 net::TlsFiles{options_.tls_cert, options_.tls_key}));
+  if (options_.catalog_replica_port >= 0) {
+    roles.push_back(std::make_unique<CatalogRole>(
+        options_.catalog_replica_host, options_.catalog_replica_port, "sqlite:" + options_.data + "/catalog.db",
+        Warehouse(), users_, net::TlsFiles{options_.tls_cert, options_.tls_key}, std::string(kCatalogReplica)));
+  }
   roles.push_back(std::make_unique<RegistryRole>(options_.registry_host, options_.registry_port,
                                                  HostPortText(options_.host, options_.broker_port), users_,
                                                  net::TlsFiles{options_.tls_cert, options_.tls_key}));
@@ -94,7 +99,7 @@ std::unique_ptr<Role> Pipeline::MakeQueryRole() {
   query.web_root = serve::StaticFiles::FindDefaultRoot();
   query.pg.users = users_;
   query.tls = {options_.tls_cert, options_.tls_key};
-  std::string catalog = options_.processes ? "" : CatalogUrl();
+  std::string catalog = options_.processes ? "" : CatalogUrls();
   return std::make_unique<QueryRole>(query, catalog, Warehouse(), &control());
 }
 
@@ -122,7 +127,7 @@ stream::StreamConfig Pipeline::StreamConfigFor() const {
   config.brokers = HostPortText(options_.host, options_.broker_port);
   config.topic = "orders";
   config.table = "shop.orders";
-  config.catalog = CatalogUrl();
+  config.catalog = CatalogUrls();
   config.warehouse = Warehouse();
   config.schema_json = std::string(generator::OrdersSchemaJson());
   config.timestamp_unit = "ms";
@@ -182,9 +187,19 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeProcessRoles() {
   }
   roles.push_back(std::make_unique<ProcessRole>("broker", "Kafka protocol on " + brokers, std::move(broker_argv),
                                                 logs + "/broker.log", options_.host, options_.broker_port));
+  std::vector<std::string> replica_argv = catalog_argv;
+  replica_argv[3] = HostPortText(options_.catalog_replica_host, options_.catalog_replica_port);  // --listen
   roles.push_back(std::make_unique<ProcessRole>(
       "catalog", fmt::format("Iceberg REST catalog on {}", CatalogUrl()),
       std::move(catalog_argv), logs + "/catalog.log", options_.catalog_host, options_.catalog_port));
+  if (options_.catalog_replica_port >= 0) {
+    roles.push_back(
+        std::make_unique<ProcessRole>(std::string(kCatalogReplica),
+                                      fmt::format("a second Iceberg REST catalog on {}:{}, same database",
+                                                  options_.catalog_replica_host, options_.catalog_replica_port),
+                                      std::move(replica_argv), logs + "/catalog-replica.log",
+                                      options_.catalog_replica_host, options_.catalog_replica_port));
+  }
   roles.push_back(std::make_unique<ProcessRole>(
       "registry", fmt::format("Schema Registry on {}:{}", options_.registry_host, options_.registry_port),
       std::move(registry_argv), logs + "/registry.log", options_.registry_host, options_.registry_port));
@@ -234,6 +249,12 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeProcessRoles() {
 
 std::string Pipeline::CatalogUrl() const {
   return fmt::format("{}://{}:{}", options_.tls_cert.empty() ? "http" : "https", options_.catalog_host, options_.catalog_port);
+}
+
+std::string Pipeline::CatalogUrls() const {
+  if (options_.catalog_replica_port < 0) return CatalogUrl();
+  return fmt::format("{},{}://{}:{}", CatalogUrl(), options_.tls_cert.empty() ? "http" : "https",
+                     options_.catalog_replica_host, options_.catalog_replica_port);
 }
 
 Status Pipeline::ConfigureClients() {
@@ -313,8 +334,11 @@ Status Pipeline::Start() {
   std::vector<std::unique_ptr<Role>> roles = options_.processes ? MakeProcessRoles() : MakeInProcessRoles();
   std::unique_lock lock(mutex_);
   for (auto& role : roles) {
-    if (options_.processes && role->name() == "generator" && options_.traffic == 0) {
-      held_down_.insert("generator");  // Paused: `floe produce --rate 0` would mean unlimited.
+    // Held down from the start: a paused generator (`floe produce --rate 0` would mean
+    // unlimited), and the catalog replica, which the playground brings up.
+    if ((options_.processes && role->name() == "generator" && options_.traffic == 0) ||
+        role->name() == kCatalogReplica) {
+      held_down_.insert(std::string(role->name()));
       started_.push_back(std::move(role));
       continue;
     }

@@ -32,6 +32,9 @@ namespace floe::up {
 // with a random password made at each start, added to the file's users (which may not use it).
 inline constexpr std::string_view kPipelineUser = "floe-up-pipeline";
 
+// The second catalog server's role name (UpOptions::catalog_replica_port).
+inline constexpr std::string_view kCatalogReplica = "catalog replica";
+
 struct UpOptions {
   std::string data = "./floe-data";
   double traffic = 200;  // Generator events per second; negative = off.
@@ -42,6 +45,10 @@ struct UpOptions {
   std::string broker_metrics_host = "127.0.0.1";  // Each listener binds where its own flag says.
   std::string catalog_host = "127.0.0.1";
   int catalog_port = 8181;
+  // A second catalog server on the same database, started held down (the playground brings it
+  // up); -1: none. Every client of the pipeline lists both servers.
+  std::string catalog_replica_host = "127.0.0.1";
+  int catalog_replica_port = -1;
   std::string registry_host = "127.0.0.1";  // Schema Registry (Confluent's REST API).
   int registry_port = 8081;
   std::string query_host = "127.0.0.1";  // Trino protocol, HTTP API and console.
@@ -138,6 +145,8 @@ class Pipeline {
   // and its children) at the first user's credentials and the TLS certificate.
   Status ConfigureClients();
   std::string CatalogUrl() const;  // http:// or https://
+  // CatalogUrl(), and the replica's after a comma when there is one: what clients open.
+  std::string CatalogUrls() const;
   void Supervise();
   Role* Find(std::string_view role) const;  // Requires mutex_.
 

@@ -11,6 +11,7 @@
 #include <set>
 #include <thread>
 
+#include "base/clock.h"
 #include "support/child_process.h"
 #include "up/pipeline.h"
 
@@ -68,12 +69,12 @@ class PipelineConsoleTest : public ::testing::Test {
     options.broker_port = testing::FreeLoopbackPort();
     options.broker_metrics_port = -1;
     options.catalog_port = testing::FreeLoopbackPort();
-  options.registry_port = testing::FreeLoopbackPort();
     options.registry_port = testing::FreeLoopbackPort();
     options.query_port = testing::FreeLoopbackPort();
     options.pg_port = testing::FreeLoopbackPort();
     options.partitions = 2;
     options.malformed_rate = 0.02;
+    Configure(options);
     pipeline_ = std::make_unique<Pipeline>(options);
     auto started = pipeline_->Start();
     ASSERT_TRUE(started) << started.error().ToString();
@@ -82,6 +83,7 @@ class PipelineConsoleTest : public ::testing::Test {
     if (pipeline_) pipeline_->Stop();
   }
   PipelineConsole& console() { return pipeline_->console(); }
+  virtual void Configure(UpOptions&) {}  // A test's own options, before the pipeline starts.
 
   testing::TempFolder folder_;
   UpOptions options_;
@@ -304,6 +306,40 @@ TEST_F(PipelineConsoleTest, WorkersSplitThePartitionsAndEveryEventLandsOnce) {
   ASSERT_TRUE(console().RewireStream({{"workers", 1}}));
   ASSERT_TRUE(WaitFor(console(), [](const json& s) {
     return Assignment(s) == std::vector<std::vector<int>>{{0, 1}};
+  })) << console().Snapshot()["stream"].dump();
+  ASSERT_TRUE(console().SetTraffic(0));
+  ASSERT_TRUE(WaitFor(console(), [](const json& s) {
+    return s["generator"]["acknowledged"] == s["generator"]["sent"] && s["stream"]["consumer_lag"] == 0;
+  })) << console().Snapshot().dump();
+  json r = SettledReconciliation(console());
+  EXPECT_EQ(r["equal"], true) << r.dump();
+}
+
+class PipelineConsoleReplicaTest : public PipelineConsoleTest {
+ protected:
+  void Configure(UpOptions& options) override { options.catalog_replica_port = testing::FreeLoopbackPort(); }
+};
+
+TEST_F(PipelineConsoleReplicaTest, CommitsGoOnThroughTheSecondCatalogWhileTheFirstIsDown) {
+  ASSERT_TRUE(WaitFor(console(), [](const json& s) { return s["table"].value("rows", 0) > 0; }));
+  EXPECT_EQ(RoleState(console().Snapshot(), "catalog replica"), "down");  // Until asked for.
+  ASSERT_TRUE(console().BringUp("catalog replica"));
+  ASSERT_TRUE(console().TakeDown("catalog"));
+  ASSERT_TRUE(WaitFor(console(), [](const json& s) { return RoleState(s, "catalog") == "down"; }));
+  int64_t down_at = Clock::System().NowMillis();
+  // The job commits through the replica, and the console reads the table through it too.
+  ASSERT_TRUE(WaitFor(console(), [&](const json& s) {
+    return s["table"].value("up", false) && s["stream"]["last_commit_ms"].is_number() &&
+           s["stream"]["last_commit_ms"].get<int64_t>() > down_at + 1000;
+  })) << console().Snapshot()["stream"].dump();
+
+  // Back to the first alone: commits go on there.
+  ASSERT_TRUE(console().BringUp("catalog"));
+  ASSERT_TRUE(console().TakeDown("catalog replica"));
+  int64_t switched_at = Clock::System().NowMillis();
+  ASSERT_TRUE(WaitFor(console(), [&](const json& s) {
+    return s["stream"]["last_commit_ms"].is_number() &&
+           s["stream"]["last_commit_ms"].get<int64_t>() > switched_at + 1000;
   })) << console().Snapshot()["stream"].dump();
   ASSERT_TRUE(console().SetTraffic(0));
   ASSERT_TRUE(WaitFor(console(), [](const json& s) {

@@ -115,8 +115,9 @@ export function freshnessPanel() {
   };
 }
 
-// An outage of one role: take it down, watch two charts, bring it back.
-function outagePanel({ id, role, title, text, numbers, charts }) {
+// An outage of one role: take it down, watch two charts, bring it back. `extra`, if given, is a
+// node of further controls shown under the buttons.
+function outagePanel({ id, role, title, text, numbers, charts, extra = null }) {
   const note = el('span.muted');
   const live = el('div.row');
   const drawn = el('div');
@@ -131,7 +132,7 @@ function outagePanel({ id, role, title, text, numbers, charts }) {
   const panel = el('article.panel.wide', { 'data-panel': id }, el('h2', { text: title }), el('p', { text }),
     el('div.row', {}, el('button.danger', { text: `Take the ${role} down`, 'data-action': `${id}-start`, onclick: act(true) }),
       el('button.primary', { text: `Bring it back`, 'data-action': `${id}-end`, onclick: act(false) }), note),
-    live, drawn);
+    extra, live, drawn);
   return {
     node: panel,
     update(snapshot) {
@@ -142,14 +143,33 @@ function outagePanel({ id, role, title, text, numbers, charts }) {
   };
 }
 
+// The catalog replica, a second catalog server on the same database: started and stopped here.
+function replicaControls() {
+  const REPLICA = 'catalog replica';
+  const note = el('span.muted');
+  const act = (up) => async (event) => {
+    event.target.disabled = true;
+    const result = up ? await api.bringUp(REPLICA) : await api.takeDown(REPLICA);
+    event.target.disabled = false;
+    note.textContent = result.error ? result.error.message : up ? 'the second catalog server runs' : 'the second catalog server is down';
+    pollNow();
+  };
+  return el('div.row', {},
+    el('button', { text: 'Start a second catalog server', 'data-action': 'catalog-replica-up', onclick: act(true) }),
+    el('button', { text: 'Stop it', 'data-action': 'catalog-replica-down', onclick: act(false) }), note);
+}
+
 export function catalogOutagePanel() {
   return outagePanel({
     id: 'catalog-outage', role: 'catalog', title: 'Strain: the catalog goes down',
-    text: 'Every commit is a compare-and-swap of the table\'s metadata pointer in the catalog. With the catalog down the stream job cannot commit: its commit fails and the job starts again from the offsets the table recorded, trying until the catalog answers. The time since the last commit grows and the lag piles up in the broker, where nothing is lost. Bring the catalog back and the job commits the backlog, each event once. (A second catalog server on the same database would keep commits going; not built yet.)',
+    text: 'Every commit is a compare-and-swap of the table\'s metadata pointer in the catalog. With the catalog down the stream job cannot commit: its commit fails and the job starts again from the offsets the table recorded, trying until the catalog answers. The time since the last commit grows and the lag piles up in the broker, where nothing is lost. Bring the catalog back and the job commits the backlog, each event once. Start a second catalog server on the same database first, and nothing stalls: every client of the pipeline lists both servers and carries on through the one that answers.',
+    extra: replicaControls(),
     numbers: (s) => [
       el('span', {}, 'since the last commit ', el('strong', { 'data-metric': 'commit_age_s',
         text: s.stream?.last_commit_ms ? `${num((s.time_ms - s.stream.last_commit_ms) / 1000)} s` : '–' })),
-      el('span', {}, 'consumer lag ', el('strong', { 'data-metric': 'lag', text: num(s.stream?.consumer_lag) }))],
+      el('span', {}, 'consumer lag ', el('strong', { 'data-metric': 'lag', text: num(s.stream?.consumer_lag) })),
+      el('span', {}, 'second catalog ', el('strong', { 'data-metric': 'replica',
+        text: (s.roles || []).find((r) => r.name === 'catalog replica')?.state || 'none' }))],
     charts: () => [historyChart(store.history.commitAgeSeconds, 'seconds since the last commit', PALETTE[3]),
       historyChart(store.history.lag, 'consumer lag (events)', PALETTE[1])],
   });

@@ -96,7 +96,8 @@ before(async () => {
   floe = spawn(FLOE, ['up', '--data', dataDir, '--traffic', '200', '--trigger', '3s', '--partitions', '2',
     '--broker-listen', `127.0.0.1:${broker}`, '--broker-metrics-listen', '', '--catalog-port', String(catalog),
     '--query-listen', `127.0.0.1:${query}`, '--pg-listen', `127.0.0.1:${pg}`,
-    '--registry-listen', `127.0.0.1:${await freePort()}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    '--registry-listen', `127.0.0.1:${await freePort()}`, '--catalog-replica-listen', `127.0.0.1:${await freePort()}`],
+  { stdio: ['ignore', 'pipe', 'pipe'] });
   floe.stdout.on('data', (d) => { floeLog += d; });
   floe.stderr.on('data', (d) => { floeLog += d; });
   await waitFor('floe up to serve the console', async () => {
@@ -281,6 +282,32 @@ test('the catalog goes down: commits stall while the lag piles up; back up, they
   await waitFor('the catalog to run', async () => (await metric('catalog-outage', 'state')) === 'running');
   await waitFor('commits to resume', async () => (await pipeline()).stream.last_commit_ms > stalledAt, { timeoutMs: 120000 });
   await assertReconciled('catalog-outage-reconciled');
+});
+
+test('with a second catalog server on the same database, commits go on while the first is down', async () => {
+  await page.goto(`${base}/#/playground`);
+  const panel = '[data-panel="catalog-outage"]';
+  await waitFor('the replica to be down until asked', async () => (await metric('catalog-outage', 'replica')) === 'down');
+  await page.locator(`${panel} [data-action="catalog-replica-up"]`).click();
+  await waitFor('the replica to run', async () => (await metric('catalog-outage', 'replica')) === 'running');
+  await page.locator(`${panel} [data-action="catalog-outage-start"]`).click();
+  await waitFor('the catalog to be down', async () => (await metric('catalog-outage', 'state')) === 'down');
+  const downAt = Date.now();
+  const triggerMs = (await pipeline()).stream.settings.trigger_ms;
+  // Commits keep coming, through the replica: the time since the last one stays short.
+  await waitFor('a commit through the second server', async () => (await pipeline()).stream.last_commit_ms > downAt + triggerMs,
+    { timeoutMs: 60000 });
+  const s = await pipeline();
+  assert.equal(s.table.up, true, JSON.stringify(s.table));
+  await shot('catalog-replica');
+  await page.locator(`${panel} [data-action="catalog-outage-end"]`).click();
+  await waitFor('the catalog to run', async () => (await metric('catalog-outage', 'state')) === 'running');
+  await page.locator(`${panel} [data-action="catalog-replica-down"]`).click();
+  await waitFor('the replica to be down', async () => (await metric('catalog-outage', 'replica')) === 'down');
+  const switchedAt = Date.now();
+  await waitFor('commits back on the first server', async () => (await pipeline()).stream.last_commit_ms > switchedAt + triggerMs,
+    { timeoutMs: 60000 });
+  await assertReconciled('catalog-replica-reconciled');
 });
 
 test('the broker goes down: the producer buffers; back up, every buffered event is acknowledged once', async () => {
