@@ -78,15 +78,6 @@ int RunUp(const UpFlags& flags) {
     *port = listen->port;
   }
   if (flags.catalog_port >= 0) options.catalog_port = flags.catalog_port;
-  if (!flags.catalog_replica_listen.empty()) {
-    auto replica = broker::ParseHostPort(flags.catalog_replica_listen);
-    if (!replica) {
-      fmt::print(stderr, "floe up: --catalog-replica-listen: {}\n", replica.error().ToString());
-      return kExitUsage;
-    }
-    options.catalog_replica_host = replica->host;
-    options.catalog_replica_port = replica->port;
-  }
   options.partitions = flags.partitions;
   options.malformed_rate = flags.malformed_rate;
   options.processes = flags.processes;
@@ -114,16 +105,20 @@ int RunUp(const UpFlags& flags) {
   }
   options.host = broker_listen->host;
   options.broker_port = broker_listen->port;
-  if (flags.broker_metrics_listen.empty()) {
-    options.broker_metrics_port = -1;
-  } else {
-    auto metrics = broker::ParseHostPort(flags.broker_metrics_listen);
-    if (!metrics) {
-      fmt::print(stderr, "floe up: --broker-metrics-listen: {}\n", metrics.error().ToString());
+  // Listeners that may be turned off: an empty HOST:PORT leaves the port at -1.
+  for (auto [flag, text, host, port] : {std::tuple{"--broker-metrics-listen", &flags.broker_metrics_listen,
+                                                   &options.broker_metrics_host, &options.broker_metrics_port},
+                                        std::tuple{"--catalog-replica-listen", &flags.catalog_replica_listen,
+                                                   &options.catalog_replica_host, &options.catalog_replica_port}}) {
+    *port = -1;
+    if (text->empty()) continue;
+    auto listen = broker::ParseHostPort(*text);
+    if (!listen) {
+      fmt::print(stderr, "floe up: {}: {}\n", flag, listen.error().ToString());
       return kExitUsage;
     }
-    options.broker_metrics_host = metrics->host;
-    options.broker_metrics_port = metrics->port;
+    *host = listen->host;
+    *port = listen->port;
   }
   std::vector<std::pair<std::string, std::string>> binds = {{"--broker-listen", options.host},
                                                             {"--catalog-listen", options.catalog_host},

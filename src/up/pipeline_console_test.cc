@@ -45,6 +45,17 @@ json SettledReconciliation(PipelineConsole& console) {
   return r;
 }
 
+// Pauses the generator, waits until the broker acknowledged all it sent and the job committed
+// all of it, and expects the reconciliation to be equal.
+void ExpectReconciledOncePaused(PipelineConsole& console) {
+  ASSERT_TRUE(console.SetTraffic(0));
+  ASSERT_TRUE(WaitFor(console, [](const json& s) {
+    return s["generator"]["acknowledged"] == s["generator"]["sent"] && s["stream"]["consumer_lag"] == 0;
+  })) << console.Snapshot().dump();
+  json r = SettledReconciliation(console);
+  EXPECT_EQ(r["equal"], true) << r.dump();
+}
+
 std::string RoleState(const json& snapshot, const std::string& name) {
   for (const auto& role : snapshot["roles"]) {
     if (role["name"] == name) return role["state"];
@@ -263,12 +274,7 @@ TEST_F(PipelineConsoleTest, RewiringTheStreamJobKeepsEveryEventOnce) {
   EXPECT_EQ(console().Snapshot()["stream"]["settings"]["trigger_ms"], 200);
 
   // Every event that went through the three jobs is in the table exactly once.
-  ASSERT_TRUE(console().SetTraffic(0));
-  ASSERT_TRUE(WaitFor(console(), [](const json& s) {
-    return s["generator"]["acknowledged"] == s["generator"]["sent"] && s["stream"]["consumer_lag"] == 0;
-  })) << console().Snapshot().dump();
-  json r = SettledReconciliation(console());
-  EXPECT_EQ(r["equal"], true) << r.dump();
+  ExpectReconciledOncePaused(console());
 }
 
 // The stream job's group as the console shows it: members with the orders partitions they hold.
@@ -307,12 +313,7 @@ TEST_F(PipelineConsoleTest, WorkersSplitThePartitionsAndEveryEventLandsOnce) {
   ASSERT_TRUE(WaitFor(console(), [](const json& s) {
     return Assignment(s) == std::vector<std::vector<int>>{{0, 1}};
   })) << console().Snapshot()["stream"].dump();
-  ASSERT_TRUE(console().SetTraffic(0));
-  ASSERT_TRUE(WaitFor(console(), [](const json& s) {
-    return s["generator"]["acknowledged"] == s["generator"]["sent"] && s["stream"]["consumer_lag"] == 0;
-  })) << console().Snapshot().dump();
-  json r = SettledReconciliation(console());
-  EXPECT_EQ(r["equal"], true) << r.dump();
+  ExpectReconciledOncePaused(console());
 }
 
 class PipelineConsoleReplicaTest : public PipelineConsoleTest {
@@ -341,12 +342,7 @@ TEST_F(PipelineConsoleReplicaTest, CommitsGoOnThroughTheSecondCatalogWhileTheFir
     return s["stream"]["last_commit_ms"].is_number() &&
            s["stream"]["last_commit_ms"].get<int64_t>() > switched_at + 1000;
   })) << console().Snapshot()["stream"].dump();
-  ASSERT_TRUE(console().SetTraffic(0));
-  ASSERT_TRUE(WaitFor(console(), [](const json& s) {
-    return s["generator"]["acknowledged"] == s["generator"]["sent"] && s["stream"]["consumer_lag"] == 0;
-  })) << console().Snapshot().dump();
-  json r = SettledReconciliation(console());
-  EXPECT_EQ(r["equal"], true) << r.dump();
+  ExpectReconciledOncePaused(console());
 }
 
 TEST_F(PipelineConsoleTest, AFreshnessMarkerIsFoundByBothReadsAndCountedOnce) {
