@@ -26,9 +26,9 @@ constexpr std::string_view kCoupons[] = {"WELCOME10", "SPRING15", "FREESHIP", "V
 }  // namespace
 
 int64_t UniqueFirstOrderId(const Clock& clock) {
-  constexpr int64_t kEpoch2026Seconds = 1'767'225'600;  // 2026-01-01T00:00:00Z
-  int64_t seconds = std::max<int64_t>(0, clock.NowMillis() / 1000 - kEpoch2026Seconds);
-  return seconds * 1'000'000 + 1;
+  constexpr int64_t kEpoch2026Millis = 1'767'225'600'000;  // 2026-01-01T00:00:00Z
+  int64_t millis = std::max<int64_t>(0, clock.NowMillis() - kEpoch2026Millis);
+  return millis * 1'000 + 1;
 }
 
 OrderEventGenerator::OrderEventGenerator(GeneratorOptions options, const Clock& clock)

@@ -25,11 +25,12 @@ struct GeneratorOptions {
   int64_t first_order_id = 1;  // Orders are numbered from here on.
 };
 
-// A first order id that no earlier run on this clock can have reached: the run's start second
-// (since 2026-01-01) times a million. A run would have to make a million orders per second of
-// its life to reach the next run's first id, so runs producing into one topic (a restarted
-// `floe up`) never give two orders one id — the keyed shop.order_state would merge them. Stays
-// below 2^53 (exact in every JSON reader) until the 2280s.
+// A first order id that no earlier run on this clock can have reached: the run's start
+// millisecond (since 2026-01-01) times a thousand. A run would have to make a million orders per
+// second of its life to reach the next run's first id, so runs producing into one topic one
+// after another (a restarted `floe up`, however quickly) never give two orders one id — the
+// keyed shop.order_state would merge them. Stays below 2^53 (exact in every JSON reader) until
+// the 2280s.
 int64_t UniqueFirstOrderId(const Clock& clock);
 
 // One message to produce: the key (the order id, so an order's events stay in one partition
