@@ -113,6 +113,12 @@ class PipelineConsole final : public serve::PipelineControl {
   // Opened lazily for the scan-planning measure (stream::LoadTable shares it); sampler_mutex_.
   std::shared_ptr<catalog::Catalog> planning_catalog_;
 
+  // StateReconciliation's counts and the two tables' snapshot ids ("events/state") they were
+  // counted at; guarded by state_counts_mutex_.
+  mutable std::mutex state_counts_mutex_;
+  mutable std::string state_counts_snapshots_;
+  mutable nlohmann::json state_counts_;
+
   mutable std::mutex mutex_;
   nlohmann::json snapshot_;  // Guarded by mutex_.
   RowCounter row_counter_;   // Guarded by mutex_.
