@@ -93,6 +93,10 @@ TEST_F(BrowserGuardTest, OnlyAnAdminMayUseThePlayground) {
   EXPECT_EQ(Send("POST", "/api/playground/traffic", R"({"rate":0})", as(basic("wanda", "pw-w"))).status, 403);
   // The admin passes the guard; this server runs no pipeline, so there is no playground at all.
   EXPECT_EQ(Send("POST", "/api/playground/traffic", R"({"rate":0})", as(basic("ada", "pw-a"))).status, 404);
+  // The roles' logs likewise: an admin's, not a writer's.
+  EXPECT_EQ(Send("GET", "/api/logs/broker", "", {}).status, 401);
+  EXPECT_EQ(Send("GET", "/api/logs/broker", "", as(basic("wanda", "pw-w"))).status, 403);
+  EXPECT_EQ(Send("GET", "/api/logs/broker", "", as(basic("ada", "pw-a"))).status, 404);
 }
 
 }  // namespace

@@ -44,10 +44,12 @@ Status QueryServer::Start() {
     // Everything but the liveness probes needs credentials once users are configured.
     if (request.path == "/v1/info" || request.path == "/v1/info/state") return std::nullopt;
     if (auto refused = CheckBasicAuth(users, request)) return refused;
-    if (request.path.starts_with("/api/playground/")) {
+    // The playground changes the pipeline; the roles' logs name other users (failed logins,
+    // their queries' errors): both are an operator's.
+    if (request.path.starts_with("/api/playground/") || request.path.starts_with("/api/logs/")) {
       const auth::AuthUser* user = auth::FindUser(users, BasicAuthUserName(request));
       if (user == nullptr || user->role != "admin") {
-        return net::HttpResponse::Text(403, "the playground is for users with role admin\n");
+        return net::HttpResponse::Text(403, "the playground and the logs are for users with role admin\n");
       }
     }
     return std::nullopt;
