@@ -1,9 +1,11 @@
 #include "base/log_ring.h"
 
+#include <fmt/format.h>
 #include <spdlog/sinks/base_sink.h>
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <deque>
 #include <mutex>
 
@@ -12,13 +14,12 @@ namespace {
 
 class LogRing final : public spdlog::sinks::base_sink<std::mutex> {
  public:
-  // A copy of the newest matching lines, taken under the sink's own lock.
-  template <typename Match>
-  std::vector<LogLine> Recent(const Match& match, size_t max) {
+  // A copy of the newest lines of `components`, taken under the sink's own lock.
+  std::vector<LogLine> Recent(const std::vector<std::string>& components, size_t max) {
     std::lock_guard lock(mutex_);
     std::vector<LogLine> out;
     for (auto it = lines_.rbegin(); it != lines_.rend() && out.size() < max; ++it) {
-      if (match(it->component)) out.push_back(*it);
+      if (std::find(components.begin(), components.end(), it->component) != components.end()) out.push_back(*it);
     }
     std::reverse(out.begin(), out.end());
     return out;
@@ -53,11 +54,15 @@ std::shared_ptr<LogRing> Ring() {
 std::shared_ptr<spdlog::sinks::sink> LogRingSink() { return Ring(); }
 
 std::vector<LogLine> RecentLogLines(const std::vector<std::string>& components, size_t max) {
-  return Ring()->Recent(
-      [&](const std::string& component) {
-        return std::find(components.begin(), components.end(), component) != components.end();
-      },
-      max);
+  return Ring()->Recent(components, max);
+}
+
+std::string LogTimeText(int64_t time_ms) {
+  std::time_t seconds = static_cast<std::time_t>(time_ms / 1000);
+  std::tm tm{};
+  gmtime_r(&seconds, &tm);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                     tm.tm_hour, tm.tm_min, tm.tm_sec, time_ms % 1000);
 }
 
 }  // namespace floe

@@ -25,6 +25,9 @@ struct LogLine {
 inline constexpr size_t kLogRingLines = 4096;
 inline constexpr size_t kLogRingMaxTextBytes = 1024;
 
+// "2026-12-07T09:30:40.707": a time (ms since the epoch) in UTC as floe's logs write it.
+std::string LogTimeText(int64_t time_ms);
+
 // The sink every logger shares; thread-safe, as spdlog's sinks must be.
 std::shared_ptr<spdlog::sinks::sink> LogRingSink();
 

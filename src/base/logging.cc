@@ -17,11 +17,7 @@ class JsonFormatter final : public spdlog::formatter {
   void format(const spdlog::details::log_msg& msg, spdlog::memory_buf_t& dest) override {
     std::string line = "{\"ts\":\"";
     auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(msg.time.time_since_epoch()).count();
-    std::time_t seconds = static_cast<std::time_t>(millis / 1000);
-    std::tm tm{};
-    gmtime_r(&seconds, &tm);
-    line += fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-                        tm.tm_hour, tm.tm_min, tm.tm_sec, millis % 1000);
+    line += LogTimeText(millis) + "Z";
     line += "\",\"level\":\"";
     auto level = spdlog::level::to_string_view(msg.level);
     line.append(level.data(), level.size());

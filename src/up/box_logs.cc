@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <ctime>
 #include <tuple>
 
 #include "base/log_ring.h"
@@ -15,12 +14,7 @@ namespace {
 
 // As the text log format writes a line (base/logging.cc), in UTC.
 std::string FormatLine(const LogLine& line) {
-  std::time_t seconds = static_cast<std::time_t>(line.time_ms / 1000);
-  std::tm tm{};
-  gmtime_r(&seconds, &tm);
-  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03} {:<5} [{}] {}", tm.tm_year + 1900, tm.tm_mon + 1,
-                     tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, line.time_ms % 1000, line.level, line.component,
-                     line.text);
+  return fmt::format("{} {:<5} [{}] {}", LogTimeText(line.time_ms), line.level, line.component, line.text);
 }
 
 // The whole lines among the last kBoxLogTailBytes of `path` (none if it cannot be read: a
