@@ -432,8 +432,10 @@ nlohmann::json PipelineConsole::Reconciliation() const {
       {"queryable", nullptr},
       {"errors", nlohmann::json::array()},
   };
+  nlohmann::json events_snapshot;  // The event table's current snapshot id, for the state check.
   if (auto table = LoadTableNumbers(sources_.table, 0)) {
     out["committed"] = table->rows;
+    events_snapshot = table->json.value("snapshot_id", nlohmann::json());
   } else {
     out["errors"].push_back("committed: " + table.error().message());
   }
@@ -465,7 +467,7 @@ nlohmann::json PipelineConsole::Reconciliation() const {
   bool equal = out["committed"] == out["acknowledged_valid"] && out["dead_lettered"] == out["acknowledged_malformed"] &&
                (out["queryable"].is_null() || out["queryable"] == out["committed"]);
   if (!sources_.state_table.empty() && counter) {
-    out["state"] = StateReconciliation(counter, broker);
+    out["state"] = StateReconciliation(counter, broker, events_snapshot);
     for (const auto& error : out["state"]["errors"]) out["errors"].push_back("state: " + error.get<std::string>());
     equal = equal && out["state"]["equal"] == true;
   }
@@ -473,7 +475,8 @@ nlohmann::json PipelineConsole::Reconciliation() const {
   return out;
 }
 
-nlohmann::json PipelineConsole::StateReconciliation(const RowCounter& counter, const nlohmann::json& broker) const {
+nlohmann::json PipelineConsole::StateReconciliation(const RowCounter& counter, const nlohmann::json& broker,
+                                                    const nlohmann::json& events_snapshot) const {
   nlohmann::json out = {{"table", sources_.state_table},
                         {"rows", nullptr},
                         {"orders", nullptr},
@@ -484,12 +487,11 @@ nlohmann::json PipelineConsole::StateReconciliation(const RowCounter& counter, c
   // The counts below read both tables in full; they change only with a table's snapshot, so
   // they are counted again only when one of the two moved (the playground asks every 2 s).
   std::string snapshots;
-  auto events = LoadTableNumbers(sources_.table, 0);
   if (auto table = LoadTableNumbers(sources_.state_table, 0)) {
     out["consumer_lag"] = LagBehind(broker, sources_.topic, table->offsets).total;
-    nlohmann::json state_id = table->json.value("snapshot_id", nlohmann::json());
-    if (events && events->json.value("snapshot_id", nlohmann::json()).is_number() && state_id.is_number()) {
-      snapshots = fmt::format("{}/{}", events->json["snapshot_id"].dump(), state_id.dump());
+    nlohmann::json state_snapshot = table->json.value("snapshot_id", nlohmann::json());
+    if (events_snapshot.is_number() && state_snapshot.is_number()) {
+      snapshots = fmt::format("{}/{}", events_snapshot.dump(), state_snapshot.dump());
     }
   } else {
     out["errors"].push_back("lag: " + table.error().message());

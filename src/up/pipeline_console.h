@@ -78,8 +78,10 @@ class PipelineConsole final : public serve::PipelineControl {
   };
   Result<TableNumbers> LoadTableNumbers(const std::string& table, size_t max_commits) const;
   // The reconciliation's "state" object: sources_.state_table against sources_.table, through
-  // the query engine's `counter`; `broker` is the last sample's broker object (end offsets).
-  nlohmann::json StateReconciliation(const RowCounter& counter, const nlohmann::json& broker) const;
+  // the query engine's `counter`; `broker` is the last sample's broker object (end offsets),
+  // `events_snapshot` the event table's current snapshot id (null if it could not be read).
+  nlohmann::json StateReconciliation(const RowCounter& counter, const nlohmann::json& broker,
+                                     const nlohmann::json& events_snapshot) const;
   Result<catalog::Catalog*> OpenCatalog() const;  // Requires catalog_mutex_.
   nlohmann::json StorageNumbers() const;
   // How long planning a full scan of the table's current snapshot takes (reading its manifest
