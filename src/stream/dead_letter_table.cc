@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "base/clock.h"
 #include "formats/json/iceberg_fields.h"
 #include "iceberg/data_files.h"
@@ -104,11 +106,17 @@ Result<uint64_t> DeadLetterTable::Commit(const MicroBatch& batch, const DeadLett
   batches.push_back(decoder_->TakeBatch());
   FLOE_ASSIGN_OR_RETURN(auto files,
                         iceberg::WriteDataFiles(*table_, batches, {.target_file_size_bytes = target_file_size_bytes_}));
-  SourceOffsets expected;
+  // The table's offsets only move forward. A batch read again after a crash between this commit
+  // and the main table's may end before what this table already reached; moving its offset back
+  // would let the next batch add the dead letters in between a second time.
+  SourceOffsets expected, reached = next;
   for (const auto& [partition, end] : next) {
-    if (auto it = done.find(partition); it != done.end()) expected[partition] = it->second;
+    if (auto it = done.find(partition); it != done.end()) {
+      expected[partition] = it->second;
+      reached[partition] = std::max(end, it->second);
+    }
   }
-  FLOE_RETURN_IF_ERROR_CTX(AppendWithOffsets(*table_, files, *ids_, expected, next), "committing dead letters");
+  FLOE_RETURN_IF_ERROR_CTX(AppendWithOffsets(*table_, files, *ids_, expected, reached), "committing dead letters");
   return count;
 }
 

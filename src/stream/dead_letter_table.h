@@ -33,8 +33,8 @@ class DeadLetterTable {
                                                        int64_t target_file_size_bytes);
 
   // Commits the dead letters of `batch` the table does not hold yet (by its own offsets), its
-  // offsets becoming `next` for the batch's partitions. Returns how many it added; commits
-  // nothing when none is new.
+  // offsets becoming `next` for the batch's partitions where that is further than they are.
+  // Returns how many it added; commits nothing when none is new.
   Result<uint64_t> Commit(const MicroBatch& batch, const DeadLetters& bad, const SourceOffsets& next);
 
   iceberg::Table& table() { return *table_; }

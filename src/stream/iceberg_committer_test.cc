@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
+#include <tuple>
 
 #include "iceberg/data_files.h"
 #include "iceberg/filesystem_catalog.h"
@@ -95,6 +97,49 @@ TEST(IcebergCommitter, ChunkedDecodingKeepsEachDeadLetterWithItsRecord) {
   EXPECT_EQ(errors.count("4"), 1u);
   EXPECT_EQ(errors.count("8"), 1u);
   EXPECT_EQ(errors["6"].rfind("transform: ", 0), 0u) << errors["6"];
+}
+
+// A job killed between the dead-letter commit and the table's reads the batch again, perhaps
+// cut shorter: the dead letters already committed are not added again, and the dead-letter
+// table's offsets do not move back (which would let the next batch add them a second time).
+TEST(DeadLetterTable, ABatchReadAgainShorterAddsNoDeadLetterTwice) {
+  auto catalog = iceberg::FileSystemCatalog::Open(io::testing::FreshFolder());
+  ASSERT_TRUE(catalog.has_value()) << catalog.error().ToString();
+  auto dlq_schema = iceberg::SchemaFromJson(DeadLetterSchemaJson());
+  ASSERT_TRUE(dlq_schema.has_value());
+  auto created = (*catalog)->CreateTable(*iceberg::TableIdentifier::Parse("db.t_dlq"), *dlq_schema, {});
+  ASSERT_TRUE(created.has_value()) << created.error().ToString();
+  auto ids = TopicPartitionIds::ForTopic("orders");
+  const int32_t p0 = ids->Id("orders", 0), p1 = ids->Id("orders", 1);
+  auto dead = DeadLetterTable::Open(std::move(*created), ids, 64 << 20);
+  ASSERT_TRUE(dead.has_value()) << dead.error().ToString();
+  // The records [first, end) of a partition, each index of `bad` a dead letter.
+  auto commit = [&](std::vector<std::tuple<int32_t, int64_t, int64_t>> ranges,
+                    std::set<std::pair<int32_t, int64_t>> bad_offsets) {
+    MicroBatch batch;
+    DeadLetters bad;
+    SourceOffsets next;
+    for (const auto& [partition, first, end] : ranges) {
+      for (int64_t offset = first; offset < end; ++offset) {
+        if (bad_offsets.contains({partition, offset})) bad.emplace_back(batch.records().size(), "not JSON");
+        batch.Add(partition, offset, 1000 + offset, "x", 1);
+      }
+      next[partition] = end;
+    }
+    return (*dead)->Commit(batch, bad, next);
+  };
+  auto first = commit({{p0, 0, 20}}, {{p0, 5}, {p0, 15}});  // The job dies before the table's commit.
+  ASSERT_TRUE(first.has_value()) << first.error().ToString();
+  EXPECT_EQ(*first, 2u);
+  auto again = commit({{p0, 0, 10}, {p1, 0, 3}}, {{p0, 5}, {p1, 1}});  // Read again, shorter.
+  ASSERT_TRUE(again.has_value()) << again.error().ToString();
+  EXPECT_EQ(*again, 1u);
+  auto next = commit({{p0, 10, 30}}, {{p0, 15}, {p0, 25}});
+  ASSERT_TRUE(next.has_value()) << next.error().ToString();
+  EXPECT_EQ(*next, 1u);
+  std::multiset<std::string> offsets;
+  for (auto& row : Rows((*dead)->table())) offsets.insert(row["offset"]);
+  EXPECT_EQ(offsets, (std::multiset<std::string>{"1", "5", "15", "25"}));
 }
 
 }  // namespace
