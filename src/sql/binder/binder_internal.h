@@ -20,6 +20,7 @@ struct ScopeColumn {
   ColumnId id;
   SqlType type;
   bool hidden = false;  // The right side's copy of a USING column: not found unqualified, not in *.
+  bool metadata = false;  // A table's metadata column ("$path", _pos, _row_id, ...): found by name, not in *.
 };
 
 // One relation visible in a FROM clause.
@@ -232,6 +233,9 @@ class BinderImpl {
   Result<std::vector<std::vector<Value>>> InformationSchemaRows(const std::string& table, const std::string& catalog);
 
   std::string_view sql_;
+  // Set while binding UPDATE, DELETE and MERGE, whose plans must read exactly the target's
+  // columns: no table offers its metadata columns then.
+  bool binding_row_changes_ = false;
   const SqlCatalog& catalog_;
   BindOptions options_;
   const FunctionRegistry& functions_;

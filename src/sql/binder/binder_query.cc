@@ -2,6 +2,7 @@
 // limits, set operations, VALUES, CTEs, SHOW/DESCRIBE/information_schema, and validation of
 // DDL and writes.
 #include <algorithm>
+#include <cctype>
 #include <numeric>
 #include <set>
 
@@ -27,6 +28,23 @@ std::string ItemName(const SelectItem& item, size_t index) {
   if (e.kind == ExprKind::kColumnRef) return e.names.back();
   if (e.kind == ExprKind::kFieldAccess) return e.names[0];
   return fmt::format("_col{}", index);
+}
+
+// Whether `name` occurs in `text` as a whole word (any case): a statement that could refer to a
+// metadata column. A mention inside a string literal only adds a column nothing reads, which
+// projection pruning drops again.
+bool MentionsName(std::string_view text, std::string_view name) {
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; };
+  for (size_t at = 0; at + name.size() <= text.size(); ++at) {
+    if (!std::equal(name.begin(), name.end(), text.begin() + static_cast<std::ptrdiff_t>(at), [](char a, char b) {
+          return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+        })) {
+      continue;
+    }
+    const size_t end = at + name.size();
+    if ((at == 0 || !word(text[at - 1])) && (end == text.size() || !word(text[end]))) return true;
+  }
+  return false;
 }
 
 bool ContainsAggregate(const Expr& e, const FunctionRegistry& functions) {
@@ -333,6 +351,18 @@ Result<LogicalPtr> BinderImpl::BindNamedTable(const TableRef& ref, Scope& scope,
     scan->output.push_back(OutputColumn{id, column_name, columns[i].type});
     relation.columns.push_back(ScopeColumn{column_name, id, columns[i].type});
   }
+  // Metadata columns join the scan only when the statement's text names them: a scan reading
+  // none keeps its fast paths (row group splits, page skipping), and SELECT * never shows them.
+  if (metadata.empty() && !binding_row_changes_) {
+    for (size_t i = 0; i < (*table)->metadata_columns.size(); ++i) {
+      const TableColumn& column = (*table)->metadata_columns[i];
+      if (!MentionsName(sql_, column.name)) continue;
+      ColumnId id = NewColumn();
+      scan->scan_columns.push_back(ScanColumn{id, static_cast<int>(columns.size() + i)});
+      scan->output.push_back(OutputColumn{id, column.name, column.type});
+      relation.columns.push_back(ScopeColumn{column.name, id, column.type, false, true});
+    }
+  }
   scope.relations.push_back(std::move(relation));
   return scan;
 }
@@ -413,7 +443,7 @@ Result<LogicalPtr> BinderImpl::BindFromItem(const TableRef& ref, Scope& scope, c
           for (const auto& rc : scope.relations[r].columns) {
             for (size_t l = 0; l < left_relations; ++l) {
               for (const auto& lc : scope.relations[l].columns) {
-                if (lc.name == rc.name && !lc.hidden) using_columns.push_back(rc.name);
+                if (lc.name == rc.name && !lc.hidden && !lc.metadata && !rc.metadata) using_columns.push_back(rc.name);
               }
             }
           }
@@ -429,7 +459,7 @@ Result<LogicalPtr> BinderImpl::BindFromItem(const TableRef& ref, Scope& scope, c
           ScopeColumn* right_column = nullptr;
           for (size_t i = 0; i < scope.relations.size(); ++i) {
             for (auto& c : scope.relations[i].columns) {
-              if (c.name != column || c.hidden) continue;
+              if (c.name != column || c.hidden || c.metadata) continue;
               (i < left_relations ? left_column : right_column) = &c;
             }
           }
@@ -732,7 +762,8 @@ Result<LogicalPtr> BinderImpl::BindSelect(const Query& query, Scope* outer, cons
         }
         any = true;
         for (const auto& column : relation.columns) {
-          if (!column.hidden) items.push_back(Item{nullptr, &column, column.name, item.expr->location});
+          if (!column.hidden && !column.metadata)
+            items.push_back(Item{nullptr, &column, column.name, item.expr->location});
         }
       }
       if (!any) {
@@ -1270,7 +1301,10 @@ Result<BoundStatement> BinderImpl::BindStatement(const Statement& statement) {
       FLOE_ASSIGN_OR_RETURN(out.target, table_name());
       FLOE_RETURN_IF_ERROR(existing_table(out.target));
       // The query selecting the rows to delete: Filter(Scan) under a projection of every column.
-      FLOE_ASSIGN_OR_RETURN(out.plan, BindQuery(*statement.query, nullptr, nullptr));
+      binding_row_changes_ = true;
+      auto plan = BindQuery(*statement.query, nullptr, nullptr);
+      binding_row_changes_ = false;
+      FLOE_ASSIGN_OR_RETURN(out.plan, std::move(plan));
       out.description = fmt::format("DELETE FROM {}", out.target.ToString());
       break;
     }
@@ -1278,13 +1312,13 @@ Result<BoundStatement> BinderImpl::BindStatement(const Statement& statement) {
     case StatementKind::kMerge: {
       FLOE_ASSIGN_OR_RETURN(out.target, table_name());
       FLOE_ASSIGN_OR_RETURN(auto table, existing_table(out.target));
-      if (statement.kind == StatementKind::kUpdate) {
-        FLOE_RETURN_IF_ERROR(BindUpdate(statement, *table, out));
-        out.description = fmt::format("UPDATE {}", out.target.ToString());
-      } else {
-        FLOE_RETURN_IF_ERROR(BindMerge(statement, *table, out));
-        out.description = fmt::format("MERGE INTO {}", out.target.ToString());
-      }
+      binding_row_changes_ = true;
+      Status bound = statement.kind == StatementKind::kUpdate ? BindUpdate(statement, *table, out)
+                                                              : BindMerge(statement, *table, out);
+      binding_row_changes_ = false;
+      FLOE_RETURN_IF_ERROR(bound);
+      out.description = fmt::format("{} {}", statement.kind == StatementKind::kUpdate ? "UPDATE" : "MERGE INTO",
+                                    out.target.ToString());
       break;
     }
     case StatementKind::kDropTable: {

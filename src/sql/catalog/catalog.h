@@ -72,6 +72,17 @@ struct CatalogTable {
   std::vector<ColumnStatistics> column_statistics;  // Parallel to `columns`, or empty when unknown.
   std::vector<std::string> partition_columns;  // Source columns of identity/temporal transforms.
   std::map<std::string, std::string> properties;  // Table properties (floe.source.* for fresh reads).
+  // Hidden columns the storage fills for every row (Iceberg's `_file`, `_pos`, `_row_id`, ...,
+  // Trino's "$path"): not in SELECT *, found by name. A scan names them by index past `columns`
+  // (columns.size() + i); none shares a name with a column of `columns`.
+  std::vector<TableColumn> metadata_columns;
+
+  // The column a scan's index names: one of `columns`, or past them one of `metadata_columns`.
+  const TableColumn& ColumnAt(int index) const {
+    const auto i = static_cast<size_t>(index);
+    return i < columns.size() ? columns[i] : metadata_columns[i - columns.size()];
+  }
+  bool IsMetadataColumn(int index) const { return static_cast<size_t>(index) >= columns.size(); }
 };
 
 // CREATE TABLE's request: columns, the partition spec as Iceberg transform terms ("hour(ts)",

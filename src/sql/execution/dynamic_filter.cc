@@ -97,7 +97,8 @@ void DynamicFilters::Publish(const LogicalOperator& join, const Materialized& bu
     if (!any) continue;  // An empty build side: the join itself ends quickly.
     int table_column = 0;
     const LogicalOperator* scan = ProducingScan(*join.children[0], a, &table_column);
-    if (scan == nullptr || !scan->table) continue;
+    // A metadata column (_pos, _row_id, ...) is no column of the files: no statistics to prune by.
+    if (scan == nullptr || !scan->table || scan->table->IsMetadataColumn(table_column)) continue;
     const TableColumn& column = scan->table->columns[static_cast<size_t>(table_column)];
     ColumnPredicate lower{column.name, column.field_id, ColumnPredicate::Op::kGtEq, {Value::Int(type, low)}};
     ColumnPredicate upper{column.name, column.field_id, ColumnPredicate::Op::kLtEq, {Value::Int(type, high)}};

@@ -59,7 +59,7 @@ class FilterOperator final : public StreamOperator {
 BoundExprPtr TermExpression(const ColumnPredicate& term, const LogicalOperator& scan) {
   const OutputColumn* column = nullptr;
   for (size_t i = 0; i < scan.scan_columns.size(); ++i) {
-    if (scan.table->columns[scan.scan_columns[i].table_column].name == term.column) column = &scan.output[i];
+    if (scan.table->ColumnAt(scan.scan_columns[i].table_column).name == term.column) column = &scan.output[i];
   }
   if (column == nullptr) return nullptr;
   auto ref = [&] { return MakeColumn(column->id, column->type, column->name); };

@@ -7,8 +7,10 @@
 
 #include "iceberg/data_files.h"
 #include "iceberg/evaluators.h"
+#include "iceberg/row_lineage.h"
 #include "iceberg/table.h"
 #include "sql/iceberg/iceberg_types.h"
+#include "sql/iceberg/metadata_columns.h"
 #include "sql/iceberg/scan_columns.h"
 #include "sql/iceberg/scan_filter.h"
 
@@ -21,9 +23,22 @@ using formats::ColumnVector;
 struct OutputColumn {
   int32_t field_id = 0;
   std::string name;
-  iceberg::TypePtr type;
+  iceberg::TypePtr type;  // Null for a metadata column.
   formats::DataType batch_type;
+  std::optional<MetadataColumn> metadata;  // Set for a metadata column ("$path", _pos, ...).
 };
+
+// The value a metadata column has on every row of `task`'s file, for those that have one.
+iceberg::Literal FileConstant(MetadataColumn column, const iceberg::FileScanTask& task) {
+  switch (column) {
+    case MetadataColumn::kFilePath:
+      return iceberg::Literal::String(task.file.file_path);
+    case MetadataColumn::kSpecId:
+      return iceberg::Literal::Int(task.file.spec_id);
+    default:
+      return iceberg::Literal();
+  }
+}
 
 struct Split {
   size_t task = 0;
@@ -155,7 +170,15 @@ class IcebergTableScan final : public TableScan {
         plan_(std::move(plan)),
         has_predicate_(has_predicate),
         file_touched_(plan_.tasks.size()) {
-    for (const OutputColumn& c : columns_) fields_.push_back({c.name, c.field_id, true, c.batch_type});
+    for (const OutputColumn& c : columns_) {
+      fields_.push_back({c.name, c.field_id, true, c.batch_type});
+      by_position_ = by_position_ || (c.metadata && DependsOnPosition(*c.metadata));
+    }
+    // Positions count every row of a file: such a scan reads whole files, in order.
+    if (by_position_) {
+      plan_.splits.clear();
+      for (size_t i = 0; i < plan_.tasks.size(); ++i) plan_.splits.push_back({i, -1});
+    }
   }
 
   size_t split_count() const override { return plan_.splits.size(); }
@@ -165,7 +188,7 @@ class IcebergTableScan final : public TableScan {
     const Split& split = plan_.splits[index];
     const iceberg::FileScanTask& task = plan_.tasks[split.task];
     if (!file_touched_[split.task].exchange(true)) files_read_.fetch_add(1);
-    if (!task.deletes.empty()) return ReadWithDeletes(task, sink);
+    if (!task.deletes.empty() || by_position_) return ReadWholeFile(task, sink);
     const std::string& format = task.file.file_format;
     if (format != "PARQUET" && format != "parquet") {
       return NotImplemented("{}: {} data files are not supported", task.file.file_path, format);
@@ -192,6 +215,10 @@ class IcebergTableScan final : public TableScan {
     std::vector<iceberg::Literal> constants(columns_.size());
     const iceberg::PartitionSpec* spec = table_->metadata().SpecById(task.file.spec_id);
     for (size_t c = 0; c < columns_.size(); ++c) {
+      if (columns_[c].metadata) {
+        constants[c] = FileConstant(*columns_[c].metadata, task);
+        continue;
+      }
       int f = file_field_of(columns_[c].field_id, columns_[c].name);
       if (f >= 0) {
         auto it = std::find(projection.begin(), projection.end(), f);
@@ -344,8 +371,9 @@ class IcebergTableScan final : public TableScan {
     return sink(out);
   }
 
-  // Files with deletes go through iceberg's task reader, which applies them.
-  Status ReadWithDeletes(const iceberg::FileScanTask& task, const std::function<Status(ColumnBatch&)>& sink) {
+  // Files with deletes go through iceberg's task reader, which applies them; so do files whose
+  // rows' positions the query reads (it hands over every row of the file, in order).
+  Status ReadWholeFile(const iceberg::FileScanTask& task, const std::function<Status(ColumnBatch&)>& sink) {
     {
       std::lock_guard lock(table_mutex_);
       if (!table_object_) {
@@ -357,24 +385,37 @@ class IcebergTableScan final : public TableScan {
     bytes_read_.fetch_add(task.file.file_size_in_bytes);
     // Only the columns the query reads, and the equality deletes' key columns.
     std::set<int32_t> needed;
-    for (const OutputColumn& c : columns_) needed.insert(c.field_id);
+    bool lineage = false;
+    for (const OutputColumn& c : columns_) {
+      if (!c.metadata) needed.insert(c.field_id);
+      lineage =
+          lineage || c.metadata == MetadataColumn::kRowId || c.metadata == MetadataColumn::kLastUpdatedSequenceNumber;
+    }
     for (const iceberg::DataFile& d : task.deletes) needed.insert(d.equality_ids.begin(), d.equality_ids.end());
     std::vector<iceberg::NestedField> fields;
     for (const iceberg::NestedField& f : table_->schema.fields()) {
       if (needed.erase(f.id) > 0) fields.push_back(f);
     }
     // A nested column reads through the whole schema.
-    const iceberg::Schema schema = needed.empty() ? iceberg::Schema(table_->schema.schema_id(), std::move(fields))
-                                                  : table_->schema;
+    const iceberg::Schema data_schema =
+        needed.empty() ? iceberg::Schema(table_->schema.schema_id(), std::move(fields)) : table_->schema;
+    // Row lineage also reads the values a file stores (files rewritten by compaction keep them).
+    const size_t data_fields = data_schema.fields().size();
+    const iceberg::Schema schema = lineage ? iceberg::WithRowLineageFields(data_schema) : data_schema;
     std::vector<int> schema_index(columns_.size(), -1);
     for (size_t c = 0; c < columns_.size(); ++c) {
-      for (size_t i = 0; i < schema.fields().size(); ++i) {
+      if (columns_[c].metadata) continue;
+      for (size_t i = 0; i < data_fields; ++i) {
         if (schema.fields()[i].id == columns_[c].field_id) schema_index[c] = static_cast<int>(i);
       }
     }
     std::vector<iceberg::Literal> constants(columns_.size());
     const iceberg::PartitionSpec* spec = table_->metadata().SpecById(task.file.spec_id);
+    for (size_t c = 0; c < columns_.size(); ++c) {
+      if (columns_[c].metadata) constants[c] = FileConstant(*columns_[c].metadata, task);
+    }
     for (size_t c = 0; c < columns_.size() && spec; ++c) {
+      if (columns_[c].metadata) continue;
       for (size_t p = 0; p < spec->fields().size() && p < task.file.partition.size(); ++p) {
         const iceberg::PartitionField& pf = spec->fields()[p];
         if (pf.source_id == columns_[c].field_id && pf.transform.kind() == iceberg::Transform::Kind::kIdentity) {
@@ -384,6 +425,7 @@ class IcebergTableScan final : public TableScan {
     }
     deletes_touched_.store(true);
     int64_t kept = 0;
+    int64_t position = 0;  // Of the batch's first row in the file.
     std::vector<uint32_t> kept_rows;
     Status read = iceberg::ReadTaskRows(
         *table_object_, task, schema,
@@ -409,12 +451,38 @@ class IcebergTableScan final : public TableScan {
             ColumnVector& column = b.columns[static_cast<size_t>(idx)];
             in.columns.push_back(keeps_all ? std::move(column) : formats::GatherRows(column, kept_rows.data(), in.num_rows));
           }
+          for (size_t c = 0; c < columns_.size(); ++c) {
+            if (!columns_[c].metadata || !DependsOnPosition(*columns_[c].metadata)) continue;
+            ColumnVector values = PositionalValues(*columns_[c].metadata, task, b, cols, data_fields, position);
+            source[c] = static_cast<int>(in.columns.size());
+            in.columns.push_back(keeps_all ? std::move(values)
+                                           : formats::GatherRows(values, kept_rows.data(), in.num_rows));
+          }
+          position += b.num_rows;
           return EmitProjected(in, source, constants, sink);
         },
         &equality_deletes_);
     // The whole file is read here, so what its deletes removed is what it holds beyond the kept rows.
     if (read) rows_deleted_.fetch_add(std::max<int64_t>(0, task.file.record_count - kept));
     return read;
+  }
+
+  // The values of a positional metadata column for the rows of `b`, the rows at `position`,
+  // `position` + 1, ... of the task's file; `cols[data_fields]` and the next are the file's
+  // stored row lineage columns (or -1) when the read schema has them.
+  static ColumnVector PositionalValues(MetadataColumn column, const iceberg::FileScanTask& task, const ColumnBatch& b,
+                                       const std::vector<int>& cols, size_t data_fields, int64_t position) {
+    auto stored = [&](size_t i) -> const ColumnVector* {
+      return i < cols.size() && cols[i] >= 0 ? &b.columns[static_cast<size_t>(cols[i])] : nullptr;
+    };
+    switch (column) {
+      case MetadataColumn::kRowId:
+        return iceberg::InheritLineage(stored(data_fields), position, b.num_rows, task.file.first_row_id, true);
+      case MetadataColumn::kLastUpdatedSequenceNumber:
+        return iceberg::InheritLineage(stored(data_fields + 1), position, b.num_rows, task.data_sequence_number, false);
+      default:
+        return iceberg::InheritLineage(nullptr, position, b.num_rows, 0, true);  // Positions themselves.
+    }
   }
 
   std::shared_ptr<const ResolvedTable> table_;
@@ -424,6 +492,7 @@ class IcebergTableScan final : public TableScan {
   std::vector<FieldPredicate> predicates_;
   Plan plan_;
   bool has_predicate_ = false;
+  bool by_position_ = false;  // A column depends on rows' positions: whole files are read.
   std::vector<std::atomic<bool>> file_touched_;
   std::atomic<int64_t> files_read_{0}, row_groups_total_{0}, row_groups_read_{0}, bytes_read_{0}, rows_read_{0};
   std::atomic<int64_t> pages_total_{0}, pages_read_{0};
@@ -440,11 +509,18 @@ Result<std::unique_ptr<TableScan>> PlanDataScan(std::shared_ptr<const ResolvedTa
                                                 std::shared_ptr<FileCaches> caches) {
   if (!request.table) return InvalidArgument("scan without a table");
   std::vector<OutputColumn> columns;
+  const size_t available = request.table->columns.size() + request.table->metadata_columns.size();
   for (int index : request.columns) {
-    if (index < 0 || static_cast<size_t>(index) >= request.table->columns.size()) {
-      return InvalidArgument("scan column {} of {}", index, request.table->columns.size());
+    if (index < 0 || static_cast<size_t>(index) >= available) {
+      return InvalidArgument("scan column {} of {}", index, available);
     }
-    const TableColumn& tc = request.table->columns[static_cast<size_t>(index)];
+    const TableColumn& tc = request.table->ColumnAt(index);
+    if (request.table->IsMetadataColumn(index)) {
+      std::optional<MetadataColumn> kind = MetadataColumnOf(tc.field_id);
+      if (!kind) return Internal("metadata column {} has unknown field id {}", tc.name, tc.field_id);
+      columns.push_back({tc.field_id, tc.name, nullptr, BatchTypeFor(tc.type), kind});
+      continue;
+    }
     const iceberg::NestedField* field = tc.field_id > 0 ? table->schema.FindField(tc.field_id) : table->schema.FindFieldByName(tc.name);
     if (!field) return NotFound("column {} (field id {}) is not in the table's schema", tc.name, tc.field_id);
     columns.push_back({field->id, tc.name, field->type, BatchTypeFor(tc.type)});

@@ -148,6 +148,16 @@ TEST_F(LiveScanTest, CountsEachAcknowledgedEventOnceBeforeAndAfterItsCommit) {
   EXPECT_EQ(Query(*catalog, "SELECT count(DISTINCT event_id) FROM floe.shop.orders").rows[0][0].as_int(),
             first + second);
 
+  // The tail's rows are in no data file yet: their metadata columns are null.
+  StatementResult files =
+      Query(*catalog,
+            "SELECT count(*) FILTER (WHERE \"$path\" IS NULL), count(*) FILTER (WHERE _pos IS NULL), "
+            "count(DISTINCT _file) FROM floe.shop.orders");
+  ASSERT_EQ(files.rows.size(), 1u);
+  EXPECT_EQ(files.rows[0][0].as_int(), second);
+  EXPECT_EQ(files.rows[0][1].as_int(), second);
+  EXPECT_GE(files.rows[0][2].as_int(), 1);
+
   // EXPLAIN names the tail's partitions and offset ranges.
   StatementResult plan = Query(*catalog, "EXPLAIN SELECT count(*) FROM floe.shop.orders");
   ASSERT_FALSE(plan.rows.empty());

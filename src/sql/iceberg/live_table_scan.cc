@@ -288,9 +288,10 @@ Result<TailPlan> ReadTail(const ResolvedTable& table, const ScanRequest& request
 void MapColumns(const ScanRequest& request, const TailPlan& plan, std::vector<int>* sources,
                 std::vector<formats::Field>* fields) {
   for (int index : request.columns) {
-    const TableColumn& column = request.table->columns[static_cast<size_t>(index)];
+    const TableColumn& column = request.table->ColumnAt(index);
     int source_index = -1;
-    for (size_t f = 0; f < plan.event_fields.size(); ++f) {
+    // A metadata column ("$path", _pos, ...) is null on rows still in the log: they are in no file yet.
+    for (size_t f = 0; f < plan.event_fields.size() && !request.table->IsMetadataColumn(index); ++f) {
       bool by_id = !plan.transformed && column.field_id > 0 && plan.event_fields[f].id > 0;
       if (by_id ? plan.event_fields[f].id == column.field_id : plan.event_fields[f].name == column.name) {
         source_index = static_cast<int>(f);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sql/iceberg/iceberg_types.h"
+#include "sql/iceberg/metadata_columns.h"
 
 namespace floe::sql::iceberg_sql {
 
@@ -47,6 +48,7 @@ Result<CatalogTable> DescribeTable(const ResolvedTable& table, QualifiedTableNam
     if (!type) continue;  // variant, unknown: not visible to SQL yet.
     out.columns.push_back({f.name, *type, !f.required, f.id});
   }
+  out.metadata_columns = MetadataColumnsFor(out.columns, m.format_version);
   if (table.snapshot) {
     auto it = table.snapshot->summary.find("total-records");
     if (it != table.snapshot->summary.end()) {

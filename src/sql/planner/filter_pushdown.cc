@@ -101,7 +101,9 @@ std::optional<ColumnPredicate> ToColumnPredicate(const BoundExpr& term, const Lo
   auto column_of = [&](const BoundExpr& e) -> const TableColumn* {
     if (e.kind != BoundKind::kColumn) return nullptr;
     for (const ScanColumn& sc : scan.scan_columns) {
-      if (sc.id == e.column) return &scan.table->columns[sc.table_column];
+      // A metadata column ("$path", _pos, ...) is no column of the files: nothing prunes by it.
+      if (sc.id == e.column)
+        return scan.table->IsMetadataColumn(sc.table_column) ? nullptr : &scan.table->columns[sc.table_column];
     }
     return nullptr;
   };

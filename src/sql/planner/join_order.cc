@@ -134,6 +134,7 @@ std::optional<double> DistinctCount(const LogicalOperator& op, ColumnId id) {
       if (!op.table || !op.metadata_table.empty() || op.table->column_statistics.empty()) return std::nullopt;
       for (const ScanColumn& c : op.scan_columns) {
         if (c.id != id) continue;
+        if (op.table->IsMetadataColumn(c.table_column)) return std::nullopt;
         const auto& stats = op.table->column_statistics[static_cast<size_t>(c.table_column)];
         return capped(stats.distinct_count);
       }

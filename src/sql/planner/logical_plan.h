@@ -104,7 +104,7 @@ std::vector<std::pair<ColumnId, ColumnId>> ColumnEqualities(const BoundExpr* con
 // A column the scan reads: the table column's position and the id it is produced under.
 struct ScanColumn {
   ColumnId id;
-  int table_column = 0;  // Index into table->columns (or the metadata table's columns).
+  int table_column = 0;  // table->ColumnAt's index (or into the metadata table's columns).
 };
 
 struct LogicalOperator;

@@ -24,7 +24,7 @@ void Prune(LogicalOperator& op, std::set<ColumnId> required, bool root) {
       auto in_terms = [&](const ScanColumn& c) {
         if (!op.table || !op.metadata_table.empty()) return false;
         for (const auto& term : op.pushed.terms) {
-          if (op.table->columns[c.table_column].name == term.column) return true;
+          if (op.table->ColumnAt(c.table_column).name == term.column) return true;
         }
         return false;
       };
