@@ -25,8 +25,8 @@
 #include "base/result.h"
 #include "formats/column_batch.h"
 #include "formats/json/event_decoder.h"
-#include "stream/change_event.h"
-#include "stream/record_decoder.h"
+#include "stream/source/change_event.h"
+#include "stream/source/record_decoder.h"
 
 namespace floe::sql::iceberg_sql {
 
