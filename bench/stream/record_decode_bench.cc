@@ -7,9 +7,9 @@
 #include <benchmark/benchmark.h>
 
 #include <memory>
+#include <string>
 #include <string_view>
 #include <utility>
-#include <string>
 #include <vector>
 
 #include "base/clock.h"
@@ -19,9 +19,9 @@
 #include "generator/order_event.h"
 #include "generator/order_event_generator.h"
 #include "iceberg/schema_json.h"
-#include "stream/confluent_frame.h"
-#include "stream/record_decoder.h"
-#include "stream/schema_registry_client.h"
+#include "stream/source/confluent_frame.h"
+#include "stream/source/record_decoder.h"
+#include "stream/source/schema_registry_client.h"
 
 namespace floe {
 namespace {

@@ -14,7 +14,7 @@
 
 #include "base/result.h"
 #include "stream/micro_batch.h"
-#include "stream/source_offsets.h"
+#include "stream/source/source_offsets.h"
 
 namespace floe::stream {
 

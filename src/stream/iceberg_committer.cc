@@ -14,9 +14,9 @@
 #include "iceberg/deletion_vector_file.h"
 #include "iceberg/equality_deletes.h"
 #include "iceberg/key_rows.h"
-#include "stream/kafka_columns.h"
 #include "stream/offsets_commit.h"
-#include "stream/upsert_batch.h"
+#include "stream/source/kafka_columns.h"
+#include "stream/source/upsert_batch.h"
 
 namespace floe::stream {
 

@@ -21,10 +21,10 @@
 #include "iceberg/table.h"
 #include "sql/iceberg/batch_transform.h"
 #include "stream/batch_committer.h"
-#include "stream/change_decoder.h"
 #include "stream/dead_letter_table.h"
-#include "stream/record_decoder.h"
-#include "stream/upsert_batch.h"
+#include "stream/source/change_decoder.h"
+#include "stream/source/record_decoder.h"
+#include "stream/source/upsert_batch.h"
 
 namespace floe::stream {
 

@@ -17,7 +17,7 @@
 
 #include "base/result.h"
 #include "stream/micro_batch.h"
-#include "stream/source_offsets.h"
+#include "stream/source/source_offsets.h"
 #include "stream/topic_partitions.h"
 
 struct rd_kafka_s;

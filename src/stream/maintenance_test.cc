@@ -6,7 +6,7 @@
 #include "iceberg/data_files.h"
 #include "iceberg/filesystem_catalog.h"
 #include "io/test_folder.h"
-#include "stream/source_offsets.h"
+#include "stream/source/source_offsets.h"
 
 namespace floe::stream {
 namespace {

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "stream/source_offsets.h"
+#include "stream/source/source_offsets.h"
 
 namespace floe::stream {
 

@@ -11,7 +11,7 @@
 
 #include "base/result.h"
 #include "iceberg/table.h"
-#include "stream/source_offsets.h"
+#include "stream/source/source_offsets.h"
 #include "stream/topic_partitions.h"
 
 namespace floe::stream {

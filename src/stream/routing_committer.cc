@@ -6,8 +6,8 @@
 
 #include "base/logging.h"
 #include "iceberg/schema_json.h"
-#include "stream/confluent_frame.h"
 #include "stream/offsets_commit.h"
+#include "stream/source/confluent_frame.h"
 #include "stream/table_setup.h"
 
 namespace floe::stream {

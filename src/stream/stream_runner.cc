@@ -15,14 +15,14 @@
 #include "iceberg/avro_conversion.h"
 #include "iceberg/partition_spec.h"
 #include "iceberg/schema_json.h"
-#include "stream/confluent_frame.h"
 #include "stream/first_record.h"
 #include "stream/iceberg_committer.h"
-#include "stream/kafka_columns.h"
-#include "stream/protobuf_table_schema.h"
 #include "stream/routed_maintenance.h"
 #include "stream/routing_committer.h"
-#include "stream/schema_registry_client.h"
+#include "stream/source/confluent_frame.h"
+#include "stream/source/kafka_columns.h"
+#include "stream/source/protobuf_table_schema.h"
+#include "stream/source/schema_registry_client.h"
 #include "stream/table_setup.h"
 
 namespace floe::stream {

@@ -10,10 +10,10 @@
 #include "iceberg/avro_conversion.h"
 #include "iceberg/partition_spec.h"
 #include "iceberg/schema_json.h"
-#include "stream/confluent_frame.h"
-#include "stream/kafka_columns.h"
-#include "stream/protobuf_table_schema.h"
-#include "stream/record_decoder.h"
+#include "stream/source/confluent_frame.h"
+#include "stream/source/kafka_columns.h"
+#include "stream/source/protobuf_table_schema.h"
+#include "stream/source/record_decoder.h"
 
 namespace floe::stream {
 namespace {

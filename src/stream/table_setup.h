@@ -15,7 +15,7 @@
 #include "formats/json/epoch_unit.h"
 #include "iceberg/schema.h"
 #include "iceberg/table.h"
-#include "stream/schema_registry_client.h"
+#include "stream/source/schema_registry_client.h"
 
 namespace floe::stream {
 

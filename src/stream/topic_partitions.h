@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-#include "stream/source_offsets.h"
+#include "stream/source/source_offsets.h"
 
 namespace floe::stream {
 

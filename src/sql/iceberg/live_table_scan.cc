@@ -1,21 +1,21 @@
 #include "sql/iceberg/live_table_scan.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <atomic>
 #include <future>
 
-#include <fmt/format.h>
-
 #include "formats/json/iceberg_fields.h"
 #include "iceberg/schema_json.h"
+#include "sql/execution/key_table.h"
+#include "sql/execution/query_context.h"
 #include "sql/iceberg/batch_transform.h"
 #include "sql/iceberg/iceberg_table_scan.h"
 #include "sql/iceberg/iceberg_types.h"
 #include "sql/iceberg/scan_columns.h"
-#include "sql/execution/key_table.h"
-#include "sql/execution/query_context.h"
-#include "stream/source_offsets.h"
-#include "stream/upsert_batch.h"
+#include "stream/source/source_offsets.h"
+#include "stream/source/upsert_batch.h"
 
 namespace floe::sql::iceberg_sql {
 namespace {

@@ -1,5 +1,6 @@
 #include "sql/iceberg/log_tail.h"
 
+#include <fmt/format.h>
 #include <librdkafka/rdkafka.h>
 
 #include <algorithm>
@@ -7,12 +8,10 @@
 #include <span>
 #include <thread>
 
-#include <fmt/format.h>
-
 #include "broker/client/kafka_client_config.h"
-#include "stream/change_decoder.h"
-#include "stream/kafka_columns.h"
-#include "stream/schema_registry_client.h"
+#include "stream/source/change_decoder.h"
+#include "stream/source/kafka_columns.h"
+#include "stream/source/schema_registry_client.h"
 
 namespace floe::sql::iceberg_sql {
 namespace {

@@ -2,8 +2,9 @@
 // recorded, read through the Kafka protocol (librdkafka, so any Kafka serves) and decoded by the
 // stream job's record decoder for the source's format (JSON, or Confluent-framed Avro with the
 // job's Schema Registry) into the same rows the job would commit. A keyed source's records
-// (`floe.source.mode = upsert`) are sorted as the job sorts them (stream/change_decoder.h) into
-// rows put and keys deleted, each with its offset, for the scan to apply by key.
+// (`floe.source.mode = upsert`) are sorted as the job sorts them
+// (stream/source/change_decoder.h) into rows put and keys deleted, each with its offset, for the
+// scan to apply by key.
 //
 // A LogTail is shared by every query of one source: per partition it keeps the decoded records
 // from the oldest offset a query still needs to the newest it read, so a query decodes only
@@ -25,8 +26,8 @@
 #include "base/result.h"
 #include "formats/column_batch.h"
 #include "formats/json/event_decoder.h"
-#include "stream/change_event.h"
-#include "stream/record_decoder.h"
+#include "stream/source/change_event.h"
+#include "stream/source/record_decoder.h"
 
 namespace floe::sql::iceberg_sql {
 

@@ -1,6 +1,6 @@
 // ChangeEventParser: plain rows, tombstones by message key, Debezium change events with and
 // without the schema/payload wrapper, and the reasons bad records get.
-#include "stream/change_event.h"
+#include "stream/source/change_event.h"
 
 #include <gtest/gtest.h>
 

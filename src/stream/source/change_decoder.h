@@ -20,7 +20,7 @@
 #include "base/result.h"
 #include "formats/column_batch.h"
 #include "formats/json/epoch_unit.h"
-#include "stream/change_event.h"
+#include "stream/source/change_event.h"
 
 namespace floe::formats {
 class JsonEventDecoder;

@@ -1,4 +1,4 @@
-#include "stream/change_decoder.h"
+#include "stream/source/change_decoder.h"
 
 #include "formats/json/event_decoder.h"
 

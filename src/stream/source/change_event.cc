@@ -1,4 +1,4 @@
-#include "stream/change_event.h"
+#include "stream/source/change_event.h"
 
 #include <fmt/format.h>
 #include <simdjson.h>

@@ -1,4 +1,4 @@
-#include "stream/upsert_batch.h"
+#include "stream/source/upsert_batch.h"
 
 #include <algorithm>
 #include <cstring>

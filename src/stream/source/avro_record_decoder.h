@@ -11,8 +11,8 @@
 #include <memory>
 
 #include "formats/avro/column_decoder.h"
-#include "stream/record_decoder.h"
-#include "stream/schema_registry_client.h"
+#include "stream/source/record_decoder.h"
+#include "stream/source/schema_registry_client.h"
 
 namespace floe::stream {
 

@@ -1,4 +1,4 @@
-#include "stream/protobuf_table_schema.h"
+#include "stream/source/protobuf_table_schema.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "stream/schema_registry_client.h"
+#include "stream/source/schema_registry_client.h"
 
 #include <fmt/format.h>
 

@@ -1,16 +1,16 @@
-#include "stream/record_decoder.h"
+#include "stream/source/record_decoder.h"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
 #include <iterator>
 
-#include <fmt/format.h>
-
 #include "formats/json/event_decoder.h"
-#include "stream/avro_record_decoder.h"
-#include "stream/confluent_frame.h"
-#include "stream/protobuf_record_decoder.h"
-#include "stream/schema_registry_client.h"
+#include "stream/source/avro_record_decoder.h"
+#include "stream/source/confluent_frame.h"
+#include "stream/source/protobuf_record_decoder.h"
+#include "stream/source/schema_registry_client.h"
 
 namespace floe::stream {
 namespace {

@@ -14,8 +14,8 @@
 #include <string>
 
 #include "formats/protobuf/proto_column_decoder.h"
-#include "stream/record_decoder.h"
-#include "stream/schema_registry_client.h"
+#include "stream/source/record_decoder.h"
+#include "stream/source/schema_registry_client.h"
 
 namespace floe::stream {
 

@@ -1,18 +1,18 @@
-#include "stream/record_decoder.h"
-
-#include <atomic>
-#include <cstring>
+#include "stream/source/record_decoder.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstring>
 #include <nlohmann/json.hpp>
 
 #include "base/varint.h"
 #include "formats/avro/binary_encoding.h"
 #include "net/http_server.h"
-#include "stream/confluent_frame.h"
-#include "stream/kafka_columns.h"
-#include "stream/schema_registry_client.h"
+#include "stream/source/confluent_frame.h"
+#include "stream/source/kafka_columns.h"
+#include "stream/source/schema_registry_client.h"
 
 namespace floe::stream {
 namespace {

@@ -1,4 +1,4 @@
-#include "stream/kafka_columns.h"
+#include "stream/source/kafka_columns.h"
 
 #include <array>
 

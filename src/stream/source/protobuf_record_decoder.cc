@@ -1,10 +1,10 @@
-#include "stream/protobuf_record_decoder.h"
+#include "stream/source/protobuf_record_decoder.h"
 
 #include <fmt/format.h>
 
 #include "formats/avro/column_decoder.h"
-#include "stream/confluent_frame.h"
-#include "stream/protobuf_table_schema.h"
+#include "stream/source/confluent_frame.h"
+#include "stream/source/protobuf_table_schema.h"
 
 namespace floe::stream {
 namespace {

@@ -1,4 +1,4 @@
-#include "stream/confluent_frame.h"
+#include "stream/source/confluent_frame.h"
 
 #include "base/varint.h"
 

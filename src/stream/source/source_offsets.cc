@@ -1,8 +1,8 @@
-#include "stream/source_offsets.h"
-
-#include <charconv>
+#include "stream/source/source_offsets.h"
 
 #include <fmt/format.h>
+
+#include <charconv>
 #include <nlohmann/json.hpp>
 
 namespace floe::stream {

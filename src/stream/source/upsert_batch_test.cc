@@ -1,6 +1,6 @@
 // UpsertBatch: the last change per key wins by record index, across row and delete batches
 // added in any order; null keys are dead letters; every touched key is deleted once.
-#include "stream/upsert_batch.h"
+#include "stream/source/upsert_batch.h"
 
 #include <gtest/gtest.h>
 

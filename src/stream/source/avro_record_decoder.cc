@@ -1,9 +1,9 @@
-#include "stream/avro_record_decoder.h"
+#include "stream/source/avro_record_decoder.h"
 
 #include <fmt/format.h>
 
 #include "iceberg/avro_conversion.h"
-#include "stream/confluent_frame.h"
+#include "stream/source/confluent_frame.h"
 
 namespace floe::stream {
 

@@ -1,4 +1,4 @@
-#include "stream/source_offsets.h"
+#include "stream/source/source_offsets.h"
 
 #include <gtest/gtest.h>
 
