@@ -69,10 +69,22 @@ void FileWriter::StartRowGroup() {
   row_group_rows_ = 0;
 }
 
+namespace {
+constexpr size_t kWriteBytes = size_t{1} << 20;
+}  // namespace
+
 Status FileWriter::Append(std::string_view bytes) {
-  FLOE_RETURN_IF_ERROR(out_->Append(bytes));
   position_ += static_cast<int64_t>(bytes.size());
-  return OkStatus();
+  if (pending_.empty() && bytes.size() >= kWriteBytes) return out_->Append(bytes);
+  pending_.append(bytes);
+  return pending_.size() >= kWriteBytes ? FlushPending() : OkStatus();
+}
+
+Status FileWriter::FlushPending() {
+  if (pending_.empty()) return OkStatus();
+  Status status = out_->Append(pending_);
+  pending_.clear();
+  return status;
 }
 
 Status FileWriter::Write(const formats::ColumnBatch& batch) { return WriteRows(batch, 0, batch.num_rows); }
@@ -199,6 +211,7 @@ Result<FileMetrics> FileWriter::Close() {
   footer.append(reinterpret_cast<const char*>(&len), 4);
   footer.append(kMagic);
   FLOE_RETURN_IF_ERROR(Append(footer));
+  FLOE_RETURN_IF_ERROR(FlushPending());
   FLOE_RETURN_IF_ERROR(out_->Close());
 
   FileMetrics metrics;

@@ -56,13 +56,17 @@ class FileWriter {
 
  private:
   FileWriter(std::unique_ptr<io::OutputStream> out, Schema schema, WriterOptions options);
+  // Adds bytes at position_: gathered into pending_ and handed to the stream a megabyte at a
+  // time (a file of many small pages is then a few writes, not one per page header and page).
   Status Append(std::string_view bytes);
+  Status FlushPending();
   void StartRowGroup();
 
   std::unique_ptr<io::OutputStream> out_;
   Schema schema_;
   WriterOptions options_;
   int64_t position_ = 0;
+  std::string pending_;  // Bytes before position_ not yet given to out_.
   int64_t rows_ = 0;
   int64_t row_group_rows_ = 0;
   bool closed_ = false;
