@@ -27,12 +27,12 @@ void RegisterProduceCommand(CLI::App& root, CommandRegistry& registry) {
     double rate = 1000, malformed_rate = 0.0;
     int64_t count = 0;
     uint64_t seed = 0;
-    bool print_schema = false;
+    bool print_schema = false, line_items = false;
   };
   auto flags = std::make_shared<Flags>();
   CLI::App* app = registry.Add(root, "produce", "Generate order events into a topic", "produce", [flags] {
     if (flags->print_schema) {
-      fmt::print("{}\n", generator::OrdersSchemaJson());
+      fmt::print("{}\n", generator::OrdersSchemaJson(flags->line_items));
       return kExitOk;
     }
     generator::Ledger ledger;
@@ -53,8 +53,11 @@ void RegisterProduceCommand(CLI::App& root, CommandRegistry& registry) {
     // A given seed repeats a stream exactly (orders from 1); otherwise each run numbers its
     // orders apart from every earlier run's.
     int64_t first_order_id = flags->seed != 0 ? 1 : generator::UniqueFirstOrderId(Clock::System());
-    generator::OrderEventGenerator events(
-        {.seed = seed, .malformed_rate = flags->malformed_rate, .first_order_id = first_order_id}, Clock::System());
+    generator::OrderEventGenerator events({.seed = seed,
+                                           .malformed_rate = flags->malformed_rate,
+                                           .first_order_id = first_order_id,
+                                           .line_items = flags->line_items},
+                                          Clock::System());
     generator::ProduceLoop loop({.topic = flags->topic, .rate = flags->rate, .count = flags->count,
                                  .ledger_path = flags->ledger},
                                 events, **producer, ledger);
@@ -89,6 +92,9 @@ void RegisterProduceCommand(CLI::App& root, CommandRegistry& registry) {
       ->capture_default_str();
   app->add_flag("--print-schema", flags->print_schema,
                 "Print the Iceberg schema of the events (shop.orders) and exit");
+  app->add_flag("--line-items", flags->line_items,
+                "Orders carry their line items (sku, quantity, unit price) and shipping address "
+                "(docs/orders.md); with --print-schema, the schema that has them");
   app->add_option("--acks", flags->acks, "0, 1 or all")->check(CLI::IsMember({"0", "1", "all"}))->capture_default_str();
 }
 

@@ -23,10 +23,23 @@ void AppendOrderEventJson(const OrderEvent& event, std::string* out) {
                  event.event_id, event.ts_millis, OrderEventTypeName(event.type), event.order_id, event.customer_id,
                  event.region, event.items, event.amount, event.currency);
   if (event.coupon) {
-    fmt::format_to(std::back_inserter(*out), R"("{}"}})", *event.coupon);
+    fmt::format_to(std::back_inserter(*out), R"("{}")", *event.coupon);
   } else {
-    out->append("null}");
+    out->append("null");
   }
+  if (event.shipping_address) {
+    out->append(R"(,"line_items":[)");
+    for (size_t i = 0; i < event.line_items.size(); ++i) {
+      const LineItem& line = event.line_items[i];
+      fmt::format_to(std::back_inserter(*out), R"({}{{"sku":"{}","quantity":{},"unit_price":{:.2f}}})", i ? "," : "",
+                     line.sku, line.quantity, line.unit_price);
+    }
+    const ShippingAddress& address = *event.shipping_address;
+    fmt::format_to(std::back_inserter(*out),
+                   R"(],"shipping_address":{{"city":"{}","postal_code":"{}","country":"{}"}})", address.city,
+                   address.postal_code, address.country);
+  }
+  out->push_back('}');
 }
 
 std::string_view EventIdOf(std::string_view json) {
@@ -37,7 +50,31 @@ std::string_view EventIdOf(std::string_view json) {
   return end == std::string_view::npos ? std::string_view() : json.substr(0, end);
 }
 
-std::string_view OrdersSchemaJson() {
+std::string_view OrdersSchemaJson(bool line_items) {
+  // The address's fields are optional although always set: hyparquet (icebird's Parquet
+  // reader) cannot assemble required leaves inside an optional struct.
+  if (line_items) {
+    return R"({"type":"struct","schema-id":0,"identifier-field-ids":[1],"fields":[
+  {"id":1,"name":"event_id","required":true,"type":"string"},
+  {"id":2,"name":"ts","required":true,"type":"timestamptz"},
+  {"id":3,"name":"type","required":true,"type":"string"},
+  {"id":4,"name":"order_id","required":true,"type":"long"},
+  {"id":5,"name":"customer_id","required":true,"type":"long"},
+  {"id":6,"name":"region","required":true,"type":"string"},
+  {"id":7,"name":"items","required":true,"type":"int"},
+  {"id":8,"name":"amount","required":true,"type":"double"},
+  {"id":9,"name":"currency","required":true,"type":"string"},
+  {"id":10,"name":"coupon","required":false,"type":"string"},
+  {"id":11,"name":"line_items","required":false,"type":{"type":"list","element-id":12,"element-required":true,
+    "element":{"type":"struct","fields":[
+      {"id":13,"name":"sku","required":true,"type":"string"},
+      {"id":14,"name":"quantity","required":true,"type":"int"},
+      {"id":15,"name":"unit_price","required":true,"type":"double"}]}}},
+  {"id":16,"name":"shipping_address","required":false,"type":{"type":"struct","fields":[
+    {"id":17,"name":"city","required":false,"type":"string"},
+    {"id":18,"name":"postal_code","required":false,"type":"string"},
+    {"id":19,"name":"country","required":false,"type":"string"}]}}]})";
+  }
   return R"({"type":"struct","schema-id":0,"identifier-field-ids":[1],"fields":[
   {"id":1,"name":"event_id","required":true,"type":"string"},
   {"id":2,"name":"ts","required":true,"type":"timestamptz"},

@@ -8,12 +8,27 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace floe::generator {
 
 enum class OrderEventType { kCreated, kPaid, kShipped, kCancelled };
 
 std::string_view OrderEventTypeName(OrderEventType type);
+
+// One line of an order: a product, how many, and its price per unit in the order's currency.
+struct LineItem {
+  std::string sku;  // "SKU-00042"
+  int32_t quantity = 0;
+  double unit_price = 0;  // Two decimals.
+};
+
+// Where an order ships to.
+struct ShippingAddress {
+  std::string_view city;
+  std::string postal_code;
+  std::string_view country;  // ISO 3166-1 alpha-2.
+};
 
 struct OrderEvent {
   std::string event_id;  // 32 lowercase hex characters, unique per event.
@@ -26,6 +41,10 @@ struct OrderEvent {
   double amount = 0;  // In `currency`, two decimals.
   std::string_view currency;
   std::optional<std::string_view> coupon;
+  // Only with GeneratorOptions::line_items: the order's lines (their quantities add up to
+  // `items`, their prices to `amount` before any coupon) and its shipping address.
+  std::vector<LineItem> line_items;
+  std::optional<ShippingAddress> shipping_address;
 };
 
 // Appends the event as one JSON object (no trailing newline).
@@ -34,7 +53,8 @@ void AppendOrderEventJson(const OrderEvent& event, std::string* out);
 // The event id of a value AppendOrderEventJson wrote (it comes first), or "" if absent.
 std::string_view EventIdOf(std::string_view json);
 
-// The Iceberg schema JSON of shop.orders, matching AppendOrderEventJson.
-std::string_view OrdersSchemaJson();
+// The Iceberg schema JSON of shop.orders, matching AppendOrderEventJson; with `line_items` it
+// also has the optional columns line_items (a list of structs) and shipping_address (a struct).
+std::string_view OrdersSchemaJson(bool line_items = false);
 
 }  // namespace floe::generator

@@ -23,6 +23,30 @@ constexpr Region kRegions[] = {
 
 constexpr std::string_view kCoupons[] = {"WELCOME10", "SPRING15", "FREESHIP", "VIP20", "BUNDLE5"};
 
+// Products are SKU-00000 .. SKU-00499; product p costs its region's mean item price times a
+// factor of its own between 0.3 and 2.7 (the same product is dear or cheap everywhere).
+constexpr int kProducts = 500;
+double ProductPriceFactor(int product) {
+  double golden = static_cast<double>(product) * 0.6180339887498949;
+  return 0.3 + 2.4 * (golden - std::floor(golden));
+}
+
+struct City {
+  std::string_view name;
+  std::string_view country;
+};
+
+// Three cities per region, in kRegions' order.
+constexpr City kCities[][3] = {
+    {{"New York", "US"}, {"Boston", "US"}, {"Atlanta", "US"}},
+    {{"Seattle", "US"}, {"San Francisco", "US"}, {"Los Angeles", "US"}},
+    {{"Dublin", "IE"}, {"Paris", "FR"}, {"Amsterdam", "NL"}},
+    {{"Berlin", "DE"}, {"Vienna", "AT"}, {"Munich", "DE"}},
+    {{"Mumbai", "IN"}, {"Bengaluru", "IN"}, {"Chennai", "IN"}},
+    {{"Tokyo", "JP"}, {"Osaka", "JP"}, {"Nagoya", "JP"}},
+    {{"Sao Paulo", "BR"}, {"Rio de Janeiro", "BR"}, {"Curitiba", "BR"}},
+};
+
 }  // namespace
 
 int64_t UniqueFirstOrderId(const Clock& clock) {
@@ -76,7 +100,35 @@ OrderEventGenerator::OpenOrder OrderEventGenerator::NewOrder() {
   }
   order.amount = std::round(amount * 100.0) / 100.0;
   order.last = OrderEventType::kCreated;
+  if (options_.line_items) AddLinesAndAddress(order);
   return order;
+}
+
+void OrderEventGenerator::AddLinesAndAddress(OpenOrder& order) {
+  std::geometric_distribution<int> extra_lines(0.5);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  const int lines = 1 + std::min({extra_lines(rng_), order.items - 1, 4});
+  std::vector<int32_t> quantities(static_cast<size_t>(lines), 1);
+  for (int32_t left = order.items - lines; left > 0; --left) ++quantities[rng_() % quantities.size()];
+  const Region& region = kRegions[order.region_index];
+  double total = 0;
+  for (int32_t quantity : quantities) {
+    // Popularity falls steeply with the product number (u^3 crowds low numbers), so the
+    // dashboard's top products are a few; a product already on the order is not repeated.
+    int product = 0;
+    for (int attempt = 0; attempt < 8; ++attempt) {
+      product = std::min(kProducts - 1, static_cast<int>(kProducts * std::pow(unit(rng_), 3.0)));
+      std::string sku = fmt::format("SKU-{:05d}", product);
+      if (std::none_of(order.lines.begin(), order.lines.end(), [&](const LineItem& l) { return l.sku == sku; })) break;
+    }
+    double price = std::round(region.mean_item_price * ProductPriceFactor(product) * 100.0) / 100.0;
+    order.lines.push_back(LineItem{fmt::format("SKU-{:05d}", product), quantity, price});
+    total += quantity * price;
+  }
+  if (order.coupon_index >= 0) total *= 0.9;
+  order.amount = std::round(total * 100.0) / 100.0;
+  order.city_index = static_cast<uint8_t>(rng_() % 3);
+  order.postal_code = fmt::format("{:05d}", rng_() % 100'000);
 }
 
 OrderEvent OrderEventGenerator::EventFor(const OpenOrder& order, OrderEventType type) {
@@ -92,6 +144,11 @@ OrderEvent OrderEventGenerator::EventFor(const OpenOrder& order, OrderEventType 
   event.amount = order.amount;
   event.currency = region.currency;
   if (order.coupon_index >= 0) event.coupon = kCoupons[order.coupon_index];
+  if (options_.line_items) {
+    event.line_items = order.lines;
+    const City& city = kCities[order.region_index][order.city_index];
+    event.shipping_address = ShippingAddress{city.name, order.postal_code, city.country};
+  }
   return event;
 }
 
@@ -115,7 +172,7 @@ OrderEvent OrderEventGenerator::NextEvent() {
   order.last = next;
   OrderEvent event = EventFor(order, next);
   if (next == OrderEventType::kShipped || next == OrderEventType::kCancelled) {
-    open_orders_[index] = open_orders_.back();  // The order's life is over.
+    open_orders_[index] = std::move(open_orders_.back());  // The order's life is over.
     open_orders_.pop_back();
   }
   return event;

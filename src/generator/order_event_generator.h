@@ -23,6 +23,9 @@ struct GeneratorOptions {
   int64_t customers = 100'000;
   size_t max_open_orders = 10'000;
   int64_t first_order_id = 1;  // Orders are numbered from here on.
+  // Orders carry their line items and shipping address (OrderEvent). Off, the stream is the
+  // same as before they existed, seed for seed.
+  bool line_items = false;
 };
 
 // A first order id that no earlier run on this clock can have reached: the run's start
@@ -62,11 +65,17 @@ class OrderEventGenerator {
     double amount;
     int16_t coupon_index;  // -1: none.
     OrderEventType last;
+    std::vector<LineItem> lines;  // With options_.line_items only, as the two below.
+    uint8_t city_index;
+    std::string postal_code;
   };
 
   std::string NewEventId();
   OrderEvent EventFor(const OpenOrder& order, OrderEventType type);
   OpenOrder NewOrder();
+  // Splits the order's items into lines of products (popular ones more often) and sets its
+  // amount to their total; picks where it ships to.
+  void AddLinesAndAddress(OpenOrder& order);
   std::string MalformedValue();
   int64_t SkewedCustomer();
 

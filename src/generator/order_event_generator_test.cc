@@ -131,5 +131,65 @@ TEST(OrderEventGenerator, RunsNumberTheirOrdersApart) {
   EXPECT_EQ(OrderEventGenerator({.seed = 1}, clock).NextEvent().order_id, 1);
 }
 
+// With line items, each order's lines add up to its items and (before a coupon's 10%) its
+// amount, every event of the order repeats them and its address, and the JSON carries them in
+// the shape the line-items schema declares. Without, no event has them.
+TEST(OrderEventGenerator, LineItemsAddUpToTheOrder) {
+  ManualClock clock(1'700'000'000'000);
+  OrderEventGenerator generator({.seed = 11, .max_open_orders = 300, .line_items = true}, clock);
+  std::map<int64_t, OrderEvent> created;
+  std::map<std::string, int> units;
+  for (int i = 0; i < 20'000; ++i) {
+    OrderEvent e = generator.NextEvent();
+    ASSERT_FALSE(e.line_items.empty());
+    ASSERT_TRUE(e.shipping_address.has_value());
+    if (e.type == OrderEventType::kCreated) {
+      int32_t quantity = 0;
+      double total = 0;
+      for (const LineItem& line : e.line_items) {
+        EXPECT_GE(line.quantity, 1);
+        EXPECT_GT(line.unit_price, 0);
+        quantity += line.quantity;
+        total += line.quantity * line.unit_price;
+        units[line.sku] += line.quantity;
+      }
+      EXPECT_EQ(quantity, e.items);
+      EXPECT_NEAR(e.amount, e.coupon ? total * 0.9 : total, 0.006) << e.order_id;
+      EXPECT_EQ(e.shipping_address->postal_code.size(), 5u);
+      created[e.order_id] = e;
+    } else if (auto it = created.find(e.order_id); it != created.end()) {
+      ASSERT_EQ(e.line_items.size(), it->second.line_items.size());
+      for (size_t l = 0; l < e.line_items.size(); ++l) EXPECT_EQ(e.line_items[l].sku, it->second.line_items[l].sku);
+      EXPECT_EQ(e.shipping_address->city, it->second.shipping_address->city);
+      EXPECT_EQ(e.shipping_address->postal_code, it->second.shipping_address->postal_code);
+    }
+  }
+  // Popular products: the top ten sell far more than the median one.
+  std::vector<int> sold;
+  for (const auto& [sku, n] : units) sold.push_back(n);
+  std::sort(sold.rbegin(), sold.rend());
+  ASSERT_GT(sold.size(), 100u);
+  EXPECT_GT(sold[9], 5 * sold[sold.size() / 2]);
+
+  std::string json;
+  AppendOrderEventJson(created.begin()->second, &json);
+  auto parsed = nlohmann::json::parse(json);
+  ASSERT_TRUE(parsed["line_items"].is_array());
+  EXPECT_EQ(parsed["line_items"][0].size(), 3u);
+  EXPECT_TRUE(parsed["line_items"][0]["sku"].is_string());
+  EXPECT_TRUE(parsed["shipping_address"]["country"].is_string());
+  auto schema = nlohmann::json::parse(OrdersSchemaJson(true));
+  std::vector<std::string> names;
+  for (const auto& f : schema["fields"]) names.push_back(f["name"]);
+  EXPECT_EQ(names.back(), "shipping_address");
+  EXPECT_EQ(names[names.size() - 2], "line_items");
+
+  OrderEventGenerator plain({.seed = 11}, clock);
+  json.clear();
+  AppendOrderEventJson(plain.NextEvent(), &json);
+  EXPECT_EQ(json.find("line_items"), std::string::npos) << json;
+  EXPECT_TRUE(nlohmann::json::parse(json).is_object());
+}
+
 }  // namespace
 }  // namespace floe::generator

@@ -29,7 +29,8 @@ Status GeneratorRole::Start() {
   events_ = std::make_unique<generator::OrderEventGenerator>(
       generator::GeneratorOptions{.seed = seed,
                                   .malformed_rate = malformed_rate_,
-                                  .first_order_id = generator::UniqueFirstOrderId(Clock::System())},
+                                  .first_order_id = generator::UniqueFirstOrderId(Clock::System()),
+                                  .line_items = true},
       Clock::System());
   loop_ = std::make_unique<generator::ProduceLoop>(options_, *events_, *producer_, ledger_);
   loop_->SetPaused(options_.rate == 0);

@@ -129,7 +129,7 @@ stream::StreamConfig Pipeline::StreamConfigFor() const {
   config.table = "shop.orders";
   config.catalog = CatalogUrls();
   config.warehouse = Warehouse();
-  config.schema_json = std::string(generator::OrdersSchemaJson());
+  config.schema_json = std::string(generator::OrdersSchemaJson(/*line_items=*/true));
   config.timestamp_unit = "ms";
   ApplyStreamSettings(options_.stream, &config);
   // Producers may publish the orders as JSON or Confluent-framed (Avro registered in this
@@ -240,8 +240,8 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeProcessRoles() {
         "generator", fmt::format("{} order events/s into topic orders", options_.traffic),
         std::vector<std::string>{options_.floe_binary, "produce", "--brokers", brokers, "--topic", "orders", "--rate",
                                  fmt::format("{}", options_.traffic), "--malformed-rate",
-                                 fmt::format("{}", options_.malformed_rate), "--ledger",
-                                 options_.data + "/ledger.json"},
+                                 fmt::format("{}", options_.malformed_rate), "--ledger", options_.data + "/ledger.json",
+                                 "--line-items"},
         logs + "/generator.log", options_.host, -1));
   }
   return roles;

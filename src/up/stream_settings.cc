@@ -34,7 +34,8 @@ Status CheckPartition(const std::vector<std::string>& partition) {
   if (partition.size() > kMaxPartitionFields) {
     return InvalidArgument("partition has at most {} fields, not {}", kMaxPartitionFields, partition.size());
   }
-  FLOE_ASSIGN_OR_RETURN(iceberg::Schema schema, iceberg::SchemaFromJson(generator::OrdersSchemaJson()));
+  FLOE_ASSIGN_OR_RETURN(iceberg::Schema schema,
+                        iceberg::SchemaFromJson(generator::OrdersSchemaJson(/*line_items=*/true)));
   std::vector<iceberg::PartitionField> fields;
   int32_t next_id = 1000;
   for (const std::string& text : partition) {

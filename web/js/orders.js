@@ -1,5 +1,6 @@
-// The "Orders" dashboard: queries over floe.shop.orders (every event) and floe.shop.order_state
-// (each order's current state, kept by the upsert job), run again every few seconds.
+// The "Orders" dashboard: queries over floe.shop.orders (every event, its line items and
+// shipping address nested) and floe.shop.order_state (each order's current state, kept by the
+// upsert job), run again every few seconds.
 import { api } from './api.js';
 import { chart, planChart, PALETTE } from './chart.js';
 import { clear, fill, el, num, table } from './dom.js';
@@ -30,6 +31,19 @@ WHERE type = 'paid'
 GROUP BY customer_id
 ORDER BY spent DESC
 LIMIT 10`, draw: drawTable },
+  // An order's line items are an array of rows: UNNEST gives one row per line.
+  { id: 'products', title: 'Top products (units ordered)', sql: `SELECT li.sku, sum(li.quantity) AS units, count(DISTINCT o.order_id) AS orders
+FROM floe.shop.orders o
+CROSS JOIN UNNEST(o.line_items) AS li (sku, quantity, unit_price)
+WHERE o.type = 'created'
+GROUP BY li.sku
+ORDER BY units DESC, li.sku
+LIMIT 10`, draw: drawChart },
+  { id: 'destinations', title: 'Paid orders waiting to ship, by country (shop.order_state)', sql: `SELECT shipping_address.country AS country, count(*) AS orders
+FROM floe.shop.order_state
+WHERE type = 'paid'
+GROUP BY 1
+ORDER BY orders DESC, country`, draw: drawChart },
 ];
 
 function drawChart(result) {

@@ -134,7 +134,7 @@ test('the Orders dashboard refreshes by itself', async () => {
   await page.goto(`${base}/#/orders`);
   const updated = page.locator('[data-role="updated"]');
   await waitFor('two refreshes', async () => Number(await updated.getAttribute('data-refreshes')) >= 2, { timeoutMs: 30000 });
-  for (const panel of ['per-minute', 'revenue', 'funnel', 'status', 'customers']) {
+  for (const panel of ['per-minute', 'revenue', 'funnel', 'status', 'customers', 'products', 'destinations']) {
     const errors = await page.locator(`[data-panel="${panel}"] .error`).allTextContents();
     assert.deepEqual(errors, [], `panel ${panel}`);
   }
@@ -145,6 +145,10 @@ test('the Orders dashboard refreshes by itself', async () => {
   assert.ok(number(await page.locator('[data-step="created"] .funnel-value').textContent()) > 0);
   // The upsert job's table: one bar per current status, once its first batch committed.
   await page.locator('[data-panel="status"] rect.bar').first().waitFor({ timeout: 30000 });
+  // Nested data: the orders' line items (UNNEST) and the state table's shipping addresses.
+  await page.locator('[data-panel="products"] rect.bar').first().waitFor({ timeout: 30000 });
+  assert.match(await page.locator('[data-panel="products"]').textContent(), /SKU-\d{5}/);
+  await page.locator('[data-panel="destinations"] rect.bar').first().waitFor({ timeout: 30000 });
   await shot('orders');
 });
 
