@@ -205,6 +205,23 @@ Result<std::vector<int64_t>> ReadPositionDeletes(Table& table, const DataFile& d
   return positions;
 }
 
+Result<std::set<std::string>> PositionDeletePaths(Table& table, const DataFile& delete_file) {
+  FLOE_ASSIGN_OR_RETURN(std::string key, table.ops().KeyForLocation(delete_file.file_path));
+  FLOE_ASSIGN_OR_RETURN(auto input, table.ops().store().OpenInput(key));
+  FLOE_ASSIGN_OR_RETURN(auto batches, ReadParquetFile(std::move(input)));
+  std::set<std::string> paths;
+  for (const ColumnBatch& b : batches) {
+    int path_col = -1;
+    for (size_t i = 0; i < b.fields.size(); ++i) {
+      if (b.fields[i].id == kDeleteFilePathId || (b.fields[i].id < 0 && b.fields[i].name == "file_path"))
+        path_col = static_cast<int>(i);
+    }
+    if (path_col < 0) return Corruption("{}: position delete file without file_path", delete_file.file_path);
+    for (int64_t r = 0; r < b.num_rows; ++r) paths.emplace(b.columns[path_col].StringAt(r));
+  }
+  return paths;
+}
+
 namespace {
 
 Result<TaskDeletes> LoadDeletes(Table& table, const FileScanTask& task, const Schema& schema,

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -75,6 +76,9 @@ inline constexpr int32_t kDeletePosId = 2147483545;
 // The positions of the data file `data_path` that the position delete file `delete_file`
 // (Parquet: file_path, pos) deletes, ascending.
 Result<std::vector<int64_t>> ReadPositionDeletes(Table& table, const DataFile& delete_file, std::string_view data_path);
+
+// Every data file the position delete file `delete_file` names.
+Result<std::set<std::string>> PositionDeletePaths(Table& table, const DataFile& delete_file);
 
 // Writes one position delete file for rows of data files (path -> positions) in the partition
 // `partition` of the default spec. The file is not committed (Table::AddDeleteFiles).

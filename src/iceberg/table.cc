@@ -7,6 +7,7 @@
 #include <set>
 #include <thread>
 
+#include "iceberg/data_files.h"
 #include "iceberg/evaluators.h"
 #include "iceberg/schema_json.h"
 #include "iceberg/sort_order.h"
@@ -852,7 +853,11 @@ Result<std::set<std::string>> Table::DanglingDeletes(const TableMetadata& base,
     if (!inserted) it->second = std::min(it->second, seq);
     oldest_anywhere = std::min(oldest_anywhere, seq);
   };
-  for (const DataFile& f : added) note(f, added_sequence_number);
+  std::set<std::string> live;  // Data files left after the commit.
+  for (const DataFile& f : added) {
+    note(f, added_sequence_number);
+    live.insert(f.file_path);
+  }
   std::vector<ManifestEntry> delete_entries;
   for (const ManifestFile& mf : existing) {
     FLOE_ASSIGN_OR_RETURN(auto entries, ReadEntries(mf));
@@ -862,6 +867,7 @@ Result<std::set<std::string>> Table::DanglingDeletes(const TableMetadata& base,
         delete_entries.push_back(std::move(e));
       } else if (!deleted.contains(e.data_file.file_path)) {
         note(e.data_file, e.sequence_number.value_or(0));
+        live.insert(e.data_file.file_path);
       }
     }
   }
@@ -878,7 +884,19 @@ Result<std::set<std::string>> Table::DanglingDeletes(const TableMetadata& base,
       auto it = oldest.find({d.spec_id, d.partition});
       oldest_in_scope = it == oldest.end() ? std::numeric_limits<int64_t>::max() : it->second;
     }
-    if (oldest_in_scope >= applies_below) dangling.insert(d.file_path);
+    if (oldest_in_scope >= applies_below) {
+      dangling.insert(d.file_path);
+      continue;
+    }
+    // A position delete file names its data files: once none of them is left it applies to
+    // nothing, whatever the sequence numbers say (a rewrite keeps its planned number, so the
+    // new files look as old as the deletes). One scoped to a single file (a deletion vector,
+    // whose Puffin file holds the vectors of other files too) goes with that file instead.
+    if (d.content != FileContent::kPositionDeletes || d.referenced_data_file) continue;
+    FLOE_ASSIGN_OR_RETURN(std::set<std::string> named, PositionDeletePaths(*this, d));
+    if (std::none_of(named.begin(), named.end(), [&](const std::string& path) { return live.contains(path); })) {
+      dangling.insert(d.file_path);
+    }
   }
   return dangling;
 }

@@ -143,6 +143,33 @@ TEST_F(CompactionTest, FoldsEqualityDeletesIntoLargeFilesAndDropsTheDeleteFiles)
   EXPECT_EQ(summary.at("removed-equality-deletes"), "2");
 }
 
+// A position delete file naming two data files (as SQL's merge-on-read DELETE writes one when
+// its rows are in several files) applies to nothing once both are rewritten: it goes with them.
+TEST_F(CompactionTest, DropsAPositionDeleteFileOnceEveryFileItNamesIsRewritten) {
+  AppendFile("eu", 0, 10);
+  AppendFile("eu", 10, 10);
+  auto plan = iceberg::PlanScan(*table_, iceberg::ScanOptions{});
+  ASSERT_TRUE(plan.has_value());
+  ASSERT_EQ(plan->tasks.size(), 2u);
+  std::map<std::string, std::vector<int64_t>> positions = {{plan->tasks[0].file.file_path, {1, 2}},
+                                                           {plan->tasks[1].file.file_path, {0}}};
+  auto deletes = iceberg::WritePositionDeletes(*table_, positions, plan->tasks[0].file.partition);
+  ASSERT_TRUE(deletes.has_value()) << deletes.error().ToString();
+  ASSERT_FALSE(deletes->referenced_data_file.has_value());
+  ASSERT_TRUE(table_->CommitRowDelta({}, {*deletes}).has_value());
+  const size_t left = Ids().size();
+  ASSERT_EQ(left, 17u);
+
+  auto done = CompactDataFiles(*table_, {.file_size_threshold = int64_t{1} << 30});
+  ASSERT_TRUE(done.has_value()) << done.error().ToString();
+  EXPECT_EQ(done->files_rewritten, 2u);
+  EXPECT_EQ(done->delete_files_removed, 1u);
+  EXPECT_EQ(Ids().size(), left);
+  auto entries = table_->LiveEntries();
+  ASSERT_TRUE(entries.has_value());
+  for (const auto& e : *entries) EXPECT_EQ(e.data_file.content, iceberg::FileContent::kData) << e.data_file.file_path;
+}
+
 TEST_F(CompactionTest, ARewriteKeepsThePlannedSequenceNumberSoNewEqualityDeletesStillApply) {
   AppendFile("eu", 0, 10);
   AppendFile("eu", 10, 10);
