@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <string>
+
 namespace floe::generator {
 
 std::string_view OrderEventTypeName(OrderEventType type) {
@@ -51,10 +53,7 @@ std::string_view EventIdOf(std::string_view json) {
 }
 
 std::string_view OrdersSchemaJson(bool line_items) {
-  // The address's fields are optional although always set: hyparquet (icebird's Parquet
-  // reader) cannot assemble required leaves inside an optional struct.
-  if (line_items) {
-    return R"({"type":"struct","schema-id":0,"identifier-field-ids":[1],"fields":[
+  constexpr std::string_view kFields = R"({"type":"struct","schema-id":0,"identifier-field-ids":[1],"fields":[
   {"id":1,"name":"event_id","required":true,"type":"string"},
   {"id":2,"name":"ts","required":true,"type":"timestamptz"},
   {"id":3,"name":"type","required":true,"type":"string"},
@@ -64,7 +63,10 @@ std::string_view OrdersSchemaJson(bool line_items) {
   {"id":7,"name":"items","required":true,"type":"int"},
   {"id":8,"name":"amount","required":true,"type":"double"},
   {"id":9,"name":"currency","required":true,"type":"string"},
-  {"id":10,"name":"coupon","required":false,"type":"string"},
+  {"id":10,"name":"coupon","required":false,"type":"string"})";
+  // The address's fields are optional although always set: hyparquet (icebird's Parquet
+  // reader) cannot assemble required leaves inside an optional struct.
+  constexpr std::string_view kNestedFields = R"(,
   {"id":11,"name":"line_items","required":false,"type":{"type":"list","element-id":12,"element-required":true,
     "element":{"type":"struct","fields":[
       {"id":13,"name":"sku","required":true,"type":"string"},
@@ -73,19 +75,10 @@ std::string_view OrdersSchemaJson(bool line_items) {
   {"id":16,"name":"shipping_address","required":false,"type":{"type":"struct","fields":[
     {"id":17,"name":"city","required":false,"type":"string"},
     {"id":18,"name":"postal_code","required":false,"type":"string"},
-    {"id":19,"name":"country","required":false,"type":"string"}]}}]})";
-  }
-  return R"({"type":"struct","schema-id":0,"identifier-field-ids":[1],"fields":[
-  {"id":1,"name":"event_id","required":true,"type":"string"},
-  {"id":2,"name":"ts","required":true,"type":"timestamptz"},
-  {"id":3,"name":"type","required":true,"type":"string"},
-  {"id":4,"name":"order_id","required":true,"type":"long"},
-  {"id":5,"name":"customer_id","required":true,"type":"long"},
-  {"id":6,"name":"region","required":true,"type":"string"},
-  {"id":7,"name":"items","required":true,"type":"int"},
-  {"id":8,"name":"amount","required":true,"type":"double"},
-  {"id":9,"name":"currency","required":true,"type":"string"},
-  {"id":10,"name":"coupon","required":false,"type":"string"}]})";
+    {"id":19,"name":"country","required":false,"type":"string"}]}})";
+  static const std::string plain = std::string(kFields) + "]}";
+  static const std::string nested = std::string(kFields) + std::string(kNestedFields) + "]}";
+  return line_items ? nested : plain;
 }
 
 }  // namespace floe::generator
