@@ -496,37 +496,39 @@ nlohmann::json PipelineConsole::StateReconciliation(const RowCounter& counter, c
   } else {
     out["errors"].push_back("lag: " + table.error().message());
   }
-  {
+  bool cached = false;
+  if (!snapshots.empty()) {
     std::lock_guard lock(state_counts_mutex_);
-    if (!snapshots.empty() && snapshots == state_counts_snapshots_) {
+    cached = snapshots == state_counts_snapshots_;
+    if (cached) {
       for (const char* name : {"rows", "orders", "stale"}) out[name] = state_counts_[name];
-      out["equal"] = out["consumer_lag"] == 0 && out["stale"] == 0 && out["rows"] == out["orders"];
-      return out;
     }
   }
-  // Committed data on both sides (snapshot reads): the two jobs commit at their own times, and
-  // what is reconciled is what each has committed once both have caught up.
-  std::string latest = LatestEventIdsSql(sources_.table);
-  auto count = [&](const char* name, const std::string& table, const std::string& where) {
-    if (auto rows = counter(table, where, "snapshot")) {
-      out[name] = *rows;
-    } else {
-      out["errors"].push_back(fmt::format("{}: {}", name, rows.error().message()));
+  if (!cached) {
+    // Committed data on both sides (snapshot reads): the two jobs commit at their own times, and
+    // what is reconciled is what each has committed once both have caught up.
+    std::string latest = LatestEventIdsSql(sources_.table);
+    auto count = [&](const char* name, const std::string& table, const std::string& where) {
+      if (auto rows = counter(table, where, "snapshot")) {
+        out[name] = *rows;
+      } else {
+        out["errors"].push_back(fmt::format("{}: {}", name, rows.error().message()));
+      }
+    };
+    count("rows", sources_.state_table, "");
+    // Orders: one latest event each. Stale: rows that are not their order's latest event (an
+    // earlier step, or an event the event table does not hold).
+    count("orders", sources_.table, fmt::format("event_id IN ({})", latest));
+    count("stale", sources_.state_table, fmt::format("event_id NOT IN ({})", latest));
+    if (out["errors"].empty() && !snapshots.empty()) {
+      std::lock_guard lock(state_counts_mutex_);
+      state_counts_snapshots_ = snapshots;
+      state_counts_ = {{"rows", out["rows"]}, {"orders", out["orders"]}, {"stale", out["stale"]}};
     }
-  };
-  count("rows", sources_.state_table, "");
-  // Orders: one latest event each. Stale: rows that are not their order's latest event (an
-  // earlier step, or an event the event table does not hold).
-  count("orders", sources_.table, fmt::format("event_id IN ({})", latest));
-  count("stale", sources_.state_table, fmt::format("event_id NOT IN ({})", latest));
+  }
   // Event ids are unique, so no stale row and as many rows as orders means each order's latest
   // event is there exactly once.
   out["equal"] = out["errors"].empty() && out["consumer_lag"] == 0 && out["stale"] == 0 && out["rows"] == out["orders"];
-  if (out["errors"].empty() && !snapshots.empty()) {
-    std::lock_guard lock(state_counts_mutex_);
-    state_counts_snapshots_ = snapshots;
-    state_counts_ = {{"rows", out["rows"]}, {"orders", out["orders"]}, {"stale", out["stale"]}};
-  }
   return out;
 }
 
