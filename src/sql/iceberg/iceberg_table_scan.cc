@@ -212,29 +212,14 @@ class IcebergTableScan final : public TableScan {
     // Which file column feeds each output column; constants for the others.
     std::vector<int> projection;
     std::vector<int> source(columns_.size(), -1);  // Index into the projected batch, or -1.
-    std::vector<iceberg::Literal> constants(columns_.size());
-    const iceberg::PartitionSpec* spec = table_->metadata().SpecById(task.file.spec_id);
+    const std::vector<iceberg::Literal> constants = FileConstants(task);
     for (size_t c = 0; c < columns_.size(); ++c) {
-      if (columns_[c].metadata) {
-        constants[c] = FileConstant(*columns_[c].metadata, task);
-        continue;
-      }
+      if (columns_[c].metadata) continue;
       int f = file_field_of(columns_[c].field_id, columns_[c].name);
-      if (f >= 0) {
-        auto it = std::find(projection.begin(), projection.end(), f);
-        source[c] = static_cast<int>(it - projection.begin());
-        if (it == projection.end()) projection.push_back(f);
-        continue;
-      }
-      // Writers may leave an identity-partitioned column out of the data file (PyIceberg).
-      if (spec) {
-        for (size_t p = 0; p < spec->fields().size() && p < task.file.partition.size(); ++p) {
-          const iceberg::PartitionField& pf = spec->fields()[p];
-          if (pf.source_id == columns_[c].field_id && pf.transform.kind() == iceberg::Transform::Kind::kIdentity) {
-            constants[c] = task.file.partition[p];
-          }
-        }
-      }
+      if (f < 0) continue;
+      auto it = std::find(projection.begin(), projection.end(), f);
+      source[c] = static_cast<int>(it - projection.begin());
+      if (it == projection.end()) projection.push_back(f);
     }
     // Row groups: the split's, then those whose statistics may match.
     std::vector<parquet::ColumnPredicate> predicates;
@@ -409,20 +394,7 @@ class IcebergTableScan final : public TableScan {
         if (schema.fields()[i].id == columns_[c].field_id) schema_index[c] = static_cast<int>(i);
       }
     }
-    std::vector<iceberg::Literal> constants(columns_.size());
-    const iceberg::PartitionSpec* spec = table_->metadata().SpecById(task.file.spec_id);
-    for (size_t c = 0; c < columns_.size(); ++c) {
-      if (columns_[c].metadata) constants[c] = FileConstant(*columns_[c].metadata, task);
-    }
-    for (size_t c = 0; c < columns_.size() && spec; ++c) {
-      if (columns_[c].metadata) continue;
-      for (size_t p = 0; p < spec->fields().size() && p < task.file.partition.size(); ++p) {
-        const iceberg::PartitionField& pf = spec->fields()[p];
-        if (pf.source_id == columns_[c].field_id && pf.transform.kind() == iceberg::Transform::Kind::kIdentity) {
-          constants[c] = task.file.partition[p];
-        }
-      }
-    }
+    const std::vector<iceberg::Literal> constants = FileConstants(task);
     deletes_touched_.store(true);
     int64_t kept = 0;
     int64_t position = 0;  // Of the batch's first row in the file.
@@ -465,6 +437,28 @@ class IcebergTableScan final : public TableScan {
     // The whole file is read here, so what its deletes removed is what it holds beyond the kept rows.
     if (read) rows_deleted_.fetch_add(std::max<int64_t>(0, task.file.record_count - kept));
     return read;
+  }
+
+  // What each output column is on every row of `task`'s file where the file does not store it:
+  // a metadata column's file constant ("$path", _spec_id), an identity-partitioned column's
+  // partition value (writers may leave such a column out of the data file, as PyIceberg does),
+  // else null.
+  std::vector<iceberg::Literal> FileConstants(const iceberg::FileScanTask& task) const {
+    std::vector<iceberg::Literal> constants(columns_.size());
+    const iceberg::PartitionSpec* spec = table_->metadata().SpecById(task.file.spec_id);
+    for (size_t c = 0; c < columns_.size(); ++c) {
+      if (columns_[c].metadata) {
+        constants[c] = FileConstant(*columns_[c].metadata, task);
+        continue;
+      }
+      for (size_t p = 0; spec && p < spec->fields().size() && p < task.file.partition.size(); ++p) {
+        const iceberg::PartitionField& pf = spec->fields()[p];
+        if (pf.source_id == columns_[c].field_id && pf.transform.kind() == iceberg::Transform::Kind::kIdentity) {
+          constants[c] = task.file.partition[p];
+        }
+      }
+    }
+    return constants;
   }
 
   // The values of a positional metadata column for the rows of `b`, the rows at `position`,
