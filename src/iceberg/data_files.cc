@@ -179,12 +179,15 @@ Result<std::shared_ptr<const EqualityDeleteKeys>> LoadEqualityDeleteKeys(Table& 
 
 }  // namespace
 
-Result<std::vector<int64_t>> ReadPositionDeletes(Table& table, const DataFile& delete_file,
-                                                 std::string_view data_path) {
+namespace {
+
+// Reads the position delete file `delete_file` and hands each batch to `visit` with the
+// indexes of its file_path and pos columns.
+Status ForEachPositionDeleteBatch(Table& table, const DataFile& delete_file,
+                                  const std::function<void(const ColumnBatch&, size_t path, size_t pos)>& visit) {
   FLOE_ASSIGN_OR_RETURN(std::string key, table.ops().KeyForLocation(delete_file.file_path));
   FLOE_ASSIGN_OR_RETURN(auto input, table.ops().store().OpenInput(key));
   FLOE_ASSIGN_OR_RETURN(auto batches, ReadParquetFile(std::move(input)));
-  std::vector<int64_t> positions;
   for (const ColumnBatch& b : batches) {
     int path_col = -1, pos_col = -1;
     for (size_t i = 0; i < b.fields.size(); ++i) {
@@ -195,30 +198,34 @@ Result<std::vector<int64_t>> ReadPositionDeletes(Table& table, const DataFile& d
     }
     if (path_col < 0 || pos_col < 0)
       return Corruption("{}: position delete file without file_path/pos", delete_file.file_path);
-    for (int64_t r = 0; r < b.num_rows; ++r) {
-      if (b.columns[path_col].StringAt(r) == data_path) {
-        positions.push_back(LiteralAt(b.columns[pos_col], r, *Type::Primitive(TypeId::kLong)).as_long());
-      }
-    }
+    visit(b, static_cast<size_t>(path_col), static_cast<size_t>(pos_col));
   }
+  return OkStatus();
+}
+
+}  // namespace
+
+Result<std::vector<int64_t>> ReadPositionDeletes(Table& table, const DataFile& delete_file,
+                                                 std::string_view data_path) {
+  std::vector<int64_t> positions;
+  FLOE_RETURN_IF_ERROR(
+      ForEachPositionDeleteBatch(table, delete_file, [&](const ColumnBatch& b, size_t path_col, size_t pos_col) {
+        for (int64_t r = 0; r < b.num_rows; ++r) {
+          if (b.columns[path_col].StringAt(r) == data_path) {
+            positions.push_back(LiteralAt(b.columns[pos_col], r, *Type::Primitive(TypeId::kLong)).as_long());
+          }
+        }
+      }));
   std::sort(positions.begin(), positions.end());
   return positions;
 }
 
 Result<std::set<std::string>> PositionDeletePaths(Table& table, const DataFile& delete_file) {
-  FLOE_ASSIGN_OR_RETURN(std::string key, table.ops().KeyForLocation(delete_file.file_path));
-  FLOE_ASSIGN_OR_RETURN(auto input, table.ops().store().OpenInput(key));
-  FLOE_ASSIGN_OR_RETURN(auto batches, ReadParquetFile(std::move(input)));
   std::set<std::string> paths;
-  for (const ColumnBatch& b : batches) {
-    int path_col = -1;
-    for (size_t i = 0; i < b.fields.size(); ++i) {
-      if (b.fields[i].id == kDeleteFilePathId || (b.fields[i].id < 0 && b.fields[i].name == "file_path"))
-        path_col = static_cast<int>(i);
-    }
-    if (path_col < 0) return Corruption("{}: position delete file without file_path", delete_file.file_path);
-    for (int64_t r = 0; r < b.num_rows; ++r) paths.emplace(b.columns[path_col].StringAt(r));
-  }
+  FLOE_RETURN_IF_ERROR(
+      ForEachPositionDeleteBatch(table, delete_file, [&](const ColumnBatch& b, size_t path_col, size_t) {
+        for (int64_t r = 0; r < b.num_rows; ++r) paths.emplace(b.columns[path_col].StringAt(r));
+      }));
   return paths;
 }
 
