@@ -116,13 +116,14 @@ void OrderEventGenerator::AddLinesAndAddress(OpenOrder& order) {
     // Popularity falls steeply with the product number (u^3 crowds low numbers), so the
     // dashboard's top products are a few; a product already on the order is not repeated.
     int product = 0;
+    std::string sku;
     for (int attempt = 0; attempt < 8; ++attempt) {
       product = std::min(kProducts - 1, static_cast<int>(kProducts * std::pow(unit(rng_), 3.0)));
-      std::string sku = fmt::format("SKU-{:05d}", product);
+      sku = fmt::format("SKU-{:05d}", product);
       if (std::none_of(order.lines.begin(), order.lines.end(), [&](const LineItem& l) { return l.sku == sku; })) break;
     }
     double price = std::round(region.mean_item_price * ProductPriceFactor(product) * 100.0) / 100.0;
-    order.lines.push_back(LineItem{fmt::format("SKU-{:05d}", product), quantity, price});
+    order.lines.push_back(LineItem{std::move(sku), quantity, price});
     total += quantity * price;
   }
   if (order.coupon_index >= 0) total *= 0.9;
