@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
-#include <chrono>
 #include <set>
 
+#include "base/clock.h"
 #include "catalog/location_policy.h"
 #include "iceberg/table_metadata.h"
 #include "iceberg/table_metadata_builder.h"
@@ -17,11 +17,6 @@ namespace {
 constexpr int kMaxCommitAttempts = 64;
 constexpr size_t kMaxMetadataBytes = size_t{1} << 30;
 constexpr size_t kMetadataCacheEntries = 64;
-
-int64_t NowMillis() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 std::unexpected<Error> NoSuchTable(const TableIdentifier& id) {
   return CodedError(ErrorCode::kNoSuchTable, "no such table: {}", IdentifierToString(id));
@@ -245,7 +240,7 @@ Result<LoadedTable> PointerCatalog::CreateTable(const TableIdentifier& id, const
     FLOE_ASSIGN_OR_RETURN(resolved.location, DefaultLocation(id));
   }
   FLOE_ASSIGN_OR_RETURN(resolved.location, CheckNewLocation(id, resolved.location));
-  FLOE_ASSIGN_OR_RETURN(nlohmann::json metadata, NewTableMetadata(resolved, NowMillis()));
+  FLOE_ASSIGN_OR_RETURN(nlohmann::json metadata, NewTableMetadata(resolved, Clock::System().NowMillis()));
   if (auto parsed = iceberg::TableMetadataFromJsonValue(metadata); !parsed) {
     return InvalidArgument("the create request produces invalid metadata: {}", parsed.error().message());
   }
@@ -384,9 +379,9 @@ Result<std::vector<LoadedTable>> PointerCatalog::CommitAll(const std::vector<Tab
                                IdentifierToString(commit.id));
       std::optional<iceberg::TableMetadataBuilder> builder;
       if (base) {
-        builder.emplace(*base, *pointer, NowMillis());
+        builder.emplace(*base, *pointer, Clock::System().NowMillis());
       } else {
-        builder.emplace(NowMillis());
+        builder.emplace(Clock::System().NowMillis());
         // A create through a commit: start at the default location unless an update moves it.
         if (auto location = DefaultLocation(commit.id)) {
           FLOE_RETURN_IF_ERROR(builder->SetLocation(*location));

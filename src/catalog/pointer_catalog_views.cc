@@ -2,8 +2,8 @@
 // (iceberg/view_metadata.h), written as <location>/metadata/<NNNNN>-<uuid>.metadata.json like a
 // table's. A replace is a commit: load, check assert-view-uuid, apply the updates, write the
 // next file, swap the pointer from the location loaded, and redo on a lost race.
-#include <chrono>
 
+#include "base/clock.h"
 #include "catalog/pointer_catalog.h"
 #include "iceberg/table_operations.h"
 #include "iceberg/view_metadata.h"
@@ -12,11 +12,6 @@ namespace floe::catalog {
 namespace {
 
 constexpr int kMaxViewCommitAttempts = 64;
-
-int64_t NowMillis() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 std::unexpected<Error> NoSuchView(const TableIdentifier& id) {
   return CodedError(ErrorCode::kNoSuchView, "no such view: {}", IdentifierToString(id));
@@ -89,7 +84,7 @@ Result<LoadedView> PointerCatalog::CreateView(const TableIdentifier& id, const V
       iceberg::ApplyViewUpdates(std::nullopt,
                                 iceberg::ViewCreationUpdates(iceberg::NewUuid(), location, creation.schema,
                                                              creation.version, creation.properties),
-                                NowMillis()),
+                                Clock::System().NowMillis()),
       fmt::format("creating view {}", IdentifierToString(id)));
   return WriteAndSwap(*files_, *pointers_, id, metadata, std::nullopt);
 }
@@ -106,7 +101,8 @@ Result<LoadedView> PointerCatalog::CommitView(const ViewCommit& commit) {
     for (const iceberg::AssertViewUuid& requirement : commit.requirements) {
       FLOE_RETURN_IF_ERROR_CTX(iceberg::CheckViewRequirement(base, requirement), IdentifierToString(commit.id));
     }
-    FLOE_ASSIGN_OR_RETURN_CTX(iceberg::ViewMetadata next, iceberg::ApplyViewUpdates(base, commit.updates, NowMillis()),
+    FLOE_ASSIGN_OR_RETURN_CTX(iceberg::ViewMetadata next,
+                              iceberg::ApplyViewUpdates(base, commit.updates, Clock::System().NowMillis()),
                               IdentifierToString(commit.id));
     if (next.location != base.location) {
       FLOE_ASSIGN_OR_RETURN(next.location, CheckNewLocation(commit.id, next.location));

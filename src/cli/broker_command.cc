@@ -43,7 +43,7 @@ int RunBroker(const BrokerFlags& flags) {
   broker::BrokerConfig config;
   auto fail = [](const Error& error) {
     fmt::print(stderr, "floe broker: {}\n", error.ToString());
-    return error.kind() == ErrorKind::kInvalidArgument ? kExitUsage : kExitFailure;
+    return ExitCodeFor(error);
   };
   auto listen = broker::ParseHostPort(flags.listen);
   if (!listen) return fail(listen.error());

@@ -34,7 +34,7 @@ struct CatalogFlags {
 int RunCatalog(const CatalogFlags& flags) {
   auto fail = [](const Error& error) {
     fmt::print(stderr, "floe catalog: {}\n", error.ToString());
-    return error.kind() == ErrorKind::kInvalidArgument ? kExitUsage : kExitFailure;
+    return ExitCodeFor(error);
   };
   size_t colon = flags.listen.rfind(':');
   int port = -1;

@@ -52,6 +52,8 @@ int CommandRegistry::RunSelected(CLI::App& root, const Config& config) {
   return it->second.run();
 }
 
+int ExitCodeFor(const Error& error) { return error.kind() == ErrorKind::kInvalidArgument ? kExitUsage : kExitFailure; }
+
 int NotBuiltYet(std::string_view name, std::string_view what, int issue) {
   fmt::print(stderr, "floe {}: not built yet: {} lands with issue #{}.\n", name, what, issue);
   return kExitNotBuilt;

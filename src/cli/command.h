@@ -46,6 +46,10 @@ class CommandRegistry {
   std::map<const CLI::App*, Entry> entries_;
 };
 
+// The exit code of a command that failed with `error`: kExitUsage for bad arguments, else
+// kExitFailure.
+int ExitCodeFor(const Error& error);
+
 // Prints "floe NAME: not built yet: WHAT lands with issue #N." and returns kExitNotBuilt.
 int NotBuiltYet(std::string_view name, std::string_view what, int issue);
 

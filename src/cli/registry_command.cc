@@ -27,7 +27,7 @@ struct RegistryFlags {
 int RunRegistry(const RegistryFlags& flags) {
   auto fail = [](const Error& error) {
     fmt::print(stderr, "floe registry: {}\n", error.ToString());
-    return error.kind() == ErrorKind::kInvalidArgument ? kExitUsage : kExitFailure;
+    return ExitCodeFor(error);
   };
   size_t colon = flags.listen.rfind(':');
   int port = -1;

@@ -54,9 +54,9 @@ Result<int64_t> MinRetention(const Flags& f) {
   return min;
 }
 
-int Fail(std::string_view verb, const Error& e) {
+int FailTable(std::string_view verb, const Error& e) {
   fmt::print(stderr, "floe table {}: {}\n", verb, e.ToString());
-  return e.kind() == ErrorKind::kInvalidArgument ? kExitUsage : kExitFailure;
+  return ExitCodeFor(e);
 }
 
 Result<std::string> ReadLocalFile(const std::string& path) {
@@ -136,7 +136,7 @@ int RunCreate(const Flags& f) {
     return OkStatus();
   };
   Status st = run();
-  return st ? kExitOk : Fail("create", st.error());
+  return st ? kExitOk : FailTable("create", st.error());
 }
 
 // The rows of FILE (.parquet, or .jsonl decoded with the table's schema), for append and overwrite.
@@ -176,7 +176,7 @@ int RunAppend(const Flags& f) {
     return OkStatus();
   };
   Status st = run();
-  return st ? kExitOk : Fail("append", st.error());
+  return st ? kExitOk : FailTable("append", st.error());
 }
 
 int RunScan(const Flags& f) {
@@ -259,7 +259,7 @@ int RunScan(const Flags& f) {
     return OkStatus();
   };
   Status st = run();
-  return st ? kExitOk : Fail("scan", st.error());
+  return st ? kExitOk : FailTable("scan", st.error());
 }
 
 nlohmann::ordered_json SnapshotJson(const Snapshot& s) {
@@ -314,7 +314,7 @@ int RunDescribe(const Flags& f) {
     return OkStatus();
   };
   Status st = run();
-  return st ? kExitOk : Fail("describe", st.error());
+  return st ? kExitOk : FailTable("describe", st.error());
 }
 
 int RunSnapshots(const Flags& f) {
@@ -341,7 +341,7 @@ int RunSnapshots(const Flags& f) {
     return OkStatus();
   };
   Status st = run();
-  return st ? kExitOk : Fail("snapshots", st.error());
+  return st ? kExitOk : FailTable("snapshots", st.error());
 }
 
 int RunRollback(const Flags& f) {
@@ -353,7 +353,7 @@ int RunRollback(const Flags& f) {
     return OkStatus();
   };
   Status st = run();
-  return st ? kExitOk : Fail("rollback", st.error());
+  return st ? kExitOk : FailTable("rollback", st.error());
 }
 
 int RunExpire(const Flags& f) {
@@ -372,7 +372,7 @@ int RunExpire(const Flags& f) {
     return OkStatus();
   };
   Status st = run();
-  return st ? kExitOk : Fail("expire", st.error());
+  return st ? kExitOk : FailTable("expire", st.error());
 }
 
 int RunRemoveOrphans(const Flags& f) {
@@ -392,7 +392,7 @@ int RunRemoveOrphans(const Flags& f) {
     return OkStatus();
   };
   Status st = run();
-  return st ? kExitOk : Fail("remove-orphans", st.error());
+  return st ? kExitOk : FailTable("remove-orphans", st.error());
 }
 
 int RunCompact(const Flags& f) {
@@ -414,7 +414,7 @@ int RunCompact(const Flags& f) {
     return OkStatus();
   };
   Status st = run();
-  return st ? kExitOk : Fail("compact", st.error());
+  return st ? kExitOk : FailTable("compact", st.error());
 }
 
 // Schema evolution and properties: --add-column 'NAME TYPE', --drop-column NAME,
@@ -457,7 +457,7 @@ int RunAlter(const Flags& f) {
     return OkStatus();
   };
   Status st = run();
-  return st ? kExitOk : Fail("alter", st.error());
+  return st ? kExitOk : FailTable("alter", st.error());
 }
 
 // Row-level delete, merge-on-read (iceberg/delete_rows.h): position delete files for the rows
@@ -510,7 +510,7 @@ int RunOverwrite(const Flags& f) {
     return OkStatus();
   };
   Status st = run();
-  return st ? kExitOk : Fail("overwrite", st.error());
+  return st ? kExitOk : FailTable("overwrite", st.error());
 }
 
 // --mode, else the table's write.delete.mode (Iceberg's property; copy-on-write by default).
@@ -524,7 +524,7 @@ int RunDelete(const Flags& f) {
     return InvalidArgument("delete mode '{}': use copy-on-write or merge-on-read", mode);
   };
   Status st = run();
-  return st ? kExitOk : Fail("delete", st.error());
+  return st ? kExitOk : FailTable("delete", st.error());
 }
 
 }  // namespace

@@ -12,9 +12,9 @@ struct TopicFlags {
   std::vector<std::string> configs;
 };
 
-int Fail(std::string_view verb, const Error& error) {
+int FailTopic(std::string_view verb, const Error& error) {
   fmt::print(stderr, "floe topic {}: {}\n", verb, error.ToString());
-  return error.kind() == ErrorKind::kInvalidArgument ? kExitUsage : kExitFailure;
+  return ExitCodeFor(error);
 }
 
 int RunTopic(std::string_view verb, const TopicFlags& flags) {
@@ -22,26 +22,28 @@ int RunTopic(std::string_view verb, const TopicFlags& flags) {
     std::map<std::string, std::string> configs;
     for (const std::string& kv : flags.configs) {
       size_t eq = kv.find('=');
-      if (eq == std::string::npos) return Fail(verb, Error(ErrorKind::kInvalidArgument, "--config wants KEY=VALUE"));
+      if (eq == std::string::npos)
+        return FailTopic(verb, Error(ErrorKind::kInvalidArgument, "--config wants KEY=VALUE"));
       configs[kv.substr(0, eq)] = kv.substr(eq + 1);
     }
-    if (auto s = broker::CreateTopic(flags.brokers, flags.topic, flags.partitions, configs); !s) return Fail(verb, s.error());
+    if (auto s = broker::CreateTopic(flags.brokers, flags.topic, flags.partitions, configs); !s)
+      return FailTopic(verb, s.error());
     fmt::print("created topic {} with {} partitions\n", flags.topic, flags.partitions);
     return kExitOk;
   }
   if (verb == "delete") {
-    if (auto s = broker::DeleteTopic(flags.brokers, flags.topic); !s) return Fail(verb, s.error());
+    if (auto s = broker::DeleteTopic(flags.brokers, flags.topic); !s) return FailTopic(verb, s.error());
     fmt::print("deleted topic {}\n", flags.topic);
     return kExitOk;
   }
   if (verb == "list") {
     auto topics = broker::ListTopics(flags.brokers);
-    if (!topics) return Fail(verb, topics.error());
+    if (!topics) return FailTopic(verb, topics.error());
     for (const auto& t : *topics) fmt::print("{}\t{} partitions\n", t.name, t.partitions);
     return kExitOk;
   }
   auto info = broker::DescribeTopic(flags.brokers, flags.topic);
-  if (!info) return Fail(verb, info.error());
+  if (!info) return FailTopic(verb, info.error());
   fmt::print("topic {}\npartitions {}\n", info->name, info->partitions);
   for (size_t p = 0; p < info->high_watermarks.size(); ++p) {
     fmt::print("  partition {} high_watermark {}\n", p, info->high_watermarks[p]);

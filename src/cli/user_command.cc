@@ -84,7 +84,7 @@ void RegisterUserCommand(CLI::App& root, CommandRegistry& registry) {
                                "user", [flags] {
                                  if (auto added = AddUser(*flags); !added) {
                                    fmt::print(stderr, "floe user add: {}\n", added.error().ToString());
-                                   return added.error().kind() == ErrorKind::kInvalidArgument ? kExitUsage : kExitFailure;
+                                   return ExitCodeFor(added.error());
                                  }
                                  return kExitOk;
                                });

@@ -11,7 +11,6 @@ namespace floe::iceberg {
 namespace {
 
 using formats::ColumnVector;
-using formats::TypeId;
 
 // How to tell, cheaply, that a row's source value lands in the previous row's partition value.
 struct SourceKey {
@@ -65,8 +64,10 @@ SourceKey MakeKey(const Schema& schema, const PartitionField& field, const forma
                         kind == Transform::Kind::kDay || kind == Transform::Kind::kHour;
   if (calendar) {
     const int64_t hour = kind == Transform::Kind::kHour ? 1 : 24;
-    if (t.id == TypeId::kTimestamp || t.id == TypeId::kTimestampTz) key.divisor = hour * 3600 * 1000000;
-    if (t.id == TypeId::kTimestampNs || t.id == TypeId::kTimestampTzNs) key.divisor = hour * 3600 * 1000000000;
+    if (t.id == formats::TypeId::kTimestamp || t.id == formats::TypeId::kTimestampTz)
+      key.divisor = hour * 3600 * 1000000;
+    if (t.id == formats::TypeId::kTimestampNs || t.id == formats::TypeId::kTimestampTzNs)
+      key.divisor = hour * 3600 * 1000000000;
   }
   return key;
 }

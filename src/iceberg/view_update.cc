@@ -28,7 +28,7 @@ bool SameSchema(const Schema& a, const Schema& b) {
   return ja == jb;
 }
 
-Status AddSchema(ViewMetadata& metadata, const Json& body, Added& added) {
+Status AddViewSchema(ViewMetadata& metadata, const Json& body, Added& added) {
   FLOE_ASSIGN_OR_RETURN(const Json* schema_json, json::Member(body, "schema", "add-schema"));
   FLOE_ASSIGN_OR_RETURN_CTX(Schema schema, SchemaFromJsonValue(*schema_json), "add-schema");
   for (const Schema& existing : metadata.schemas) {
@@ -47,7 +47,7 @@ Status AddSchema(ViewMetadata& metadata, const Json& body, Added& added) {
   return OkStatus();
 }
 
-Status AddVersion(ViewMetadata& metadata, const Json& body, Added& added) {
+Status AddViewVersion(ViewMetadata& metadata, const Json& body, Added& added) {
   FLOE_ASSIGN_OR_RETURN(const Json* version_json, json::Member(body, "view-version", "add-view-version"));
   FLOE_ASSIGN_OR_RETURN_CTX(ViewVersion version, ViewVersionFromJsonValue(*version_json), "add-view-version");
   if (version.schema_id == -1) {
@@ -80,7 +80,7 @@ Status AddVersion(ViewMetadata& metadata, const Json& body, Added& added) {
   return OkStatus();
 }
 
-Status SetCurrentVersion(ViewMetadata& metadata, const Json& body, const Added& added, int64_t now_ms) {
+Status SetCurrentViewVersion(ViewMetadata& metadata, const Json& body, const Added& added, int64_t now_ms) {
   FLOE_ASSIGN_OR_RETURN(int32_t id, json::RequiredInt(body, "view-version-id", "set-current-view-version"));
   if (id == -1) {
     if (!added.version_id) {
@@ -220,7 +220,7 @@ Result<ViewMetadata> ApplyViewUpdates(const std::optional<ViewMetadata>& base, c
       }
       metadata.format_version = version;
     } else if (action == "add-schema") {
-      FLOE_RETURN_IF_ERROR(AddSchema(metadata, body, added));
+      FLOE_RETURN_IF_ERROR(AddViewSchema(metadata, body, added));
     } else if (action == "set-location") {
       FLOE_ASSIGN_OR_RETURN(metadata.location, json::RequiredString(body, "location", action));
     } else if (action == "set-properties") {
@@ -229,9 +229,9 @@ Result<ViewMetadata> ApplyViewUpdates(const std::optional<ViewMetadata>& base, c
     } else if (action == "remove-properties") {
       for (const Json& key : body.at("removals")) metadata.properties.erase(key.get<std::string>());
     } else if (action == "add-view-version") {
-      FLOE_RETURN_IF_ERROR(AddVersion(metadata, body, added));
+      FLOE_RETURN_IF_ERROR(AddViewVersion(metadata, body, added));
     } else if (action == "set-current-view-version") {
-      FLOE_RETURN_IF_ERROR(SetCurrentVersion(metadata, body, added, now_ms));
+      FLOE_RETURN_IF_ERROR(SetCurrentViewVersion(metadata, body, added, now_ms));
     } else {
       return InvalidArgument("unknown view update action '{}'", action);
     }

@@ -7,7 +7,7 @@
 namespace floe::broker {
 namespace {
 
-constexpr uint32_t kMaxRecord = 1 << 20;
+constexpr uint32_t kMaxOffsetRecord = 1 << 20;
 
 }  // namespace
 
@@ -61,8 +61,9 @@ Result<std::unique_ptr<OffsetStore>> OffsetStore::Open(const std::string& data_d
     }
     return OkStatus();
   };
-  FLOE_ASSIGN_OR_RETURN(store->file_, FramedRecordFile::Open(dir + "/offsets.log",
-                                                             {.max_record_bytes = kMaxRecord, .sync = sync}, replay));
+  FLOE_ASSIGN_OR_RETURN(
+      store->file_,
+      FramedRecordFile::Open(dir + "/offsets.log", {.max_record_bytes = kMaxOffsetRecord, .sync = sync}, replay));
   if (store->file_->records() > 1000 && store->file_->records() > 4 * store->offsets_.size()) {
     FLOE_RETURN_IF_ERROR(store->Compact());
   }

@@ -101,7 +101,7 @@ struct FetchRequest {
   std::vector<ForgottenPartition> forgotten;
 };
 
-Result<FetchRequest> Decode(int16_t v, WireReader& in) {
+Result<FetchRequest> DecodeFetchRequest(int16_t v, WireReader& in) {
   FetchRequest request;
   auto& topics = request.topics;
   FLOE_RETURN_IF_ERROR(in.Int32("replica_id"));
@@ -211,7 +211,7 @@ SessionOutcome ApplySession(FetchSessionCache& cache, const std::string& user, F
 awaitable<Status> HandleFetch(RequestContext& ctx, WireReader& in, WireWriter& out) {
   const int16_t v = ctx.version();
   Broker& broker = ctx.broker;
-  auto request = Decode(v, in);
+  auto request = DecodeFetchRequest(v, in);
   if (!request) co_return std::unexpected(std::move(request).error());
   SessionOutcome session = ApplySession(broker.fetch_sessions(), ctx.sasl.user, *request);
   if (session.error != ErrorCode::kNone) {

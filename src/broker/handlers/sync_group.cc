@@ -16,7 +16,7 @@ struct SyncRequest {
   std::vector<std::pair<std::string, std::string>> assignments;
 };
 
-Result<SyncRequest> Decode(int16_t v, WireReader& in) {
+Result<SyncRequest> DecodeSyncGroupRequest(int16_t v, WireReader& in) {
   SyncRequest request;
   FLOE_ASSIGN_OR_RETURN(std::string_view group_id, in.String("group_id"));
   FLOE_ASSIGN_OR_RETURN(request.generation, in.Int32("generation_id"));
@@ -37,7 +37,7 @@ Result<SyncRequest> Decode(int16_t v, WireReader& in) {
 
 awaitable<Status> HandleSyncGroup(RequestContext& ctx, WireReader& in, WireWriter& out) {
   const int16_t v = ctx.version();
-  auto request = Decode(v, in);
+  auto request = DecodeSyncGroupRequest(v, in);
   if (!request) co_return std::unexpected(std::move(request).error());
   auto result = std::make_shared<SyncResult>();
   if (!ctx.AllowsGroup(request->group_id, auth::Operation::kRead)) {

@@ -6,7 +6,7 @@
 namespace floe::broker {
 namespace {
 
-constexpr uint32_t kMaxRecord = 16 << 20;
+constexpr uint32_t kMaxTransactionRecord = 16 << 20;
 
 }  // namespace
 
@@ -26,8 +26,9 @@ Result<std::unique_ptr<TransactionLog>> TransactionLog::Open(const std::string& 
     }
     return OkStatus();
   };
-  FLOE_ASSIGN_OR_RETURN(auto file, FramedRecordFile::Open(dir + "/transactions.log",
-                                                          {.max_record_bytes = kMaxRecord, .sync = sync}, replay));
+  FLOE_ASSIGN_OR_RETURN(auto file,
+                        FramedRecordFile::Open(dir + "/transactions.log",
+                                               {.max_record_bytes = kMaxTransactionRecord, .sync = sync}, replay));
   std::unique_ptr<TransactionLog> log(new TransactionLog(std::move(file)));
   if (log->file_->records() > 1000 && log->file_->records() > 4 * replayed->size()) {
     FLOE_RETURN_IF_ERROR(log->Compact(*replayed));
@@ -44,7 +45,8 @@ Status TransactionLog::Compact(const States& live) {
 
 Status TransactionLog::Append(const TransactionMetadata& txn, const States& live) {
   std::string body = EncodeTransactionRecord(txn);
-  if (body.size() > kMaxRecord) return ResourceExhausted("transaction '{}' record of {} bytes", txn.transactional_id, body.size());
+  if (body.size() > kMaxTransactionRecord)
+    return ResourceExhausted("transaction '{}' record of {} bytes", txn.transactional_id, body.size());
   FLOE_RETURN_IF_ERROR(file_->Append(body));
   if (file_->records() > 10000 && file_->records() > 4 * live.size()) return Compact(live);
   return OkStatus();

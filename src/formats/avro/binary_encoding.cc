@@ -10,10 +10,7 @@ using Json = nlohmann::json;
 using OJson = nlohmann::ordered_json;
 using Kind = AvroValue::Kind;
 
-constexpr int kMaxDepth = 128;
-// Arrays of zero-byte items (nulls, empty records) carry no bytes to bound their count, so
-// they get a fixed cap instead.
-constexpr uint64_t kMaxZeroSizeItems = 1 << 20;
+constexpr int kMaxDatumDepth = 128;
 
 }  // namespace
 
@@ -40,7 +37,7 @@ class Decoder {
   explicit Decoder(ByteReader& reader) : reader_(reader) {}
 
   Result<AvroValue> Decode(const AvroNode& node, int depth) {
-    if (depth > kMaxDepth) return Corruption("avro datum nested deeper than {}", kMaxDepth);
+    if (depth > kMaxDatumDepth) return Corruption("avro datum nested deeper than {}", kMaxDatumDepth);
     switch (node.type) {
       case AvroType::kNull:
         return AvroValue::Null();

@@ -17,6 +17,10 @@
 
 namespace floe::avro {
 
+// Arrays and maps of zero-byte items (nulls, empty records) carry no bytes to bound their
+// count, so decoders cap it at this many instead.
+inline constexpr uint64_t kMaxZeroSizeItems = 1 << 20;
+
 // The fewest bytes one datum of `schema` can occupy (0 for null and all-null records).
 size_t MinEncodedSize(const AvroNode& schema, int depth = 0);
 

@@ -59,9 +59,6 @@ namespace {
 
 using Op = ColumnStep::Op;
 
-// Arrays of zero-byte items carry no bytes to bound their count: a fixed cap instead.
-constexpr uint64_t kMaxZeroSizeItems = 1 << 20;
-
 std::string WriterTypeName(const AvroNode& node) {
   std::string name(AvroTypeName(node.type));
   if (!node.logical_type.empty()) name += " (" + node.logical_type + ")";

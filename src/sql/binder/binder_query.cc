@@ -19,7 +19,19 @@
 namespace floe::sql {
 namespace {
 
-using namespace ast;
+using ast::AlterAction;
+using ast::CommonTableExpr;
+using ast::Expr;
+using ast::ExprKind;
+using ast::JoinType;
+using ast::LiteralKind;
+using ast::Query;
+using ast::SelectItem;
+using ast::SetOpKind;
+using ast::Statement;
+using ast::StatementKind;
+using ast::TableRef;
+using ast::TimeTravel;
 
 // The name a select item's column gets: its alias, a column's name, a field's name, or _colN.
 std::string ItemName(const SelectItem& item, size_t index) {

@@ -12,8 +12,6 @@
 namespace floe::sql {
 namespace {
 
-bool Take(const uint8_t* mask, int64_t i) { return mask == nullptr || mask[i] != 0; }
-
 // 10^38: decimal(38) values lie strictly between its negation and it.
 constexpr Int128 kDecimalLimit = [] {
   Int128 p = 1;
@@ -35,12 +33,12 @@ class CountState final : public AggregateState {
   void Resize(size_t groups) override { counts_.resize(groups, 0); }
   Status Update(const uint32_t* groups, int64_t rows, const std::vector<VectorPtr>& args, const uint8_t* mask) override {
     if (mode_ == Mode::kRows) {
-      for (int64_t i = 0; i < rows; ++i) counts_[groups[i]] += Take(mask, i);
+      for (int64_t i = 0; i < rows; ++i) counts_[groups[i]] += MaskTakesRow(mask, i);
       return OkStatus();
     }
     const ColumnVector& v = *args[0];
     for (int64_t i = 0; i < rows; ++i) {
-      if (!Take(mask, i) || !v.IsValid(i)) continue;
+      if (!MaskTakesRow(mask, i) || !v.IsValid(i)) continue;
       if (mode_ == Mode::kTrue && v.Data<uint8_t>()[i] == 0) continue;
       ++counts_[groups[i]];
     }
@@ -81,7 +79,7 @@ class SumState final : public AggregateState {
       // one more addition of a value under 10^38).
       bool overflow = false;
       for (int64_t i = 0; i < rows; ++i) {
-        if (!all_valid && (!Take(mask, i) || !v.IsValid(i))) continue;
+        if (!all_valid && (!MaskTakesRow(mask, i) || !v.IsValid(i))) continue;
         uint32_t g = groups[i];
         Int128& sum = sums_[g];
         sum += Load128(v, i);
@@ -92,7 +90,7 @@ class SumState final : public AggregateState {
       return OkStatus();
     }
     for (int64_t i = 0; i < rows; ++i) {
-      if (!all_valid && (!Take(mask, i) || !v.IsValid(i))) continue;
+      if (!all_valid && (!MaskTakesRow(mask, i) || !v.IsValid(i))) continue;
       uint32_t g = groups[i];
       FLOE_RETURN_IF_ERROR(Add(sums_[g], Get(v, i)));
       has_[g] = 1;
@@ -216,7 +214,7 @@ class AvgState final : public AggregateState {
       return;
     }
     for (int64_t i = 0; i < rows; ++i) {
-      if (!Take(mask, i) || !v.IsValid(i)) continue;
+      if (!MaskTakesRow(mask, i) || !v.IsValid(i)) continue;
       uint32_t g = groups[i];
       ++counts_[g];
       into[g] += load(i);
@@ -242,7 +240,7 @@ class MinMaxState final : public AggregateState {
   Status Update(const uint32_t* groups, int64_t rows, const std::vector<VectorPtr>& args, const uint8_t* mask) override {
     const ColumnVector& v = *args[0];
     for (int64_t i = 0; i < rows; ++i) {
-      if (!Take(mask, i) || !v.IsValid(i)) continue;
+      if (!MaskTakesRow(mask, i) || !v.IsValid(i)) continue;
       T x;
       std::memcpy(&x, v.values.data() + static_cast<size_t>(i) * sizeof(T), sizeof(T));
       Fold(groups[i], x);
@@ -297,7 +295,7 @@ class StringMinMaxState final : public AggregateState {
   Status Update(const uint32_t* groups, int64_t rows, const std::vector<VectorPtr>& args, const uint8_t* mask) override {
     const ColumnVector& v = *args[0];
     for (int64_t i = 0; i < rows; ++i) {
-      if (!Take(mask, i) || !v.IsValid(i)) continue;
+      if (!MaskTakesRow(mask, i) || !v.IsValid(i)) continue;
       Fold(groups[i], v.StringAt(i));
     }
     return OkStatus();
@@ -353,7 +351,7 @@ class ValueState final : public AggregateState {
   }
   Status Update(const uint32_t* groups, int64_t rows, const std::vector<VectorPtr>& args, const uint8_t* mask) override {
     for (int64_t i = 0; i < rows; ++i) {
-      if (!Take(mask, i)) continue;
+      if (!MaskTakesRow(mask, i)) continue;
       if (function_ == "arbitrary" || function_ == "any_value") {
         if (has_[groups[i]] || !args[0]->IsValid(i)) continue;
         values_[groups[i]] = GetValue(*args[0], arg_types_[0], i);
@@ -421,7 +419,7 @@ class BoolState final : public AggregateState {
   Status Update(const uint32_t* groups, int64_t rows, const std::vector<VectorPtr>& args, const uint8_t* mask) override {
     const ColumnVector& v = *args[0];
     for (int64_t i = 0; i < rows; ++i) {
-      if (!Take(mask, i) || !v.IsValid(i)) continue;
+      if (!MaskTakesRow(mask, i) || !v.IsValid(i)) continue;
       Fold(groups[i], v.Data<uint8_t>()[i]);
     }
     return OkStatus();
@@ -469,7 +467,7 @@ class VarianceState final : public AggregateState {
   Status Update(const uint32_t* groups, int64_t rows, const std::vector<VectorPtr>& args, const uint8_t* mask) override {
     const ColumnVector& v = *args[0];
     for (int64_t i = 0; i < rows; ++i) {
-      if (!Take(mask, i) || !v.IsValid(i)) continue;
+      if (!MaskTakesRow(mask, i) || !v.IsValid(i)) continue;
       Combine(groups[i], 1, v.Data<double>()[i], 0);
     }
     return OkStatus();
@@ -522,7 +520,7 @@ class ApproxDistinctState final : public AggregateState {
   Status Update(const uint32_t* groups, int64_t rows, const std::vector<VectorPtr>& args, const uint8_t* mask) override {
     encoder_.Encode({args[0].get()}, rows);
     for (int64_t i = 0; i < rows; ++i) {
-      if (!Take(mask, i) || !args[0]->IsValid(i)) continue;
+      if (!MaskTakesRow(mask, i) || !args[0]->IsValid(i)) continue;
       Add(groups_[groups[i]], encoder_.hash(i));
     }
     return OkStatus();
@@ -607,7 +605,7 @@ class PercentileState final : public AggregateState {
     const ColumnVector& v = *args[0];
     const ColumnVector& p = *args[1];
     for (int64_t i = 0; i < rows; ++i) {
-      if (!Take(mask, i) || !v.IsValid(i)) continue;
+      if (!MaskTakesRow(mask, i) || !v.IsValid(i)) continue;
       if (percentage_ < 0 && p.IsValid(i)) {
         percentage_ = p.Data<double>()[i];
         if (percentage_ < 0 || percentage_ > 1) return InvalidArgument("Percentile must be between 0 and 1");
@@ -668,7 +666,7 @@ class DistinctState final : public AggregateState {
     encoder_.Encode(columns, rows);
     std::vector<uint32_t> fresh;
     for (int64_t i = 0; i < rows; ++i) {
-      if (!Take(mask, i)) continue;
+      if (!MaskTakesRow(mask, i)) continue;
       key_.assign(reinterpret_cast<const char*>(&groups[i]), 4);
       key_ += encoder_.key(i);
       bool inserted;
@@ -753,7 +751,7 @@ class FixedDistinctState final : public AggregateState {
     constexpr int64_t kAhead = 16;
     for (int64_t i = 0; i < rows; ++i) {
       if (i + kAhead < rows) __builtin_prefetch(&slots_[hashes_[static_cast<size_t>(i + kAhead)] & (slots_.size() - 1)]);
-      if (!Take(mask, i)) continue;
+      if (!MaskTakesRow(mask, i)) continue;
       if (Insert(groups[i], keys_[static_cast<size_t>(i)], !v.IsValid(i), hashes_[static_cast<size_t>(i)])) {
         fresh_rows_.push_back(static_cast<uint32_t>(i));
       }

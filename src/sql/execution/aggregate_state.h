@@ -14,6 +14,9 @@
 
 namespace floe::sql {
 
+// Whether row i of an Update takes part: `mask` is null (every row does) or nonzero at i.
+inline bool MaskTakesRow(const uint8_t* mask, int64_t i) { return mask == nullptr || mask[i] != 0; }
+
 class AggregateState {
  public:
   virtual ~AggregateState() = default;

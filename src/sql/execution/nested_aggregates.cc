@@ -18,8 +18,6 @@ struct Entry {
   std::vector<Value> keys;  // array_agg's ORDER BY keys; map_agg's value is `keys[0]`.
 };
 
-bool Take(const uint8_t* mask, int64_t i) { return mask == nullptr || mask[i] != 0; }
-
 // One ORDER BY key's direction and where its NULLs go.
 struct KeyOrder {
   bool descending = false;
@@ -35,7 +33,7 @@ class ArrayAggState final : public AggregateState {
   Status Update(const uint32_t* groups, int64_t rows, const std::vector<VectorPtr>& args,
                 const uint8_t* mask) override {
     for (int64_t i = 0; i < rows; ++i) {
-      if (!Take(mask, i)) continue;
+      if (!MaskTakesRow(mask, i)) continue;
       Entry e{GetValue(*args[0], arg_types_[0], i), {}};
       for (size_t k = 1; k < args.size(); ++k) e.keys.push_back(GetValue(*args[k], arg_types_[k], i));
       entries_[groups[i]].push_back(std::move(e));
@@ -109,7 +107,7 @@ class MapAggState final : public AggregateState {
   Status Update(const uint32_t* groups, int64_t rows, const std::vector<VectorPtr>& args,
                 const uint8_t* mask) override {
     for (int64_t i = 0; i < rows; ++i) {
-      if (!Take(mask, i) || !args[0]->IsValid(i)) continue;
+      if (!MaskTakesRow(mask, i) || !args[0]->IsValid(i)) continue;
       Add(groups[i], GetValue(*args[0], arg_types_[0], i), [&] { return GetValue(*args[1], arg_types_[1], i); });
     }
     return OkStatus();

@@ -20,7 +20,7 @@ namespace {
 using formats::ColumnBatch;
 using formats::ColumnVector;
 
-struct OutputColumn {
+struct ScanOutputColumn {
   int32_t field_id = 0;
   std::string name;
   iceberg::TypePtr type;  // Null for a metadata column.
@@ -161,7 +161,7 @@ Result<Plan> PlanFiles(const ResolvedTable& table, const iceberg::ExprPtr& filte
 class IcebergTableScan final : public TableScan {
  public:
   IcebergTableScan(std::shared_ptr<const ResolvedTable> table, std::shared_ptr<FileCaches> caches,
-                   std::vector<OutputColumn> columns, std::vector<FieldPredicate> predicates, Plan plan,
+                   std::vector<ScanOutputColumn> columns, std::vector<FieldPredicate> predicates, Plan plan,
                    bool has_predicate)
       : table_(std::move(table)),
         caches_(std::move(caches)),
@@ -170,7 +170,7 @@ class IcebergTableScan final : public TableScan {
         plan_(std::move(plan)),
         has_predicate_(has_predicate),
         file_touched_(plan_.tasks.size()) {
-    for (const OutputColumn& c : columns_) {
+    for (const ScanOutputColumn& c : columns_) {
       fields_.push_back({c.name, c.field_id, true, c.batch_type});
       by_position_ = by_position_ || (c.metadata && DependsOnPosition(*c.metadata));
     }
@@ -371,7 +371,7 @@ class IcebergTableScan final : public TableScan {
     // Only the columns the query reads, and the equality deletes' key columns.
     std::set<int32_t> needed;
     bool lineage = false;
-    for (const OutputColumn& c : columns_) {
+    for (const ScanOutputColumn& c : columns_) {
       if (!c.metadata) needed.insert(c.field_id);
       lineage =
           lineage || c.metadata == MetadataColumn::kRowId || c.metadata == MetadataColumn::kLastUpdatedSequenceNumber;
@@ -481,7 +481,7 @@ class IcebergTableScan final : public TableScan {
 
   std::shared_ptr<const ResolvedTable> table_;
   std::shared_ptr<FileCaches> caches_;
-  std::vector<OutputColumn> columns_;
+  std::vector<ScanOutputColumn> columns_;
   std::vector<formats::Field> fields_;
   std::vector<FieldPredicate> predicates_;
   Plan plan_;
@@ -502,7 +502,7 @@ class IcebergTableScan final : public TableScan {
 Result<std::unique_ptr<TableScan>> PlanDataScan(std::shared_ptr<const ResolvedTable> table, const ScanRequest& request,
                                                 std::shared_ptr<FileCaches> caches) {
   if (!request.table) return InvalidArgument("scan without a table");
-  std::vector<OutputColumn> columns;
+  std::vector<ScanOutputColumn> columns;
   const size_t available = request.table->columns.size() + request.table->metadata_columns.size();
   for (int index : request.columns) {
     if (index < 0 || static_cast<size_t>(index) >= available) {

@@ -14,7 +14,7 @@
 namespace floe::sql {
 namespace {
 
-bool Shareable(const BoundExpr& e) {
+bool WorthSharing(const BoundExpr& e) {
   if (e.kind == BoundKind::kCast) return !e.try_cast;
   if (e.kind != BoundKind::kCall) return false;
   static const char* kArithmetic[] = {"add", "subtract", "multiply", "divide", "modulus", "negate"};
@@ -29,14 +29,14 @@ int Size(const BoundExpr& e) {
 
 // Appends the shareable subexpressions reachable from `e` through shareable nodes only.
 void CollectShareable(BoundExpr& e, std::vector<BoundExpr*>& out) {
-  if (!Shareable(e)) return;
+  if (!WorthSharing(e)) return;
   out.push_back(&e);
   for (auto& a : e.args) CollectShareable(*a, out);
 }
 
 // Replaces every occurrence of `common` reachable through shareable nodes by `column`.
 void Replace(BoundExprPtr& e, const BoundExpr& common, const BoundExpr& column) {
-  if (!Shareable(*e)) return;
+  if (!WorthSharing(*e)) return;
   if (e->Equals(common)) {
     e = column.Clone();
     return;

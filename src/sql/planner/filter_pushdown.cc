@@ -84,7 +84,7 @@ LogicalPtr WrapFilter(LogicalPtr op, std::vector<BoundExprPtr> terms) {
   return filter;
 }
 
-std::optional<ColumnPredicate::Op> CompareOp(const std::string& name, bool flipped) {
+std::optional<ColumnPredicate::Op> PredicateOpFor(const std::string& name, bool flipped) {
   if (name == "eq") return ColumnPredicate::Op::kEq;
   if (name == "neq") return ColumnPredicate::Op::kNotEq;
   if (name == "lt") return flipped ? ColumnPredicate::Op::kGt : ColumnPredicate::Op::kLt;
@@ -128,7 +128,7 @@ std::optional<ColumnPredicate> ToColumnPredicate(const BoundExpr& term, const Lo
     for (int side = 0; side < 2; ++side) {
       const TableColumn* column = column_of(*term.args[side]);
       if (column == nullptr || !constant(*term.args[1 - side])) continue;
-      auto op = CompareOp(term.name, side == 1);
+      auto op = PredicateOpFor(term.name, side == 1);
       if (!op) return std::nullopt;
       out.column = column->name;
       out.field_id = column->field_id;

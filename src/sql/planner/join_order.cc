@@ -205,10 +205,6 @@ double SemiJoinRows(const LogicalOperator& kept, const LogicalOperator& other, c
   return std::max(1.0, rows * 0.5);
 }
 
-bool IsInnerJoin(const LogicalOperator& op) {
-  return op.kind == LogicalKind::kJoin && (op.join_type == LogicalJoinType::kInner || op.join_type == LogicalJoinType::kCross);
-}
-
 void Flatten(LogicalPtr op, std::vector<LogicalPtr>& leaves, std::vector<BoundExprPtr>& terms) {
   if (IsInnerJoin(*op)) {
     SplitConjunction(std::move(op->condition), terms);

@@ -330,6 +330,11 @@ std::string ExplainPlan(const LogicalOperator& plan, const ExplainAnnotator& ann
   return out;
 }
 
+bool IsInnerJoin(const LogicalOperator& op) {
+  return op.kind == LogicalKind::kJoin &&
+         (op.join_type == LogicalJoinType::kInner || op.join_type == LogicalJoinType::kCross);
+}
+
 // Every expression slot of one node (not its children).
 void ForEachExpression(LogicalOperator& op, const std::function<void(BoundExprPtr&)>& visit) {
   auto one = [&](BoundExprPtr& e) {

@@ -185,6 +185,10 @@ struct LogicalOperator {
   std::set<ColumnId> OutputIds() const;
 };
 
+// Whether `op` is an inner or cross join: the joins whose conditions' terms may move between
+// them and the filters above.
+bool IsInnerJoin(const LogicalOperator& op);
+
 // Every expression slot of one node (not its children).
 void ForEachExpression(LogicalOperator& op, const std::function<void(BoundExprPtr&)>& visit);
 void ForEachExpression(const LogicalOperator& op, const std::function<void(const BoundExpr&)>& visit);

@@ -6,19 +6,19 @@
 namespace floe::sql {
 namespace {
 
-bool Shareable(const BoundExpr& e) {
+bool ResultReusable(const BoundExpr& e) {
   if (e.kind == BoundKind::kSubquery) return false;  // Printed as "(subquery)": its plan is not in the text.
   if (e.kind == BoundKind::kCall && (e.name == "random" || e.name == "rand" || e.name == "uuid")) return false;
   for (const auto& a : e.args) {
-    if (!Shareable(*a)) return false;
+    if (!ResultReusable(*a)) return false;
   }
   return true;
 }
 
-bool Shareable(const LogicalOperator& op) {
+bool ResultReusable(const LogicalOperator& op) {
   auto all = [](const std::vector<BoundExprPtr>& list) {
     for (const auto& e : list) {
-      if (e && !Shareable(*e)) return false;
+      if (e && !ResultReusable(*e)) return false;
     }
     return true;
   };
@@ -27,7 +27,7 @@ bool Shareable(const LogicalOperator& op) {
       if (!all(op.pushed.residual)) return false;
       break;
     case LogicalKind::kFilter:
-      if (op.predicate && !Shareable(*op.predicate)) return false;
+      if (op.predicate && !ResultReusable(*op.predicate)) return false;
       break;
     case LogicalKind::kProject:
       if (!all(op.expressions)) return false;
@@ -35,14 +35,14 @@ bool Shareable(const LogicalOperator& op) {
     case LogicalKind::kAggregate:
       if (!all(op.groups)) return false;
       for (const AggregateCall& call : op.aggregates) {
-        if (!all(call.args) || (call.filter && !Shareable(*call.filter))) return false;
+        if (!all(call.args) || (call.filter && !ResultReusable(*call.filter))) return false;
         for (const SortKey& key : call.order) {
-          if (!Shareable(*key.expr)) return false;
+          if (!ResultReusable(*key.expr)) return false;
         }
       }
       break;
     case LogicalKind::kJoin:
-      if (op.condition && !Shareable(*op.condition)) return false;
+      if (op.condition && !ResultReusable(*op.condition)) return false;
       break;
     case LogicalKind::kDistinct:
       break;
@@ -50,7 +50,7 @@ bool Shareable(const LogicalOperator& op) {
       return false;
   }
   for (const auto& child : op.children) {
-    if (!Shareable(*child)) return false;
+    if (!ResultReusable(*child)) return false;
   }
   return true;
 }
@@ -87,7 +87,7 @@ std::string Canonical(const std::string& text) {
 }  // namespace
 
 std::optional<std::string> ReusableResultKey(const LogicalOperator& plan) {
-  if (!Shareable(plan)) return std::nullopt;
+  if (!ResultReusable(plan)) return std::nullopt;
   std::string text = ExplainPlan(plan, [](const LogicalOperator& op) {
     std::string types = " types:";
     for (const auto& c : op.output) {

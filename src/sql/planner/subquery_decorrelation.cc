@@ -35,10 +35,6 @@ bool ReadsAny(LogicalOperator& op, const std::set<ColumnId>& ids) {
   return found;
 }
 
-bool IsInnerJoin(const LogicalOperator& op) {
-  return op.kind == LogicalKind::kJoin && (op.join_type == LogicalJoinType::kInner || op.join_type == LogicalJoinType::kCross);
-}
-
 // Moves the conjuncts that read `outer` columns out of the filters and inner-join conditions at
 // the top of `op` (descending only through those) into `pulled`. Returns false when the
 // subtree still reads an outer column afterwards (correlation somewhere this cannot lift).
