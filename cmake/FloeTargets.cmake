@@ -11,6 +11,16 @@ if(FLOE_WERROR)
   list(APPEND FLOE_WARNINGS -Werror)
 endif()
 
+# Batches a target's sources (see FLOE_UNITY_BUILD). GCC's -Wsubobject-linkage assumes a file
+# that is #included is a header shared between translation units; a batch includes the .cc
+# files, whose anonymous-namespace types stay in that one translation unit.
+function(floe_enable_unity_build target)
+  if(FLOE_UNITY_BUILD)
+    set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${FLOE_UNITY_BATCH_SIZE})
+    target_compile_options(${target} PRIVATE -Wno-subobject-linkage)
+  endif()
+endfunction()
+
 # floe_add_library(NAME SOURCES a.cc ... DEPS floe_base fmt::fmt ...)
 # A static library of one area; its headers are included as "area/file.h" from src/.
 function(floe_add_library name)
@@ -19,6 +29,7 @@ function(floe_add_library name)
   target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR}/src)
   target_compile_options(${name} PRIVATE ${FLOE_WARNINGS})
   target_link_libraries(${name} PUBLIC ${ARG_DEPS})
+  floe_enable_unity_build(${name})
   set_property(GLOBAL APPEND PROPERTY FLOE_LIBRARIES ${name})
 endfunction()
 
