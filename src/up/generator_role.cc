@@ -14,7 +14,7 @@ Status GeneratorRole::Start() {
   if (!resumed_ && !options_.ledger_path.empty()) {
     // `floe up` started again on the same data: the table kept every event, so must the ledger.
     FLOE_RETURN_IF_ERROR_CTX(ledger_.Resume(options_.ledger_path, options_.topic), "starting the generator");
-    generator::PartitionLedger total = ledger_.Total();
+    generator::PartitionLedger total = ledger_.Total(options_.topic);
     sent_before_ = total.acked + total.failed;
     resumed_ = true;
   }

@@ -574,7 +574,7 @@ nlohmann::json Pipeline::GeneratorNumbers() const {
       out["rate"] = generator->rate();
       out["paused"] = generator->rate() == 0;
       out["sent"] = generator->sent();
-      total = generator->ledger().Total();
+      total = generator->ledger().Total("orders");
       have_ledger = true;
     }
   }
