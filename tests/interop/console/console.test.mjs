@@ -117,6 +117,12 @@ test('a box opens its page', async () => {
   const columns = await page.locator('[data-list="schema"] tbody tr td:nth-child(2)').allTextContents();
   for (const name of ['event_id', 'ts', 'type', 'order_id', 'amount']) assert.ok(columns.includes(name), columns.join(','));
   await shot('box-table');
+  // The generator's page counts the payments and shipments it sent, each topic apart.
+  await page.goto(`${base}/#/box/generator`);
+  for (const topic of ['payments', 'shipments']) {
+    await waitFor(`acknowledged ${topic}`,
+      async () => number(await page.locator(`[data-fact="acknowledged_${topic}"]`).textContent()) > 0);
+  }
 });
 
 test('a SQL query renders as a chart and a table', async () => {
