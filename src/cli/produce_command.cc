@@ -1,14 +1,16 @@
 // `floe produce`: the order-events generator, a Kafka producer of realistic shop events.
-#include <csignal>
-
 #include <fmt/format.h>
+
+#include <csignal>
 
 #include "base/clock.h"
 #include "base/logging.h"
 #include "cli/command.h"
 #include "generator/kafka_producer.h"
 #include "generator/order_event.h"
+#include "generator/payment_event.h"
 #include "generator/produce_loop.h"
+#include "generator/shipment_event.h"
 
 namespace floe::cli {
 namespace {
@@ -24,16 +26,37 @@ void StopOnSignal(int) {
 void RegisterProduceCommand(CLI::App& root, CommandRegistry& registry) {
   struct Flags {
     std::string brokers = "127.0.0.1:9092", topic = "orders", ledger, compression = "none", acks = "all";
+    std::string payments_topic, shipments_topic;  // Empty: no payments, no shipments.
     double rate = 1000, malformed_rate = 0.0;
     int64_t count = 0;
     uint64_t seed = 0;
-    bool print_schema = false, line_items = false;
+    bool print_schema = false, print_payments_schema = false, print_shipments_schema = false, line_items = false;
   };
   auto flags = std::make_shared<Flags>();
   CLI::App* app = registry.Add(root, "produce", "Generate order events into a topic", "produce", [flags] {
     if (flags->print_schema) {
       fmt::print("{}\n", generator::OrdersSchemaJson(flags->line_items));
       return kExitOk;
+    }
+    if (flags->print_payments_schema) {
+      fmt::print("{}\n", generator::PaymentsSchemaJson());
+      return kExitOk;
+    }
+    if (flags->print_shipments_schema) {
+      fmt::print("{}\n", generator::ShipmentsSchemaJson());
+      return kExitOk;
+    }
+    // A shipment goes to the order's shipping address, which orders have with their line items.
+    if (!flags->shipments_topic.empty() && !flags->line_items) {
+      fmt::print(stderr,
+                 "floe produce: --shipments-topic needs --line-items (a shipment goes to the order's "
+                 "shipping address)\n");
+      return kExitUsage;
+    }
+    if (flags->payments_topic == flags->topic || flags->shipments_topic == flags->topic ||
+        (!flags->payments_topic.empty() && flags->payments_topic == flags->shipments_topic)) {
+      fmt::print(stderr, "floe produce: --topic, --payments-topic and --shipments-topic must differ\n");
+      return kExitUsage;
     }
     generator::Ledger ledger;
     if (!flags->ledger.empty()) {
@@ -56,24 +79,37 @@ void RegisterProduceCommand(CLI::App& root, CommandRegistry& registry) {
     generator::OrderEventGenerator events({.seed = seed,
                                            .malformed_rate = flags->malformed_rate,
                                            .first_order_id = first_order_id,
-                                           .line_items = flags->line_items},
+                                           .line_items = flags->line_items,
+                                           .payments = !flags->payments_topic.empty(),
+                                           .shipments = !flags->shipments_topic.empty()},
                                           Clock::System());
-    generator::ProduceLoop loop({.topic = flags->topic, .rate = flags->rate, .count = flags->count,
-                                 .ledger_path = flags->ledger},
+    generator::ProduceLoop loop({.topic = flags->topic,
+                                 .rate = flags->rate,
+                                 .count = flags->count,
+                                 .ledger_path = flags->ledger,
+                                 .payments_topic = flags->payments_topic,
+                                 .shipments_topic = flags->shipments_topic},
                                 events, **producer, ledger);
     running_loop.store(&loop);
     std::signal(SIGINT, StopOnSignal);
     std::signal(SIGTERM, StopOnSignal);
     Status status = loop.Run();
     running_loop.store(nullptr);
-    generator::PartitionLedger total = ledger.Total();
+    generator::PartitionLedger total = ledger.Total(flags->topic);
     fmt::print(stderr, "floe produce: sent {}, acknowledged {} ({} valid, {} malformed), failed {}\n", loop.sent(),
                total.acked, total.acked_valid, total.acked_malformed, total.failed);
+    uint64_t failed = total.failed;
+    for (const std::string& side : {flags->payments_topic, flags->shipments_topic}) {
+      if (side.empty()) continue;
+      generator::PartitionLedger side_total = ledger.Total(side);
+      fmt::print(stderr, "floe produce: {}: acknowledged {}, failed {}\n", side, side_total.acked, side_total.failed);
+      failed += side_total.failed;
+    }
     if (!status) {
       fmt::print(stderr, "floe produce: {}\n", status.error().ToString());
       return kExitFailure;
     }
-    return total.failed == 0 ? kExitOk : kExitFailure;
+    return failed == 0 ? kExitOk : kExitFailure;
   });
   app->add_option("--brokers", flags->brokers, "Bootstrap HOST:PORT of any Kafka")->capture_default_str();
   app->add_option("--topic", flags->topic, "Topic to produce to")->capture_default_str();
@@ -95,6 +131,14 @@ void RegisterProduceCommand(CLI::App& root, CommandRegistry& registry) {
   app->add_flag("--line-items", flags->line_items,
                 "Orders carry their line items (sku, quantity, unit price) and shipping address "
                 "(docs/orders.md); with --print-schema, the schema that has them");
+  app->add_option("--payments-topic", flags->payments_topic,
+                  "Also send one payment event per paid order to this topic, e.g. payments (docs/orders.md)");
+  app->add_option("--shipments-topic", flags->shipments_topic,
+                  "Also send one shipment event per shipped order to this topic, e.g. shipments; needs --line-items");
+  app->add_flag("--print-payments-schema", flags->print_payments_schema,
+                "Print the Iceberg schema of the payment events (shop.payments) and exit");
+  app->add_flag("--print-shipments-schema", flags->print_shipments_schema,
+                "Print the Iceberg schema of the shipment events (shop.shipments) and exit");
   app->add_option("--acks", flags->acks, "0, 1 or all")->check(CLI::IsMember({"0", "1", "all"}))->capture_default_str();
 }
 

@@ -10,6 +10,7 @@ void KafkaProducer::OnDeliveryReport(rd_kafka_s* kafka, const void* message, voi
   const auto* m = static_cast<const rd_kafka_message_t*>(message);
   auto* self = static_cast<KafkaProducer*>(opaque);
   DeliveryReport report;
+  report.topic = m->rkt != nullptr ? rd_kafka_topic_name(m->rkt) : "";
   report.partition = m->partition;
   report.offset = m->offset;
   report.key = std::string_view(static_cast<const char*>(m->key), m->key_len);

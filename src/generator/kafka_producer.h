@@ -19,6 +19,7 @@ struct rd_kafka_s;
 namespace floe::generator {
 
 struct DeliveryReport {
+  std::string_view topic;  // Valid during the callback, as key and value.
   int32_t partition = -1;
   int64_t offset = -1;
   std::string_view key;

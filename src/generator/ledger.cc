@@ -59,53 +59,106 @@ Result<PartitionLedger> PartitionFromJson(const nlohmann::json& p) {
   return out;
 }
 
+PartitionLedger TotalOf(const TopicLedger& partitions) {
+  PartitionLedger total;
+  for (const auto& [partition, p] : partitions) Add(total, p);
+  return total;
+}
+
+// {"partitions": {...}, "total": {...}} without the braces around it.
+std::string TopicBodyJson(const TopicLedger& partitions) {
+  std::string out = R"("partitions":{)";
+  bool first = true;
+  for (const auto& [partition, p] : partitions) {
+    out += fmt::format(R"({}"{}":{})", first ? "" : ",", partition, PartitionJson(p));
+    first = false;
+  }
+  out += fmt::format(R"(}},"total":{})", PartitionJson(TotalOf(partitions)));
+  return out;
+}
+
+Result<TopicLedger> TopicFromJson(const nlohmann::json& json) {
+  if (!json.contains("partitions") || !json["partitions"].is_object()) return Corruption("no 'partitions' object");
+  TopicLedger partitions;
+  for (const auto& [key, value] : json["partitions"].items()) {
+    int32_t partition = -1;
+    auto [end, parse_error] = std::from_chars(key.data(), key.data() + key.size(), partition);
+    if (parse_error != std::errc() || end != key.data() + key.size() || partition < 0) {
+      return Corruption("'{}' is not a partition number", key);
+    }
+    auto entry = PartitionFromJson(value);
+    if (!entry) return Corruption("partition {}: {}", partition, entry.error().message());
+    partitions[partition] = *entry;
+  }
+  return partitions;
+}
+
 }  // namespace
 
 uint64_t EventIdHash(std::string_view event_id) { return XXH64(event_id.data(), event_id.size(), 0); }
 
-void Ledger::RecordAcked(int32_t partition, std::string_view value, bool valid, std::string_view event_id) {
+void Ledger::RecordAcked(std::string_view topic, int32_t partition, std::string_view value, bool valid,
+                         std::string_view event_id) {
   uint64_t value_hash = XXH64(value.data(), value.size(), 0);
   uint64_t id_hash = valid ? EventIdHash(event_id) : 0;
   std::lock_guard lock(mutex_);
-  PartitionLedger& p = partitions_[partition];
+  auto it = topics_.find(topic);
+  if (it == topics_.end()) it = topics_.emplace(std::string(topic), TopicLedger()).first;
+  PartitionLedger& p = it->second[partition];
   ++p.acked;
   ++(valid ? p.acked_valid : p.acked_malformed);
   p.value_hash_sum += value_hash;
   p.event_id_hash_sum += id_hash;
 }
 
-void Ledger::RecordFailed(int32_t partition) {
+void Ledger::RecordFailed(std::string_view topic, int32_t partition) {
   std::lock_guard lock(mutex_);
-  ++partitions_[partition].failed;
+  auto it = topics_.find(topic);
+  if (it == topics_.end()) it = topics_.emplace(std::string(topic), TopicLedger()).first;
+  ++it->second[partition].failed;
 }
 
-std::map<int32_t, PartitionLedger> Ledger::Snapshot() const {
+TopicLedger Ledger::Snapshot(std::string_view topic) const {
   std::lock_guard lock(mutex_);
-  return partitions_;
+  auto it = topics_.find(topic);
+  return it == topics_.end() ? TopicLedger() : it->second;
 }
 
-PartitionLedger Ledger::Total() const {
-  PartitionLedger total;
-  for (const auto& [partition, p] : Snapshot()) Add(total, p);
-  return total;
+PartitionLedger Ledger::Total(std::string_view topic) const { return TotalOf(Snapshot(topic)); }
+
+std::vector<std::string> Ledger::Topics() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> names;
+  for (const auto& [name, partitions] : topics_) names.push_back(name);
+  return names;
 }
 
-std::string Ledger::ToJson(std::string_view topic) const {
-  auto partitions = Snapshot();
-  PartitionLedger total;
-  std::string out = fmt::format(R"({{"topic":"{}","partitions":{{)", topic);
-  bool first = true;
-  for (const auto& [partition, p] : partitions) {
-    out += fmt::format(R"({}"{}":{})", first ? "" : ",", partition, PartitionJson(p));
-    first = false;
-    Add(total, p);
+std::string Ledger::ToJson(std::string_view main_topic) const {
+  std::map<std::string, TopicLedger, std::less<>> topics;
+  {
+    std::lock_guard lock(mutex_);
+    topics = topics_;
   }
-  out += fmt::format(R"(}},"total":{}}})", PartitionJson(total));
+  auto main = topics.find(main_topic);
+  std::string out = fmt::format(R"({{"topic":"{}",{})", main_topic,
+                                TopicBodyJson(main == topics.end() ? TopicLedger() : main->second));
+  if (main != topics.end()) topics.erase(main);
+  // Only when there are other topics, so a single-topic ledger reads exactly as before.
+  if (!topics.empty()) {
+    out += R"(,"topics":{)";
+    bool first = true;
+    for (const auto& [name, partitions] : topics) {
+      out += fmt::format(R"({}"{}":{{{}}})", first ? "" : ",", name, TopicBodyJson(partitions));
+      first = false;
+    }
+    out += "}";
+  }
+  out += "}";
   return out;
 }
 
-Status Ledger::WriteFile(const std::string& path, std::string_view topic) const {
-  std::string json = ToJson(topic) + "\n";
+Status Ledger::WriteFile(const std::string& path, std::string_view main_topic) const {
+  std::string json = ToJson(main_topic) + "\n";
   std::string temp = path + ".tmp";
   FILE* f = std::fopen(temp.c_str(), "w");
   if (f == nullptr) return ErrnoError(errno, "open", temp);
@@ -116,7 +169,7 @@ Status Ledger::WriteFile(const std::string& path, std::string_view topic) const 
   return OkStatus();
 }
 
-Status Ledger::Resume(const std::string& path, std::string_view topic) {
+Status Ledger::Resume(const std::string& path, std::string_view main_topic) {
   std::error_code error;
   uintmax_t size = std::filesystem::file_size(path, error);
   if (error == std::errc::no_such_file_or_directory) return OkStatus();
@@ -128,25 +181,27 @@ Status Ledger::Resume(const std::string& path, std::string_view topic) {
   if (!in) return IoError("ledger {}: cannot read it", path);
   auto json = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
   if (json.is_discarded() || !json.is_object()) return Corruption("ledger {}: not a JSON object", path);
-  if (!json.contains("topic") || json["topic"] != topic) {
-    return InvalidArgument("ledger {} is for topic {}, not {}", path, json.value("topic", nlohmann::json()).dump(), topic);
+  if (!json.contains("topic") || json["topic"] != main_topic) {
+    return InvalidArgument("ledger {} is for topic {}, not {}", path, json.value("topic", nlohmann::json()).dump(),
+                           main_topic);
   }
-  if (!json.contains("partitions") || !json["partitions"].is_object()) {
-    return Corruption("ledger {}: no 'partitions' object", path);
-  }
-  std::map<int32_t, PartitionLedger> partitions;
-  for (const auto& [key, value] : json["partitions"].items()) {
-    int32_t partition = -1;
-    auto [end, parse_error] = std::from_chars(key.data(), key.data() + key.size(), partition);
-    if (parse_error != std::errc() || end != key.data() + key.size() || partition < 0) {
-      return Corruption("ledger {}: '{}' is not a partition number", path, key);
+  std::map<std::string, TopicLedger, std::less<>> topics;
+  auto main = TopicFromJson(json);
+  if (!main) return Corruption("ledger {}: {}", path, main.error().message());
+  topics[std::string(main_topic)] = std::move(*main);
+  if (json.contains("topics")) {
+    if (!json["topics"].is_object()) return Corruption("ledger {}: 'topics' is not an object", path);
+    for (const auto& [name, entry] : json["topics"].items()) {
+      if (name == main_topic || !entry.is_object()) {
+        return Corruption("ledger {}: topic '{}' is not a further topic's entry", path, name);
+      }
+      auto partitions = TopicFromJson(entry);
+      if (!partitions) return Corruption("ledger {}: topic {}: {}", path, name, partitions.error().message());
+      topics[name] = std::move(*partitions);
     }
-    auto entry = PartitionFromJson(value);
-    if (!entry) return Corruption("ledger {}: partition {}: {}", path, partition, entry.error().message());
-    partitions[partition] = *entry;
   }
   std::lock_guard lock(mutex_);
-  partitions_ = std::move(partitions);
+  topics_ = std::move(topics);
   return OkStatus();
 }
 

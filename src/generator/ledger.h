@@ -1,9 +1,12 @@
-// Ledger: what the broker acknowledged, per partition, so reconciliation can be exact.
+// Ledger: what the broker acknowledged, per topic and partition, so reconciliation can be exact.
 //
 // For every acknowledged message it counts the message and adds a 64-bit hash of its value to an
-// order-independent sum; for valid events it also sums a hash of the event id, which a reader of
-// the table can recompute from the rows it finds (see EventIdHash). Updated by the producer's
-// delivery callbacks, read by status pages: thread-safe.
+// order-independent sum; for valid events it also sums a hash of the event's id (`event_id`,
+// `payment_id`, `shipment_id`: the first field the generator writes), which a reader of the table
+// can recompute from the rows it finds (see EventIdHash). One file holds every topic: the main
+// topic (the orders) at the top level, as ledgers were before there were more topics, and the
+// others under "topics" (docs/orders.md). Updated by the producer's delivery callbacks, read by
+// status pages: thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +14,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/result.h"
 
@@ -29,26 +33,32 @@ struct PartitionLedger {
 
 uint64_t EventIdHash(std::string_view event_id);
 
+using TopicLedger = std::map<int32_t, PartitionLedger>;  // By partition.
+
 class Ledger {
  public:
-  void RecordAcked(int32_t partition, std::string_view value, bool valid, std::string_view event_id);
-  void RecordFailed(int32_t partition);
+  void RecordAcked(std::string_view topic, int32_t partition, std::string_view value, bool valid,
+                   std::string_view event_id);
+  void RecordFailed(std::string_view topic, int32_t partition);
 
-  std::map<int32_t, PartitionLedger> Snapshot() const;
-  PartitionLedger Total() const;
+  TopicLedger Snapshot(std::string_view topic) const;
+  PartitionLedger Total(std::string_view topic) const;
+  std::vector<std::string> Topics() const;  // Every topic with an entry, sorted.
 
-  // {"topic": ..., "partitions": {"0": {...}, ...}, "total": {...}}
-  std::string ToJson(std::string_view topic) const;
+  // {"topic": main, "partitions": {"0": {...}, ...}, "total": {...}}, and when other topics have
+  // entries, "topics": {"payments": {"partitions": {...}, "total": {...}}, ...}.
+  std::string ToJson(std::string_view main_topic) const;
   // Writes ToJson atomically (temp file + rename) so a reader never sees half a ledger.
-  Status WriteFile(const std::string& path, std::string_view topic) const;
-  // Continues the ledger a previous run wrote to `path` for `topic` (a missing file is a fresh
-  // start), so counts stay comparable with a table that kept everything. A file that is not a
-  // ledger of that topic is refused rather than overwritten. Call before recording.
-  Status Resume(const std::string& path, std::string_view topic);
+  Status WriteFile(const std::string& path, std::string_view main_topic) const;
+  // Continues the ledger a previous run wrote to `path` for `main_topic` (a missing file is a
+  // fresh start), with every other topic it holds, so counts stay comparable with tables that
+  // kept everything. A file that is not a ledger of that main topic is refused rather than
+  // overwritten. Call before recording.
+  Status Resume(const std::string& path, std::string_view main_topic);
 
  private:
   mutable std::mutex mutex_;
-  std::map<int32_t, PartitionLedger> partitions_;  // Guarded by mutex_.
+  std::map<std::string, TopicLedger, std::less<>> topics_;  // Guarded by mutex_.
 };
 
 }  // namespace floe::generator

@@ -44,14 +44,6 @@ void AppendOrderEventJson(const OrderEvent& event, std::string* out) {
   out->push_back('}');
 }
 
-std::string_view EventIdOf(std::string_view json) {
-  constexpr std::string_view kPrefix = R"({"event_id":")";
-  if (!json.starts_with(kPrefix)) return {};
-  json.remove_prefix(kPrefix.size());
-  auto end = json.find('"');
-  return end == std::string_view::npos ? std::string_view() : json.substr(0, end);
-}
-
 std::string_view OrdersSchemaJson(bool line_items) {
   constexpr std::string_view kFields = R"({"type":"struct","schema-id":0,"identifier-field-ids":[1],"fields":[
   {"id":1,"name":"event_id","required":true,"type":"string"},

@@ -50,9 +50,6 @@ struct OrderEvent {
 // Appends the event as one JSON object (no trailing newline).
 void AppendOrderEventJson(const OrderEvent& event, std::string* out);
 
-// The event id of a value AppendOrderEventJson wrote (it comes first), or "" if absent.
-std::string_view EventIdOf(std::string_view json);
-
 // The Iceberg schema JSON of shop.orders, matching AppendOrderEventJson; with `line_items` it
 // also has the optional columns line_items (a list of structs) and shipping_address (a struct).
 std::string_view OrdersSchemaJson(bool line_items = false);

@@ -1,9 +1,12 @@
 #include "generator/order_event_generator.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 
-#include <fmt/format.h>
+#include "generator/payment_event.h"
+#include "generator/shipment_event.h"
 
 namespace floe::generator {
 namespace {
@@ -47,6 +50,45 @@ constexpr City kCities[][3] = {
     {{"Sao Paulo", "BR"}, {"Rio de Janeiro", "BR"}, {"Curitiba", "BR"}},
 };
 
+// How a region's customers pay: card, paypal, bank_transfer, wallet (weights), and the local
+// bank rails a transfer goes by.
+struct PaymentHabits {
+  double weights[4];
+  std::string_view bank_rail;
+};
+
+constexpr std::string_view kPaymentMethods[] = {"card", "paypal", "bank_transfer", "wallet"};
+
+// In kRegions' order.
+constexpr PaymentHabits kPaymentHabits[] = {
+    {{0.62, 0.18, 0.05, 0.15}, "ach"},  {{0.60, 0.18, 0.05, 0.17}, "ach"}, {{0.50, 0.22, 0.18, 0.10}, "sepa"},
+    {{0.38, 0.25, 0.30, 0.07}, "sepa"}, {{0.30, 0.05, 0.50, 0.15}, "upi"}, {{0.60, 0.08, 0.12, 0.20}, "zengin"},
+    {{0.40, 0.05, 0.45, 0.10}, "pix"},
+};
+
+struct Carrier {
+  std::string_view country;
+  std::string_view name;
+  std::string_view tracking_prefix;
+};
+
+// Who delivers where; a country's carriers are adjacent.
+constexpr Carrier kCarriers[] = {
+    {"US", "ups", "1Z"},           {"US", "fedex", "FX"},    {"US", "usps", "94"},       {"IE", "an_post", "AP"},
+    {"IE", "dpd", "DP"},           {"FR", "la_poste", "LP"}, {"FR", "dpd", "DP"},        {"NL", "postnl", "3S"},
+    {"NL", "dhl", "JD"},           {"DE", "dhl", "JD"},      {"DE", "dpd", "DP"},        {"DE", "hermes", "HE"},
+    {"AT", "austrian_post", "AT"}, {"AT", "dhl", "JD"},      {"IN", "delhivery", "DL"},  {"IN", "bluedart", "BD"},
+    {"JP", "yamato", "YM"},        {"JP", "sagawa", "SG"},   {"JP", "japan_post", "JP"}, {"BR", "correios", "BR"},
+    {"BR", "jadlog", "JL"},
+};
+
+size_t RegionIndex(std::string_view region) {
+  for (size_t i = 0; i < std::size(kRegions); ++i) {
+    if (kRegions[i].name == region) return i;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int64_t UniqueFirstOrderId(const Clock& clock) {
@@ -56,7 +98,11 @@ int64_t UniqueFirstOrderId(const Clock& clock) {
 }
 
 OrderEventGenerator::OrderEventGenerator(GeneratorOptions options, const Clock& clock)
-    : options_(options), clock_(clock), rng_(options.seed), next_order_id_(options.first_order_id) {
+    : options_(options),
+      clock_(clock),
+      rng_(options.seed),
+      next_order_id_(options.first_order_id),
+      pending_rng_(options.seed ^ 0xD1B54A32D192ED03ull) {
   open_orders_.reserve(options_.max_open_orders);
 }
 
@@ -217,8 +263,80 @@ GeneratedMessage OrderEventGenerator::NextValidMessage() {
   OrderEvent event = NextEvent();
   message.key = fmt::format("{}", event.order_id);
   AppendOrderEventJson(event, &message.value);
+  AddPendingFor(event);
   message.event_id = std::move(event.event_id);
   return message;
+}
+
+std::optional<GeneratedMessage> OrderEventGenerator::NextPendingMessage() {
+  if (pending_.empty()) return std::nullopt;
+  GeneratedMessage message = std::move(pending_.front());
+  pending_.pop_front();
+  return message;
+}
+
+std::string OrderEventGenerator::NewPendingId() {
+  // As NewEventId: random bits and a counter, so ids never repeat within one generator.
+  uint64_t random = pending_rng_();
+  uint64_t counter = ++pending_counter_ ^ (options_.seed * 0xBF58476D1CE4E5B9ull);
+  return fmt::format("{:016x}{:016x}", random, counter);
+}
+
+// Only valid order events bring a payment or shipment (a mangled `paid` event brings none), so
+// the tables agree: a payment exists exactly for each paid event shop.orders holds.
+void OrderEventGenerator::AddPendingFor(const OrderEvent& event) {
+  GeneratedMessage message;
+  if (event.type == OrderEventType::kPaid && options_.payments) {
+    size_t region = RegionIndex(event.region);
+    const PaymentHabits& habits = kPaymentHabits[region];
+    std::discrete_distribution<int> method_pick(std::begin(habits.weights), std::end(habits.weights));
+    int method = method_pick(pending_rng_);
+    PaymentEvent payment{.payment_id = NewPendingId(),
+                         .ts_millis = event.ts_millis,
+                         .order_id = event.order_id,
+                         .method = kPaymentMethods[method],
+                         .amount = event.amount,
+                         .currency = event.currency};
+    switch (method) {
+      case 0:
+        payment.provider = pending_rng_() % 2 ? "stripe" : "adyen";
+        break;
+      case 1:
+        payment.provider = "paypal";
+        break;
+      case 2:
+        payment.provider = habits.bank_rail;
+        break;
+      default:
+        payment.provider = pending_rng_() % 2 ? "apple_pay" : "google_pay";
+        break;
+    }
+    AppendPaymentEventJson(payment, &message.value);
+    message.event_id = payment.payment_id;
+    message.stream = EventStream::kPayments;
+  } else if (event.type == OrderEventType::kShipped && options_.shipments && event.shipping_address) {
+    std::string_view country = event.shipping_address->country;
+    std::vector<const Carrier*> carriers;
+    for (const Carrier& carrier : kCarriers) {
+      if (carrier.country == country) carriers.push_back(&carrier);
+    }
+    if (carriers.empty()) return;  // Every country of kCities has carriers; a test keeps it so.
+    const Carrier& carrier = *carriers[pending_rng_() % carriers.size()];
+    ShipmentEvent shipment{
+        .shipment_id = NewPendingId(),
+        .ts_millis = event.ts_millis,
+        .order_id = event.order_id,
+        .carrier = carrier.name,
+        .tracking_number = fmt::format("{}{:012d}", carrier.tracking_prefix, pending_rng_() % 1'000'000'000'000ull),
+        .country = country};
+    AppendShipmentEventJson(shipment, &message.value);
+    message.event_id = shipment.shipment_id;
+    message.stream = EventStream::kShipments;
+  } else {
+    return;
+  }
+  message.key = fmt::format("{}", event.order_id);
+  pending_.push_back(std::move(message));
 }
 
 }  // namespace floe::generator

@@ -4,10 +4,15 @@
 // shipping); every event of one order repeats its customer, region, items, amount, currency and
 // coupon. Customers are skewed (a few buy a lot), regions weighted, amounts per region's
 // currency. A configurable share of the messages is malformed in assorted ways so that dead
-// letters are exercised. The same seed gives the same stream. Not thread-safe: one per producer.
+// letters are exercised. With payments and shipments on, each valid `paid` event brings one
+// payment and each valid `shipped` event one shipment (NextPendingMessage), for the topics of their
+// own; they draw on a random source apart from the orders', so the orders stream is the same with
+// them or without. The same seed gives the same streams. Not thread-safe: one per producer.
 #pragma once
 
 #include <cstdint>
+#include <deque>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -26,6 +31,11 @@ struct GeneratorOptions {
   // Orders carry their line items and shipping address (OrderEvent). Off, the stream is the
   // same as before they existed, seed for seed.
   bool line_items = false;
+  // Each valid paid event brings a payment (PaymentEvent) for the payments topic.
+  bool payments = false;
+  // Each valid shipped event brings a shipment (ShipmentEvent) to the order's shipping address,
+  // which only orders with line_items have: without them no shipment is made.
+  bool shipments = false;
 };
 
 // A first order id that no earlier run on this clock can have reached: the run's start
@@ -36,13 +46,18 @@ struct GeneratorOptions {
 // the 2280s.
 int64_t UniqueFirstOrderId(const Clock& clock);
 
-// One message to produce: the key (the order id, so an order's events stay in one partition
-// and in order) and the value. `valid` is false for deliberately malformed values.
+// Which topic a message is for.
+enum class EventStream { kOrders, kPayments, kShipments };
+
+// One message to produce: the key (the order id, so an order's events, payment and shipment stay
+// in one partition number and in order) and the value. `valid` is false for deliberately
+// malformed values.
 struct GeneratedMessage {
   std::string key;
   std::string value;
   bool valid = true;
-  std::string event_id;  // Empty for malformed messages.
+  std::string event_id;  // The event's id (event_id, payment_id, shipment_id); empty for malformed messages.
+  EventStream stream = EventStream::kOrders;
 };
 
 class OrderEventGenerator {
@@ -55,6 +70,9 @@ class OrderEventGenerator {
   GeneratedMessage NextMessage();
   // The next message, always a valid event (the playground's freshness marker).
   GeneratedMessage NextValidMessage();
+  // The payment or shipment the last valid order messages brought, oldest first, until none is
+  // left: take them after each order message, so each goes out right behind its order event.
+  std::optional<GeneratedMessage> NextPendingMessage();
 
  private:
   struct OpenOrder {
@@ -77,6 +95,9 @@ class OrderEventGenerator {
   // amount to their total; picks where it ships to.
   void AddLinesAndAddress(OpenOrder& order);
   std::string MalformedValue();
+  // Queues the payment or shipment a valid order event brings, if any.
+  void AddPendingFor(const OrderEvent& event);
+  std::string NewPendingId();
   int64_t SkewedCustomer();
 
   GeneratorOptions options_;
@@ -85,6 +106,10 @@ class OrderEventGenerator {
   std::vector<OpenOrder> open_orders_;
   int64_t next_order_id_ = 1;
   uint64_t event_counter_ = 0;
+  // Payments' and shipments' own random source, so they leave the orders' rng_ untouched.
+  std::mt19937_64 pending_rng_;
+  uint64_t pending_counter_ = 0;
+  std::deque<GeneratedMessage> pending_;
 };
 
 }  // namespace floe::generator

@@ -7,6 +7,9 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "generator/payment_event.h"
+#include "generator/shipment_event.h"
+
 namespace floe::generator {
 namespace {
 
@@ -97,7 +100,7 @@ TEST(OrderEventGenerator, MalformedMessagesAreMalformedAndValidOnesValid) {
     GeneratedMessage m = generator.NextMessage();
     EXPECT_EQ(IsValidEvent(m.value), m.valid) << m.value;
     if (m.valid) {
-      EXPECT_EQ(EventIdOf(m.value), m.event_id);
+      EXPECT_EQ(nlohmann::json::parse(m.value)["event_id"], m.event_id);
       EXPECT_EQ(m.key, std::to_string(nlohmann::json::parse(m.value)["order_id"].get<int64_t>()));
     }
     malformed += !m.valid;
@@ -189,6 +192,120 @@ TEST(OrderEventGenerator, LineItemsAddUpToTheOrder) {
   AppendOrderEventJson(plain.NextEvent(), &json);
   EXPECT_EQ(json.find("line_items"), std::string::npos) << json;
   EXPECT_TRUE(nlohmann::json::parse(json).is_object());
+}
+
+// With payments and shipments, each valid paid event brings exactly one payment (the order's
+// amount and currency, the paid event's time) and each valid shipped event one shipment (to the
+// order's country), right behind it, keyed by the order; orders cancelled before they were paid
+// have neither, and mangled order events bring nothing.
+TEST(OrderEventGenerator, PaymentsAndShipmentsFollowTheirOrders) {
+  ManualClock clock(1'700'000'000'000);
+  OrderEventGenerator generator({.seed = 13,
+                                 .malformed_rate = 0.02,
+                                 .max_open_orders = 400,
+                                 .line_items = true,
+                                 .payments = true,
+                                 .shipments = true},
+                                clock);
+  std::map<int64_t, std::vector<nlohmann::json>> events_by_order, payments_by_order, shipments_by_order;
+  std::set<std::string> ids;
+  std::set<std::string> methods, carriers, countries;
+  for (int i = 0; i < 40'000; ++i) {
+    clock.AdvanceMillis(7);
+    GeneratedMessage order = generator.NextMessage();
+    nlohmann::json event;
+    if (order.valid) {
+      event = nlohmann::json::parse(order.value);
+      events_by_order[event["order_id"].get<int64_t>()].push_back(event);
+    }
+    while (std::optional<GeneratedMessage> next = generator.NextPendingMessage()) {
+      ASSERT_TRUE(order.valid) << "a mangled order event brought " << next->value;
+      EXPECT_TRUE(next->valid);
+      EXPECT_EQ(next->key, order.key);
+      EXPECT_TRUE(ids.insert(next->event_id).second) << "duplicate id " << next->event_id;
+      auto value = nlohmann::json::parse(next->value);
+      EXPECT_EQ(value["order_id"], event["order_id"]);
+      EXPECT_EQ(value["ts"], event["ts"]);
+      int64_t order_id = value["order_id"].get<int64_t>();
+      if (next->stream == EventStream::kPayments) {
+        EXPECT_EQ(event["type"], "paid");
+        EXPECT_EQ(value["payment_id"], next->event_id);
+        EXPECT_EQ(value["amount"], event["amount"]);
+        EXPECT_EQ(value["currency"], event["currency"]);
+        EXPECT_TRUE(value["provider"].is_string() && !value["provider"].get<std::string>().empty());
+        methods.insert(value["method"].get<std::string>());
+        payments_by_order[order_id].push_back(value);
+      } else {
+        ASSERT_EQ(next->stream, EventStream::kShipments);
+        EXPECT_EQ(event["type"], "shipped");
+        EXPECT_EQ(value["shipment_id"], next->event_id);
+        EXPECT_EQ(value["country"], event["shipping_address"]["country"]);
+        EXPECT_EQ(value["tracking_number"].get<std::string>().size(), 14u) << value;
+        carriers.insert(value["carrier"].get<std::string>());
+        countries.insert(value["country"].get<std::string>());
+        shipments_by_order[order_id].push_back(value);
+      }
+    }
+  }
+  size_t paid = 0, shipped = 0, cancelled_unpaid = 0;
+  for (const auto& [order_id, events] : events_by_order) {
+    bool was_paid = false, was_shipped = false, cancelled = false;
+    for (const auto& e : events) {
+      was_paid |= e["type"] == "paid";
+      was_shipped |= e["type"] == "shipped";
+      cancelled |= e["type"] == "cancelled";
+    }
+    EXPECT_EQ(payments_by_order[order_id].size(), was_paid ? 1u : 0u) << order_id;
+    EXPECT_EQ(shipments_by_order[order_id].size(), was_shipped ? 1u : 0u) << order_id;
+    paid += was_paid;
+    shipped += was_shipped;
+    cancelled_unpaid += cancelled && !was_paid;
+  }
+  EXPECT_GT(paid, 5'000u);
+  EXPECT_GT(shipped, 3'000u);
+  EXPECT_GT(cancelled_unpaid, 100u);
+  EXPECT_EQ(methods, (std::set<std::string>{"bank_transfer", "card", "paypal", "wallet"}));
+  EXPECT_EQ(countries.size(), 9u);  // Every country orders ship to has carriers.
+  EXPECT_GT(carriers.size(), 12u);
+}
+
+// The orders stream is the same, seed for seed, with payments and shipments or without: they
+// draw on a random source of their own.
+TEST(OrderEventGenerator, OrdersAreTheSameWithPaymentsAndShipments) {
+  ManualClock clock(1'700'000'000'000);
+  OrderEventGenerator plain({.seed = 17, .malformed_rate = 0.05, .line_items = true}, clock);
+  OrderEventGenerator with(
+      {.seed = 17, .malformed_rate = 0.05, .line_items = true, .payments = true, .shipments = true}, clock);
+  size_t pending = 0;
+  for (int i = 0; i < 5'000; ++i) {
+    GeneratedMessage a = plain.NextMessage();
+    GeneratedMessage b = with.NextMessage();
+    ASSERT_EQ(a.key, b.key);
+    ASSERT_EQ(a.value, b.value);
+    EXPECT_FALSE(plain.NextPendingMessage().has_value());
+    while (with.NextPendingMessage()) ++pending;
+  }
+  EXPECT_GT(pending, 1'000u);
+}
+
+TEST(OrderEventGenerator, PaymentAndShipmentSchemasNameEveryField) {
+  ManualClock clock(1'700'000'000'000);
+  OrderEventGenerator generator({.seed = 19, .line_items = true, .payments = true, .shipments = true}, clock);
+  std::map<EventStream, nlohmann::json> first;
+  for (int i = 0; i < 20'000 && first.size() < 2; ++i) {
+    generator.NextMessage();
+    while (auto next = generator.NextPendingMessage()) first.emplace(next->stream, nlohmann::json::parse(next->value));
+  }
+  ASSERT_EQ(first.size(), 2u);
+  for (auto [stream, schema_json] : {std::pair{EventStream::kPayments, PaymentsSchemaJson()},
+                                     std::pair{EventStream::kShipments, ShipmentsSchemaJson()}}) {
+    auto schema = nlohmann::json::parse(schema_json);
+    std::vector<std::string> fields, keys;
+    for (const auto& f : schema["fields"]) fields.push_back(f["name"]);
+    for (const auto& [key, value] : first[stream].items()) keys.push_back(key);
+    std::sort(fields.begin(), fields.end());
+    EXPECT_EQ(fields, keys);  // nlohmann keeps object keys sorted.
+  }
 }
 
 }  // namespace

@@ -8,16 +8,46 @@
 #include "base/logging.h"
 
 namespace floe::generator {
+namespace {
+
+// The id of a valid value the generator wrote: its first field's string, `event_id`,
+// `payment_id` or `shipment_id` (AppendOrderEventJson and its peers write it first); "" if the
+// value does not start with one.
+std::string_view LeadingIdOf(std::string_view json) {
+  if (!json.starts_with(R"({")")) return {};
+  auto name_end = json.find('"', 2);
+  if (name_end == std::string_view::npos || json.substr(name_end, 3) != R"(":")") return {};
+  json.remove_prefix(name_end + 3);
+  auto end = json.find('"');
+  return end == std::string_view::npos ? std::string_view() : json.substr(0, end);
+}
+
+}  // namespace
 
 char ProduceLoop::kValidMarker = 0;
 
 void ProduceLoop::OnDelivery(Ledger& ledger, const DeliveryReport& report) {
   if (!report.delivered) {
-    ledger.RecordFailed(report.partition);
+    ledger.RecordFailed(report.topic, report.partition);
     return;
   }
   bool valid = report.opaque == &kValidMarker;
-  ledger.RecordAcked(report.partition, report.value, valid, valid ? EventIdOf(report.value) : std::string_view());
+  ledger.RecordAcked(report.topic, report.partition, report.value, valid,
+                     valid ? LeadingIdOf(report.value) : std::string_view());
+}
+
+Status ProduceLoop::ProducePending() {
+  while (std::optional<GeneratedMessage> message = generator_.NextPendingMessage()) {
+    const std::string& topic =
+        message->stream == EventStream::kPayments ? options_.payments_topic : options_.shipments_topic;
+    if (topic.empty()) {
+      return InvalidArgument("the generator makes {} but no topic is set for them",
+                             message->stream == EventStream::kPayments ? "payments" : "shipments");
+    }
+    FLOE_RETURN_IF_ERROR(producer_.Produce(topic, message->key, message->value, &kValidMarker));
+    pending_sent_.fetch_add(1);
+  }
+  return OkStatus();
 }
 
 ProduceLoop::ProduceLoop(ProduceOptions options, OrderEventGenerator& generator, KafkaProducer& producer,
@@ -65,6 +95,7 @@ Status ProduceLoop::Run() {
       void* kind = message.valid ? &kValidMarker : nullptr;
       FLOE_RETURN_IF_ERROR(producer_.Produce(options_.topic, message.key, message.value, kind));
       sent_.fetch_add(1);
+      FLOE_RETURN_IF_ERROR(ProducePending());
     }
     std::vector<std::promise<Result<std::string>>> markers;
     {
@@ -78,6 +109,8 @@ Status ProduceLoop::Run() {
       marker.set_value(produced ? Result<std::string>(message.event_id)
                                 : Result<std::string>(std::unexpected(produced.error())));
     }
+    // After every marker has its answer: an error here ends the loop, which leaves none waiting.
+    if (!markers.empty()) FLOE_RETURN_IF_ERROR(ProducePending());
     producer_.Poll(batch > 0 || !markers.empty() ? 0 : 1);
     if (!options_.ledger_path.empty() && now - last_ledger_nanos > 1'000'000'000) {
       last_ledger_nanos = now;

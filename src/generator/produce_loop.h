@@ -1,5 +1,9 @@
 // ProduceLoop: drives an OrderEventGenerator into a KafkaProducer at a target rate.
 //
+// Order events go to `topic`; the payment or shipment an order event brings goes right behind it
+// to `payments_topic` or `shipments_topic`, outside the rate and the count (which pace and count
+// order events, so a seed and a count give the same orders stream with or without them).
+//
 // Paces with a token bucket on the monotonic clock (rate 0 = as fast as the producer takes
 // them; paused = nothing but bursts), adds bursts on request, records every acknowledgement in the Ledger, and stops
 // after `count` messages or when Stop() is called (from a signal handler's thread or a control page). Run() runs on the
@@ -25,6 +29,9 @@ struct ProduceOptions {
   double rate = 1000;  // Messages per second; 0 = unlimited.
   int64_t count = 0;   // Stop after this many messages; 0 = until stopped.
   std::string ledger_path;  // Written every second and at the end when non-empty.
+  // Where payments and shipments go; set them when the generator makes them.
+  std::string payments_topic;
+  std::string shipments_topic;
 };
 
 class ProduceLoop {
@@ -44,13 +51,18 @@ class ProduceLoop {
   // marker, which a query then looks for by its id.
   std::future<Result<std::string>> RequestMarker();
   void Stop() { stop_.store(true); }
+  // Order messages handed to the producer, and payments and shipments.
   uint64_t sent() const { return sent_.load(); }
+  uint64_t pending_sent() const { return pending_sent_.load(); }
 
   // The delivery callback to give the KafkaProducer: records each report in `ledger`.
   static void OnDelivery(Ledger& ledger, const DeliveryReport& report);
 
  private:
   static char kValidMarker;  // Its address marks valid events in delivery reports.
+
+  // Produces the payments and shipments the generator has waiting.
+  Status ProducePending();
 
   ProduceOptions options_;
   OrderEventGenerator& generator_;
@@ -61,6 +73,7 @@ class ProduceLoop {
   std::atomic<bool> paused_{false};
   std::atomic<bool> stop_{false};
   std::atomic<uint64_t> sent_{0};
+  std::atomic<uint64_t> pending_sent_{0};
   std::mutex marker_mutex_;
   std::vector<std::promise<Result<std::string>>> marker_requests_;  // Guarded by marker_mutex_.
 };

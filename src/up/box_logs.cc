@@ -60,8 +60,11 @@ std::string_view LeadingTimestamp(std::string_view line) {
 Result<BoxLogSources> LogSourcesFor(std::string_view box) {
   if (box == "generator") return BoxLogSources{{"generator", "produce"}, {"generator.log"}};
   if (box == "broker") return BoxLogSources{{"broker"}, {"broker.log"}};
-  // Both stream jobs: the append job into shop.orders and the upsert job into shop.order_state.
-  if (box == "stream") return BoxLogSources{{"stream"}, {"stream.log", "state.log"}};
+  // Every stream job: the append job into shop.orders, the upsert job into shop.order_state and
+  // the jobs into shop.payments and shop.shipments.
+  if (box == "stream") {
+    return BoxLogSources{{"stream"}, {"stream.log", "state.log", "payments.log", "shipments.log"}};
+  }
   if (box == "table") return BoxLogSources{{"catalog", "registry"}, {"catalog.log", "registry.log"}};
   // The query server always runs in floe up's own process.
   if (box == "query") return BoxLogSources{{"serve", "http", "pg", "auth"}, {}};

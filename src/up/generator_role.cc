@@ -14,7 +14,7 @@ Status GeneratorRole::Start() {
   if (!resumed_ && !options_.ledger_path.empty()) {
     // `floe up` started again on the same data: the table kept every event, so must the ledger.
     FLOE_RETURN_IF_ERROR_CTX(ledger_.Resume(options_.ledger_path, options_.topic), "starting the generator");
-    generator::PartitionLedger total = ledger_.Total();
+    generator::PartitionLedger total = ledger_.Total(options_.topic);
     sent_before_ = total.acked + total.failed;
     resumed_ = true;
   }
@@ -30,7 +30,9 @@ Status GeneratorRole::Start() {
       generator::GeneratorOptions{.seed = seed,
                                   .malformed_rate = malformed_rate_,
                                   .first_order_id = generator::UniqueFirstOrderId(Clock::System()),
-                                  .line_items = true},
+                                  .line_items = true,
+                                  .payments = !options_.payments_topic.empty(),
+                                  .shipments = !options_.shipments_topic.empty()},
       Clock::System());
   loop_ = std::make_unique<generator::ProduceLoop>(options_, *events_, *producer_, ledger_);
   loop_->SetPaused(options_.rate == 0);
@@ -69,7 +71,11 @@ Result<std::future<Result<std::string>>> GeneratorRole::RequestMarker() {
 }
 
 std::string GeneratorRole::Describe() const {
-  return fmt::format("{} order events/s into topic {} (ledger: {})", options_.rate, options_.topic,
+  std::string also;
+  for (const std::string& topic : {options_.payments_topic, options_.shipments_topic}) {
+    if (!topic.empty()) also += (also.empty() ? ", their " : " and ") + topic + " into topic " + topic;
+  }
+  return fmt::format("{} order events/s into topic {}{} (ledger: {})", options_.rate, options_.topic, also,
                      options_.ledger_path);
 }
 

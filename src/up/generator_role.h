@@ -1,5 +1,6 @@
 // GeneratorRole: the order-events generator inside `floe up`, producing to the broker over the
-// Kafka protocol (through librdkafka, exactly as an outside service would) on its own thread.
+// Kafka protocol (through librdkafka, exactly as an outside service would) on its own thread:
+// the orders, and their payments and shipments when ProduceOptions names topics for them.
 // Stop and Start again (the playground taking it down) keep the ledger, the sent count and the
 // rate. Called from the pipeline under its lock.
 #pragma once
@@ -34,7 +35,8 @@ class GeneratorRole final : public Role {
   // Asks the running loop for one valid event next (ProduceLoop::RequestMarker); the caller
   // waits on the future outside the pipeline's lock.
   Result<std::future<Result<std::string>>> RequestMarker();
-  // Messages handed to the producer since the role was made, across restarts.
+  const generator::ProduceOptions& options() const { return options_; }
+  // Order messages handed to the producer since the role was made, across restarts.
   uint64_t sent() const { return sent_before_ + (loop_ ? loop_->sent() : 0); }
 
  private:

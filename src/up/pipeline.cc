@@ -1,12 +1,12 @@
 #include "up/pipeline.h"
 
+#include <fmt/format.h>
 #include <signal.h>
 #include <stdlib.h>
 
 #include <filesystem>
 #include <fstream>
-
-#include <fmt/format.h>
+#include <map>
 
 #include "auth/secure_random.h"
 #include "base/logging.h"
@@ -14,14 +14,16 @@
 #include "broker/client/kafka_client_config.h"
 #include "generator/ledger.h"
 #include "generator/order_event.h"
+#include "generator/payment_event.h"
+#include "generator/shipment_event.h"
 #include "stream/stream_runner.h"
 #include "up/broker_role.h"
 #include "up/catalog_role.h"
-#include "up/registry_role.h"
-#include "up/stream_role.h"
 #include "up/generator_role.h"
 #include "up/process_role.h"
 #include "up/query_role.h"
+#include "up/registry_role.h"
+#include "up/stream_role.h"
 
 namespace floe::up {
 namespace {
@@ -40,6 +42,10 @@ std::string StreamJobDescription(const StreamSettings& s) {
                      s.compaction ? fmt::format("to {} MB", s.compaction_target_mb) : "off");
 }
 
+std::string_view LinkedTopicSchema(std::string_view topic) {
+  return topic == "payments" ? generator::PaymentsSchemaJson() : generator::ShipmentsSchemaJson();
+}
+
 // The console and `floe up` call the stream job "stream job"; "stream" is accepted too.
 std::string_view CanonicalRole(std::string_view role) { return role == "stream" ? "stream job" : role; }
 
@@ -47,10 +53,12 @@ std::string_view CanonicalRole(std::string_view role) { return role == "stream" 
 
 Pipeline::Pipeline(UpOptions options)
     : options_(std::move(options)), faults_(std::make_shared<StorageFaults>()) {
-  console_ = std::make_unique<PipelineConsole>(
-      *this, ConsoleSources{.brokers = HostPortText(options_.host, options_.broker_port),
-                            .catalog = CatalogUrls(),
-                            .warehouse = Warehouse()});
+  ConsoleSources sources{
+      .brokers = HostPortText(options_.host, options_.broker_port), .catalog = CatalogUrls(), .warehouse = Warehouse()};
+  for (const LinkedTopic& linked : kLinkedTopics) {
+    sources.linked_tables.push_back({std::string(linked.topic), std::string(linked.table)});
+  }
+  console_ = std::make_unique<PipelineConsole>(*this, std::move(sources));
 }
 
 Pipeline::~Pipeline() {
@@ -84,6 +92,9 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeInProcessRoles() {
   stream->set_workers(static_cast<int>(options_.stream.workers));
   roles.push_back(std::move(stream));
   roles.push_back(std::make_unique<StreamRole>(OrderStateConfigFor(), "state job"));
+  for (const LinkedTopic& linked : kLinkedTopics) {
+    roles.push_back(std::make_unique<StreamRole>(LinkedTopicConfigFor(linked), std::string(linked.job)));
+  }
   roles.push_back(MakeQueryRole());
   return roles;
 }
@@ -155,6 +166,19 @@ stream::StreamConfig Pipeline::OrderStateConfigFor() const {
   config.evolve_partition_spec = false;  // Its spec stays what it was made with.
   config.key_columns = {"order_id"};
   // Upsert mode reads JSON change events only.
+  config.format = "json";
+  config.registry.clear();
+  return config;
+}
+
+stream::StreamConfig Pipeline::LinkedTopicConfigFor(const LinkedTopic& linked) const {
+  stream::StreamConfig config = StreamConfigFor();
+  config.topic = std::string(linked.topic);
+  config.table = std::string(linked.table);
+  config.schema_json = std::string(LinkedTopicSchema(linked.topic));
+  // A few events a second: a file a day's partition per commit is plenty.
+  config.partition = {"day(ts)"};
+  config.evolve_partition_spec = false;  // The playground rewires the orders' job only.
   config.format = "json";
   config.registry.clear();
   return config;
@@ -234,14 +258,47 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeProcessRoles() {
       "state job", fmt::format("topic {} into {} (upserts by {}) every {} ms", state.topic, state.table,
                                state.key_columns[0], state.trigger.interval_millis),
       std::move(state_argv), logs + "/state.log", options_.host, -1));
+  for (const LinkedTopic& linked : kLinkedTopics) {
+    stream::StreamConfig config = LinkedTopicConfigFor(linked);
+    std::string linked_schema_path = fmt::format("{}/{}.schema.json", options_.data, linked.topic);
+    std::ofstream(linked_schema_path) << config.schema_json;
+    std::vector<std::string> argv = {options_.floe_binary,
+                                     "stream",
+                                     "--brokers",
+                                     config.brokers,
+                                     "--topic",
+                                     config.topic,
+                                     "--table",
+                                     config.table,
+                                     "--catalog",
+                                     config.catalog,
+                                     "--warehouse",
+                                     config.warehouse,
+                                     "--schema",
+                                     linked_schema_path,
+                                     "--timestamp-unit",
+                                     config.timestamp_unit,
+                                     "--trigger",
+                                     fmt::format("{}ms", config.trigger.interval_millis),
+                                     "--partition",
+                                     config.partition[0]};
+    roles.push_back(std::make_unique<ProcessRole>(
+        std::string(linked.job),
+        fmt::format("topic {} into {} every {} ms", config.topic, config.table, config.trigger.interval_millis),
+        std::move(argv), fmt::format("{}/{}.log", logs, linked.topic), options_.host, -1));
+  }
   roles.push_back(MakeQueryRole());
   if (options_.traffic >= 0) {
     roles.push_back(std::make_unique<ProcessRole>(
-        "generator", fmt::format("{} order events/s into topic orders", options_.traffic),
+        "generator",
+        fmt::format(
+            "{} order events/s into topic orders, their payments and shipments into topics payments and shipments",
+            options_.traffic),
         std::vector<std::string>{options_.floe_binary, "produce", "--brokers", brokers, "--topic", "orders", "--rate",
                                  fmt::format("{}", options_.traffic), "--malformed-rate",
                                  fmt::format("{}", options_.malformed_rate), "--ledger", options_.data + "/ledger.json",
-                                 "--line-items"},
+                                 "--line-items", "--payments-topic", std::string(kLinkedTopics[0].topic),
+                                 "--shipments-topic", std::string(kLinkedTopics[1].topic)},
         logs + "/generator.log", options_.host, -1));
   }
   return roles;
@@ -353,8 +410,11 @@ Status Pipeline::Start() {
     auto* broker_role = static_cast<BrokerRole*>(started_.front().get());
     auto generator_role = std::make_unique<GeneratorRole>(
         broker_role->bootstrap(),
-        generator::ProduceOptions{.topic = "orders", .rate = options_.traffic,
-                                  .ledger_path = options_.data + "/ledger.json"},
+        generator::ProduceOptions{.topic = "orders",
+                                  .rate = options_.traffic,
+                                  .ledger_path = options_.data + "/ledger.json",
+                                  .payments_topic = std::string(kLinkedTopics[0].topic),
+                                  .shipments_topic = std::string(kLinkedTopics[1].topic)},
         options_.malformed_rate);
     if (auto status = generator_role->Start(); !status) {
       for (auto it = started_.rbegin(); it != started_.rend(); ++it) (*it)->Stop();
@@ -561,7 +621,8 @@ Result<std::string> Pipeline::SendMarker() {
 nlohmann::json Pipeline::GeneratorNumbers() const {
   std::string ledger_path = options_.data + "/ledger.json";
   nlohmann::json out = {{"topic", "orders"}, {"ledger_path", ledger_path}, {"state", "off"}};
-  generator::PartitionLedger total;
+  // Per topic: the orders, then each linked topic.
+  std::map<std::string, generator::PartitionLedger> totals;
   bool have_ledger = false;
   {
     std::lock_guard lock(mutex_);
@@ -574,27 +635,49 @@ nlohmann::json Pipeline::GeneratorNumbers() const {
       out["rate"] = generator->rate();
       out["paused"] = generator->rate() == 0;
       out["sent"] = generator->sent();
-      total = generator->ledger().Total();
+      totals["orders"] = generator->ledger().Total("orders");
+      for (const LinkedTopic& linked : kLinkedTopics) {
+        totals[std::string(linked.topic)] = generator->ledger().Total(linked.topic);
+      }
       have_ledger = true;
     }
   }
   if (!have_ledger) {
     // A child process writes its ledger every second.
-    std::ifstream in(ledger_path);
-    auto json = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-    if (json.is_object() && json.contains("total") && json["total"].is_object()) {
-      const auto& t = json["total"];
+    auto read_total = [](const nlohmann::json& t) {
+      generator::PartitionLedger total;
+      if (!t.is_object()) return total;
       total.acked = t.value("acked", uint64_t{0});
       total.acked_valid = t.value("acked_valid", uint64_t{0});
       total.acked_malformed = t.value("acked_malformed", uint64_t{0});
       total.failed = t.value("failed", uint64_t{0});
-      out["sent"] = total.acked + total.failed;
+      return total;
+    };
+    std::ifstream in(ledger_path);
+    auto json = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+    if (json.is_object() && json.contains("total") && json["total"].is_object()) {
+      totals["orders"] = read_total(json["total"]);
+      out["sent"] = totals["orders"].acked + totals["orders"].failed;
+      nlohmann::json topics = json.value("topics", nlohmann::json::object());
+      for (const LinkedTopic& linked : kLinkedTopics) {
+        std::string topic(linked.topic);
+        if (topics.is_object() && topics.contains(topic) && topics[topic].is_object()) {
+          totals[topic] = read_total(topics[topic].value("total", nlohmann::json()));
+        }
+      }
     }
   }
-  out["acknowledged"] = total.acked;
-  out["acknowledged_valid"] = total.acked_valid;
-  out["acknowledged_malformed"] = total.acked_malformed;
-  out["failed"] = total.failed;
+  auto numbers = [](const generator::PartitionLedger& total) {
+    return nlohmann::json{{"acknowledged", total.acked},
+                          {"acknowledged_valid", total.acked_valid},
+                          {"acknowledged_malformed", total.acked_malformed},
+                          {"failed", total.failed}};
+  };
+  out.update(numbers(totals["orders"]));
+  out["topics"] = nlohmann::json::object();
+  for (const LinkedTopic& linked : kLinkedTopics) {
+    out["topics"][std::string(linked.topic)] = numbers(totals[std::string(linked.topic)]);
+  }
   return out;
 }
 

@@ -35,6 +35,18 @@ inline constexpr std::string_view kPipelineUser = "floe-up-pipeline";
 // The second catalog server's role name (UpOptions::catalog_replica_port).
 inline constexpr std::string_view kCatalogReplica = "catalog replica";
 
+// A topic the generator fills beside the orders, linked to them by order_id, and the table its
+// own stream job (the role `job`) keeps of it: the payments and the shipments (docs/orders.md).
+struct LinkedTopic {
+  std::string_view job;
+  std::string_view topic;
+  std::string_view table;
+};
+inline constexpr LinkedTopic kLinkedTopics[] = {
+    {"payments job", "payments", "shop.payments"},
+    {"shipments job", "shipments", "shop.shipments"},
+};
+
 struct UpOptions {
   std::string data = "./floe-data";
   double traffic = 200;  // Generator events per second; negative = off.
@@ -114,7 +126,8 @@ class Pipeline {
   // One valid order event sent now, paused or not, counted in the ledger like the rest: its
   // event id once the producer has taken it. Not with --processes (the generator is a child).
   Result<std::string> SendMarker();
-  // {"state", "rate", "paused", "sent", "acknowledged", "acknowledged_valid", ...}
+  // {"state", "rate", "paused", "sent", "acknowledged", "acknowledged_valid", ..., "topics":
+  // {"payments": {"acknowledged", "acknowledged_valid", "acknowledged_malformed", "failed"}, ...}}
   nlohmann::json GeneratorNumbers() const;
   // The in-process stream job's counters: {"batches", "records_in", "rows_committed", ...}.
   nlohmann::json StreamCounters() const;
@@ -141,6 +154,9 @@ class Pipeline {
   // The second job: the same topic into shop.order_state, one row per order (its latest event),
   // in upsert mode keyed by order_id (docs/upserts.md).
   stream::StreamConfig OrderStateConfigFor() const;
+  // The job of a linked topic (payments, shipments): appends into its table, partitioned by
+  // day(ts), with the trigger and maintenance floe up started with.
+  stream::StreamConfig LinkedTopicConfigFor(const LinkedTopic& linked) const;
   // Loads --auth-file and points the pipeline's own Kafka and catalog clients (in this process
   // and its children) at the first user's credentials and the TLS certificate.
   Status ConfigureClients();

@@ -165,8 +165,8 @@ Result<catalog::Catalog*> PipelineConsole::OpenCatalog() const {
   return catalog_.get();
 }
 
-Result<PipelineConsole::TableNumbers> PipelineConsole::LoadTableNumbers(const std::string& table,
-                                                                        size_t max_commits) const {
+Result<PipelineConsole::TableNumbers> PipelineConsole::LoadTableNumbers(const std::string& table, size_t max_commits,
+                                                                        std::string_view topic) const {
   FLOE_ASSIGN_OR_RETURN(catalog::TableIdentifier id, catalog::IdentifierFromString(table));
   catalog::LoadedTable loaded;
   {
@@ -204,7 +204,7 @@ Result<PipelineConsole::TableNumbers> PipelineConsole::LoadTableNumbers(const st
                        {"total_records", SummaryNumber(summary, "total-records")}});
   }
   numbers.rows = SummaryNumber(current_summary, "total-records");
-  numbers.offsets = CommittedOffsets(current_summary, sources_.topic);
+  numbers.offsets = CommittedOffsets(current_summary, topic.empty() ? sources_.topic : std::string(topic));
   int64_t files = SummaryNumber(current_summary, "total-data-files");
   int64_t bytes = SummaryNumber(current_summary, "total-files-size");
   numbers.json = {
@@ -471,7 +471,57 @@ nlohmann::json PipelineConsole::Reconciliation() const {
     for (const auto& error : out["state"]["errors"]) out["errors"].push_back("state: " + error.get<std::string>());
     equal = equal && out["state"]["equal"] == true;
   }
+  out["topics"] = nlohmann::json::array();
+  nlohmann::json linked_ledgers = generator.value("topics", nlohmann::json::object());
+  for (const TopicTable& linked : sources_.linked_tables) {
+    nlohmann::json topic =
+        LinkedReconciliation(linked, linked_ledgers.value(linked.topic, nlohmann::json::object()), counter, broker);
+    for (const auto& error : topic["errors"]) {
+      out["errors"].push_back(fmt::format("{}: {}", linked.topic, error.get<std::string>()));
+    }
+    equal = equal && topic["equal"] == true;
+    out["topics"].push_back(std::move(topic));
+  }
   out["equal"] = equal;
+  return out;
+}
+
+nlohmann::json PipelineConsole::LinkedReconciliation(const TopicTable& linked, const nlohmann::json& acknowledged,
+                                                     const RowCounter& counter, const nlohmann::json& broker) const {
+  nlohmann::json out = {{"topic", linked.topic},
+                        {"table", linked.table},
+                        {"acknowledged", acknowledged.value("acknowledged", 0)},
+                        {"acknowledged_valid", acknowledged.value("acknowledged_valid", 0)},
+                        {"acknowledged_malformed", acknowledged.value("acknowledged_malformed", 0)},
+                        {"failed", acknowledged.value("failed", 0)},
+                        {"committed", nullptr},
+                        {"dead_lettered", nullptr},
+                        {"queryable", nullptr},
+                        {"consumer_lag", nullptr},
+                        {"errors", nlohmann::json::array()}};
+  if (auto table = LoadTableNumbers(linked.table, 0, linked.topic)) {
+    out["committed"] = table->rows;
+    out["consumer_lag"] = LagBehind(broker, linked.topic, table->offsets).total;
+  } else {
+    out["errors"].push_back("committed: " + table.error().message());
+  }
+  if (auto dlq = LoadTableNumbers(linked.table + "_dlq", 0, linked.topic)) {
+    out["dead_lettered"] = dlq->rows;
+  } else {
+    out["errors"].push_back("dead letters: " + dlq.error().message());
+  }
+  if (counter) {
+    if (auto rows = counter(linked.table, "", "")) {
+      out["queryable"] = *rows;
+    } else {
+      out["errors"].push_back("queryable: " + rows.error().message());
+    }
+  }
+  // As for the orders: every acknowledged event committed once, none lost to the dead letters
+  // that was not sent malformed, and the query engine counting what the table holds.
+  out["equal"] = out["errors"].empty() && out["committed"] == out["acknowledged_valid"] &&
+                 out["dead_lettered"] == out["acknowledged_malformed"] &&
+                 (out["queryable"].is_null() || out["queryable"] == out["committed"]);
   return out;
 }
 

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "catalog/catalog.h"
 #include "serve/pipeline_control.h"
@@ -27,6 +28,12 @@
 namespace floe::up {
 
 class Pipeline;
+
+// A topic and the table a stream job keeps of it.
+struct TopicTable {
+  std::string topic;
+  std::string table;
+};
 
 struct ConsoleSources {
   std::string brokers;    // HOST:PORT of the broker.
@@ -38,6 +45,9 @@ struct ConsoleSources {
   // none runs). The reconciliation checks it against `table`.
   std::string state_table = "shop.order_state";
   std::string group = "floe-stream-shop.orders";  // The stream job's consumer group (its workers).
+  // Topics the generator fills beside `topic` (payments, shipments), each appended into a table
+  // of its own; the reconciliation checks each against the generator's ledger of its topic.
+  std::vector<TopicTable> linked_tables;
 };
 
 class PipelineConsole final : public serve::PipelineControl {
@@ -76,10 +86,16 @@ class PipelineConsole final : public serve::PipelineControl {
     std::map<int32_t, int64_t> offsets;  // floe.offsets.<topic> of the current snapshot.
     int64_t rows = 0;
   };
-  Result<TableNumbers> LoadTableNumbers(const std::string& table, size_t max_commits) const;
+  // `offsets` are the snapshot's offsets of `topic` (default: sources_.topic).
+  Result<TableNumbers> LoadTableNumbers(const std::string& table, size_t max_commits,
+                                        std::string_view topic = {}) const;
   // The reconciliation's "state" object: sources_.state_table against sources_.table, through
   // the query engine's `counter`; `broker` is the last sample's broker object (end offsets),
   // `events_snapshot` the event table's current snapshot id (null if it could not be read).
+  // The reconciliation of one linked topic: `acknowledged` is the generator's ledger of it
+  // (GeneratorNumbers' "topics"), `broker` the last sample's broker object.
+  nlohmann::json LinkedReconciliation(const TopicTable& linked, const nlohmann::json& acknowledged,
+                                      const RowCounter& counter, const nlohmann::json& broker) const;
   nlohmann::json StateReconciliation(const RowCounter& counter, const nlohmann::json& broker,
                                      const nlohmann::json& events_snapshot) const;
   Result<catalog::Catalog*> OpenCatalog() const;  // Requires catalog_mutex_.

@@ -34,10 +34,12 @@ bool WaitFor(PipelineConsole& console, const std::function<bool(const json&)>& c
 
 // The reconciliation once it is equal, or the last one after a generous deadline: the upsert
 // job into shop.order_state commits on its own schedule, a trigger behind the event table.
-json SettledReconciliation(PipelineConsole& console) {
+json SettledReconciliation(
+    PipelineConsole& console,
+    const std::function<bool(const json&)>& settled = [](const json& r) { return r["equal"] == true; }) {
   auto end = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   json r = console.Reconciliation();
-  while (r["equal"] != true && std::chrono::steady_clock::now() < end) {
+  while (!settled(r) && std::chrono::steady_clock::now() < end) {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     console.SampleNow();
     r = console.Reconciliation();
@@ -54,6 +56,14 @@ void ExpectReconciledOncePaused(PipelineConsole& console) {
   })) << console.Snapshot().dump();
   json r = SettledReconciliation(console);
   EXPECT_EQ(r["equal"], true) << r.dump();
+}
+
+// The reconciliation of a linked topic (payments, shipments), or null.
+json LinkedTopic(const json& reconciliation, const std::string& topic) {
+  for (const auto& t : reconciliation["topics"]) {
+    if (t["topic"] == topic) return t;
+  }
+  return json();
 }
 
 std::string RoleState(const json& snapshot, const std::string& name) {
@@ -161,6 +171,49 @@ TEST_F(PipelineConsoleTest, NumbersRiseAndNothingIsLostAcrossATakeDown) {
   EXPECT_GT(r["state"]["rows"].get<int64_t>(), 0) << r.dump();
   EXPECT_EQ(r["state"]["rows"], r["state"]["orders"]) << r.dump();
   EXPECT_EQ(r["state"]["stale"], 0) << r.dump();
+  // The payments and shipments, each topic against its own table.
+  ASSERT_EQ(r["topics"].size(), 2u) << r.dump();
+  for (const auto& topic : r["topics"]) {
+    EXPECT_EQ(topic["equal"], true) << topic.dump();
+    EXPECT_GT(topic["committed"].get<int64_t>(), 0) << topic.dump();
+    EXPECT_EQ(topic["committed"], topic["acknowledged_valid"]) << topic.dump();
+    EXPECT_EQ(topic["queryable"], topic["committed"]) << topic.dump();
+  }
+}
+
+TEST_F(PipelineConsoleTest, ThePaymentsJobDownLeavesItsTopicUnequalUntilItCatchesUp) {
+  ASSERT_TRUE(WaitFor(console(), [](const json& s) {
+    return s["generator"]["topics"]["payments"].value("acknowledged", 0) > 0;
+  })) << console().Snapshot()["generator"].dump();
+  ASSERT_TRUE(console().SetTraffic(0));
+  ASSERT_TRUE(console().TakeDown("payments job"));
+  ASSERT_TRUE(WaitFor(console(), [](const json& s) { return RoleState(s, "payments job") == "down"; }));
+  const int64_t payments_before = pipeline_->GeneratorNumbers()["topics"]["payments"]["acknowledged"];
+  ASSERT_TRUE(console().Burst(600));
+  // The burst's paid orders bring payments that wait in the broker, while everything else
+  // catches up.
+  ASSERT_TRUE(WaitFor(console(), [&](const json& s) {
+    return s["generator"]["topics"]["payments"]["acknowledged"].get<int64_t>() >= payments_before + 20 &&
+           s["generator"]["acknowledged"] == s["generator"]["sent"] && s["stream"]["consumer_lag"] == 0;
+  })) << console().Snapshot()["generator"].dump();
+  // The orders and the shipments settle; the payments cannot.
+  json behind = SettledReconciliation(console(), [](const json& r) {
+    return r["committed"] == r["acknowledged_valid"] && LinkedTopic(r, "shipments")["equal"] == true;
+  });
+  json payments = LinkedTopic(behind, "payments");
+  EXPECT_EQ(behind["equal"], false) << behind.dump();
+  EXPECT_EQ(payments["equal"], false) << payments.dump();
+  EXPECT_LT(payments["committed"].get<int64_t>(), payments["acknowledged_valid"].get<int64_t>()) << payments.dump();
+  EXPECT_EQ(LinkedTopic(behind, "shipments")["equal"], true) << behind.dump();
+  EXPECT_EQ(behind["committed"], behind["acknowledged_valid"]) << behind.dump();
+
+  ASSERT_TRUE(console().BringUp("payments job"));
+  json r = SettledReconciliation(console());
+  EXPECT_EQ(r["equal"], true) << r.dump();
+  payments = LinkedTopic(r, "payments");
+  EXPECT_EQ(payments["committed"], payments["acknowledged_valid"]) << payments.dump();
+  EXPECT_GE(payments["committed"].get<int64_t>(), payments_before + 20) << payments.dump();
+  EXPECT_EQ(payments["consumer_lag"], 0) << payments.dump();
 }
 
 TEST_F(PipelineConsoleTest, TheOrderStateJobDownLeavesTheReconciliationUnequalUntilItCatchesUp) {

@@ -37,6 +37,9 @@ const sections = {
         ['sent', num(g.sent), 'sent'], ['acknowledged', num(g.acknowledged), 'acknowledged'],
         ['of which valid', num(g.acknowledged_valid)], ['of which malformed (dead letters)', num(g.acknowledged_malformed)],
         ['failed deliveries', num(g.failed)], ['topic', g.topic], ['ledger', g.ledger_path],
+        // The payments and shipments it sends beside the orders, each topic counted apart.
+        ...Object.entries(g.topics || {}).map(([topic, t]) => [`topic ${topic}: acknowledged`,
+          `${num(t.acknowledged)}${t.failed ? ` (${num(t.failed)} failed)` : ''}`, `acknowledged_${topic}`]),
       ]),
       el('p.muted', {}, 'Change the rate or send a burst in the ', el('a', { href: '#/playground', text: 'playground' }), '.'),
     ];

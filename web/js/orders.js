@@ -1,6 +1,6 @@
 // The "Orders" dashboard: queries over floe.shop.orders (every event, its line items and
-// shipping address nested) and floe.shop.order_state (each order's current state, kept by the
-// upsert job), run again every few seconds.
+// shipping address nested), floe.shop.order_state (each order's current state, kept by the
+// upsert job) and floe.shop.payments (one row per paid order), run again every few seconds.
 import { api } from './api.js';
 import { chart, planChart, PALETTE } from './chart.js';
 import { clear, fill, el, num, table } from './dom.js';
@@ -39,6 +39,13 @@ WHERE o.type = 'created'
 GROUP BY li.sku
 ORDER BY units DESC, li.sku
 LIMIT 10`, draw: drawChart },
+  // Payments carry no region and orders no payment method: the join brings the two together.
+  { id: 'payments', title: 'How each region pays (orders joined with shop.payments)', sql: `SELECT o.region, p.method, count(*) AS payments
+FROM floe.shop.orders o
+JOIN floe.shop.payments p ON p.order_id = o.order_id
+WHERE o.type = 'created'
+GROUP BY 1, 2
+ORDER BY 1, 2`, draw: drawChart },
   { id: 'destinations', title: 'Paid orders waiting to ship, by country (shop.order_state)', sql: `SELECT shipping_address.country AS country, count(*) AS orders
 FROM floe.shop.order_state
 WHERE type = 'paid'

@@ -23,13 +23,18 @@ function reconciliationView(r) {
   if (state) {
     rows.push(['order state', state.rows, `rows in ${state.table}, one per order (${num(state.orders)} orders in the events, ${num(state.stale)} rows not their order's latest event)`]);
   }
+  // The payments and shipments: each topic's acknowledged events against its own table.
+  const topics = r.topics || [];
   const max = Math.max(1, ...rows.map(([, v]) => Number(v) || 0));
+  const lagging = topics.find((t) => !t.equal && ((t.consumer_lag ?? 0) > 0 || (t.committed ?? 0) < (t.acknowledged_valid ?? 0)));
+  const unequal = topics.find((t) => !t.equal);
   let verdict;
   let tone;
   if (r.equal) {
     verdict = state
       ? `Equal: every acknowledged event is in the table exactly once, every malformed one in the dead letters, and ${state.table} holds each order's latest event once.`
       : 'Equal: every acknowledged event is in the table exactly once, every malformed one in the dead letters.';
+    if (topics.length) verdict += ` So are ${topics.map((t) => t.topic).join(' and ')}, each in its own table.`;
     tone = 'good';
   } else if ((r.consumer_lag ?? 0) > 0 || (r.committed ?? 0) < valid) {
     verdict = `Catching up: ${num(r.consumer_lag)} events still in the broker past the table's offsets.`;
@@ -37,19 +42,32 @@ function reconciliationView(r) {
   } else if (state && ((state.consumer_lag ?? 0) > 0 || (state.rows ?? 0) < (state.orders ?? 0))) {
     verdict = `Catching up: ${num(state.consumer_lag)} events still in the broker past ${state.table}'s offsets.`;
     tone = 'warn';
+  } else if (lagging) {
+    verdict = `Catching up: ${lagging.table} holds ${num(lagging.committed)} of the ${num(lagging.acknowledged_valid)} events acknowledged in topic ${lagging.topic}.`;
+    tone = 'warn';
   } else if (state && !state.equal) {
     verdict = `Not equal: ${state.table} holds ${num(state.stale)} rows that are not their order's latest event, or more rows than orders.`;
+    tone = 'bad';
+  } else if (unequal) {
+    verdict = `Not equal: ${unequal.table} holds ${num(unequal.committed)} rows (${num(unequal.queryable)} through the query engine) for ${num(unequal.acknowledged_valid)} events acknowledged in topic ${unequal.topic}.`;
     tone = 'bad';
   } else {
     verdict = 'Not equal: the table holds more than was acknowledged.';
     tone = 'bad';
   }
+  const topicMax = Math.max(1, ...topics.flatMap((t) => [Number(t.acknowledged) || 0, Number(t.committed) || 0]));
+  const topicRows = topics.map((t) => el('div.recon-row', { 'data-topic': t.topic, 'data-topic-equal': t.equal ? 'true' : 'false' },
+    el('span.recon-name', { text: t.topic }),
+    el('span.recon-bar', {}, el('i', { style: `width:${((Number(t.committed) || 0) / topicMax) * 100}%` })),
+    el('span.recon-value', { text: `${num(t.committed)} / ${num(t.acknowledged_valid)}` }),
+    el('span.recon-hint', { text: `rows in ${t.table} / acknowledged in topic ${t.topic}; queryable ${num(t.queryable)}, lag ${num(t.consumer_lag)}${t.equal ? ' — equal' : ''}` })));
   return el('div', {},
     el('div.recon', {}, rows.map(([name, value, hint]) => el('div.recon-row', { 'data-count': name },
       el('span.recon-name', { text: name }),
       el('span.recon-bar', {}, el('i', { style: `width:${((Number(value) || 0) / max) * 100}%` })),
       el('span.recon-value', { text: num(value) }),
       el('span.recon-hint', { text: hint })))),
+    topics.length ? el('div.recon', { 'data-list': 'topics' }, topicRows) : null,
     el(`p.verdict.${tone}`, { 'data-equal': r.equal ? 'true' : 'false', text: verdict }),
     r.errors?.length ? el('p.error', { text: r.errors.join('; ') }) : null);
 }

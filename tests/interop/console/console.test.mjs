@@ -117,6 +117,12 @@ test('a box opens its page', async () => {
   const columns = await page.locator('[data-list="schema"] tbody tr td:nth-child(2)').allTextContents();
   for (const name of ['event_id', 'ts', 'type', 'order_id', 'amount']) assert.ok(columns.includes(name), columns.join(','));
   await shot('box-table');
+  // The generator's page counts the payments and shipments it sent, each topic apart.
+  await page.goto(`${base}/#/box/generator`);
+  for (const topic of ['payments', 'shipments']) {
+    await waitFor(`acknowledged ${topic}`,
+      async () => number(await page.locator(`[data-fact="acknowledged_${topic}"]`).textContent()) > 0);
+  }
 });
 
 test('a SQL query renders as a chart and a table', async () => {
@@ -134,7 +140,7 @@ test('the Orders dashboard refreshes by itself', async () => {
   await page.goto(`${base}/#/orders`);
   const updated = page.locator('[data-role="updated"]');
   await waitFor('two refreshes', async () => Number(await updated.getAttribute('data-refreshes')) >= 2, { timeoutMs: 30000 });
-  for (const panel of ['per-minute', 'revenue', 'funnel', 'status', 'customers', 'products', 'destinations']) {
+  for (const panel of ['per-minute', 'revenue', 'funnel', 'status', 'customers', 'products', 'payments', 'destinations']) {
     const errors = await page.locator(`[data-panel="${panel}"] .error`).allTextContents();
     assert.deepEqual(errors, [], `panel ${panel}`);
   }
@@ -149,6 +155,12 @@ test('the Orders dashboard refreshes by itself', async () => {
   await page.locator('[data-panel="products"] rect.bar').first().waitFor({ timeout: 30000 });
   assert.match(await page.locator('[data-panel="products"]').textContent(), /SKU-\d{5}/);
   await page.locator('[data-panel="destinations"] rect.bar').first().waitFor({ timeout: 30000 });
+  // A join of orders with shop.payments: bars per region, one series per payment method.
+  await page.locator('[data-panel="payments"] rect.bar').first().waitFor({ timeout: 30000 });
+  const legend = await page.locator('[data-panel="payments"] .legend').textContent();
+  for (const method of ['card', 'paypal']) assert.ok(legend.includes(method), legend);
+  assert.match(await page.locator('[data-panel="payments"]').textContent(), /us-east/);
+  assert.deepEqual(await page.locator('[data-panel="payments"] .error').allTextContents(), []);
   await shot('orders');
 });
 
@@ -181,6 +193,22 @@ test('taking the stream job down raises the lag; bringing it back drains it and 
   assert.equal(await count('produced'), acknowledged);
   assert.equal(committed + deadLettered, acknowledged);
   assert.equal(queryable, committed);
+  // The payments and shipments reconcile too, each topic against its own table.
+  for (const topic of ['payments', 'shipments']) {
+    const row = page.locator(`[data-list="topics"] [data-topic="${topic}"]`);
+    assert.equal(await row.getAttribute('data-topic-equal'), 'true', topic);
+    const [rows, acked] = (await row.locator('.recon-value').textContent()).split('/').map(number);
+    assert.ok(acked > 0, `${topic}: ${acked} acknowledged`);
+    assert.equal(rows, acked, topic);
+  }
+  const reconciliation = await (await fetch(`${base}/api/reconciliation`)).json();
+  assert.deepEqual(reconciliation.topics.map((t) => [t.topic, t.table]),
+    [['payments', 'shop.payments'], ['shipments', 'shop.shipments']]);
+  for (const t of reconciliation.topics) {
+    assert.equal(t.committed, t.acknowledged_valid, t.topic);
+    assert.equal(t.queryable, t.committed, t.topic);
+    assert.equal(t.dead_lettered, 0, t.topic);
+  }
   await shot('playground-reconciled');
 });
 

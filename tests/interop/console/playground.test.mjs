@@ -252,7 +252,7 @@ test('a dashboard reads snapshot only or live: the difference is what the stoppe
   const updated = page.locator('[data-role="updated"]');
   await waitFor('a snapshot-only refresh', async () => (await updated.getAttribute('data-freshness')) === 'snapshot',
     { timeoutMs: 30000 });
-  for (const panel of ['per-minute', 'revenue', 'funnel', 'status', 'customers', 'products', 'destinations']) {
+  for (const panel of ['per-minute', 'revenue', 'funnel', 'status', 'customers', 'products', 'payments', 'destinations']) {
     assert.deepEqual(await page.locator(`[data-panel="${panel}"] .error`).allTextContents(), [], `panel ${panel}`);
   }
   await shot('orders-snapshot-only');
