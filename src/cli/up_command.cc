@@ -54,10 +54,6 @@ int RunUp(const UpFlags& flags) {
                     .maintenance_interval_millis = *maintenance_interval,
                     .partition = flags.partition,
                     .workers = flags.stream_workers};
-  if (flags.processes && flags.stream_workers != 1) {
-    fmt::print(stderr, "floe up: --stream-workers: with --processes the stream job is one child process\n");
-    return kExitUsage;
-  }
   // The same bounds as the playground's rewiring, so both say the same about a value.
   if (auto valid = up::ValidateStreamSettings(options.stream); !valid) {
     fmt::print(stderr, "floe up: {}\n", valid.error().ToString());

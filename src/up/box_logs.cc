@@ -60,10 +60,13 @@ std::string_view LeadingTimestamp(std::string_view line) {
 Result<BoxLogSources> LogSourcesFor(std::string_view box) {
   if (box == "generator") return BoxLogSources{{"generator", "produce"}, {"generator.log"}};
   if (box == "broker") return BoxLogSources{{"broker"}, {"broker.log"}};
-  // Every stream job: the append job into shop.orders, the upsert job into shop.order_state and
-  // the jobs into shop.payments and shop.shipments.
+  // Every stream job: the append job into shop.orders (with --processes, its workers after the
+  // first log to stream-2.log ..., ProcessRole::CopyLogPath; a file not there adds no line), the
+  // upsert job into shop.order_state and the jobs into shop.payments and shop.shipments.
   if (box == "stream") {
-    return BoxLogSources{{"stream"}, {"stream.log", "state.log", "payments.log", "shipments.log"}};
+    return BoxLogSources{
+        {"stream"},
+        {"stream.log", "stream-2.log", "stream-3.log", "stream-4.log", "state.log", "payments.log", "shipments.log"}};
   }
   if (box == "table") return BoxLogSources{{"catalog", "registry"}, {"catalog.log", "registry.log"}};
   // The query server always runs in floe up's own process.

@@ -46,6 +46,20 @@ std::string_view LinkedTopicSchema(std::string_view topic) {
   return topic == "payments" ? generator::PaymentsSchemaJson() : generator::ShipmentsSchemaJson();
 }
 
+// With --processes each worker of the stream job is a `floe stream` child of the job's consumer
+// group, named as the in-process workers are, so the console tells them apart in the group; as
+// in-process, only the first maintains the table (two compacting it at once would only conflict).
+std::vector<std::string> StreamWorkerArgv(std::vector<std::string> argv, int worker) {
+  if (worker > 1) {
+    for (size_t i = 0; i + 1 < argv.size(); ++i) {
+      if (argv[i] == "--maintenance-interval") argv[i + 1] = "0ms";
+    }
+  }
+  argv.push_back("--consumer-config");
+  argv.push_back("client.id=" + StreamRole::WorkerClientId(worker));
+  return argv;
+}
+
 // The console and `floe up` call the stream job "stream job"; "stream" is accepted too.
 std::string_view CanonicalRole(std::string_view role) { return role == "stream" ? "stream job" : role; }
 
@@ -252,8 +266,10 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeProcessRoles() {
                                          "--timestamp-unit", state.timestamp_unit, "--trigger",
                                          fmt::format("{}ms", state.trigger.interval_millis), "--mode", "upsert",
                                          "--key", state.key_columns[0]};
-  roles.push_back(std::make_unique<ProcessRole>("stream job", StreamJobDescription(options_.stream),
-                                                std::move(stream_argv), logs + "/stream.log", options_.host, -1));
+  auto stream_job = std::make_unique<ProcessRole>("stream job", StreamJobDescription(options_.stream),
+                                                  std::move(stream_argv), logs + "/stream.log", options_.host, -1);
+  stream_job->SetCopies(static_cast<int>(options_.stream.workers), StreamWorkerArgv);
+  roles.push_back(std::move(stream_job));
   roles.push_back(std::make_unique<ProcessRole>(
       "state job", fmt::format("topic {} into {} (upserts by {}) every {} ms", state.topic, state.table,
                                state.key_columns[0], state.trigger.interval_millis),
@@ -378,9 +394,6 @@ Status Pipeline::ConfigureClients() {
 
 Status Pipeline::Start() {
   FLOE_RETURN_IF_ERROR(ValidateStreamSettings(options_.stream));
-  if (options_.processes && options_.stream.workers != 1) {
-    return InvalidArgument("--stream-workers: with --processes the stream job is one child process");
-  }
   std::error_code error;
   std::filesystem::create_directories(options_.data, error);
   if (error) return IoError("creating data folder {}: {}", options_.data, error.message());
@@ -510,17 +523,13 @@ Status Pipeline::RewireStream(const nlohmann::json& patch) {
   FLOE_ASSIGN_OR_RETURN(StreamSettings next, ApplyStreamSettingsPatch(options_.stream, patch));
   Role* found = Find("stream job");
   if (found == nullptr) return NotFound("no stream job runs in this pipeline");
-  if (options_.processes && next.workers != 1) {
-    return NotImplemented(
-        "with --processes the stream job is one child process: start more `floe stream` "
-        "processes with the same --group to add workers");
-  }
   options_.stream = next;
   bool running = !held_down_.contains(found->name());
   if (options_.processes) {
     auto* process = static_cast<ProcessRole*>(found);
     for (auto& [flag, value] : StreamSettingsArguments(next)) process->SetArgument(flag, value);
     process->SetRepeatedArgument("--partition", next.partition);
+    process->SetCopies(static_cast<int>(next.workers), StreamWorkerArgv);
     process->set_describe(StreamJobDescription(next));
     if (!running) return OkStatus();
     // A clean stop (SIGTERM): the child finishes or abandons its batch and exits; the next one

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <set>
 #include <thread>
@@ -501,6 +502,31 @@ TEST(PipelineConsoleProcesses, TrafficRestartsTheGeneratorAndRolesGoDownAndUp) {
     return RoleState(s, "stream job") == "running" && s["table"].value("rows", int64_t{0}) > rows;
   })) << console.Snapshot().dump();
 
+  // Two workers are two `floe stream` children in the job's group, one partition each.
+  ASSERT_TRUE(console.RewireStream({{"workers", 2}}));
+  json split;
+  ASSERT_TRUE(WaitFor(console, [&](const json& s) {
+    split = s;
+    return Assignment(s) == std::vector<std::vector<int>>{{0}, {1}} ||
+           Assignment(s) == std::vector<std::vector<int>>{{1}, {0}};
+  })) << console.Snapshot()["stream"].dump();
+  std::set<std::string> clients;
+  for (const auto& member : split["stream"]["group"]["members"]) {
+    clients.insert(member["client_id"].get<std::string>());
+  }
+  EXPECT_EQ(clients, (std::set<std::string>{"floe-stream-worker-1", "floe-stream-worker-2"}));
+  rows = console.Snapshot()["table"].value("rows", int64_t{0});
+  ASSERT_TRUE(WaitFor(console, [&](const json& s) { return s["table"].value("rows", int64_t{0}) > rows + 100; }))
+      << console.Snapshot()["table"].dump();
+  // The second worker's log is a box log of the stream job too.
+  auto stream_logs = console.Logs("stream", 1000);
+  ASSERT_TRUE(stream_logs) << stream_logs.error().ToString();
+  EXPECT_TRUE(std::filesystem::exists(options.data + "/logs/stream-2.log")) << stream_logs->dump(2);
+  ASSERT_TRUE(console.RewireStream({{"workers", 1}}));
+  ASSERT_TRUE(WaitFor(console, [](const json& s) {
+    return Assignment(s) == std::vector<std::vector<int>>{{0, 1}};
+  })) << console.Snapshot()["stream"].dump();
+
   ASSERT_TRUE(console.TakeDown("broker"));
   ASSERT_TRUE(WaitFor(console, [](const json& s) { return s["broker"]["up"] == false; }));
   EXPECT_EQ(RoleState(console.Snapshot(), "broker"), "down");
@@ -515,6 +541,8 @@ TEST(PipelineConsoleProcesses, TrafficRestartsTheGeneratorAndRolesGoDownAndUp) {
   for (const auto& line : (*logs)["lines"])
     starts += line.get<std::string>().find("[broker] listening on") != std::string::npos;
   EXPECT_EQ(starts, 2) << logs->dump(2);
+  // Through the workers, the rewires and the broker's restart, every event landed once.
+  ExpectReconciledOncePaused(console);
   pipeline.Stop();
 }
 

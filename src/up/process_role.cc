@@ -33,23 +33,49 @@ ProcessRole::ProcessRole(std::string name, std::string describe, std::vector<std
       ready_port_(ready_port) {}
 
 Status ProcessRole::Start() {
-  FLOE_ASSIGN_OR_RETURN_CTX(process_, Subprocess::Start(argv_, log_path_), fmt::format("starting the {}", name_));
-  if (ready_port_ > 0 && !WaitForTcpPort(host_, ready_port_, std::chrono::seconds(30))) {
-    int code = process_->Stop(SIGKILL);
-    return Unavailable("the {} (pid {}) did not accept connections on {}:{} (exit code {}); its log {} ends:\n{}",
-                       name_, process_->pid(), host_, ready_port_, code, log_path_, LogTail(log_path_));
+  processes_.resize(static_cast<size_t>(copies_));
+  for (int copy = 1; copy <= copies_; ++copy) {
+    std::unique_ptr<Subprocess>& process = processes_[static_cast<size_t>(copy - 1)];
+    if (process && process->Running()) continue;  // Only the copies that died start again.
+    std::vector<std::string> argv = copy_argv_ ? copy_argv_(argv_, copy) : argv_;
+    std::string log_path = CopyLogPath(copy);
+    FLOE_ASSIGN_OR_RETURN_CTX(process, Subprocess::Start(argv, log_path), fmt::format("starting the {}", name_));
+    if (ready_port_ > 0 && !WaitForTcpPort(host_, ready_port_, std::chrono::seconds(30))) {
+      int code = process->Stop(SIGKILL);
+      return Unavailable("the {} (pid {}) did not accept connections on {}:{} (exit code {}); its log {} ends:\n{}",
+                         name_, process->pid(), host_, ready_port_, code, log_path, LogTail(log_path));
+    }
   }
   return OkStatus();
 }
 
 void ProcessRole::Stop() {
-  if (!process_) return;
-  if (process_->Stop(SIGTERM, std::chrono::seconds(15)) < 0) process_->Stop(SIGKILL);
-  process_.reset();
+  for (auto& process : processes_) {
+    if (!process) continue;
+    if (process->Stop(SIGTERM, std::chrono::seconds(15)) < 0) process->Stop(SIGKILL);
+    process.reset();
+  }
 }
 
 void ProcessRole::Kill() {
-  if (process_) process_->Stop(SIGKILL);
+  for (auto& process : processes_) {
+    if (process) process->Stop(SIGKILL);
+  }
+}
+
+void ProcessRole::SetCopies(int copies, CopyArgv copy_argv) {
+  copies_ = copies;
+  copy_argv_ = std::move(copy_argv);
+}
+
+std::string ProcessRole::CopyLogPath(int copy) const {
+  if (copy == 1) return log_path_;
+  size_t dot = log_path_.rfind('.');
+  size_t slash = log_path_.rfind('/');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) {
+    return fmt::format("{}-{}", log_path_, copy);
+  }
+  return fmt::format("{}-{}{}", log_path_.substr(0, dot), copy, log_path_.substr(dot));
 }
 
 void ProcessRole::SetArgument(std::string_view flag, std::string value) {
@@ -79,10 +105,21 @@ void ProcessRole::SetRepeatedArgument(std::string_view flag, const std::vector<s
   argv_ = std::move(kept);
 }
 
-bool ProcessRole::Running() { return process_ && process_->Running(); }
+bool ProcessRole::Running() {
+  if (processes_.size() != static_cast<size_t>(copies_)) return false;
+  for (auto& process : processes_) {
+    if (!process || !process->Running()) return false;
+  }
+  return true;
+}
 
 std::string ProcessRole::Describe() const {
-  return fmt::format("{} (pid {}, log {})", describe_, process_ ? process_->pid() : -1, log_path_);
+  std::string pids;
+  for (const auto& process : processes_)
+    pids += fmt::format("{}{}", pids.empty() ? "" : ", ", process ? process->pid() : -1);
+  if (pids.empty()) pids = "-1";
+  if (copies_ == 1) return fmt::format("{} (pid {}, log {})", describe_, pids, log_path_);
+  return fmt::format("{} ({} processes: pids {}, logs {} ...)", describe_, copies_, pids, log_path_);
 }
 
 }  // namespace floe::up

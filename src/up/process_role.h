@@ -3,9 +3,13 @@
 //
 // The child is this same binary with the role's subcommand (`floe broker ...`). A child that
 // dies while it is meant to run is restarted by the Pipeline's supervisor; one taken down on
-// purpose stays down until brought up. Called from the pipeline's threads under its lock.
+// purpose stays down until brought up. A role may run several copies of its child (the stream
+// job's workers, each a `floe stream` of the same consumer group): they start, stop and are
+// killed together, and a copy that died is started again alone. Called from the pipeline's
+// threads under its lock.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -34,6 +38,15 @@ class ProcessRole final : public Role {
   // Replaces every `flag VALUE` pair of the child's arguments with one pair per value.
   void SetRepeatedArgument(std::string_view flag, const std::vector<std::string>& values);
   void set_describe(std::string describe) { describe_ = std::move(describe); }
+  // The command line of copy `copy` (1-based), made from the role's shared one.
+  using CopyArgv = std::function<std::vector<std::string>(std::vector<std::string> argv, int copy)>;
+  // Runs `copies` children from the next start on; copy k > 1 logs to the log path with "-k"
+  // before its extension (stream.log, stream-2.log, ...).
+  void SetCopies(int copies, CopyArgv copy_argv);
+  int copies() const { return copies_; }
+  // The log file of copy `copy` (1-based).
+  std::string CopyLogPath(int copy) const;
+  // Whether every copy runs.
   bool Running();
   int restarts() const { return restarts_; }
   void CountRestart() { ++restarts_; }
@@ -45,7 +58,9 @@ class ProcessRole final : public Role {
   std::string log_path_;
   std::string host_;
   int ready_port_;
-  std::unique_ptr<Subprocess> process_;
+  int copies_ = 1;
+  CopyArgv copy_argv_;
+  std::vector<std::unique_ptr<Subprocess>> processes_;  // One per copy; null when not started.
   int restarts_ = 0;
 };
 
