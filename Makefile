@@ -16,10 +16,14 @@ FUZZ_SECONDS ?= 60
 FLOE := $(RELEASE_DIR)/floe
 CTEST_FLAGS ?= --output-on-failure
 
-.PHONY: run test test-strict build debug asan test-unit test-asan bench format lint clean deps chaos fuzz
+.PHONY: run test test-strict build debug asan test-unit test-asan bench format lint clean deps deps-run chaos fuzz
 
 deps:
 	@scripts/install-deps
+
+# What building and running floe needs (the Debian packages), without the test clients.
+deps-run:
+	@scripts/install-deps --run
 
 $(RELEASE_DIR)/build.ninja:
 	cmake -S . -B $(RELEASE_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
@@ -44,7 +48,7 @@ debug: deps $(DEBUG_DIR)/build.ninja
 
 # Starts the whole pipeline on the embedded defaults (data under ./floe-data). Builds only the
 # floe binary (what floe up runs), not the tests and benchmarks `make build` adds.
-run: deps $(RELEASE_DIR)/build.ninja
+run: deps-run $(RELEASE_DIR)/build.ninja
 	ninja -C $(RELEASE_DIR) -j $(JOBS) floe
 	$(FLOE) up
 

@@ -14,9 +14,15 @@ endif()
 # Batches a target's sources (see FLOE_UNITY_BUILD). GCC's -Wsubobject-linkage assumes a file
 # that is #included is a header shared between translation units; a batch includes the .cc
 # files, whose anonymous-namespace types stay in that one translation unit.
+# `floe_enable_unity_build(target [BATCH n])`: the last targets of the build (the pipeline and the
+# binary's commands) take smaller batches, so that both cores share the build's tail.
 function(floe_enable_unity_build target)
+  cmake_parse_arguments(ARG "" "BATCH" "" ${ARGN})
+  if(NOT ARG_BATCH)
+    set(ARG_BATCH ${FLOE_UNITY_BATCH_SIZE})
+  endif()
   if(FLOE_UNITY_BUILD)
-    set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${FLOE_UNITY_BATCH_SIZE})
+    set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${ARG_BATCH})
     target_compile_options(${target} PRIVATE -Wno-subobject-linkage)
   endif()
 endfunction()
