@@ -9,7 +9,7 @@
 namespace floe::iceberg {
 namespace {
 
-constexpr char kMagic[] = {'P', 'F', 'A', '1'};
+constexpr char kPuffinMagic[] = {'P', 'F', 'A', '1'};
 constexpr size_t kMagicSize = 4;
 // Magic, then after the payload: its length, the flags and the magic.
 constexpr size_t kFooterFixed = kMagicSize + 4 + 4 + kMagicSize;
@@ -22,7 +22,7 @@ constexpr int kMaxFooterDepth = 16;
 
 PuffinFile WritePuffin(std::vector<PuffinBlob>& blobs, std::string_view created_by) {
   PuffinFile file;
-  file.bytes.append(kMagic, kMagicSize);
+  file.bytes.append(kPuffinMagic, kMagicSize);
   json::Json described = json::Json::array();
   for (PuffinBlob& blob : blobs) {
     blob.offset = static_cast<int64_t>(file.bytes.size());
@@ -40,19 +40,20 @@ PuffinFile WritePuffin(std::vector<PuffinBlob>& blobs, std::string_view created_
   json::Json footer = {{"blobs", std::move(described)}, {"properties", {{"created-by", std::string(created_by)}}}};
   std::string payload = footer.dump();
   size_t footer_start = file.bytes.size();
-  file.bytes.append(kMagic, kMagicSize);
+  file.bytes.append(kPuffinMagic, kMagicSize);
   file.bytes += payload;
   ByteWriter writer(&file.bytes);
   writer.AppendLittle<uint32_t>(static_cast<uint32_t>(payload.size()));
   writer.AppendLittle<uint32_t>(0);  // Flags: the payload is not compressed.
-  file.bytes.append(kMagic, kMagicSize);
+  file.bytes.append(kPuffinMagic, kMagicSize);
   file.footer_size = static_cast<int64_t>(file.bytes.size() - footer_start);
   return file;
 }
 
 Result<std::vector<PuffinBlob>> ReadPuffin(std::string_view file, std::string_view where) {
   if (file.size() < kMagicSize + kFooterFixed) return Corruption("Puffin file {}: {} bytes, too short", where, file.size());
-  if (std::memcmp(file.data(), kMagic, kMagicSize) != 0 || std::memcmp(file.data() + file.size() - kMagicSize, kMagic, kMagicSize) != 0) {
+  if (std::memcmp(file.data(), kPuffinMagic, kMagicSize) != 0 ||
+      std::memcmp(file.data() + file.size() - kMagicSize, kPuffinMagic, kMagicSize) != 0) {
     return Corruption("Puffin file {}: no PFA1 magic at its start and end", where);
   }
   const char* tail = file.data() + file.size() - kMagicSize - 8;
@@ -63,7 +64,8 @@ Result<std::vector<PuffinBlob>> ReadPuffin(std::string_view file, std::string_vi
     return Corruption("Puffin file {}: footer payload of {} bytes does not fit the file", where, payload_size);
   }
   size_t footer_start = file.size() - kFooterFixed - payload_size;
-  if (std::memcmp(file.data() + footer_start, kMagic, kMagicSize) != 0) return Corruption("Puffin file {}: no magic before its footer", where);
+  if (std::memcmp(file.data() + footer_start, kPuffinMagic, kMagicSize) != 0)
+    return Corruption("Puffin file {}: no magic before its footer", where);
   std::string what = fmt::format("Puffin footer of {}", where);
   std::string_view payload = file.substr(footer_start + kMagicSize, payload_size);
   // Checked on the text, before a parser could recurse or allocate for it.
