@@ -42,10 +42,6 @@ std::string StreamJobDescription(const StreamSettings& s) {
                      s.compaction ? fmt::format("to {} MB", s.compaction_target_mb) : "off");
 }
 
-std::string_view LinkedTopicSchema(std::string_view topic) {
-  return topic == "payments" ? generator::PaymentsSchemaJson() : generator::ShipmentsSchemaJson();
-}
-
 // With --processes each worker of the stream job is a `floe stream` child of the job's consumer
 // group, named as the in-process workers are, so the console tells them apart in the group; as
 // in-process, only the first maintains the table (two compacting it at once would only conflict).
@@ -189,7 +185,7 @@ stream::StreamConfig Pipeline::LinkedTopicConfigFor(const LinkedTopic& linked) c
   stream::StreamConfig config = StreamConfigFor();
   config.topic = std::string(linked.topic);
   config.table = std::string(linked.table);
-  config.schema_json = std::string(LinkedTopicSchema(linked.topic));
+  config.schema_json = std::string(linked.schema_json());
   // A few events a second: a file a day's partition per commit is plenty.
   config.partition = {"day(ts)"};
   config.evolve_partition_spec = false;  // The playground rewires the orders' job only.

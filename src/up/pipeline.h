@@ -19,6 +19,8 @@
 
 #include "auth/users.h"
 #include "base/result.h"
+#include "generator/payment_event.h"
+#include "generator/shipment_event.h"
 #include "net/tls.h"
 #include "stream/stream_runner.h"
 #include "up/pipeline_console.h"
@@ -41,10 +43,11 @@ struct LinkedTopic {
   std::string_view job;
   std::string_view topic;
   std::string_view table;
+  std::string_view (*schema_json)();  // The table's Iceberg schema.
 };
 inline constexpr LinkedTopic kLinkedTopics[] = {
-    {"payments job", "payments", "shop.payments"},
-    {"shipments job", "shipments", "shop.shipments"},
+    {"payments job", "payments", "shop.payments", generator::PaymentsSchemaJson},
+    {"shipments job", "shipments", "shop.shipments", generator::ShipmentsSchemaJson},
 };
 
 struct UpOptions {
