@@ -42,6 +42,15 @@ std::string StreamJobDescription(const StreamSettings& s) {
                      s.compaction ? fmt::format("to {} MB", s.compaction_target_mb) : "off");
 }
 
+// `floe stream` reading `config`'s topic into its table, the schema from `schema_path`: what
+// every stream job's child starts from; each adds its own flags.
+std::vector<std::string> StreamChildArgv(const std::string& floe_binary, const stream::StreamConfig& config,
+                                         const std::string& schema_path) {
+  return {floe_binary, "stream",     "--brokers",        config.brokers,       "--topic",     config.topic,
+          "--table",   config.table, "--catalog",        config.catalog,       "--warehouse", config.warehouse,
+          "--schema",  schema_path,  "--timestamp-unit", config.timestamp_unit};
+}
+
 // With --processes each worker of the stream job is a `floe stream` child of the job's consumer
 // group, named as the in-process workers are, so the console tells them apart in the group; as
 // in-process, only the first maintains the table (two compacting it at once would only conflict).
@@ -241,11 +250,8 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeProcessRoles() {
   stream::StreamConfig stream = StreamConfigFor();
   std::string schema_path = options_.data + "/orders.schema.json";
   std::ofstream(schema_path) << stream.schema_json;
-  std::vector<std::string> stream_argv = {
-      options_.floe_binary,  "stream",         "--brokers",   stream.brokers, "--topic",
-      stream.topic,          "--table",        stream.table,  "--catalog",    stream.catalog,
-      "--warehouse",         stream.warehouse, "--schema",    schema_path,    "--timestamp-unit",
-      stream.timestamp_unit, "--format",       stream.format, "--registry",   stream.registry};
+  std::vector<std::string> stream_argv = StreamChildArgv(options_.floe_binary, stream, schema_path);
+  stream_argv.insert(stream_argv.end(), {"--format", stream.format, "--registry", stream.registry});
   for (auto& [flag, value] : StreamSettingsArguments(options_.stream)) {
     stream_argv.push_back(flag);
     stream_argv.push_back(value);
@@ -256,12 +262,9 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeProcessRoles() {
   }
   stream_argv.push_back("--evolve-partition");
   stream::StreamConfig state = OrderStateConfigFor();
-  std::vector<std::string> state_argv = {options_.floe_binary, "stream", "--brokers", state.brokers, "--topic",
-                                         state.topic, "--table", state.table, "--catalog", state.catalog,
-                                         "--warehouse", state.warehouse, "--schema", schema_path,
-                                         "--timestamp-unit", state.timestamp_unit, "--trigger",
-                                         fmt::format("{}ms", state.trigger.interval_millis), "--mode", "upsert",
-                                         "--key", state.key_columns[0]};
+  std::vector<std::string> state_argv = StreamChildArgv(options_.floe_binary, state, schema_path);
+  state_argv.insert(state_argv.end(), {"--trigger", fmt::format("{}ms", state.trigger.interval_millis), "--mode",
+                                       "upsert", "--key", state.key_columns[0]});
   auto stream_job = std::make_unique<ProcessRole>("stream job", StreamJobDescription(options_.stream),
                                                   std::move(stream_argv), logs + "/stream.log", options_.host, -1);
   stream_job->SetCopies(static_cast<int>(options_.stream.workers), StreamWorkerArgv);
@@ -274,26 +277,9 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeProcessRoles() {
     stream::StreamConfig config = LinkedTopicConfigFor(linked);
     std::string linked_schema_path = fmt::format("{}/{}.schema.json", options_.data, linked.topic);
     std::ofstream(linked_schema_path) << config.schema_json;
-    std::vector<std::string> argv = {options_.floe_binary,
-                                     "stream",
-                                     "--brokers",
-                                     config.brokers,
-                                     "--topic",
-                                     config.topic,
-                                     "--table",
-                                     config.table,
-                                     "--catalog",
-                                     config.catalog,
-                                     "--warehouse",
-                                     config.warehouse,
-                                     "--schema",
-                                     linked_schema_path,
-                                     "--timestamp-unit",
-                                     config.timestamp_unit,
-                                     "--trigger",
-                                     fmt::format("{}ms", config.trigger.interval_millis),
-                                     "--partition",
-                                     config.partition[0]};
+    std::vector<std::string> argv = StreamChildArgv(options_.floe_binary, config, linked_schema_path);
+    argv.insert(argv.end(),
+                {"--trigger", fmt::format("{}ms", config.trigger.interval_millis), "--partition", config.partition[0]});
     roles.push_back(std::make_unique<ProcessRole>(
         std::string(linked.job),
         fmt::format("topic {} into {} every {} ms", config.topic, config.table, config.trigger.interval_millis),
@@ -648,27 +634,14 @@ nlohmann::json Pipeline::GeneratorNumbers() const {
     }
   }
   if (!have_ledger) {
-    // A child process writes its ledger every second.
-    auto read_total = [](const nlohmann::json& t) {
-      generator::PartitionLedger total;
-      if (!t.is_object()) return total;
-      total.acked = t.value("acked", uint64_t{0});
-      total.acked_valid = t.value("acked_valid", uint64_t{0});
-      total.acked_malformed = t.value("acked_malformed", uint64_t{0});
-      total.failed = t.value("failed", uint64_t{0});
-      return total;
-    };
-    std::ifstream in(ledger_path);
-    auto json = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-    if (json.is_object() && json.contains("total") && json["total"].is_object()) {
-      totals["orders"] = read_total(json["total"]);
+    // A child process writes its ledger every second (a whole file: it renames a written one).
+    generator::Ledger ledger;
+    std::error_code error;
+    if (std::filesystem::exists(ledger_path, error) && ledger.Resume(ledger_path, "orders")) {
+      totals["orders"] = ledger.Total("orders");
       out["sent"] = totals["orders"].acked + totals["orders"].failed;
-      nlohmann::json topics = json.value("topics", nlohmann::json::object());
       for (const LinkedTopic& linked : kLinkedTopics) {
-        std::string topic(linked.topic);
-        if (topics.is_object() && topics.contains(topic) && topics[topic].is_object()) {
-          totals[topic] = read_total(topics[topic].value("total", nlohmann::json()));
-        }
+        totals[std::string(linked.topic)] = ledger.Total(linked.topic);
       }
     }
   }
