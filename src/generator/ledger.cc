@@ -97,14 +97,18 @@ Result<TopicLedger> TopicFromJson(const nlohmann::json& json) {
 
 uint64_t EventIdHash(std::string_view event_id) { return XXH64(event_id.data(), event_id.size(), 0); }
 
+TopicLedger& Ledger::EntryFor(std::string_view topic) {
+  auto it = topics_.find(topic);
+  if (it == topics_.end()) it = topics_.emplace(std::string(topic), TopicLedger()).first;
+  return it->second;
+}
+
 void Ledger::RecordAcked(std::string_view topic, int32_t partition, std::string_view value, bool valid,
                          std::string_view event_id) {
   uint64_t value_hash = XXH64(value.data(), value.size(), 0);
   uint64_t id_hash = valid ? EventIdHash(event_id) : 0;
   std::lock_guard lock(mutex_);
-  auto it = topics_.find(topic);
-  if (it == topics_.end()) it = topics_.emplace(std::string(topic), TopicLedger()).first;
-  PartitionLedger& p = it->second[partition];
+  PartitionLedger& p = EntryFor(topic)[partition];
   ++p.acked;
   ++(valid ? p.acked_valid : p.acked_malformed);
   p.value_hash_sum += value_hash;
@@ -113,9 +117,7 @@ void Ledger::RecordAcked(std::string_view topic, int32_t partition, std::string_
 
 void Ledger::RecordFailed(std::string_view topic, int32_t partition) {
   std::lock_guard lock(mutex_);
-  auto it = topics_.find(topic);
-  if (it == topics_.end()) it = topics_.emplace(std::string(topic), TopicLedger()).first;
-  ++it->second[partition].failed;
+  ++EntryFor(topic)[partition].failed;
 }
 
 TopicLedger Ledger::Snapshot(std::string_view topic) const {

@@ -57,6 +57,10 @@ class Ledger {
   Status Resume(const std::string& path, std::string_view main_topic);
 
  private:
+  // `topic`'s entry, made on first use (a lookup, not a string copy, on every later report).
+  // Requires mutex_.
+  TopicLedger& EntryFor(std::string_view topic);
+
   mutable std::mutex mutex_;
   std::map<std::string, TopicLedger, std::less<>> topics_;  // Guarded by mutex_.
 };

@@ -51,9 +51,8 @@ class ProduceLoop {
   // marker, which a query then looks for by its id.
   std::future<Result<std::string>> RequestMarker();
   void Stop() { stop_.store(true); }
-  // Order messages handed to the producer, and payments and shipments.
+  // Order messages handed to the producer (payments and shipments are not counted).
   uint64_t sent() const { return sent_.load(); }
-  uint64_t pending_sent() const { return pending_sent_.load(); }
 
   // The delivery callback to give the KafkaProducer: records each report in `ledger`.
   static void OnDelivery(Ledger& ledger, const DeliveryReport& report);
@@ -73,7 +72,6 @@ class ProduceLoop {
   std::atomic<bool> paused_{false};
   std::atomic<bool> stop_{false};
   std::atomic<uint64_t> sent_{0};
-  std::atomic<uint64_t> pending_sent_{0};
   std::mutex marker_mutex_;
   std::vector<std::promise<Result<std::string>>> marker_requests_;  // Guarded by marker_mutex_.
 };
