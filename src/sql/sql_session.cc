@@ -161,8 +161,8 @@ Result<StatementSummary> SqlSession::RunOne(const ast::Statement& statement, std
     // ranges); a scan that cannot be planned is shown without it.
     QueryContext context(catalog_, query_options, sql);
     std::string text = ExplainPlan(*plan, [&](const LogicalOperator& op) -> std::string {
-      if (op.kind != LogicalKind::kScan || !op.table) return "";
-      auto scan = catalog_.OpenScan(MakeScanRequest(op, context));
+      if (op.kind != LogicalKind::kScan || !op.As<LogicalScan>().table) return "";
+      auto scan = catalog_.OpenScan(MakeScanRequest(op.As<LogicalScan>(), context));
       std::string detail = scan ? (*scan)->PlanDetail() : "";
       return detail.empty() ? "" : fmt::format(" [{}]", detail);
     });
@@ -247,7 +247,7 @@ Result<SqlSession::PushedWhere> SqlSession::PushWhere(LogicalPtr selection) {
     }
     node = node->children.empty() ? nullptr : node->children[0].get();
   }
-  if (node != nullptr) out.pushed = &node->pushed;
+  if (node != nullptr) out.pushed = &node->As<LogicalScan>().pushed;
   out.exact = out.exact && out.pushed->residual.empty();
   out.optimized = std::move(optimized);
   return out;
@@ -256,7 +256,7 @@ Result<SqlSession::PushedWhere> SqlSession::PushWhere(LogicalPtr selection) {
 Result<int64_t> SqlSession::RunUpdate(BoundStatement& bound, std::string_view sql, const QueryOptions& query_options) {
   // The binder's plan selects the rows to update: Filter(Scan), or the Scan alone.
   BoundExprPtr where;
-  if (bound.plan->kind == LogicalKind::kFilter) where = bound.plan->predicate->Clone();
+  if (bound.plan->kind == LogicalKind::kFilter) where = bound.plan->As<LogicalFilter>().predicate->Clone();
   FLOE_ASSIGN_OR_RETURN(auto table, catalog_.GetTable(bound.target, TableVersion{}));
   BoundRowChanges& changes = *bound.row_changes;
   if (options_.time_zone) {
@@ -321,10 +321,10 @@ Result<int64_t> SqlSession::RunDelete(BoundStatement& bound, std::string_view sq
   const LogicalOperator* scan = bound.plan.get();
   BoundExprPtr predicate;
   while (scan != nullptr && scan->kind != LogicalKind::kScan) {
-    if (scan->kind == LogicalKind::kFilter) predicate = scan->predicate->Clone();
+    if (scan->kind == LogicalKind::kFilter) predicate = scan->As<LogicalFilter>().predicate->Clone();
     scan = scan->children.empty() ? nullptr : scan->children[0].get();
   }
-  if (scan == nullptr || !scan->table) return Internal("DELETE without a table scan");
+  if (scan == nullptr || !scan->As<LogicalScan>().table) return Internal("DELETE without a table scan");
   std::vector<OutputColumn> columns = scan->output;
   FLOE_ASSIGN_OR_RETURN(PushedWhere where, PushWhere(std::move(bound.plan)));
   if (where.never_true) return int64_t{0};
@@ -372,7 +372,7 @@ Result<StatementSummary> SqlSession::RunWrite(const ast::Statement& statement, B
   // Runs `plan` and appends its rows to `table` (columns `targets`, by index into the table).
   auto insert = [&](LogicalPtr plan, const CatalogTable& table, const std::vector<size_t>& targets) -> Result<int64_t> {
     // Cast the query's columns to the table's types.
-    auto project = std::make_unique<LogicalOperator>(LogicalKind::kProject);
+    auto project = std::make_unique<LogicalProject>();
     for (size_t i = 0; i < targets.size(); ++i) {
       const OutputColumn& c = plan->output[i];
       const TableColumn& column = table.columns[targets[i]];

@@ -120,7 +120,7 @@ class BinderImpl {
   // where the set leaves it out, as Trino's GroupId does; sets `aggregate`'s groups (the keys,
   // then the set number) and its global sets. Returns the new input of the aggregation.
   LogicalPtr ExpandGroupingSets(LogicalPtr input, const std::vector<BoundExprPtr>& keys, const GroupingSets& grouping,
-                                LogicalOperator& aggregate);
+                                LogicalAggregate& aggregate);
   // grouping(a, ...): a bit per argument, set where the row's grouping set leaves it out.
   Result<BoundExprPtr> BindGrouping(const ast::Expr& expr, ExprContext& context);
   // Replaces group-key subtrees with the keys' columns; bare input columns are an error.

@@ -32,7 +32,7 @@ Result<LogicalPtr> BinderImpl::BindLateral(const ast::TableRef& ref, Scope& scop
 
   if (!read_from_left(*right)) {
     // Nothing of the left side is read: an ordinary join, which the optimizer may reorder.
-    auto join = std::make_unique<LogicalOperator>(LogicalKind::kJoin);
+    auto join = std::make_unique<LogicalJoin>();
     join->join_type = on != nullptr && join_type == LogicalJoinType::kCross ? LogicalJoinType::kInner : join_type;
     join->condition = std::move(on);
     join->output = input->output;
@@ -46,7 +46,7 @@ Result<LogicalPtr> BinderImpl::BindLateral(const ast::TableRef& ref, Scope& scop
   if (on != nullptr && join_type == LogicalJoinType::kLeft) {
     // A LEFT join's ON decides which of a left row's subquery rows it keeps: it becomes part of
     // the per-row run, so a row none pass is kept once with NULLs.
-    auto filter = std::make_unique<LogicalOperator>(LogicalKind::kFilter);
+    auto filter = std::make_unique<LogicalFilter>();
     filter->output = right->output;
     filter->predicate = std::move(on);
     filter->children.push_back(std::move(right));
@@ -54,7 +54,7 @@ Result<LogicalPtr> BinderImpl::BindLateral(const ast::TableRef& ref, Scope& scop
   } else {
     above = std::move(on);
   }
-  auto lateral = std::make_unique<LogicalOperator>(LogicalKind::kLateralJoin);
+  auto lateral = std::make_unique<LogicalLateralJoin>();
   lateral->join_type = join_type;
   for (ColumnId id : ColumnsReadBy(*right)) {
     if (left_ids.contains(id)) lateral->correlated.push_back(id);
@@ -64,7 +64,7 @@ Result<LogicalPtr> BinderImpl::BindLateral(const ast::TableRef& ref, Scope& scop
   lateral->children.push_back(std::move(input));
   lateral->children.push_back(std::move(right));
   if (above == nullptr) return lateral;
-  auto filter = std::make_unique<LogicalOperator>(LogicalKind::kFilter);
+  auto filter = std::make_unique<LogicalFilter>();
   filter->output = lateral->output;
   filter->predicate = std::move(above);
   filter->children.push_back(std::move(lateral));

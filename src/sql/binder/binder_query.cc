@@ -96,7 +96,7 @@ std::vector<std::vector<int>> GroupingSetsOfKeys(const ast::GroupBy& group_by, c
 }
 
 LogicalPtr MakeValuesRow(std::vector<BoundExprPtr> row, std::vector<OutputColumn> output) {
-  auto values = std::make_unique<LogicalOperator>(LogicalKind::kValues);
+  auto values = std::make_unique<LogicalValues>();
   values->rows.push_back(std::move(row));
   values->output = std::move(output);
   return values;
@@ -104,7 +104,7 @@ LogicalPtr MakeValuesRow(std::vector<BoundExprPtr> row, std::vector<OutputColumn
 
 // Every row of `left` with every row of `right`, the columns of both in that order.
 LogicalPtr CrossJoin(LogicalPtr left, LogicalPtr right) {
-  auto join = std::make_unique<LogicalOperator>(LogicalKind::kJoin);
+  auto join = std::make_unique<LogicalJoin>();
   join->join_type = LogicalJoinType::kCross;
   join->output = left->output;
   join->output.insert(join->output.end(), right->output.begin(), right->output.end());
@@ -113,8 +113,10 @@ LogicalPtr CrossJoin(LogicalPtr left, LogicalPtr right) {
   return join;
 }
 
-LogicalPtr Wrap(LogicalKind kind, LogicalPtr child) {
-  auto op = std::make_unique<LogicalOperator>(kind);
+// A new node of class T over `child`, with the child's columns.
+template <typename T>
+std::unique_ptr<T> Wrap(LogicalPtr child) {
+  auto op = std::make_unique<T>();
   op->output = child->output;
   op->children.push_back(std::move(child));
   return op;
@@ -183,7 +185,7 @@ Result<TableVersion> BinderImpl::BindVersion(const TimeTravel& travel) {
 
 Result<LogicalPtr> BinderImpl::VirtualTable(const std::string& name, std::vector<TableColumn> columns,
                                             std::vector<std::vector<Value>> rows, Scope& scope, const std::string& alias) {
-  auto values = std::make_unique<LogicalOperator>(LogicalKind::kValues);
+  auto values = std::make_unique<LogicalValues>();
   ScopeRelation relation;
   relation.alias = alias;
   for (const TableColumn& column : columns) {
@@ -333,7 +335,7 @@ Result<LogicalPtr> BinderImpl::BindNamedTable(const TableRef& ref, Scope& scope,
     }
     return ErrorAt(ref.location, table.error());
   }
-  auto scan = std::make_unique<LogicalOperator>(LogicalKind::kScan);
+  auto scan = std::make_unique<LogicalScan>();
   scan->table = *table;
   scan->version = version;
   std::vector<TableColumn> columns = (*table)->columns;
@@ -416,7 +418,7 @@ Result<LogicalPtr> BinderImpl::BindFromItem(const TableRef& ref, Scope& scope, c
       const std::string& location = call.args[0]->text;
       auto table = catalog_.GetTableAt(location, TableVersion{});
       if (!table.has_value()) return ErrorAt(call.args[0]->location, table.error());
-      auto scan = std::make_unique<LogicalOperator>(LogicalKind::kScan);
+      auto scan = std::make_unique<LogicalScan>();
       scan->table = *table;
       ScopeRelation relation;
       relation.alias = ref.alias.empty() ? "iceberg_scan" : ref.alias;
@@ -437,7 +439,7 @@ Result<LogicalPtr> BinderImpl::BindFromItem(const TableRef& ref, Scope& scope, c
       if (IsLateral(*ref.right)) return BindJoinLateral(ref, std::move(left), scope, ctes);
       size_t left_relations = scope.relations.size();
       FLOE_ASSIGN_OR_RETURN(auto right, BindFromItem(*ref.right, scope, ctes));
-      auto join = std::make_unique<LogicalOperator>(LogicalKind::kJoin);
+      auto join = std::make_unique<LogicalJoin>();
       switch (ref.join_type) {
         case JoinType::kInner: join->join_type = LogicalJoinType::kInner; break;
         case JoinType::kLeft: join->join_type = LogicalJoinType::kLeft; break;
@@ -524,7 +526,7 @@ Result<LogicalPtr> BinderImpl::BindQuery(const Query& query, Scope* outer, const
 }
 
 Result<LogicalPtr> BinderImpl::BindValues(const Query& query, Scope* outer, const CteScope* ctes) {
-  auto values = std::make_unique<LogicalOperator>(LogicalKind::kValues);
+  auto values = std::make_unique<LogicalValues>();
   std::vector<SqlType> types;
   Scope scope;
   scope.parent = outer;
@@ -584,7 +586,7 @@ Result<LogicalPtr> BinderImpl::BindSetOp(const Query& query, Scope* outer, const
     bool needed = false;
     for (size_t i = 0; i < types.size(); ++i) needed |= !(side->output[i].type == types[i]);
     if (!needed) return side;
-    auto project = std::make_unique<LogicalOperator>(LogicalKind::kProject);
+    auto project = std::make_unique<LogicalProject>();
     for (size_t i = 0; i < types.size(); ++i) {
       const OutputColumn& c = side->output[i];
       project->expressions.push_back(MakeCast(MakeColumn(c.id, c.type, c.name), types[i]));
@@ -593,9 +595,10 @@ Result<LogicalPtr> BinderImpl::BindSetOp(const Query& query, Scope* outer, const
     project->children.push_back(std::move(side));
     return project;
   };
-  auto setop = std::make_unique<LogicalOperator>(LogicalKind::kSetOp);
-  setop->set_op = query.set_op == SetOpKind::kUnion ? LogicalSetOp::kUnion
-                  : query.set_op == SetOpKind::kIntersect ? LogicalSetOp::kIntersect : LogicalSetOp::kExcept;
+  auto setop = std::make_unique<LogicalSetOp>();
+  setop->set_op = query.set_op == SetOpKind::kUnion       ? LogicalSetOpType::kUnion
+                  : query.set_op == SetOpKind::kIntersect ? LogicalSetOpType::kIntersect
+                                                          : LogicalSetOpType::kExcept;
   setop->set_all = query.set_all;
   for (size_t i = 0; i < types.size(); ++i) {
     if (!types[i].IsComparable() && !query.set_all) {
@@ -620,7 +623,7 @@ Result<LogicalPtr> BinderImpl::BindOrderLimit(const Query& query, LogicalPtr pla
     context.clause = "ORDER BY";
     context.scope = &scope;
     context.ctes = ctes;
-    auto sort = Wrap(LogicalKind::kSort, nullptr == plan ? nullptr : std::move(plan));
+    auto sort = Wrap<LogicalSort>(nullptr == plan ? nullptr : std::move(plan));
     for (const auto& item : query.order_by) {
       BoundExprPtr key;
       if (item.expr->kind == ExprKind::kLiteral && item.expr->literal_kind == LiteralKind::kInteger) {
@@ -654,7 +657,7 @@ Result<LogicalPtr> BinderImpl::BindLimit(const Query& query, LogicalPtr plan) {
     }
     return std::optional<int64_t>(value->as_int());
   };
-  auto limit = Wrap(LogicalKind::kLimit, std::move(plan));
+  auto limit = Wrap<LogicalLimit>(std::move(plan));
   if (query.limit) {
     FLOE_ASSIGN_OR_RETURN(limit->limit, constant_count(*query.limit, "LIMIT"));
   }
@@ -665,10 +668,10 @@ Result<LogicalPtr> BinderImpl::BindLimit(const Query& query, LogicalPtr plan) {
   return limit;
 }
 
-LogicalPtr BinderImpl::ExpandGroupingSets(LogicalPtr input, const std::vector<BoundExprPtr>& keys, const GroupingSets& grouping,
-                                          LogicalOperator& aggregate) {
+LogicalPtr BinderImpl::ExpandGroupingSets(LogicalPtr input, const std::vector<BoundExprPtr>& keys,
+                                          const GroupingSets& grouping, LogicalAggregate& aggregate) {
   ColumnId set_number = NewColumn();
-  auto numbers = std::make_unique<LogicalOperator>(LogicalKind::kValues);
+  auto numbers = std::make_unique<LogicalValues>();
   numbers->output.push_back(OutputColumn{set_number, "$grouping_set", SqlType::Bigint()});
   for (size_t s = 0; s < grouping.sets.size(); ++s) {
     std::vector<BoundExprPtr> row;
@@ -678,7 +681,7 @@ LogicalPtr BinderImpl::ExpandGroupingSets(LogicalPtr input, const std::vector<Bo
   }
   LogicalPtr join = CrossJoin(std::move(input), std::move(numbers));
 
-  auto project = std::make_unique<LogicalOperator>(LogicalKind::kProject);
+  auto project = std::make_unique<LogicalProject>();
   for (const OutputColumn& c : join->output) {
     project->output.push_back(c);
     project->expressions.push_back(MakeColumn(c.id, c.type, c.name));
@@ -748,7 +751,7 @@ Result<LogicalPtr> BinderImpl::BindSelect(const Query& query, Scope* outer, cons
     ExprContext context = base;
     context.clause = "WHERE";
     FLOE_ASSIGN_OR_RETURN(auto predicate, BindPredicate(*query.where, context));
-    auto filter = Wrap(LogicalKind::kFilter, std::move(plan));
+    auto filter = Wrap<LogicalFilter>(std::move(plan));
     filter->predicate = std::move(predicate);
     plan = std::move(filter);
   }
@@ -952,7 +955,7 @@ Result<LogicalPtr> BinderImpl::BindSelect(const Query& query, Scope* outer, cons
   }
 
   if (aggregate) {
-    auto node = std::make_unique<LogicalOperator>(LogicalKind::kAggregate);
+    auto node = std::make_unique<LogicalAggregate>();
     for (size_t i = 0; i < group_keys.size(); ++i) {
       node->output.push_back(OutputColumn{group_ids[i], group_keys[i]->kind == BoundKind::kColumn ? group_keys[i]->name : "group",
                                           group_keys[i]->type});
@@ -969,13 +972,13 @@ Result<LogicalPtr> BinderImpl::BindSelect(const Query& query, Scope* outer, cons
     node->children.push_back(std::move(plan));
     plan = std::move(node);
     if (having) {
-      auto filter = Wrap(LogicalKind::kFilter, std::move(plan));
+      auto filter = Wrap<LogicalFilter>(std::move(plan));
       filter->predicate = std::move(having);
       plan = std::move(filter);
     }
   }
   if (!windows.empty()) {
-    auto node = Wrap(LogicalKind::kWindow, std::move(plan));
+    auto node = Wrap<LogicalWindow>(std::move(plan));
     for (size_t i = 0; i < windows.size(); ++i) {
       node->output.push_back(OutputColumn{window_ids[i], windows[i].function, windows[i].type});
     }
@@ -983,7 +986,7 @@ Result<LogicalPtr> BinderImpl::BindSelect(const Query& query, Scope* outer, cons
     plan = std::move(node);
   }
 
-  auto project = std::make_unique<LogicalOperator>(LogicalKind::kProject);
+  auto project = std::make_unique<LogicalProject>();
   for (size_t i = 0; i < projections.size(); ++i) {
     ColumnId id = projections[i]->kind == BoundKind::kColumn ? projections[i]->column : NewColumn();
     // A column passed through keeps its id unless it appears twice in the select list.
@@ -1010,13 +1013,13 @@ Result<LogicalPtr> BinderImpl::BindSelect(const Query& query, Scope* outer, cons
                        ErrorKind::kInvalidArgument, ErrorCode::kTypeMismatch);
       }
     }
-    plan = Wrap(LogicalKind::kDistinct, std::move(plan));
+    plan = Wrap<LogicalDistinct>(std::move(plan));
   }
   if (!distinct_on_targets.empty()) {
     FLOE_ASSIGN_OR_RETURN(plan, DistinctOn(std::move(plan), distinct_on_targets, order, order_targets));
   }
   if (!order.empty()) {
-    auto sort = Wrap(LogicalKind::kSort, std::move(plan));
+    auto sort = Wrap<LogicalSort>(std::move(plan));
     for (size_t i = 0; i < order.size(); ++i) {
       const OutputColumn& c = sort->output[order_targets[i]];
       if (!c.type.IsOrderable()) return ErrorAt(query.order_by[i].expr->location, fmt::format("Type {} is not orderable", c.type.ToString()));
@@ -1027,7 +1030,7 @@ Result<LogicalPtr> BinderImpl::BindSelect(const Query& query, Scope* outer, cons
   }
   FLOE_ASSIGN_OR_RETURN(plan, BindLimit(query, std::move(plan)));
   if (plan->output.size() > visible_columns) {
-    auto trim = std::make_unique<LogicalOperator>(LogicalKind::kProject);
+    auto trim = std::make_unique<LogicalProject>();
     for (size_t i = 0; i < visible_columns; ++i) {
       const OutputColumn& c = plan->output[i];
       trim->expressions.push_back(MakeColumn(c.id, c.type, c.name));
@@ -1062,10 +1065,10 @@ Result<LogicalPtr> BinderImpl::DistinctOn(LogicalPtr plan, const std::vector<int
     first.order_by.push_back(SortKey{column(order_targets[i]), order[i].descending, order[i].nulls_first});
   }
   ColumnId number = NewColumn();
-  auto window = Wrap(LogicalKind::kWindow, std::move(plan));
+  auto window = Wrap<LogicalWindow>(std::move(plan));
   window->output.push_back(OutputColumn{number, "row_number", SqlType::Bigint()});
   window->windows.push_back(std::move(first));
-  auto filter = Wrap(LogicalKind::kFilter, std::move(window));
+  auto filter = Wrap<LogicalFilter>(std::move(window));
   std::vector<BoundExprPtr> args;
   args.push_back(MakeColumn(number, SqlType::Bigint(), "row_number"));
   args.push_back(MakeConstant(Value::Int(SqlType::Bigint(), 1)));

@@ -51,7 +51,7 @@ Result<LogicalPtr> BinderImpl::BindCteQuery(const CommonTableExpr& cte, const Ct
   for (size_t i = 0; i < working.columns.size(); ++i)
     cast = cast || !(recursive_part->output[i].type == working.columns[i].type);
   if (cast) {
-    auto project = std::make_unique<LogicalOperator>(LogicalKind::kProject);
+    auto project = std::make_unique<LogicalProject>();
     for (size_t i = 0; i < working.columns.size(); ++i) {
       const OutputColumn& from = recursive_part->output[i];
       const SqlType& type = working.columns[i].type;
@@ -70,7 +70,7 @@ Result<LogicalPtr> BinderImpl::BindCteQuery(const CommonTableExpr& cte, const Ct
     project->children.push_back(std::move(recursive_part));
     recursive_part = std::move(project);
   }
-  auto node = std::make_unique<LogicalOperator>(LogicalKind::kRecursiveCte);
+  auto node = std::make_unique<LogicalRecursiveCte>();
   node->set_all = query.set_all;
   node->working_table = working.id;
   for (const OutputColumn& c : working.columns) node->output.push_back(OutputColumn{NewColumn(), c.name, c.type});
@@ -90,7 +90,7 @@ Result<LogicalPtr> BinderImpl::BindWorkingTableReference(const TableRef& ref, Sc
                                                it->columns.size(), ref.column_aliases.size()));
     }
     ++it->references;
-    auto leaf = std::make_unique<LogicalOperator>(LogicalKind::kWorkingTable);
+    auto leaf = std::make_unique<LogicalWorkingTable>();
     leaf->working_table = it->id;
     ScopeRelation relation;
     relation.alias = ref.alias.empty() ? it->name : ref.alias;

@@ -100,7 +100,7 @@ Status BinderImpl::BindUpdate(const Statement& statement, const CatalogTable& ta
   LogicalOperator* scan = plan->kind == LogicalKind::kProject ? plan->children[0].get() : nullptr;
   if (scan != nullptr && scan->kind == LogicalKind::kFilter) scan = scan->children[0].get();
   if (scan == nullptr || scan->kind != LogicalKind::kScan ||
-      plan->expressions.size() != scan->output.size() + statement.assignments.size()) {
+      plan->As<LogicalProject>().expressions.size() != scan->output.size() + statement.assignments.size()) {
     return ErrorAt(value_location(0), "UPDATE ... SET with an aggregate or window function is not supported");
   }
   auto changes = std::make_shared<BoundRowChanges>();
@@ -109,7 +109,7 @@ Status BinderImpl::BindUpdate(const Statement& statement, const CatalogTable& ta
   std::set<int> assigned;
   for (size_t i = 0; i < statement.assignments.size(); ++i) {
     FLOE_ASSIGN_OR_RETURN(size_t column, AssignedColumn(*this, table, statement.assignments[i], assigned));
-    BoundExprPtr value = std::move(plan->expressions[scan->output.size() + i]);
+    BoundExprPtr value = std::move(plan->As<LogicalProject>().expressions[scan->output.size() + i]);
     const TableColumn& target = table.columns[column];
     FLOE_ASSIGN_OR_RETURN(
         changes->values[column],
@@ -127,25 +127,26 @@ Status BinderImpl::BindMerge(const Statement& statement, const CatalogTable& tab
   // SELECT *, ... FROM target, source binds to Project(Join(Scan, source)).
   LogicalOperator* join = plan->kind == LogicalKind::kProject ? plan->children[0].get() : nullptr;
   if (join == nullptr || join->kind != LogicalKind::kJoin || join->children.size() != 2 ||
-      join->children[0]->kind != LogicalKind::kScan || !join->children[0]->table) {
+      join->children[0]->kind != LogicalKind::kScan || !join->children[0]->As<LogicalScan>().table) {
     return ErrorAt(statement.location, "MERGE with an aggregate or window function is not supported");
   }
+  std::vector<BoundExprPtr>& expressions = plan->As<LogicalProject>().expressions;
   auto changes = std::make_shared<BoundRowChanges>();
   changes->target_columns = join->children[0]->output;
   changes->source = std::move(join->children[1]);
   changes->source_columns = changes->source->output;
   size_t next = changes->target_columns.size() + changes->source_columns.size();
   size_t item = 1;  // The select item `next` came from (0 is `*`).
-  if (plan->expressions.size() < next + 1) return Internal("MERGE bound to {} expressions", plan->expressions.size());
+  if (expressions.size() < next + 1) return Internal("MERGE bound to {} expressions", expressions.size());
   std::set<ColumnId> target_ids;
   for (const OutputColumn& c : changes->target_columns) target_ids.insert(c.id);
 
   // The next expression of the select list, coerced to `type`; `matched` false when it is part
   // of a WHEN NOT MATCHED clause, where the target has no row to read.
   auto take = [&](const SqlType& type, std::string_view what, bool matched) -> Result<BoundExprPtr> {
-    if (next >= plan->expressions.size()) return Internal("MERGE: fewer expressions bound than written");
+    if (next >= expressions.size()) return Internal("MERGE: fewer expressions bound than written");
     int location = select[item].location;
-    BoundExprPtr e = std::move(plan->expressions[next++]);
+    BoundExprPtr e = std::move(expressions[next++]);
     ++item;
     if (!matched && Intersects(e->ColumnsRead(), target_ids)) {
       return ErrorAt(location, "WHEN NOT MATCHED cannot refer to the target table's columns");
@@ -200,7 +201,7 @@ Status BinderImpl::BindMerge(const Statement& statement, const CatalogTable& tab
     }
     changes->clauses.push_back(std::move(bound));
   }
-  if (next != plan->expressions.size()) return Internal("MERGE: more expressions bound than written");
+  if (next != expressions.size()) return Internal("MERGE: more expressions bound than written");
   out.row_changes = std::move(changes);
   return OkStatus();
 }

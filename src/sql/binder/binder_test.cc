@@ -88,7 +88,7 @@ TEST_F(BinderTest, CorrelatedSubqueryRecordsOuterColumns) {
   ASSERT_TRUE(bound.has_value()) << bound.error().ToString();
   const LogicalOperator* filter = bound->plan->children.at(0).get();
   ASSERT_EQ(filter->kind, LogicalKind::kFilter);
-  const BoundExpr& subquery = *filter->predicate->args.at(1);
+  const BoundExpr& subquery = *filter->As<LogicalFilter>().predicate->args.at(1);
   ASSERT_EQ(subquery.kind, BoundKind::kSubquery);
   ASSERT_EQ(subquery.correlated.size(), 1u);
 }
@@ -102,8 +102,9 @@ TEST_F(BinderTest, PushedScanPredicateNamesTableColumnsAndFieldIds) {
   ASSERT_TRUE(bound.has_value()) << bound.error().ToString();
   auto plan = Optimize(std::move(bound->plan));
   ASSERT_TRUE(plan.has_value());
-  const LogicalOperator* scan = plan->get();
-  while (scan->kind != LogicalKind::kScan) scan = scan->children.at(0).get();
+  const LogicalOperator* node = plan->get();
+  while (node->kind != LogicalKind::kScan) node = node->children.at(0).get();
+  const auto* scan = &node->As<LogicalScan>();
   ASSERT_EQ(scan->pushed.terms.size(), 3u);
   EXPECT_EQ(scan->pushed.terms[0].column, "a");
   EXPECT_EQ(scan->pushed.terms[0].field_id, 7);
@@ -119,9 +120,10 @@ TEST_F(BinderTest, FoldingLeavesFailingExpressionsForRunTime) {
   ASSERT_TRUE(bound.has_value());
   auto plan = Optimize(std::move(bound->plan));
   ASSERT_TRUE(plan.has_value());
-  EXPECT_EQ((*plan)->expressions.at(0)->kind, BoundKind::kCall);
-  ASSERT_EQ((*plan)->expressions.at(1)->kind, BoundKind::kConstant);
-  EXPECT_EQ((*plan)->expressions.at(1)->value.as_int(), 6);
+  const auto& expressions = (*plan)->As<LogicalProject>().expressions;
+  EXPECT_EQ(expressions.at(0)->kind, BoundKind::kCall);
+  ASSERT_EQ(expressions.at(1)->kind, BoundKind::kConstant);
+  EXPECT_EQ(expressions.at(1)->value.as_int(), 6);
 }
 
 }  // namespace

@@ -27,7 +27,7 @@ Result<LogicalPtr> BinderImpl::BindUnnest(const TableRef& ref, Scope& scope, con
   context.clause = "UNNEST";
   context.scope = &scope;
   context.ctes = ctes;
-  auto unnest = std::make_unique<LogicalOperator>(LogicalKind::kUnnest);
+  auto unnest = std::make_unique<LogicalUnnest>();
   unnest->join_type = join_type;
   unnest->ordinality = ref.ordinality;
   // The columns each argument adds: its element (a row element's fields), or a map's key and value.
@@ -88,7 +88,7 @@ Result<LogicalPtr> BinderImpl::BindJoinUnnest(const TableRef& join, LogicalPtr l
   if (type == LogicalJoinType::kLeft) {
     return ErrorAt(join.condition->location, "LEFT JOIN UNNEST supports only ON true", ErrorKind::kNotImplemented);
   }
-  auto filter = std::make_unique<LogicalOperator>(LogicalKind::kFilter);
+  auto filter = std::make_unique<LogicalFilter>();
   filter->output = plan->output;
   filter->predicate = std::move(condition);
   filter->children.push_back(std::move(plan));

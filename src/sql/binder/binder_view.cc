@@ -107,7 +107,7 @@ Result<LogicalPtr> BinderImpl::BindView(const ast::TableRef& ref, const Qualifie
                                              ref.column_aliases.size()));
   }
   // Projected to the stored names and types.
-  auto project = std::make_unique<LogicalOperator>(LogicalKind::kProject);
+  auto project = std::make_unique<LogicalProject>();
   ScopeRelation relation;
   relation.alias = ref.alias.empty() ? name.table : ref.alias;
   if (ref.alias.empty()) relation.table = name;

@@ -27,40 +27,47 @@ int Position(const std::vector<OutputColumn>& columns, ColumnId id) {
 // The scan whose column `id` flows unchanged into `node`'s output, through filters, column
 // projections and the sides of joins that keep their rows' values (never the null-padded side
 // of an outer join, whose rows a filter would turn into padding). Null when there is none.
-const LogicalOperator* ProducingScan(const LogicalOperator& node, ColumnId id, int* table_column) {
+const LogicalScan* ProducingScan(const LogicalOperator& node, ColumnId id, int* table_column) {
   switch (node.kind) {
-    case LogicalKind::kScan:
-      if (!node.metadata_table.empty() || !node.virtual_table.empty()) return nullptr;
-      for (const ScanColumn& c : node.scan_columns) {
+    case LogicalKind::kScan: {
+      const auto& scan = node.As<LogicalScan>();
+      if (!scan.metadata_table.empty()) return nullptr;
+      for (const ScanColumn& c : scan.scan_columns) {
         if (c.id == id) {
           *table_column = c.table_column;
-          return &node;
+          return &scan;
         }
       }
       return nullptr;
+    }
     case LogicalKind::kFilter: return ProducingScan(*node.children[0], id, table_column);
-    case LogicalKind::kAggregate:
+    case LogicalKind::kAggregate: {
       // A group key: filtering the input by it removes whole groups, which the join drops anyway.
-      for (size_t i = 0; i < node.groups.size(); ++i) {
+      const auto& groups = node.As<LogicalAggregate>().groups;
+      for (size_t i = 0; i < groups.size(); ++i) {
         if (node.output[i].id == id) {
-          const BoundExpr& e = *node.groups[i];
+          const BoundExpr& e = *groups[i];
           return e.kind == BoundKind::kColumn ? ProducingScan(*node.children[0], e.column, table_column) : nullptr;
         }
       }
       return nullptr;
-    case LogicalKind::kProject:
-      for (size_t i = 0; i < node.expressions.size(); ++i) {
+    }
+    case LogicalKind::kProject: {
+      const auto& expressions = node.As<LogicalProject>().expressions;
+      for (size_t i = 0; i < expressions.size(); ++i) {
         if (node.output[i].id == id) {
-          const BoundExpr& e = *node.expressions[i];
+          const BoundExpr& e = *expressions[i];
           return e.kind == BoundKind::kColumn ? ProducingScan(*node.children[0], e.column, table_column) : nullptr;
         }
       }
       return nullptr;
+    }
     case LogicalKind::kJoin: {
-      bool left_ok = node.join_type == LogicalJoinType::kInner || node.join_type == LogicalJoinType::kCross ||
-                     node.join_type == LogicalJoinType::kSemi || node.join_type == LogicalJoinType::kAnti;
-      bool right_ok = node.join_type == LogicalJoinType::kInner || node.join_type == LogicalJoinType::kCross ||
-                      node.join_type == LogicalJoinType::kRightSemi || node.join_type == LogicalJoinType::kRightAnti;
+      LogicalJoinType type = node.As<LogicalJoin>().join_type;
+      bool left_ok = type == LogicalJoinType::kInner || type == LogicalJoinType::kCross ||
+                     type == LogicalJoinType::kSemi || type == LogicalJoinType::kAnti;
+      bool right_ok = type == LogicalJoinType::kInner || type == LogicalJoinType::kCross ||
+                      type == LogicalJoinType::kRightSemi || type == LogicalJoinType::kRightAnti;
       if (left_ok && Position(node.children[0]->output, id) >= 0) return ProducingScan(*node.children[0], id, table_column);
       if (right_ok && Position(node.children[1]->output, id) >= 0) return ProducingScan(*node.children[1], id, table_column);
       return nullptr;
@@ -71,7 +78,7 @@ const LogicalOperator* ProducingScan(const LogicalOperator& node, ColumnId id, i
 
 }  // namespace
 
-void DynamicFilters::Publish(const LogicalOperator& join, const Materialized& build) {
+void DynamicFilters::Publish(const LogicalJoin& join, const Materialized& build) {
   if (!join.condition || !DropsUnmatchedProbeRows(join.join_type)) return;
   const auto& probe = join.children[0]->output;
   const auto& built = join.children[1]->output;
@@ -96,7 +103,7 @@ void DynamicFilters::Publish(const LogicalOperator& join, const Materialized& bu
     }
     if (!any) continue;  // An empty build side: the join itself ends quickly.
     int table_column = 0;
-    const LogicalOperator* scan = ProducingScan(*join.children[0], a, &table_column);
+    const LogicalScan* scan = ProducingScan(*join.children[0], a, &table_column);
     // A metadata column (_pos, _row_id, ...) is no column of the files: no statistics to prune by.
     if (scan == nullptr || !scan->table || scan->table->IsMetadataColumn(table_column)) continue;
     const TableColumn& column = scan->table->columns[static_cast<size_t>(table_column)];
@@ -122,7 +129,7 @@ void DynamicFilters::Publish(const LogicalOperator& join, const Materialized& bu
   }
 }
 
-const ScanPredicate* DynamicFilters::PredicateFor(const LogicalOperator& scan) {
+const ScanPredicate* DynamicFilters::PredicateFor(const LogicalScan& scan) {
   std::lock_guard lock(mutex_);
   auto it = terms_.find(&scan);
   if (it == terms_.end() || it->second.empty()) return &scan.pushed;

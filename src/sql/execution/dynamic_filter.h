@@ -22,6 +22,8 @@
 namespace floe::sql {
 
 struct LogicalOperator;
+struct LogicalScan;
+struct LogicalJoin;
 struct Materialized;
 class QueryContext;
 
@@ -29,14 +31,14 @@ class DynamicFilters {
  public:
   // The predicate a scan of `scan` plans with: its pushed predicate plus the published ranges.
   // Valid as long as this object.
-  const ScanPredicate* PredicateFor(const LogicalOperator& scan);
+  const ScanPredicate* PredicateFor(const LogicalScan& scan);
   // "l_orderkey >= 1 AND l_orderkey <= 600" for EXPLAIN ANALYZE; empty when none.
   std::string Describe(const LogicalOperator& scan) const;
 
   // Publishes the key ranges of `join`'s build side (`build`, the materialized right child)
   // for the scans that produce its probe keys. Replaces what `join` published before (a join
   // inside a subquery runs again per outer row).
-  void Publish(const LogicalOperator& join, const Materialized& build);
+  void Publish(const LogicalJoin& join, const Materialized& build);
 
  private:
   mutable std::mutex mutex_;

@@ -66,18 +66,19 @@ Result<Executor::Pipeline> Executor::Build(const LogicalOperator& op, const std:
   };
   switch (op.kind) {
     case LogicalKind::kScan: {
-      FLOE_ASSIGN_OR_RETURN(p.source, MakeScanSource(op, context_));
-      const ScanPredicate& predicate = *context_.dynamic_filters().PredicateFor(op);
+      const auto& scan = op.As<LogicalScan>();
+      FLOE_ASSIGN_OR_RETURN(p.source, MakeScanSource(scan, context_));
+      const ScanPredicate& predicate = *context_.dynamic_filters().PredicateFor(scan);
       if (!predicate.empty()) {
         p.producers.push_back(nullptr);
-        FLOE_ASSIGN_OR_RETURN(auto filter, MakeScanFilter(op, predicate, ColumnLayout::Of(op.output, outer)));
+        FLOE_ASSIGN_OR_RETURN(auto filter, MakeScanFilter(scan, predicate, ColumnLayout::Of(op.output, outer)));
         p.operators.push_back(std::move(filter));
       }
       p.producers.push_back(&op);
       return p;
     }
     case LogicalKind::kValues: {
-      FLOE_ASSIGN_OR_RETURN(Materialized rows, EvaluateValues(op, outer, context_));
+      FLOE_ASSIGN_OR_RETURN(Materialized rows, EvaluateValues(op.As<LogicalValues>(), outer, context_));
       p.source = MakeMaterializedSource(std::move(rows));
       p.producers.push_back(&op);
       return p;
@@ -88,12 +89,13 @@ Result<Executor::Pipeline> Executor::Build(const LogicalOperator& op, const std:
       return p;
     }
     case LogicalKind::kWorkingTable: {
+      int32_t working_table = op.As<LogicalWorkingTable>().working_table;
       Materialized rows;
       {
         std::lock_guard lock(working_tables_mutex_);
-        auto it = working_tables_.find({std::this_thread::get_id(), op.working_table});
+        auto it = working_tables_.find({std::this_thread::get_id(), working_table});
         if (it == working_tables_.end())
-          return Internal("working table {} read outside its recursive CTE", op.working_table);
+          return Internal("working table {} read outside its recursive CTE", working_table);
         rows = it->second;  // Chunks share their vectors.
       }
       p.source = MakeMaterializedSource(std::move(rows));
@@ -103,7 +105,7 @@ Result<Executor::Pipeline> Executor::Build(const LogicalOperator& op, const std:
     case LogicalKind::kFilter: {
       FLOE_RETURN_IF_ERROR(extend(*op.children[0]));
       std::vector<BoundExprPtr> owned;
-      SplitConjunction(op.predicate->Clone(), owned);
+      SplitConjunction(op.As<LogicalFilter>().predicate->Clone(), owned);
       std::vector<const BoundExpr*> terms;
       for (const auto& t : owned) terms.push_back(t.get());
       FLOE_ASSIGN_OR_RETURN(auto filter, MakeFilter(std::move(terms), ColumnLayout::Of(op.children[0]->output, outer)));
@@ -113,44 +115,48 @@ Result<Executor::Pipeline> Executor::Build(const LogicalOperator& op, const std:
     }
     case LogicalKind::kProject: {
       FLOE_RETURN_IF_ERROR(extend(*op.children[0]));
-      FLOE_ASSIGN_OR_RETURN(auto project, MakeProject(op.expressions, ColumnLayout::Of(op.children[0]->output, outer)));
+      FLOE_ASSIGN_OR_RETURN(auto project, MakeProject(op.As<LogicalProject>().expressions,
+                                                      ColumnLayout::Of(op.children[0]->output, outer)));
       p.operators.push_back(std::move(project));
       p.producers.push_back(&op);
       return p;
     }
     case LogicalKind::kUnnest: {
       FLOE_RETURN_IF_ERROR(extend(*op.children[0]));
-      FLOE_ASSIGN_OR_RETURN(auto unnest, MakeUnnest(op, ColumnLayout::Of(op.children[0]->output, outer)));
+      FLOE_ASSIGN_OR_RETURN(auto unnest,
+                            MakeUnnest(op.As<LogicalUnnest>(), ColumnLayout::Of(op.children[0]->output, outer)));
       p.operators.push_back(std::move(unnest));
       p.producers.push_back(&op);
       return p;
     }
     case LogicalKind::kLimit: {
       FLOE_RETURN_IF_ERROR(extend(*op.children[0]));
-      p.operators.push_back(MakeLimit(op.limit, op.offset));
+      const auto& limit = op.As<LogicalLimit>();
+      p.operators.push_back(MakeLimit(limit.limit, limit.offset));
       p.producers.push_back(&op);
       return p;
     }
     case LogicalKind::kJoin: {
+      const auto& join = op.As<LogicalJoin>();
       Result<Materialized> build = Materialize(*op.children[1], outer);
       if (!build.has_value()) {
-        if (ShouldSpill(build.error(), outer)) return BuildGraceHashJoin(op, build.error(), outer);
+        if (ShouldSpill(build.error(), outer)) return BuildGraceHashJoin(join, build.error(), outer);
         return std::unexpected(build.error());
       }
-      if (build->rows() == 0 && DropsUnmatchedProbeRows(op.join_type)) {
+      if (build->rows() == 0 && DropsUnmatchedProbeRows(join.join_type)) {
         // Nothing can match: the probe side is not read at all.
         p.source = MakeMaterializedSource(Materialized{});
         p.producers.push_back(&op);
         return p;
       }
       // A correlated subquery's joins run per outer row: their ranges would say little.
-      if (outer == nullptr || outer->empty()) context_.dynamic_filters().Publish(op, *build);
+      if (outer == nullptr || outer->empty()) context_.dynamic_filters().Publish(join, *build);
       FLOE_RETURN_IF_ERROR(extend(*op.children[0]));
-      auto probe = MakeHashJoinProbe(op, std::move(*build), outer, context_);
+      auto probe = MakeHashJoinProbe(join, std::move(*build), outer, context_);
       if (!probe.has_value()) {
         if (!ShouldSpill(probe.error(), outer)) return std::unexpected(probe.error());
         p = Pipeline{};  // Releases the probe side's operators before the sides are read again.
-        return BuildGraceHashJoin(op, probe.error(), outer);
+        return BuildGraceHashJoin(join, probe.error(), outer);
       }
       p.operators.push_back(std::move(*probe));
       p.producers.push_back(&op);
@@ -159,7 +165,9 @@ Result<Executor::Pipeline> Executor::Build(const LogicalOperator& op, const std:
     default: {
       Result<Materialized> result = MaterializeShared(op, outer);
       if (!result.has_value()) {
-        if (op.kind == LogicalKind::kSort && ShouldSpill(result.error(), outer)) return BuildExternalSort(op, outer);
+        if (op.kind == LogicalKind::kSort && ShouldSpill(result.error(), outer)) {
+          return BuildExternalSort(op.As<LogicalSort>(), outer);
+        }
         return std::unexpected(result.error());
       }
       p.source = MakeMaterializedSource(std::move(*result));
@@ -202,37 +210,38 @@ Result<Materialized> Executor::MaterializeBreaker(const LogicalOperator& op, con
       {
         FLOE_ASSIGN_OR_RETURN(Pipeline p, Build(*op.children[0], outer));
         if (op.kind == LogicalKind::kAggregate) {
-          FLOE_ASSIGN_OR_RETURN(sink, MakeHashAggregate(op, outer, context_));
+          FLOE_ASSIGN_OR_RETURN(sink, MakeHashAggregate(op.As<LogicalAggregate>(), outer, context_));
         } else if (op.kind == LogicalKind::kDistinct) {
-          FLOE_ASSIGN_OR_RETURN(sink, MakeDistinct(op, context_));
+          FLOE_ASSIGN_OR_RETURN(sink, MakeDistinct(op.As<LogicalDistinct>(), context_));
         } else {
           FLOE_ASSIGN_OR_RETURN(sink, MakeSort(op, outer, context_));
         }
         Status run = RunPipeline(p, *sink);
         result = run.has_value() ? sink->Finalize(context_) : Result<Materialized>(std::unexpected(run.error()));
       }
-      if (!result.has_value() && op.kind == LogicalKind::kAggregate && !op.groups.empty() && ShouldSpill(result.error(), outer)) {
+      if (!result.has_value() && op.kind == LogicalKind::kAggregate && !op.As<LogicalAggregate>().groups.empty() &&
+          ShouldSpill(result.error(), outer)) {
         sink.reset();  // Its tables go before the input is read again.
-        result = AggregateSpilled(op, outer);
+        result = AggregateSpilled(op.As<LogicalAggregate>(), outer);
       }
       break;
     }
     case LogicalKind::kSetOp: {
       FLOE_ASSIGN_OR_RETURN(Materialized left, Materialize(*op.children[0], outer));
       FLOE_ASSIGN_OR_RETURN(Materialized right, Materialize(*op.children[1], outer));
-      result = ExecuteSetOperation(op, std::move(left), std::move(right), context_);
+      result = ExecuteSetOperation(op.As<LogicalSetOp>(), std::move(left), std::move(right), context_);
       break;
     }
     case LogicalKind::kWindow: {
       FLOE_ASSIGN_OR_RETURN(Materialized input, Materialize(*op.children[0], outer));
-      result = ExecuteWindow(op, std::move(input), outer, context_);
+      result = ExecuteWindow(op.As<LogicalWindow>(), std::move(input), outer, context_);
       break;
     }
     case LogicalKind::kRecursiveCte:
-      result = RecursiveCte(op, outer);
+      result = RecursiveCte(op.As<LogicalRecursiveCte>(), outer);
       break;
     case LogicalKind::kLateralJoin:
-      result = LateralJoin(op, outer);
+      result = LateralJoin(op.As<LogicalLateralJoin>(), outer);
       break;
     default:
       return Internal("operator {} is not a pipeline breaker", static_cast<int>(op.kind));
@@ -264,7 +273,7 @@ Result<std::unique_ptr<SpillPartitions>> Executor::Spill(const LogicalOperator& 
   return partitions;
 }
 
-Result<Executor::Pipeline> Executor::BuildGraceHashJoin(const LogicalOperator& join, const Error& limit,
+Result<Executor::Pipeline> Executor::BuildGraceHashJoin(const LogicalJoin& join, const Error& limit,
                                                         const std::map<ColumnId, Value>* outer) {
   JoinKeys keys = SplitJoinCondition(join);
   if (keys.probe.empty()) return std::unexpected(limit);  // No keys to partition by.
@@ -280,7 +289,8 @@ Result<Executor::Pipeline> Executor::BuildGraceHashJoin(const LogicalOperator& j
   return p;
 }
 
-Result<Materialized> Executor::AggregateSpilled(const LogicalOperator& aggregate, const std::map<ColumnId, Value>* outer) {
+Result<Materialized> Executor::AggregateSpilled(const LogicalAggregate& aggregate,
+                                                const std::map<ColumnId, Value>* outer) {
   std::vector<const BoundExpr*> keys;
   for (const auto& g : aggregate.groups) keys.push_back(g.get());
   FLOE_ASSIGN_OR_RETURN(auto partitions, Spill(*aggregate.children[0], keys, "aggregate", outer));
@@ -301,7 +311,8 @@ Result<Materialized> Executor::AggregateSpilled(const LogicalOperator& aggregate
   return out;
 }
 
-Result<Executor::Pipeline> Executor::BuildExternalSort(const LogicalOperator& sort, const std::map<ColumnId, Value>* outer) {
+Result<Executor::Pipeline> Executor::BuildExternalSort(const LogicalSort& sort,
+                                                       const std::map<ColumnId, Value>* outer) {
   Pipeline p;
   auto run_input = [&](Sink& runs) -> Status {
     FLOE_ASSIGN_OR_RETURN(Pipeline input, Build(*sort.children[0], outer));
@@ -323,7 +334,7 @@ Result<Materialized> Executor::Materialize(const LogicalOperator& plan, const st
     Result<Materialized> result = MaterializeShared(plan, outer);
     // A sort that spilled still has to be held whole here (a window's or a join's input).
     if (result.has_value() || plan.kind != LogicalKind::kSort || !ShouldSpill(result.error(), outer)) return result;
-    FLOE_ASSIGN_OR_RETURN(p, BuildExternalSort(plan, outer));
+    FLOE_ASSIGN_OR_RETURN(p, BuildExternalSort(plan.As<LogicalSort>(), outer));
   } else {
     FLOE_ASSIGN_OR_RETURN(p, Build(plan, outer));
   }
@@ -335,7 +346,7 @@ Result<Materialized> Executor::Materialize(const LogicalOperator& plan, const st
   return out;
 }
 
-Result<Materialized> Executor::RecursiveCte(const LogicalOperator& op, const std::map<ColumnId, Value>* outer) {
+Result<Materialized> Executor::RecursiveCte(const LogicalRecursiveCte& op, const std::map<ColumnId, Value>* outer) {
   KeyTable seen;  // UNION: every row so far, to keep only new ones.
   KeyEncoder encoder;
   // The rows of `round` not seen before (all of them for UNION ALL), recorded as seen.

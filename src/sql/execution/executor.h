@@ -52,18 +52,19 @@ class Executor final : public SubqueryRunner {
   Result<std::unique_ptr<SpillPartitions>> Spill(const LogicalOperator& plan, const std::vector<const BoundExpr*>& keys,
                                                  std::string_view what, const std::map<ColumnId, Value>* outer);
   // A join whose build side passed the memory limit, as a grace hash join of spilled sides.
-  Result<Pipeline> BuildGraceHashJoin(const LogicalOperator& join, const Error& limit, const std::map<ColumnId, Value>* outer);
+  Result<Pipeline> BuildGraceHashJoin(const LogicalJoin& join, const Error& limit,
+                                      const std::map<ColumnId, Value>* outer);
   // A grouped aggregation whose groups passed the memory limit, one partition of its input at a time.
-  Result<Materialized> AggregateSpilled(const LogicalOperator& aggregate, const std::map<ColumnId, Value>* outer);
+  Result<Materialized> AggregateSpilled(const LogicalAggregate& aggregate, const std::map<ColumnId, Value>* outer);
   // A sort past the memory limit: its input read again into sorted runs on disk, merged.
-  Result<Pipeline> BuildExternalSort(const LogicalOperator& sort, const std::map<ColumnId, Value>* outer);
+  Result<Pipeline> BuildExternalSort(const LogicalSort& sort, const std::map<ColumnId, Value>* outer);
   Status Push(Pipeline& pipeline, size_t stage, DataChunk&& chunk, Sink& sink, LocalSinkState& local);
   // WITH RECURSIVE: the anchor's rows, then rounds of the step over the previous round's rows
   // (its kWorkingTable) until a round adds none; UNION keeps only rows not seen before.
-  Result<Materialized> RecursiveCte(const LogicalOperator& op, const std::map<ColumnId, Value>* outer);
+  Result<Materialized> RecursiveCte(const LogicalRecursiveCte& op, const std::map<ColumnId, Value>* outer);
   // LATERAL (lateral_join.cc): the right child run per distinct values of the left columns it
   // reads, each left row paired with the rows its run gives.
-  Result<Materialized> LateralJoin(const LogicalOperator& op, const std::map<ColumnId, Value>* outer);
+  Result<Materialized> LateralJoin(const LogicalLateralJoin& op, const std::map<ColumnId, Value>* outer);
 
   QueryContext& context_;
   // The rows of the current round of each recursive CTE being computed, by the thread computing

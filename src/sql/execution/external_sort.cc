@@ -154,15 +154,15 @@ class MergeSource final : public Source {
 
 }  // namespace
 
-Result<std::unique_ptr<Source>> SortSpilled(const LogicalOperator& sort, const std::map<ColumnId, Value>* outer,
+Result<std::unique_ptr<Source>> SortSpilled(const LogicalSort& sort, const std::map<ColumnId, Value>* outer,
                                             const std::function<Status(Sink&)>& run_input, QueryContext& context) {
   std::vector<SqlType> types;
   for (const auto& c : sort.children[0]->output) types.push_back(c.type);
-  FLOE_ASSIGN_OR_RETURN(std::vector<SortSpec> specs, CompileSortSpecs(sort, outer));
+  FLOE_ASSIGN_OR_RETURN(std::vector<SortSpec> specs, CompileSortSpecs(sort.order, sort.children[0]->output, outer));
   int64_t share = context.options().memory_limit_bytes / std::max(1, context.threads());
   SortedRunsSink sink(types, std::move(specs), std::max(kSmallestRunBytes, share / 4));
   FLOE_RETURN_IF_ERROR(run_input(sink));
-  FLOE_ASSIGN_OR_RETURN(specs, CompileSortSpecs(sort, outer));
+  FLOE_ASSIGN_OR_RETURN(specs, CompileSortSpecs(sort.order, sort.children[0]->output, outer));
   return std::unique_ptr<Source>(std::make_unique<MergeSource>(std::move(types), std::move(specs), sink.TakeRuns()));
 }
 

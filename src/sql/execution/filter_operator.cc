@@ -56,7 +56,7 @@ class FilterOperator final : public StreamOperator {
   std::vector<FilterTerm> terms_;
 };
 
-BoundExprPtr TermExpression(const ColumnPredicate& term, const LogicalOperator& scan) {
+BoundExprPtr TermExpression(const ColumnPredicate& term, const LogicalScan& scan) {
   const OutputColumn* column = nullptr;
   for (size_t i = 0; i < scan.scan_columns.size(); ++i) {
     if (scan.table->ColumnAt(scan.scan_columns[i].table_column).name == term.column) column = &scan.output[i];
@@ -115,7 +115,7 @@ Result<std::unique_ptr<StreamOperator>> MakeFilter(std::vector<const BoundExpr*>
   return std::unique_ptr<StreamOperator>(std::make_unique<FilterOperator>(std::move(compiled)));
 }
 
-Result<std::unique_ptr<StreamOperator>> MakeScanFilter(const LogicalOperator& scan, const ScanPredicate& predicate,
+Result<std::unique_ptr<StreamOperator>> MakeScanFilter(const LogicalScan& scan, const ScanPredicate& predicate,
                                                        const ColumnLayout& layout) {
   std::vector<BoundExprPtr> owned;
   std::vector<bool> advisory;

@@ -11,8 +11,8 @@ namespace {
 
 class GraceHashJoinSource final : public Source {
  public:
-  GraceHashJoinSource(const LogicalOperator& join, std::unique_ptr<SpillPartitions> probe, std::unique_ptr<SpillPartitions> build,
-                      const std::map<ColumnId, Value>* outer)
+  GraceHashJoinSource(const LogicalJoin& join, std::unique_ptr<SpillPartitions> probe,
+                      std::unique_ptr<SpillPartitions> build, const std::map<ColumnId, Value>* outer)
       : join_(join), probe_(std::move(probe)), build_(std::move(build)), outer_(outer) {}
 
   size_t morsel_count() const override { return static_cast<size_t>(build_->partitions()); }
@@ -28,15 +28,16 @@ class GraceHashJoinSource final : public Source {
   }
 
  private:
-  const LogicalOperator& join_;
+  const LogicalJoin& join_;
   std::unique_ptr<SpillPartitions> probe_, build_;
   const std::map<ColumnId, Value>* outer_;
 };
 
 }  // namespace
 
-std::unique_ptr<Source> MakeGraceHashJoinSource(const LogicalOperator& join, std::unique_ptr<SpillPartitions> probe,
-                                                std::unique_ptr<SpillPartitions> build, const std::map<ColumnId, Value>* outer) {
+std::unique_ptr<Source> MakeGraceHashJoinSource(const LogicalJoin& join, std::unique_ptr<SpillPartitions> probe,
+                                                std::unique_ptr<SpillPartitions> build,
+                                                const std::map<ColumnId, Value>* outer) {
   return std::make_unique<GraceHashJoinSource>(join, std::move(probe), std::move(build), outer);
 }
 

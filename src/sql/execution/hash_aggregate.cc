@@ -299,7 +299,8 @@ class HashAggregateSink final : public Sink {
 
 }  // namespace
 
-Result<std::unique_ptr<Sink>> MakeHashAggregate(const LogicalOperator& node, const std::map<ColumnId, Value>* outer, QueryContext& context) {
+Result<std::unique_ptr<Sink>> MakeHashAggregate(const LogicalAggregate& node, const std::map<ColumnId, Value>* outer,
+                                                QueryContext& context) {
   ColumnLayout layout = ColumnLayout::Of(node.children[0]->output, outer);
   std::vector<ExprNodePtr> groups;
   std::vector<SqlType> group_types;
@@ -347,7 +348,7 @@ Result<std::unique_ptr<Sink>> MakeHashAggregate(const LogicalOperator& node, con
                                                                    std::vector<BoundExprPtr>{}, node.global_grouping_sets));
 }
 
-Result<std::unique_ptr<Sink>> MakeDistinct(const LogicalOperator& node, QueryContext& context) {
+Result<std::unique_ptr<Sink>> MakeDistinct(const LogicalDistinct& node, QueryContext& context) {
   ColumnLayout layout = ColumnLayout::Of(node.children[0]->output, nullptr);
   std::vector<ExprNodePtr> groups;
   std::vector<SqlType> types;

@@ -146,7 +146,8 @@ class HashJoinProbe final : public StreamOperator {
  public:
   HashJoinProbe(MemoryTracker& tracker) : reservation_(tracker, "HashJoin") {}
 
-  Status Build(const LogicalOperator& join, Materialized build, const std::map<ColumnId, Value>* outer, QueryContext& context) {
+  Status Build(const LogicalJoin& join, Materialized build, const std::map<ColumnId, Value>* outer,
+               QueryContext& context) {
     type_ = join.join_type;
     const auto& left = join.children[0]->output;
     const auto& right = join.children[1]->output;
@@ -506,7 +507,7 @@ class HashJoinProbe final : public StreamOperator {
 
 }  // namespace
 
-JoinKeys SplitJoinCondition(const LogicalOperator& join) {
+JoinKeys SplitJoinCondition(const LogicalJoin& join) {
   JoinKeys out;
   std::vector<BoundExprPtr> terms;
   if (join.condition) SplitConjunction(join.condition->Clone(), terms);
@@ -528,8 +529,9 @@ JoinKeys SplitJoinCondition(const LogicalOperator& join) {
   return out;
 }
 
-Result<std::unique_ptr<StreamOperator>> MakeHashJoinProbe(const LogicalOperator& join, Materialized build,
-                                                          const std::map<ColumnId, Value>* outer, QueryContext& context) {
+Result<std::unique_ptr<StreamOperator>> MakeHashJoinProbe(const LogicalJoin& join, Materialized build,
+                                                          const std::map<ColumnId, Value>* outer,
+                                                          QueryContext& context) {
   auto probe = std::make_unique<HashJoinProbe>(context.memory());
   FLOE_RETURN_IF_ERROR(probe->Build(join, std::move(build), outer, context));
   return std::unique_ptr<StreamOperator>(std::move(probe));

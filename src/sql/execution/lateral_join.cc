@@ -15,7 +15,7 @@ constexpr size_t kMaxRememberedRuns = 4096;
 
 }  // namespace
 
-Result<Materialized> Executor::LateralJoin(const LogicalOperator& op, const std::map<ColumnId, Value>* outer) {
+Result<Materialized> Executor::LateralJoin(const LogicalLateralJoin& op, const std::map<ColumnId, Value>* outer) {
   const LogicalOperator& left_plan = *op.children[0];
   const LogicalOperator& right_plan = *op.children[1];
   std::vector<size_t> positions;  // Of the correlated columns in the left output.

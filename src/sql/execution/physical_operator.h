@@ -79,14 +79,15 @@ class Sink {
 // ---- factories (one operator per file)
 
 // The scan of a table or metadata table: one morsel per split (scan_source.cc).
-Result<std::unique_ptr<Source>> MakeScanSource(const LogicalOperator& scan, QueryContext& context);
-// What a kScan node asks of its catalog under the query's options; warnings go to `context`,
+Result<std::unique_ptr<Source>> MakeScanSource(const LogicalScan& scan, QueryContext& context);
+// What a scan node asks of its catalog under the query's options; warnings go to `context`,
 // which must outlive the scan.
-ScanRequest MakeScanRequest(const LogicalOperator& scan, QueryContext& context);
+ScanRequest MakeScanRequest(const LogicalScan& scan, QueryContext& context);
 // A materialized result as a source: one morsel per chunk (values_source.cc).
 std::unique_ptr<Source> MakeMaterializedSource(Materialized result);
 // VALUES rows (constant expressions, or outer columns of a correlated subquery).
-Result<Materialized> EvaluateValues(const LogicalOperator& values, const std::map<ColumnId, Value>* outer, QueryContext& context);
+Result<Materialized> EvaluateValues(const LogicalValues& values, const std::map<ColumnId, Value>* outer,
+                                    QueryContext& context);
 
 // Filters by a conjunction, term by term (filter_operator.cc).
 // `advisory` (by term; missing: false) marks the terms a filter may skip where they reject few rows.
@@ -94,12 +95,12 @@ Result<std::unique_ptr<StreamOperator>> MakeFilter(std::vector<const BoundExpr*>
                                                    std::vector<bool> advisory = {});
 // A scan's predicate (its pushed terms and residual, and any dynamic filter) as a filter over
 // the scan's output.
-Result<std::unique_ptr<StreamOperator>> MakeScanFilter(const LogicalOperator& scan, const ScanPredicate& predicate,
+Result<std::unique_ptr<StreamOperator>> MakeScanFilter(const LogicalScan& scan, const ScanPredicate& predicate,
                                                        const ColumnLayout& layout);
 // Computes expressions (project_operator.cc).
 Result<std::unique_ptr<StreamOperator>> MakeProject(const std::vector<BoundExprPtr>& expressions, const ColumnLayout& layout);
 // Each row once per element of its arrays and maps (unnest_operator.cc).
-Result<std::unique_ptr<StreamOperator>> MakeUnnest(const LogicalOperator& unnest, const ColumnLayout& layout);
+Result<std::unique_ptr<StreamOperator>> MakeUnnest(const LogicalUnnest& unnest, const ColumnLayout& layout);
 // Keeps rows [offset, offset + limit) of its input (limit_operator.cc).
 std::unique_ptr<StreamOperator> MakeLimit(std::optional<int64_t> limit, int64_t offset);
 // Reorders/selects columns: output column i is input column positions[i].
@@ -111,22 +112,23 @@ struct JoinKeys {
   std::vector<BoundExprPtr> probe, build;
   std::vector<BoundExprPtr> residual;
 };
-JoinKeys SplitJoinCondition(const LogicalOperator& join);
+JoinKeys SplitJoinCondition(const LogicalJoin& join);
 
 // The probe side of a hash join whose build side (children[1]) is `build` (hash_join.cc).
-Result<std::unique_ptr<StreamOperator>> MakeHashJoinProbe(const LogicalOperator& join, Materialized build,
-                                                          const std::map<ColumnId, Value>* outer, QueryContext& context);
+Result<std::unique_ptr<StreamOperator>> MakeHashJoinProbe(const LogicalJoin& join, Materialized build,
+                                                          const std::map<ColumnId, Value>* outer,
+                                                          QueryContext& context);
 
 // Hash aggregation; with no aggregates it is DISTINCT over the group keys (hash_aggregate.cc).
-Result<std::unique_ptr<Sink>> MakeHashAggregate(const LogicalOperator& aggregate, const std::map<ColumnId, Value>* outer,
-                                                QueryContext& context);
-Result<std::unique_ptr<Sink>> MakeDistinct(const LogicalOperator& distinct, QueryContext& context);
-// ORDER BY, with an optional limit and offset for top-N (sort_operator.cc).
+Result<std::unique_ptr<Sink>> MakeHashAggregate(const LogicalAggregate& aggregate,
+                                                const std::map<ColumnId, Value>* outer, QueryContext& context);
+Result<std::unique_ptr<Sink>> MakeDistinct(const LogicalDistinct& distinct, QueryContext& context);
+// ORDER BY (a LogicalSort), or its first offset + limit rows (a LogicalTopN) (sort_operator.cc).
 Result<std::unique_ptr<Sink>> MakeSort(const LogicalOperator& node, const std::map<ColumnId, Value>* outer, QueryContext& context);
 // A sort whose input did not fit the memory limit (external_sort.cc): `run_input` runs the
 // sort's input pipeline into the sink it is given, which writes sorted runs to the query's spill
 // folder; the returned source merges them in key order.
-Result<std::unique_ptr<Source>> SortSpilled(const LogicalOperator& sort, const std::map<ColumnId, Value>* outer,
+Result<std::unique_ptr<Source>> SortSpilled(const LogicalSort& sort, const std::map<ColumnId, Value>* outer,
                                             const std::function<Status(Sink&)>& run_input, QueryContext& context);
 // Collects chunks in arrival order.
 std::unique_ptr<Sink> MakeCollect(std::string operator_name);
@@ -136,13 +138,15 @@ Result<std::unique_ptr<Sink>> MakeSpillSink(const std::vector<const BoundExpr*>&
                                             SpillPartitions& partitions);
 // A grace hash join of spilled sides: one morsel per partition, which builds the partition's
 // hash table and streams its probe rows through it (grace_hash_join.cc).
-std::unique_ptr<Source> MakeGraceHashJoinSource(const LogicalOperator& join, std::unique_ptr<SpillPartitions> probe,
-                                                std::unique_ptr<SpillPartitions> build, const std::map<ColumnId, Value>* outer);
+std::unique_ptr<Source> MakeGraceHashJoinSource(const LogicalJoin& join, std::unique_ptr<SpillPartitions> probe,
+                                                std::unique_ptr<SpillPartitions> build,
+                                                const std::map<ColumnId, Value>* outer);
 
 // UNION/INTERSECT/EXCEPT over two materialized inputs (set_operation.cc).
-Result<Materialized> ExecuteSetOperation(const LogicalOperator& node, Materialized left, Materialized right, QueryContext& context);
+Result<Materialized> ExecuteSetOperation(const LogicalSetOp& node, Materialized left, Materialized right,
+                                         QueryContext& context);
 // Window functions over a materialized input (window_operator.cc).
-Result<Materialized> ExecuteWindow(const LogicalOperator& node, Materialized input, const std::map<ColumnId, Value>* outer,
-                                   QueryContext& context);
+Result<Materialized> ExecuteWindow(const LogicalWindow& node, Materialized input,
+                                   const std::map<ColumnId, Value>* outer, QueryContext& context);
 
 }  // namespace floe::sql

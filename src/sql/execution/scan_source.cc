@@ -8,7 +8,7 @@ namespace {
 
 class ScanSource final : public Source {
  public:
-  ScanSource(const LogicalOperator& node, ScanRequest request, std::unique_ptr<TableScan> scan)
+  ScanSource(const LogicalScan& node, ScanRequest request, std::unique_ptr<TableScan> scan)
       : node_(node), request_(std::move(request)), scan_(std::move(scan)) {
     for (const auto& c : node.output) types_.push_back(c.type);
   }
@@ -46,7 +46,7 @@ class ScanSource final : public Source {
   }
 
  private:
-  const LogicalOperator& node_;
+  const LogicalScan& node_;
   ScanRequest request_;
   std::unique_ptr<TableScan> scan_;
   std::vector<SqlType> types_;
@@ -54,7 +54,7 @@ class ScanSource final : public Source {
 
 }  // namespace
 
-ScanRequest MakeScanRequest(const LogicalOperator& node, QueryContext& context) {
+ScanRequest MakeScanRequest(const LogicalScan& node, QueryContext& context) {
   ScanRequest request;
   request.table = node.table;
   request.version = node.version;
@@ -67,7 +67,7 @@ ScanRequest MakeScanRequest(const LogicalOperator& node, QueryContext& context) 
   return request;
 }
 
-Result<std::unique_ptr<Source>> MakeScanSource(const LogicalOperator& node, QueryContext& context) {
+Result<std::unique_ptr<Source>> MakeScanSource(const LogicalScan& node, QueryContext& context) {
   for (const auto& c : node.output) {
     if (!CanCarry(c.type)) {
       return NotImplemented("reading column '{}' of type {} is not supported by the executor yet", c.name, c.type.ToString());

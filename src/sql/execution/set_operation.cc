@@ -6,9 +6,10 @@
 
 namespace floe::sql {
 
-Result<Materialized> ExecuteSetOperation(const LogicalOperator& node, Materialized left, Materialized right, QueryContext& context) {
+Result<Materialized> ExecuteSetOperation(const LogicalSetOp& node, Materialized left, Materialized right,
+                                         QueryContext& context) {
   Materialized out;
-  if (node.set_op == LogicalSetOp::kUnion && node.set_all) {
+  if (node.set_op == LogicalSetOpType::kUnion && node.set_all) {
     out.chunks = std::move(left.chunks);
     for (auto& c : right.chunks) out.chunks.push_back(std::move(c));
     return out;
@@ -44,14 +45,20 @@ Result<Materialized> ExecuteSetOperation(const LogicalOperator& node, Materializ
     return OkStatus();
   };
   FLOE_RETURN_IF_ERROR(add(left, left_count, true));
-  FLOE_RETURN_IF_ERROR(add(right, right_count, node.set_op == LogicalSetOp::kUnion));
+  FLOE_RETURN_IF_ERROR(add(right, right_count, node.set_op == LogicalSetOpType::kUnion));
   std::vector<uint32_t> rows;
   for (uint32_t id = 0; id < table.size(); ++id) {
     int64_t l = left_count[id], r = right_count[id], copies = 0;
     switch (node.set_op) {
-      case LogicalSetOp::kUnion: copies = 1; break;
-      case LogicalSetOp::kIntersect: copies = node.set_all ? std::min(l, r) : (l > 0 && r > 0 ? 1 : 0); break;
-      case LogicalSetOp::kExcept: copies = node.set_all ? std::max<int64_t>(l - r, 0) : (l > 0 && r == 0 ? 1 : 0); break;
+      case LogicalSetOpType::kUnion:
+        copies = 1;
+        break;
+      case LogicalSetOpType::kIntersect:
+        copies = node.set_all ? std::min(l, r) : (l > 0 && r > 0 ? 1 : 0);
+        break;
+      case LogicalSetOpType::kExcept:
+        copies = node.set_all ? std::max<int64_t>(l - r, 0) : (l > 0 && r == 0 ? 1 : 0);
+        break;
     }
     for (int64_t k = 0; k < copies; ++k) rows.push_back(id);
   }

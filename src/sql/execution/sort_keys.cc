@@ -42,10 +42,12 @@ int CompareValues(const ColumnVector& x, int64_t a, const ColumnVector& y, int64
 
 }  // namespace
 
-Result<std::vector<SortSpec>> CompileSortSpecs(const LogicalOperator& node, const std::map<ColumnId, Value>* outer) {
-  ColumnLayout layout = ColumnLayout::Of(node.children[0]->output, outer);
+Result<std::vector<SortSpec>> CompileSortSpecs(const std::vector<SortKey>& order,
+                                               const std::vector<OutputColumn>& input,
+                                               const std::map<ColumnId, Value>* outer) {
+  ColumnLayout layout = ColumnLayout::Of(input, outer);
   std::vector<SortSpec> specs;
-  for (const auto& k : node.order) {
+  for (const auto& k : order) {
     SortSpec spec;
     FLOE_ASSIGN_OR_RETURN(spec.key, CompileExpression(*k.expr, layout));
     spec.type = spec.key->type();

@@ -21,8 +21,10 @@ struct SortSpec {
   bool nulls_first = false;
 };
 
-// The keys of a kSort or kTopN node, compiled over its input's columns.
-Result<std::vector<SortSpec>> CompileSortSpecs(const LogicalOperator& node, const std::map<ColumnId, Value>* outer);
+// The ORDER BY keys of a sort or top-N, compiled over its input's columns.
+Result<std::vector<SortSpec>> CompileSortSpecs(const std::vector<SortKey>& order,
+                                               const std::vector<OutputColumn>& input,
+                                               const std::map<ColumnId, Value>* outer);
 
 // Orders row `a` of key vectors `left` against row `b` of `right` (one vector per spec):
 // negative, zero or positive. NULLs go where the spec says; NaN sorts after every number.

@@ -81,15 +81,20 @@ class SortSink final : public Sink {
 
 Result<std::unique_ptr<Sink>> MakeSort(const LogicalOperator& node, const std::map<ColumnId, Value>* outer, QueryContext& context) {
   const auto& input = node.children[0]->output;
-  FLOE_ASSIGN_OR_RETURN(std::vector<SortSpec> specs, CompileSortSpecs(node, outer));
-  std::vector<SqlType> types;
-  for (const auto& c : input) types.push_back(c.type);
   std::optional<int64_t> limit;
   int64_t offset = 0;
+  const std::vector<SortKey>* order = nullptr;
   if (node.kind == LogicalKind::kTopN) {
-    limit = node.limit;
-    offset = node.offset;
+    const auto& top = node.As<LogicalTopN>();
+    order = &top.order;
+    limit = top.limit;
+    offset = top.offset;
+  } else {
+    order = &node.As<LogicalSort>().order;
   }
+  FLOE_ASSIGN_OR_RETURN(std::vector<SortSpec> specs, CompileSortSpecs(*order, input, outer));
+  std::vector<SqlType> types;
+  for (const auto& c : input) types.push_back(c.type);
   return std::unique_ptr<Sink>(std::make_unique<SortSink>(std::move(types), std::move(specs), limit, offset));
 }
 

@@ -122,7 +122,7 @@ class UnnestOperator final : public StreamOperator {
 
 }  // namespace
 
-Result<std::unique_ptr<StreamOperator>> MakeUnnest(const LogicalOperator& unnest, const ColumnLayout& layout) {
+Result<std::unique_ptr<StreamOperator>> MakeUnnest(const LogicalUnnest& unnest, const ColumnLayout& layout) {
   std::vector<ExprNodePtr> arrays;
   for (const auto& e : unnest.expressions) {
     if (!CanCarry(e->type))

@@ -24,7 +24,8 @@ class MaterializedSource final : public Source {
 
 std::unique_ptr<Source> MakeMaterializedSource(Materialized result) { return std::make_unique<MaterializedSource>(std::move(result)); }
 
-Result<Materialized> EvaluateValues(const LogicalOperator& values, const std::map<ColumnId, Value>* outer, QueryContext& context) {
+Result<Materialized> EvaluateValues(const LogicalValues& values, const std::map<ColumnId, Value>* outer,
+                                    QueryContext& context) {
   ColumnLayout layout;
   layout.outer = outer;
   DataChunk one;

@@ -365,8 +365,8 @@ Status ComputeWindow(const WindowCall& call, const DataChunk& all, const ColumnL
 
 }  // namespace
 
-Result<Materialized> ExecuteWindow(const LogicalOperator& node, Materialized input, const std::map<ColumnId, Value>* outer,
-                                   QueryContext& context) {
+Result<Materialized> ExecuteWindow(const LogicalWindow& node, Materialized input,
+                                   const std::map<ColumnId, Value>* outer, QueryContext& context) {
   const auto& child = node.children[0]->output;
   DataChunk all;
   all.rows = input.rows();

@@ -98,13 +98,13 @@ std::string Disallowed(const BoundExpr& e) {
 std::string Disallowed(const LogicalOperator& op) {
   switch (op.kind) {
     case LogicalKind::kScan:
-      if (!op.metadata_table.empty() || !op.virtual_table.empty()) return "a metadata table";
+      if (!op.As<LogicalScan>().metadata_table.empty()) return "a metadata table";
       return "";
     case LogicalKind::kFilter:
-      if (std::string why = Disallowed(*op.predicate); !why.empty()) return why;
+      if (std::string why = Disallowed(*op.As<LogicalFilter>().predicate); !why.empty()) return why;
       break;
     case LogicalKind::kProject:
-      for (const auto& e : op.expressions) {
+      for (const auto& e : op.As<LogicalProject>().expressions) {
         if (std::string why = Disallowed(*e); !why.empty()) return why;
       }
       break;

@@ -50,12 +50,12 @@ class Extractor {
 
   void Visit(LogicalPtr& op) {
     for (auto& child : op->children) Visit(child);
-    if (op->kind == LogicalKind::kAggregate) ExtractFromAggregate(op);
+    if (op->kind == LogicalKind::kAggregate) ExtractFromAggregate(op->As<LogicalAggregate>());
   }
 
  private:
   // The argument slots that are evaluated over every input row.
-  static std::vector<BoundExprPtr*> ArgumentSlots(LogicalOperator& aggregate) {
+  static std::vector<BoundExprPtr*> ArgumentSlots(LogicalAggregate& aggregate) {
     std::vector<BoundExprPtr*> slots;
     for (auto& call : aggregate.aggregates) {
       if (call.distinct || !call.order.empty()) continue;
@@ -64,12 +64,12 @@ class Extractor {
     return slots;
   }
 
-  void ExtractFromAggregate(LogicalPtr& aggregate) {
+  void ExtractFromAggregate(LogicalAggregate& aggregate) {
     std::vector<OutputColumn> extracted;
     std::vector<BoundExprPtr> computed;
     while (true) {
       std::vector<BoundExpr*> candidates;
-      for (BoundExprPtr* slot : ArgumentSlots(*aggregate)) CollectShareable(**slot, candidates);
+      for (BoundExprPtr* slot : ArgumentSlots(aggregate)) CollectShareable(**slot, candidates);
       // The largest expression that occurs at least twice; its parts go with it.
       BoundExpr* best = nullptr;
       int best_size = 0;
@@ -88,14 +88,14 @@ class Extractor {
       OutputColumn column{ColumnId(next_id_++), "$common", best->type};
       BoundExprPtr common = best->Clone();
       BoundExprPtr reference = MakeColumn(column.id, column.type, column.name);
-      for (BoundExprPtr* slot : ArgumentSlots(*aggregate)) Replace(*slot, *common, *reference);
+      for (BoundExprPtr* slot : ArgumentSlots(aggregate)) Replace(*slot, *common, *reference);
       extracted.push_back(column);
       computed.push_back(std::move(common));
     }
     if (computed.empty()) return;
     // Child columns pass through (without a copy), then the shared values.
-    auto project = std::make_unique<LogicalOperator>(LogicalKind::kProject);
-    for (const OutputColumn& c : aggregate->children[0]->output) {
+    auto project = std::make_unique<LogicalProject>();
+    for (const OutputColumn& c : aggregate.children[0]->output) {
       project->expressions.push_back(MakeColumn(c.id, c.type, c.name));
       project->output.push_back(c);
     }
@@ -103,8 +103,8 @@ class Extractor {
       project->expressions.push_back(std::move(computed[i]));
       project->output.push_back(extracted[i]);
     }
-    project->children.push_back(std::move(aggregate->children[0]));
-    aggregate->children[0] = std::move(project);
+    project->children.push_back(std::move(aggregate.children[0]));
+    aggregate.children[0] = std::move(project);
   }
 
   int32_t next_id_;

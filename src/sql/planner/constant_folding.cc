@@ -140,30 +140,59 @@ LogicalPtr FoldConstants(LogicalPtr plan) {
   auto fold = [](BoundExprPtr& e) {
     if (e) e = FoldExpression(std::move(e));
   };
-  fold(plan->predicate);
-  fold(plan->condition);
-  for (auto& e : plan->expressions) fold(e);
-  for (auto& e : plan->groups) fold(e);
-  for (auto& row : plan->rows) {
-    for (auto& e : row) fold(e);
-  }
-  for (auto& a : plan->aggregates) {
-    for (auto& e : a.args) fold(e);
-    fold(a.filter);
-  }
-  for (auto& k : plan->order) fold(k.expr);
-  for (auto& e : plan->pushed.residual) fold(e);
-  if (plan->kind == LogicalKind::kFilter && plan->predicate->kind == BoundKind::kConstant) {
-    const Value& v = plan->predicate->value;
-    if (!v.is_null() && v.as_bool()) return std::move(plan->children[0]);
-    auto empty = std::make_unique<LogicalOperator>(LogicalKind::kEmpty);
-    empty->output = plan->output;
-    return empty;
-  }
-  if (plan->kind == LogicalKind::kJoin && plan->condition && plan->condition->kind == BoundKind::kConstant &&
-      !plan->condition->value.is_null() && plan->condition->value.as_bool() && plan->join_type == LogicalJoinType::kInner) {
-    plan->condition = nullptr;
-    plan->join_type = LogicalJoinType::kCross;
+  // Not every slot: windows, and an aggregate's ORDER BY keys, keep their expressions as bound.
+  switch (plan->kind) {
+    case LogicalKind::kFilter: {
+      auto& filter = plan->As<LogicalFilter>();
+      fold(filter.predicate);
+      if (filter.predicate->kind != BoundKind::kConstant) break;
+      const Value& v = filter.predicate->value;
+      if (!v.is_null() && v.as_bool()) return std::move(filter.children[0]);
+      auto empty = std::make_unique<LogicalEmpty>();
+      empty->output = filter.output;
+      return empty;
+    }
+    case LogicalKind::kJoin: {
+      auto& join = plan->As<LogicalJoin>();
+      fold(join.condition);
+      if (join.condition && join.condition->kind == BoundKind::kConstant && !join.condition->value.is_null() &&
+          join.condition->value.as_bool() && join.join_type == LogicalJoinType::kInner) {
+        join.condition = nullptr;
+        join.join_type = LogicalJoinType::kCross;
+      }
+      break;
+    }
+    case LogicalKind::kProject:
+      for (auto& e : plan->As<LogicalProject>().expressions) fold(e);
+      break;
+    case LogicalKind::kUnnest:
+      for (auto& e : plan->As<LogicalUnnest>().expressions) fold(e);
+      break;
+    case LogicalKind::kAggregate: {
+      auto& aggregate = plan->As<LogicalAggregate>();
+      for (auto& e : aggregate.groups) fold(e);
+      for (auto& a : aggregate.aggregates) {
+        for (auto& e : a.args) fold(e);
+        fold(a.filter);
+      }
+      break;
+    }
+    case LogicalKind::kValues:
+      for (auto& row : plan->As<LogicalValues>().rows) {
+        for (auto& e : row) fold(e);
+      }
+      break;
+    case LogicalKind::kSort:
+      for (auto& k : plan->As<LogicalSort>().order) fold(k.expr);
+      break;
+    case LogicalKind::kTopN:
+      for (auto& k : plan->As<LogicalTopN>().order) fold(k.expr);
+      break;
+    case LogicalKind::kScan:
+      for (auto& e : plan->As<LogicalScan>().pushed.residual) fold(e);
+      break;
+    default:
+      break;
   }
   return plan;
 }

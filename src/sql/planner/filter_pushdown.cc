@@ -77,7 +77,7 @@ void FactorOrTerms(std::vector<BoundExprPtr>& terms) {
 
 LogicalPtr WrapFilter(LogicalPtr op, std::vector<BoundExprPtr> terms) {
   if (terms.empty()) return op;
-  auto filter = std::make_unique<LogicalOperator>(LogicalKind::kFilter);
+  auto filter = std::make_unique<LogicalFilter>();
   filter->output = op->output;
   filter->predicate = CombineConjunction(std::move(terms));
   filter->children.push_back(std::move(op));
@@ -96,7 +96,7 @@ std::optional<ColumnPredicate::Op> PredicateOpFor(const std::string& name, bool 
 
 // A term of the form `column op constant` (either order), `column IN (constants)`,
 // `column IS [NOT] NULL` or `column LIKE 'prefix%'` over a data column of `scan`.
-std::optional<ColumnPredicate> ToColumnPredicate(const BoundExpr& term, const LogicalOperator& scan) {
+std::optional<ColumnPredicate> ToColumnPredicate(const BoundExpr& term, const LogicalScan& scan) {
   if (!scan.metadata_table.empty() || !scan.table) return std::nullopt;
   auto column_of = [&](const BoundExpr& e) -> const TableColumn* {
     if (e.kind != BoundKind::kColumn) return nullptr;
@@ -171,14 +171,16 @@ LogicalPtr PushChildrenOnly(LogicalPtr op, std::vector<BoundExprPtr> terms) {
 LogicalPtr Push(LogicalPtr op, std::vector<BoundExprPtr> terms) {
   switch (op->kind) {
     case LogicalKind::kFilter: {
-      SplitConjunction(std::move(op->predicate), terms);
+      SplitConjunction(std::move(op->As<LogicalFilter>().predicate), terms);
       FactorOrTerms(terms);
       return Push(std::move(op->children[0]), std::move(terms));
     }
     case LogicalKind::kProject: {
+      const auto& project = op->As<LogicalProject>();
       std::map<ColumnId, const BoundExpr*> definitions;
-      for (size_t i = 0; i < op->expressions.size(); ++i) {
-        if (Deterministic(*op->expressions[i]) && !op->expressions[i]->HasSubquery()) definitions[op->output[i].id] = op->expressions[i].get();
+      for (size_t i = 0; i < project.expressions.size(); ++i) {
+        if (Deterministic(*project.expressions[i]) && !project.expressions[i]->HasSubquery())
+          definitions[op->output[i].id] = project.expressions[i].get();
       }
       std::set<ColumnId> produced = op->OutputIds();
       std::vector<BoundExprPtr> below, kept;
@@ -198,11 +200,12 @@ LogicalPtr Push(LogicalPtr op, std::vector<BoundExprPtr> terms) {
       return WrapFilter(std::move(op), std::move(kept));
     }
     case LogicalKind::kJoin: {
+      auto& join = op->As<LogicalJoin>();
       std::set<ColumnId> left = op->children[0]->OutputIds(), right = op->children[1]->OutputIds();
       std::vector<BoundExprPtr> left_terms, right_terms, join_terms, kept;
-      LogicalJoinType type = op->join_type;
+      LogicalJoinType type = join.join_type;
       bool inner = type == LogicalJoinType::kInner || type == LogicalJoinType::kCross;
-      if (inner && op->condition) SplitConjunction(std::move(op->condition), terms);
+      if (inner && join.condition) SplitConjunction(std::move(join.condition), terms);
       for (auto& term : terms) {
         std::set<ColumnId> refs = term->ColumnsRead();
         bool uses_left = Intersects(refs, left), uses_right = Intersects(refs, right);
@@ -219,10 +222,10 @@ LogicalPtr Push(LogicalPtr op, std::vector<BoundExprPtr> terms) {
           kept.push_back(std::move(term));
         }
       }
-      if (!inner && op->condition) {
+      if (!inner && join.condition) {
         // ON terms that read only the side whose rows are not preserved can filter it early.
         std::vector<BoundExprPtr> on_terms, remaining;
-        SplitConjunction(std::move(op->condition), on_terms);
+        SplitConjunction(std::move(join.condition), on_terms);
         for (auto& term : on_terms) {
           std::set<ColumnId> refs = term->ColumnsRead();
           bool uses_left = Intersects(refs, left), uses_right = Intersects(refs, right);
@@ -234,24 +237,25 @@ LogicalPtr Push(LogicalPtr op, std::vector<BoundExprPtr> terms) {
             remaining.push_back(std::move(term));
           }
         }
-        op->condition = CombineConjunction(std::move(remaining));
+        join.condition = CombineConjunction(std::move(remaining));
       }
       if (inner) {
-        op->condition = CombineConjunction(std::move(join_terms));
-        op->join_type = op->condition ? LogicalJoinType::kInner : LogicalJoinType::kCross;
+        join.condition = CombineConjunction(std::move(join_terms));
+        join.join_type = join.condition ? LogicalJoinType::kInner : LogicalJoinType::kCross;
       }
       op->children[0] = Push(std::move(op->children[0]), std::move(left_terms));
       op->children[1] = Push(std::move(op->children[1]), std::move(right_terms));
       return WrapFilter(std::move(op), std::move(kept));
     }
     case LogicalKind::kAggregate: {
+      const auto& aggregate = op->As<LogicalAggregate>();
       std::map<ColumnId, const BoundExpr*> keys;
-      for (size_t i = 0; i < op->groups.size(); ++i) keys[op->output[i].id] = op->groups[i].get();
+      for (size_t i = 0; i < aggregate.groups.size(); ++i) keys[op->output[i].id] = aggregate.groups[i].get();
       std::set<ColumnId> produced = op->OutputIds();
       std::vector<BoundExprPtr> below, kept;
       for (auto& term : terms) {
         // A global grouping set answers a row even for no input: no filter may empty it.
-        bool movable = !op->groups.empty() && op->global_grouping_sets.empty() && Deterministic(*term);
+        bool movable = !aggregate.groups.empty() && aggregate.global_grouping_sets.empty() && Deterministic(*term);
         for (ColumnId id : term->ColumnsRead()) {
           if (produced.contains(id) && !keys.contains(id)) movable = false;
         }
@@ -286,7 +290,7 @@ LogicalPtr Push(LogicalPtr op, std::vector<BoundExprPtr> terms) {
       // Only predicates on columns every window partitions by keep window results unchanged.
       std::set<ColumnId> partition_columns;
       bool first = true;
-      for (const auto& w : op->windows) {
+      for (const auto& w : op->As<LogicalWindow>().windows) {
         std::set<ColumnId> mine;
         for (const auto& p : w.partition_by) {
           if (p->kind == BoundKind::kColumn) mine.insert(p->column);
@@ -342,10 +346,11 @@ LogicalPtr Push(LogicalPtr op, std::vector<BoundExprPtr> terms) {
           kept.push_back(std::move(term));
           continue;
         }
-        if (auto predicate = ToColumnPredicate(*term, *op)) {
-          op->pushed.terms.push_back(std::move(*predicate));
+        auto& scan = op->As<LogicalScan>();
+        if (auto predicate = ToColumnPredicate(*term, scan)) {
+          scan.pushed.terms.push_back(std::move(*predicate));
         } else {
-          op->pushed.residual.push_back(std::move(term));
+          scan.pushed.residual.push_back(std::move(term));
         }
       }
       return WrapFilter(std::move(op), std::move(kept));

@@ -131,29 +131,34 @@ std::optional<double> DistinctCount(const LogicalOperator& op, ColumnId id) {
   };
   switch (op.kind) {
     case LogicalKind::kScan: {
-      if (!op.table || !op.metadata_table.empty() || op.table->column_statistics.empty()) return std::nullopt;
-      for (const ScanColumn& c : op.scan_columns) {
+      const auto& scan = op.As<LogicalScan>();
+      if (!scan.table || !scan.metadata_table.empty() || scan.table->column_statistics.empty()) return std::nullopt;
+      for (const ScanColumn& c : scan.scan_columns) {
         if (c.id != id) continue;
-        if (op.table->IsMetadataColumn(c.table_column)) return std::nullopt;
-        const auto& stats = op.table->column_statistics[static_cast<size_t>(c.table_column)];
+        if (scan.table->IsMetadataColumn(c.table_column)) return std::nullopt;
+        const auto& stats = scan.table->column_statistics[static_cast<size_t>(c.table_column)];
         return capped(stats.distinct_count);
       }
       return std::nullopt;
     }
-    case LogicalKind::kProject:
-      for (size_t i = 0; i < op.expressions.size(); ++i) {
-        if (op.output[i].id == id && op.expressions[i]->kind == BoundKind::kColumn) {
-          return capped(DistinctCount(*op.children[0], op.expressions[i]->column));
+    case LogicalKind::kProject: {
+      const auto& expressions = op.As<LogicalProject>().expressions;
+      for (size_t i = 0; i < expressions.size(); ++i) {
+        if (op.output[i].id == id && expressions[i]->kind == BoundKind::kColumn) {
+          return capped(DistinctCount(*op.children[0], expressions[i]->column));
         }
       }
       return std::nullopt;
-    case LogicalKind::kAggregate:
-      for (size_t i = 0; i < op.groups.size(); ++i) {
-        if (op.output[i].id == id && op.groups[i]->kind == BoundKind::kColumn) {
-          return capped(DistinctCount(*op.children[0], op.groups[i]->column));
+    }
+    case LogicalKind::kAggregate: {
+      const auto& groups = op.As<LogicalAggregate>().groups;
+      for (size_t i = 0; i < groups.size(); ++i) {
+        if (op.output[i].id == id && groups[i]->kind == BoundKind::kColumn) {
+          return capped(DistinctCount(*op.children[0], groups[i]->column));
         }
       }
       return std::nullopt;
+    }
     case LogicalKind::kSetOp:
     case LogicalKind::kValues:
     case LogicalKind::kWindow:
@@ -207,7 +212,7 @@ double SemiJoinRows(const LogicalOperator& kept, const LogicalOperator& other, c
 
 void Flatten(LogicalPtr op, std::vector<LogicalPtr>& leaves, std::vector<BoundExprPtr>& terms) {
   if (IsInnerJoin(*op)) {
-    SplitConjunction(std::move(op->condition), terms);
+    SplitConjunction(std::move(op->As<LogicalJoin>().condition), terms);
     Flatten(std::move(op->children[0]), leaves, terms);
     Flatten(std::move(op->children[1]), leaves, terms);
     return;
@@ -218,7 +223,7 @@ void Flatten(LogicalPtr op, std::vector<LogicalPtr>& leaves, std::vector<BoundEx
 LogicalPtr MakeJoin(LogicalPtr a, LogicalPtr b, std::vector<BoundExprPtr>& terms) {
   // The larger input probes (left); the smaller one is built into the hash table (right).
   if (a->estimated_rows < b->estimated_rows) std::swap(a, b);
-  auto join = std::make_unique<LogicalOperator>(LogicalKind::kJoin);
+  auto join = std::make_unique<LogicalJoin>();
   std::set<ColumnId> available;
   for (const auto& c : a->output) available.insert(c.id);
   for (const auto& c : b->output) available.insert(c.id);
@@ -276,32 +281,40 @@ void EstimateCardinality(LogicalOperator& op) {
   auto child_rows = [&](size_t i) { return op.children.size() > i ? op.children[i]->estimated_rows : 1.0; };
   switch (op.kind) {
     case LogicalKind::kScan: {
-      double rows = op.table && op.table->estimated_rows ? static_cast<double>(*op.table->estimated_rows) : kUnknownTableRows;
-      if (!op.metadata_table.empty()) rows = 100;
+      const auto& scan = op.As<LogicalScan>();
+      double rows = scan.table && scan.table->estimated_rows ? static_cast<double>(*scan.table->estimated_rows)
+                                                             : kUnknownTableRows;
+      if (!scan.metadata_table.empty()) rows = 100;
       static const CatalogTable kNoStatistics;
-      const CatalogTable& table = op.table ? *op.table : kNoStatistics;
-      std::vector<bool> used(op.pushed.terms.size(), false);
-      rows *= RangeSelectivity(op.pushed.terms, table, used);
-      for (size_t t = 0; t < op.pushed.terms.size(); ++t) {
-        if (!used[t]) rows *= TermSelectivity(op.pushed.terms[t], table);
+      const CatalogTable& table = scan.table ? *scan.table : kNoStatistics;
+      std::vector<bool> used(scan.pushed.terms.size(), false);
+      rows *= RangeSelectivity(scan.pushed.terms, table, used);
+      for (size_t t = 0; t < scan.pushed.terms.size(); ++t) {
+        if (!used[t]) rows *= TermSelectivity(scan.pushed.terms[t], table);
       }
-      for (const auto& term : op.pushed.residual) rows *= PredicateSelectivity(*term, {&op});
+      for (const auto& term : scan.pushed.residual) rows *= PredicateSelectivity(*term, {&op});
       op.estimated_rows = std::max(1.0, rows);
       break;
     }
-    case LogicalKind::kValues: op.estimated_rows = static_cast<double>(op.rows.size()); break;
-    case LogicalKind::kEmpty: op.estimated_rows = 0; break;
-    case LogicalKind::kFilter:
-      op.estimated_rows = std::max(1.0, child_rows(0) * (op.predicate ? PredicateSelectivity(*op.predicate, {op.children[0].get()}) : 1.0));
+    case LogicalKind::kValues:
+      op.estimated_rows = static_cast<double>(op.As<LogicalValues>().rows.size());
       break;
+    case LogicalKind::kEmpty: op.estimated_rows = 0; break;
+    case LogicalKind::kFilter: {
+      const BoundExpr* predicate = op.As<LogicalFilter>().predicate.get();
+      op.estimated_rows =
+          std::max(1.0, child_rows(0) * (predicate ? PredicateSelectivity(*predicate, {op.children[0].get()}) : 1.0));
+      break;
+    }
     case LogicalKind::kAggregate: {
-      if (op.groups.empty()) {
+      const auto& aggregate = op.As<LogicalAggregate>();
+      if (aggregate.groups.empty()) {
         op.estimated_rows = 1.0;
         break;
       }
       // As many groups as the keys' distinct combinations, where statistics know them.
       double groups = 1;
-      for (const auto& g : op.groups) {
+      for (const auto& g : aggregate.groups) {
         std::optional<double> distinct;
         if (g->kind == BoundKind::kColumn) distinct = DistinctCount(*op.children[0], g->column);
         groups = distinct ? groups * *distinct : -1;
@@ -312,34 +325,47 @@ void EstimateCardinality(LogicalOperator& op) {
     }
     case LogicalKind::kDistinct: op.estimated_rows = std::max(1.0, child_rows(0) * 0.5); break;
     case LogicalKind::kJoin: {
+      const auto& join = op.As<LogicalJoin>();
       double l = child_rows(0), r = child_rows(1);
-      switch (op.join_type) {
+      switch (join.join_type) {
         case LogicalJoinType::kCross: op.estimated_rows = l * r; break;
-        case LogicalJoinType::kInner: op.estimated_rows = InnerJoinRows(*op.children[0], *op.children[1], op.condition.get()); break;
+        case LogicalJoinType::kInner:
+          op.estimated_rows = InnerJoinRows(*op.children[0], *op.children[1], join.condition.get());
+          break;
         case LogicalJoinType::kLeft: op.estimated_rows = std::max(l, r); break;
         case LogicalJoinType::kRight: op.estimated_rows = std::max(l, r); break;
         case LogicalJoinType::kFull: op.estimated_rows = l + r; break;
-        case LogicalJoinType::kSemi: op.estimated_rows = SemiJoinRows(*op.children[0], *op.children[1], op.condition.get()); break;
+        case LogicalJoinType::kSemi:
+          op.estimated_rows = SemiJoinRows(*op.children[0], *op.children[1], join.condition.get());
+          break;
         case LogicalJoinType::kAnti:
-          op.estimated_rows = std::max(1.0, l - SemiJoinRows(*op.children[0], *op.children[1], op.condition.get()) * 0.9);
+          op.estimated_rows =
+              std::max(1.0, l - SemiJoinRows(*op.children[0], *op.children[1], join.condition.get()) * 0.9);
           break;
         case LogicalJoinType::kRightSemi:
-          op.estimated_rows = SemiJoinRows(*op.children[1], *op.children[0], op.condition.get());
+          op.estimated_rows = SemiJoinRows(*op.children[1], *op.children[0], join.condition.get());
           break;
         case LogicalJoinType::kRightAnti:
-          op.estimated_rows = std::max(1.0, r - SemiJoinRows(*op.children[1], *op.children[0], op.condition.get()) * 0.9);
+          op.estimated_rows =
+              std::max(1.0, r - SemiJoinRows(*op.children[1], *op.children[0], join.condition.get()) * 0.9);
           break;
       }
       break;
     }
     case LogicalKind::kLimit:
-    case LogicalKind::kTopN:
-      op.estimated_rows = op.limit ? std::min(child_rows(0), static_cast<double>(*op.limit)) : child_rows(0);
+    case LogicalKind::kTopN: {
+      const std::optional<int64_t>& limit =
+          op.kind == LogicalKind::kLimit ? op.As<LogicalLimit>().limit : op.As<LogicalTopN>().limit;
+      op.estimated_rows = limit ? std::min(child_rows(0), static_cast<double>(*limit)) : child_rows(0);
       break;
-    case LogicalKind::kSetOp:
-      op.estimated_rows = op.set_op == LogicalSetOp::kUnion ? child_rows(0) + child_rows(1)
-                          : op.set_op == LogicalSetOp::kIntersect ? std::min(child_rows(0), child_rows(1)) : child_rows(0);
+    }
+    case LogicalKind::kSetOp: {
+      LogicalSetOpType type = op.As<LogicalSetOp>().set_op;
+      op.estimated_rows = type == LogicalSetOpType::kUnion       ? child_rows(0) + child_rows(1)
+                          : type == LogicalSetOpType::kIntersect ? std::min(child_rows(0), child_rows(1))
+                                                                 : child_rows(0);
       break;
+    }
     default: op.estimated_rows = child_rows(0); break;
   }
 }
@@ -353,7 +379,8 @@ LogicalPtr OrderJoins(LogicalPtr plan) {
     // unmatched or matched rows the join emits at its end).
     if (plan->kind == LogicalKind::kJoin && plan->children[1]->estimated_rows > plan->children[0]->estimated_rows) {
       std::optional<LogicalJoinType> mirrored;
-      switch (plan->join_type) {
+      auto& join = plan->As<LogicalJoin>();
+      switch (join.join_type) {
         case LogicalJoinType::kSemi: mirrored = LogicalJoinType::kRightSemi; break;
         case LogicalJoinType::kAnti: mirrored = LogicalJoinType::kRightAnti; break;
         case LogicalJoinType::kLeft: mirrored = LogicalJoinType::kRight; break;
@@ -362,7 +389,7 @@ LogicalPtr OrderJoins(LogicalPtr plan) {
       }
       if (mirrored) {
         std::swap(plan->children[0], plan->children[1]);
-        plan->join_type = *mirrored;
+        join.join_type = *mirrored;
         EstimateCardinality(*plan);
       }
     }
@@ -407,7 +434,7 @@ LogicalPtr OrderJoins(LogicalPtr plan) {
   LogicalPtr current = std::move(leaves[0]);
   if (!terms.empty()) {
     // Terms that read no column of any input (constants left by folding) filter the result.
-    auto filter = std::make_unique<LogicalOperator>(LogicalKind::kFilter);
+    auto filter = std::make_unique<LogicalFilter>();
     filter->output = current->output;
     filter->predicate = CombineConjunction(std::move(terms));
     filter->children.push_back(std::move(current));

@@ -17,25 +17,30 @@
 
 namespace floe::sql {
 
+// A node's kind; each has its own class below (kScan: LogicalScan, ...), holding only what
+// that kind means.
 enum class LogicalKind {
-  kScan,       // table, scan_columns, pushed, version, metadata_table
-  kValues,     // rows (constant expressions), output
-  kFilter,     // predicate
-  kProject,    // expressions (one per output column)
-  kAggregate,  // groups (first outputs), aggregates (after them)
-  kWindow,     // windows; output = child's output + one column per window call
-  kJoin,       // join_type, condition
-  kSort,       // order
-  kLimit,      // limit, offset
-  kTopN,       // order, limit, offset
+  kScan,
+  kValues,
+  kFilter,
+  kProject,
+  kAggregate,
+  kWindow,
+  kJoin,
+  kSort,
+  kLimit,
+  kTopN,
   kDistinct,
-  kSetOp,         // set_op, set_all; output ids are new, children map by position
-  kEmpty,         // no rows (a contradiction was proven)
-  kUnnest,        // expressions (arrays and maps), ordinality, join_type; output = child's + elements
-  kRecursiveCte,  // WITH RECURSIVE: children anchor, step; set_all; working_table
-  kWorkingTable,  // the rows the step of the kRecursiveCte with the same working_table reads
-  kLateralJoin,   // children left, right (reads `correlated` of left's columns); join_type; output = left's + right's
+  kSetOp,
+  kEmpty,
+  kUnnest,
+  kRecursiveCte,
+  kWorkingTable,
+  kLateralJoin,
 };
+
+// "Scan", "Join", ...: for messages.
+const char* LogicalKindName(LogicalKind kind);
 
 struct OutputColumn {
   ColumnId id;
@@ -88,7 +93,7 @@ struct WindowCall {
 // with the sides swapped, chosen by the optimizer when the left (preserved) side is the smaller:
 // the hash table is built on it and the larger side probes, marking what matched.
 enum class LogicalJoinType { kInner, kLeft, kRight, kFull, kCross, kSemi, kAnti, kRightSemi, kRightAnti };
-enum class LogicalSetOp { kUnion, kIntersect, kExcept };
+enum class LogicalSetOpType { kUnion, kIntersect, kExcept };
 
 // Whether a join passes on nothing for a probe (left) row without a match: inner, right, semi,
 // right semi and right anti joins (so an empty build side makes the whole join empty, and the
@@ -110,79 +115,153 @@ struct ScanColumn {
 struct LogicalOperator;
 using LogicalPtr = std::unique_ptr<LogicalOperator>;
 
+// What every node has. The rest is its kind's: a node is made as its kind's class
+// (std::make_unique<LogicalFilter>()) and read as it with As<LogicalFilter>(), which checks the
+// kind, so no code reads a field another kind would have had.
 struct LogicalOperator {
-  explicit LogicalOperator(LogicalKind k) : kind(k) {}
+  virtual ~LogicalOperator() = default;
+  LogicalOperator(const LogicalOperator&) = delete;
+  LogicalOperator& operator=(const LogicalOperator&) = delete;
 
-  LogicalKind kind;
+  const LogicalKind kind;
   std::vector<LogicalPtr> children;
   std::vector<OutputColumn> output;
   double estimated_rows = -1;  // Set by the optimizer's cardinality estimate (-1 unknown).
 
-  // kScan
+  // This node as its kind's class T. A node of another kind is a bug in the caller: the
+  // process aborts, naming both kinds, rather than read memory of the wrong shape.
+  template <typename T>
+  T& As() {
+    if (kind != T::kKind) [[unlikely]]
+      KindMismatch(T::kKind);
+    return static_cast<T&>(*this);
+  }
+  template <typename T>
+  const T& As() const {
+    if (kind != T::kKind) [[unlikely]]
+      KindMismatch(T::kKind);
+    return static_cast<const T&>(*this);
+  }
+
+  // Deep copy (subquery plans are shared, not copied).
+  LogicalPtr Clone() const;
+  // The ids of `output`.
+  std::set<ColumnId> OutputIds() const;
+
+ protected:
+  explicit LogicalOperator(LogicalKind k) : kind(k) {}
+
+ private:
+  [[noreturn]] void KindMismatch(LogicalKind wanted) const;
+};
+
+// The base of each kind's class: fixes the kind, and names it for As<T>().
+template <LogicalKind K>
+struct LogicalNode : LogicalOperator {
+  static constexpr LogicalKind kKind = K;
+  LogicalNode() : LogicalOperator(K) {}
+};
+
+// Reads a table's columns (or a metadata table's: snapshots, files, ...).
+struct LogicalScan final : LogicalNode<LogicalKind::kScan> {
   std::shared_ptr<const CatalogTable> table;
-  std::string metadata_table;      // "snapshots", "files", ... (empty: the data itself)
-  std::string virtual_table;       // information_schema.tables, system.jdbc...: the rows come from the catalog
+  std::string metadata_table;  // "snapshots", "files", ... (empty: the data itself)
   TableVersion version;
   std::vector<ScanColumn> scan_columns;
   ScanPredicate pushed;
+};
 
-  // kValues
+// Constant rows: VALUES, and the tables the catalog answers itself (information_schema...).
+struct LogicalValues final : LogicalNode<LogicalKind::kValues> {
   std::vector<std::vector<BoundExprPtr>> rows;
+  std::string virtual_table;  // information_schema.tables, system.jdbc...: empty for VALUES
+};
 
-  // kFilter
+struct LogicalFilter final : LogicalNode<LogicalKind::kFilter> {
   BoundExprPtr predicate;
+};
 
-  // kProject
-  std::vector<BoundExprPtr> expressions;
+struct LogicalProject final : LogicalNode<LogicalKind::kProject> {
+  std::vector<BoundExprPtr> expressions;  // One per output column.
+};
 
-  // kAggregate: outputs are the group keys (in order) then the aggregates.
+// Outputs are the group keys (in order) then the aggregates.
+struct LogicalAggregate final : LogicalNode<LogicalKind::kAggregate> {
   std::vector<BoundExprPtr> groups;
   std::vector<AggregateCall> aggregates;
   // GROUPING SETS: the numbers of the empty sets, their number being the last group key. Each
   // gives one row (NULL keys, aggregates of nothing) even when the input is empty, as a global
   // aggregation does; so no filter may move below such an aggregation.
   std::vector<int64_t> global_grouping_sets;
+};
 
-  // kWindow
+// The output is the child's, then one column per window call.
+struct LogicalWindow final : LogicalNode<LogicalKind::kWindow> {
   std::vector<WindowCall> windows;
+};
 
-  // kJoin
+struct LogicalJoin final : LogicalNode<LogicalKind::kJoin> {
   LogicalJoinType join_type = LogicalJoinType::kInner;
   BoundExprPtr condition;  // Null for cross joins.
+};
 
-  // kSort, kTopN
+struct LogicalSort final : LogicalNode<LogicalKind::kSort> {
   std::vector<SortKey> order;
+};
 
-  // kLimit, kTopN
+struct LogicalLimit final : LogicalNode<LogicalKind::kLimit> {
+  std::optional<int64_t> limit;  // Unset: LIMIT ALL (an OFFSET alone).
+  int64_t offset = 0;
+};
+
+// A sort that keeps only the first offset + limit rows (the optimizer's fusion of the two).
+struct LogicalTopN final : LogicalNode<LogicalKind::kTopN> {
+  std::vector<SortKey> order;
   std::optional<int64_t> limit;
   int64_t offset = 0;
+};
 
-  // kSetOp (and kRecursiveCte: UNION or UNION ALL)
-  LogicalSetOp set_op = LogicalSetOp::kUnion;
+struct LogicalDistinct final : LogicalNode<LogicalKind::kDistinct> {};
+
+// UNION, INTERSECT, EXCEPT: the output ids are new, the children's columns map to them by
+// position.
+struct LogicalSetOp final : LogicalNode<LogicalKind::kSetOp> {
+  LogicalSetOpType set_op = LogicalSetOpType::kUnion;
   bool set_all = false;
+};
 
-  // kRecursiveCte, kWorkingTable: pairs a recursive CTE with the references its step makes to
-  // the rows of the previous round (unique within a statement).
-  int32_t working_table = 0;
+// No rows (a contradiction was proven).
+struct LogicalEmpty final : LogicalNode<LogicalKind::kEmpty> {};
 
-  // kUnnest: each child row once per element of `expressions` (arrays and maps over the child's
-  // columns, zipped: as many rows as the longest, the shorter ones' columns NULL past their end).
-  // The output is the child's columns, then each expression's columns (an element; a row
-  // element's fields; a map's key and value), then the element's 1-based position when
-  // `ordinality`. join_type kCross drops a row whose arrays are all empty or NULL; kLeft keeps
-  // it once with NULL elements.
+// Each child row once per element of `expressions` (arrays and maps over the child's columns,
+// zipped: as many rows as the longest, the shorter ones' columns NULL past their end). The output
+// is the child's columns, then each expression's columns (an element; a row element's fields; a
+// map's key and value), then the element's 1-based position when `ordinality`. join_type kCross
+// drops a row whose arrays are all empty or NULL; kLeft keeps it once with NULL elements.
+struct LogicalUnnest final : LogicalNode<LogicalKind::kUnnest> {
+  std::vector<BoundExprPtr> expressions;
   bool ordinality = false;
+  LogicalJoinType join_type = LogicalJoinType::kCross;
+};
 
-  // kLateralJoin: the right child runs once per left row (per distinct values of `correlated`,
-  // the left columns it reads), as a correlated subquery does; each left row is paired with
-  // every row it gives. join_type kCross drops a left row that gets none; kLeft keeps it once
-  // with NULLs.
+// WITH RECURSIVE: children anchor, then step; the step reads the previous round's rows through
+// the LogicalWorkingTable with the same `working_table` (unique within a statement).
+struct LogicalRecursiveCte final : LogicalNode<LogicalKind::kRecursiveCte> {
+  bool set_all = false;  // UNION ALL (else UNION: rows seen before are dropped)
+  int32_t working_table = 0;
+};
+
+struct LogicalWorkingTable final : LogicalNode<LogicalKind::kWorkingTable> {
+  int32_t working_table = 0;
+};
+
+// Children left, right: the right child runs once per left row (per distinct values of
+// `correlated`, the left columns it reads), as a correlated subquery does; each left row is
+// paired with every row it gives. The output is the left's columns, then the right's. join_type
+// kCross drops a left row that gets none; kLeft keeps it once with NULLs.
+struct LogicalLateralJoin final : LogicalNode<LogicalKind::kLateralJoin> {
+  LogicalJoinType join_type = LogicalJoinType::kCross;
   std::vector<ColumnId> correlated;
-
-  // Deep copy (subquery plans are shared, not copied).
-  LogicalPtr Clone() const;
-  // The ids of `output`.
-  std::set<ColumnId> OutputIds() const;
 };
 
 // Whether `op` is an inner or cross join: the joins whose conditions' terms may move between

@@ -22,10 +22,27 @@ void OptimizeSubqueries(LogicalOperator& op, const OptimizerOptions& options) {
   auto visit = [&](BoundExprPtr& e) {
     if (e) OptimizeExpression(*e, options);
   };
-  visit(op.predicate);
-  visit(op.condition);
-  for (auto& e : op.expressions) visit(e);
-  for (auto& e : op.pushed.residual) visit(e);
+  // The slots whose subqueries EXPLAIN shows: filters, join conditions, projections, unnested
+  // arrays, a scan's residual filter.
+  switch (op.kind) {
+    case LogicalKind::kFilter:
+      visit(op.As<LogicalFilter>().predicate);
+      break;
+    case LogicalKind::kJoin:
+      visit(op.As<LogicalJoin>().condition);
+      break;
+    case LogicalKind::kProject:
+      for (auto& e : op.As<LogicalProject>().expressions) visit(e);
+      break;
+    case LogicalKind::kUnnest:
+      for (auto& e : op.As<LogicalUnnest>().expressions) visit(e);
+      break;
+    case LogicalKind::kScan:
+      for (auto& e : op.As<LogicalScan>().pushed.residual) visit(e);
+      break;
+    default:
+      break;
+  }
   for (auto& child : op.children) OptimizeSubqueries(*child, options);
 }
 

@@ -24,26 +24,32 @@ bool ResultReusable(const LogicalOperator& op) {
   };
   switch (op.kind) {
     case LogicalKind::kScan:
-      if (!all(op.pushed.residual)) return false;
+      if (!all(op.As<LogicalScan>().pushed.residual)) return false;
       break;
-    case LogicalKind::kFilter:
-      if (op.predicate && !ResultReusable(*op.predicate)) return false;
+    case LogicalKind::kFilter: {
+      const auto& predicate = op.As<LogicalFilter>().predicate;
+      if (predicate && !ResultReusable(*predicate)) return false;
       break;
+    }
     case LogicalKind::kProject:
-      if (!all(op.expressions)) return false;
+      if (!all(op.As<LogicalProject>().expressions)) return false;
       break;
-    case LogicalKind::kAggregate:
-      if (!all(op.groups)) return false;
-      for (const AggregateCall& call : op.aggregates) {
+    case LogicalKind::kAggregate: {
+      const auto& aggregate = op.As<LogicalAggregate>();
+      if (!all(aggregate.groups)) return false;
+      for (const AggregateCall& call : aggregate.aggregates) {
         if (!all(call.args) || (call.filter && !ResultReusable(*call.filter))) return false;
         for (const SortKey& key : call.order) {
           if (!ResultReusable(*key.expr)) return false;
         }
       }
       break;
-    case LogicalKind::kJoin:
-      if (op.condition && !ResultReusable(*op.condition)) return false;
+    }
+    case LogicalKind::kJoin: {
+      const auto& condition = op.As<LogicalJoin>().condition;
+      if (condition && !ResultReusable(*condition)) return false;
       break;
+    }
     case LogicalKind::kDistinct:
       break;
     default:

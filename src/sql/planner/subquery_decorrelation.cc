@@ -40,7 +40,8 @@ bool ReadsAny(LogicalOperator& op, const std::set<ColumnId>& ids) {
 // subtree still reads an outer column afterwards (correlation somewhere this cannot lift).
 bool PullCorrelatedTerms(LogicalOperator& op, const std::set<ColumnId>& outer, std::vector<BoundExprPtr>& pulled) {
   if (op.kind == LogicalKind::kFilter || IsInnerJoin(op)) {
-    BoundExprPtr& slot = op.kind == LogicalKind::kFilter ? op.predicate : op.condition;
+    BoundExprPtr& slot =
+        op.kind == LogicalKind::kFilter ? op.As<LogicalFilter>().predicate : op.As<LogicalJoin>().condition;
     std::vector<BoundExprPtr> terms, kept;
     if (slot) SplitConjunction(std::move(slot), terms);
     for (auto& term : terms) {
@@ -52,7 +53,8 @@ bool PullCorrelatedTerms(LogicalOperator& op, const std::set<ColumnId>& outer, s
     }
     slot = CombineConjunction(std::move(kept));
     if (op.kind == LogicalKind::kFilter && !slot) slot = MakeConstant(Value::Boolean(true));
-    if (op.kind == LogicalKind::kJoin) op.join_type = slot ? LogicalJoinType::kInner : LogicalJoinType::kCross;
+    if (op.kind == LogicalKind::kJoin)
+      op.As<LogicalJoin>().join_type = slot ? LogicalJoinType::kInner : LogicalJoinType::kCross;
     for (auto& child : op.children) {
       if (!PullCorrelatedTerms(*child, outer, pulled)) return false;
     }
@@ -127,11 +129,12 @@ class Decorrelator {
     for (auto& arg : e.args) RewriteNested(*arg);
   }
 
-  LogicalPtr RewriteFilter(LogicalPtr filter) {
-    std::vector<OutputColumn> output = filter->output;
+  LogicalPtr RewriteFilter(LogicalPtr op) {
+    auto& filter = op->As<LogicalFilter>();
+    std::vector<OutputColumn> output = filter.output;
     std::vector<BoundExprPtr> terms, kept;
-    SplitConjunction(std::move(filter->predicate), terms);
-    LogicalPtr input = std::move(filter->children[0]);
+    SplitConjunction(std::move(filter.predicate), terms);
+    LogicalPtr input = std::move(filter.children[0]);
     bool changed = false;
     for (auto& term : terms) {
       if (auto joined = TryExists(*term, input)) {
@@ -145,15 +148,15 @@ class Decorrelator {
       }
       kept.push_back(std::move(term));
     }
-    filter->children[0] = std::move(input);
-    filter->predicate = CombineConjunction(std::move(kept));
-    if (!changed) return filter;
+    filter.children[0] = std::move(input);
+    filter.predicate = CombineConjunction(std::move(kept));
+    if (!changed) return op;
     LogicalPtr result;
-    if (filter->predicate) {
-      filter->output = filter->children[0]->output;
-      result = std::move(filter);
+    if (filter.predicate) {
+      filter.output = filter.children[0]->output;
+      result = std::move(op);
     } else {
-      result = std::move(filter->children[0]);
+      result = std::move(filter.children[0]);
     }
     // The parent sees the columns it saw before (scalar subqueries' joins add columns).
     auto same_columns = [&](const std::vector<OutputColumn>& now) {
@@ -161,7 +164,7 @@ class Decorrelator {
              std::equal(now.begin(), now.end(), output.begin(), [](const OutputColumn& a, const OutputColumn& b) { return a.id == b.id; });
     };
     if (same_columns(result->output)) return result;
-    auto project = std::make_unique<LogicalOperator>(LogicalKind::kProject);
+    auto project = std::make_unique<LogicalProject>();
     for (const auto& c : output) project->expressions.push_back(MakeColumn(c.id, c.type, c.name));
     project->output = output;
     project->children.push_back(std::move(result));
@@ -190,7 +193,8 @@ class Decorrelator {
     LogicalPtr body = e->plan->Clone();
     // The select list does not matter to EXISTS; a LIMIT does not change whether a row exists.
     while (body->kind == LogicalKind::kProject || body->kind == LogicalKind::kDistinct ||
-           (body->kind == LogicalKind::kLimit && body->offset == 0 && body->limit.value_or(1) > 0)) {
+           (body->kind == LogicalKind::kLimit && body->As<LogicalLimit>().offset == 0 &&
+            body->As<LogicalLimit>().limit.value_or(1) > 0)) {
       body = std::move(body->children[0]);
     }
     std::set<ColumnId> outer(e->correlated.begin(), e->correlated.end());
@@ -201,7 +205,7 @@ class Decorrelator {
     for (const auto& t : pulled) {
       if (!Within(t->ColumnsRead(), visible)) return nullptr;
     }
-    auto join = std::make_unique<LogicalOperator>(LogicalKind::kJoin);
+    auto join = std::make_unique<LogicalJoin>();
     join->join_type = negated ? LogicalJoinType::kAnti : LogicalJoinType::kSemi;
     join->condition = CombineConjunction(std::move(pulled));
     join->output = input->output;
@@ -218,14 +222,16 @@ class Decorrelator {
     const BoundExpr& subquery = **slot;
     if (!CorrelatedWith(subquery, *input) || inlined_.contains(subquery.plan.get())) return nullptr;
     LogicalPtr body = subquery.plan->Clone();
-    LogicalOperator* project = nullptr;
-    LogicalOperator* aggregate = body.get();
+    LogicalProject* project = nullptr;
+    LogicalOperator* below_project = body.get();
     if (body->kind == LogicalKind::kProject) {
-      project = body.get();
-      aggregate = body->children[0].get();
+      project = &body->As<LogicalProject>();
+      below_project = body->children[0].get();
       if (project->expressions.size() != 1 || !PropagatesNull(*project->expressions[0])) return nullptr;
     }
-    if (aggregate->kind != LogicalKind::kAggregate || !aggregate->groups.empty() || aggregate->aggregates.empty()) return nullptr;
+    if (below_project->kind != LogicalKind::kAggregate) return nullptr;
+    auto* aggregate = &below_project->As<LogicalAggregate>();
+    if (!aggregate->groups.empty() || aggregate->aggregates.empty()) return nullptr;
     if (!std::all_of(aggregate->aggregates.begin(), aggregate->aggregates.end(), NullOnEmpty)) return nullptr;
     if (project == nullptr && aggregate->output.size() != 1) return nullptr;
     std::set<ColumnId> outer(subquery.correlated.begin(), subquery.correlated.end());
@@ -269,7 +275,7 @@ class Decorrelator {
     SqlType value_type = subquery.type;
     bool inner_join = IsComparison(term) && std::any_of(term.args.begin(), term.args.end(), [&](const BoundExprPtr& a) { return &a == slot; });
     *slot = MakeColumn(value_id, value_type, "$subquery");
-    auto join = std::make_unique<LogicalOperator>(LogicalKind::kJoin);
+    auto join = std::make_unique<LogicalJoin>();
     join->join_type = inner_join ? LogicalJoinType::kInner : LogicalJoinType::kLeft;
     join->condition = CombineConjunction(std::move(condition));
     join->output = input->output;

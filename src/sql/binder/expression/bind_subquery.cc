@@ -40,7 +40,7 @@ Result<BoundExprPtr> BinderImpl::BindSubquery(const ast::Expr& expr, ExprContext
       }
       if (!(right_type == *common)) {
         // Cast the subquery's column with a projection on top of it.
-        auto project = std::make_unique<LogicalOperator>(LogicalKind::kProject);
+        auto project = std::make_unique<LogicalProject>();
         ColumnId id = NewColumn();
         project->expressions.push_back(
             MakeCast(MakeColumn(plan->output[0].id, right_type, plan->output[0].name), *common));
