@@ -126,5 +126,14 @@ TEST_F(BinderTest, FoldingLeavesFailingExpressionsForRunTime) {
   EXPECT_EQ(expressions.at(1)->value.as_int(), 6);
 }
 
+// A plan node is read only as its own kind's class: the wrong one stops the process instead of
+// reading memory of another shape.
+TEST(LogicalPlanTest, ReadingANodeAsAnotherKindAborts) {
+  LogicalFilter filter;
+  LogicalOperator& node = filter;
+  EXPECT_EQ(&node.As<LogicalFilter>(), &filter);
+  EXPECT_DEATH(node.As<LogicalJoin>(), "a Filter plan node was read as a Join node");
+}
+
 }  // namespace
 }  // namespace floe::sql
