@@ -33,6 +33,10 @@ enum class ErrorCode : uint8_t {
   kInvalidParameterValue,  // kInvalidArgument
   // MERGE: a target row matched more than one source row (PostgreSQL's cardinality_violation).
   kMergeTargetRowMultipleMatches,  // kInvalidArgument
+  // Moving a catalog's pointers to another backing store (`floe up`'s catalog switch).
+  kInvalidCatalogBackend,    // kInvalidArgument: not a store URI floe can open
+  kCatalogStoreUnreachable,  // kUnavailable: the store did not answer
+  kCatalogStoreConflict,     // kConflict: the store holds a different pointer for a table
 };
 
 // The kind errors with this code usually have (kInternal for kUnspecified, which has none).

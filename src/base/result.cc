@@ -31,12 +31,17 @@ ErrorKind ErrorCodeKind(ErrorCode code) {
     case ErrorCode::kNoSuchView:
     case ErrorCode::kNoSuchColumn:
     case ErrorCode::kNoSuchFunction: return ErrorKind::kNotFound;
-    case ErrorCode::kNamespaceNotEmpty: return ErrorKind::kConflict;
+    case ErrorCode::kNamespaceNotEmpty:
+    case ErrorCode::kCatalogStoreConflict:
+      return ErrorKind::kConflict;
+    case ErrorCode::kCatalogStoreUnreachable:
+      return ErrorKind::kUnavailable;
     case ErrorCode::kSyntaxError:
     case ErrorCode::kTypeMismatch:
     case ErrorCode::kDivisionByZero:
     case ErrorCode::kInvalidParameterValue:
     case ErrorCode::kMergeTargetRowMultipleMatches:
+    case ErrorCode::kInvalidCatalogBackend:
       return ErrorKind::kInvalidArgument;
   }
   return ErrorKind::kInternal;
@@ -59,6 +64,12 @@ std::string_view ErrorCodeName(ErrorCode code) {
       return "invalid parameter value";
     case ErrorCode::kMergeTargetRowMultipleMatches:
       return "merge target row multiple matches";
+    case ErrorCode::kInvalidCatalogBackend:
+      return "invalid catalog backend";
+    case ErrorCode::kCatalogStoreUnreachable:
+      return "catalog store unreachable";
+    case ErrorCode::kCatalogStoreConflict:
+      return "catalog store conflict";
   }
   return "";
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
+#include "catalog/sql_catalog.h"
 
 namespace floe::catalog {
 
@@ -20,5 +21,14 @@ struct CatalogOptions {
 };
 
 Result<std::unique_ptr<Catalog>> OpenCatalog(const CatalogOptions& options);
+
+// The pointer layer alone of a SQL catalog URI (sqlite:PATH, postgresql://...): what moving a
+// catalog to another backing store reads and writes. kInvalidCatalogBackend for any other URI
+// or a malformed one, kCatalogStoreUnreachable when the database cannot be opened.
+Result<std::unique_ptr<SqlCatalog>> OpenSqlCatalog(const std::string& uri, const std::string& catalog_name = "default");
+
+// `uri` with its password (postgresql://user:secret@...) as "****", for pages, logs and
+// messages: a PostgreSQL URI typed into the console may carry one.
+std::string RedactCatalogUri(std::string_view uri);
 
 }  // namespace floe::catalog

@@ -122,4 +122,19 @@ Result<std::unique_ptr<SqlConnection>> OpenPostgres(const std::string& conninfo)
   return std::unique_ptr<SqlConnection>(std::make_unique<PostgresConnection>(conn));
 }
 
+Status CheckPostgresConninfo(const std::string& conninfo) {
+  char* error = nullptr;
+  PQconninfoOption* options = PQconninfoParse(conninfo.c_str(), &error);
+  if (options == nullptr) {
+    std::string message = error != nullptr ? error : "out of memory";
+    PQfreemem(error);
+    while (!message.empty() && message.back() == '\n') {
+      message.pop_back();
+    }
+    return InvalidArgument("{}", message);
+  }
+  PQconninfoFree(options);
+  return OkStatus();
+}
+
 }  // namespace floe::catalog

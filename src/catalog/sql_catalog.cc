@@ -1,5 +1,7 @@
 #include "catalog/sql_catalog.h"
 
+#include <chrono>
+#include <random>
 #include <set>
 
 namespace floe::catalog {
@@ -445,6 +447,153 @@ Status SqlCatalog::RenameView(const TableIdentifier& from, const TableIdentifier
 Status SqlCatalog::DeleteViewPointer(const TableIdentifier& id) {
   FLOE_RETURN_IF_ERROR(RequireViews());
   return Delete(id, Kind::kView);
+}
+
+Result<SqlCatalog::Rows> SqlCatalog::ExportRows() {
+  FLOE_ASSIGN_OR_RETURN(auto connection, pool_->Acquire());
+  Rows out;
+  std::string type = has_type_column_ ? "iceberg_type" : "NULL";
+  FLOE_ASSIGN_OR_RETURN(auto pointers, connection->Query("SELECT table_namespace, table_name, metadata_location, "
+                                                         "previous_metadata_location, " +
+                                                             type +
+                                                             " FROM iceberg_tables WHERE catalog_name = ? "
+                                                             "ORDER BY table_namespace, table_name",
+                                                         {catalog_name_}));
+  for (SqlRow& row : pointers) {
+    out.pointers.push_back({.ns = row[0].value_or(""),
+                            .name = row[1].value_or(""),
+                            .location = std::move(row[2]),
+                            .previous = std::move(row[3]),
+                            .view = row[4] == "VIEW"});
+  }
+  FLOE_ASSIGN_OR_RETURN(auto properties, connection->Query("SELECT namespace, property_key, property_value FROM "
+                                                           "iceberg_namespace_properties WHERE catalog_name = ? "
+                                                           "ORDER BY namespace, property_key",
+                                                           {catalog_name_}));
+  for (const SqlRow& row : properties) {
+    out.properties.push_back({row[0].value_or(""), row[1].value_or(""), row[2].value_or("")});
+  }
+  return out;
+}
+
+Result<int64_t> SqlCatalog::ImportRows(const Rows& rows) {
+  for (const StoredPointer& pointer : rows.pointers) {
+    if (pointer.view && !has_type_column_) {
+      return NotImplemented("view {}.{} cannot be stored here: this database has no iceberg_type column", pointer.ns,
+                            pointer.name);
+    }
+  }
+  FLOE_ASSIGN_OR_RETURN(auto connection, pool_->Acquire());
+  auto turn = WriterTurn();
+  int64_t added = 0;
+  std::string type = has_type_column_ ? "iceberg_type" : "NULL";
+  FLOE_RETURN_IF_ERROR(InWriteTransaction(*connection, [&]() -> Status {
+    added = 0;
+    for (const StoredProperty& property : rows.properties) {
+      FLOE_ASSIGN_OR_RETURN(auto here,
+                            connection->Query("SELECT property_value FROM iceberg_namespace_properties "
+                                              "WHERE catalog_name = ? AND namespace = ? AND property_key = ?",
+                                              {catalog_name_, property.ns, property.key}));
+      if (!here.empty()) {
+        if (here[0][0] != property.value) {
+          return CodedError(ErrorCode::kCatalogStoreConflict,
+                            "the target store already has namespace {}'s property '{}' as '{}', not '{}'", property.ns,
+                            property.key, here[0][0].value_or("NULL"), property.value);
+        }
+        continue;
+      }
+      FLOE_RETURN_IF_ERROR(connection->Execute(
+          "INSERT INTO iceberg_namespace_properties (catalog_name, namespace, property_key, property_value) "
+          "VALUES (?, ?, ?, ?)",
+          {catalog_name_, property.ns, property.key, property.value}));
+      ++added;
+    }
+    for (const StoredPointer& pointer : rows.pointers) {
+      FLOE_ASSIGN_OR_RETURN(auto here, connection->Query("SELECT metadata_location, " + type +
+                                                             " FROM iceberg_tables WHERE catalog_name = ? AND "
+                                                             "table_namespace = ? AND table_name = ?",
+                                                         {catalog_name_, pointer.ns, pointer.name}));
+      std::string_view kind = pointer.view ? "view" : "table";
+      if (!here.empty()) {
+        bool view_here = here[0][1] == "VIEW";
+        if (here[0][0] != pointer.location || view_here != pointer.view) {
+          return CodedError(ErrorCode::kCatalogStoreConflict,
+                            "the target store already has {} {}.{} at {}{}, not {}: it holds another catalog's "
+                            "history of it, which a move must not overwrite",
+                            view_here ? "view" : "table", pointer.ns, pointer.name, here[0][0].value_or("NULL"),
+                            view_here != pointer.view ? fmt::format(" (moving a {})", kind) : "",
+                            pointer.location.value_or("NULL"));
+        }
+        continue;
+      }
+      if (has_type_column_) {
+        FLOE_RETURN_IF_ERROR(connection->Execute(
+            "INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, metadata_location, "
+            "previous_metadata_location, iceberg_type) VALUES (?, ?, ?, ?, ?, ?)",
+            {catalog_name_, pointer.ns, pointer.name, pointer.location, pointer.previous,
+             std::string(pointer.view ? "VIEW" : "TABLE")}));
+      } else {
+        FLOE_RETURN_IF_ERROR(connection->Execute(
+            "INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, metadata_location, "
+            "previous_metadata_location) VALUES (?, ?, ?, ?, ?)",
+            {catalog_name_, pointer.ns, pointer.name, pointer.location, pointer.previous}));
+      }
+      ++added;
+    }
+    return OkStatus();
+  }));
+  return added;
+}
+
+Status SqlCatalog::DeleteRows(const Rows& rows) {
+  FLOE_ASSIGN_OR_RETURN(auto connection, pool_->Acquire());
+  auto turn = WriterTurn();
+  return InWriteTransaction(*connection, [&]() -> Status {
+    for (const StoredPointer& pointer : rows.pointers) {
+      FLOE_ASSIGN_OR_RETURN(int64_t changed,
+                            connection->Execute("DELETE FROM iceberg_tables WHERE catalog_name = ? AND "
+                                                "table_namespace = ? AND table_name = ? AND metadata_location = ?",
+                                                {catalog_name_, pointer.ns, pointer.name, pointer.location}));
+      if (changed != 1) {
+        return CodedError(ErrorCode::kCatalogStoreConflict,
+                          "{}.{} changed in the old store while its pointer was being moved", pointer.ns, pointer.name);
+      }
+    }
+    for (const StoredProperty& property : rows.properties) {
+      FLOE_RETURN_IF_ERROR(
+          connection->Execute("DELETE FROM iceberg_namespace_properties WHERE catalog_name = ? AND namespace = ? "
+                              "AND property_key = ? AND property_value = ?",
+                              {catalog_name_, property.ns, property.key, property.value}));
+    }
+    return OkStatus();
+  });
+}
+
+Result<bool> SqlCatalog::SameDatabase(SqlCatalog& other) {
+  std::random_device device;
+  std::string marker = fmt::format("{:016x}{:08x}", std::uniform_int_distribution<uint64_t>()(device),
+                                   static_cast<uint32_t>(std::chrono::steady_clock::now().time_since_epoch().count()));
+  // A catalog name no catalog uses, so no reader of either store ever lists the marker.
+  const std::string probe_catalog = "floe-store-probe";
+  {
+    FLOE_ASSIGN_OR_RETURN(auto connection, pool_->Acquire());
+    auto turn = WriterTurn();
+    FLOE_RETURN_IF_ERROR(connection->Execute(
+        "INSERT INTO iceberg_namespace_properties (catalog_name, namespace, property_key, property_value) "
+        "VALUES (?, ?, 'probe', 'true')",
+        {probe_catalog, marker}));
+  }
+  Result<std::vector<SqlRow>> seen = [&]() -> Result<std::vector<SqlRow>> {
+    FLOE_ASSIGN_OR_RETURN(auto connection, other.pool_->Acquire());
+    return connection->Query("SELECT 1 FROM iceberg_namespace_properties WHERE catalog_name = ? AND namespace = ?",
+                             {probe_catalog, marker});
+  }();
+  FLOE_ASSIGN_OR_RETURN(auto connection, pool_->Acquire());
+  auto turn = WriterTurn();
+  FLOE_RETURN_IF_ERROR(connection->Execute(
+      "DELETE FROM iceberg_namespace_properties WHERE catalog_name = ? AND namespace = ?", {probe_catalog, marker}));
+  FLOE_RETURN_IF_ERROR(seen);
+  return !seen->empty();
 }
 
 }  // namespace floe::catalog

@@ -57,6 +57,32 @@ class SqlCatalog final : public MetadataPointerStore {
 
   const std::string& catalog_name() const { return catalog_name_; }
 
+  // Every row of this catalog (its catalog_name) in the two tables: what moving the catalog to
+  // another backing store carries (MoveCatalogStore).
+  struct StoredPointer {
+    std::string ns, name;
+    SqlValue location, previous;
+    bool view = false;
+  };
+  struct StoredProperty {
+    std::string ns, key, value;
+  };
+  struct Rows {
+    std::vector<StoredPointer> pointers;
+    std::vector<StoredProperty> properties;
+  };
+  Result<Rows> ExportRows();
+  // Adds `rows` in one transaction and answers how many were not here yet. A row already here
+  // with the same values is kept, so a move tried again succeeds; a table, view or property
+  // here with a different value is kCatalogStoreConflict and nothing changes.
+  Result<int64_t> ImportRows(const Rows& rows);
+  // Deletes `rows` in one transaction, each only while it still holds the exported values;
+  // kCatalogStoreConflict, with nothing deleted, when one has changed since.
+  Status DeleteRows(const Rows& rows);
+  // Whether `other` reads the same database as this one (two URIs can name one PostgreSQL): a
+  // marker row committed here under a catalog name of its own, looked for there, then removed.
+  Result<bool> SameDatabase(SqlCatalog& other);
+
  private:
   SqlCatalog(std::unique_ptr<SqlConnectionPool> pool, std::string catalog_name, bool serialize_writes)
       : pool_(std::move(pool)), catalog_name_(std::move(catalog_name)), serialize_writes_(serialize_writes) {}

@@ -94,5 +94,8 @@ class SqlConnectionPool {
 Result<std::unique_ptr<SqlConnection>> OpenSqlite(const std::string& path);
 // Connects to PostgreSQL with a libpq connection string or URI ("postgresql://u@h:p/db").
 Result<std::unique_ptr<SqlConnection>> OpenPostgres(const std::string& conninfo);
+// InvalidArgument when libpq cannot parse `conninfo` (a malformed URI, an unknown parameter),
+// with libpq's reason; nothing is connected to.
+Status CheckPostgresConninfo(const std::string& conninfo);
 
 }  // namespace floe::catalog

@@ -28,6 +28,9 @@ Classification Classify(const Error& error) {
       return {"INVALID_SESSION_PROPERTY", 14, "USER_ERROR", "22023"};
     case ErrorCode::kMergeTargetRowMultipleMatches:
       return {"GENERIC_USER_ERROR", 0, "USER_ERROR", "21000"};
+    case ErrorCode::kInvalidCatalogBackend:
+    case ErrorCode::kCatalogStoreUnreachable:
+    case ErrorCode::kCatalogStoreConflict:
     case ErrorCode::kUnspecified: break;
   }
   switch (error.kind()) {
