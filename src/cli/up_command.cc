@@ -25,6 +25,7 @@ struct UpFlags {
   int partitions = 4;
   std::string catalog_listen = "127.0.0.1:8181";
   std::string catalog_replica_listen = "127.0.0.1:8182";
+  std::string catalog_backend;  // Empty: sqlite:DATA/catalog.db.
   std::string registry_listen = "127.0.0.1:8081";
   int catalog_port = -1;  // Old spelling: the port of --catalog-listen.
   bool insecure_bind = false;
@@ -77,6 +78,13 @@ int RunUp(const UpFlags& flags) {
   options.partitions = flags.partitions;
   options.malformed_rate = flags.malformed_rate;
   options.processes = flags.processes;
+  if (!flags.catalog_backend.empty() && !flags.catalog_backend.starts_with("sqlite:") &&
+      !flags.catalog_backend.starts_with("postgresql://") && !flags.catalog_backend.starts_with("postgres://")) {
+    fmt::print(stderr, "floe up: --catalog-backend: expected sqlite:PATH or postgresql://..., not '{}'\n",
+               flags.catalog_backend.substr(0, flags.catalog_backend.find('@')));
+    return kExitUsage;
+  }
+  options.catalog_backend = flags.catalog_backend;
   options.auth_file = flags.auth_file;
   options.tls_cert = flags.tls_cert;
   options.tls_key = flags.tls_key;
@@ -191,6 +199,9 @@ void RegisterUpCommand(CLI::App& root, CommandRegistry& registry) {
                   "HOST:PORT of a second Iceberg REST catalog on the same database, started down: bring it up in "
                   "the playground and the pipeline's clients carry on through it while the first is down (empty: none)")
       ->capture_default_str();
+  app->add_option("--catalog-backend", flags->catalog_backend,
+                  "The catalog's backing store at start: sqlite:PATH or postgresql://user@host:port/database "
+                  "(default: sqlite:DATA/catalog.db); the playground moves it to another while floe up runs");
   app->add_option("--catalog-port", flags->catalog_port, "Port of the Iceberg REST catalog (overrides --catalog-listen's)");
   app->add_flag("--insecure-bind", flags->insecure_bind,
                 "Allow a listener on a non-loopback address without --auth-file (anyone who can reach it may do anything)");

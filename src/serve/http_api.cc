@@ -293,6 +293,12 @@ HttpResponse HttpApi::Playground(HttpRequest& request) {
     status = pipeline_->SetStorageFaults(input);
   } else if (action == "stream") {
     status = pipeline_->RewireStream(input);
+  } else if (action == "catalog-backend") {
+    auto backend = text("backend");
+    if (!backend) return JsonError(400, "expected {\"backend\": \"sqlite\" or \"postgresql://...\"}");
+    auto switched = pipeline_->SwitchCatalogBackend(*backend);
+    if (switched) return Json(200, {{"ok", true}, {"switch", *switched}});
+    status = std::unexpected(switched.error());
   } else if (action == "freshness-probe") {
     auto probe = pipeline_->ProbeFreshness();
     if (probe) return Json(200, {{"ok", true}, {"event_id", (*probe)["event_id"]}});
@@ -308,7 +314,16 @@ HttpResponse HttpApi::Playground(HttpRequest& request) {
                : kind == ErrorKind::kNotImplemented  ? 501  // Not with --processes.
                : kind == ErrorKind::kUnavailable     ? 503  // The role it needs is down.
                                                      : 500;
-    return JsonError(code, status.error().message());
+    HttpResponse response = JsonError(code, status.error().message());
+    if (status.error().code() != ErrorCode::kUnspecified) {
+      // The domain reason, for a client that must tell errors of one kind apart (a store that
+      // does not answer from one that holds another history).
+      response = Json(
+          code,
+          {{"error",
+            {{"message", status.error().message()}, {"code", std::string(ErrorCodeName(status.error().code()))}}}});
+    }
+    return response;
   }
   return Json(200, {{"ok", true}});
 }

@@ -33,6 +33,10 @@ class PipelineControl {
   // Rewires the stream job: {"trigger_ms": 1000, "compaction": false, ...} (docs/http-api.md);
   // InvalidArgument for an unknown key or a value out of bounds.
   virtual Status RewireStream(const nlohmann::json& settings) = 0;
+  // Moves the catalog to another backing store: {"backend": "sqlite" | "sqlite:PATH" |
+  // "postgresql://..."}; answers what moved. Errors carry kInvalidCatalogBackend,
+  // kCatalogStoreUnreachable or kCatalogStoreConflict, and leave the catalog on its old store.
+  virtual Result<nlohmann::json> SwitchCatalogBackend(std::string_view backend) = 0;
   // Sends a marker event and starts timing when a snapshot read and a live read first see it:
   // {"event_id": "..."}; Conflict while the previous probe still looks. Results appear in
   // Snapshot()'s "freshness".

@@ -33,7 +33,7 @@ void CatalogRole::Stop() {
 
 std::string CatalogRole::Describe() const {
   return fmt::format("Iceberg REST on {}://{}:{} ({}, warehouse {})", tls_.enabled() ? "https" : "http", host_, port_,
-                     backend_, warehouse_);
+                     catalog::RedactCatalogUri(backend_), warehouse_);
 }
 
 }  // namespace floe::up

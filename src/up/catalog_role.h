@@ -1,6 +1,7 @@
-// CatalogRole: the Iceberg REST catalog inside `floe up`, on SQLite under the data folder; a
-// replica is a second one on the same database (SQLite's locks and the commits' compare-and-swap
-// keep the two apart), so clients listing both carry on while one is down.
+// CatalogRole: the Iceberg REST catalog inside `floe up`, on SQLite under the data folder or on
+// PostgreSQL (its backing store, switched while it is stopped: Pipeline::SwitchCatalogBackend);
+// a replica is a second one on the same database (the database's locks and the commits'
+// compare-and-swap keep the two apart), so clients listing both carry on while one is down.
 #pragma once
 
 #include <memory>
@@ -35,6 +36,9 @@ class CatalogRole final : public Role {
   std::string Describe() const override;
   Status Start() override;
   void Stop() override;
+
+  // The store (sqlite:PATH, postgresql://...) the next Start opens.
+  void set_backend(std::string backend) { backend_ = std::move(backend); }
 
  private:
   std::string name_;

@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdlib.h>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -12,6 +13,8 @@
 #include "base/logging.h"
 #include "base/private_file.h"
 #include "broker/client/kafka_client_config.h"
+#include "catalog/catalog_store_move.h"
+#include "catalog/open_catalog.h"
 #include "generator/ledger.h"
 #include "generator/order_event.h"
 #include "generator/payment_event.h"
@@ -72,6 +75,7 @@ std::string_view CanonicalRole(std::string_view role) { return role == "stream" 
 
 Pipeline::Pipeline(UpOptions options)
     : options_(std::move(options)), faults_(std::make_shared<StorageFaults>()) {
+  catalog_backend_ = options_.catalog_backend.empty() ? DefaultCatalogBackend() : options_.catalog_backend;
   ConsoleSources sources{
       .brokers = HostPortText(options_.host, options_.broker_port), .catalog = CatalogUrls(), .warehouse = Warehouse()};
   for (const LinkedTopic& linked : kLinkedTopics) {
@@ -96,13 +100,13 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeInProcessRoles() {
   std::string metrics =
       options_.broker_metrics_port < 0 ? "" : HostPortText(options_.broker_metrics_host, options_.broker_metrics_port);
   roles.push_back(std::make_unique<BrokerRole>(broker_config, metrics));
-  roles.push_back(std::make_unique<CatalogRole>(options_.catalog_host, options_.catalog_port,
-                                                "sqlite:" + options_.data + "/catalog.db", Warehouse(), users_,
-                                                net::TlsFiles{options_.tls_cert, options_.tls_key}));
+  std::string backend = catalog_backend();
+  roles.push_back(std::make_unique<CatalogRole>(options_.catalog_host, options_.catalog_port, backend, Warehouse(),
+                                                users_, net::TlsFiles{options_.tls_cert, options_.tls_key}));
   if (options_.catalog_replica_port >= 0) {
     roles.push_back(std::make_unique<CatalogRole>(
-        options_.catalog_replica_host, options_.catalog_replica_port, "sqlite:" + options_.data + "/catalog.db",
-        Warehouse(), users_, net::TlsFiles{options_.tls_cert, options_.tls_key}, std::string(kCatalogReplica)));
+        options_.catalog_replica_host, options_.catalog_replica_port, backend, Warehouse(), users_,
+        net::TlsFiles{options_.tls_cert, options_.tls_key}, std::string(kCatalogReplica)));
   }
   roles.push_back(std::make_unique<RegistryRole>(options_.registry_host, options_.registry_port,
                                                  HostPortText(options_.host, options_.broker_port), users_,
@@ -137,7 +141,7 @@ nlohmann::json Pipeline::Endpoints() const {
   bool tls = !options_.tls_cert.empty();
   return {{"brokers", HostPortText(options_.host, options_.broker_port)},
           {"catalog", CatalogUrl()},
-          {"catalog_backend", "sqlite:" + AbsolutePath(options_.data + "/catalog.db")},
+          {"catalog_backend", CatalogBackendShown()},
           {"warehouse", Warehouse()},
           {"query_http",
            fmt::format("{}://{}", tls ? "https" : "http", HostPortText(options_.query_host, options_.query_port))},
@@ -212,9 +216,11 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeProcessRoles() {
       options_.floe_binary, "broker", "--listen", brokers, "--data", options_.data + "/broker", "--partitions",
       std::to_string(options_.partitions), "--metrics-listen",
       options_.broker_metrics_port < 0 ? "" : HostPortText(options_.broker_metrics_host, options_.broker_metrics_port)};
-  std::vector<std::string> catalog_argv = {options_.floe_binary, "catalog", "--listen",
-                                           HostPortText(options_.catalog_host, options_.catalog_port), "--backend",
-                                           "sqlite:" + options_.data + "/catalog.db", "--warehouse", Warehouse()};
+  std::vector<std::string> catalog_argv = {
+      options_.floe_binary, "catalog",
+      "--listen",           HostPortText(options_.catalog_host, options_.catalog_port),
+      "--backend",          catalog_backend(),
+      "--warehouse",        Warehouse()};
   std::vector<std::string> registry_argv = {options_.floe_binary, "registry", "--listen",
                                             HostPortText(options_.registry_host, options_.registry_port), "--brokers",
                                             brokers};
@@ -376,6 +382,11 @@ Status Pipeline::ConfigureClients() {
 
 Status Pipeline::Start() {
   FLOE_RETURN_IF_ERROR(ValidateStreamSettings(options_.stream));
+  if (options_.processes && catalog::RedactCatalogUri(catalog_backend()) != catalog_backend()) {
+    return CodedError(ErrorCode::kInvalidCatalogBackend,
+                      "--catalog-backend: with --processes the store is the catalog child's argument, where a "
+                      "password would be visible to every local user; put it in ~/.pgpass (or PGPASSFILE)");
+  }
   std::error_code error;
   std::filesystem::create_directories(options_.data, error);
   if (error) return IoError("creating data folder {}: {}", options_.data, error.message());
@@ -694,6 +705,151 @@ std::string Pipeline::StatusTable() const {
     out += fmt::format("  {:<13} not built yet (issue #{}): {}\n", role.name, role.issue, role.describe);
   }
   return out;
+}
+
+std::string Pipeline::DefaultCatalogBackend() const { return "sqlite:" + options_.data + "/catalog.db"; }
+
+std::string Pipeline::catalog_backend() const {
+  std::lock_guard lock(backend_mutex_);
+  return catalog_backend_;
+}
+
+std::string Pipeline::CatalogBackendShown() const {
+  std::string backend = catalog_backend();
+  // A relative SQLite path is shown absolute: a client elsewhere needs the whole path.
+  if (backend.starts_with("sqlite:") && !backend.starts_with("sqlite://"))
+    return "sqlite:" + AbsolutePath(backend.substr(7));
+  return catalog::RedactCatalogUri(backend);
+}
+
+nlohmann::json Pipeline::CatalogStore() const {
+  std::string shown = CatalogBackendShown();
+  std::lock_guard lock(backend_mutex_);
+  return {{"backend", shown},
+          {"kind", catalog_backend_.starts_with("sqlite:") ? "sqlite" : "postgresql"},
+          {"default_backend", "sqlite:" + AbsolutePath(options_.data + "/catalog.db")},
+          {"last_switch", last_backend_switch_}};
+}
+
+Result<nlohmann::json> Pipeline::SwitchCatalogBackend(std::string_view requested) {
+  std::string target(requested);
+  while (!target.empty() && std::isspace(static_cast<unsigned char>(target.back()))) target.pop_back();
+  while (!target.empty() && std::isspace(static_cast<unsigned char>(target.front()))) target.erase(0, 1);
+  if (target == "sqlite") target = DefaultCatalogBackend();
+  if (!target.starts_with("sqlite:") && !target.starts_with("postgresql://") && !target.starts_with("postgres://")) {
+    return CodedError(ErrorCode::kInvalidCatalogBackend,
+                      "catalog backend '{}': expected \"sqlite\", sqlite:PATH or "
+                      "postgresql://user:password@host:port/database",
+                      catalog::RedactCatalogUri(target));
+  }
+  if (options_.processes && catalog::RedactCatalogUri(target) != target) {
+    // The catalog children take their store as an argument, which any local user can read in
+    // /proc; libpq reads a password from ~/.pgpass (or PGPASSFILE) instead.
+    return CodedError(ErrorCode::kInvalidCatalogBackend,
+                      "with --processes the catalog's store is a child's argument, where a password would be "
+                      "visible to every local user: put the password in ~/.pgpass (or PGPASSFILE) and give the "
+                      "URI without it");
+  }
+  auto log = Logger("up");
+  std::lock_guard lock(mutex_);
+  std::string current = catalog_backend();
+  std::string from_shown = CatalogBackendShown();
+  std::string to_shown = catalog::RedactCatalogUri(target);
+  nlohmann::json report = {{"from", from_shown}, {"to", to_shown}, {"ok", false}};
+  auto remember = [&](const nlohmann::json& outcome) {
+    std::lock_guard backend_lock(backend_mutex_);
+    last_backend_switch_ = outcome;
+    last_backend_switch_["time_ms"] =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
+  };
+  auto fail = [&](Error error) -> Result<nlohmann::json> {
+    report["error"] = error.message();
+    report["code"] = std::string(ErrorCodeName(error.code()));
+    remember(report);
+    log->error("catalog store switch {} -> {} failed: {}", from_shown, to_shown, error.message());
+    return std::unexpected(std::move(error));
+  };
+  if (target == current) {
+    report["ok"] = true;
+    report["moved"] = false;
+    return report;
+  }
+  // Reach the new store before anything stops: a typo, or a server that is not there, leaves
+  // the catalog up on its old store.
+  auto to = catalog::OpenSqlCatalog(target);
+  if (!to) return fail(std::move(to).error());
+
+  std::vector<Role*> servers;
+  std::vector<Role*> running;
+  for (std::string_view name : {std::string_view("catalog"), kCatalogReplica}) {
+    Role* role = Find(name);
+    if (role == nullptr) continue;
+    servers.push_back(role);
+    if (!held_down_.contains(role->name())) running.push_back(role);
+  }
+  log->info("moving the catalog's store from {} to {}: stopping {} catalog server(s)", from_shown, to_shown,
+            running.size());
+  auto start = std::chrono::steady_clock::now();
+  for (Role* role : running) {
+    held_down_.insert(std::string(role->name()));  // The supervisor must not restart it meanwhile.
+    role->Stop();
+  }
+  auto restart = [&]() -> Status {
+    Status status;
+    for (Role* role : running) {
+      auto started = role->Start();
+      if (started) {
+        held_down_.erase(std::string(role->name()));
+      } else if (status) {
+        status = std::unexpected(std::move(started).error());
+      }
+    }
+    return status;
+  };
+  // With every server of the old store stopped, nothing commits there while the rows move.
+  Result<catalog::CatalogStoreMove> moved = [&]() -> Result<catalog::CatalogStoreMove> {
+    FLOE_ASSIGN_OR_RETURN(auto from, catalog::OpenSqlCatalog(current));
+    return catalog::MoveCatalogStore(*from, **to);
+  }();
+  to->reset();
+  if (!moved) {
+    Status restarted = restart();
+    Error error = std::move(moved).error().WithContext(
+        fmt::format("moving the catalog from {} to {} (it stays on {}{})", from_shown, to_shown, from_shown,
+                    restarted ? "" : ", but did not start again: " + restarted.error().message()));
+    return fail(std::move(error));
+  }
+  for (Role* role : servers) {
+    if (auto* process = dynamic_cast<ProcessRole*>(role); process != nullptr) {
+      process->SetArgument("--backend", target);
+    } else {
+      static_cast<CatalogRole*>(role)->set_backend(target);
+    }
+  }
+  {
+    std::lock_guard backend_lock(backend_mutex_);
+    catalog_backend_ = target;
+  }
+  Status restarted = restart();
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  report["tables"] = moved->tables;
+  report["views"] = moved->views;
+  report["namespace_properties"] = moved->namespace_properties;
+  report["added"] = moved->added;
+  report["same_database"] = moved->same_database;
+  report["moved"] = true;
+  report["seconds_down"] = seconds;
+  if (!restarted) {
+    Error error = std::move(restarted).error().WithContext(
+        fmt::format("the catalog's rows moved to {}, but its server did not start there", to_shown));
+    return fail(std::move(error));
+  }
+  report["ok"] = true;
+  remember(report);
+  log->info("the catalog now runs on {}: {} tables, {} views, {} namespace properties moved in {:.2f} s", to_shown,
+            moved->tables, moved->views, moved->namespace_properties, seconds);
+  return report;
 }
 
 }  // namespace floe::up

@@ -64,6 +64,9 @@ struct UpOptions {
   // up); -1: none. Every client of the pipeline lists both servers.
   std::string catalog_replica_host = "127.0.0.1";
   int catalog_replica_port = -1;
+  // The catalog's backing store at start: sqlite:PATH or postgresql://...; empty: SQLite in
+  // DATA/catalog.db. The playground moves it (Pipeline::SwitchCatalogBackend).
+  std::string catalog_backend;
   std::string registry_host = "127.0.0.1";  // Schema Registry (Confluent's REST API).
   int registry_port = 8081;
   std::string query_host = "127.0.0.1";  // Trino protocol, HTTP API and console.
@@ -122,6 +125,17 @@ class Pipeline {
   Status RewireStream(const nlohmann::json& patch);
   StreamSettings stream_settings() const;
 
+  // Moves the catalog to another backing store: "sqlite" (DATA/catalog.db), sqlite:PATH or a
+  // postgresql:// URI. The new store is reached first (kInvalidCatalogBackend,
+  // kCatalogStoreUnreachable: nothing stopped); then the catalog and its replica stop — commits
+  // stall and the jobs retry, as when the catalog is taken down —, every row moves in one
+  // transaction (catalog/catalog_store_move.h; kCatalogStoreConflict when the new store holds
+  // another pointer for a table) and the servers that were running start on the new store. On
+  // failure they start again on the old one. Answers the move's counts.
+  Result<nlohmann::json> SwitchCatalogBackend(std::string_view backend);
+  // The store the catalog runs on now, its password hidden.
+  std::string CatalogBackendShown() const;
+
   std::vector<RoleState> RoleStates() const;
   // The generator's rate (0 pauses it) and a burst of extra events.
   Status SetTraffic(double events_per_second);
@@ -146,6 +160,8 @@ class Pipeline {
   // "catalog", "catalog_backend", "warehouse", "query_http", "postgres", "registry", "topic",
   // "table", "partitions", "authentication", "tls"}.
   nlohmann::json Endpoints() const;
+  // {"backend": shown, "kind": "sqlite" | "postgresql", "last_switch": {...} | null}
+  nlohmann::json CatalogStore() const;
 
  private:
   std::vector<std::unique_ptr<Role>> MakeInProcessRoles();
@@ -164,6 +180,8 @@ class Pipeline {
   // and its children) at the first user's credentials and the TLS certificate.
   Status ConfigureClients();
   std::string CatalogUrl() const;  // http:// or https://
+  std::string DefaultCatalogBackend() const;  // sqlite:DATA/catalog.db
+  std::string catalog_backend() const;        // The store now, password and all.
   // CatalogUrl(), and the replica's after a comma when there is one: what clients open.
   std::string CatalogUrls() const;
   void Supervise();
@@ -180,6 +198,11 @@ class Pipeline {
   std::atomic<bool> stopping_{false};
   std::thread supervisor_;
   std::shared_ptr<StorageFaults> faults_;
+  // The catalog's backing store now, and the last switch ({"from", "to", "ok", "error", ...});
+  // guarded by backend_mutex_ (read by the console's sampler without mutex_).
+  mutable std::mutex backend_mutex_;
+  std::string catalog_backend_;
+  nlohmann::json last_backend_switch_;
   std::unique_ptr<PipelineConsole> console_;
 };
 

@@ -362,6 +362,7 @@ void PipelineConsole::SampleNow() {
       {"generator", pipeline_.GeneratorNumbers()},
       {"storage", StorageNumbers()},
       {"endpoints", pipeline_.Endpoints()},
+      {"catalog_store", pipeline_.CatalogStore()},
   };
   std::lock_guard lock(mutex_);
   snapshot_ = std::move(snapshot);
@@ -610,6 +611,12 @@ Status PipelineConsole::RewireStream(const nlohmann::json& settings) {
   FLOE_RETURN_IF_ERROR(pipeline_.RewireStream(settings));
   Poke();
   return OkStatus();
+}
+
+Result<nlohmann::json> PipelineConsole::SwitchCatalogBackend(std::string_view backend) {
+  auto switched = pipeline_.SwitchCatalogBackend(backend);
+  Poke();
+  return switched;
 }
 
 Result<nlohmann::json> PipelineConsole::Logs(std::string_view box, size_t max) const {

@@ -76,6 +76,7 @@ class PipelineConsole final : public serve::PipelineControl {
   Status BringUp(std::string_view role) override;
   Status SetStorageFaults(const nlohmann::json& faults) override;
   Status RewireStream(const nlohmann::json& settings) override;
+  Result<nlohmann::json> SwitchCatalogBackend(std::string_view backend) override;
   Result<nlohmann::json> ProbeFreshness() override;
   Result<nlohmann::json> Logs(std::string_view box, size_t max) const override;
 

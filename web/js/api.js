@@ -39,6 +39,7 @@ export const api = {
   bringUp: (role) => call('POST', '/api/playground/bring-up', { role }),
   storageFaults: (faults) => call('POST', '/api/playground/storage-faults', faults),
   rewireStream: (settings) => call('POST', '/api/playground/stream', settings),
+  catalogBackend: (backend) => call('POST', '/api/playground/catalog-backend', { backend }),
   freshnessProbe: () => call('POST', '/api/playground/freshness-probe', {}),
   logs: (box, lines) => call('GET', `/api/logs/${encodeURIComponent(box)}?lines=${lines}`),
 };

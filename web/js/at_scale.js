@@ -47,6 +47,20 @@ export function configurationFacts(id, s) {
   }
 }
 
+// floe's own flags and PyIceberg's SqlCatalog (a SQLAlchemy URL) pointed at the catalog's
+// backing store; the password, if any, stays hidden.
+export function backingStoreLines(backend, warehouse) {
+  if (!backend) return ['unknown'];
+  const sqlite = backend.startsWith('sqlite:');
+  const sqlalchemy = sqlite ? `sqlite:///${backend.slice('sqlite:'.length).replace(/^\/+/, '/')}`
+    : backend.replace(/^postgres(ql)?:\/\//, 'postgresql+psycopg2://');
+  return [`# ${sqlite ? 'SQLite' : 'PostgreSQL'}: ${backend}`,
+    `floe up --catalog-backend ${backend}`,
+    `floe catalog --backend ${backend} --warehouse ${warehouse}`,
+    '# PyIceberg',
+    `SqlCatalog("default", uri="${sqlalchemy}", warehouse="${warehouse}")`];
+}
+
 // The replacement and its settings, as nodes.
 export function atScale(id, s) {
   const e = s.endpoints || {};
@@ -119,7 +133,9 @@ export function atScale(id, s) {
     case 'table':
       return [el('p', { text: 'floe\'s catalog speaks the Iceberg REST protocol, so Spark and Trino use it as they would Polaris or any REST catalog; a REST catalog of yours can replace it the same way (floe stream --catalog https://…).' }),
         block('Trino', trinoCatalog, 'trino-catalog'),
-        block('Spark', sparkCatalog, 'spark-catalog'), auth, loopback];
+        block('Spark', sparkCatalog, 'spark-catalog'),
+        el('p', { text: 'Behind the REST catalog, its backing store holds one row per table (the location of its current metadata file), in the tables of Iceberg\'s JDBC catalog and PyIceberg\'s SqlCatalog under the catalog name "default". At scale that is a PostgreSQL of yours, with its own replication; the playground moves the rows there and back while the pipeline runs.' }),
+        block('the backing store', backingStoreLines(e.catalog_backend, e.warehouse), 'catalog-backend'), auth, loopback];
     case 'query':
       return [el('p', { text: 'Trino, with the Iceberg connector on floe\'s REST catalog. floe\'s query server speaks Trino\'s client protocol too, so the Trino CLI and drivers connect to either.' }),
         block('Trino', trinoCatalog, 'trino-catalog'),

@@ -46,6 +46,7 @@ export const BOXES = [
       ['rows', num(s.table?.rows), 'rows'],
       ['files', num(s.table?.files), 'files'],
       ['mean file', bytes(s.table?.mean_file_bytes), 'mean_file_bytes'],
+      ['store', s.catalog_store ? (s.catalog_store.kind === 'postgresql' ? 'PostgreSQL' : 'SQLite') : '–', 'catalog_store'],
     ], spark: 'rows' },
   { id: 'query', title: 'Query engine', sub: 'Trino · PostgreSQL · HTTP', role: isQuery, cell: [2, 2],
     metrics: () => [

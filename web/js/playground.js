@@ -2,6 +2,7 @@
 // misbehave, and watch the reconciliation say whether anything was lost.
 import { api } from './api.js';
 import { sparkline } from './chart.js';
+import { catalogStorePanel } from './catalog_store.js';
 import { clear, fill, el, num } from './dom.js';
 import { rewirePanel } from './rewire.js';
 import { pollNow, store, subscribe } from './store.js';
@@ -120,6 +121,7 @@ export function render(root) {
 
   const recon = el('div', { 'data-panel': 'reconciliation' }, el('p.muted', { text: 'reading…' }));
   const rewiring = rewirePanel();
+  const catalogStore = catalogStorePanel();
   const smallFiles = smallFilesPanel();
   const freshness = freshnessPanel();
   const catalogOutage = catalogOutagePanel();
@@ -141,6 +143,7 @@ export function render(root) {
         el('div.row', {}, el('button', { text: 'Apply', 'data-action': 'faults', onclick: () => applyFaults(false) }),
           el('button', { text: 'Clear', onclick: () => applyFaults(true) }), faultNote)),
       rewiring.node,
+      catalogStore.node,
       el('article.panel.wide', {}, el('h2', { text: 'Reconciliation: produced vs committed vs queryable' }), recon),
       smallFiles.node,
       freshness.node,
@@ -150,6 +153,7 @@ export function render(root) {
   function update() {
     const s = store.pipeline;
     rewiring.update(s);
+    catalogStore.update(s);
     smallFiles.update(s);
     freshness.update(s);
     catalogOutage.update(s);
