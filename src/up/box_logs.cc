@@ -69,10 +69,14 @@ Result<BoxLogSources> LogSourcesFor(std::string_view box) {
         {"stream.log", "stream-2.log", "stream-3.log", "stream-4.log", "state.log", "payments.log", "shipments.log"}};
   }
   if (box == "table") return BoxLogSources{{"catalog", "registry"}, {"catalog.log", "registry.log"}};
+  // A linked topic's job: its own child's file with --processes; in one process every job logs
+  // as the "stream" component, so its page shows them all, as the stream job's does.
+  if (box == "payments") return BoxLogSources{{"stream"}, {"payments.log"}};
+  if (box == "shipments") return BoxLogSources{{"stream"}, {"shipments.log"}};
   // The query server always runs in floe up's own process.
   if (box == "query") return BoxLogSources{{"serve", "http", "pg", "auth"}, {}};
   if (box == "storage") return BoxLogSources{};
-  return NotFound("no box named '{}' (generator, broker, stream, table, query, storage)", box);
+  return NotFound("no box named '{}' (generator, broker, stream, table, payments, shipments, query, storage)", box);
 }
 
 nlohmann::json BoxLogLines(std::string_view box, const BoxLogSources& sources, bool processes,

@@ -45,6 +45,20 @@ std::string StreamJobDescription(const StreamSettings& s) {
                      s.compaction ? fmt::format("to {} MB", s.compaction_target_mb) : "off");
 }
 
+// What the map shows for a linked topic's job child.
+std::string LinkedJobDescription(const LinkedTopic& linked, const StreamSettings& s) {
+  return fmt::format("topic {} into {} every {} ms, partitioned by {}", linked.topic, linked.table, s.trigger_millis,
+                     PartitionText(s));
+}
+
+// The linked topic whose job is `job`, or null.
+const LinkedTopic* LinkedJob(std::string_view job) {
+  for (const LinkedTopic& linked : kLinkedTopics) {
+    if (linked.job == job) return &linked;
+  }
+  return nullptr;
+}
+
 // `floe stream` reading `config`'s topic into its table, the schema from `schema_path`: what
 // every stream job's child starts from; each adds its own flags.
 std::vector<std::string> StreamChildArgv(const std::string& floe_binary, const stream::StreamConfig& config,
@@ -76,10 +90,17 @@ std::string_view CanonicalRole(std::string_view role) { return role == "stream" 
 Pipeline::Pipeline(UpOptions options)
     : options_(std::move(options)), faults_(std::make_shared<StorageFaults>()) {
   catalog_backend_ = options_.catalog_backend.empty() ? DefaultCatalogBackend() : options_.catalog_backend;
+  for (const LinkedTopic& linked : kLinkedTopics) {
+    // A few events a second: a file a day's partition per commit is plenty.
+    StreamSettings settings = options_.stream;
+    settings.partition = {"day(ts)"};
+    settings.workers = 1;
+    linked_settings_[std::string(linked.job)] = settings;
+  }
   ConsoleSources sources{
       .brokers = HostPortText(options_.host, options_.broker_port), .catalog = CatalogUrls(), .warehouse = Warehouse()};
   for (const LinkedTopic& linked : kLinkedTopics) {
-    sources.linked_tables.push_back({std::string(linked.topic), std::string(linked.table)});
+    sources.linked_tables.push_back({std::string(linked.topic), std::string(linked.table), std::string(linked.job)});
   }
   console_ = std::make_unique<PipelineConsole>(*this, std::move(sources));
 }
@@ -199,9 +220,8 @@ stream::StreamConfig Pipeline::LinkedTopicConfigFor(const LinkedTopic& linked) c
   config.topic = std::string(linked.topic);
   config.table = std::string(linked.table);
   config.schema_json = std::string(linked.schema_json());
-  // A few events a second: a file a day's partition per commit is plenty.
-  config.partition = {"day(ts)"};
-  config.evolve_partition_spec = false;  // The playground rewires the orders' job only.
+  // Its own settings; a new partition spec is partition evolution, as for the orders.
+  ApplyStreamSettings(linked_settings_.at(std::string(linked.job)), &config);
   config.format = "json";
   config.registry.clear();
   return config;
@@ -284,11 +304,10 @@ std::vector<std::unique_ptr<Role>> Pipeline::MakeProcessRoles() {
     std::string linked_schema_path = fmt::format("{}/{}.schema.json", options_.data, linked.topic);
     std::ofstream(linked_schema_path) << config.schema_json;
     std::vector<std::string> argv = StreamChildArgv(options_.floe_binary, config, linked_schema_path);
-    argv.insert(argv.end(),
-                {"--trigger", fmt::format("{}ms", config.trigger.interval_millis), "--partition", config.partition[0]});
+    argv.insert(argv.end(), {"--trigger", fmt::format("{}ms", config.trigger.interval_millis), "--partition",
+                             config.partition[0], "--evolve-partition"});
     roles.push_back(std::make_unique<ProcessRole>(
-        std::string(linked.job),
-        fmt::format("topic {} into {} every {} ms", config.topic, config.table, config.trigger.interval_millis),
+        std::string(linked.job), LinkedJobDescription(linked, linked_settings_.at(std::string(linked.job))),
         std::move(argv), fmt::format("{}/{}.log", logs, linked.topic), options_.host, -1));
   }
   roles.push_back(MakeQueryRole());
@@ -511,7 +530,17 @@ Status Pipeline::BringUp(std::string_view role) {
   return OkStatus();
 }
 
-Status Pipeline::RewireStream(const nlohmann::json& patch) {
+Status Pipeline::RewireStream(const nlohmann::json& request) {
+  nlohmann::json patch = request;
+  std::string target = "stream job";
+  if (patch.is_object() && patch.contains("job")) {
+    if (!patch["job"].is_string()) {
+      return InvalidArgument("job must be one of \"stream job\", \"payments job\", \"shipments job\"");
+    }
+    target = std::string(CanonicalRole(patch["job"].get<std::string>()));
+    patch.erase("job");
+  }
+  if (target != "stream job") return RewireLinkedJob(target, patch);
   std::lock_guard lock(mutex_);
   FLOE_ASSIGN_OR_RETURN(StreamSettings next, ApplyStreamSettingsPatch(options_.stream, patch));
   Role* found = Find("stream job");
@@ -538,8 +567,40 @@ Status Pipeline::RewireStream(const nlohmann::json& patch) {
   return job->Start();
 }
 
-StreamSettings Pipeline::stream_settings() const {
+Status Pipeline::RewireLinkedJob(const std::string& job, const nlohmann::json& patch) {
+  const LinkedTopic* linked = LinkedJob(job);
+  if (linked == nullptr) {
+    return InvalidArgument("no stream job named '{}' (expected \"stream job\", \"payments job\" or \"shipments job\")",
+                           job.substr(0, 64));
+  }
   std::lock_guard lock(mutex_);
+  StreamSettings& settings = linked_settings_.at(job);
+  FLOE_ASSIGN_OR_RETURN(StreamSettings next, ApplyStreamSettingsPatch(settings, patch, linked->schema_json()));
+  Role* found = Find(job);
+  if (found == nullptr) return NotFound("no {} runs in this pipeline", job);
+  settings = next;
+  bool running = !held_down_.contains(found->name());
+  if (options_.processes) {
+    auto* process = static_cast<ProcessRole*>(found);
+    for (auto& [flag, value] : StreamSettingsArguments(next)) process->SetArgument(flag, value);
+    process->SetRepeatedArgument("--partition", next.partition);
+    process->SetCopies(static_cast<int>(next.workers), StreamWorkerArgv);
+    process->set_describe(LinkedJobDescription(*linked, next));
+    if (!running) return OkStatus();
+    process->Stop();
+    return process->Start();
+  }
+  auto* role = static_cast<StreamRole*>(found);
+  if (running) role->Stop();  // Between batches: what it has committed is in its table's offsets.
+  role->set_config(LinkedTopicConfigFor(*linked));
+  role->set_workers(static_cast<int>(next.workers));
+  if (!running) return OkStatus();
+  return role->Start();
+}
+
+StreamSettings Pipeline::stream_settings(std::string_view job) const {
+  std::lock_guard lock(mutex_);
+  if (auto it = linked_settings_.find(job); it != linked_settings_.end()) return it->second;
   return options_.stream;
 }
 

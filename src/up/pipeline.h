@@ -9,6 +9,7 @@
 #pragma once
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -118,12 +119,15 @@ class Pipeline {
   Status TakeDown(std::string_view role);
   Status BringUp(std::string_view role);
 
-  // Rewires the stream job into shop.orders: `patch` as ApplyStreamSettingsPatch reads it. A
-  // running job is stopped between batches and started again with the new settings; it resumes
-  // from the offsets its table's last snapshot recorded, so no event is lost or doubled. A job
-  // taken down keeps them for when it is brought up.
+  // Rewires a stream job: `patch` as ApplyStreamSettingsPatch reads it, plus "job": the job
+  // into shop.orders ("stream job", the default) or a linked topic's ("payments job",
+  // "shipments job"; its partition fields over its own table's columns). A running job is
+  // stopped between batches and started again with the new settings; it resumes from the
+  // offsets its table's last snapshot recorded, so no event is lost or doubled. A job taken
+  // down keeps them for when it is brought up.
   Status RewireStream(const nlohmann::json& patch);
-  StreamSettings stream_settings() const;
+  // The settings of `job` ("stream job" or a linked topic's job).
+  StreamSettings stream_settings(std::string_view job = "stream job") const;
 
   // Moves the catalog to another backing store: "sqlite" (DATA/catalog.db), sqlite:PATH or a
   // postgresql:// URI. The new store is reached first (kInvalidCatalogBackend,
@@ -184,6 +188,8 @@ class Pipeline {
   std::string catalog_backend() const;        // The store now, password and all.
   // CatalogUrl(), and the replica's after a comma when there is one: what clients open.
   std::string CatalogUrls() const;
+  // RewireStream of a linked topic's job.
+  Status RewireLinkedJob(const std::string& job, const nlohmann::json& patch);
   void Supervise();
   Role* Find(std::string_view role) const;  // Requires mutex_.
 
@@ -194,6 +200,9 @@ class Pipeline {
   mutable std::mutex mutex_;
   std::vector<std::unique_ptr<Role>> started_;  // Guarded by mutex_.
   std::set<std::string, std::less<>> held_down_;  // Guarded by mutex_.
+  // Each linked topic's job's settings (day(ts), the trigger and maintenance floe up started
+  // with, until the playground rewires it), by job name; guarded by mutex_.
+  std::map<std::string, StreamSettings, std::less<>> linked_settings_;
   std::vector<MissingRole> missing_;
   std::atomic<bool> stopping_{false};
   std::thread supervisor_;

@@ -327,6 +327,26 @@ void PipelineConsole::SampleNow() {
     }
   }
 
+  // Each linked topic's table, its lag and its job's settings (kept while the catalog is down).
+  nlohmann::json linked_now = nlohmann::json::array();
+  for (size_t i = 0; i < sources_.linked_tables.size(); ++i) {
+    const TopicTable& linked = sources_.linked_tables[i];
+    nlohmann::json entry = i < last_linked_.size() ? last_linked_[i] : nlohmann::json{{"rows", 0}, {"files", 0}};
+    if (auto numbers = LoadTableNumbers(linked.table, 0, linked.topic)) {
+      entry = std::move(numbers->json);
+      entry["consumer_lag"] = LagBehind(last_broker_, linked.topic, numbers->offsets).total;
+    } else {
+      entry["up"] = false;
+      entry["error"] = numbers.error().message();
+    }
+    entry["job"] = linked.job;
+    entry["topic"] = linked.topic;
+    entry["table"] = linked.table;
+    entry["settings"] = StreamSettingsJson(pipeline_.stream_settings(linked.job));
+    linked_now.push_back(std::move(entry));
+  }
+  last_linked_ = std::move(linked_now);
+
   // Lag: what the broker holds past the offsets the table's current snapshot committed.
   Lag lag = LagBehind(last_broker_, sources_.topic, last_offsets_);
   nlohmann::json stream = pipeline_.StreamCounters();
@@ -363,6 +383,7 @@ void PipelineConsole::SampleNow() {
       {"storage", StorageNumbers()},
       {"endpoints", pipeline_.Endpoints()},
       {"catalog_store", pipeline_.CatalogStore()},
+      {"linked", last_linked_},
   };
   std::lock_guard lock(mutex_);
   snapshot_ = std::move(snapshot);

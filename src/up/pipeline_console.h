@@ -33,6 +33,7 @@ class Pipeline;
 struct TopicTable {
   std::string topic;
   std::string table;
+  std::string job;  // The role that streams it ("payments job").
 };
 
 struct ConsoleSources {
@@ -122,6 +123,9 @@ class PipelineConsole final : public serve::PipelineControl {
   nlohmann::json last_broker_;  // Guarded by sampler_mutex_: the last answer, kept while it is down.
   nlohmann::json last_table_;
   nlohmann::json last_dlq_;
+  // Each linked topic's job and table as last sampled (the payments' and shipments' boxes);
+  // guarded by sampler_mutex_.
+  nlohmann::json last_linked_ = nlohmann::json::array();
   std::map<int32_t, int64_t> last_offsets_;
   // The stream job's consumer group as last described, and how often its assignment changed
   // (a rebalance: workers joined or left); sampler_mutex_.

@@ -446,6 +446,51 @@ TEST_F(PipelineConsoleTest, RefusesWhatItCannotDo) {
   EXPECT_TRUE(console().BringUp("generator"));
 }
 
+// The payments' job as the playground's job choice rewires it: its own settings, partition
+// fields over its own table's columns, partition evolution of shop.payments, nothing lost.
+json LinkedEntry(const json& snapshot, const std::string& topic) {
+  for (const auto& linked : snapshot["linked"]) {
+    if (linked["topic"] == topic) return linked;
+  }
+  return json();
+}
+
+TEST_F(PipelineConsoleTest, RewiresThePaymentsJobOverItsOwnColumns) {
+  ASSERT_TRUE(WaitFor(console(), [](const json& s) {
+    return LinkedEntry(s, "payments").value("rows", 0) > 0 && LinkedEntry(s, "shipments").is_object();
+  })) << console().Snapshot()["linked"].dump();
+  // The orders have no method column; the payments do.
+  auto orders = console().RewireStream({{"partition", {"day(ts)", "method"}}});
+  ASSERT_FALSE(orders);
+  EXPECT_EQ(orders.error().kind(), ErrorKind::kInvalidArgument);
+  auto unknown = console().RewireStream({{"job", "refunds job"}, {"trigger_ms", 500}});
+  ASSERT_FALSE(unknown);
+  EXPECT_NE(unknown.error().message().find("refunds job"), std::string::npos) << unknown.error().message();
+  auto bad = console().RewireStream({{"job", "payments job"}, {"partition", {"day(nope)"}}});
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().kind(), ErrorKind::kInvalidArgument);
+
+  auto rewired =
+      console().RewireStream({{"job", "payments job"}, {"trigger_ms", 500}, {"partition", {"day(ts)", "method"}}});
+  ASSERT_TRUE(rewired) << rewired.error().ToString();
+  console().SampleNow();
+  json s = console().Snapshot();
+  json payments = LinkedEntry(s, "payments");
+  EXPECT_EQ(payments["settings"]["trigger_ms"], 500);
+  EXPECT_EQ(payments["settings"]["partition"], json({"day(ts)", "method"}));
+  EXPECT_EQ(payments["job"], "payments job");
+  // The others keep theirs.
+  EXPECT_EQ(LinkedEntry(s, "shipments")["settings"]["partition"], json({"day(ts)"}));
+  EXPECT_EQ(s["stream"]["settings"]["partition"], json({"hour(ts)"}));
+  // The restarted job evolves shop.payments' spec and commits on.
+  ASSERT_TRUE(WaitFor(console(), [](const json& snapshot) {
+    return LinkedEntry(snapshot, "payments")["partition_fields"].size() == 2;
+  })) << LinkedEntry(console().Snapshot(), "payments").dump();
+  ExpectReconciledOncePaused(console());
+  json r = console().Reconciliation();
+  EXPECT_EQ(LinkedTopic(r, "payments")["equal"], true) << r.dump();
+}
+
 }  // namespace
 }  // namespace floe::up
 

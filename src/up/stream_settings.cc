@@ -29,13 +29,15 @@ Result<int64_t> IntegerField(const nlohmann::json& value, std::string_view key) 
   return InvalidArgument("{} must be a whole number", key);
 }
 
-// Each field parses over shop.orders' schema and together they make a valid spec.
-Status CheckPartition(const std::vector<std::string>& partition) {
+// Each field parses over the table's schema (shop.orders' when none is given) and together they
+// make a valid spec.
+Status CheckPartition(const std::vector<std::string>& partition, std::string_view schema_json) {
   if (partition.size() > kMaxPartitionFields) {
     return InvalidArgument("partition has at most {} fields, not {}", kMaxPartitionFields, partition.size());
   }
-  FLOE_ASSIGN_OR_RETURN(iceberg::Schema schema,
-                        iceberg::SchemaFromJson(generator::OrdersSchemaJson(/*line_items=*/true)));
+  FLOE_ASSIGN_OR_RETURN(
+      iceberg::Schema schema,
+      iceberg::SchemaFromJson(schema_json.empty() ? generator::OrdersSchemaJson(/*line_items=*/true) : schema_json));
   std::vector<iceberg::PartitionField> fields;
   int32_t next_id = 1000;
   for (const std::string& text : partition) {
@@ -49,18 +51,19 @@ Status CheckPartition(const std::vector<std::string>& partition) {
 
 }  // namespace
 
-Status ValidateStreamSettings(const StreamSettings& s) {
+Status ValidateStreamSettings(const StreamSettings& s, std::string_view schema_json) {
   FLOE_RETURN_IF_ERROR(CheckBounds("trigger_ms", s.trigger_millis, kMinTriggerMillis, kMaxTriggerMillis));
   FLOE_RETURN_IF_ERROR(CheckBounds("target_file_size_mb", s.target_file_size_mb, kMinFileSizeMb, kMaxFileSizeMb));
   FLOE_RETURN_IF_ERROR(CheckBounds("compaction_target_mb", s.compaction_target_mb, kMinFileSizeMb, kMaxFileSizeMb));
   FLOE_RETURN_IF_ERROR(CheckBounds("maintenance_interval_ms", s.maintenance_interval_millis,
                                    kMinMaintenanceIntervalMillis, kMaxMaintenanceIntervalMillis));
   FLOE_RETURN_IF_ERROR(CheckBounds("workers", s.workers, 1, kMaxStreamWorkers));
-  FLOE_RETURN_IF_ERROR(CheckPartition(s.partition));
+  FLOE_RETURN_IF_ERROR(CheckPartition(s.partition, schema_json));
   return OkStatus();
 }
 
-Result<StreamSettings> ApplyStreamSettingsPatch(const StreamSettings& current, const nlohmann::json& patch) {
+Result<StreamSettings> ApplyStreamSettingsPatch(const StreamSettings& current, const nlohmann::json& patch,
+                                                std::string_view schema_json) {
   if (!patch.is_object()) return InvalidArgument("expected a JSON object of stream settings");
   if (patch.empty()) return InvalidArgument("expected at least one stream setting");
   StreamSettings next = current;
@@ -101,7 +104,7 @@ Result<StreamSettings> ApplyStreamSettingsPatch(const StreamSettings& current, c
     }
     FLOE_ASSIGN_OR_RETURN(*target, IntegerField(value, key));
   }
-  FLOE_RETURN_IF_ERROR(ValidateStreamSettings(next));
+  FLOE_RETURN_IF_ERROR(ValidateStreamSettings(next, schema_json));
   return next;
 }
 

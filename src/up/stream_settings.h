@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/result.h"
@@ -40,14 +41,16 @@ inline constexpr int64_t kMaxMaintenanceIntervalMillis = 3'600'000;
 inline constexpr size_t kMaxPartitionFields = 4;
 inline constexpr int64_t kMaxStreamWorkers = 4;
 
-// InvalidArgument naming the first setting out of its bounds.
-Status ValidateStreamSettings(const StreamSettings& settings);
+// InvalidArgument naming the first setting out of its bounds. The partition fields are checked
+// over `schema_json`, the job's table's Iceberg schema (empty: shop.orders').
+Status ValidateStreamSettings(const StreamSettings& settings, std::string_view schema_json = {});
 
 // `current` with the keys `patch` gives replaced: {"trigger_ms", "target_file_size_mb",
 // "compaction" (boolean), "compaction_target_mb", "maintenance_interval_ms", "workers" (1 to 4), "partition" (an
 // array of up to 4 partition fields over shop.orders' columns, e.g. ["day(ts)", "region"])}. An unknown key, a
 // value of the wrong type or out of bounds is refused with InvalidArgument and nothing changes.
-Result<StreamSettings> ApplyStreamSettingsPatch(const StreamSettings& current, const nlohmann::json& patch);
+Result<StreamSettings> ApplyStreamSettingsPatch(const StreamSettings& current, const nlohmann::json& patch,
+                                                std::string_view schema_json = {});
 
 // The same keys, for GET /api/pipeline.
 nlohmann::json StreamSettingsJson(const StreamSettings& settings);

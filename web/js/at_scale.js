@@ -39,6 +39,16 @@ export function configurationFacts(id, s) {
     case 'table':
       return [['REST catalog', e.catalog], ['backing store', e.catalog_backend], ['warehouse', e.warehouse],
         ['table', e.table], ['dead letters', `${e.table}_dlq`]];
+    case 'payments':
+    case 'shipments': {
+      const l = (s.linked || []).find((x) => x.topic === id) || {};
+      const ls = l.settings || {};
+      return [['reads', `topic ${id} at ${e.brokers}`], ['writes', `${l.table} through ${e.catalog}`],
+        ['trigger', `${seconds(ls.trigger_ms)} s`], ['target file size', `${num(ls.target_file_size_mb)} MB`],
+        ['compaction', ls.compaction ? `on, to ${num(ls.compaction_target_mb)} MB` : 'off'],
+        ['partitioned by', (ls.partition || []).join(', ') || 'nothing'],
+        ['exactly once by', `floe.offsets.${id} in each snapshot summary`]];
+    }
     case 'query':
       return [['Trino protocol and HTTP API', e.query_http], ['PostgreSQL wire', e.postgres],
         ['catalog it reads', e.catalog], ['freshness', 'live by default (snapshot + broker tail); SET SESSION freshness = \'snapshot\'']];
@@ -115,6 +125,24 @@ export function atScale(id, s) {
         block('compaction, which floe\'s job does itself (Spark SQL)', [
           'CALL floe.system.rewrite_data_files(table => \'shop.orders_spark\')',
         ], 'spark-compaction'), auth, loopback];
+    case 'payments':
+    case 'shipments': {
+      const l = (s.linked || []).find((x) => x.topic === id) || {};
+      return [el('p', { text: `Spark Structured Streaming, as for the orders: the topic ${id} into a table of its own (Spark keeps its offsets in its checkpoint, floe's job in floe.offsets.${id}).` }),
+        block('spark-submit --conf … (the catalog)', sparkCatalog, 'spark-catalog'),
+        block('the job (PySpark)', [
+          'rows = (spark.readStream.format("kafka")',
+          `    .option("kafka.bootstrap.servers", "${e.brokers}")`,
+          `    .option("subscribe", "${id}")`,
+          '    .option("startingOffsets", "earliest")',
+          '    .load())  # then from_json(value, <its columns>)',
+          '(rows.writeStream.format("iceberg")',
+          '    .outputMode("append")',
+          `    .trigger(processingTime="${seconds(l.settings?.trigger_ms)} seconds")`,
+          `    .option("checkpointLocation", "s3://bucket/checkpoints/${id}")`,
+          `    .toTable("floe.${l.table || `shop.${id}`}_spark"))`,
+        ], 'spark-job'), auth, loopback];
+    }
     case 'storage':
       return [el('p', { text: 'S3 (or any S3-compatible store). floe\'s catalog and job take an s3:// warehouse with the standard AWS variables; Spark and Trino then read and write the same objects.' }),
         block('floe', [

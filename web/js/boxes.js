@@ -3,8 +3,8 @@ import { api } from './api.js';
 import { ago, bytes, clear, fill, el, facts, num, table, time } from './dom.js';
 import { sparkline } from './chart.js';
 import { atScale, configurationFacts } from './at_scale.js';
-import { groupTable } from './rewire.js';
-import { BOXES, roleOf, stateOf } from './map.js';
+import { describeSettings, groupTable } from './rewire.js';
+import { BOXES, linkedOf, roleOf, stateOf } from './map.js';
 import { pollNow, store, subscribe } from './store.js';
 
 const TABLE = { schema: 'shop', name: 'orders' };
@@ -104,6 +104,8 @@ const sections = {
       el('h2', { text: 'Rows' }), spark('rows'),
     ];
   },
+  payments: (s) => linkedSection(s, 'payments'),
+  shipments: (s) => linkedSection(s, 'shipments'),
   query() {
     const q = store.queries;
     return [
@@ -117,6 +119,21 @@ const sections = {
     ];
   },
 };
+
+// A linked topic's job and table: what it holds, how far behind the broker it is, its settings.
+function linkedSection(s, topicName) {
+  const l = linkedOf(s, topicName);
+  return [
+    facts([['topic → table', `${topicName} → ${l.table || `shop.${topicName}`}`],
+      ['consumer lag', num(l.consumer_lag), 'consumer_lag'],
+      ['last commit', l.last_commit_ms ? `${time(l.last_commit_ms)} (${ago(l.last_commit_ms, s.time_ms)})` : 'none yet'],
+      ['current snapshot', l.snapshot_id ?? '–'], ['snapshots', num(l.snapshots)], ['rows', num(l.rows), 'rows'],
+      ['data files', num(l.files), 'files'], ['mean file size', bytes(l.mean_file_bytes)], ['location', l.location],
+      ['settings', describeSettings(l.settings)],
+      ...(l.error ? [['error', l.error]] : [])]),
+    el('p.muted', {}, 'Rewire this job or pile up its small files in the ', el('a', { href: '#/playground', text: 'playground' }), '.'),
+  ];
+}
 
 function spark(name) {
   return el('div.spark-wide', {}, sparkline(store.history[name] || [], { width: 600, height: 60, fromZero: name !== 'rows' }));
@@ -224,7 +241,8 @@ export function render(root, id) {
       return;
     }
     fill(body, sections[id](s || {}));
-    const shown = JSON.stringify([s?.endpoints, s?.stream?.settings, s?.generator?.rate, s?.generator?.paused]);
+    const shown = JSON.stringify([s?.endpoints, s?.stream?.settings, s?.generator?.rate, s?.generator?.paused,
+      (s?.linked || []).map((l) => l.settings)]);
     if (s?.endpoints && shown !== scaleShown) {
       scaleShown = shown;
       fill(scale,

@@ -15,6 +15,24 @@ function topic(snapshot) {
   return (snapshot?.broker?.topics || []).find((t) => t.name === name);
 }
 
+// The job and table of a linked topic (payments, shipments) in the snapshot, or {}.
+export function linkedOf(snapshot, topicName) {
+  return (snapshot?.linked || []).find((l) => l.topic === topicName) || {};
+}
+
+// A box for a linked topic's job and table: its role is the job ("payments job").
+function linkedBox(topicName, title, cell) {
+  return { id: topicName, title, sub: `topic ${topicName} → shop.${topicName}`, role: `${topicName} job`, cell,
+    metrics: (s) => {
+      const l = linkedOf(s, topicName);
+      return [
+        ['rows', num(l.rows), 'rows'],
+        ['files', num(l.files), 'files'],
+        ['consumer lag', num(l.consumer_lag), 'consumer_lag'],
+      ];
+    } };
+}
+
 // Each box: where it sits, which role's state it shows, and its numbers.
 export const BOXES = [
   { id: 'generator', title: 'Order services', sub: 'order-events generator', role: 'generator', cell: [1, 1],
@@ -48,6 +66,9 @@ export const BOXES = [
       ['mean file', bytes(s.table?.mean_file_bytes), 'mean_file_bytes'],
       ['store', s.catalog_store ? (s.catalog_store.kind === 'postgresql' ? 'PostgreSQL' : 'SQLite') : '–', 'catalog_store'],
     ], spark: 'rows' },
+  // The payments and shipments: each topic's own stream job and table (docs/orders.md).
+  linkedBox('payments', 'Payments', [2, 4]),
+  linkedBox('shipments', 'Shipments', [3, 4]),
   { id: 'query', title: 'Query engine', sub: 'Trino · PostgreSQL · HTTP', role: isQuery, cell: [2, 2],
     metrics: () => [
       ['query latency', latencyText(), 'query_latency'],
@@ -64,6 +85,7 @@ const ARROWS = [
   ['stream', 'table', 'commit'],
   ['table', 'query', 'scan'],
   ['broker', 'query', 'log tail', true],
+  ['payments', 'storage', 'Parquet', true],
 ];
 
 function latencyText() {

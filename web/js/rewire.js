@@ -1,7 +1,8 @@
 // The playground's "Rewire the stream job" panel: trigger, file size, compaction, how often
 // maintenance runs, the partition spec and how many workers share the topic, sent as one
-// POST /api/playground/stream. The job restarts with them and
-// resumes at its table's offsets; the reconciliation panel beside it shows nothing was lost.
+// POST /api/playground/stream — to the orders' job, or with "job" to the payments' or the
+// shipments' job. The job restarts with them and resumes at its table's offsets; the
+// reconciliation panel beside it shows nothing was lost.
 import { api } from './api.js';
 import { ago, el, fill, num, table } from './dom.js';
 import { pollNow, store } from './store.js';
@@ -14,6 +15,27 @@ const FIELDS = [
   { key: 'maintenance_interval_ms', label: 'maintenance every', unit: 's', toInput: (ms) => ms / 1000, fromInput: (s) => Math.round(s * 1000), min: 1, max: 3600, step: 1 },
   { key: 'workers', label: 'workers', unit: 'in one consumer group', toInput: (v) => v, fromInput: (v) => v, min: 1, max: 4, step: 1 },
 ];
+
+// The jobs a playground can rewire: the orders' (the default) and each linked topic's.
+export const JOBS = [
+  { job: 'stream job', label: 'orders → shop.orders' },
+  { job: 'payments job', label: 'payments → shop.payments' },
+  { job: 'shipments job', label: 'shipments → shop.shipments' },
+];
+
+// The settings of `job` in a pipeline snapshot, or undefined.
+export function settingsOf(snapshot, job) {
+  if (!job || job === 'stream job') return snapshot?.stream?.settings;
+  return (snapshot?.linked || []).find((l) => l.job === job)?.settings;
+}
+
+// A <select> of the jobs; `onchange` gets the chosen job's name.
+export function jobSelect(control, onchange) {
+  const select = el('select', { 'aria-label': 'job', 'data-control': control },
+    JOBS.map((j) => el('option', { value: j.job, text: j.label })));
+  select.addEventListener('change', () => onchange(select.value));
+  return select;
+}
 
 // "day(ts), bucket(4, order_id)" -> ["day(ts)", "bucket(4, order_id)"]: commas inside a
 // transform's parentheses belong to it.
@@ -57,9 +79,10 @@ export function describeSettings(settings) {
     `${settings.workers ?? 1} worker${(settings.workers ?? 1) === 1 ? '' : 's'}`;
 }
 
-// Sends `patch` and refreshes the pipeline snapshot; resolves to the error message or ''.
-export async function rewire(patch) {
-  const result = await api.rewireStream(patch);
+// Sends `patch` to `job` (default: the orders' job) and refreshes the pipeline snapshot;
+// resolves to the error message or ''.
+export async function rewire(patch, job = 'stream job') {
+  const result = await api.rewireStream(job === 'stream job' ? patch : { ...patch, job });
   await pollNow();
   return result.error ? result.error.message : '';
 }
@@ -79,6 +102,13 @@ export function rewirePanel() {
   const note = el('span.muted');
   const groupView = el('div', { 'data-fact': 'stream-group' });
   let shown = '';  // The settings the inputs were last filled from, as JSON.
+  let job = 'stream job';
+  let last = null;  // The last snapshot seen.
+  const select = jobSelect('rewire-job', (chosen) => {
+    job = chosen;
+    shown = '';
+    if (last) update(last);
+  });
   const fillFrom = (settings) => {
     for (const field of FIELDS) inputs.get(field.key).value = field.toInput(settings[field.key]);
     compaction.checked = settings.compaction;
@@ -90,32 +120,34 @@ export function rewirePanel() {
       for (const field of FIELDS) patch[field.key] = field.fromInput(Number(inputs.get(field.key).value));
       note.textContent = 'restarting the stream job…';
       apply.disabled = true;
-      const error = await rewire(patch);
+      const error = await rewire(patch, job);
       apply.disabled = false;
       note.textContent = error || 'applied: the job resumed at its table\'s offsets';
-      if (store.pipeline?.stream?.settings) {
-        fillFrom(store.pipeline.stream.settings);
-        shown = JSON.stringify(store.pipeline.stream.settings);
+      const settings = settingsOf(store.pipeline, job);
+      if (settings) {
+        fillFrom(settings);
+        shown = JSON.stringify(settings);
       }
     } });
   const panel = el('article.panel', { 'data-panel': 'rewire' }, el('h2', { text: 'Rewire the stream job' }),
     el('p.muted', { text: 'Each change restarts the job between batches; it resumes at the offsets its table\'s last snapshot recorded, so no event is lost or doubled.' }),
-    rows, el('label.row', {}, 'compaction', compaction, 'compact small files in maintenance rounds'),
+    el('label.row', {}, 'job', select), rows, el('label.row', {}, 'compaction', compaction, 'compact small files in maintenance rounds'),
     el('label.row', {}, 'partition by', partition),
     el('p.muted', { text: 'A new partition spec is Iceberg partition evolution: files already written keep theirs; e.g. hour(ts) · day(ts), region · bucket(8, customer_id).' }),
     el('div.row', {}, apply, note), current, groupView);
-  return {
-    node: panel,
-    update(snapshot) {
-      const settings = snapshot?.stream?.settings;
-      current.textContent = `Now: ${describeSettings(settings)}`;
-      fill(groupView, groupTable(snapshot?.stream?.group));
-      // Follow changes made elsewhere (a scenario's button, another browser), unless the user is
-      // typing in this panel.
-      if (settings && JSON.stringify(settings) !== shown && !panel.contains(document.activeElement)) {
-        fillFrom(settings);
-        shown = JSON.stringify(settings);
-      }
-    },
-  };
+  function update(snapshot) {
+    last = snapshot;
+    const settings = settingsOf(snapshot, job);
+    current.textContent = `Now: ${describeSettings(settings)}`;
+    // The consumer group is shown for the orders' job, which may run several workers.
+    fill(groupView, job === 'stream job' ? groupTable(snapshot?.stream?.group) : null);
+    // Follow changes made elsewhere (a scenario's button, another browser), unless the user is
+    // typing in this panel.
+    if (settings && JSON.stringify(settings) !== shown &&
+        (!panel.contains(document.activeElement) || document.activeElement === select)) {
+      fillFrom(settings);
+      shown = JSON.stringify(settings);
+    }
+  }
+  return { node: panel, update };
 }

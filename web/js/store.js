@@ -10,7 +10,7 @@ export const store = {
   noPipeline: false,    // `floe query` alone: no /api/pipeline.
   queries: null,        // The last /api/queries answer.
   history: { eventsPerSecond: [], lag: [], rows: [], queryMillis: [], files: [], planningMillis: [],
-    commitAgeSeconds: [], unacknowledged: [] },
+    commitAgeSeconds: [], unacknowledged: [], linkedFiles: {} },
   listeners: new Set(),
 };
 
@@ -56,6 +56,10 @@ async function pollPipeline() {
     push(store.history.rows, snapshot.table?.rows || 0);
     push(store.history.files, snapshot.table?.files || 0);
     push(store.history.planningMillis, snapshot.table?.scan?.planning_ms || 0);
+    for (const linked of snapshot.linked || []) {
+      store.history.linkedFiles[linked.topic] ||= [];
+      push(store.history.linkedFiles[linked.topic], linked.files || 0);
+    }
     const lastCommit = snapshot.stream?.last_commit_ms;
     push(store.history.commitAgeSeconds, lastCommit ? Math.max(0, (snapshot.time_ms - lastCommit) / 1000) : 0);
     push(store.history.unacknowledged, Math.max(0, (snapshot.generator?.sent || 0) - (snapshot.generator?.acknowledged || 0)));

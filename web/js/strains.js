@@ -7,7 +7,7 @@
 import { api } from './api.js';
 import { chart, PALETTE } from './chart.js';
 import { el, fill, num } from './dom.js';
-import { rewire } from './rewire.js';
+import { jobSelect, rewire, settingsOf } from './rewire.js';
 import { pollNow, store } from './store.js';
 
 const DEFAULTS = { trigger_ms: 10000, target_file_size_mb: 128, compaction: true, compaction_target_mb: 128,
@@ -20,15 +20,23 @@ function historyChart(values, name, color, height = 170) {
     series: [{ name, values, color }], xName: 'seconds ago' }, { height, width: 520 });
 }
 
+// The small-files scenario runs on one job at a time: the orders' (with the scan-planning
+// measure) or the payments' or shipments' (their table's file count).
 export function smallFilesPanel() {
   const note = el('span.muted');
   const numbers = el('div.row');
   const charts = el('div');
+  let job = 'stream job';
+  let last = null;
+  const select = jobSelect('small-files-job', (chosen) => {
+    job = chosen;
+    if (last) update(last);
+  });
   const act = (label, patch) => el('button', { text: label,
     onclick: async (event) => {
       event.target.disabled = true;
       note.textContent = 'rewiring…';
-      const error = await rewire(patch);
+      const error = await rewire(patch, job);
       event.target.disabled = false;
       note.textContent = error || `applied: ${label.toLowerCase()}`;
     } });
@@ -41,24 +49,35 @@ export function smallFilesPanel() {
   reset.dataset.action = 'small-files-reset';
   const panel = el('article.panel.wide', { 'data-panel': 'small-files' }, el('h2', { text: 'Strain: small files' }),
     el('p', { text: 'Every commit writes at least one data file per partition it touches, and a manifest. With a 1 s trigger and compaction off they pile up: planning a scan reads more manifests, a query opens more files. Turn compaction on and the next maintenance round rewrites the small files as few large ones (an Iceberg replace snapshot that keeps the stream\'s offsets); the file count falls. Spark would need a separate rewrite_data_files job for this.' }),
-    el('div.row', {}, start, compact, reset, note), numbers, charts);
-  return {
-    node: panel,
-    update(snapshot) {
-      const table = snapshot?.table || {};
-      const scan = table.scan || {};
+    el('div.row', {}, el('label.row', {}, 'job', select), start, compact, reset, note), numbers, charts);
+  function update(snapshot) {
+    last = snapshot;
+    const settings = settingsOf(snapshot, job) || {};
+    const mode = `trigger ${num((settings.trigger_ms || 0) / 1000, 1)} s, compaction ${settings.compaction ? 'on' : 'off'}`;
+    if (job !== 'stream job') {
+      const linked = (snapshot?.linked || []).find((l) => l.job === job) || {};
       fill(numbers,
-        el('span', {}, 'data files ', el('strong', { 'data-metric': 'files', text: num(table.files) })),
-        el('span', {}, 'mean file ', el('strong', { text: `${num((table.mean_file_bytes || 0) / 1024, 1)} KiB` })),
-        el('span', {}, 'manifests ', el('strong', { 'data-metric': 'manifests', text: num(scan.manifests) })),
-        el('span', {}, 'scan planning ', el('strong', { 'data-metric': 'planning_ms', text: `${num(scan.planning_ms, 1)} ms` })),
-        el('span.muted', { text: `trigger ${num((snapshot?.stream?.settings?.trigger_ms || 0) / 1000, 1)} s, compaction ${snapshot?.stream?.settings?.compaction ? 'on' : 'off'}` }));
+        el('span', {}, `data files in ${linked.table || ''} `, el('strong', { 'data-metric': 'files', text: num(linked.files) })),
+        el('span', {}, 'mean file ', el('strong', { text: `${num((linked.mean_file_bytes || 0) / 1024, 1)} KiB` })),
+        el('span.muted', { text: mode }));
       fill(charts, el('div.strain-charts', {},
-        historyChart(store.history.files, 'data files', PALETTE[0]),
-        historyChart(store.history.planningMillis, 'scan planning (ms)', PALETTE[1]),
-        historyChart(store.history.queryMillis, 'recent query time (ms)', PALETTE[3])));
-    },
-  };
+        historyChart(store.history.linkedFiles[linked.topic] || [], `data files in ${linked.table || ''}`, PALETTE[0])));
+      return;
+    }
+    const table = snapshot?.table || {};
+    const scan = table.scan || {};
+    fill(numbers,
+      el('span', {}, 'data files ', el('strong', { 'data-metric': 'files', text: num(table.files) })),
+      el('span', {}, 'mean file ', el('strong', { text: `${num((table.mean_file_bytes || 0) / 1024, 1)} KiB` })),
+      el('span', {}, 'manifests ', el('strong', { 'data-metric': 'manifests', text: num(scan.manifests) })),
+      el('span', {}, 'scan planning ', el('strong', { 'data-metric': 'planning_ms', text: `${num(scan.planning_ms, 1)} ms` })),
+      el('span.muted', { text: mode }));
+    fill(charts, el('div.strain-charts', {},
+      historyChart(store.history.files, 'data files', PALETTE[0]),
+      historyChart(store.history.planningMillis, 'scan planning (ms)', PALETTE[1]),
+      historyChart(store.history.queryMillis, 'recent query time (ms)', PALETTE[3])));
+  }
+  return { node: panel, update };
 }
 
 export function freshnessPanel() {
