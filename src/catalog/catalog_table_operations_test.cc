@@ -16,7 +16,7 @@
 namespace floe::catalog {
 namespace {
 
-constexpr std::string_view kSchema = R"({"type":"struct","schema-id":0,"fields":[
+constexpr std::string_view kOperationsSchema = R"({"type":"struct","schema-id":0,"fields":[
   {"id":1,"name":"id","required":true,"type":"long"},
   {"id":2,"name":"region","required":false,"type":"string"}]})";
 
@@ -29,7 +29,7 @@ class CatalogTableOperationsTest : public ::testing::Test {
     catalog_ = std::move(*opened);
     ASSERT_TRUE(catalog_->CreateNamespace({"shop"}, {}));
     TableCreation creation;
-    creation.schema = nlohmann::json::parse(kSchema);
+    creation.schema = nlohmann::json::parse(kOperationsSchema);
     creation.partition_spec = nlohmann::json::parse(
         R"({"spec-id":0,"fields":[{"source-id":2,"field-id":1000,"name":"region","transform":"identity"}]})");
     ASSERT_TRUE(catalog_->CreateTable(id_, creation, /*stage=*/false));
@@ -44,7 +44,7 @@ class CatalogTableOperationsTest : public ::testing::Test {
   }
 
   std::vector<iceberg::DataFile> WriteRows(iceberg::Table& table, std::string_view jsonl) {
-    auto schema = iceberg::SchemaFromJson(kSchema);
+    auto schema = iceberg::SchemaFromJson(kOperationsSchema);
     auto fields = formats::BatchFieldsFromSchema(*schema);
     auto decoder = formats::JsonEventDecoder::Make(*fields);
     std::string padded(jsonl);

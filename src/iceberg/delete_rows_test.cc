@@ -321,7 +321,7 @@ TEST_F(DeleteRowsTest, ConcurrentDeletesAndAppendsConflictUnderSerializable) {
 }
 
 // A Puffin file holding one blob (format/puffin-spec.md): magic, blob, footer.
-std::string PuffinFile(const std::string& blob, const std::string& referenced, int64_t* offset) {
+std::string PuffinWithBlob(const std::string& blob, const std::string& referenced, int64_t* offset) {
   std::string out = "PFA1";
   *offset = static_cast<int64_t>(out.size());
   out += blob;
@@ -345,7 +345,7 @@ TEST_F(DeleteRowsTest, DeletionVectorsApplyOnReadAndInRewrites) {
 
   DataFile us = FileOf("us");
   int64_t offset = 0;
-  std::string puffin = PuffinFile(EncodeDeletionVector({5, 0}), us.file_path, &offset);  // ids 10, 15
+  std::string puffin = PuffinWithBlob(EncodeDeletionVector({5, 0}), us.file_path, &offset);  // ids 10, 15
   DataFile dv;
   dv.content = FileContent::kPositionDeletes;
   dv.file_format = "PUFFIN";
@@ -389,7 +389,7 @@ TEST_F(DeleteRowsTest, ADamagedDeletionVectorIsCorruptionNamingTheBlob) {
   int64_t offset = 0;
   std::string blob = EncodeDeletionVector({1});
   blob[blob.size() - 6] ^= 0x40;  // A flipped bit in the bitmap: the CRC no longer matches.
-  std::string puffin = PuffinFile(blob, us.file_path, &offset);
+  std::string puffin = PuffinWithBlob(blob, us.file_path, &offset);
   DataFile dv;
   dv.content = FileContent::kPositionDeletes;
   dv.file_format = "PUFFIN";

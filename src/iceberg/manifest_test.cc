@@ -7,7 +7,7 @@
 namespace floe::iceberg {
 namespace {
 
-Schema TestSchema() {
+Schema ManifestTestSchema() {
   return Schema(3, {NestedField{1, "id", true, Type::Primitive(TypeId::kLong)},
                     NestedField{2, "ts", false, Type::Primitive(TypeId::kTimestampTz)},
                     NestedField{3, "name", false, Type::Primitive(TypeId::kString)},
@@ -20,7 +20,7 @@ PartitionSpec TestSpec() {
                            PartitionField{4, 1002, "price", Transform::Identity()}});
 }
 
-DataFile File(int i) {
+DataFile SampleDataFile(int i) {
   DataFile f;
   f.file_path = fmt::format("s3://b/t/data/f{}.parquet", i);
   f.spec_id = 1;
@@ -38,12 +38,13 @@ DataFile File(int i) {
 }
 
 TEST(Manifest, WritesAndReadsWithInheritance) {
-  Schema schema = TestSchema();
+  Schema schema = ManifestTestSchema();
   PartitionSpec spec = TestSpec();
   std::vector<ManifestEntry> entries;
-  for (int i = 0; i < 3; ++i) entries.push_back(ManifestEntry{EntryStatus::kAdded, std::nullopt, std::nullopt, std::nullopt, File(i)});
+  for (int i = 0; i < 3; ++i)
+    entries.push_back(ManifestEntry{EntryStatus::kAdded, std::nullopt, std::nullopt, std::nullopt, SampleDataFile(i)});
   // An existing file carries its own numbers.
-  entries.push_back(ManifestEntry{EntryStatus::kExisting, 11, 4, 4, File(3)});
+  entries.push_back(ManifestEntry{EntryStatus::kExisting, 11, 4, 4, SampleDataFile(3)});
   ManifestWriteContext ctx{2, &schema, &spec, ManifestContent::kData, 77};
   auto written = WriteManifest(ctx, entries);
   ASSERT_TRUE(written.has_value()) << written.error().ToString();
@@ -88,27 +89,27 @@ TEST(Manifest, WritesAndReadsWithInheritance) {
   EXPECT_EQ((*read)[3].snapshot_id, 11);
   EXPECT_EQ((*read)[3].sequence_number, 4);
   const DataFile& f1 = (*read)[1].data_file;
-  EXPECT_EQ(f1.file_path, File(1).file_path);
+  EXPECT_EQ(f1.file_path, SampleDataFile(1).file_path);
   EXPECT_EQ(f1.partition[0], Literal::Int(19001));
   EXPECT_EQ(f1.partition[1], Literal::Int(1));
   EXPECT_EQ(f1.partition[2], Literal::Decimal(50, 2));
   EXPECT_TRUE((*read)[2].data_file.partition[2].is_null());
-  EXPECT_EQ(f1.lower_bounds, File(1).lower_bounds);
-  EXPECT_EQ(f1.null_value_counts, File(1).null_value_counts);
+  EXPECT_EQ(f1.lower_bounds, SampleDataFile(1).lower_bounds);
+  EXPECT_EQ(f1.null_value_counts, SampleDataFile(1).null_value_counts);
   EXPECT_EQ(f1.split_offsets, std::vector<int64_t>{4});
   EXPECT_EQ(f1.sort_order_id, 0);
 }
 
 TEST(Manifest, RejectsGarbage) {
-  Schema schema = TestSchema();
+  Schema schema = ManifestTestSchema();
   PartitionSpec spec = TestSpec();
   EXPECT_FALSE(ReadManifest("garbage", ManifestFile{}, spec, schema).has_value());
   EXPECT_FALSE(ReadManifestList("Obj\x01garbage").has_value());
   ManifestWriteContext ctx{2, &schema, &spec, ManifestContent::kData, 1};
-  DataFile bad = File(0);
+  DataFile bad = SampleDataFile(0);
   bad.partition.pop_back();
   EXPECT_FALSE(WriteManifest(ctx, {ManifestEntry{EntryStatus::kAdded, {}, {}, {}, bad}}).has_value());
-  EXPECT_FALSE(WriteManifest(ctx, {ManifestEntry{EntryStatus::kExisting, {}, {}, {}, File(0)}}).has_value());
+  EXPECT_FALSE(WriteManifest(ctx, {ManifestEntry{EntryStatus::kExisting, {}, {}, {}, SampleDataFile(0)}}).has_value());
 }
 
 }  // namespace

@@ -17,7 +17,7 @@
 namespace floe::iceberg {
 namespace {
 
-DataFile File(Table& table, const std::string& name, int64_t rows) {
+DataFile LineageDataFile(Table& table, const std::string& name, int64_t rows) {
   DataFile f;
   f.file_path = table.ops().NewLocation("data/" + name + ".parquet");
   f.spec_id = table.metadata().default_spec_id;
@@ -64,14 +64,14 @@ TEST_F(RowLineageTest, SnapshotsManifestsAndFilesGetDisjointRanges) {
   EXPECT_EQ(table_->metadata().next_row_id, 0);
   EXPECT_FALSE(table_->metadata().properties.contains("format-version"));
 
-  ASSERT_TRUE(table_->FastAppend({File(*table_, "a", 10), File(*table_, "b", 5)}).has_value());
+  ASSERT_TRUE(table_->FastAppend({LineageDataFile(*table_, "a", 10), LineageDataFile(*table_, "b", 5)}).has_value());
   const Snapshot* first = table_->metadata().CurrentSnapshot();
   EXPECT_EQ(first->first_row_id, 0);
   EXPECT_EQ(first->added_rows, 15);
   EXPECT_EQ(table_->metadata().next_row_id, 15);
   EXPECT_EQ(FirstRowIds(*table_), (std::map<std::string, int64_t>{{"a", 0}, {"b", 10}}));
 
-  ASSERT_TRUE(table_->FastAppend({File(*table_, "c", 7)}).has_value());
+  ASSERT_TRUE(table_->FastAppend({LineageDataFile(*table_, "c", 7)}).has_value());
   const Snapshot* second = table_->metadata().CurrentSnapshot();
   EXPECT_EQ(second->first_row_id, 15);
   EXPECT_EQ(second->added_rows, 7);  // The first snapshot's manifest keeps its range.
@@ -96,7 +96,7 @@ TEST_F(RowLineageTest, SnapshotsManifestsAndFilesGetDisjointRanges) {
   int64_t next = table_->metadata().next_row_id.value_or(0);
   std::string a = table_->metadata().location + "/data/a.parquet";
   std::string b = table_->metadata().location + "/data/b.parquet";
-  ASSERT_TRUE(table_->RewriteFiles({a, b}, {File(*table_, "ab", 15)}).has_value());
+  ASSERT_TRUE(table_->RewriteFiles({a, b}, {LineageDataFile(*table_, "ab", 15)}).has_value());
   auto ids = FirstRowIds(*table_);
   EXPECT_EQ(ids.size(), 2u);
   EXPECT_EQ(ids["c"], 15);
@@ -116,7 +116,7 @@ TEST_F(RowLineageTest, AVersionTwoTableHasNoLineage) {
   ASSERT_TRUE(id.has_value());
   auto plain = catalog_->CreateTable(*id, Schema(0, {NestedField{1, "id", true, Type::Primitive(TypeId::kLong)}}), {});
   ASSERT_TRUE(plain.has_value());
-  ASSERT_TRUE((*plain)->FastAppend({File(**plain, "a", 10)}).has_value());
+  ASSERT_TRUE((*plain)->FastAppend({LineageDataFile(**plain, "a", 10)}).has_value());
   EXPECT_EQ((*plain)->metadata().format_version, 2);
   EXPECT_FALSE((*plain)->metadata().CurrentSnapshot()->first_row_id.has_value());
   EXPECT_FALSE((*plain)->metadata().next_row_id.has_value());

@@ -10,7 +10,7 @@ namespace {
 
 using Json = nlohmann::json;
 
-const char* kSchema = R"({"type":"struct","schema-id":0,"fields":[
+const char* kBuilderSchema = R"({"type":"struct","schema-id":0,"fields":[
   {"id":1,"name":"id","required":true,"type":"long"},
   {"id":2,"name":"ts","required":false,"type":"timestamptz"},
   {"id":3,"name":"tags","required":false,"type":{"type":"list","element-id":4,"element":"string","element-required":false}}]})";
@@ -36,7 +36,7 @@ Json NewTable() {
   Status applied =
       Apply(builder, {
                          {{"action", "upgrade-format-version"}, {"format-version", 2}},
-                         {{"action", "add-schema"}, {"schema", Json::parse(kSchema)}},
+                         {{"action", "add-schema"}, {"schema", Json::parse(kBuilderSchema)}},
                          {{"action", "set-current-schema"}, {"schema-id", -1}},
                          {{"action", "add-spec"},
                           {"spec", Json::parse(R"({"fields":[{"source-id":2,"name":"ts_day","transform":"day"}]})")}},
@@ -52,7 +52,7 @@ Json NewTable() {
   return built.value_or(Json());
 }
 
-Json Snapshot(int64_t id, int64_t sequence, std::optional<int64_t> parent, int64_t millis) {
+Json SnapshotJson(int64_t id, int64_t sequence, std::optional<int64_t> parent, int64_t millis) {
   Json s = {{"snapshot-id", id},
             {"sequence-number", sequence},
             {"timestamp-ms", millis},
@@ -88,7 +88,7 @@ TEST(TableMetadataBuilderTest, NewTableHasEverythingTheSpecRequires) {
 TEST(TableMetadataBuilderTest, AppendsSnapshotsMovesMainAndLogs) {
   Json base = NewTable();
   TableMetadataBuilder builder(base, "file:///w/db/t/metadata/00000-a.metadata.json", 2000);
-  ASSERT_TRUE(Apply(builder, {AddSnapshotJson(Snapshot(11, 1, std::nullopt, 1500)), MainAt(11)}));
+  ASSERT_TRUE(Apply(builder, {AddSnapshotJson(SnapshotJson(11, 1, std::nullopt, 1500)), MainAt(11)}));
   auto next = builder.Build();
   ASSERT_TRUE(next) << next.error().ToString();
   EXPECT_EQ((*next)["current-snapshot-id"], 11);
@@ -102,10 +102,10 @@ TEST(TableMetadataBuilderTest, AppendsSnapshotsMovesMainAndLogs) {
 
   // A second writer that computed sequence number 1 from the same base is stale: Conflict.
   TableMetadataBuilder stale(*next, "v2", 3000);
-  EXPECT_EQ(stale.AddSnapshot(Snapshot(12, 1, 11, 2500)).error().kind(), ErrorKind::kConflict);
-  EXPECT_EQ(stale.AddSnapshot(Snapshot(11, 2, 11, 2500)).error().kind(), ErrorKind::kConflict);  // Id taken.
+  EXPECT_EQ(stale.AddSnapshot(SnapshotJson(12, 1, 11, 2500)).error().kind(), ErrorKind::kConflict);
+  EXPECT_EQ(stale.AddSnapshot(SnapshotJson(11, 2, 11, 2500)).error().kind(), ErrorKind::kConflict);  // Id taken.
   // A v2 snapshot needs a sequence number at all.
-  Json no_sequence = Snapshot(13, 2, 11, 2500);
+  Json no_sequence = SnapshotJson(13, 2, 11, 2500);
   no_sequence.erase("sequence-number");
   EXPECT_EQ(stale.AddSnapshot(no_sequence).error().kind(), ErrorKind::kInvalidArgument);
 }
@@ -113,7 +113,7 @@ TEST(TableMetadataBuilderTest, AppendsSnapshotsMovesMainAndLogs) {
 TEST(TableMetadataBuilderTest, SettingMainToWhereItIsLogsNothing) {
   Json base = NewTable();
   TableMetadataBuilder first(base, "v1", 2000);
-  ASSERT_TRUE(Apply(first, {AddSnapshotJson(Snapshot(11, 1, std::nullopt, 1500)), MainAt(11)}));
+  ASSERT_TRUE(Apply(first, {AddSnapshotJson(SnapshotJson(11, 1, std::nullopt, 1500)), MainAt(11)}));
   Json one = *first.Build();
   TableMetadataBuilder again(one, "v2", 3000);
   ASSERT_TRUE(Apply(again, {MainAt(11)}));
@@ -124,9 +124,9 @@ TEST(TableMetadataBuilderTest, RemovingSnapshotsDropsTheirRefsStatisticsAndOlder
   Json base = NewTable();
   TableMetadataBuilder builder(base, "v1", 2000);
   ASSERT_TRUE(
-      Apply(builder, {AddSnapshotJson(Snapshot(1, 1, std::nullopt, 1100)),
+      Apply(builder, {AddSnapshotJson(SnapshotJson(1, 1, std::nullopt, 1100)),
                       MainAt(1),
-                      AddSnapshotJson(Snapshot(2, 2, 1, 1200)),
+                      AddSnapshotJson(SnapshotJson(2, 2, 1, 1200)),
                       MainAt(2),
                       {{"action", "set-snapshot-ref"}, {"ref-name", "old"}, {"snapshot-id", 1}, {"type", "tag"}},
                       {{"action", "set-statistics"},
@@ -171,19 +171,19 @@ TEST(TableMetadataBuilderTest, SemanticErrorsAreInvalidArgument) {
   EXPECT_EQ(builder.SetStatistics(Json{{"statistics-path", "x"}}).error().kind(), ErrorKind::kInvalidArgument);
   EXPECT_EQ(builder.AddEncryptionKey(Json{{"encrypted-key-metadata", "x"}}).error().kind(),
             ErrorKind::kInvalidArgument);
-  ASSERT_TRUE(builder.AddSnapshot(Snapshot(5, 1, std::nullopt, 1500)));
+  ASSERT_TRUE(builder.AddSnapshot(SnapshotJson(5, 1, std::nullopt, 1500)));
   EXPECT_EQ(builder.SetSnapshotRef("main", 5, "tag", {}).error().kind(), ErrorKind::kInvalidArgument);
   EXPECT_EQ(builder.SetSnapshotRef("b", 5, "leaf", {}).error().kind(), ErrorKind::kInvalidArgument);
 }
 
 TEST(TableMetadataBuilderTest, EvolvesSchemaAndReusesIdenticalOnes) {
   Json base = NewTable();
-  Json wider = Json::parse(kSchema);
+  Json wider = Json::parse(kBuilderSchema);
   wider["fields"].push_back({{"id", 5}, {"name", "note"}, {"required", false}, {"type", "string"}});
   TableMetadataBuilder builder(base, "v1", 2000);
   ASSERT_TRUE(Apply(builder, {{{"action", "add-schema"}, {"schema", wider}},
                               {{"action", "set-current-schema"}, {"schema-id", -1}},
-                              {{"action", "add-schema"}, {"schema", Json::parse(kSchema)}},
+                              {{"action", "add-schema"}, {"schema", Json::parse(kBuilderSchema)}},
                               {{"action", "set-properties"}, {"updates", {{"k", "v"}}}},
                               {{"action", "remove-properties"}, {"removals", {"owner"}}}}));
   Json next = *builder.Build();
@@ -193,7 +193,7 @@ TEST(TableMetadataBuilderTest, EvolvesSchemaAndReusesIdenticalOnes) {
   EXPECT_EQ(next["properties"], (Json{{"k", "v"}}));
   // The deprecated last-column-id of add-schema only raises the table's.
   TableMetadataBuilder raised(next, "v2", 3000);
-  Json narrower = Json::parse(kSchema);
+  Json narrower = Json::parse(kBuilderSchema);
   narrower["fields"].erase(2);
   ASSERT_TRUE(raised.AddSchema(narrower, 9));
   EXPECT_EQ((*raised.Build())["last-column-id"], 9);
@@ -224,7 +224,7 @@ TEST(TableMetadataBuilderTest, KeepsFieldsItDoesNotKnow) {
   Json base = NewTable();
   base["x-newer-writer"] = {{"nested", {1, 2, 3}}};
   TableMetadataBuilder builder(base, "v1", 2000);
-  Json snapshot = Snapshot(1, 1, std::nullopt, 1500);
+  Json snapshot = SnapshotJson(1, 1, std::nullopt, 1500);
   snapshot["x-snapshot-extra"] = "kept";
   ASSERT_TRUE(Apply(builder, {AddSnapshotJson(snapshot),
                               MainAt(1),
@@ -243,10 +243,10 @@ TEST(TableMetadataBuilderTest, V3AssignsRowIds) {
   Json base = NewTable();
   TableMetadataBuilder builder(base, "v1", 2000);
   ASSERT_TRUE(builder.UpgradeFormatVersion(3));
-  Json first = Snapshot(1, 1, std::nullopt, 1500);
+  Json first = SnapshotJson(1, 1, std::nullopt, 1500);
   first["added-rows"] = 10;
   ASSERT_TRUE(builder.AddSnapshot(first));
-  Json second = Snapshot(2, 2, 1, 1600);
+  Json second = SnapshotJson(2, 2, 1, 1600);
   second["first-row-id"] = 5;  // Below next-row-id 10: stale.
   EXPECT_EQ(builder.AddSnapshot(second).error().kind(), ErrorKind::kConflict);
   Json m = *builder.Build();
@@ -272,7 +272,7 @@ TEST(TableMetadataBuilderTest, BuildsATableFromAStagedCreateCommit) {
     {"action":"assign-uuid","uuid":"2cc52516-5e73-41f2-b139-545d41a4e151"},
     {"action":"upgrade-format-version","format-version":2},
     {"action":"add-schema","schema":)") +
-                             kSchema + R"(,"last-column-id":4},
+                             kBuilderSchema + R"(,"last-column-id":4},
     {"action":"set-current-schema","schema-id":-1},
     {"action":"add-spec","spec":{"spec-id":0,"fields":[]}},
     {"action":"set-default-spec","spec-id":-1},

@@ -5,14 +5,14 @@
 namespace floe::registry {
 namespace {
 
-avro::AvroSchema Parse(std::string_view text) {
+avro::AvroSchema ParseAvro(std::string_view text) {
   auto schema = avro::AvroSchema::Parse(text);
   EXPECT_TRUE(schema.has_value()) << (schema ? "" : schema.error().message());
   return std::move(*schema);
 }
 
 bool Reads(std::string_view reader, std::string_view writer) {
-  return AvroReadProblems(Parse(reader).root(), Parse(writer).root()).empty();
+  return AvroReadProblems(ParseAvro(reader).root(), ParseAvro(writer).root()).empty();
 }
 
 constexpr std::string_view kV1 = R"({"type":"record","name":"Order","fields":[{"name":"id","type":"long"}]})";
@@ -63,9 +63,9 @@ TEST(AvroReadProblems, RecursiveTypesTerminate) {
 }
 
 TEST(AvroCompatibilityProblems, Levels) {
-  avro::AvroSchema v1 = Parse(kV1);
-  avro::AvroSchema no_default = Parse(kV2NoDefault);
-  avro::AvroSchema with_default = Parse(kV2WithDefault);
+  avro::AvroSchema v1 = ParseAvro(kV1);
+  avro::AvroSchema no_default = ParseAvro(kV2NoDefault);
+  avro::AvroSchema with_default = ParseAvro(kV2WithDefault);
   std::vector<const avro::AvroNode*> existing = {&v1.root()};
   // Adding a field without a default: not backward (new reader, old data) but forward.
   EXPECT_FALSE(AvroCompatibilityProblems(CompatibilityLevel::kBackward, no_default.root(), existing).empty());
@@ -77,7 +77,8 @@ TEST(AvroCompatibilityProblems, Levels) {
   // Transitive levels look past the latest version: v1 {id}, v2 {id, note} then v3 {note}
   // without id is backward of v2 (the removed field is dropped)... and of v1 only if `note`
   // has a default.
-  avro::AvroSchema only_note = Parse(R"({"type":"record","name":"Order","fields":[{"name":"note","type":"string"}]})");
+  avro::AvroSchema only_note =
+      ParseAvro(R"({"type":"record","name":"Order","fields":[{"name":"note","type":"string"}]})");
   std::vector<const avro::AvroNode*> history = {&v1.root(), &with_default.root()};
   EXPECT_TRUE(AvroCompatibilityProblems(CompatibilityLevel::kBackward, only_note.root(), history).empty());
   EXPECT_FALSE(AvroCompatibilityProblems(CompatibilityLevel::kBackwardTransitive, only_note.root(), history).empty());

@@ -5,7 +5,7 @@
 namespace floe::registry {
 namespace {
 
-json_schema::JsonSchema Parse(std::string_view text) {
+json_schema::JsonSchema ParseJsonSchema(std::string_view text) {
   auto parsed = json_schema::JsonSchema::Parse(text, {});
   EXPECT_TRUE(parsed) << parsed.error().message();
   return std::move(*parsed);
@@ -14,10 +14,12 @@ json_schema::JsonSchema Parse(std::string_view text) {
 TEST(JsonSchemaCompatibilityLevels, EachLevelChecksItsDirectionsAndVersions) {
   // v1 open {id}; v2 adds an optional property with an empty schema (fine both ways);
   // the candidate adds a required typed property to a closed model.
-  const auto v1 = Parse(R"({"type":"object","properties":{"id":{"type":"integer"}},"additionalProperties":false})");
-  const auto v2 = Parse(R"({"type":"object","properties":{"id":{"type":"number"}},"additionalProperties":false})");
+  const auto v1 =
+      ParseJsonSchema(R"({"type":"object","properties":{"id":{"type":"integer"}},"additionalProperties":false})");
+  const auto v2 =
+      ParseJsonSchema(R"({"type":"object","properties":{"id":{"type":"number"}},"additionalProperties":false})");
   const auto narrower =
-      Parse(R"({"type":"object","properties":{"id":{"type":"integer"}},"additionalProperties":false})");
+      ParseJsonSchema(R"({"type":"object","properties":{"id":{"type":"integer"}},"additionalProperties":false})");
   const std::vector<const json_schema::JsonSchema*> existing = {&v1, &v2};
   // BACKWARD against v2 only: integer cannot read number.
   auto backward = JsonSchemaCompatibilityProblems(CompatibilityLevel::kBackward, narrower, existing);
@@ -30,7 +32,8 @@ TEST(JsonSchemaCompatibilityLevels, EachLevelChecksItsDirectionsAndVersions) {
   EXPECT_EQ(JsonSchemaCompatibilityProblems(CompatibilityLevel::kFull, narrower, existing).size(), 1u);
   EXPECT_TRUE(JsonSchemaCompatibilityProblems(CompatibilityLevel::kNone, narrower, existing).empty());
   // Transitive levels reach v1: a number candidate reads v1's integers but v1 cannot read it.
-  const auto wider = Parse(R"({"type":"object","properties":{"id":{"type":"number"}},"additionalProperties":false})");
+  const auto wider =
+      ParseJsonSchema(R"({"type":"object","properties":{"id":{"type":"number"}},"additionalProperties":false})");
   EXPECT_TRUE(JsonSchemaCompatibilityProblems(CompatibilityLevel::kForward, wider, existing).empty());
   auto transitive = JsonSchemaCompatibilityProblems(CompatibilityLevel::kForwardTransitive, wider, existing);
   ASSERT_EQ(transitive.size(), 1u);

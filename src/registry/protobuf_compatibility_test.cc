@@ -8,18 +8,18 @@
 namespace floe::registry {
 namespace {
 
-protobuf::ProtoSchema Parse(std::string_view text) {
+protobuf::ProtoSchema ParseProto(std::string_view text) {
   auto schema = protobuf::ProtoSchema::Parse(text);
   EXPECT_TRUE(schema.has_value()) << schema.error().message();
   return std::move(*schema);
 }
 
 std::vector<std::string> Problems(CompatibilityLevel level, std::string_view candidate, std::string_view existing) {
-  protobuf::ProtoSchema c = Parse(candidate), e = Parse(existing);
+  protobuf::ProtoSchema c = ParseProto(candidate), e = ParseProto(existing);
   return ProtobufCompatibilityProblems(level, c, {&e});
 }
 
-constexpr char kV1[] = R"(syntax = "proto3"; package p;
+constexpr char kProtoV1[] = R"(syntax = "proto3"; package p;
 message Order { int64 id = 1; string note = 2; repeated string tags = 3; message A { int32 n = 1; } A a = 4;
   oneof pay { string card = 5; int64 voucher = 6; } })";
 
@@ -29,7 +29,7 @@ TEST(ProtobufCompatibility, WireCompatibleChangesPass) {
 message Order { int32 id = 1; bytes remark = 2; message A { int64 n = 1; } A a = 4;
   oneof pay { string card = 5; int64 voucher = 6; } optional double total = 7; }
 message Refund { int64 id = 1; })";
-  EXPECT_TRUE(Problems(CompatibilityLevel::kFullTransitive, kV2, kV1).empty());
+  EXPECT_TRUE(Problems(CompatibilityLevel::kFullTransitive, kV2, kProtoV1).empty());
 }
 
 TEST(ProtobufCompatibility, BreakingChangesAreNamed) {
@@ -46,7 +46,7 @@ TEST(ProtobufCompatibility, BreakingChangesAreNamed) {
        "p.Order.A: field number 1 ('n') changed type from int32 to string"},
   };
   for (const auto& [candidate, expect] : cases) {
-    auto problems = Problems(CompatibilityLevel::kBackward, candidate, kV1);
+    auto problems = Problems(CompatibilityLevel::kBackward, candidate, kProtoV1);
     ASSERT_FALSE(problems.empty()) << candidate;
     EXPECT_NE(problems[0].find(expect), std::string::npos) << problems[0];
   }
@@ -56,7 +56,8 @@ TEST(ProtobufCompatibility, BreakingChangesAreNamed) {
   EXPECT_FALSE(Problems(CompatibilityLevel::kBackward, kNew, kOld).empty());
   EXPECT_TRUE(Problems(CompatibilityLevel::kForward, kNew, kOld).empty());
   EXPECT_FALSE(Problems(CompatibilityLevel::kForward, kOld, kNew).empty());
-  EXPECT_TRUE(Problems(CompatibilityLevel::kNone, "syntax = \"proto3\"; message Order { double id = 1; }", kV1).empty());
+  EXPECT_TRUE(
+      Problems(CompatibilityLevel::kNone, "syntax = \"proto3\"; message Order { double id = 1; }", kProtoV1).empty());
 }
 
 TEST(ProtobufCompatibility, TheRegistryRefusesAnIncompatibleVersionAndBadText) {

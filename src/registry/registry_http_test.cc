@@ -8,7 +8,7 @@
 namespace floe::registry {
 namespace {
 
-class MemoryLog : public RecordLog {
+class DiscardingLog : public RecordLog {
  public:
   Status Append(const std::string&, const std::optional<std::string>&) override { return OkStatus(); }
 };
@@ -35,7 +35,7 @@ Answer Call(const net::HttpRouter& router, std::string method, std::string targe
 }
 
 TEST(RegistryHttp, ErrorBodiesCarryConfluentCodes) {
-  MemoryLog log;
+  DiscardingLog log;
   SchemaRegistry registry(log);
   auto router = MakeRegistryRouter(registry, {});
   ASSERT_TRUE(router.has_value());
@@ -65,7 +65,7 @@ TEST(RegistryHttp, ErrorBodiesCarryConfluentCodes) {
 }
 
 TEST(RegistryHttp, RolesDecideWhatEachUserMayDo) {
-  MemoryLog log;
+  DiscardingLog log;
   SchemaRegistry registry(log);
   RegistryServerOptions options;
   options.users = {*auth::MakeAuthUser("rita", "r", "reader"), *auth::MakeAuthUser("wes", "w", "writer"),

@@ -21,7 +21,7 @@ class MemoryLog : public RecordLog {
 
 SchemaContent Avro(std::string schema) { return {"AVRO", std::move(schema), {}}; }
 
-constexpr std::string_view kV1 = R"({"type":"record","name":"Order","fields":[{"name":"id","type":"long"}]})";
+constexpr std::string_view kOrderV1 = R"({"type":"record","name":"Order","fields":[{"name":"id","type":"long"}]})";
 constexpr std::string_view kV2 =
     R"({"type":"record","name":"Order","fields":[{"name":"id","type":"long"},{"name":"note","type":"string","default":""}]})";
 constexpr std::string_view kBreaking =
@@ -30,9 +30,9 @@ constexpr std::string_view kBreaking =
 TEST(SchemaRegistry, RegisterIsIdempotentAndIdsAreGlobal) {
   MemoryLog log;
   SchemaRegistry registry(log);
-  EXPECT_EQ(registry.Register("a", Avro(std::string(kV1))).value()["id"], 1);
-  EXPECT_EQ(registry.Register("a", Avro(std::string(kV1))).value()["id"], 1);
-  EXPECT_EQ(registry.Register("b", Avro(std::string(kV1))).value()["id"], 1);  // Same content, same id.
+  EXPECT_EQ(registry.Register("a", Avro(std::string(kOrderV1))).value()["id"], 1);
+  EXPECT_EQ(registry.Register("a", Avro(std::string(kOrderV1))).value()["id"], 1);
+  EXPECT_EQ(registry.Register("b", Avro(std::string(kOrderV1))).value()["id"], 1);  // Same content, same id.
   EXPECT_EQ(registry.Register("a", Avro(std::string(kV2))).value()["id"], 2);
   EXPECT_EQ(registry.Versions("a", false).value(), nlohmann::json::array({1, 2}));
   EXPECT_EQ(log.records.size(), 3u);
@@ -50,7 +50,7 @@ TEST(SchemaRegistry, RegisterIsIdempotentAndIdsAreGlobal) {
 TEST(SchemaRegistry, DeletesAndErrorCodes) {
   MemoryLog log;
   SchemaRegistry registry(log);
-  ASSERT_TRUE(registry.Register("a", Avro(std::string(kV1))).has_value());
+  ASSERT_TRUE(registry.Register("a", Avro(std::string(kOrderV1))).has_value());
   EXPECT_EQ(registry.Version("x", 1, false).error().code, RegistryErrorCode::kSubjectNotFound);
   EXPECT_EQ(registry.Version("a", 7, false).error().code, RegistryErrorCode::kVersionNotFound);
   EXPECT_EQ(registry.SchemaById(99).error().code, RegistryErrorCode::kSchemaNotFound);
@@ -63,14 +63,14 @@ TEST(SchemaRegistry, DeletesAndErrorCodes) {
   EXPECT_EQ(registry.SchemaById(1).error().code, RegistryErrorCode::kSchemaNotFound);
   // A failed write changes nothing.
   log.fail = true;
-  EXPECT_EQ(registry.Register("a", Avro(std::string(kV1))).error().code, RegistryErrorCode::kStoreError);
+  EXPECT_EQ(registry.Register("a", Avro(std::string(kOrderV1))).error().code, RegistryErrorCode::kStoreError);
   EXPECT_EQ(registry.Subjects(true), nlohmann::json::array());
 }
 
 TEST(SchemaRegistry, ReplayRebuildsTheSameState) {
   MemoryLog log;
   SchemaRegistry registry(log);
-  ASSERT_TRUE(registry.Register("a", Avro(std::string(kV1))).has_value());
+  ASSERT_TRUE(registry.Register("a", Avro(std::string(kOrderV1))).has_value());
   ASSERT_TRUE(registry.Register("a", Avro(std::string(kV2))).has_value());
   ASSERT_TRUE(registry.Register("j", {"JSON", R"({"type":"object"})", {}}).has_value());
   ASSERT_TRUE(registry.DeleteVersion("a", 1, false).has_value());
@@ -85,7 +85,8 @@ TEST(SchemaRegistry, ReplayRebuildsTheSameState) {
   EXPECT_EQ(restarted.Version("a", 2, false).value()["id"], 2);
   EXPECT_EQ(restarted.SchemaById(3).value()["schemaType"], "JSON");
   EXPECT_EQ(restarted.Config("", true).value()["compatibilityLevel"], "FULL");
-  EXPECT_EQ(restarted.Register("a", Avro(std::string(kV1))).error().code, RegistryErrorCode::kOperationNotPermitted);
+  EXPECT_EQ(restarted.Register("a", Avro(std::string(kOrderV1))).error().code,
+            RegistryErrorCode::kOperationNotPermitted);
   ASSERT_TRUE(restarted.SetMode("", "READWRITE").has_value());
   // The next id continues after the highest replayed one.
   EXPECT_EQ(restarted.Register("z", Avro(R"("string")")).value()["id"], 4);
@@ -270,7 +271,7 @@ TEST(SchemaRegistry, JsonSchemasAreValidatedRefsResolvedAndCompatibilityChecked)
                   .value()["is_compatible"]
                   .get<bool>());
   // A JSON reference to an Avro schema is invalid.
-  ASSERT_TRUE(registry.Register("avro", Avro(std::string(kV1))).has_value());
+  ASSERT_TRUE(registry.Register("avro", Avro(std::string(kOrderV1))).has_value());
   auto cross = registry.Register("order", json(kOrder, {{"address.json", "avro", 1}}));
   ASSERT_FALSE(cross.has_value());
   EXPECT_EQ(cross.error().code, RegistryErrorCode::kInvalidSchema);

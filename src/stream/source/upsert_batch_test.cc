@@ -15,13 +15,12 @@ namespace {
 
 using iceberg::NestedField;
 using iceberg::Type;
-using iceberg::TypeId;
 
 iceberg::Schema TableSchema() {
   return iceberg::Schema(0,
-                         {NestedField{1, "region", true, Type::Primitive(TypeId::kString)},
-                          NestedField{2, "id", true, Type::Primitive(TypeId::kLong)},
-                          NestedField{3, "status", false, Type::Primitive(TypeId::kString)}},
+                         {NestedField{1, "region", true, Type::Primitive(iceberg::TypeId::kString)},
+                          NestedField{2, "id", true, Type::Primitive(iceberg::TypeId::kLong)},
+                          NestedField{3, "status", false, Type::Primitive(iceberg::TypeId::kString)}},
                          {1, 2});
 }
 
