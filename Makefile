@@ -52,11 +52,13 @@ run: deps-run $(RELEASE_DIR)/build.ninja
 	ninja -C $(RELEASE_DIR) -j $(JOBS) floe
 	$(FLOE) up
 
-# Every test: unit tests under ASan+UBSan, then every test (unit, cli, interop, e2e) on the
-# release build. ctest prints its summary last.
-test: deps test-asan
-	$(MAKE) --no-print-directory build
-	cd $(RELEASE_DIR) && ctest $(CTEST_FLAGS) -j $(JOBS)
+# Every test once: the unit tests (and the fuzz corpus replays) under ASan+UBSan, then the rest
+# (cli, interop, e2e, checks) on the release build, which builds the binary and those tests only,
+# not the benchmarks. ctest prints its summary last. `make test-unit` runs the unit tests on the
+# release build too.
+test: deps test-asan $(RELEASE_DIR)/build.ninja
+	ninja -C $(RELEASE_DIR) -j $(JOBS) integration-tests
+	cd $(RELEASE_DIR) && ctest $(CTEST_FLAGS) -j $(JOBS) -LE unit
 
 test-asan: deps $(ASAN_DIR)/build.ninja
 	ninja -C $(ASAN_DIR) -j $(JOBS) unit-tests

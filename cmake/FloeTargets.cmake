@@ -40,8 +40,8 @@ function(floe_add_library name)
 endfunction()
 
 # floe_add_test(NAME SOURCES a_test.cc ... DEPS floe_x ... [LABELS unit|interop|e2e] [TIMEOUT s])
-# A googletest binary run by ctest. Unit tests are also collected into the `unit-tests` target,
-# which the sanitizer build runs.
+# A googletest binary run by ctest. Unit tests are collected into the `unit-tests` target, which
+# the sanitizer build runs; the others into `integration-tests`, which the release build runs.
 function(floe_add_test name)
   cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;DEPS;LABELS" ${ARGN})
   if(NOT ARG_LABELS)
@@ -53,6 +53,9 @@ function(floe_add_test name)
   add_executable(${name} ${ARG_SOURCES})
   target_compile_options(${name} PRIVATE ${FLOE_WARNINGS})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gmock floe_test_main)
+  # googletest and gmock's headers are the heaviest part of a test file: a binary's files share
+  # one parse of them.
+  floe_enable_unity_build(${name})
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests)
   add_test(NAME ${name} COMMAND ${name} --gtest_brief=1)
   set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT}
@@ -60,6 +63,8 @@ function(floe_add_test name)
     ENVIRONMENT "FLOE_BIN=${PROJECT_BINARY_DIR}/floe;FLOE_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
   if("unit" IN_LIST ARG_LABELS)
     set_property(GLOBAL APPEND PROPERTY FLOE_UNIT_TESTS ${name})
+  else()
+    set_property(GLOBAL APPEND PROPERTY FLOE_INTEGRATION_TESTS ${name})
   endif()
 endfunction()
 
