@@ -8,7 +8,7 @@
 namespace floe::avro {
 namespace {
 
-constexpr std::string_view kSchema = R"js({
+constexpr std::string_view kContainerSchema = R"js({
   "type": "record", "name": "r",
   "fields": [
     {"name": "b", "type": "boolean"},
@@ -45,7 +45,7 @@ AvroValue MakeRecord(int k) {
 }
 
 std::string WriteFile(Codec codec, int n) {
-  auto schema = AvroSchema::Parse(kSchema);
+  auto schema = AvroSchema::Parse(kContainerSchema);
   EXPECT_TRUE(schema.has_value());
   ContainerWriter writer(std::move(*schema), codec, {{"iceberg.key", "value"}});
   for (int k = 0; k < n; ++k) EXPECT_TRUE(writer.Append(MakeRecord(k)).has_value());
