@@ -7,40 +7,18 @@
 // Screenshots go to $FLOE_BUILD_DIR/test-artifacts/console-catalog-store/.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
-import { chromium } from 'playwright-core';
+import { ConsoleSession } from './console_session.mjs';
 import { startPostgres } from '../support/postgres_server.mjs';
 import { freePort, waitFor } from '../support/waiting.mjs';
 
-const FLOE = process.env.FLOE_BIN;
-const SHOTS = path.join(process.env.FLOE_BUILD_DIR || os.tmpdir(), 'test-artifacts', 'console-catalog-store');
-
+const session = new ConsoleSession('console-catalog-store');
 let postgres;
-let floe;
-let floeLog = '';
-let browser;
 let page;
 let base;
-let dataDir;
-const consoleErrors = [];
-
-async function shot(name) {
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
-
-async function pipeline() {
-  return (await fetch(`${base}/api/pipeline`)).json();
-}
-
-async function post(pathname, body) {
-  const response = await fetch(`${base}${pathname}`, { method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body) });
-  return { status: response.status, body: await response.json() };
-}
+const pipeline = () => session.pipeline();
+const post = (pathname, body) => session.post(pathname, body);
+const shot = (name) => session.shot(name);
 
 // The catalog's rows in PostgreSQL, as node-postgres reads them.
 async function postgresRows(sql, params = []) {
@@ -92,43 +70,20 @@ async function switchFromPanel(backend) {
 }
 
 before(async () => {
-  assert.ok(FLOE, 'FLOE_BIN is set');
   postgres = await startPostgres();
   assert.ok(postgres, 'PostgreSQL is installed (scripts/install-deps installs Debian\'s postgresql)');
-  fs.mkdirSync(SHOTS, { recursive: true });
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'floe-catalog-store-'));
-  const query = await freePort();
-  base = `http://127.0.0.1:${query}`;
-  floe = spawn(FLOE, ['up', '--data', dataDir, '--traffic', '200', '--trigger', '2s', '--partitions', '2',
+  await session.start(['--traffic', '200', '--trigger', '2s', '--partitions', '2',
     '--broker-listen', `127.0.0.1:${await freePort()}`, '--broker-metrics-listen', '',
-    '--catalog-listen', `127.0.0.1:${await freePort()}`, '--query-listen', `127.0.0.1:${query}`,
-    '--pg-listen', `127.0.0.1:${await freePort()}`, '--registry-listen', `127.0.0.1:${await freePort()}`,
-    '--catalog-replica-listen', `127.0.0.1:${await freePort()}`],
-  { stdio: ['ignore', 'pipe', 'pipe'] });
-  floe.stdout.on('data', (d) => { floeLog += d; });
-  floe.stderr.on('data', (d) => { floeLog += d; });
-  await waitFor('floe up to serve the console', async () => {
-    if (floe.exitCode !== null) throw new Error(`floe up exited ${floe.exitCode}: ${floeLog.slice(-2000)}`);
-    return (await fetch(`${base}/api/pipeline`)).ok;
-  });
+    '--catalog-listen', `127.0.0.1:${await freePort()}`, '--pg-listen', `127.0.0.1:${await freePort()}`,
+    '--registry-listen', `127.0.0.1:${await freePort()}`, '--catalog-replica-listen', `127.0.0.1:${await freePort()}`]);
+  base = session.base;
   await waitFor('rows in the table', async () => (await pipeline()).table?.rows > 0);
-  const executablePath = execFileSync('which', ['chromium']).toString().trim();
-  browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
-  page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
-  page.on('pageerror', (e) => consoleErrors.push(`uncaught: ${e.message}`));
+  page = await session.openBrowser({ width: 1440, height: 1000 });
 });
 
 after(async () => {
-  await browser?.close();
-  if (floe && floe.exitCode === null) {
-    const exited = new Promise((r) => floe.once('exit', r));
-    floe.kill('SIGTERM');
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 20000))]);
-    if (floe.exitCode === null) floe.kill('SIGKILL');
-  }
+  await session.stop();
   postgres?.stop();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 test('a store that does not answer, or a URI that is none, is refused and the catalog stays up on SQLite', async () => {
@@ -205,7 +160,7 @@ test('and back to SQLite: PostgreSQL gives its rows up, nothing is lost', async 
 test('no errors in the browser console but the refusal the first test asked for', () => {
   // Chromium logs every non-2xx answer to a fetch; the unreachable store's 503 is the answer
   // the first test clicked for, once.
-  const refusals = consoleErrors.filter((e) => /status of 503 \(Service Unavailable\)/.test(e));
-  assert.equal(refusals.length, 1, JSON.stringify(consoleErrors));
-  assert.deepEqual(consoleErrors.filter((e) => !refusals.includes(e)), []);
+  const refusals = session.consoleErrors.filter((e) => /status of 503 \(Service Unavailable\)/.test(e));
+  assert.equal(refusals.length, 1, JSON.stringify(session.consoleErrors));
+  assert.deepEqual(session.consoleErrors.filter((e) => !refusals.includes(e)), []);
 });

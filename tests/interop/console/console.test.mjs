@@ -5,70 +5,33 @@
 // equal. Screenshots go to $FLOE_BUILD_DIR/test-artifacts/console/.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { execFileSync } from 'node:child_process';
 import { freePort, waitFor } from '../support/waiting.mjs';
+import { ConsoleSession } from './console_session.mjs';
 
-const FLOE = process.env.FLOE_BIN;
-const SHOTS = path.join(process.env.FLOE_BUILD_DIR || os.tmpdir(), 'test-artifacts', 'console');
-
-const number = (text) => Number(String(text).replace(/[^0-9.\-]/g, '')) || 0;
-
-let floe;
-let floeLog = '';
+const session = new ConsoleSession('console');
 let pgPort;
-let browser;
 let page;
 let base;
-let dataDir;
-const consoleErrors = [];
+const shot = (name) => session.shot(name);
+
+const number = (text) => Number(String(text).replace(/[^0-9.\-]/g, '')) || 0;
 
 async function metric(box, id) {
   return number(await page.locator(`[data-box="${box}"] [data-metric="${id}"]`).textContent());
 }
 
-async function shot(name) {
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
-
 before(async () => {
-  assert.ok(FLOE, 'FLOE_BIN is set');
-  fs.mkdirSync(SHOTS, { recursive: true });
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'floe-console-'));
-  const [broker, catalog, query, pg] = [await freePort(), await freePort(), await freePort(), await freePort()];
-  base = `http://127.0.0.1:${query}`;
-  pgPort = pg;
-  floe = spawn(FLOE, ['up', '--data', dataDir, '--traffic', '200', '--trigger', '1s', '--partitions', '2',
-    '--broker-listen', `127.0.0.1:${broker}`, '--broker-metrics-listen', '', '--catalog-port', String(catalog),
-    '--query-listen', `127.0.0.1:${query}`, '--pg-listen', `127.0.0.1:${pg}`,
-    '--registry-listen', `127.0.0.1:${await freePort()}`], { stdio: ['ignore', 'pipe', 'pipe'] });
-  floe.stdout.on('data', (d) => { floeLog += d; });
-  floe.stderr.on('data', (d) => { floeLog += d; });
-  await waitFor('floe up to serve the console', async () => {
-    if (floe.exitCode !== null) throw new Error(`floe up exited ${floe.exitCode}: ${floeLog.slice(-2000)}`);
-    const response = await fetch(`${base}/api/pipeline`);
-    return response.ok;
-  });
-  const executablePath = execFileSync('which', ['chromium']).toString().trim();
-  browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
-  page.on('pageerror', (e) => consoleErrors.push(`uncaught: ${e.message}`));
+  pgPort = await freePort();
+  await session.start(['--traffic', '200', '--trigger', '1s', '--partitions', '2',
+    '--broker-listen', `127.0.0.1:${await freePort()}`, '--broker-metrics-listen', '',
+    '--catalog-port', String(await freePort()), '--pg-listen', `127.0.0.1:${pgPort}`,
+    '--registry-listen', `127.0.0.1:${await freePort()}`]);
+  base = session.base;
+  page = await session.openBrowser({ width: 1440, height: 900 });
 });
 
-after(async () => {
-  await browser?.close();
-  if (floe && floe.exitCode === null) {
-    const exited = new Promise((r) => floe.once('exit', r));
-    floe.kill('SIGTERM');
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 20000))]);
-    if (floe.exitCode === null) floe.kill('SIGKILL');
-  }
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+after(() => session.stop());
 
 test('the map shows every box and its numbers rise', async () => {
   await page.goto(`${base}/#/map`);
@@ -213,5 +176,5 @@ test('taking the stream job down raises the lag; bringing it back drains it and 
 });
 
 test('no errors in the browser console', () => {
-  assert.deepEqual(consoleErrors, []);
+  assert.deepEqual(session.consoleErrors, []);
 });

@@ -6,37 +6,15 @@
 // playwright-core. Screenshots go to $FLOE_BUILD_DIR/test-artifacts/console-linked-jobs/.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { freePort, waitFor } from '../support/waiting.mjs';
+import { ConsoleSession } from './console_session.mjs';
 
-const FLOE = process.env.FLOE_BIN;
-const SHOTS = path.join(process.env.FLOE_BUILD_DIR || os.tmpdir(), 'test-artifacts', 'console-linked-jobs');
-
-let floe;
-let floeLog = '';
-let browser;
+const session = new ConsoleSession('console-linked-jobs');
 let page;
 let base;
-let dataDir;
-const consoleErrors = [];
-
-async function shot(name) {
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
-
-async function pipeline() {
-  return (await fetch(`${base}/api/pipeline`)).json();
-}
-
-async function post(pathname, body) {
-  const response = await fetch(`${base}${pathname}`, { method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body) });
-  return { status: response.status, body: await response.json() };
-}
+const pipeline = () => session.pipeline();
+const post = (pathname, body) => session.post(pathname, body);
+const shot = (name) => session.shot(name);
 
 function linked(snapshot, topic) {
   return snapshot.linked.find((l) => l.topic === topic);
@@ -64,44 +42,19 @@ async function assertReconciled(name) {
 }
 
 before(async () => {
-  assert.ok(FLOE, 'FLOE_BIN is set');
-  fs.mkdirSync(SHOTS, { recursive: true });
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'floe-linked-jobs-'));
-  const query = await freePort();
-  base = `http://127.0.0.1:${query}`;
-  floe = spawn(FLOE, ['up', '--data', dataDir, '--traffic', '200', '--trigger', '2s', '--partitions', '2',
+  await session.start(['--traffic', '200', '--trigger', '2s', '--partitions', '2',
     '--broker-listen', `127.0.0.1:${await freePort()}`, '--broker-metrics-listen', '',
-    '--catalog-listen', `127.0.0.1:${await freePort()}`, '--query-listen', `127.0.0.1:${query}`,
-    '--pg-listen', `127.0.0.1:${await freePort()}`, '--registry-listen', `127.0.0.1:${await freePort()}`,
-    '--catalog-replica-listen', ''],
-  { stdio: ['ignore', 'pipe', 'pipe'] });
-  floe.stdout.on('data', (d) => { floeLog += d; });
-  floe.stderr.on('data', (d) => { floeLog += d; });
-  await waitFor('floe up to serve the console', async () => {
-    if (floe.exitCode !== null) throw new Error(`floe up exited ${floe.exitCode}: ${floeLog.slice(-2000)}`);
-    return (await fetch(`${base}/api/pipeline`)).ok;
-  });
+    '--catalog-listen', `127.0.0.1:${await freePort()}`, '--pg-listen', `127.0.0.1:${await freePort()}`,
+    '--registry-listen', `127.0.0.1:${await freePort()}`, '--catalog-replica-listen', '']);
+  base = session.base;
   await waitFor('rows in the payments and shipments tables', async () => {
     const s = await pipeline();
     return linked(s, 'payments')?.rows > 0 && linked(s, 'shipments')?.rows > 0;
   }, { timeoutMs: 90000 });
-  const executablePath = execFileSync('which', ['chromium']).toString().trim();
-  browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
-  page = await browser.newPage({ viewport: { width: 1440, height: 1100 } });
-  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
-  page.on('pageerror', (e) => consoleErrors.push(`uncaught: ${e.message}`));
+  page = await session.openBrowser({ width: 1440, height: 1100 });
 });
 
-after(async () => {
-  await browser?.close();
-  if (floe && floe.exitCode === null) {
-    const exited = new Promise((r) => floe.once('exit', r));
-    floe.kill('SIGTERM');
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 20000))]);
-    if (floe.exitCode === null) floe.kill('SIGKILL');
-  }
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-});
+after(() => session.stop());
 
 test('the map has a box for the payments and for the shipments, each with a page', async () => {
   await page.goto(`${base}/#/map`);
@@ -182,5 +135,5 @@ test('small files on the shipments\' job: files pile up, compaction folds them',
 });
 
 test('no errors in the browser console', () => {
-  assert.deepEqual(consoleErrors, []);
+  assert.deepEqual(session.consoleErrors, []);
 });

@@ -12,45 +12,24 @@
 // $FLOE_BUILD_DIR/test-artifacts/console-playground/.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { IcebergRestCatalog } from 'iceberg-js';
 import kafkajs from 'kafkajs';
-import { chromium } from 'playwright-core';
 import { Trino } from 'trino-client';
 import { freePort, waitFor } from '../support/waiting.mjs';
+import { ConsoleSession } from './console_session.mjs';
 
-const FLOE = process.env.FLOE_BIN;
-const SHOTS = path.join(process.env.FLOE_BUILD_DIR || os.tmpdir(), 'test-artifacts', 'console-playground');
+const session = new ConsoleSession('console-playground');
+let page;
+let base;
+const pipeline = () => session.pipeline();
+const post = (pathname, body) => session.post(pathname, body);
+const shot = (name) => session.shot(name);
 
 const number = (text) => Number(String(text).replace(/[^0-9.\-]/g, '')) || 0;
 
-let floe;
-let floeLog = '';
-let browser;
-let page;
-let base;
-let dataDir;
-const consoleErrors = [];
-
-async function shot(name) {
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
-
-async function pipeline() {
-  return (await fetch(`${base}/api/pipeline`)).json();
-}
-
-async function post(pathname, body) {
-  const response = await fetch(`${base}${pathname}`, { method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body) });
-  return { status: response.status, body: await response.json() };
-}
-
-async function count(sql, session) {
-  const { status, body } = await post('/api/query', session ? { sql, session } : { sql });
+// `properties`: the query's session properties (the HTTP API's `session`).
+async function count(sql, properties) {
+  const { status, body } = await post('/api/query', properties ? { sql, session: properties } : { sql });
   assert.equal(status, 200, JSON.stringify(body));
   return Number(body.rows[0][0]);
 }
@@ -88,41 +67,16 @@ async function assertReconciled(name) {
 }
 
 before(async () => {
-  assert.ok(FLOE, 'FLOE_BIN is set');
-  fs.mkdirSync(SHOTS, { recursive: true });
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'floe-playground-'));
-  const [broker, catalog, query, pg] = [await freePort(), await freePort(), await freePort(), await freePort()];
-  base = `http://127.0.0.1:${query}`;
-  floe = spawn(FLOE, ['up', '--data', dataDir, '--traffic', '200', '--trigger', '3s', '--partitions', '2',
-    '--broker-listen', `127.0.0.1:${broker}`, '--broker-metrics-listen', '', '--catalog-port', String(catalog),
-    '--query-listen', `127.0.0.1:${query}`, '--pg-listen', `127.0.0.1:${pg}`,
-    '--registry-listen', `127.0.0.1:${await freePort()}`, '--catalog-replica-listen', `127.0.0.1:${await freePort()}`],
-  { stdio: ['ignore', 'pipe', 'pipe'] });
-  floe.stdout.on('data', (d) => { floeLog += d; });
-  floe.stderr.on('data', (d) => { floeLog += d; });
-  await waitFor('floe up to serve the console', async () => {
-    if (floe.exitCode !== null) throw new Error(`floe up exited ${floe.exitCode}: ${floeLog.slice(-2000)}`);
-    const response = await fetch(`${base}/api/pipeline`);
-    return response.ok;
-  });
+  await session.start(['--traffic', '200', '--trigger', '3s', '--partitions', '2',
+    '--broker-listen', `127.0.0.1:${await freePort()}`, '--broker-metrics-listen', '',
+    '--catalog-port', String(await freePort()), '--pg-listen', `127.0.0.1:${await freePort()}`,
+    '--registry-listen', `127.0.0.1:${await freePort()}`, '--catalog-replica-listen', `127.0.0.1:${await freePort()}`]);
+  base = session.base;
   await waitFor('rows in the table', async () => (await pipeline()).table?.rows > 0);
-  const executablePath = execFileSync('which', ['chromium']).toString().trim();
-  browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
-  page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
-  page.on('pageerror', (e) => consoleErrors.push(`uncaught: ${e.message}`));
+  page = await session.openBrowser({ width: 1440, height: 1000 });
 });
 
-after(async () => {
-  await browser?.close();
-  if (floe && floe.exitCode === null) {
-    const exited = new Promise((r) => floe.once('exit', r));
-    floe.kill('SIGTERM');
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 20000))]);
-    if (floe.exitCode === null) floe.kill('SIGKILL');
-  }
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+after(() => session.stop());
 
 test('the rewire panel shows the job\'s settings and applies new ones', async () => {
   await page.goto(`${base}/#/playground`);
@@ -450,5 +404,5 @@ test('each box page shows its configuration and what would replace it, and the s
 });
 
 test('no errors in the browser console', () => {
-  assert.deepEqual(consoleErrors, []);
+  assert.deepEqual(session.consoleErrors, []);
 });
