@@ -114,8 +114,12 @@ test('the catalog moves to PostgreSQL from the panel, and commits land there', a
   const answer = await switchFromPanel(postgres.uri);
   assert.equal(answer.ok, true, answer.text);
   assert.match(answer.text, /Moved .* to postgresql:\/\/postgres@127\.0\.0\.1:\d+\/postgres/);
-  let s = await pipeline();
-  assert.equal(s.catalog_store.kind, 'postgresql');
+  // GET /api/pipeline answers from the console's last sample (taken every second), so the
+  // switch shows there a moment after its answer.
+  let s = await waitFor('the pipeline to name PostgreSQL', async () => {
+    const p = await pipeline();
+    return p.catalog_store.kind === 'postgresql' ? p : null;
+  });
   assert.equal(s.endpoints.catalog_backend, postgres.uri);
   assert.equal(s.roles.find((r) => r.name === 'catalog replica').state, 'running');
   const tables = (await postgresRows(
@@ -149,8 +153,10 @@ test('the catalog moves to PostgreSQL from the panel, and commits land there', a
 test('and back to SQLite: PostgreSQL gives its rows up, nothing is lost', async () => {
   const answer = await switchFromPanel('sqlite');
   assert.equal(answer.ok, true, answer.text);
-  const s = await pipeline();
-  assert.equal(s.catalog_store.kind, 'sqlite');
+  const s = await waitFor('the pipeline to name SQLite', async () => {
+    const p = await pipeline();
+    return p.catalog_store.kind === 'sqlite' ? p : null;
+  });
   assert.equal(s.catalog_store.backend, s.catalog_store.default_backend);
   assert.equal((await postgresRows("SELECT count(*)::int AS n FROM iceberg_tables WHERE catalog_name = 'default'"))[0].n, 0);
   await waitFor('commits to go on', async () => (await pipeline()).table.snapshot_id !== s.table.snapshot_id);
