@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <mutex>
 
 #include "catalog/open_catalog.h"
 #include "catalog/postgres_test_server.h"
@@ -15,19 +14,8 @@ namespace {
 // One PostgreSQL server for these tests, started on first use; null (and the reason) when the
 // binaries are not installed.
 PostgresTestServer* MovePostgres(std::string* why_not) {
-  static std::unique_ptr<PostgresTestServer> server;
-  static std::string failure;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    auto started = PostgresTestServer::Start();
-    if (started) {
-      server = std::move(*started);
-    } else {
-      failure = started.error().ToString();
-    }
-  });
-  *why_not = failure;
-  return server.get();
+  static PostgresTestServer::Slot slot;
+  return PostgresTestServer::StartOnce(slot, why_not);
 }
 
 // A PostgreSQL database of its own for each test (catalog rows of one name would otherwise

@@ -62,6 +62,19 @@ int RunLogged(const std::vector<std::string>& argv, const std::string& log) {
 
 }  // namespace
 
+PostgresTestServer* PostgresTestServer::StartOnce(Slot& slot, std::string* why_not) {
+  std::call_once(slot.once, [&slot] {
+    auto started = Start();
+    if (started) {
+      slot.server = std::move(*started);
+    } else {
+      slot.failure = started.error().ToString();
+    }
+  });
+  *why_not = slot.failure;
+  return slot.server.get();
+}
+
 Result<std::unique_ptr<PostgresTestServer>> PostgresTestServer::Start() {
   std::unique_ptr<PostgresTestServer> server(new PostgresTestServer());
   server->bin_ = FindBinaries();

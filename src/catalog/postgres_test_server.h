@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "base/result.h"
@@ -14,6 +15,16 @@ class PostgresTestServer {
  public:
   // Unavailable when no PostgreSQL binaries are installed (the test should skip then).
   static Result<std::unique_ptr<PostgresTestServer>> Start();
+
+  // A server started on a slot's first use and kept for the rest of the process: a test
+  // binary's tests share one instead of paying initdb each. Null, with the reason in *why_not,
+  // when it could not start. Each slot is a server of its own.
+  struct Slot {
+    std::unique_ptr<PostgresTestServer> server;
+    std::string failure;
+    std::once_flag once;
+  };
+  static PostgresTestServer* StartOnce(Slot& slot, std::string* why_not);
   ~PostgresTestServer();
 
   // "postgresql://postgres@127.0.0.1:PORT/postgres"

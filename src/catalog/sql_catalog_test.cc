@@ -19,19 +19,8 @@ using ::testing::UnorderedElementsAre;
 
 // One PostgreSQL server for the whole binary, started on first use.
 PostgresTestServer* SharedPostgres(std::string* why_not) {
-  static std::unique_ptr<PostgresTestServer> server;
-  static std::string failure;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    auto started = PostgresTestServer::Start();
-    if (started) {
-      server = std::move(*started);
-    } else {
-      failure = started.error().ToString();
-    }
-  });
-  *why_not = failure;
-  return server.get();
+  static PostgresTestServer::Slot slot;
+  return PostgresTestServer::StartOnce(slot, why_not);
 }
 
 // Runs every test on SQLite and on PostgreSQL, each in a fresh catalog.
