@@ -35,7 +35,8 @@ bool IsComparison(const std::string& name) {
 }
 
 bool IsTextLiteral(const BoundExpr& e) {
-  return e.kind == BoundKind::kConstant && e.type.kind() == TypeKind::kVarchar && !e.value.is_null();
+  return e.kind == BoundKind::kConstant && e.type.kind() == TypeKind::kVarchar &&
+         !e.As<BoundConstant>().value.is_null();
 }
 
 std::vector<ColumnId> ColumnsReadBy(const LogicalOperator& plan) {
@@ -51,7 +52,7 @@ std::vector<ColumnId> ColumnsReadBy(const LogicalOperator& plan) {
 }
 
 BoundExprPtr MakeNot(BoundExprPtr arg, int location) {
-  auto out = std::make_unique<BoundExpr>(BoundKind::kNot, SqlType::Boolean());
+  auto out = std::make_unique<BoundNot>(SqlType::Boolean());
   out->location = location;
   out->args.push_back(std::move(arg));
   return out;
@@ -75,9 +76,9 @@ std::unexpected<Error> BinderImpl::UserErrorAt(int location, const Error& error)
 }
 
 std::optional<Value> BinderImpl::ConstantValue(const BoundExpr& expr) const {
-  if (expr.kind == BoundKind::kConstant) return expr.value;
+  if (expr.kind == BoundKind::kConstant) return expr.As<BoundConstant>().value;
   if (expr.kind == BoundKind::kCast && expr.args[0]->kind == BoundKind::kConstant) {
-    const Value& v = expr.args[0]->value;
+    const Value& v = expr.args[0]->As<BoundConstant>().value;
     if (v.is_null()) return Value::Null(expr.type);
     if (v.type().kind() == TypeKind::kVarchar) return CastFromText(v.as_string(), expr.type, options_.time_zone.get());
     if (v.type().IsInteger() && expr.type.IsInteger()) return Value::Int(expr.type, v.as_int());
@@ -97,12 +98,13 @@ std::optional<Value> BinderImpl::ConstantValue(const BoundExpr& expr) const {
 Result<BoundExprPtr> BinderImpl::Coerce(BoundExprPtr expr, const SqlType& type, int location, std::string_view what) {
   if (expr->type == type) return expr;
   // A string literal next to a typed value takes that type (as PostgreSQL's untyped literals do).
-  if (expr->kind == BoundKind::kConstant && expr->type.kind() == TypeKind::kVarchar && !expr->value.is_null() &&
-      type.kind() != TypeKind::kVarchar) {
-    auto converted = CastFromText(expr->value.as_string(), type, options_.time_zone.get());
+  if (expr->kind == BoundKind::kConstant && expr->type.kind() == TypeKind::kVarchar &&
+      !expr->As<BoundConstant>().value.is_null() && type.kind() != TypeKind::kVarchar) {
+    const std::string& text = expr->As<BoundConstant>().value.as_string();
+    auto converted = CastFromText(text, type, options_.time_zone.get());
     if (!converted) {
       return ErrorAt(expr->location >= 0 ? expr->location : location,
-                     fmt::format("Cannot cast '{}' to {}", expr->value.as_string(), type.ToString()));
+                     fmt::format("Cannot cast '{}' to {}", text, type.ToString()));
     }
     auto out = MakeConstant(std::move(*converted));
     out->location = expr->location;
@@ -112,7 +114,7 @@ Result<BoundExprPtr> BinderImpl::Coerce(BoundExprPtr expr, const SqlType& type, 
     return ErrorAt(expr->location >= 0 ? expr->location : location,
                    fmt::format("{}: cannot use {} where {} is expected", what, expr->type.ToString(), type.ToString()));
   }
-  if (expr->kind == BoundKind::kConstant && expr->value.is_null()) {
+  if (expr->kind == BoundKind::kConstant && expr->As<BoundConstant>().value.is_null()) {
     auto out = MakeConstant(Value::Null(type));
     out->location = expr->location;
     return out;
@@ -156,7 +158,7 @@ Result<BoundExprPtr> BinderImpl::BindGrouping(const ast::Expr& expr, ExprContext
   };
   const GroupingSets& grouping = *context.grouping_sets;
   if (!grouping.set_column) return MakeConstant(Value::Int(SqlType::Bigint(), 0));
-  auto out = std::make_unique<BoundExpr>(BoundKind::kCase, SqlType::Bigint());
+  auto out = std::make_unique<BoundCase>(SqlType::Bigint());
   out->location = expr.location;
   for (size_t s = 0; s < grouping.sets.size(); ++s) {
     std::vector<BoundExprPtr> compare;
@@ -172,17 +174,19 @@ Result<BoundExprPtr> BinderImpl::ApplyGrouping(BoundExprPtr expr, const ExprCont
   if (context.group_keys == nullptr) return expr;
   for (size_t i = 0; i < context.group_keys->size(); ++i) {
     if (expr->Equals(*(*context.group_keys)[i])) {
-      auto column = MakeColumn((*context.group_ids)[i], expr->type, expr->kind == BoundKind::kColumn ? expr->name : "expr");
+      auto column = MakeColumn((*context.group_ids)[i], expr->type,
+                               expr->kind == BoundKind::kColumn ? expr->As<BoundColumnRef>().name : "expr");
       column->location = expr->location;
       return column;
     }
   }
-  if (expr->kind == BoundKind::kColumn && context.grouped_input->contains(expr->column)) {
+  if (expr->kind == BoundKind::kColumn && context.grouped_input->contains(expr->As<BoundColumnRef>().column)) {
     return ErrorAt(expr->location >= 0 ? expr->location : location,
-                   fmt::format("'{}' must be an aggregate expression or appear in GROUP BY clause", expr->name));
+                   fmt::format("'{}' must be an aggregate expression or appear in GROUP BY clause",
+                               expr->As<BoundColumnRef>().name));
   }
   if (expr->kind == BoundKind::kSubquery) {
-    for (ColumnId id : expr->correlated) {
+    for (ColumnId id : expr->As<BoundSubquery>().correlated) {
       if (context.grouped_input->contains(id)) {
         return ErrorAt(expr->location, "a correlated subquery may only reference grouped columns (not supported yet)",
                        ErrorKind::kNotImplemented);

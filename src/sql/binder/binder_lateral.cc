@@ -20,7 +20,8 @@ Result<LogicalPtr> BinderImpl::BindLateral(const ast::TableRef& ref, Scope& scop
     context.scope = &scope;
     context.ctes = ctes;
     FLOE_ASSIGN_OR_RETURN(on, BindPredicate(*condition, context));
-    bool always = on->kind == BoundKind::kConstant && !on->value.is_null() && on->value.as_bool();
+    bool always = on->kind == BoundKind::kConstant && !on->As<BoundConstant>().value.is_null() &&
+                  on->As<BoundConstant>().value.as_bool();
     if (always) on = nullptr;
   }
   std::set<ColumnId> left_ids = input->OutputIds();

@@ -688,7 +688,7 @@ LogicalPtr BinderImpl::ExpandGroupingSets(LogicalPtr input, const std::vector<Bo
   }
   for (size_t k = 0; k < keys.size(); ++k) {
     const SqlType& type = keys[k]->type;
-    auto without = std::make_unique<BoundExpr>(BoundKind::kInList, SqlType::Boolean());
+    auto without = std::make_unique<BoundInList>(SqlType::Boolean());
     without->args.push_back(MakeColumn(set_number, SqlType::Bigint(), "$grouping_set"));
     for (size_t s = 0; s < grouping.sets.size(); ++s) {
       const auto& set = grouping.sets[s];
@@ -698,7 +698,7 @@ LogicalPtr BinderImpl::ExpandGroupingSets(LogicalPtr input, const std::vector<Bo
     }
     BoundExprPtr value = keys[k]->Clone();
     if (without->args.size() > 1) {  // CASE WHEN set IN (sets without the key) THEN NULL ELSE key END
-      auto nulled = std::make_unique<BoundExpr>(BoundKind::kCase, type);
+      auto nulled = std::make_unique<BoundCase>(type);
       nulled->args.push_back(std::move(without));
       nulled->args.push_back(MakeConstant(Value::Null(type)));
       nulled->args.push_back(std::move(value));
@@ -706,7 +706,7 @@ LogicalPtr BinderImpl::ExpandGroupingSets(LogicalPtr input, const std::vector<Bo
       value = std::move(nulled);
     }
     ColumnId id = NewColumn();
-    std::string name = keys[k]->kind == BoundKind::kColumn ? keys[k]->name : "group";
+    std::string name = keys[k]->kind == BoundKind::kColumn ? keys[k]->As<BoundColumnRef>().name : "group";
     project->output.push_back(OutputColumn{id, name, type});
     project->expressions.push_back(std::move(value));
     aggregate.groups.push_back(MakeColumn(id, type, name));
@@ -957,8 +957,9 @@ Result<LogicalPtr> BinderImpl::BindSelect(const Query& query, Scope* outer, cons
   if (aggregate) {
     auto node = std::make_unique<LogicalAggregate>();
     for (size_t i = 0; i < group_keys.size(); ++i) {
-      node->output.push_back(OutputColumn{group_ids[i], group_keys[i]->kind == BoundKind::kColumn ? group_keys[i]->name : "group",
-                                          group_keys[i]->type});
+      node->output.push_back(OutputColumn{
+          group_ids[i], group_keys[i]->kind == BoundKind::kColumn ? group_keys[i]->As<BoundColumnRef>().name : "group",
+          group_keys[i]->type});
     }
     if (grouping.set_column) {
       plan = ExpandGroupingSets(std::move(plan), group_keys, grouping, *node);
@@ -988,7 +989,8 @@ Result<LogicalPtr> BinderImpl::BindSelect(const Query& query, Scope* outer, cons
 
   auto project = std::make_unique<LogicalProject>();
   for (size_t i = 0; i < projections.size(); ++i) {
-    ColumnId id = projections[i]->kind == BoundKind::kColumn ? projections[i]->column : NewColumn();
+    ColumnId id =
+        projections[i]->kind == BoundKind::kColumn ? projections[i]->As<BoundColumnRef>().column : NewColumn();
     // A column passed through keeps its id unless it appears twice in the select list.
     for (const auto& existing : project->output) {
       if (existing.id == id) id = NewColumn();

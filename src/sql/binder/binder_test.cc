@@ -90,7 +90,7 @@ TEST_F(BinderTest, CorrelatedSubqueryRecordsOuterColumns) {
   ASSERT_EQ(filter->kind, LogicalKind::kFilter);
   const BoundExpr& subquery = *filter->As<LogicalFilter>().predicate->args.at(1);
   ASSERT_EQ(subquery.kind, BoundKind::kSubquery);
-  ASSERT_EQ(subquery.correlated.size(), 1u);
+  ASSERT_EQ(subquery.As<BoundSubquery>().correlated.size(), 1u);
 }
 
 TEST_F(BinderTest, PushedScanPredicateNamesTableColumnsAndFieldIds) {
@@ -123,7 +123,7 @@ TEST_F(BinderTest, FoldingLeavesFailingExpressionsForRunTime) {
   const auto& expressions = (*plan)->As<LogicalProject>().expressions;
   EXPECT_EQ(expressions.at(0)->kind, BoundKind::kCall);
   ASSERT_EQ(expressions.at(1)->kind, BoundKind::kConstant);
-  EXPECT_EQ(expressions.at(1)->value.as_int(), 6);
+  EXPECT_EQ(expressions.at(1)->As<BoundConstant>().value.as_int(), 6);
 }
 
 // A plan node is read only as its own kind's class: the wrong one stops the process instead of
@@ -133,6 +133,139 @@ TEST(LogicalPlanTest, ReadingANodeAsAnotherKindAborts) {
   LogicalOperator& node = filter;
   EXPECT_EQ(&node.As<LogicalFilter>(), &filter);
   EXPECT_DEATH(node.As<LogicalJoin>(), "a Filter plan node was read as a Join node");
+}
+
+// An expression, too, is read only as its own kind's class.
+TEST(BoundExprTest, ReadingAnExpressionAsAnotherKindAborts) {
+  std::vector<BoundExprPtr> args;
+  args.push_back(MakeColumn(ColumnId(3), SqlType::Bigint(), "price"));
+  args.push_back(MakeConstant(Value::Int(SqlType::Bigint(), 2)));
+  BoundExprPtr call = MakeCall("multiply", SqlType::Bigint(), std::move(args));
+  const BoundExpr& e = *call;
+  EXPECT_EQ(e.As<BoundCall>().name, "multiply");
+  EXPECT_EQ(e.args[0]->As<BoundColumnRef>().column, ColumnId(3));
+  EXPECT_DEATH(e.As<BoundCast>(), "a Call expression was read as a Cast expression");
+  EXPECT_DEATH(e.args[1]->As<BoundColumnRef>(), "a Constant expression was read as a Column expression");
+}
+
+// One expression of every kind, its own fields set away from their defaults.
+std::vector<BoundExprPtr> OneOfEachKind() {
+  auto price = [] { return MakeColumn(ColumnId(3), SqlType::Bigint(), "price"); };
+  auto two = [] { return MakeConstant(Value::Int(SqlType::Bigint(), 2)); };
+  std::vector<BoundExprPtr> out;
+  out.push_back(two());
+  out.push_back(price());
+  auto parameter = std::make_unique<BoundParameter>(SqlType::Unknown());
+  parameter->parameter_index = 4;
+  out.push_back(std::move(parameter));
+  std::vector<BoundExprPtr> args;
+  args.push_back(price());
+  args.push_back(two());
+  out.push_back(MakeCall("multiply", SqlType::Bigint(), std::move(args)));
+  out.push_back(MakeCast(price(), SqlType::Double(), /*try_cast=*/true));
+  auto is_null = std::make_unique<BoundIsNull>(SqlType::Boolean());
+  is_null->negated = true;
+  is_null->args.push_back(price());
+  auto case_ = std::make_unique<BoundCase>(SqlType::Bigint());
+  case_->args.push_back(is_null->Clone());
+  case_->args.push_back(two());
+  case_->args.push_back(price());
+  case_->has_else = true;
+  out.push_back(std::move(case_));
+  auto and_ = std::make_unique<BoundAnd>(SqlType::Boolean());
+  and_->args.push_back(is_null->Clone());
+  and_->args.push_back(is_null->Clone());
+  out.push_back(std::move(and_));
+  auto or_ = std::make_unique<BoundOr>(SqlType::Boolean());
+  or_->args.push_back(is_null->Clone());
+  or_->args.push_back(is_null->Clone());
+  out.push_back(std::move(or_));
+  auto not_ = std::make_unique<BoundNot>(SqlType::Boolean());
+  not_->args.push_back(is_null->Clone());
+  out.push_back(std::move(not_));
+  out.push_back(std::move(is_null));
+  auto in_list = std::make_unique<BoundInList>(SqlType::Boolean());
+  in_list->negated = true;
+  in_list->args.push_back(price());
+  in_list->args.push_back(two());
+  out.push_back(std::move(in_list));
+  auto subquery = std::make_unique<BoundSubquery>(SqlType::Boolean());
+  subquery->subquery_kind = SubqueryKind::kQuantified;
+  subquery->compare_op = "lt";
+  subquery->quantifier_all = true;
+  subquery->plan = std::make_shared<LogicalEmpty>();
+  subquery->correlated = {ColumnId(5)};
+  subquery->args.push_back(price());
+  out.push_back(std::move(subquery));
+  for (size_t i = 0; i < out.size(); ++i) out[i]->location = static_cast<int>(10 + i);
+  return out;
+}
+
+// A clone is the same expression, its kind's fields included; a subquery's plan is shared.
+TEST(BoundExprTest, CloneKeepsEveryKindsFields) {
+  std::vector<BoundExprPtr> exprs = OneOfEachKind();
+  std::vector<std::string> shown;
+  for (const auto& e : exprs) {
+    BoundExprPtr copy = e->Clone();
+    ASSERT_EQ(copy->kind, e->kind) << BoundKindName(e->kind);
+    EXPECT_EQ(copy->type, e->type);
+    EXPECT_EQ(copy->location, e->location);
+    EXPECT_EQ(copy->ToString(), e->ToString());
+    EXPECT_EQ(copy->ColumnsRead(), e->ColumnsRead());
+    // Two subqueries are never the same expression, not even a copy.
+    EXPECT_EQ(copy->Equals(*e), e->kind != BoundKind::kSubquery) << BoundKindName(e->kind);
+    shown.push_back(copy->ToString());
+  }
+  EXPECT_EQ(shown, (std::vector<std::string>{
+                       "2",
+                       "price#3",
+                       "$4",
+                       "(price#3 * 2)",
+                       "TRY_CAST(price#3 AS double)",
+                       "CASE WHEN (price#3 IS NOT NULL) THEN 2 ELSE price#3 END",
+                       "((price#3 IS NOT NULL) AND (price#3 IS NOT NULL))",
+                       "((price#3 IS NOT NULL) OR (price#3 IS NOT NULL))",
+                       "(NOT (price#3 IS NOT NULL))",
+                       "(price#3 IS NOT NULL)",
+                       "(price#3 NOT IN (2))",
+                       "(price#3 lt ALL (subquery correlated: #5))",
+                   }));
+  const auto& subquery = exprs.back()->As<BoundSubquery>();
+  BoundExprPtr copy = subquery.Clone();
+  EXPECT_EQ(copy->As<BoundSubquery>().plan, subquery.plan);
+  EXPECT_EQ(copy->As<BoundSubquery>().correlated, subquery.correlated);
+}
+
+// Equality compares each kind's own fields (a column by its id, not its display name).
+TEST(BoundExprTest, EqualsComparesTheKindsFields) {
+  std::vector<BoundExprPtr> exprs = OneOfEachKind();
+  for (size_t i = 0; i < exprs.size(); ++i) {
+    for (size_t j = 0; j < exprs.size(); ++j) {
+      if (i == j) continue;
+      EXPECT_FALSE(exprs[i]->Equals(*exprs[j])) << i << " vs " << j;
+    }
+  }
+  auto changed = [&](BoundKind kind, auto&& change) {
+    for (const auto& e : exprs) {
+      if (e->kind != kind) continue;
+      BoundExprPtr copy = e->Clone();
+      change(*copy);
+      return copy->Equals(*e);
+    }
+    ADD_FAILURE() << "no " << BoundKindName(kind);
+    return true;
+  };
+  EXPECT_FALSE(changed(BoundKind::kConstant,
+                       [](BoundExpr& e) { e.As<BoundConstant>().value = Value::Int(SqlType::Bigint(), 3); }));
+  EXPECT_FALSE(changed(BoundKind::kColumn, [](BoundExpr& e) { e.As<BoundColumnRef>().column = ColumnId(4); }));
+  EXPECT_TRUE(changed(BoundKind::kColumn, [](BoundExpr& e) { e.As<BoundColumnRef>().name = "cost"; }));
+  EXPECT_FALSE(changed(BoundKind::kParameter, [](BoundExpr& e) { e.As<BoundParameter>().parameter_index = 5; }));
+  EXPECT_FALSE(changed(BoundKind::kCall, [](BoundExpr& e) { e.As<BoundCall>().name = "add"; }));
+  EXPECT_FALSE(changed(BoundKind::kCast, [](BoundExpr& e) { e.As<BoundCast>().try_cast = false; }));
+  EXPECT_FALSE(changed(BoundKind::kCase, [](BoundExpr& e) { e.As<BoundCase>().has_else = false; }));
+  EXPECT_FALSE(changed(BoundKind::kIsNull, [](BoundExpr& e) { e.As<BoundIsNull>().negated = false; }));
+  EXPECT_FALSE(changed(BoundKind::kInList, [](BoundExpr& e) { e.As<BoundInList>().negated = false; }));
+  EXPECT_TRUE(changed(BoundKind::kAnd, [](BoundExpr& e) { e.location = 99; }));
 }
 
 }  // namespace

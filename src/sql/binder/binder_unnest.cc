@@ -83,7 +83,8 @@ Result<LogicalPtr> BinderImpl::BindJoinUnnest(const TableRef& join, LogicalPtr l
   context.scope = &scope;
   context.ctes = ctes;
   FLOE_ASSIGN_OR_RETURN(auto condition, BindPredicate(*join.condition, context));
-  bool always = condition->kind == BoundKind::kConstant && !condition->value.is_null() && condition->value.as_bool();
+  bool always = condition->kind == BoundKind::kConstant && !condition->As<BoundConstant>().value.is_null() &&
+                condition->As<BoundConstant>().value.as_bool();
   if (always) return plan;
   if (type == LogicalJoinType::kLeft) {
     return ErrorAt(join.condition->location, "LEFT JOIN UNNEST supports only ON true", ErrorKind::kNotImplemented);

@@ -32,7 +32,9 @@ void Relocate(BoundExpr& expr, int location) {
   for (auto& arg : expr.args) Relocate(*arg, location);
   // Subquery plans are shared once bound, but these were bound just now by this binder and
   // nothing else holds them yet.
-  if (expr.kind == BoundKind::kSubquery && expr.plan) RelocatePlan(const_cast<LogicalOperator&>(*expr.plan), location);
+  if (expr.kind == BoundKind::kSubquery && expr.As<BoundSubquery>().plan) {
+    RelocatePlan(const_cast<LogicalOperator&>(*expr.As<BoundSubquery>().plan), location);
+  }
 }
 
 std::string ViewKey(const QualifiedTableName& name) { return name.ToString(); }

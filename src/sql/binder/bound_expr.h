@@ -22,44 +22,55 @@ struct LogicalOperator;
 struct BoundExpr;
 using BoundExprPtr = std::unique_ptr<BoundExpr>;
 
+// An expression's kind; each has its own class below (kCall: BoundCall, ...), holding only what
+// that kind means.
 enum class BoundKind {
-  kConstant,   // value
-  kColumn,     // column (name: for display)
-  kParameter,  // parameter_index; type from context (unknown until given)
-  kCall,       // name (scalar function or operator: add, eq, like, ...), args
-  kCast,       // args[0] to type; try_cast
-  kCase,       // args: when, then, when, then, ..., [else]; has_else
-  kAnd,        // args
-  kOr,         // args
-  kNot,        // args[0]
-  kIsNull,     // args[0]; negated for IS NOT NULL
-  kInList,     // args[0] IN (args[1..]); negated
-  kSubquery,   // subquery_kind, plan; for kIn/kQuantified args[0] is the left side
+  kConstant,   // BoundConstant
+  kColumn,     // BoundColumnRef
+  kParameter,  // BoundParameter; type from context (unknown until given)
+  kCall,       // BoundCall: scalar function or operator (add, eq, like, ...) over args
+  kCast,       // BoundCast: args[0] to type
+  kCase,       // BoundCase: args when, then, when, then, ..., [else]
+  kAnd,        // BoundAnd: args
+  kOr,         // BoundOr: args
+  kNot,        // BoundNot: args[0]
+  kIsNull,     // BoundIsNull: args[0]
+  kInList,     // BoundInList: args[0] IN (args[1..])
+  kSubquery,   // BoundSubquery; for kIn/kQuantified args[0] is the left side
 };
+
+// "Constant", "Call", ...: for messages.
+const char* BoundKindName(BoundKind kind);
 
 enum class SubqueryKind { kScalar, kExists, kIn, kQuantified };
 
+// What every expression has. The rest is its kind's: an expression is made as its kind's class
+// (std::make_unique<BoundCall>(type)) and read as it with As<BoundCall>(), which checks the
+// kind, so no code reads a field another kind would have had.
 struct BoundExpr {
-  BoundExpr(BoundKind k, SqlType t) : kind(k), type(std::move(t)) {}
+  virtual ~BoundExpr() = default;
+  BoundExpr(const BoundExpr&) = delete;
+  BoundExpr& operator=(const BoundExpr&) = delete;
 
-  BoundKind kind;
+  const BoundKind kind;
   SqlType type;
-  int location = -1;  // Byte offset in the SQL text, for errors raised later.
+  int location = -1;               // Byte offset in the SQL text, for errors raised later.
+  std::vector<BoundExprPtr> args;  // Operands; empty for constants, columns and parameters.
 
-  Value value;
-  ColumnId column;
-  std::string name;
-  std::vector<BoundExprPtr> args;
-  bool negated = false;
-  bool try_cast = false;
-  bool has_else = false;
-  int parameter_index = 0;
-
-  SubqueryKind subquery_kind = SubqueryKind::kScalar;
-  std::string compare_op;  // kQuantified / kIn: eq, lt, ...
-  bool quantifier_all = false;
-  std::shared_ptr<const LogicalOperator> plan;  // Immutable once bound; shared by clones.
-  std::vector<ColumnId> correlated;             // Outer columns the subquery reads.
+  // This expression as its kind's class T. An expression of another kind is a bug in the
+  // caller: the process aborts, naming both kinds, rather than read memory of the wrong shape.
+  template <typename T>
+  T& As() {
+    if (kind != T::kKind) [[unlikely]]
+      KindMismatch(T::kKind);
+    return static_cast<T&>(*this);
+  }
+  template <typename T>
+  const T& As() const {
+    if (kind != T::kKind) [[unlikely]]
+      KindMismatch(T::kKind);
+    return static_cast<const T&>(*this);
+  }
 
   BoundExprPtr Clone() const;
   // Structural equality (for matching GROUP BY expressions and common subexpressions).
@@ -74,14 +85,92 @@ struct BoundExpr {
   std::set<ColumnId> ColumnsRead() const;
   // Whether a subquery appears anywhere in the expression.
   bool HasSubquery() const;
+
+ protected:
+  BoundExpr(BoundKind k, SqlType t) : kind(k), type(std::move(t)) {}
+
+ private:
+  [[noreturn]] void KindMismatch(BoundKind wanted) const;
+};
+
+// The base of each kind's class: fixes the kind, and names it for As<T>().
+template <BoundKind K>
+struct BoundNode : BoundExpr {
+  static constexpr BoundKind kKind = K;
+  explicit BoundNode(SqlType t) : BoundExpr(K, std::move(t)) {}
+};
+
+struct BoundConstant final : BoundNode<BoundKind::kConstant> {
+  using BoundNode::BoundNode;
+  Value value;
+};
+
+struct BoundColumnRef final : BoundNode<BoundKind::kColumn> {
+  using BoundNode::BoundNode;
+  ColumnId column;
+  std::string name;  // For display only: the id is what identifies the column.
+};
+
+struct BoundParameter final : BoundNode<BoundKind::kParameter> {
+  using BoundNode::BoundNode;
+  int parameter_index = 0;
+};
+
+struct BoundCall final : BoundNode<BoundKind::kCall> {
+  using BoundNode::BoundNode;
+  std::string name;
+};
+
+struct BoundCast final : BoundNode<BoundKind::kCast> {
+  using BoundNode::BoundNode;
+  bool try_cast = false;
+};
+
+struct BoundCase final : BoundNode<BoundKind::kCase> {
+  using BoundNode::BoundNode;
+  bool has_else = false;
+};
+
+struct BoundAnd final : BoundNode<BoundKind::kAnd> {
+  using BoundNode::BoundNode;
+};
+
+struct BoundOr final : BoundNode<BoundKind::kOr> {
+  using BoundNode::BoundNode;
+};
+
+struct BoundNot final : BoundNode<BoundKind::kNot> {
+  using BoundNode::BoundNode;
+};
+
+struct BoundIsNull final : BoundNode<BoundKind::kIsNull> {
+  using BoundNode::BoundNode;
+  bool negated = false;  // IS NOT NULL
+};
+
+struct BoundInList final : BoundNode<BoundKind::kInList> {
+  using BoundNode::BoundNode;
+  bool negated = false;  // NOT IN
+};
+
+// NOT EXISTS and NOT IN (subquery) bind as a BoundNot over one of these.
+struct BoundSubquery final : BoundNode<BoundKind::kSubquery> {
+  using BoundNode::BoundNode;
+  SubqueryKind subquery_kind = SubqueryKind::kScalar;
+  std::string compare_op;  // kQuantified / kIn: eq, lt, ...
+  bool quantifier_all = false;
+  std::shared_ptr<const LogicalOperator> plan;  // Immutable once bound; shared by clones.
+  std::vector<ColumnId> correlated;             // Outer columns the subquery reads.
 };
 
 // Whether the two sets share an id.
 bool Intersects(const std::set<ColumnId>& a, const std::set<ColumnId>& b);
 
-BoundExprPtr MakeConstant(Value value);
-BoundExprPtr MakeColumn(ColumnId id, SqlType type, std::string name);
-BoundExprPtr MakeCall(std::string name, SqlType type, std::vector<BoundExprPtr> args);
+std::unique_ptr<BoundConstant> MakeConstant(Value value);
+std::unique_ptr<BoundColumnRef> MakeColumn(ColumnId id, SqlType type, std::string name);
+std::unique_ptr<BoundCall> MakeCall(std::string name, SqlType type, std::vector<BoundExprPtr> args);
+// A cast of `arg` to `type`, or `arg` itself when it has that type already (so not always a
+// BoundCast).
 BoundExprPtr MakeCast(BoundExprPtr arg, SqlType type, bool try_cast = false);
 
 // Splits a conjunction into its terms (AND is flattened); combines terms back (null if none).

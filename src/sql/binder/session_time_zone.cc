@@ -16,8 +16,10 @@ std::string Lower(std::string s) {
 
 // The unit of date_add/date_diff when it is a constant; empty otherwise.
 std::optional<std::string> ConstantUnit(const BoundExpr& e) {
-  if (e.kind != BoundKind::kConstant || e.value.is_null() || e.type.kind() != TypeKind::kVarchar) return std::nullopt;
-  return Lower(e.value.as_string());
+  if (e.kind != BoundKind::kConstant) return std::nullopt;
+  const Value& value = e.As<BoundConstant>().value;
+  if (value.is_null() || e.type.kind() != TypeKind::kVarchar) return std::nullopt;
+  return Lower(value.as_string());
 }
 
 // Units counted on the calendar (a day across a daylight-saving change is 23 or 25 hours).
@@ -40,10 +42,11 @@ class Rewriter {
 
   Status Expr(BoundExprPtr& e) {
     for (auto& arg : e->args) FLOE_RETURN_IF_ERROR(Expr(arg));
-    if (e->kind == BoundKind::kSubquery && e->plan) {
-      LogicalPtr copy = e->plan->Clone();
+    if (e->kind == BoundKind::kSubquery && e->As<BoundSubquery>().plan) {
+      auto& subquery = e->As<BoundSubquery>();
+      LogicalPtr copy = subquery.plan->Clone();
       FLOE_RETURN_IF_ERROR(Plan(*copy));
-      e->plan = std::shared_ptr<const LogicalOperator>(std::move(copy));
+      subquery.plan = std::shared_ptr<const LogicalOperator>(std::move(copy));
     }
     if (e->kind == BoundKind::kCast) return Cast(e);
     if (e->kind == BoundKind::kCall) return Call(e);
@@ -80,14 +83,15 @@ class Rewriter {
     TypeKind from = e->args[0]->type.kind();
     TypeKind to = e->type.kind();
     int at = e->location;
+    bool try_cast = e->As<BoundCast>().try_cast;
     using K = TypeKind;
     if (from == to) return OkStatus();
     if ((from == K::kTimestampTz && to == K::kTimestamp) || (from == K::kTimestamp && to == K::kTimestampTz)) {
       e = AtZone(std::move(e->args[0]), at);
     } else if (from == K::kTimestampTz && (to == K::kDate || to == K::kTime)) {
-      e = MakeCast(AtZone(std::move(e->args[0]), at), e->type, e->try_cast);
+      e = MakeCast(AtZone(std::move(e->args[0]), at), e->type, try_cast);
     } else if (from == K::kDate && to == K::kTimestampTz) {
-      e = AtZone(MakeCast(std::move(e->args[0]), SqlType::Timestamp(), e->try_cast), at);
+      e = AtZone(MakeCast(std::move(e->args[0]), SqlType::Timestamp(), try_cast), at);
     } else if (from == K::kTimestampTz && to == K::kVarchar) {
       std::vector<BoundExprPtr> args;
       args.push_back(MakeCast(AtZone(std::move(e->args[0]), at), SqlType::Varchar()));
@@ -97,8 +101,7 @@ class Rewriter {
       std::vector<BoundExprPtr> args;
       args.push_back(std::move(e->args[0]));
       args.push_back(ZoneName());
-      e = MakeCall(e->try_cast ? "try_parse_timestamptz" : "parse_timestamptz", SqlType::TimestampTz(),
-                   std::move(args));
+      e = MakeCall(try_cast ? "try_parse_timestamptz" : "parse_timestamptz", SqlType::TimestampTz(), std::move(args));
     } else {
       return OkStatus();
     }
@@ -107,7 +110,7 @@ class Rewriter {
   }
 
   Status Call(BoundExprPtr& e) {
-    const std::string& name = e->name;
+    const std::string& name = e->As<BoundCall>().name;
     int at = e->location;
     auto shift_tz_args = [&] {
       for (auto& arg : e->args) {

@@ -47,7 +47,8 @@ const LogicalScan* ProducingScan(const LogicalOperator& node, ColumnId id, int* 
       for (size_t i = 0; i < groups.size(); ++i) {
         if (node.output[i].id == id) {
           const BoundExpr& e = *groups[i];
-          return e.kind == BoundKind::kColumn ? ProducingScan(*node.children[0], e.column, table_column) : nullptr;
+          if (e.kind != BoundKind::kColumn) return nullptr;
+          return ProducingScan(*node.children[0], e.As<BoundColumnRef>().column, table_column);
         }
       }
       return nullptr;
@@ -57,7 +58,8 @@ const LogicalScan* ProducingScan(const LogicalOperator& node, ColumnId id, int* 
       for (size_t i = 0; i < expressions.size(); ++i) {
         if (node.output[i].id == id) {
           const BoundExpr& e = *expressions[i];
-          return e.kind == BoundKind::kColumn ? ProducingScan(*node.children[0], e.column, table_column) : nullptr;
+          if (e.kind != BoundKind::kColumn) return nullptr;
+          return ProducingScan(*node.children[0], e.As<BoundColumnRef>().column, table_column);
         }
       }
       return nullptr;

@@ -1101,7 +1101,7 @@ class VolatileNode final : public ExprNode {
 
 class SubqueryNode final : public ExprNode {
  public:
-  SubqueryNode(const BoundExpr& expr, ExprNodePtr left, std::vector<std::pair<ColumnId, ExprNodePtr>> correlated,
+  SubqueryNode(const BoundSubquery& expr, ExprNodePtr left, std::vector<std::pair<ColumnId, ExprNodePtr>> correlated,
                std::map<ColumnId, Value> fixed_outer)
       : ExprNode(expr.type),
         kind_(expr.subquery_kind),
@@ -1407,10 +1407,10 @@ Result<std::vector<ExprNodePtr>> CompileArgs(const BoundExpr& e, const ColumnLay
 }
 
 Result<ExprNodePtr> CompileCall(const BoundExpr& e, const ColumnLayout& layout) {
-  const std::string& name = e.name;
+  const std::string& name = e.As<BoundCall>().name;
   if (name == "field_access" && e.args.size() == 2 && e.args[0]->type.kind() == TypeKind::kRow && CanCarry(e.args[0]->type) &&
       CanCarry(e.type) && e.args[1]->kind == BoundKind::kConstant) {
-    const std::string& field = e.args[1]->value.as_string();
+    const std::string& field = e.args[1]->As<BoundConstant>().value.as_string();
     const auto& fields = e.args[0]->type.fields();
     for (size_t f = 0; f < fields.size(); ++f) {
       if (fields[f].name != field) continue;
@@ -1497,22 +1497,24 @@ Result<ExprNodePtr> CompileCall(const BoundExpr& e, const ColumnLayout& layout) 
 // cast element by element; anything else computing on one (comparing, passing it to another
 // function) is refused rather than computed wrong.
 Status CheckRowUse(const BoundExpr& e) {
+  static const std::string kNotACall;
+  const std::string& name = e.kind == BoundKind::kCall ? e.As<BoundCall>().name : kNotACall;
   if (e.kind == BoundKind::kColumn || e.kind == BoundKind::kConstant || e.kind == BoundKind::kIsNull ||
       e.kind == BoundKind::kCast) {
     return OkStatus();
   }
-  if (e.kind == BoundKind::kCall && (e.name == "field_access" || e.name == "typeof" || IsNestedFunction(e.name)))
+  if (e.kind == BoundKind::kCall && (name == "field_access" || name == "typeof" || IsNestedFunction(name)))
     return OkStatus();
-  if (e.kind == BoundKind::kCall && e.name == "concat" && e.type.kind() == TypeKind::kArray) return OkStatus();
+  if (e.kind == BoundKind::kCall && name == "concat" && e.type.kind() == TypeKind::kArray) return OkStatus();
   // CASE, if and coalesce choose whole values: their vectors are assembled slot by slot, as any
   // carried vector can be.
-  bool chooses = e.kind == BoundKind::kCase || (e.kind == BoundKind::kCall && (e.name == "if" || e.name == "coalesce"));
+  bool chooses = e.kind == BoundKind::kCase || (e.kind == BoundKind::kCall && (name == "if" || name == "coalesce"));
   if (chooses && CanCarry(e.type)) return OkStatus();
   // =, <>, IS DISTINCT FROM, <, <=, >, >= of arrays, maps and rows run row by row (scalar_evaluation's
   // nested comparison: element by element, field by field).
   bool comparison = e.kind == BoundKind::kCall &&
-                    (e.name == "eq" || e.name == "neq" || e.name == "is_distinct_from" || e.name == "lt" ||
-                     e.name == "lte" || e.name == "gt" || e.name == "gte") &&
+                    (name == "eq" || name == "neq" || name == "is_distinct_from" || name == "lt" || name == "lte" ||
+                     name == "gt" || name == "gte") &&
                     e.args.size() == 2;
   if (comparison && !IsExecutable(e.args[0]->type) && CanCarry(e.args[0]->type)) {
     return OkStatus();
@@ -1520,8 +1522,9 @@ Status CheckRowUse(const BoundExpr& e) {
   bool rows = !IsExecutable(e.type);
   for (const auto& arg : e.args) rows = rows || !IsExecutable(arg->type);
   if (!rows) return OkStatus();
-  return NotImplemented("{} on values of type row/array/map is not supported by the executor yet; read their fields (payload.name)",
-                        e.kind == BoundKind::kCall ? e.name + "()" : std::string("this expression"));
+  return NotImplemented(
+      "{} on values of type row/array/map is not supported by the executor yet; read their fields (payload.name)",
+      e.kind == BoundKind::kCall ? name + "()" : std::string("this expression"));
 }
 
 Result<ExprNodePtr> Compile(const BoundExpr& e, const ColumnLayout& layout) {
@@ -1529,16 +1532,17 @@ Result<ExprNodePtr> Compile(const BoundExpr& e, const ColumnLayout& layout) {
   ExprNodePtr node;
   switch (e.kind) {
     case BoundKind::kConstant:
-      node = std::make_unique<ConstantNode>(e.value);
+      node = std::make_unique<ConstantNode>(e.As<BoundConstant>().value);
       break;
     case BoundKind::kColumn: {
-      auto it = layout.positions.find(e.column.value());
+      ColumnId column = e.As<BoundColumnRef>().column;
+      auto it = layout.positions.find(column.value());
       if (it != layout.positions.end()) {
         node = std::make_unique<ColumnNode>(e.type, it->second);
         break;
       }
       if (layout.outer != nullptr) {
-        auto outer = layout.outer->find(e.column);
+        auto outer = layout.outer->find(column);
         if (outer != layout.outer->end()) {
           node = std::make_unique<ConstantNode>(outer->second);
           break;
@@ -1547,7 +1551,7 @@ Result<ExprNodePtr> Compile(const BoundExpr& e, const ColumnLayout& layout) {
       return Internal("column {} is not available here", e.ToString());
     }
     case BoundKind::kParameter:
-      return InvalidArgument("parameter ${} has no value", e.parameter_index);
+      return InvalidArgument("parameter ${} has no value", e.As<BoundParameter>().parameter_index);
     case BoundKind::kCall: {
       FLOE_ASSIGN_OR_RETURN(node, CompileCall(e, layout));
       break;
@@ -1556,24 +1560,25 @@ Result<ExprNodePtr> Compile(const BoundExpr& e, const ColumnLayout& layout) {
       FLOE_ASSIGN_OR_RETURN(auto arg, Compile(*e.args[0], layout));
       if (arg->type() == e.type) return arg;
       if (IsNestedCast(arg->type(), e.type)) {
-        FLOE_ASSIGN_OR_RETURN(node, CompileNestedCast(e.type, std::move(arg), e.try_cast));
+        FLOE_ASSIGN_OR_RETURN(node, CompileNestedCast(e.type, std::move(arg), e.As<BoundCast>().try_cast));
         break;
       }
       if (!IsExecutable(e.type) || !IsExecutable(arg->type())) {
         return NotImplemented("casts involving {} are not supported by the executor yet", e.type.ToString());
       }
-      node = std::make_unique<CastNode>(e.type, std::move(arg), e.try_cast);
+      node = std::make_unique<CastNode>(e.type, std::move(arg), e.As<BoundCast>().try_cast);
       break;
     }
     case BoundKind::kCase: {
       FLOE_ASSIGN_OR_RETURN(auto args, CompileArgs(e, layout));
       std::vector<ExprNodePtr> whens, thens;
-      size_t pairs = (args.size() - (e.has_else ? 1 : 0)) / 2;
+      bool has_else = e.As<BoundCase>().has_else;
+      size_t pairs = (args.size() - (has_else ? 1 : 0)) / 2;
       for (size_t i = 0; i < pairs; ++i) {
         whens.push_back(std::move(args[2 * i]));
         thens.push_back(std::move(args[2 * i + 1]));
       }
-      ExprNodePtr otherwise = e.has_else ? std::move(args.back()) : nullptr;
+      ExprNodePtr otherwise = has_else ? std::move(args.back()) : nullptr;
       node = std::make_unique<CaseNode>(e.type, std::move(whens), std::move(thens), std::move(otherwise));
       break;
     }
@@ -1590,24 +1595,25 @@ Result<ExprNodePtr> Compile(const BoundExpr& e, const ColumnLayout& layout) {
     }
     case BoundKind::kIsNull: {
       FLOE_ASSIGN_OR_RETURN(auto arg, Compile(*e.args[0], layout));
-      node = std::make_unique<IsNullNode>(std::move(arg), e.negated);
+      node = std::make_unique<IsNullNode>(std::move(arg), e.As<BoundIsNull>().negated);
       break;
     }
     case BoundKind::kInList: {
       FLOE_ASSIGN_OR_RETURN(auto args, CompileArgs(e, layout));
       ExprNodePtr subject = std::move(args[0]);
       args.erase(args.begin());
-      node = std::make_unique<InListNode>(std::move(subject), std::move(args), e.negated);
+      node = std::make_unique<InListNode>(std::move(subject), std::move(args), e.As<BoundInList>().negated);
       break;
     }
     case BoundKind::kSubquery: {
+      const auto& subquery = e.As<BoundSubquery>();
       ExprNodePtr left;
       if (!e.args.empty()) {
         FLOE_ASSIGN_OR_RETURN(left, Compile(*e.args[0], layout));
       }
       std::vector<std::pair<ColumnId, ExprNodePtr>> correlated;
       std::map<ColumnId, Value> fixed;
-      for (ColumnId id : e.correlated) {
+      for (ColumnId id : subquery.correlated) {
         if (layout.positions.contains(id.value())) {
           // The column's type is found from the plan's references; a column node needs it.
           FLOE_ASSIGN_OR_RETURN(auto column, Compile(*MakeColumn(id, layout.types[layout.positions.at(id.value())], "outer"), layout));
@@ -1616,7 +1622,7 @@ Result<ExprNodePtr> Compile(const BoundExpr& e, const ColumnLayout& layout) {
           fixed[id] = layout.outer->at(id);
         }
       }
-      node = std::make_unique<SubqueryNode>(e, std::move(left), std::move(correlated), std::move(fixed));
+      node = std::make_unique<SubqueryNode>(subquery, std::move(left), std::move(correlated), std::move(fixed));
       break;
     }
   }

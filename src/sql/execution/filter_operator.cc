@@ -79,14 +79,14 @@ BoundExprPtr TermExpression(const ColumnPredicate& term, const LogicalScan& scan
     case ColumnPredicate::Op::kStartsWith:
       return call("like", Value::String(SqlType::Varchar(), term.values[0].as_string() + "%"));
     case ColumnPredicate::Op::kIn: {
-      auto in = std::make_unique<BoundExpr>(BoundKind::kInList, SqlType::Boolean());
+      auto in = std::make_unique<BoundInList>(SqlType::Boolean());
       in->args.push_back(ref());
       for (const auto& v : term.values) in->args.push_back(MakeConstant(v));
       return in;
     }
     case ColumnPredicate::Op::kIsNull:
     case ColumnPredicate::Op::kIsNotNull: {
-      auto is_null = std::make_unique<BoundExpr>(BoundKind::kIsNull, SqlType::Boolean());
+      auto is_null = std::make_unique<BoundIsNull>(SqlType::Boolean());
       is_null->negated = term.op == ColumnPredicate::Op::kIsNotNull;
       is_null->args.push_back(ref());
       return is_null;

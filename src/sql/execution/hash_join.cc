@@ -514,8 +514,8 @@ JoinKeys SplitJoinCondition(const LogicalJoin& join) {
   const auto& left = join.children[0]->output;
   const auto& right = join.children[1]->output;
   for (auto& term : terms) {
-    if (term->kind == BoundKind::kCall && term->name == "eq" && term->args.size() == 2 && term->args[0]->type == term->args[1]->type &&
-        IsExecutable(term->args[0]->type)) {
+    if (term->kind == BoundKind::kCall && term->As<BoundCall>().name == "eq" && term->args.size() == 2 &&
+        term->args[0]->type == term->args[1]->type && IsExecutable(term->args[0]->type)) {
       auto a = ColumnsOf(*term->args[0]), b = ColumnsOf(*term->args[1]);
       int side = Within(a, left) && Within(b, right) ? 0 : Within(b, left) && Within(a, right) ? 1 : -1;
       if (side >= 0) {

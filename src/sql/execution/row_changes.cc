@@ -133,7 +133,7 @@ Result<std::unique_ptr<MergeRows>> MergeRows::Make(const BoundRowChanges& change
   ColumnLayout target_layout = ColumnLayout::Of(changes.target_columns, nullptr);
   ColumnLayout source_layout = ColumnLayout::Of(changes.source_columns, nullptr);
   for (BoundExprPtr& term : terms) {
-    if (term->kind != BoundKind::kCall || term->name != "eq" || term->args.size() != 2) continue;
+    if (term->kind != BoundKind::kCall || term->As<BoundCall>().name != "eq" || term->args.size() != 2) continue;
     if (!(term->args[0]->type == term->args[1]->type)) continue;
     for (int side = 0; side < 2; ++side) {
       const BoundExpr& t = *term->args[static_cast<size_t>(side)];

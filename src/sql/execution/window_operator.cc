@@ -21,7 +21,8 @@ struct Frame {
 
 Result<int64_t> FrameOffset(const WindowFrameBound& bound) {
   if (!bound.offset) return 0;
-  auto v = bound.offset->kind == BoundKind::kConstant ? std::optional<Value>(bound.offset->value) : std::nullopt;
+  auto v = bound.offset->kind == BoundKind::kConstant ? std::optional<Value>(bound.offset->As<BoundConstant>().value)
+                                                      : std::nullopt;
   if (!v || v->is_null()) return InvalidArgument("Window frame offset must not be null");
   int64_t n = v->type().IsInteger() ? v->as_int() : static_cast<int64_t>(v->type().kind() == TypeKind::kDecimal ? v->as_decimal() / PowerOfTen(v->type().scale()) : static_cast<Int128>(v->as_double()));
   if (n < 0) return InvalidArgument("Window frame offset must not be negative");
@@ -68,7 +69,13 @@ Result<RangeLine> RangeLineOf(const WindowCall& call, const ColumnVector& key, c
   RangeLine line;
   std::vector<Value> offsets;
   for (const WindowFrameBound* bound : {&call.frame_start, &call.frame_end}) {
-    Value offset = bound->offset ? bound->offset->value : Value::Int(SqlType::Bigint(), 0);
+    // An offset the binder left unfolded (1 + 1) is no constant node: refused below as null.
+    Value offset;
+    if (!bound->offset) {
+      offset = Value::Int(SqlType::Bigint(), 0);
+    } else if (bound->offset->kind == BoundKind::kConstant) {
+      offset = bound->offset->As<BoundConstant>().value;
+    }
     if (offset.is_null()) return InvalidArgument("Window frame offset must not be null");
     bool interval = offset.type().kind() == TypeKind::kIntervalDayTime;
     if (temporal != interval && bound->offset) {

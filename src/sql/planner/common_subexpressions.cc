@@ -15,10 +15,11 @@ namespace floe::sql {
 namespace {
 
 bool WorthSharing(const BoundExpr& e) {
-  if (e.kind == BoundKind::kCast) return !e.try_cast;
+  if (e.kind == BoundKind::kCast) return !e.As<BoundCast>().try_cast;
   if (e.kind != BoundKind::kCall) return false;
   static const char* kArithmetic[] = {"add", "subtract", "multiply", "divide", "modulus", "negate"};
-  return std::any_of(std::begin(kArithmetic), std::end(kArithmetic), [&](const char* n) { return e.name == n; });
+  const std::string& name = e.As<BoundCall>().name;
+  return std::any_of(std::begin(kArithmetic), std::end(kArithmetic), [&](const char* n) { return name == n; });
 }
 
 int Size(const BoundExpr& e) {

@@ -12,7 +12,7 @@ namespace floe::sql {
 namespace {
 
 std::optional<Value> Call(const BoundExpr& e, const std::vector<Value>& args) {
-  auto out = EvaluateScalarCall(e.name, e.type, args);
+  auto out = EvaluateScalarCall(e.As<BoundCall>().name, e.type, args);
   if (!out.has_value()) return std::nullopt;  // Left for run time, where the error is raised.
   return std::move(*out);
 }
@@ -22,7 +22,7 @@ std::optional<Value> Call(const BoundExpr& e, const std::vector<Value>& args) {
 std::optional<Value> EvaluateConstant(const BoundExpr& e) {
   switch (e.kind) {
     case BoundKind::kConstant:
-      return e.value;
+      return e.As<BoundConstant>().value;
     case BoundKind::kCast: {
       auto arg = EvaluateConstant(*e.args[0]);
       if (!arg) return std::nullopt;
@@ -30,7 +30,7 @@ std::optional<Value> EvaluateConstant(const BoundExpr& e) {
       // CastValue does not cast arrays, maps or rows: their casts (TRY_CAST's NULL included) are
       // left for run time.
       bool nested = e.type.IsNested() || arg->type().IsNested();
-      if (!out && e.try_cast && !nested) return Value::Null(e.type);
+      if (!out && e.As<BoundCast>().try_cast && !nested) return Value::Null(e.type);
       return out;
     }
     case BoundKind::kNot: {
@@ -57,9 +57,10 @@ std::optional<Value> EvaluateConstant(const BoundExpr& e) {
     case BoundKind::kIsNull: {
       auto v = EvaluateConstant(*e.args[0]);
       if (!v) return std::nullopt;
-      return Value::Boolean(v->is_null() != e.negated);
+      return Value::Boolean(v->is_null() != e.As<BoundIsNull>().negated);
     }
     case BoundKind::kInList: {
+      bool negated = e.As<BoundInList>().negated;
       auto subject = EvaluateConstant(*e.args[0]);
       if (!subject) return std::nullopt;
       if (subject->is_null()) return Value::Null(SqlType::Boolean());
@@ -73,19 +74,20 @@ std::optional<Value> EvaluateConstant(const BoundExpr& e) {
         }
         auto c = CompareValues(*subject, *item);
         if (!c) return std::nullopt;
-        if (*c == 0) return Value::Boolean(!e.negated);
+        if (*c == 0) return Value::Boolean(!negated);
       }
       if (saw_null) return Value::Null(SqlType::Boolean());
-      return Value::Boolean(e.negated);
+      return Value::Boolean(negated);
     }
     case BoundKind::kCase: {
-      size_t pairs = (e.args.size() - (e.has_else ? 1 : 0)) / 2;
+      bool has_else = e.As<BoundCase>().has_else;
+      size_t pairs = (e.args.size() - (has_else ? 1 : 0)) / 2;
       for (size_t i = 0; i < pairs; ++i) {
         auto condition = EvaluateConstant(*e.args[2 * i]);
         if (!condition) return std::nullopt;
         if (!condition->is_null() && condition->as_bool()) return EvaluateConstant(*e.args[2 * i + 1]);
       }
-      if (e.has_else) return EvaluateConstant(*e.args.back());
+      if (has_else) return EvaluateConstant(*e.args.back());
       return Value::Null(e.type);
     }
     case BoundKind::kCall: {
@@ -122,8 +124,8 @@ BoundExprPtr FoldExpression(BoundExprPtr e) {
     bool is_and = e->kind == BoundKind::kAnd;
     std::vector<BoundExprPtr> kept;
     for (auto& arg : e->args) {
-      if (arg->kind == BoundKind::kConstant && !arg->value.is_null()) {
-        if (arg->value.as_bool() == is_and) continue;               // TRUE in AND, FALSE in OR
+      if (arg->kind == BoundKind::kConstant && !arg->As<BoundConstant>().value.is_null()) {
+        if (arg->As<BoundConstant>().value.as_bool() == is_and) continue;  // TRUE in AND, FALSE in OR
         return MakeConstant(Value::Boolean(!is_and));                // FALSE in AND, TRUE in OR
       }
       kept.push_back(std::move(arg));
@@ -146,7 +148,7 @@ LogicalPtr FoldConstants(LogicalPtr plan) {
       auto& filter = plan->As<LogicalFilter>();
       fold(filter.predicate);
       if (filter.predicate->kind != BoundKind::kConstant) break;
-      const Value& v = filter.predicate->value;
+      const Value& v = filter.predicate->As<BoundConstant>().value;
       if (!v.is_null() && v.as_bool()) return std::move(filter.children[0]);
       auto empty = std::make_unique<LogicalEmpty>();
       empty->output = filter.output;
@@ -155,8 +157,9 @@ LogicalPtr FoldConstants(LogicalPtr plan) {
     case LogicalKind::kJoin: {
       auto& join = plan->As<LogicalJoin>();
       fold(join.condition);
-      if (join.condition && join.condition->kind == BoundKind::kConstant && !join.condition->value.is_null() &&
-          join.condition->value.as_bool() && join.join_type == LogicalJoinType::kInner) {
+      if (join.condition && join.condition->kind == BoundKind::kConstant &&
+          !join.condition->As<BoundConstant>().value.is_null() && join.condition->As<BoundConstant>().value.as_bool() &&
+          join.join_type == LogicalJoinType::kInner) {
         join.condition = nullptr;
         join.join_type = LogicalJoinType::kCross;
       }

@@ -17,14 +17,17 @@ namespace {
 // does: it runs once per query whatever rows reach it (so `o_orderkey IN (SELECT ...)` can
 // filter the orders scan instead of the join result above it).
 bool Deterministic(const BoundExpr& e) {
-  if (e.kind == BoundKind::kSubquery && !e.correlated.empty()) return false;
-  if (e.kind == BoundKind::kCall && (e.name == "random" || e.name == "rand" || e.name == "uuid")) return false;
+  if (e.kind == BoundKind::kSubquery && !e.As<BoundSubquery>().correlated.empty()) return false;
+  if (e.kind == BoundKind::kCall) {
+    const std::string& name = e.As<BoundCall>().name;
+    if (name == "random" || name == "rand" || name == "uuid") return false;
+  }
   return std::all_of(e.args.begin(), e.args.end(), [](const BoundExprPtr& a) { return Deterministic(*a); });
 }
 
 BoundExprPtr Substitute(const BoundExpr& e, const std::map<ColumnId, const BoundExpr*>& replacements) {
   if (e.kind == BoundKind::kColumn) {
-    auto it = replacements.find(e.column);
+    auto it = replacements.find(e.As<BoundColumnRef>().column);
     if (it != replacements.end()) return it->second->Clone();
   }
   auto copy = e.Clone();
@@ -58,7 +61,7 @@ void FactorOrTerms(std::vector<BoundExprPtr>& terms) {
       out.push_back(std::move(term));
       continue;
     }
-    auto rest = std::make_unique<BoundExpr>(BoundKind::kOr, SqlType::Boolean());
+    auto rest = std::make_unique<BoundOr>(SqlType::Boolean());
     bool always = false;
     for (auto& branch : branches) {
       std::vector<BoundExprPtr> remaining;
@@ -102,18 +105,21 @@ std::optional<ColumnPredicate> ToColumnPredicate(const BoundExpr& term, const Lo
     if (e.kind != BoundKind::kColumn) return nullptr;
     for (const ScanColumn& sc : scan.scan_columns) {
       // A metadata column ("$path", _pos, ...) is no column of the files: nothing prunes by it.
-      if (sc.id == e.column)
+      if (sc.id == e.As<BoundColumnRef>().column)
         return scan.table->IsMetadataColumn(sc.table_column) ? nullptr : &scan.table->columns[sc.table_column];
     }
     return nullptr;
   };
-  auto constant = [](const BoundExpr& e) { return e.kind == BoundKind::kConstant && !e.value.is_null(); };
+  auto constant = [](const BoundExpr& e) {
+    return e.kind == BoundKind::kConstant && !e.As<BoundConstant>().value.is_null();
+  };
   ColumnPredicate out;
   if (term.kind == BoundKind::kCall && term.args.size() == 2) {
-    if (term.name == "like") {
+    const std::string& name = term.As<BoundCall>().name;
+    if (name == "like") {
       const TableColumn* column = column_of(*term.args[0]);
       if (column == nullptr || !constant(*term.args[1])) return std::nullopt;
-      const std::string& pattern = term.args[1]->value.as_string();
+      const std::string& pattern = term.args[1]->As<BoundConstant>().value.as_string();
       size_t wildcard = pattern.find_first_of("%_");
       if (wildcard == std::string::npos || wildcard == 0 || pattern.find_first_of("%_", wildcard + 1) != std::string::npos ||
           pattern[wildcard] != '%' || wildcard + 1 != pattern.size()) {
@@ -128,22 +134,23 @@ std::optional<ColumnPredicate> ToColumnPredicate(const BoundExpr& term, const Lo
     for (int side = 0; side < 2; ++side) {
       const TableColumn* column = column_of(*term.args[side]);
       if (column == nullptr || !constant(*term.args[1 - side])) continue;
-      auto op = PredicateOpFor(term.name, side == 1);
+      auto op = PredicateOpFor(name, side == 1);
       if (!op) return std::nullopt;
       out.column = column->name;
       out.field_id = column->field_id;
       out.op = *op;
-      out.values.push_back(term.args[1 - side]->value);
+      out.values.push_back(term.args[1 - side]->As<BoundConstant>().value);
       return out;
     }
     return std::nullopt;
   }
-  if (term.kind == BoundKind::kInList && !term.negated) {
+  if (term.kind == BoundKind::kInList && !term.As<BoundInList>().negated) {
     const TableColumn* column = column_of(*term.args[0]);
     if (column == nullptr) return std::nullopt;
     for (size_t i = 1; i < term.args.size(); ++i) {
       if (term.args[i]->kind != BoundKind::kConstant) return std::nullopt;
-      if (!term.args[i]->value.is_null()) out.values.push_back(term.args[i]->value);
+      const Value& value = term.args[i]->As<BoundConstant>().value;
+      if (!value.is_null()) out.values.push_back(value);
     }
     out.column = column->name;
     out.field_id = column->field_id;
@@ -155,7 +162,7 @@ std::optional<ColumnPredicate> ToColumnPredicate(const BoundExpr& term, const Lo
     if (column == nullptr) return std::nullopt;
     out.column = column->name;
     out.field_id = column->field_id;
-    out.op = term.negated ? ColumnPredicate::Op::kIsNotNull : ColumnPredicate::Op::kIsNull;
+    out.op = term.As<BoundIsNull>().negated ? ColumnPredicate::Op::kIsNotNull : ColumnPredicate::Op::kIsNull;
     return out;
   }
   return std::nullopt;
@@ -293,7 +300,7 @@ LogicalPtr Push(LogicalPtr op, std::vector<BoundExprPtr> terms) {
       for (const auto& w : op->As<LogicalWindow>().windows) {
         std::set<ColumnId> mine;
         for (const auto& p : w.partition_by) {
-          if (p->kind == BoundKind::kColumn) mine.insert(p->column);
+          if (p->kind == BoundKind::kColumn) mine.insert(p->As<BoundColumnRef>().column);
         }
         if (first) {
           partition_columns = mine;

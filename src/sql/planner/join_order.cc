@@ -101,11 +101,12 @@ double PredicateSelectivity(const BoundExpr& e, const std::vector<const LogicalO
     }
     case BoundKind::kNot: return 1 - PredicateSelectivity(*e.args[0], inputs);
     case BoundKind::kCall: {
-      if (e.name == "like") return 0.1;
-      if (e.name == "eq" && e.args.size() == 2) {
+      const std::string& name = e.As<BoundCall>().name;
+      if (name == "like") return 0.1;
+      if (name == "eq" && e.args.size() == 2) {
         for (int side = 0; side < 2; ++side) {
-          const BoundExpr& column = *e.args[side];
-          if (column.kind != BoundKind::kColumn || e.args[1 - side]->kind != BoundKind::kConstant) continue;
+          if (e.args[side]->kind != BoundKind::kColumn || e.args[1 - side]->kind != BoundKind::kConstant) continue;
+          const auto& column = e.args[side]->As<BoundColumnRef>();
           for (const LogicalOperator* input : inputs) {
             for (const auto& c : input->output) {
               if (c.id != column.column) continue;
@@ -145,7 +146,7 @@ std::optional<double> DistinctCount(const LogicalOperator& op, ColumnId id) {
       const auto& expressions = op.As<LogicalProject>().expressions;
       for (size_t i = 0; i < expressions.size(); ++i) {
         if (op.output[i].id == id && expressions[i]->kind == BoundKind::kColumn) {
-          return capped(DistinctCount(*op.children[0], expressions[i]->column));
+          return capped(DistinctCount(*op.children[0], expressions[i]->As<BoundColumnRef>().column));
         }
       }
       return std::nullopt;
@@ -154,7 +155,7 @@ std::optional<double> DistinctCount(const LogicalOperator& op, ColumnId id) {
       const auto& groups = op.As<LogicalAggregate>().groups;
       for (size_t i = 0; i < groups.size(); ++i) {
         if (op.output[i].id == id && groups[i]->kind == BoundKind::kColumn) {
-          return capped(DistinctCount(*op.children[0], groups[i]->column));
+          return capped(DistinctCount(*op.children[0], groups[i]->As<BoundColumnRef>().column));
         }
       }
       return std::nullopt;
@@ -316,7 +317,7 @@ void EstimateCardinality(LogicalOperator& op) {
       double groups = 1;
       for (const auto& g : aggregate.groups) {
         std::optional<double> distinct;
-        if (g->kind == BoundKind::kColumn) distinct = DistinctCount(*op.children[0], g->column);
+        if (g->kind == BoundKind::kColumn) distinct = DistinctCount(*op.children[0], g->As<BoundColumnRef>().column);
         groups = distinct ? groups * *distinct : -1;
         if (groups < 0) break;
       }

@@ -228,15 +228,15 @@ void Explain(const LogicalOperator& op, const std::string& prefix, bool last, bo
   out += "\n";
   std::string child_prefix = root ? "" : prefix + (last ? "   " : "│  ");
   // Subqueries inside expressions are shown under the node that evaluates them.
-  std::vector<const BoundExpr*> subqueries;
+  std::vector<const BoundSubquery*> subqueries;
   auto collect = [&](const BoundExpr& e, auto&& self) -> void {
-    if (e.kind == BoundKind::kSubquery) subqueries.push_back(&e);
+    if (e.kind == BoundKind::kSubquery) subqueries.push_back(&e.As<BoundSubquery>());
     for (const auto& a : e.args) self(*a, self);
   };
   ForEachExplainedExpression(op, [&](const BoundExpr& e) { collect(e, collect); });
   size_t total = op.children.size() + subqueries.size();
   size_t index = 0;
-  for (const BoundExpr* sub : subqueries) {
+  for (const BoundSubquery* sub : subqueries) {
     bool is_last = ++index == total;
     out += child_prefix + (is_last ? "└─ " : "├─ ") + "Subquery " + sub->ToString() + "\n";
     Explain(*sub->plan, child_prefix + (is_last ? "   " : "│  "), true, false, out, annotate);
@@ -293,9 +293,9 @@ void CollectColumnEqualities(const BoundExpr* e, const std::set<ColumnId>& left,
     for (const auto& a : e->args) CollectColumnEqualities(a.get(), left, right, out);
     return;
   }
-  if (e->kind != BoundKind::kCall || e->name != "eq" || e->args.size() != 2) return;
+  if (e->kind != BoundKind::kCall || e->As<BoundCall>().name != "eq" || e->args.size() != 2) return;
   if (e->args[0]->kind != BoundKind::kColumn || e->args[1]->kind != BoundKind::kColumn) return;
-  ColumnId a = e->args[0]->column, b = e->args[1]->column;
+  ColumnId a = e->args[0]->As<BoundColumnRef>().column, b = e->args[1]->As<BoundColumnRef>().column;
   if (!left.contains(a)) std::swap(a, b);
   if (left.contains(a) && right.contains(b)) out.emplace_back(a, b);
 }
@@ -589,7 +589,7 @@ void ForEachExpression(const LogicalOperator& op, const std::function<void(const
 }
 
 void ForEachSubquery(const BoundExpr& e, const std::function<void(const LogicalOperator&)>& visit) {
-  if (e.kind == BoundKind::kSubquery && e.plan) visit(*e.plan);
+  if (e.kind == BoundKind::kSubquery && e.As<BoundSubquery>().plan) visit(*e.As<BoundSubquery>().plan);
   for (const auto& arg : e.args) ForEachSubquery(*arg, visit);
 }
 

@@ -9,11 +9,12 @@ namespace {
 void OptimizeSubqueries(LogicalOperator& op, const OptimizerOptions& options);
 
 void OptimizeExpression(BoundExpr& e, const OptimizerOptions& options) {
-  if (e.kind == BoundKind::kSubquery && e.plan) {
+  if (e.kind == BoundKind::kSubquery && e.As<BoundSubquery>().plan) {
+    auto& subquery = e.As<BoundSubquery>();
     OptimizerOptions nested = options;
     nested.decorrelate_subqueries = false;
-    auto optimized = Optimize(e.plan->Clone(), nested);
-    if (optimized.has_value()) e.plan = std::shared_ptr<const LogicalOperator>(std::move(*optimized));
+    auto optimized = Optimize(subquery.plan->Clone(), nested);
+    if (optimized.has_value()) subquery.plan = std::shared_ptr<const LogicalOperator>(std::move(*optimized));
   }
   for (auto& arg : e.args) OptimizeExpression(*arg, options);
 }

@@ -8,7 +8,10 @@ namespace {
 
 bool ResultReusable(const BoundExpr& e) {
   if (e.kind == BoundKind::kSubquery) return false;  // Printed as "(subquery)": its plan is not in the text.
-  if (e.kind == BoundKind::kCall && (e.name == "random" || e.name == "rand" || e.name == "uuid")) return false;
+  if (e.kind == BoundKind::kCall) {
+    const std::string& name = e.As<BoundCall>().name;
+    if (name == "random" || name == "rand" || name == "uuid") return false;
+  }
   for (const auto& a : e.args) {
     if (!ResultReusable(*a)) return false;
   }

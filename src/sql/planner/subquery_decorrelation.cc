@@ -66,7 +66,7 @@ bool PullCorrelatedTerms(LogicalOperator& op, const std::set<ColumnId>& outer, s
 // Splits `outer_expr = inner_expr` (either order); false when the term is another shape.
 bool SplitCorrelatedEquality(const BoundExpr& term, const std::set<ColumnId>& outer, const std::set<ColumnId>& inner,
                              const BoundExpr** outer_side, const BoundExpr** inner_side) {
-  if (term.kind != BoundKind::kCall || term.name != "eq" || term.args.size() != 2) return false;
+  if (term.kind != BoundKind::kCall || term.As<BoundCall>().name != "eq" || term.args.size() != 2) return false;
   for (int side = 0; side < 2; ++side) {
     std::set<ColumnId> a = term.args[side]->ColumnsRead(), b = term.args[1 - side]->ColumnsRead();
     if (!a.empty() && !b.empty() && Within(a, outer) && Within(b, inner)) {
@@ -96,16 +96,18 @@ bool PropagatesNull(const BoundExpr& e) {
   switch (e.kind) {
     case BoundKind::kColumn:
     case BoundKind::kConstant: return true;
-    case BoundKind::kCast: return !e.try_cast && PropagatesNull(*e.args[0]);
+    case BoundKind::kCast:
+      return !e.As<BoundCast>().try_cast && PropagatesNull(*e.args[0]);
     case BoundKind::kCall:
-      return kStrict.contains(e.name) && std::all_of(e.args.begin(), e.args.end(), [](const BoundExprPtr& a) { return PropagatesNull(*a); });
+      return kStrict.contains(e.As<BoundCall>().name) &&
+             std::all_of(e.args.begin(), e.args.end(), [](const BoundExprPtr& a) { return PropagatesNull(*a); });
     default: return false;
   }
 }
 
 bool IsComparison(const BoundExpr& e) {
   static const std::set<std::string> kComparisons = {"eq", "neq", "lt", "lte", "gt", "gte"};
-  return e.kind == BoundKind::kCall && kComparisons.contains(e.name);
+  return e.kind == BoundKind::kCall && kComparisons.contains(e.As<BoundCall>().name);
 }
 
 class Decorrelator {
@@ -125,7 +127,10 @@ class Decorrelator {
   ColumnId NewId() { return ColumnId(next_id_++); }
 
   void RewriteNested(BoundExpr& e) {
-    if (e.kind == BoundKind::kSubquery && e.plan) e.plan = std::shared_ptr<const LogicalOperator>(Rewrite(e.plan->Clone()));
+    if (e.kind == BoundKind::kSubquery) {
+      auto& subquery = e.As<BoundSubquery>();
+      if (subquery.plan) subquery.plan = std::shared_ptr<const LogicalOperator>(Rewrite(subquery.plan->Clone()));
+    }
     for (auto& arg : e.args) RewriteNested(*arg);
   }
 
@@ -173,7 +178,7 @@ class Decorrelator {
 
   // Whether a subquery's correlated columns all come from `input`: only then can a join with
   // `input` supply them (others come from a query further out).
-  static bool CorrelatedWith(const BoundExpr& subquery, const LogicalOperator& input) {
+  static bool CorrelatedWith(const BoundSubquery& subquery, const LogicalOperator& input) {
     if (subquery.correlated.empty()) return false;
     std::set<ColumnId> available = input.OutputIds();
     return std::all_of(subquery.correlated.begin(), subquery.correlated.end(), [&](ColumnId id) { return available.contains(id); });
@@ -182,13 +187,14 @@ class Decorrelator {
   // [NOT] EXISTS -> semi (anti) join. Returns the join, or null (and `input` untouched).
   LogicalPtr TryExists(const BoundExpr& term, LogicalPtr& input) {
     bool negated = false;
-    const BoundExpr* e = &term;
-    if (e->kind == BoundKind::kNot) {
+    const BoundExpr* inside = &term;
+    if (inside->kind == BoundKind::kNot) {
       negated = true;
-      e = e->args[0].get();
+      inside = inside->args[0].get();
     }
-    if (e->kind != BoundKind::kSubquery || e->subquery_kind != SubqueryKind::kExists) return nullptr;
-    negated = negated != e->negated;
+    if (inside->kind != BoundKind::kSubquery) return nullptr;
+    const auto* e = &inside->As<BoundSubquery>();
+    if (e->subquery_kind != SubqueryKind::kExists) return nullptr;
     if (!CorrelatedWith(*e, *input) || !inlined_.insert(e->plan.get()).second) return nullptr;
     LogicalPtr body = e->plan->Clone();
     // The select list does not matter to EXISTS; a LIMIT does not change whether a row exists.
@@ -219,7 +225,7 @@ class Decorrelator {
   LogicalPtr TryScalar(BoundExpr& term, LogicalPtr& input) {
     BoundExprPtr* slot = FindScalarSubquery(term);
     if (slot == nullptr) return nullptr;
-    const BoundExpr& subquery = **slot;
+    const auto& subquery = (*slot)->As<BoundSubquery>();
     if (!CorrelatedWith(subquery, *input) || inlined_.contains(subquery.plan.get())) return nullptr;
     LogicalPtr body = subquery.plan->Clone();
     LogicalProject* project = nullptr;
@@ -293,7 +299,7 @@ class Decorrelator {
       for (auto& arg : node.args) {
         if (arg->kind == BoundKind::kSubquery) {
           ++count;
-          if (arg->subquery_kind == SubqueryKind::kScalar) found = &arg;
+          if (arg->As<BoundSubquery>().subquery_kind == SubqueryKind::kScalar) found = &arg;
         }
         walk(*arg);
       }

@@ -11,7 +11,7 @@ Result<BoundExprPtr> BinderImpl::BindBetween(const ast::Expr& expr, ExprContext&
   FLOE_ASSIGN_OR_RETURN(auto high, BindExpr(*expr.args[2], context));
   FLOE_ASSIGN_OR_RETURN(auto lower, BindOperatorCall("gte", value->Clone(), std::move(low), at, "BETWEEN"));
   FLOE_ASSIGN_OR_RETURN(auto upper, BindOperatorCall("lte", std::move(value), std::move(high), at, "BETWEEN"));
-  auto both = std::make_unique<BoundExpr>(BoundKind::kAnd, SqlType::Boolean());
+  auto both = std::make_unique<BoundAnd>(SqlType::Boolean());
   both->location = at;
   both->args.push_back(std::move(lower));
   both->args.push_back(std::move(upper));

@@ -50,7 +50,7 @@ Result<BoundExprPtr> BinderImpl::BindCase(const ast::Expr& expr, ExprContext& co
   };
   for (size_t i = 0; i < results.size(); ++i) FLOE_RETURN_IF_ERROR(unify(results[i], expr.args[2 * i + 1]->location));
   if (otherwise) FLOE_RETURN_IF_ERROR(unify(otherwise, expr.case_else->location));
-  auto out = std::make_unique<BoundExpr>(BoundKind::kCase, type);
+  auto out = std::make_unique<BoundCase>(type);
   out->location = at;
   for (size_t i = 0; i < conditions.size(); ++i) {
     out->args.push_back(std::move(conditions[i]));

@@ -36,12 +36,12 @@ Result<BoundExprPtr> BinderImpl::BindCast(const ast::Expr& expr, ExprContext& co
   if (!target.has_value()) return UserErrorAt(expr.type->location >= 0 ? expr.type->location : at, target.error());
   // INTERVAL '3' DAY
   if (target->IsInterval() && arg->kind == BoundKind::kConstant && arg->type.kind() == TypeKind::kVarchar) {
-    auto interval = IntervalLiteral(arg->value.as_string(), expr.type->interval_fields);
+    const std::string& text = arg->As<BoundConstant>().value.as_string();
+    auto interval = IntervalLiteral(text, expr.type->interval_fields);
     if (!interval) {
       return ErrorAt(
           at,
-          fmt::format("Invalid INTERVAL literal '{}' (give one unit: YEAR, MONTH, DAY, HOUR, MINUTE or SECOND)",
-                      arg->value.as_string()),
+          fmt::format("Invalid INTERVAL literal '{}' (give one unit: YEAR, MONTH, DAY, HOUR, MINUTE or SECOND)", text),
           ErrorKind::kNotImplemented);
     }
     auto out = MakeConstant(std::move(*interval));
@@ -51,25 +51,26 @@ Result<BoundExprPtr> BinderImpl::BindCast(const ast::Expr& expr, ExprContext& co
   if (!arg->type.IsUnknown() && !CanCast(arg->type, *target)) {
     return ErrorAt(at, fmt::format("Cannot cast {} to {}", arg->type.ToString(), target->ToString()));
   }
-  if (arg->kind == BoundKind::kConstant && arg->type.kind() == TypeKind::kVarchar && !arg->value.is_null() &&
-      target->kind() != TypeKind::kVarchar && !expr.try_cast) {
+  if (arg->kind == BoundKind::kConstant && arg->type.kind() == TypeKind::kVarchar &&
+      !arg->As<BoundConstant>().value.is_null() && target->kind() != TypeKind::kVarchar && !expr.try_cast) {
+    const std::string& text = arg->As<BoundConstant>().value.as_string();
     // TIMESTAMP '... UTC' (a zone in the text: an offset, UTC or a name such as Europe/Berlin)
     // is a timestamp with time zone, as in Trino.
-    if (target->kind() == TypeKind::kTimestamp && !ParseTimestamp(arg->value.as_string(), false) &&
-        ParseTimestampInZone(arg->value.as_string(), *TimeZone::Utc())) {
+    if (target->kind() == TypeKind::kTimestamp && !ParseTimestamp(text, false) &&
+        ParseTimestampInZone(text, *TimeZone::Utc())) {
       target = SqlType::TimestampTz();
     }
-    auto converted = CastFromText(arg->value.as_string(), *target, options_.time_zone.get());
+    auto converted = CastFromText(text, *target, options_.time_zone.get());
     if (!converted) {
       return ErrorAt(expr.args[0]->location >= 0 ? expr.args[0]->location : at,
-                     fmt::format("Value cannot be cast to {}: {}", target->ToString(), arg->value.as_string()));
+                     fmt::format("Value cannot be cast to {}: {}", target->ToString(), text));
     }
     auto out = MakeConstant(std::move(*converted));
     out->location = at;
     return out;
   }
   int arg_location = arg->location;
-  auto out = std::make_unique<BoundExpr>(BoundKind::kCast, *target);
+  auto out = std::make_unique<BoundCast>(*target);
   out->try_cast = expr.try_cast;
   out->location = arg_location >= 0 ? arg_location : at;
   out->args.push_back(std::move(arg));

@@ -56,16 +56,14 @@ Result<BoundExprPtr> BinderImpl::BindFunction(const ast::Expr& expr, ExprContext
   // extract('year', ts), date_trunc('hour', ts) and friends: the unit must be a known constant.
   if ((name == "extract" || name == "date_trunc" || name == "date_add" || name == "date_diff") && !args.empty()) {
     if (args[0]->kind != BoundKind::kConstant || args[0]->type.kind() != TypeKind::kVarchar ||
-        args[0]->value.is_null()) {
+        args[0]->As<BoundConstant>().value.is_null()) {
       return ErrorAt(expr.args[0]->location, fmt::format("{}: the unit must be a constant string", name));
     }
+    const std::string& given = args[0]->As<BoundConstant>().value.as_string();
     std::string unit;
-    for (char c : args[0]->value.as_string())
-      unit.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    for (char c : given) unit.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
     bool known = name == "extract" ? ExtractField(unit, 0).has_value() : TruncateMicros(unit, 0).has_value();
-    if (!known)
-      return ErrorAt(expr.args[0]->location,
-                     fmt::format("'{}' is not a valid {} unit", args[0]->value.as_string(), name));
+    if (!known) return ErrorAt(expr.args[0]->location, fmt::format("'{}' is not a valid {} unit", given, name));
     args[0] = MakeConstant(Value::String(SqlType::Varchar(), unit));
   }
   std::vector<SqlType> types;

@@ -27,7 +27,7 @@ Result<BoundExprPtr> BinderImpl::BindInList(const ast::Expr& expr, ExprContext& 
     }
     type = *common;
   }
-  auto out = std::make_unique<BoundExpr>(BoundKind::kInList, SqlType::Boolean());
+  auto out = std::make_unique<BoundInList>(SqlType::Boolean());
   out->location = at;
   out->negated = expr.negated;
   for (size_t i = 0; i < items.size(); ++i) {

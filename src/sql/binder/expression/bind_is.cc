@@ -7,7 +7,7 @@ namespace floe::sql {
 Result<BoundExprPtr> BinderImpl::BindIsNull(const ast::Expr& expr, ExprContext& context) {
   int at = expr.location;
   FLOE_ASSIGN_OR_RETURN(auto arg, BindExpr(*expr.args[0], context));
-  auto out = std::make_unique<BoundExpr>(BoundKind::kIsNull, SqlType::Boolean());
+  auto out = std::make_unique<BoundIsNull>(SqlType::Boolean());
   out->location = at;
   out->negated = expr.negated;
   out->args.push_back(std::move(arg));

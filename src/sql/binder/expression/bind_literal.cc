@@ -57,7 +57,7 @@ Result<BoundExprPtr> BinderImpl::BindLiteral(const ast::Expr& expr) {
 
 Result<BoundExprPtr> BinderImpl::BindParameter(const ast::Expr& expr) {
   int at = expr.location;
-  auto out = std::make_unique<BoundExpr>(BoundKind::kParameter, SqlType::Unknown());
+  auto out = std::make_unique<BoundParameter>(SqlType::Unknown());
   out->parameter_index = expr.parameter_index;
   out->location = at;
   NoteParameter(expr.parameter_index);

@@ -60,8 +60,12 @@ Result<BoundExprPtr> BinderImpl::BindBinary(const ast::Expr& expr, ExprContext& 
 
 Result<BoundExprPtr> BinderImpl::BindConjunction(const ast::Expr& expr, ExprContext& context) {
   int at = expr.location;
-  auto out = std::make_unique<BoundExpr>(expr.kind == ast::ExprKind::kAnd ? BoundKind::kAnd : BoundKind::kOr,
-                                         SqlType::Boolean());
+  BoundExprPtr out;
+  if (expr.kind == ast::ExprKind::kAnd) {
+    out = std::make_unique<BoundAnd>(SqlType::Boolean());
+  } else {
+    out = std::make_unique<BoundOr>(SqlType::Boolean());
+  }
   out->location = at;
   for (const auto& arg : expr.args) {
     FLOE_ASSIGN_OR_RETURN(auto bound, BindExpr(*arg, context));

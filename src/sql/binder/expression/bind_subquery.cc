@@ -8,7 +8,7 @@ namespace floe::sql {
 Result<BoundExprPtr> BinderImpl::BindSubquery(const ast::Expr& expr, ExprContext& context) {
   int at = expr.location;
   FLOE_ASSIGN_OR_RETURN(auto plan, BindQuery(*expr.subquery, context.scope, context.ctes));
-  auto out = std::make_unique<BoundExpr>(BoundKind::kSubquery, SqlType::Boolean());
+  auto out = std::make_unique<BoundSubquery>(SqlType::Boolean());
   out->location = at;
   // The subquery's outer references were recorded on the scope chain while binding it.
   std::vector<ColumnId> visible;
