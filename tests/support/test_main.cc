@@ -7,6 +7,8 @@
 // With FLOE_STRICT_SKIPS=1 (`make test-strict`, for CI machines set up with every dependency) a
 // skip that tests/expected_skips.txt does not list is a failure instead: a missing dependency
 // must not quietly turn a suite into a pass.
+//
+// A test that hangs prints every thread's stack before ctest's timeout kills it (hang_watchdog.h).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -14,6 +16,8 @@
 #include <fstream>
 #include <set>
 #include <string>
+
+#include "support/hang_watchdog.h"
 
 namespace {
 
@@ -40,6 +44,7 @@ bool StrictSkips() {
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
+  floe::testing::InstallHangWatchdog();
   int rc = RUN_ALL_TESTS();
   const ::testing::UnitTest& unit = *::testing::UnitTest::GetInstance();
   if (rc != 0 || unit.failed_test_count() > 0 || unit.skipped_test_count() == 0) return rc;
