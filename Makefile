@@ -1,6 +1,6 @@
 # floe: the two commands a user needs are `make run` and `make test`; the rest serve developers.
-# Build folders: build/release (make run, benchmarks, interop and e2e tests) and build/asan
-# (unit tests under AddressSanitizer + UndefinedBehaviorSanitizer).
+# Build folders: build/release (make run, every test, benchmarks) and build/asan (unit tests under
+# AddressSanitizer + UndefinedBehaviorSanitizer: a smoke in make test, all in make test-asan).
 
 JOBS ?= $(shell nproc)
 # ccache shares objects between clones and build folders: paths are hashed relative to the
@@ -16,7 +16,7 @@ FUZZ_SECONDS ?= 60
 FLOE := $(RELEASE_DIR)/floe
 CTEST_FLAGS ?= --output-on-failure
 
-.PHONY: run test test-strict build debug asan test-unit test-asan bench format lint clean deps deps-run chaos fuzz
+.PHONY: run test test-strict build debug asan asan-smoke test-unit test-asan bench format lint clean deps deps-run chaos fuzz
 
 deps:
 	@scripts/install-deps
@@ -52,18 +52,25 @@ run: deps-run $(RELEASE_DIR)/build.ninja
 	ninja -C $(RELEASE_DIR) -j $(JOBS) floe
 	$(FLOE) up
 
-# Every test once: the unit tests (and the fuzz corpus replays) under ASan+UBSan, then the rest
-# (cli, interop, e2e, checks) on the release build, which builds the binary and those tests only,
-# not the benchmarks. ctest prints its summary last. `make test-unit` runs the unit tests on the
-# release build too.
-test: deps test-asan $(RELEASE_DIR)/build.ninja
-	ninja -C $(RELEASE_DIR) -j $(JOBS) integration-tests
-	cd $(RELEASE_DIR) && ctest $(CTEST_FLAGS) -j $(JOBS) -LE unit
+# Every test once, on the release build: the unit tests, the fuzz corpus replays, cli, interop,
+# e2e and checks (not the benchmarks). First a sanitizer smoke: the parsers of outside files and
+# messages, whose libraries are small (base, Avro, Parquet, Protobuf, JSON Schema), run their unit
+# tests and fuzz corpora under ASan + UBSan. `make test-asan` runs every unit test under them.
+# Most tests wait on servers and timers: ctest runs two per core (a test that keeps more cores
+# busy, floe up with a browser, says so with PROCESSORS), the longest first (COST).
+TEST_JOBS ?= $(shell echo $$(( 2 * $(JOBS) )))
+SANITIZER_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1
+test: deps asan-smoke $(RELEASE_DIR)/build.ninja
+	ninja -C $(RELEASE_DIR) -j $(JOBS) test-programs
+	cd $(RELEASE_DIR) && ctest $(CTEST_FLAGS) -j $(TEST_JOBS)
+
+asan-smoke: deps $(ASAN_DIR)/build.ninja
+	ninja -C $(ASAN_DIR) -j $(JOBS) asan-smoke-tests
+	cd $(ASAN_DIR) && $(SANITIZER_ENV) ctest $(CTEST_FLAGS) -j $(JOBS) -L asan-smoke
 
 test-asan: deps $(ASAN_DIR)/build.ninja
 	ninja -C $(ASAN_DIR) -j $(JOBS) unit-tests
-	cd $(ASAN_DIR) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ctest $(CTEST_FLAGS) -j $(JOBS) -L unit
+	cd $(ASAN_DIR) && $(SANITIZER_ENV) ctest $(CTEST_FLAGS) -j $(JOBS) -L unit
 
 # `make test` where every dependency is installed: a skip not listed in tests/expected_skips.txt
 # fails (tests/README.md).
