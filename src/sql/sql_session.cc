@@ -23,27 +23,35 @@ bool ReadsRows(ast::StatementKind kind) {
 
 // "day(ts)", "bucket(16, id)", "region": a PARTITIONED BY term as Iceberg transform text.
 std::string TransformText(const ast::Expr& e) {
-  if (e.kind == ast::ExprKind::kColumnRef) return e.names.back();
-  if (e.kind == ast::ExprKind::kLiteral) return e.text;
-  std::string out = e.names.empty() ? "?" : e.names.back();
+  if (e.kind == ast::ExprKind::kColumnRef) return e.As<ast::ColumnRef>().names.back();
+  if (e.kind == ast::ExprKind::kLiteral) return e.As<ast::Literal>().text;
+  // The binder let only columns and calls of them through.
+  const auto* call = e.kind == ast::ExprKind::kFunction ? &e.As<ast::FunctionCall>() : nullptr;
+  std::string out = call == nullptr || call->names.empty() ? "?" : call->names.back();
   out += "(";
   for (size_t i = 0; i < e.args.size(); ++i) out += (i > 0 ? ", " : "") + TransformText(*e.args[i]);
   return out + ")";
 }
 
 Result<Value> LiteralValue(const ast::Expr& e) {
-  if (e.kind == ast::ExprKind::kUnary && e.op == "-" && e.args.size() == 1) {
+  if (e.kind == ast::ExprKind::kUnary && e.As<ast::Unary>().op == "-" && e.args.size() == 1) {
     FLOE_ASSIGN_OR_RETURN(Value v, LiteralValue(*e.args[0]));
     if (v.type().IsInteger()) return Value::Int(v.type(), -v.as_int());
     if (v.type().kind() == TypeKind::kDecimal) return Value::Decimal(v.type(), -v.as_decimal());
   }
   if (e.kind == ast::ExprKind::kLiteral) {
-    switch (e.literal_kind) {
-      case ast::LiteralKind::kString: return Value::String(SqlType::Varchar(), e.text);
-      case ast::LiteralKind::kInteger: return Value::Int(SqlType::Bigint(), std::stoll(e.text));
-      case ast::LiteralKind::kDecimal: return ParseDecimalLiteral(e.text);
-      case ast::LiteralKind::kDouble: return Value::Double(SqlType::Double(), std::stod(e.text));
-      case ast::LiteralKind::kBool: return Value::Boolean(e.bool_value);
+    const auto& literal = e.As<ast::Literal>();
+    switch (literal.literal_kind) {
+      case ast::LiteralKind::kString:
+        return Value::String(SqlType::Varchar(), literal.text);
+      case ast::LiteralKind::kInteger:
+        return Value::Int(SqlType::Bigint(), std::stoll(literal.text));
+      case ast::LiteralKind::kDecimal:
+        return ParseDecimalLiteral(literal.text);
+      case ast::LiteralKind::kDouble:
+        return Value::Double(SqlType::Double(), std::stod(literal.text));
+      case ast::LiteralKind::kBool:
+        return Value::Boolean(literal.bool_value);
       default: break;
     }
   }

@@ -202,48 +202,48 @@ Result<BoundExprPtr> BinderImpl::ApplyGrouping(BoundExprPtr expr, const ExprCont
 Result<BoundExprPtr> BinderImpl::BindExpr(const ast::Expr& expr, ExprContext& context) {
   switch (expr.kind) {
     case ast::ExprKind::kLiteral:
-      return BindLiteral(expr);
+      return BindLiteral(expr.As<ast::Literal>());
     case ast::ExprKind::kParameter:
-      return BindParameter(expr);
+      return BindParameter(expr.As<ast::Parameter>());
     case ast::ExprKind::kColumnRef:
-      return BindColumnRef(expr, context);
+      return BindColumnRef(expr.As<ast::ColumnRef>(), context);
     case ast::ExprKind::kStar:
       return ErrorAt(expr.location, "'*' is not allowed here");
     case ast::ExprKind::kUnary:
-      return BindUnary(expr, context);
+      return BindUnary(expr.As<ast::Unary>(), context);
     case ast::ExprKind::kBinary:
-      return BindBinary(expr, context);
+      return BindBinary(expr.As<ast::Binary>(), context);
     case ast::ExprKind::kAnd:
     case ast::ExprKind::kOr:
       return BindConjunction(expr, context);
     case ast::ExprKind::kFunction:
-      return BindFunction(expr, context);
+      return BindFunction(expr.As<ast::FunctionCall>(), context);
     case ast::ExprKind::kCurrent:
-      return BindCurrent(expr);
+      return BindCurrent(expr.As<ast::Current>());
     case ast::ExprKind::kCast:
-      return BindCast(expr, context);
+      return BindCast(expr.As<ast::Cast>(), context);
     case ast::ExprKind::kCase:
-      return BindCase(expr, context);
+      return BindCase(expr.As<ast::Case>(), context);
     case ast::ExprKind::kInList:
-      return BindInList(expr, context);
+      return BindInList(expr.As<ast::InList>(), context);
     case ast::ExprKind::kBetween:
-      return BindBetween(expr, context);
+      return BindBetween(expr.As<ast::Between>(), context);
     case ast::ExprKind::kLike:
-      return BindLike(expr, context);
+      return BindLike(expr.As<ast::Like>(), context);
     case ast::ExprKind::kIsNull:
-      return BindIsNull(expr, context);
+      return BindIsNull(expr.As<ast::IsNull>(), context);
     case ast::ExprKind::kIsBool:
-      return BindIsBool(expr, context);
+      return BindIsBool(expr.As<ast::IsBool>(), context);
     case ast::ExprKind::kIsDistinct:
-      return BindIsDistinct(expr, context);
+      return BindIsDistinct(expr.As<ast::IsDistinct>(), context);
     case ast::ExprKind::kSubquery:
     case ast::ExprKind::kExists:
     case ast::ExprKind::kInSubquery:
       return BindSubquery(expr, context);
     case ast::ExprKind::kFieldAccess:
-      return BindFieldAccess(expr, context);
+      return BindFieldAccess(expr.As<ast::FieldAccess>(), context);
     case ast::ExprKind::kSubscript:
-      return BindSubscript(expr, context);
+      return BindSubscript(expr.As<ast::Subscript>(), context);
     case ast::ExprKind::kArray:
     case ast::ExprKind::kRow:
       return BindConstructor(expr, context);

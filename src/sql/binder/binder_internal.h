@@ -153,26 +153,26 @@ class BinderImpl {
 
  private:
   // One binder per expression kind (expression/bind_<kind>.cc).
-  Result<BoundExprPtr> BindLiteral(const ast::Expr& expr);
-  Result<BoundExprPtr> BindParameter(const ast::Expr& expr);
-  Result<BoundExprPtr> BindColumnRef(const ast::Expr& expr, ExprContext& context);
-  Result<BoundExprPtr> BindUnary(const ast::Expr& expr, ExprContext& context);
-  Result<BoundExprPtr> BindBinary(const ast::Expr& expr, ExprContext& context);
+  Result<BoundExprPtr> BindLiteral(const ast::Literal& expr);
+  Result<BoundExprPtr> BindParameter(const ast::Parameter& expr);
+  Result<BoundExprPtr> BindColumnRef(const ast::ColumnRef& expr, ExprContext& context);
+  Result<BoundExprPtr> BindUnary(const ast::Unary& expr, ExprContext& context);
+  Result<BoundExprPtr> BindBinary(const ast::Binary& expr, ExprContext& context);
   Result<BoundExprPtr> BindConjunction(const ast::Expr& expr, ExprContext& context);
-  Result<BoundExprPtr> BindCast(const ast::Expr& expr, ExprContext& context);
-  Result<BoundExprPtr> BindCase(const ast::Expr& expr, ExprContext& context);
-  Result<BoundExprPtr> BindInList(const ast::Expr& expr, ExprContext& context);
-  Result<BoundExprPtr> BindBetween(const ast::Expr& expr, ExprContext& context);
-  Result<BoundExprPtr> BindLike(const ast::Expr& expr, ExprContext& context);
-  Result<BoundExprPtr> BindIsNull(const ast::Expr& expr, ExprContext& context);
-  Result<BoundExprPtr> BindIsBool(const ast::Expr& expr, ExprContext& context);
-  Result<BoundExprPtr> BindIsDistinct(const ast::Expr& expr, ExprContext& context);
+  Result<BoundExprPtr> BindCast(const ast::Cast& expr, ExprContext& context);
+  Result<BoundExprPtr> BindCase(const ast::Case& expr, ExprContext& context);
+  Result<BoundExprPtr> BindInList(const ast::InList& expr, ExprContext& context);
+  Result<BoundExprPtr> BindBetween(const ast::Between& expr, ExprContext& context);
+  Result<BoundExprPtr> BindLike(const ast::Like& expr, ExprContext& context);
+  Result<BoundExprPtr> BindIsNull(const ast::IsNull& expr, ExprContext& context);
+  Result<BoundExprPtr> BindIsBool(const ast::IsBool& expr, ExprContext& context);
+  Result<BoundExprPtr> BindIsDistinct(const ast::IsDistinct& expr, ExprContext& context);
   Result<BoundExprPtr> BindSubquery(const ast::Expr& expr, ExprContext& context);
-  Result<BoundExprPtr> BindFieldAccess(const ast::Expr& expr, ExprContext& context);
-  Result<BoundExprPtr> BindSubscript(const ast::Expr& expr, ExprContext& context);
+  Result<BoundExprPtr> BindFieldAccess(const ast::FieldAccess& expr, ExprContext& context);
+  Result<BoundExprPtr> BindSubscript(const ast::Subscript& expr, ExprContext& context);
   Result<BoundExprPtr> BindConstructor(const ast::Expr& expr, ExprContext& context);
-  Result<BoundExprPtr> BindFunction(const ast::Expr& expr, ExprContext& context);
-  Result<BoundExprPtr> BindCurrent(const ast::Expr& expr);
+  Result<BoundExprPtr> BindFunction(const ast::FunctionCall& expr, ExprContext& context);
+  Result<BoundExprPtr> BindCurrent(const ast::Current& expr);
   // The OVER part of a window call whose function, arguments and filter are bound; `id` is the
   // call's output column (bind_window.cc).
   Result<BoundExprPtr> BindWindowCall(const ast::WindowSpec& window, WindowCall call, ColumnId id, ExprContext& context,

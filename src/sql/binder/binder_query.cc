@@ -37,9 +37,24 @@ using ast::TimeTravel;
 std::string ItemName(const SelectItem& item, size_t index) {
   if (!item.alias.empty()) return item.alias;
   const Expr& e = *item.expr;
-  if (e.kind == ExprKind::kColumnRef) return e.names.back();
-  if (e.kind == ExprKind::kFieldAccess) return e.names[0];
+  if (e.kind == ExprKind::kColumnRef) return e.As<ast::ColumnRef>().names.back();
+  if (e.kind == ExprKind::kFieldAccess) return e.As<ast::FieldAccess>().field;
   return fmt::format("_col{}", index);
+}
+
+// `e` as a select-list position (ORDER BY 2), when it is an integer literal; else null.
+const ast::Literal* PositionLiteral(const Expr& e) {
+  if (e.kind != ExprKind::kLiteral) return nullptr;
+  const auto& literal = e.As<ast::Literal>();
+  return literal.literal_kind == LiteralKind::kInteger ? &literal : nullptr;
+}
+
+// The name `e` refers to when it is a column reference of one part (an output name perhaps);
+// else null.
+const std::string* OnePartColumnName(const Expr& e) {
+  if (e.kind != ExprKind::kColumnRef) return nullptr;
+  const auto& names = e.As<ast::ColumnRef>().names;
+  return names.size() == 1 ? &names[0] : nullptr;
 }
 
 // Whether `name` occurs in `text` as a whole word (any case): a statement that could refer to a
@@ -60,16 +75,22 @@ bool MentionsName(std::string_view text, std::string_view name) {
 }
 
 bool ContainsAggregate(const Expr& e, const FunctionRegistry& functions) {
-  if (e.kind == ExprKind::kFunction && !e.window && e.names.size() == 1) {
-    const FunctionInfo* info = functions.Find(e.names[0]);
-    if (info != nullptr && info->kind == FunctionKind::kAggregate) return true;
+  if (e.kind == ExprKind::kFunction) {
+    const auto& call = e.As<ast::FunctionCall>();
+    if (!call.window && call.names.size() == 1) {
+      const FunctionInfo* info = functions.Find(call.names[0]);
+      if (info != nullptr && info->kind == FunctionKind::kAggregate) return true;
+    }
   }
   // Subqueries are their own query level; window specs do not make a query aggregate.
   for (const auto& arg : e.args) {
     if (ContainsAggregate(*arg, functions)) return true;
   }
-  if (e.case_operand && ContainsAggregate(*e.case_operand, functions)) return true;
-  if (e.case_else && ContainsAggregate(*e.case_else, functions)) return true;
+  if (e.kind == ExprKind::kCase) {
+    const auto& case_ = e.As<ast::Case>();
+    if (case_.case_operand && ContainsAggregate(*case_.case_operand, functions)) return true;
+    if (case_.case_else && ContainsAggregate(*case_.case_else, functions)) return true;
+  }
   return false;
 }
 
@@ -407,17 +428,21 @@ Result<LogicalPtr> BinderImpl::BindFromItem(const TableRef& ref, Scope& scope, c
     }
     case TableRef::Kind::kFunction: {
       if (IsUnnest(ref)) return BindUnnest(ref, scope, ctes, MakeValuesRow({}, {}), LogicalJoinType::kCross);
-      const Expr& call = *ref.function;
-      if (call.kind != ExprKind::kFunction || call.names.size() != 1 || call.names[0] != "iceberg_scan") {
-        return ErrorAt(ref.location, fmt::format("Table function '{}' is not supported (iceberg_scan is)",
-                                                 call.names.empty() ? "?" : call.names.back()), ErrorKind::kNotImplemented);
+      const Expr& function = *ref.function;
+      const auto* call = function.kind == ExprKind::kFunction ? &function.As<ast::FunctionCall>() : nullptr;
+      if (call == nullptr || call->names.size() != 1 || call->names[0] != "iceberg_scan") {
+        return ErrorAt(ref.location,
+                       fmt::format("Table function '{}' is not supported (iceberg_scan is)",
+                                   call == nullptr || call->names.empty() ? "?" : call->names.back()),
+                       ErrorKind::kNotImplemented);
       }
-      if (call.args.size() != 1 || call.args[0]->kind != ExprKind::kLiteral || call.args[0]->literal_kind != LiteralKind::kString) {
+      if (call->args.size() != 1 || call->args[0]->kind != ExprKind::kLiteral ||
+          call->args[0]->As<ast::Literal>().literal_kind != LiteralKind::kString) {
         return ErrorAt(ref.location, "iceberg_scan needs one quoted table location: iceberg_scan('s3://bucket/path')");
       }
-      const std::string& location = call.args[0]->text;
+      const std::string& location = call->args[0]->As<ast::Literal>().text;
       auto table = catalog_.GetTableAt(location, TableVersion{});
-      if (!table.has_value()) return ErrorAt(call.args[0]->location, table.error());
+      if (!table.has_value()) return ErrorAt(call->args[0]->location, table.error());
       auto scan = std::make_unique<LogicalScan>();
       scan->table = *table;
       ScopeRelation relation;
@@ -626,10 +651,11 @@ Result<LogicalPtr> BinderImpl::BindOrderLimit(const Query& query, LogicalPtr pla
     auto sort = Wrap<LogicalSort>(nullptr == plan ? nullptr : std::move(plan));
     for (const auto& item : query.order_by) {
       BoundExprPtr key;
-      if (item.expr->kind == ExprKind::kLiteral && item.expr->literal_kind == LiteralKind::kInteger) {
-        int64_t ordinal = std::strtoll(item.expr->text.c_str(), nullptr, 10);
+      if (const ast::Literal* position = PositionLiteral(*item.expr)) {
+        int64_t ordinal = std::strtoll(position->text.c_str(), nullptr, 10);
         if (ordinal < 1 || ordinal > static_cast<int64_t>(sort->output.size())) {
-          return ErrorAt(item.expr->location, fmt::format("ORDER BY position {} is not in select list", item.expr->text));
+          return ErrorAt(item.expr->location,
+                         fmt::format("ORDER BY position {} is not in select list", position->text));
         }
         const OutputColumn& c = sort->output[ordinal - 1];
         key = MakeColumn(c.id, c.type, c.name);
@@ -767,12 +793,13 @@ Result<LogicalPtr> BinderImpl::BindSelect(const Query& query, Scope* outer, cons
   for (size_t i = 0; i < query.select.size(); ++i) {
     const SelectItem& item = query.select[i];
     if (item.expr->kind == ExprKind::kStar) {
+      const std::vector<std::string>& qualifier = item.expr->As<ast::Star>().qualifier;
       bool any = false;
       for (const auto& relation : scope.relations) {
-        if (!item.expr->names.empty()) {
-          bool match = relation.alias == item.expr->names.back() &&
-                       (item.expr->names.size() == 1 ||
-                        (relation.table && item.expr->names.size() == 2 && relation.table->schema == item.expr->names[0]));
+        if (!qualifier.empty()) {
+          bool match = relation.alias == qualifier.back() &&
+                       (qualifier.size() == 1 ||
+                        (relation.table && qualifier.size() == 2 && relation.table->schema == qualifier[0]));
           if (!match) continue;
         }
         any = true;
@@ -782,8 +809,9 @@ Result<LogicalPtr> BinderImpl::BindSelect(const Query& query, Scope* outer, cons
         }
       }
       if (!any) {
-        return ErrorAt(item.expr->location, item.expr->names.empty() ? "SELECT * with no tables"
-                                                                      : fmt::format("Table '{}' not found in FROM", item.expr->names.back()));
+        return ErrorAt(item.expr->location, qualifier.empty()
+                                                ? "SELECT * with no tables"
+                                                : fmt::format("Table '{}' not found in FROM", qualifier.back()));
       }
       continue;
     }
@@ -823,26 +851,27 @@ Result<LogicalPtr> BinderImpl::BindSelect(const Query& query, Scope* outer, cons
     group_context.clause = "GROUP BY";
     for (const auto& g : query.group_by.expressions) {
       BoundExprPtr key;
-      if (g->kind == ExprKind::kLiteral && g->literal_kind == LiteralKind::kInteger) {
-        int64_t ordinal = std::strtoll(g->text.c_str(), nullptr, 10);
+      if (const ast::Literal* position = PositionLiteral(*g)) {
+        int64_t ordinal = std::strtoll(position->text.c_str(), nullptr, 10);
         if (ordinal < 1 || ordinal > static_cast<int64_t>(items.size())) {
-          return ErrorAt(g->location, fmt::format("GROUP BY position {} is not in select list", g->text));
+          return ErrorAt(g->location, fmt::format("GROUP BY position {} is not in select list", position->text));
         }
         const Item& item = items[ordinal - 1];
         if (item.expr == nullptr) {
           key = MakeColumn(item.column->id, item.column->type, item.column->name);
         } else {
           if (ContainsAggregate(*item.expr, functions_)) {
-            return ErrorAt(g->location, fmt::format("GROUP BY position {} is an aggregate", g->text));
+            return ErrorAt(g->location, fmt::format("GROUP BY position {} is an aggregate", position->text));
           }
           FLOE_ASSIGN_OR_RETURN(key, BindExpr(*item.expr, group_context));
         }
       } else {
         auto bound = BindExpr(*g, group_context);
-        if (!bound.has_value() && g->kind == ExprKind::kColumnRef && g->names.size() == 1) {
+        const std::string* alias = OnePartColumnName(*g);
+        if (!bound.has_value() && alias != nullptr) {
           // GROUP BY an output alias (PostgreSQL and DuckDB allow it).
           for (const Item& item : items) {
-            if (item.expr != nullptr && item.name == g->names[0] && !ContainsAggregate(*item.expr, functions_)) {
+            if (item.expr != nullptr && item.name == *alias && !ContainsAggregate(*item.expr, functions_)) {
               bound = BindExpr(*item.expr, group_context);
               break;
             }
@@ -905,23 +934,24 @@ Result<LogicalPtr> BinderImpl::BindSelect(const Query& query, Scope* outer, cons
   std::vector<int> order_targets;  // Index into projections (or projections.size() + hidden index).
   auto bind_target = [&](const Expr& e, const char* clause) -> Result<int> {
     int target = -1;
-    if (e.kind == ExprKind::kLiteral && e.literal_kind == LiteralKind::kInteger) {
-      int64_t ordinal = std::strtoll(e.text.c_str(), nullptr, 10);
+    const std::string* name = OnePartColumnName(e);
+    if (const ast::Literal* position = PositionLiteral(e)) {
+      int64_t ordinal = std::strtoll(position->text.c_str(), nullptr, 10);
       if (ordinal < 1 || ordinal > static_cast<int64_t>(projections.size())) {
-        return ErrorAt(e.location, fmt::format("{} position {} is not in select list", clause, e.text));
+        return ErrorAt(e.location, fmt::format("{} position {} is not in select list", clause, position->text));
       }
       target = static_cast<int>(ordinal - 1);
-    } else if (e.kind == ExprKind::kColumnRef && e.names.size() == 1) {
+    } else if (name != nullptr) {
       int found = -1, count = 0;
       for (size_t i = 0; i < names.size(); ++i) {
-        if (names[i] == e.names[0] && items[i].expr != nullptr && !items[i].name.empty() &&
+        if (names[i] == *name && items[i].expr != nullptr && !items[i].name.empty() &&
             (items[i].expr->kind != ExprKind::kColumnRef || !query.select.empty())) {
           // Prefer an alias; a bare column with the same name is the same thing anyway.
           if (found < 0 || !(projections[i]->Equals(*projections[found]))) ++count;
           found = static_cast<int>(i);
         }
       }
-      if (count > 1) return ErrorAt(e.location, fmt::format("'{}' in {} is ambiguous", e.names[0], clause));
+      if (count > 1) return ErrorAt(e.location, fmt::format("'{}' in {} is ambiguous", *name, clause));
       target = found;
     }
     if (target < 0) {
@@ -1251,20 +1281,20 @@ Result<BoundStatement> BinderImpl::BindStatement(const Statement& statement) {
       for (const auto& transform : statement.partitioned_by) {
         const ast::Expr& t = *transform;
         std::string source;
-        if (t.kind == ExprKind::kColumnRef && t.names.size() == 1) {
-          source = t.names[0];
-        } else if (t.kind == ExprKind::kFunction && t.names.size() == 1) {
+        if (const std::string* name = OnePartColumnName(t)) {
+          source = *name;
+        } else if (t.kind == ExprKind::kFunction && t.As<ast::FunctionCall>().names.size() == 1) {
           static const std::set<std::string> kOneArg = {"year", "years", "month", "months", "day", "days", "hour", "hours", "identity"};
           static const std::set<std::string> kTwoArgs = {"bucket", "truncate"};
-          const std::string& f = t.names[0];
+          const std::string& f = t.As<ast::FunctionCall>().names[0];
           bool one = kOneArg.contains(f) && t.args.size() == 1;
-          bool two = kTwoArgs.contains(f) && t.args.size() == 2 && t.args[0]->kind == ExprKind::kLiteral &&
-                     t.args[0]->literal_kind == LiteralKind::kInteger;
+          bool two = kTwoArgs.contains(f) && t.args.size() == 2 && PositionLiteral(*t.args[0]) != nullptr;
           const ast::Expr* column = one ? t.args[0].get() : two ? t.args[1].get() : nullptr;
-          if (column == nullptr || column->kind != ExprKind::kColumnRef || column->names.size() != 1) {
+          const std::string* column_name = column == nullptr ? nullptr : OnePartColumnName(*column);
+          if (column_name == nullptr) {
             return ErrorAt(t.location, "Partition transforms are column, year(c), month(c), day(c), hour(c), bucket(n, c) or truncate(n, c)");
           }
-          source = column->names[0];
+          source = *column_name;
         } else {
           return ErrorAt(t.location, "Partition transforms are column, year(c), month(c), day(c), hour(c), bucket(n, c) or truncate(n, c)");
         }

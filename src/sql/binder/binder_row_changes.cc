@@ -64,12 +64,20 @@ Result<BoundExprPtr> AssignedValue(BinderImpl& binder, BoundExprPtr value, const
 // The first aggregate or window call in `e` outside subqueries, or null: such a value needs
 // more rows than the one it changes.
 const ast::Expr* FindAggregateOrWindow(const ast::Expr& e, const FunctionRegistry& functions) {
-  if (e.kind == ast::ExprKind::kFunction && !e.names.empty()) {
-    const FunctionInfo* f = functions.Find(e.names.back());
-    if (e.window || (f != nullptr && f->kind != FunctionKind::kScalar)) return &e;
+  const ast::ExprPtr* children[2] = {nullptr, nullptr};  // Besides the args.
+  if (e.kind == ast::ExprKind::kFunction) {
+    const auto& call = e.As<ast::FunctionCall>();
+    if (!call.names.empty()) {
+      const FunctionInfo* f = functions.Find(call.names.back());
+      if (call.window || (f != nullptr && f->kind != FunctionKind::kScalar)) return &e;
+    }
+    children[0] = &call.filter;
+  } else if (e.kind == ast::ExprKind::kCase) {
+    children[0] = &e.As<ast::Case>().case_operand;
+    children[1] = &e.As<ast::Case>().case_else;
   }
-  for (const ast::ExprPtr* child : {&e.filter, &e.case_operand, &e.case_else}) {
-    if (*child == nullptr) continue;
+  for (const ast::ExprPtr* child : children) {
+    if (child == nullptr || *child == nullptr) continue;
     if (const ast::Expr* found = FindAggregateOrWindow(**child, functions)) return found;
   }
   for (const ast::ExprPtr& arg : e.args) {

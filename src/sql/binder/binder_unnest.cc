@@ -14,13 +14,14 @@ using ast::ExprKind;
 using ast::TableRef;
 
 bool IsUnnest(const TableRef& ref) {
-  return ref.kind == TableRef::Kind::kFunction && ref.function && ref.function->kind == ExprKind::kFunction &&
-         ref.function->names.size() == 1 && ref.function->names[0] == "unnest";
+  if (ref.kind != TableRef::Kind::kFunction || !ref.function || ref.function->kind != ExprKind::kFunction) return false;
+  const auto& names = ref.function->As<ast::FunctionCall>().names;
+  return names.size() == 1 && names[0] == "unnest";
 }
 
 Result<LogicalPtr> BinderImpl::BindUnnest(const TableRef& ref, Scope& scope, const CteScope* ctes, LogicalPtr input,
                                           LogicalJoinType join_type) {
-  const Expr& call = *ref.function;
+  const auto& call = ref.function->As<ast::FunctionCall>();
   if (call.args.empty()) return ErrorAt(ref.location, "UNNEST needs at least one array or map");
   if (call.distinct || call.star_arg || call.window) return ErrorAt(ref.location, "UNNEST takes arrays and maps only");
   ExprContext context;

@@ -1,7 +1,7 @@
 // The syntax tree of SQL expressions, as written by the user (before names and types are
 // resolved). Built by the parser from libpg_query's parse tree and the pre-parser; read by the
-// binder. Trees are move-only values owned by their statement; any thread may read a finished
-// tree. `location` is a byte offset into the user's original SQL text (-1 when unknown).
+// binder. Each node is owned through an ExprPtr by its parent or statement; any thread may read a
+// finished tree. `location` is a byte offset into the user's original SQL text (-1 when unknown).
 #pragma once
 
 #include <cstdint>
@@ -25,33 +25,38 @@ struct TypeName {
   int location = -1;
 };
 
+// An expression's kind; each has its own class below (kFunction: FunctionCall, ...), holding only
+// what that kind means.
 enum class ExprKind {
-  kLiteral,       // literal_kind + text
-  kColumnRef,     // names: one to four parts
-  kStar,          // names: qualifier parts (empty for a bare `*`)
-  kParameter,     // parameter_index (1-based), from `?` or `$n`
-  kUnary,         // op ("-", "+", "NOT"), args[0]
-  kBinary,        // op ("+", "=", "||", ...), args[0], args[1]
-  kAnd,           // args (two or more)
-  kOr,            // args (two or more)
-  kFunction,      // names, args, distinct, star_arg, filter, window, order_by
-  kCast,          // args[0], type, try_cast
-  kCase,          // case_operand (may be null), when/then pairs in args, case_else
-  kInList,        // args[0] IN (args[1..]), negated
-  kBetween,       // args[0] BETWEEN args[1] AND args[2], negated
-  kLike,          // args[0] LIKE args[1] [ESCAPE args[2]], negated, case_insensitive
-  kIsNull,        // args[0] IS [NOT] NULL, negated
-  kIsBool,        // args[0] IS [NOT] TRUE/FALSE: bool_value, negated
-  kIsDistinct,    // args[0] IS [NOT] DISTINCT FROM args[1], negated
-  kSubquery,      // scalar subquery
-  kExists,        // EXISTS (subquery), negated
-  kInSubquery,    // args[0] op ANY/ALL (subquery); op, quantifier_all, negated (NOT IN)
-  kFieldAccess,   // args[0].names[0] (struct field)
-  kSubscript,     // args[0][args[1]]
-  kArray,         // ARRAY[args...]
-  kRow,           // ROW(args...)
-  kCurrent,       // current_date, current_timestamp, localtimestamp: name
+  kLiteral,      // Literal
+  kColumnRef,    // ColumnRef: one to four name parts
+  kStar,         // Star: `*` or `t.*`
+  kParameter,    // Parameter: `?` or `$n`
+  kUnary,        // Unary: op ("-", "+", "NOT") over args[0]
+  kBinary,       // Binary: op ("+", "=", "||", ...) over args[0], args[1]
+  kAnd,          // And: args (two or more)
+  kOr,           // Or: args (two or more)
+  kFunction,     // FunctionCall: args
+  kCast,         // Cast: args[0]
+  kCase,         // Case: when/then pairs in args
+  kInList,       // InList: args[0] IN (args[1..])
+  kBetween,      // Between: args[0] BETWEEN args[1] AND args[2]
+  kLike,         // Like: args[0] LIKE args[1] [ESCAPE args[2]]
+  kIsNull,       // IsNull: args[0] IS [NOT] NULL
+  kIsBool,       // IsBool: args[0] IS [NOT] TRUE/FALSE
+  kIsDistinct,   // IsDistinct: args[0] IS [NOT] DISTINCT FROM args[1]
+  kSubquery,     // Subquery: a scalar subquery
+  kExists,       // Exists: EXISTS (subquery); NOT EXISTS is a Unary NOT over it
+  kInSubquery,   // InSubquery: args[0] op ANY/ALL (subquery); NOT IN is a Unary NOT over it
+  kFieldAccess,  // FieldAccess: a struct field of args[0]
+  kSubscript,    // Subscript: args[0][args[1]]
+  kArray,        // Array: ARRAY[args...]
+  kRow,          // Row: ROW(args...)
+  kCurrent,      // Current: current_date, current_timestamp, localtimestamp, ...
 };
+
+// "Literal", "FunctionCall", ...: for messages.
+const char* ExprKindName(ExprKind kind);
 
 enum class LiteralKind {
   kNull,
@@ -91,49 +96,186 @@ struct WindowSpec {
   int location = -1;
 };
 
+// What every expression has. The rest is its kind's: the parser makes an expression as its
+// kind's class and readers reach its fields through As<FunctionCall>(), which checks the kind, so
+// no code reads a field another kind would have had.
 struct Expr {
-  explicit Expr(ExprKind k, int loc = -1);
-  ~Expr();  // Out of line (with the constructors): Query is incomplete here.
-  Expr(Expr&&) noexcept;
-  Expr& operator=(Expr&&) noexcept;
+  virtual ~Expr() = default;
+  Expr(const Expr&) = delete;
+  Expr& operator=(const Expr&) = delete;
 
-  ExprKind kind;
+  const ExprKind kind;
   int location;
+  std::vector<ExprPtr> args;  // Operands, as each kind above lays them out.
 
+  // This expression as its kind's class T. An expression of another kind is a bug in the
+  // caller: the process aborts, naming both kinds, rather than read memory of the wrong shape.
+  template <typename T>
+  T& As() {
+    if (kind != T::kKind) [[unlikely]]
+      KindMismatch(T::kKind);
+    return static_cast<T&>(*this);
+  }
+  template <typename T>
+  const T& As() const {
+    if (kind != T::kKind) [[unlikely]]
+      KindMismatch(T::kKind);
+    return static_cast<const T&>(*this);
+  }
+
+ protected:
+  Expr(ExprKind k, int loc) : kind(k), location(loc) {}
+
+ private:
+  [[noreturn]] void KindMismatch(ExprKind wanted) const;
+};
+
+// The base of each kind's class: fixes the kind, and names it for As<T>().
+template <ExprKind K>
+struct ExprNode : Expr {
+  static constexpr ExprKind kKind = K;
+  explicit ExprNode(int loc = -1) : Expr(K, loc) {}
+};
+
+struct Literal final : ExprNode<ExprKind::kLiteral> {
+  using ExprNode::ExprNode;
   LiteralKind literal_kind = LiteralKind::kNull;
   std::string text;
   bool bool_value = false;
+};
 
+struct ColumnRef final : ExprNode<ExprKind::kColumnRef> {
+  using ExprNode::ExprNode;
   std::vector<std::string> names;
-  std::string op;
-  std::vector<ExprPtr> args;
+};
 
-  // Functions and aggregates.
+struct Star final : ExprNode<ExprKind::kStar> {
+  using ExprNode::ExprNode;
+  std::vector<std::string> qualifier;  // `t.*`: {"t"}; empty for a bare `*`.
+};
+
+struct Parameter final : ExprNode<ExprKind::kParameter> {
+  using ExprNode::ExprNode;
+  int parameter_index = 0;  // 1-based.
+};
+
+struct Unary final : ExprNode<ExprKind::kUnary> {
+  using ExprNode::ExprNode;
+  std::string op;
+};
+
+struct Binary final : ExprNode<ExprKind::kBinary> {
+  using ExprNode::ExprNode;
+  std::string op;
+};
+
+struct And final : ExprNode<ExprKind::kAnd> {
+  using ExprNode::ExprNode;
+};
+
+struct Or final : ExprNode<ExprKind::kOr> {
+  using ExprNode::ExprNode;
+};
+
+struct FunctionCall final : ExprNode<ExprKind::kFunction> {
+  using ExprNode::ExprNode;
+  std::vector<std::string> names;  // The function's name, as written (possibly qualified).
+  // `name => value`: a name says which parameter an argument is for, so it belongs to the call's
+  // argument list, not to the argument's expression. Empty when no argument is named; otherwise
+  // one per argument, "" for a positional one.
+  std::vector<std::string> argument_names;
   bool distinct = false;
   bool star_arg = false;  // count(*)
   ExprPtr filter;         // FILTER (WHERE ...)
   std::unique_ptr<WindowSpec> window;
   std::vector<OrderItem> order_by;  // Inside an aggregate call or WITHIN GROUP.
-
-  // Casts.
-  std::unique_ptr<TypeName> type;
-  bool try_cast = false;
-
-  // CASE.
-  ExprPtr case_operand;
-  ExprPtr case_else;
-
-  // Predicates.
-  bool negated = false;
-  bool case_insensitive = false;  // ILIKE
-  bool quantifier_all = false;    // op ALL (subquery)
-
-  std::unique_ptr<Query> subquery;
-  int parameter_index = 0;
-  std::string argument_name;  // `name => value` in a call.
 };
 
-// Makes an expression node; a shorthand used by the parser and tests.
-inline ExprPtr MakeExpr(ExprKind kind, int location) { return std::make_unique<Expr>(kind, location); }
+struct Cast final : ExprNode<ExprKind::kCast> {
+  using ExprNode::ExprNode;
+  TypeName type;
+  bool try_cast = false;
+};
+
+struct Case final : ExprNode<ExprKind::kCase> {
+  using ExprNode::ExprNode;
+  ExprPtr case_operand;  // CASE x WHEN ...; null for a searched CASE.
+  ExprPtr case_else;     // Null without ELSE.
+};
+
+struct InList final : ExprNode<ExprKind::kInList> {
+  using ExprNode::ExprNode;
+  bool negated = false;  // NOT IN
+};
+
+struct Between final : ExprNode<ExprKind::kBetween> {
+  using ExprNode::ExprNode;
+  bool negated = false;
+};
+
+struct Like final : ExprNode<ExprKind::kLike> {
+  using ExprNode::ExprNode;
+  bool negated = false;
+  bool case_insensitive = false;  // ILIKE
+};
+
+struct IsNull final : ExprNode<ExprKind::kIsNull> {
+  using ExprNode::ExprNode;
+  bool negated = false;  // IS NOT NULL
+};
+
+struct IsBool final : ExprNode<ExprKind::kIsBool> {
+  using ExprNode::ExprNode;
+  bool bool_value = false;  // IS TRUE: true; IS FALSE: false.
+  bool negated = false;
+};
+
+struct IsDistinct final : ExprNode<ExprKind::kIsDistinct> {
+  using ExprNode::ExprNode;
+  bool negated = false;  // IS NOT DISTINCT FROM
+};
+
+// The subquery kinds construct and destroy out of line (ast.cc): Query is incomplete here.
+struct Subquery final : ExprNode<ExprKind::kSubquery> {
+  explicit Subquery(int loc = -1);
+  ~Subquery() override;
+  std::unique_ptr<Query> subquery;
+};
+
+struct Exists final : ExprNode<ExprKind::kExists> {
+  explicit Exists(int loc = -1);
+  ~Exists() override;
+  std::unique_ptr<Query> subquery;
+};
+
+struct InSubquery final : ExprNode<ExprKind::kInSubquery> {
+  explicit InSubquery(int loc = -1);
+  ~InSubquery() override;
+  std::unique_ptr<Query> subquery;
+  std::string op;               // The comparison: "=" for IN.
+  bool quantifier_all = false;  // op ALL (subquery); else ANY.
+};
+
+struct FieldAccess final : ExprNode<ExprKind::kFieldAccess> {
+  using ExprNode::ExprNode;
+  std::string field;
+};
+
+struct Subscript final : ExprNode<ExprKind::kSubscript> {
+  using ExprNode::ExprNode;
+};
+
+struct Array final : ExprNode<ExprKind::kArray> {
+  using ExprNode::ExprNode;
+};
+
+struct Row final : ExprNode<ExprKind::kRow> {
+  using ExprNode::ExprNode;
+};
+
+struct Current final : ExprNode<ExprKind::kCurrent> {
+  using ExprNode::ExprNode;
+  std::string name;  // The function it calls: "current_date", "localtimestamp", ...
+};
 
 }  // namespace floe::sql::ast

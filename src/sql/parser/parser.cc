@@ -324,10 +324,11 @@ class StatementParser {
       auto call = ParseExpressionRange(TokenRange{call_first, close + 1});
       if (!call.has_value()) return std::unexpected(call.error());
       if ((*call)->kind != ExprKind::kFunction) return Expected("procedure arguments");
-      for (auto& argument : (*call)->args) {
+      auto& procedure_call = (*call)->As<FunctionCall>();
+      for (size_t i = 0; i < procedure_call.args.size(); ++i) {
         ProcedureArgument out;
-        out.name = std::move(argument->argument_name);
-        out.value = std::move(argument);
+        if (i < procedure_call.argument_names.size()) out.name = std::move(procedure_call.argument_names[i]);
+        out.value = std::move(procedure_call.args[i]);
         statement->procedure_args.push_back(std::move(out));
       }
       pos_ = close + 1;

@@ -32,39 +32,39 @@ TEST(ParserTest, SelectShape) {
   ASSERT_EQ(q.kind, Query::Kind::kSelect);
   ASSERT_EQ(q.select.size(), 2u);
   EXPECT_EQ(q.select[1].alias, "n");
-  EXPECT_TRUE(q.select[1].expr->star_arg);
+  EXPECT_TRUE(q.select[1].expr->As<FunctionCall>().star_arg);
   ASSERT_EQ(q.from.size(), 1u);
   EXPECT_EQ(q.from[0]->name, (std::vector<std::string>{"sales", "orders"}));
   EXPECT_EQ(q.from[0]->alias, "o");
   ASSERT_TRUE(q.where);
   EXPECT_EQ(q.where->kind, ExprKind::kBinary);
-  EXPECT_EQ(q.where->op, ">");
+  EXPECT_EQ(q.where->As<Binary>().op, ">");
   EXPECT_EQ(q.group_by.expressions.size(), 1u);
   ASSERT_TRUE(q.having);
   ASSERT_EQ(q.order_by.size(), 1u);
   EXPECT_TRUE(q.order_by[0].descending);
   EXPECT_EQ(q.order_by[0].nulls_first, false);
-  EXPECT_EQ(q.limit->text, "10");
-  EXPECT_EQ(q.offset->text, "5");
+  EXPECT_EQ(q.limit->As<Literal>().text, "10");
+  EXPECT_EQ(q.offset->As<Literal>().text, "5");
 }
 
 TEST(ParserTest, LiteralsKeepTheirValuesIncludingZeroAndNegatives) {
   auto s = MustParse("SELECT 0, -3, - 7, 1.50, 1e3, 'it''s', TRUE, NULL, 9999999999, X'ff'");
   const auto& items = s->query->select;
   ASSERT_EQ(items.size(), 10u);
-  EXPECT_EQ(items[0].expr->text, "0");
-  EXPECT_EQ(items[1].expr->text, "-3");
-  EXPECT_EQ(items[2].expr->text, "-7");
-  EXPECT_EQ(items[3].expr->literal_kind, LiteralKind::kDecimal);
-  EXPECT_EQ(items[3].expr->text, "1.50");
-  EXPECT_EQ(items[4].expr->literal_kind, LiteralKind::kDouble);
-  EXPECT_EQ(items[5].expr->text, "it's");
-  EXPECT_TRUE(items[6].expr->bool_value);
-  EXPECT_EQ(items[7].expr->literal_kind, LiteralKind::kNull);
-  EXPECT_EQ(items[8].expr->literal_kind, LiteralKind::kInteger);
-  EXPECT_EQ(items[8].expr->text, "9999999999");
-  EXPECT_EQ(items[9].expr->literal_kind, LiteralKind::kBinary);
-  EXPECT_EQ(items[9].expr->text, "ff");
+  EXPECT_EQ(items[0].expr->As<Literal>().text, "0");
+  EXPECT_EQ(items[1].expr->As<Literal>().text, "-3");
+  EXPECT_EQ(items[2].expr->As<Literal>().text, "-7");
+  EXPECT_EQ(items[3].expr->As<Literal>().literal_kind, LiteralKind::kDecimal);
+  EXPECT_EQ(items[3].expr->As<Literal>().text, "1.50");
+  EXPECT_EQ(items[4].expr->As<Literal>().literal_kind, LiteralKind::kDouble);
+  EXPECT_EQ(items[5].expr->As<Literal>().text, "it's");
+  EXPECT_TRUE(items[6].expr->As<Literal>().bool_value);
+  EXPECT_EQ(items[7].expr->As<Literal>().literal_kind, LiteralKind::kNull);
+  EXPECT_EQ(items[8].expr->As<Literal>().literal_kind, LiteralKind::kInteger);
+  EXPECT_EQ(items[8].expr->As<Literal>().text, "9999999999");
+  EXPECT_EQ(items[9].expr->As<Literal>().literal_kind, LiteralKind::kBinary);
+  EXPECT_EQ(items[9].expr->As<Literal>().text, "ff");
 }
 
 TEST(ParserTest, LocationsAreByteOffsetsIntoTheOriginalText) {
@@ -75,7 +75,7 @@ TEST(ParserTest, LocationsAreByteOffsetsIntoTheOriginalText) {
   const Expr& plus = *items[1].expr;
   ASSERT_EQ(plus.kind, ExprKind::kBinary);
   EXPECT_EQ(plus.args[0]->kind, ExprKind::kParameter);
-  EXPECT_EQ(plus.args[0]->parameter_index, 1);
+  EXPECT_EQ(plus.args[0]->As<Parameter>().parameter_index, 1);
   EXPECT_EQ(plus.args[0]->location, static_cast<int>(sql.find('?')));
   EXPECT_EQ(plus.args[1]->location, static_cast<int>(sql.find('y')));
 }
@@ -84,14 +84,14 @@ TEST(ParserTest, QuestionPlaceholdersAreNumberedInOrder) {
   auto s = MustParse("SELECT * FROM t WHERE a = ? AND b IN (?, ?)");
   const Expr& where = *s->query->where;
   ASSERT_EQ(where.kind, ExprKind::kAnd);
-  EXPECT_EQ(where.args[0]->args[1]->parameter_index, 1);
-  EXPECT_EQ(where.args[1]->args[1]->parameter_index, 2);
-  EXPECT_EQ(where.args[1]->args[2]->parameter_index, 3);
+  EXPECT_EQ(where.args[0]->args[1]->As<Parameter>().parameter_index, 1);
+  EXPECT_EQ(where.args[1]->args[1]->As<Parameter>().parameter_index, 2);
+  EXPECT_EQ(where.args[1]->args[2]->As<Parameter>().parameter_index, 3);
 }
 
 TEST(ParserTest, QuestionMarkInsideAStringIsText) {
   auto s = MustParse("SELECT 'what?' FROM t");
-  EXPECT_EQ(s->query->select[0].expr->text, "what?");
+  EXPECT_EQ(s->query->select[0].expr->As<Literal>().text, "what?");
 }
 
 TEST(ParserTest, TimeTravelByVersionAndTimestamp) {
@@ -103,21 +103,21 @@ TEST(ParserTest, TimeTravelByVersionAndTimestamp) {
   const TableRef& left = *join.left;
   ASSERT_TRUE(left.time_travel.has_value());
   EXPECT_EQ(left.time_travel->kind, TimeTravel::Kind::kVersion);
-  EXPECT_EQ(left.time_travel->value->text, "8744736658442914487");
+  EXPECT_EQ(left.time_travel->value->As<Literal>().text, "8744736658442914487");
   EXPECT_EQ(left.alias, "o");
   EXPECT_EQ(left.time_travel->location, static_cast<int>(sql.find("FOR VERSION")));
   const TableRef& right = *join.right;
   ASSERT_TRUE(right.time_travel.has_value());
   EXPECT_EQ(right.time_travel->kind, TimeTravel::Kind::kTimestamp);
   EXPECT_EQ(right.time_travel->value->kind, ExprKind::kCast);
-  EXPECT_EQ(right.time_travel->value->type->name, "timestamp");
+  EXPECT_EQ(right.time_travel->value->As<Cast>().type.name, "timestamp");
   EXPECT_EQ(right.time_travel->value->args[0]->location, static_cast<int>(sql.find("'2024")));
 }
 
 TEST(ParserTest, TimeTravelByBranchName) {
   auto s = MustParse("SELECT * FROM orders FOR VERSION AS OF 'audit-branch'");
   ASSERT_TRUE(s->query->from[0]->time_travel.has_value());
-  EXPECT_EQ(s->query->from[0]->time_travel->value->literal_kind, LiteralKind::kString);
+  EXPECT_EQ(s->query->from[0]->time_travel->value->As<Literal>().literal_kind, LiteralKind::kString);
 }
 
 TEST(ParserTest, MetadataTablesKeepTheDollarName) {
@@ -129,12 +129,12 @@ TEST(ParserTest, MetadataTablesKeepTheDollarName) {
 
 TEST(ParserTest, TryCastIsMarked) {
   auto s = MustParse("SELECT try_cast(x AS integer), cast(y AS bigint), TRY_CAST('1' AS decimal(10, 2))");
-  EXPECT_TRUE(s->query->select[0].expr->try_cast);
-  EXPECT_FALSE(s->query->select[1].expr->try_cast);
-  const Expr& third = *s->query->select[2].expr;
+  EXPECT_TRUE(s->query->select[0].expr->As<Cast>().try_cast);
+  EXPECT_FALSE(s->query->select[1].expr->As<Cast>().try_cast);
+  const auto& third = s->query->select[2].expr->As<Cast>();
   EXPECT_TRUE(third.try_cast);
-  EXPECT_EQ(third.type->name, "decimal");
-  EXPECT_EQ(third.type->parameters, (std::vector<int64_t>{10, 2}));
+  EXPECT_EQ(third.type.name, "decimal");
+  EXPECT_EQ(third.type.parameters, (std::vector<int64_t>{10, 2}));
 }
 
 TEST(ParserTest, ShowDescribeUse) {
@@ -171,8 +171,52 @@ TEST(ParserTest, NamedProcedureArguments) {
   auto s = MustParse("ALTER TABLE t EXECUTE expire_snapshots(retention_threshold => '7d', 3)");
   ASSERT_EQ(s->procedure_args.size(), 2u);
   EXPECT_EQ(s->procedure_args[0].name, "retention_threshold");
-  EXPECT_EQ(s->procedure_args[0].value->text, "7d");
+  EXPECT_EQ(s->procedure_args[0].value->As<Literal>().text, "7d");
   EXPECT_EQ(s->procedure_args[1].name, "");
+}
+
+// Each kind's fields are on its own class; the parser picks the class from the syntax.
+TEST(ParserTest, EachKindCarriesItsOwnFields) {
+  auto s = MustParse(
+      "SELECT t.*, (r).f, a[2], current_date, x IS UNKNOWN, x IS NOT FALSE, x !~~* 'p', f(k => 1, 2), "
+      "x <> ALL (SELECT 1), CASE x WHEN 1 THEN 2 ELSE 3 END FROM t");
+  const auto& items = s->query->select;
+  ASSERT_EQ(items.size(), 10u);
+  EXPECT_EQ(items[0].expr->As<Star>().qualifier, std::vector<std::string>{"t"});
+  EXPECT_EQ(items[1].expr->As<FieldAccess>().field, "f");
+  EXPECT_EQ(items[2].expr->kind, ExprKind::kSubscript);
+  EXPECT_EQ(items[3].expr->As<Current>().name, "current_date");
+  EXPECT_FALSE(items[4].expr->As<IsNull>().negated);
+  const auto& is_not_false = items[5].expr->As<IsBool>();
+  EXPECT_FALSE(is_not_false.bool_value);
+  EXPECT_TRUE(is_not_false.negated);
+  const auto& like = items[6].expr->As<Like>();
+  EXPECT_TRUE(like.negated);
+  EXPECT_TRUE(like.case_insensitive);
+  const auto& call = items[7].expr->As<FunctionCall>();
+  EXPECT_EQ(call.args.size(), 2u);
+  EXPECT_EQ(call.argument_names, (std::vector<std::string>{"k", ""}));
+  EXPECT_TRUE(MustParse("SELECT f(1, 2)")->query->select[0].expr->As<FunctionCall>().argument_names.empty());
+  const auto& all = items[8].expr->As<InSubquery>();
+  EXPECT_EQ(all.op, "<>");
+  EXPECT_TRUE(all.quantifier_all);
+  ASSERT_TRUE(all.subquery);
+  const auto& case_ = items[9].expr->As<Case>();
+  ASSERT_TRUE(case_.case_operand);
+  ASSERT_TRUE(case_.case_else);
+  EXPECT_EQ(case_.args.size(), 2u);
+}
+
+// Reading a node as another kind's class is a bug: it aborts, naming both kinds, rather than
+// read fields the node does not have.
+TEST(ParserDeathTest, ReadingAnExpressionAsAnotherKindAborts) {
+  auto s = MustParse("SELECT count(x) + 1");
+  const Expr& plus = *s->query->select[0].expr;
+  EXPECT_EQ(plus.As<Binary>().op, "+");
+  EXPECT_EQ(plus.args[0]->As<FunctionCall>().names[0], "count");
+  EXPECT_DEATH(plus.As<Unary>(), "a parsed Binary expression was read as a Unary expression");
+  EXPECT_DEATH(plus.args[1]->As<ColumnRef>(), "a parsed Literal expression was read as a ColumnRef expression");
+  EXPECT_STREQ(ExprKindName(ExprKind::kFunction), "FunctionCall");
 }
 
 TEST(ParserTest, DdlAndWrites) {
@@ -185,7 +229,7 @@ TEST(ParserTest, DdlAndWrites) {
   EXPECT_EQ(create->columns[1].type.name, "timestamp with time zone");
   EXPECT_EQ(create->columns[2].type.parameters, (std::vector<int64_t>{12, 2}));
   ASSERT_EQ(create->partitioned_by.size(), 3u);
-  EXPECT_EQ(create->partitioned_by[1]->names[0], "bucket");
+  EXPECT_EQ(create->partitioned_by[1]->As<FunctionCall>().names[0], "bucket");
   auto ctas = MustParse("CREATE TABLE s.t2 AS SELECT 1 AS x");
   EXPECT_EQ(ctas->kind, StatementKind::kCreateTableAs);
   auto insert = MustParse("INSERT INTO s.t (id, region) VALUES (1, 'eu'), (2, 'us')");
@@ -201,7 +245,8 @@ TEST(ParserTest, ExplainWrapsAnyStatement) {
   EXPECT_EQ(s->kind, StatementKind::kExplain);
   EXPECT_TRUE(s->analyze);
   EXPECT_EQ(s->explained->kind, StatementKind::kQuery);
-  EXPECT_EQ(MustParse("EXPLAIN SELECT * FROM t FOR VERSION AS OF 3")->explained->query->from[0]->time_travel->value->text, "3");
+  auto travel = MustParse("EXPLAIN SELECT * FROM t FOR VERSION AS OF 3");
+  EXPECT_EQ(travel->explained->query->from[0]->time_travel->value->As<Literal>().text, "3");
 }
 
 TEST(ParserTest, WindowsSubqueriesAndSetOperations) {
@@ -214,13 +259,13 @@ TEST(ParserTest, WindowsSubqueriesAndSetOperations) {
   ASSERT_EQ(q.kind, Query::Kind::kSetOp);
   EXPECT_TRUE(q.set_all);
   EXPECT_EQ(q.with.size(), 1u);
-  const Expr& rn = *q.left->select[0].expr;
+  const auto& rn = q.left->select[0].expr->As<FunctionCall>();
   ASSERT_TRUE(rn.window);
   EXPECT_TRUE(rn.window->has_frame);
   EXPECT_EQ(rn.window->frame_mode, FrameMode::kRows);
   EXPECT_EQ(rn.window->frame_start.kind, FrameBoundKind::kPreceding);
   EXPECT_EQ(rn.window->frame_end.kind, FrameBoundKind::kCurrentRow);
-  EXPECT_TRUE(q.left->select[1].expr->filter);
+  EXPECT_TRUE(q.left->select[1].expr->As<FunctionCall>().filter);
   EXPECT_EQ(q.left->select[2].expr->kind, ExprKind::kSubquery);
   const Expr& where = *q.left->where;
   EXPECT_EQ(where.args[0]->kind, ExprKind::kExists);
@@ -330,7 +375,7 @@ TEST(ParserTest, OversizeInputIsRefusedAndLargeLiteralsWork) {
   std::string literal(1 << 20, 'x');
   auto big = ParseStatement("SELECT '" + literal + "'");
   ASSERT_TRUE(big.has_value()) << big.error().ToString();
-  EXPECT_EQ((*big)->query->select[0].expr->text.size(), literal.size());
+  EXPECT_EQ((*big)->query->select[0].expr->As<Literal>().text.size(), literal.size());
 
   std::string many = "SELECT x FROM t WHERE x IN (";
   for (int i = 0; i < 20000; ++i) {
@@ -346,7 +391,7 @@ TEST(ParserTest, OversizeInputIsRefusedAndLargeLiteralsWork) {
 TEST(ParserTest, ParseExpression) {
   auto e = ParseExpression("a.b.c + 1");
   ASSERT_TRUE(e.has_value());
-  EXPECT_EQ((*e)->args[0]->names.size(), 3u);
+  EXPECT_EQ((*e)->args[0]->As<ColumnRef>().names.size(), 3u);
   EXPECT_FALSE(ParseExpression("1, 2").has_value());
 }
 

@@ -275,12 +275,12 @@ class Reader {
           FLOE_ASSIGN_OR_RETURN(auto source, ReadTableRef(item));
           exists->from.push_back(std::move(source));
         }
-        auto one = MakeExpr(ExprKind::kLiteral, at);
+        auto one = std::make_unique<Literal>(at);
         one->literal_kind = LiteralKind::kInteger;
         one->text = "1";
         exists->select.push_back(ValueItem(std::move(one)));
         exists->where = std::move(query->where);
-        auto test = MakeExpr(ExprKind::kExists, at);
+        auto test = std::make_unique<Exists>(at);
         test->subquery = std::move(exists);
         query->where = std::move(test);
       }
@@ -423,7 +423,7 @@ class Reader {
       FLOE_ASSIGN_OR_RETURN(ExprPtr on, ReadExpr(where));
       query->select.push_back(ValueItem(std::move(on)));
     } else {
-      auto always = MakeExpr(ExprKind::kLiteral, at);
+      auto always = std::make_unique<Literal>(at);
       always->literal_kind = LiteralKind::kBool;
       always->bool_value = true;
       query->select.push_back(ValueItem(std::move(always)));
@@ -523,7 +523,7 @@ class Reader {
 
   static SelectItem StarItem(int at) {
     SelectItem all;
-    all.expr = std::make_unique<Expr>(ExprKind::kStar, at);
+    all.expr = std::make_unique<Star>(at);
     all.location = at;
     return all;
   }
@@ -954,7 +954,7 @@ class Reader {
   }
 
   ExprPtr Call(std::string name, int location, std::vector<ExprPtr> args) {
-    auto call = MakeExpr(ExprKind::kFunction, location);
+    auto call = std::make_unique<FunctionCall>(location);
     call->names.push_back(std::move(name));
     call->args = std::move(args);
     return call;
@@ -967,25 +967,33 @@ class Reader {
     int at = Loc(body);
     if (type == "ColumnRef") {
       auto fields = List(body, "fields");
-      auto ref = MakeExpr(ExprKind::kColumnRef, at);
+      std::vector<std::string> names;
+      bool star = false;
       for (size_t i = 0; i < fields.size(); ++i) {
         std::string_view field_type;
         element field;
         if (!Unwrap(fields[i], field_type, field)) return Malformed(at, "column reference");
         if (field_type == "A_Star") {
           if (i + 1 != fields.size()) return Malformed(at, "'*' inside a name");
-          ref->kind = ExprKind::kStar;
+          star = true;
         } else if (field_type == "String") {
-          ref->names.emplace_back(Str(field, "sval"));
+          names.emplace_back(Str(field, "sval"));
         } else {
           return Malformed(at, "column reference part");
         }
       }
-      if (ref->names.size() > 4) return SqlError(ErrorKind::kInvalidArgument, c_.original, at, "too many name parts");
+      if (names.size() > 4) return SqlError(ErrorKind::kInvalidArgument, c_.original, at, "too many name parts");
+      if (star) {
+        auto all = std::make_unique<Star>(at);
+        all->qualifier = std::move(names);
+        return all;
+      }
+      auto ref = std::make_unique<ColumnRef>(at);
+      ref->names = std::move(names);
       return ref;
     }
     if (type == "A_Const") {
-      auto literal = MakeExpr(ExprKind::kLiteral, at);
+      auto literal = std::make_unique<Literal>(at);
       element value;
       if (Bool(body, "isnull")) {
         literal->literal_kind = LiteralKind::kNull;
@@ -1014,7 +1022,7 @@ class Reader {
       return literal;
     }
     if (type == "ParamRef") {
-      auto param = MakeExpr(ExprKind::kParameter, at);
+      auto param = std::make_unique<Parameter>(at);
       param->parameter_index = static_cast<int>(Int(body, "number", 0));
       if (param->parameter_index <= 0) return Malformed(at, "parameter number");
       return param;
@@ -1025,19 +1033,24 @@ class Reader {
       FLOE_ASSIGN_OR_RETURN(auto args, ReadExprList(body, "args"));
       if (op == "NOT_EXPR") {
         if (args.size() != 1) return Malformed(at, "NOT");
-        auto out = MakeExpr(ExprKind::kUnary, at);
+        auto out = std::make_unique<Unary>(at);
         out->op = "NOT";
         out->args = std::move(args);
         return out;
       }
-      auto out = MakeExpr(op == "AND_EXPR" ? ExprKind::kAnd : ExprKind::kOr, at);
       if (args.size() < 2) return Malformed(at, "AND/OR");
+      ExprPtr out;
+      if (op == "AND_EXPR") {
+        out = std::make_unique<And>(at);
+      } else {
+        out = std::make_unique<Or>(at);
+      }
       out->args = std::move(args);
       return out;
     }
     if (type == "FuncCall") return ReadFuncCall(body, at);
     if (type == "TypeCast") {
-      auto cast = MakeExpr(ExprKind::kCast, at);
+      auto cast = std::make_unique<Cast>(at);
       element arg, type_name;
       if (!Get(body, "arg", arg) || !Get(body, "typeName", type_name)) return Malformed(at, "CAST");
       FLOE_ASSIGN_OR_RETURN(auto inner, ReadExpr(arg));
@@ -1048,11 +1061,11 @@ class Reader {
         if (offset == rewritten) cast->try_cast = true;
       }
       cast->args.push_back(std::move(inner));
-      cast->type = std::make_unique<TypeName>(std::move(target));
+      cast->type = std::move(target);
       return cast;
     }
     if (type == "CaseExpr") {
-      auto out = MakeExpr(ExprKind::kCase, at);
+      auto out = std::make_unique<Case>(at);
       element operand, otherwise;
       if (Get(body, "arg", operand)) {
         FLOE_ASSIGN_OR_RETURN(out->case_operand, ReadExpr(operand));
@@ -1075,7 +1088,7 @@ class Reader {
       return out;
     }
     if (type == "NullTest") {
-      auto out = MakeExpr(ExprKind::kIsNull, at);
+      auto out = std::make_unique<IsNull>(at);
       element arg;
       if (!Get(body, "arg", arg)) return Malformed(at, "IS NULL");
       FLOE_ASSIGN_OR_RETURN(auto inner, ReadExpr(arg));
@@ -1085,16 +1098,17 @@ class Reader {
     }
     if (type == "BooleanTest") {
       std::string_view test = Str(body, "booltesttype");
-      auto out = MakeExpr(ExprKind::kIsBool, at);
       element arg;
       if (!Get(body, "arg", arg)) return Malformed(at, "IS TRUE");
       FLOE_ASSIGN_OR_RETURN(auto inner, ReadExpr(arg));
-      out->args.push_back(std::move(inner));
       if (test == "IS_UNKNOWN" || test == "IS_NOT_UNKNOWN") {
-        out->kind = ExprKind::kIsNull;
+        auto out = std::make_unique<IsNull>(at);
+        out->args.push_back(std::move(inner));
         out->negated = test == "IS_NOT_UNKNOWN";
         return out;
       }
+      auto out = std::make_unique<IsBool>(at);
+      out->args.push_back(std::move(inner));
       out->bool_value = test == "IS_TRUE" || test == "IS_NOT_TRUE";
       out->negated = test == "IS_NOT_TRUE" || test == "IS_NOT_FALSE";
       return out;
@@ -1110,17 +1124,17 @@ class Reader {
       FLOE_ASSIGN_OR_RETURN(auto query, ReadSelect(sub_body));
       query->location = at;
       if (link == "EXPR_SUBLINK") {
-        auto out = MakeExpr(ExprKind::kSubquery, at);
+        auto out = std::make_unique<Subquery>(at);
         out->subquery = std::move(query);
         return out;
       }
       if (link == "EXISTS_SUBLINK") {
-        auto out = MakeExpr(ExprKind::kExists, at);
+        auto out = std::make_unique<Exists>(at);
         out->subquery = std::move(query);
         return out;
       }
       if (link == "ANY_SUBLINK" || link == "ALL_SUBLINK") {
-        auto out = MakeExpr(ExprKind::kInSubquery, at);
+        auto out = std::make_unique<InSubquery>(at);
         element test;
         if (!Get(body, "testexpr", test)) return Malformed(at, "IN subquery");
         FLOE_ASSIGN_OR_RETURN(auto left, ReadExpr(test));
@@ -1142,14 +1156,14 @@ class Reader {
         element step_body;
         if (!Unwrap(step, step_type, step_body)) return Malformed(at, "field access");
         if (step_type == "String") {
-          auto access = MakeExpr(ExprKind::kFieldAccess, base->location);
-          access->names.emplace_back(Str(step_body, "sval"));
+          auto access = std::make_unique<FieldAccess>(base->location);
+          access->field = std::string(Str(step_body, "sval"));
           access->args.push_back(std::move(base));
           base = std::move(access);
         } else if (step_type == "A_Indices") {
           element index;
           if (Bool(step_body, "is_slice") || !Get(step_body, "uidx", index)) return Unsupported(base->location, "array slices");
-          auto subscript = MakeExpr(ExprKind::kSubscript, base->location);
+          auto subscript = std::make_unique<Subscript>(base->location);
           FLOE_ASSIGN_OR_RETURN(auto index_expr, ReadExpr(index));
           subscript->args.push_back(std::move(base));
           subscript->args.push_back(std::move(index_expr));
@@ -1172,45 +1186,38 @@ class Reader {
     }
     if (type == "SQLValueFunction") {
       std::string_view op = Str(body, "op");
-      auto out = MakeExpr(ExprKind::kCurrent, at);
+      auto out = std::make_unique<Current>(at);
       if (op == "SVFOP_CURRENT_DATE") {
-        out->text = "current_date";
+        out->name = "current_date";
       } else if (op == "SVFOP_CURRENT_TIMESTAMP" || op == "SVFOP_CURRENT_TIMESTAMP_N") {
-        out->text = "current_timestamp";
+        out->name = "current_timestamp";
       } else if (op == "SVFOP_LOCALTIMESTAMP" || op == "SVFOP_LOCALTIMESTAMP_N") {
-        out->text = "localtimestamp";
+        out->name = "localtimestamp";
       } else if (op == "SVFOP_CURRENT_USER" || op == "SVFOP_USER" || op == "SVFOP_SESSION_USER") {
-        out->text = "current_user";
+        out->name = "current_user";
       } else if (op == "SVFOP_CURRENT_CATALOG") {
-        out->text = "current_catalog";
+        out->name = "current_catalog";
       } else if (op == "SVFOP_CURRENT_SCHEMA") {
-        out->text = "current_schema";
+        out->name = "current_schema";
       } else {
         return Unsupported(at, "this SQL value function");
       }
       return out;
     }
     if (type == "A_ArrayExpr") {
-      auto out = MakeExpr(ExprKind::kArray, at);
+      auto out = std::make_unique<Array>(at);
       FLOE_ASSIGN_OR_RETURN(out->args, ReadExprList(body, "elements"));
       return out;
     }
     if (type == "RowExpr") {
-      auto out = MakeExpr(ExprKind::kRow, at);
+      auto out = std::make_unique<Row>(at);
       FLOE_ASSIGN_OR_RETURN(out->args, ReadExprList(body, "args"));
       return out;
-    }
-    if (type == "NamedArgExpr") {
-      element arg;
-      if (!Get(body, "arg", arg)) return Malformed(at, "named argument");
-      FLOE_ASSIGN_OR_RETURN(auto value, ReadExpr(arg));
-      value->argument_name = std::string(Str(body, "name"));
-      return value;
     }
     if (type == "CollateClause") return Unsupported(at, "COLLATE");
     if (type == "GroupingFunc") {
       // grouping(a, b): which of its arguments the row's grouping set leaves out (the binder).
-      auto out = MakeExpr(ExprKind::kFunction, at);
+      auto out = std::make_unique<FunctionCall>(at);
       out->names = {"grouping"};
       FLOE_ASSIGN_OR_RETURN(out->args, ReadExprList(body, "args"));
       return out;
@@ -1241,31 +1248,38 @@ class Reader {
       if (!has_right) return Malformed(at, "operator without an operand");
       FLOE_ASSIGN_OR_RETURN(right, ReadExpr(right_node));
       if (!has_left) {
-        auto out = MakeExpr(ExprKind::kUnary, at);
+        auto out = std::make_unique<Unary>(at);
         out->op = op;
         out->args.push_back(std::move(right));
         return out;
       }
-      auto out = MakeExpr(ExprKind::kBinary, at);
-      out->op = op == "~~" ? "LIKE" : op;
       if (op == "~~" || op == "!~~" || op == "~~*" || op == "!~~*") {
-        out->kind = ExprKind::kLike;
+        auto out = std::make_unique<Like>(at);
         out->negated = op[0] == '!';
         out->case_insensitive = op.back() == '*';
+        out->args.push_back(std::move(left));
+        out->args.push_back(std::move(right));
+        return out;
       }
+      auto out = std::make_unique<Binary>(at);
+      out->op = op;
       out->args.push_back(std::move(left));
       out->args.push_back(std::move(right));
       return out;
     }
     if (kind == "AEXPR_LIKE" || kind == "AEXPR_ILIKE") {
-      auto out = MakeExpr(ExprKind::kLike, at);
+      auto out = std::make_unique<Like>(at);
       out->negated = op.starts_with("!");
       out->case_insensitive = kind == "AEXPR_ILIKE";
       FLOE_ASSIGN_OR_RETURN(right, ReadExpr(right_node));
       out->args.push_back(std::move(left));
       // `LIKE p ESCAPE e` arrives as like_escape(p, e).
-      if (right->kind == ExprKind::kFunction && !right->names.empty() && right->names.back() == "like_escape" &&
-          right->args.size() == 2) {
+      auto is_escape = [](const Expr& e) {
+        if (e.kind != ExprKind::kFunction) return false;
+        const auto& names = e.As<FunctionCall>().names;
+        return !names.empty() && names.back() == "like_escape" && e.args.size() == 2;
+      };
+      if (is_escape(*right)) {
         out->args.push_back(std::move(right->args[0]));
         out->args.push_back(std::move(right->args[1]));
       } else {
@@ -1274,7 +1288,7 @@ class Reader {
       return out;
     }
     if (kind == "AEXPR_IN") {
-      auto out = MakeExpr(ExprKind::kInList, at);
+      auto out = std::make_unique<InList>(at);
       out->negated = op == "<>";
       out->args.push_back(std::move(left));
       FLOE_ASSIGN_OR_RETURN(auto items, read_list());
@@ -1282,7 +1296,7 @@ class Reader {
       return out;
     }
     if (kind == "AEXPR_BETWEEN" || kind == "AEXPR_NOT_BETWEEN") {
-      auto out = MakeExpr(ExprKind::kBetween, at);
+      auto out = std::make_unique<Between>(at);
       out->negated = kind == "AEXPR_NOT_BETWEEN";
       FLOE_ASSIGN_OR_RETURN(auto bounds, read_list());
       if (bounds.size() != 2) return Malformed(at, "BETWEEN");
@@ -1292,7 +1306,7 @@ class Reader {
       return out;
     }
     if (kind == "AEXPR_DISTINCT" || kind == "AEXPR_NOT_DISTINCT") {
-      auto out = MakeExpr(ExprKind::kIsDistinct, at);
+      auto out = std::make_unique<IsDistinct>(at);
       out->negated = kind == "AEXPR_NOT_DISTINCT";
       FLOE_ASSIGN_OR_RETURN(right, ReadExpr(right_node));
       out->args.push_back(std::move(left));
@@ -1439,8 +1453,25 @@ class Reader {
     if (names.empty()) return Malformed(at, "function without a name");
     bool sql_syntax = Str(body, "funcformat") == "COERCE_SQL_SYNTAX";
     if (names.size() == 2 && names[0] == "pg_catalog") names.erase(names.begin());
-    auto call = MakeExpr(ExprKind::kFunction, at);
-    FLOE_ASSIGN_OR_RETURN(call->args, ReadExprList(body, "args"));
+    auto call = std::make_unique<FunctionCall>(at);
+    bool any_named = false;
+    for (element item : List(body, "args")) {
+      std::string_view item_type;
+      element item_body;
+      if (Unwrap(item, item_type, item_body) && item_type == "NamedArgExpr") {
+        element arg;
+        if (!Get(item_body, "arg", arg)) return Malformed(Loc(item_body), "named argument");
+        FLOE_ASSIGN_OR_RETURN(auto value, ReadExpr(arg));
+        call->args.push_back(std::move(value));
+        call->argument_names.resize(call->args.size());
+        call->argument_names.back() = std::string(Str(item_body, "name"));
+        any_named = true;
+        continue;
+      }
+      FLOE_ASSIGN_OR_RETURN(auto value, ReadExpr(item));
+      call->args.push_back(std::move(value));
+    }
+    if (any_named) call->argument_names.resize(call->args.size());
     call->distinct = Bool(body, "agg_distinct");
     call->star_arg = Bool(body, "agg_star");
     if (Bool(body, "func_variadic")) return Unsupported(at, "VARIADIC");

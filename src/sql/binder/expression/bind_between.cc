@@ -3,7 +3,7 @@
 
 namespace floe::sql {
 
-Result<BoundExprPtr> BinderImpl::BindBetween(const ast::Expr& expr, ExprContext& context) {
+Result<BoundExprPtr> BinderImpl::BindBetween(const ast::Between& expr, ExprContext& context) {
   int at = expr.location;
   // x BETWEEN a AND b  ==  x >= a AND x <= b
   FLOE_ASSIGN_OR_RETURN(auto value, BindExpr(*expr.args[0], context));

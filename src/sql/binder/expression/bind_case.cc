@@ -5,7 +5,7 @@
 
 namespace floe::sql {
 
-Result<BoundExprPtr> BinderImpl::BindCase(const ast::Expr& expr, ExprContext& context) {
+Result<BoundExprPtr> BinderImpl::BindCase(const ast::Case& expr, ExprContext& context) {
   int at = expr.location;
   std::vector<BoundExprPtr> conditions, results;
   BoundExprPtr operand;

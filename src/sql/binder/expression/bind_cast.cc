@@ -29,15 +29,15 @@ std::optional<Value> IntervalLiteral(const std::string& text, int fields) {
 
 }  // namespace
 
-Result<BoundExprPtr> BinderImpl::BindCast(const ast::Expr& expr, ExprContext& context) {
+Result<BoundExprPtr> BinderImpl::BindCast(const ast::Cast& expr, ExprContext& context) {
   int at = expr.location;
   FLOE_ASSIGN_OR_RETURN(auto arg, BindExpr(*expr.args[0], context));
-  auto target = TypeFromName(*expr.type);
-  if (!target.has_value()) return UserErrorAt(expr.type->location >= 0 ? expr.type->location : at, target.error());
+  auto target = TypeFromName(expr.type);
+  if (!target.has_value()) return UserErrorAt(expr.type.location >= 0 ? expr.type.location : at, target.error());
   // INTERVAL '3' DAY
   if (target->IsInterval() && arg->kind == BoundKind::kConstant && arg->type.kind() == TypeKind::kVarchar) {
     const std::string& text = arg->As<BoundConstant>().value.as_string();
-    auto interval = IntervalLiteral(text, expr.type->interval_fields);
+    auto interval = IntervalLiteral(text, expr.type.interval_fields);
     if (!interval) {
       return ErrorAt(
           at,

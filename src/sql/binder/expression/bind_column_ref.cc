@@ -55,7 +55,7 @@ ColumnMatch FindColumn(const Scope& scope, const std::vector<std::string>& parts
 
 }  // namespace
 
-Result<BoundExprPtr> BinderImpl::BindColumnRef(const ast::Expr& expr, ExprContext& context) {
+Result<BoundExprPtr> BinderImpl::BindColumnRef(const ast::ColumnRef& expr, ExprContext& context) {
   int at = expr.location;
   for (Scope* scope = context.scope; scope != nullptr; scope = scope->parent) {
     ColumnMatch match = FindColumn(*scope, expr.names);

@@ -7,7 +7,7 @@
 
 namespace floe::sql {
 
-Result<BoundExprPtr> BinderImpl::BindFunction(const ast::Expr& expr, ExprContext& context) {
+Result<BoundExprPtr> BinderImpl::BindFunction(const ast::FunctionCall& expr, ExprContext& context) {
   int at = expr.location;
   if (expr.names.size() > 1) {
     return ErrorAt(at, fmt::format("Function '{}' not registered", DottedName(expr.names)), ErrorKind::kInvalidArgument,
@@ -123,13 +123,13 @@ Result<BoundExprPtr> BinderImpl::BindFunction(const ast::Expr& expr, ExprContext
   return result_column;
 }
 
-Result<BoundExprPtr> BinderImpl::BindCurrent(const ast::Expr& expr) {
+Result<BoundExprPtr> BinderImpl::BindCurrent(const ast::Current& expr) {
   int at = expr.location;
-  const FunctionInfo* info = functions_.Find(expr.text);
-  if (info == nullptr) return ErrorAt(at, fmt::format("{} is not supported", expr.text), ErrorKind::kNotImplemented);
+  const FunctionInfo* info = functions_.Find(expr.name);
+  if (info == nullptr) return ErrorAt(at, fmt::format("{} is not supported", expr.name), ErrorKind::kNotImplemented);
   auto resolved = info->resolve({});
   if (!resolved.has_value()) return UserErrorAt(at, resolved.error());
-  auto out = MakeCall(expr.text, resolved->result, {});
+  auto out = MakeCall(expr.name, resolved->result, {});
   out->location = at;
   return out;
 }

@@ -4,7 +4,7 @@
 
 namespace floe::sql {
 
-Result<BoundExprPtr> BinderImpl::BindInList(const ast::Expr& expr, ExprContext& context) {
+Result<BoundExprPtr> BinderImpl::BindInList(const ast::InList& expr, ExprContext& context) {
   int at = expr.location;
   std::vector<BoundExprPtr> items;
   SqlType type = SqlType::Unknown();

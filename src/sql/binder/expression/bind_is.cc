@@ -4,7 +4,7 @@
 
 namespace floe::sql {
 
-Result<BoundExprPtr> BinderImpl::BindIsNull(const ast::Expr& expr, ExprContext& context) {
+Result<BoundExprPtr> BinderImpl::BindIsNull(const ast::IsNull& expr, ExprContext& context) {
   int at = expr.location;
   FLOE_ASSIGN_OR_RETURN(auto arg, BindExpr(*expr.args[0], context));
   auto out = std::make_unique<BoundIsNull>(SqlType::Boolean());
@@ -14,7 +14,7 @@ Result<BoundExprPtr> BinderImpl::BindIsNull(const ast::Expr& expr, ExprContext& 
   return out;
 }
 
-Result<BoundExprPtr> BinderImpl::BindIsBool(const ast::Expr& expr, ExprContext& context) {
+Result<BoundExprPtr> BinderImpl::BindIsBool(const ast::IsBool& expr, ExprContext& context) {
   int at = expr.location;
   // x IS TRUE == coalesce(x, false); IS FALSE == NOT coalesce(x, true); negations invert.
   FLOE_ASSIGN_OR_RETURN(auto arg, BindExpr(*expr.args[0], context));
@@ -29,7 +29,7 @@ Result<BoundExprPtr> BinderImpl::BindIsBool(const ast::Expr& expr, ExprContext& 
   return MakeNot(std::move(out), at);
 }
 
-Result<BoundExprPtr> BinderImpl::BindIsDistinct(const ast::Expr& expr, ExprContext& context) {
+Result<BoundExprPtr> BinderImpl::BindIsDistinct(const ast::IsDistinct& expr, ExprContext& context) {
   int at = expr.location;
   FLOE_ASSIGN_OR_RETURN(auto left, BindExpr(*expr.args[0], context));
   FLOE_ASSIGN_OR_RETURN(auto right, BindExpr(*expr.args[1], context));

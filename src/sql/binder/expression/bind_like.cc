@@ -3,7 +3,7 @@
 
 namespace floe::sql {
 
-Result<BoundExprPtr> BinderImpl::BindLike(const ast::Expr& expr, ExprContext& context) {
+Result<BoundExprPtr> BinderImpl::BindLike(const ast::Like& expr, ExprContext& context) {
   int at = expr.location;
   std::vector<BoundExprPtr> args;
   for (const auto& arg : expr.args) {

@@ -5,7 +5,7 @@
 
 namespace floe::sql {
 
-Result<BoundExprPtr> BinderImpl::BindLiteral(const ast::Expr& expr) {
+Result<BoundExprPtr> BinderImpl::BindLiteral(const ast::Literal& expr) {
   int at = expr.location;
   BoundExprPtr out;
   switch (expr.literal_kind) {
@@ -55,7 +55,7 @@ Result<BoundExprPtr> BinderImpl::BindLiteral(const ast::Expr& expr) {
   return out;
 }
 
-Result<BoundExprPtr> BinderImpl::BindParameter(const ast::Expr& expr) {
+Result<BoundExprPtr> BinderImpl::BindParameter(const ast::Parameter& expr) {
   int at = expr.location;
   auto out = std::make_unique<BoundParameter>(SqlType::Unknown());
   out->parameter_index = expr.parameter_index;

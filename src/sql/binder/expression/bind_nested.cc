@@ -5,26 +5,26 @@
 
 namespace floe::sql {
 
-Result<BoundExprPtr> BinderImpl::BindFieldAccess(const ast::Expr& expr, ExprContext& context) {
+Result<BoundExprPtr> BinderImpl::BindFieldAccess(const ast::FieldAccess& expr, ExprContext& context) {
   int at = expr.location;
   FLOE_ASSIGN_OR_RETURN(auto base, BindExpr(*expr.args[0], context));
   if (base->type.kind() != TypeKind::kRow) {
-    return ErrorAt(at, fmt::format("Expression of type {} has no field '{}'", base->type.ToString(), expr.names[0]));
+    return ErrorAt(at, fmt::format("Expression of type {} has no field '{}'", base->type.ToString(), expr.field));
   }
   for (const RowField& field : base->type.fields()) {
-    if (field.name != expr.names[0]) continue;
+    if (field.name != expr.field) continue;
     SqlType type = field.type;
     std::vector<BoundExprPtr> args;
     args.push_back(std::move(base));
-    args.push_back(MakeConstant(Value::String(SqlType::Varchar(), expr.names[0])));
+    args.push_back(MakeConstant(Value::String(SqlType::Varchar(), expr.field)));
     auto out = MakeCall("field_access", type, std::move(args));
     out->location = at;
     return out;
   }
-  return ErrorAt(at, fmt::format("Field '{}' not found in {}", expr.names[0], base->type.ToString()));
+  return ErrorAt(at, fmt::format("Field '{}' not found in {}", expr.field, base->type.ToString()));
 }
 
-Result<BoundExprPtr> BinderImpl::BindSubscript(const ast::Expr& expr, ExprContext& context) {
+Result<BoundExprPtr> BinderImpl::BindSubscript(const ast::Subscript& expr, ExprContext& context) {
   int at = expr.location;
   FLOE_ASSIGN_OR_RETURN(auto base, BindExpr(*expr.args[0], context));
   FLOE_ASSIGN_OR_RETURN(auto index, BindExpr(*expr.args[1], context));

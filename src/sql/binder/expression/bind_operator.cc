@@ -4,7 +4,7 @@
 
 namespace floe::sql {
 
-Result<BoundExprPtr> BinderImpl::BindUnary(const ast::Expr& expr, ExprContext& context) {
+Result<BoundExprPtr> BinderImpl::BindUnary(const ast::Unary& expr, ExprContext& context) {
   int at = expr.location;
   FLOE_ASSIGN_OR_RETURN(auto arg, BindExpr(*expr.args[0], context));
   if (expr.op == "NOT") {
@@ -48,7 +48,7 @@ Result<BoundExprPtr> BinderImpl::BindOperatorCall(const std::string& function, B
   return out;
 }
 
-Result<BoundExprPtr> BinderImpl::BindBinary(const ast::Expr& expr, ExprContext& context) {
+Result<BoundExprPtr> BinderImpl::BindBinary(const ast::Binary& expr, ExprContext& context) {
   const char* function = OperatorFunction(expr.op);
   if (function == nullptr) {
     return ErrorAt(expr.location, fmt::format("Operator {} is not supported", expr.op), ErrorKind::kNotImplemented);

@@ -7,7 +7,11 @@ namespace floe::sql {
 
 Result<BoundExprPtr> BinderImpl::BindSubquery(const ast::Expr& expr, ExprContext& context) {
   int at = expr.location;
-  FLOE_ASSIGN_OR_RETURN(auto plan, BindQuery(*expr.subquery, context.scope, context.ctes));
+  const ast::Query* query = nullptr;
+  if (expr.kind == ast::ExprKind::kSubquery) query = expr.As<ast::Subquery>().subquery.get();
+  if (expr.kind == ast::ExprKind::kExists) query = expr.As<ast::Exists>().subquery.get();
+  if (expr.kind == ast::ExprKind::kInSubquery) query = expr.As<ast::InSubquery>().subquery.get();
+  FLOE_ASSIGN_OR_RETURN(auto plan, BindQuery(*query, context.scope, context.ctes));
   auto out = std::make_unique<BoundSubquery>(SqlType::Boolean());
   out->location = at;
   // The subquery's outer references were recorded on the scope chain while binding it.
@@ -31,7 +35,8 @@ Result<BoundExprPtr> BinderImpl::BindSubquery(const ast::Expr& expr, ExprContext
       out->subquery_kind = SubqueryKind::kScalar;
       out->type = plan->output[0].type;
     } else {
-      FLOE_ASSIGN_OR_RETURN(auto left, BindExpr(*expr.args[0], context));
+      const auto& in = expr.As<ast::InSubquery>();
+      FLOE_ASSIGN_OR_RETURN(auto left, BindExpr(*in.args[0], context));
       const SqlType& right_type = plan->output[0].type;
       auto common = CommonSuperType(left->type, right_type);
       if (!common) {
@@ -50,12 +55,12 @@ Result<BoundExprPtr> BinderImpl::BindSubquery(const ast::Expr& expr, ExprContext
       }
       FLOE_ASSIGN_OR_RETURN(left, Coerce(std::move(left), *common, at, "IN"));
       out->args.push_back(std::move(left));
-      const char* op = OperatorFunction(expr.op);
+      const char* op = OperatorFunction(in.op);
       if (op == nullptr || !IsComparison(op))
-        return ErrorAt(at, fmt::format("Operator {} is not supported with ANY/ALL", expr.op));
+        return ErrorAt(at, fmt::format("Operator {} is not supported with ANY/ALL", in.op));
       out->compare_op = op;
-      out->quantifier_all = expr.quantifier_all;
-      out->subquery_kind = expr.op == "=" && !expr.quantifier_all ? SubqueryKind::kIn : SubqueryKind::kQuantified;
+      out->quantifier_all = in.quantifier_all;
+      out->subquery_kind = in.op == "=" && !in.quantifier_all ? SubqueryKind::kIn : SubqueryKind::kQuantified;
     }
   }
   out->plan = std::move(plan);
