@@ -14,6 +14,7 @@ const FunctionRegistry& FunctionRegistry::BuiltIn() {
     RegisterScalarFunctions(r);
     RegisterAggregateFunctions(r);
     RegisterStringKernels(r);
+    RegisterTemporalKernels(r);
     RegisterTimeZoneFunctions(r);
     RegisterNestedAccess(r);
     RegisterArrayFunctions(r);

@@ -69,7 +69,8 @@ std::function<Result<ResolvedCall>(const std::vector<SqlType>&)> OverloadResolve
 // Registration of each function family (scalar_functions.cc, aggregate_functions.cc).
 void RegisterScalarFunctions(FunctionRegistry& registry);
 void RegisterAggregateFunctions(FunctionRegistry& registry);
-// Vector kernels, after the functions they belong to (string_kernels.cc).
+// Vector kernels, after the functions they belong to (string_kernels.cc, temporal_kernels.cc).
 void RegisterStringKernels(FunctionRegistry& registry);
+void RegisterTemporalKernels(FunctionRegistry& registry);
 
 }  // namespace floe::sql
