@@ -5,7 +5,8 @@
 #     from the generator's JSON lines and from the same events with shuffled keys and spaces;
 #     DuckDB is given the column types and parses timestamps itself;
 #  2. full scan (sum of every column) of each file floe and DuckDB wrote; both engines' sums
-#     must agree (a mismatch fails the bench).
+#     must agree (a mismatch fails the bench): floe's Parquet reader beside DuckDB's SQL, then
+#     floe's SQL engine over an Iceberg table of floe's file beside DuckDB's SQL over its files.
 # Times are the best of REPEAT runs, measured inside each process (no start-up costs).
 set -euo pipefail
 build=${FLOE_BUILD_DIR:-build/release}
@@ -81,6 +82,32 @@ for file in floe-orders duck-orders floe-shuffled duck-shuffled; do
   [ "$verdict" = "checksums agree" ] || failed=1
   awk -v f="$f" -v d="$d" -v n="$file" -v fc="$fc" -v dc="$dc" -v v="$verdict" 'BEGIN {
     printf "full scan of %s.parquet (sum of every column): floe %.3f s, DuckDB %.3f s, speed-up %.2fx (target >= 1x); %s (%s / %s)\n", n, f, d, d / f, v, fc, dc }'
+done
+# The same full scan as SQL in both engines: floe's file appended to an Iceberg table (the append
+# writes the table's own data files), queried through floe's SQL engine in process
+# (sql_dashboard_bench, best of REPEAT, one thread), beside DuckDB's SQL over read_parquet of
+# that table's data files: the same bytes, summed the same way.
+wh="$work/scan-warehouse"
+"$floe" sql --warehouse "file://$wh" -e "CREATE SCHEMA bench" > /dev/null
+sql_sum="count(*), sum(length(order_id)) + sum(to_unixtime(event_time) * 1000000) + sum(length(status))
+  + sum(length(region)) + sum(customer_id) + sum(product_id) + sum(quantity) + sum(price)
+  + sum(length(currency)) + sum(length(coupon))"
+for file in floe-orders floe-shuffled; do
+  table=${file//-/_}
+  "$floe" table create "bench.$table" --warehouse "file://$wh" --schema "$work/schema.json" > /dev/null
+  "$floe" table append "bench.$table" --warehouse "file://$wh" "$work/$file.parquet" > /dev/null
+  query="SELECT $(echo "$sql_sum" | tr '\n' ' ') FROM bench.$table"
+  fo=$(printf 'scan\t%s\n' "$query" | "$build/bench/sql_dashboard_bench" "$wh" 1 "$repeat")
+  f=$(echo "$fo" | sed -E 's/.*"seconds":([0-9.eE+-]+).*/\1/')
+  fcpu=$(echo "$fo" | sed -E 's/.*"cpu":([0-9.eE+-]+).*/\1/')
+  fc=$("$floe" sql --warehouse "file://$wh" --format json -e "$query" | sed -E 's/.*"_col1":([0-9.eE+-]+).*/\1/')
+  do=$($duck scan "$wh/bench/$table/data/*.parquet" "$repeat")
+  d=$(echo "$do" | sed -E 's/.*"seconds":([0-9.eE+-]+).*/\1/')
+  dc=$(echo "$do" | sed -E 's/.*"checksum":"?([0-9.eE+-]+).*/\1/')
+  verdict=$(awk -v a="$fc" -v b="$dc" 'BEGIN { d = a - b; if (d < 0) d = -d; m = (a < 0 ? -a : a); print (d <= 2e-6 * m) ? "checksums agree" : "CHECKSUMS DIFFER" }')
+  [ "$verdict" = "checksums agree" ] || failed=1
+  awk -v f="$f" -v c="$fcpu" -v d="$d" -v n="$file" -v fc="$fc" -v dc="$dc" -v v="$verdict" 'BEGIN {
+    printf "SQL full scan of %s.parquet appended to a table (floe: the table, DuckDB: read_parquet of its data files): floe %.3f s (cpu %.3f s), DuckDB %.3f s, speed-up %.2fx; %s (%s / %s)\n", n, f, c, d, d / f, v, fc, dc }'
 done
 if [ "$failed" = 1 ]; then
   echo "parquet: FAILED: floe's and DuckDB's scans disagree"
