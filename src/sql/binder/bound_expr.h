@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "base/kind_cast.h"
 #include "base/strong_id.h"
 #include "sql/types/sql_type.h"
 #include "sql/types/value.h"
@@ -47,7 +48,7 @@ enum class SubqueryKind { kScalar, kExists, kIn, kQuantified };
 // What every expression has. The rest is its kind's: an expression is made as its kind's class
 // (std::make_unique<BoundCall>(type)) and read as it with As<BoundCall>(), which checks the
 // kind, so no code reads a field another kind would have had.
-struct BoundExpr {
+struct BoundExpr : KindCast<BoundExpr> {
   virtual ~BoundExpr() = default;
   BoundExpr(const BoundExpr&) = delete;
   BoundExpr& operator=(const BoundExpr&) = delete;
@@ -56,21 +57,6 @@ struct BoundExpr {
   SqlType type;
   int location = -1;               // Byte offset in the SQL text, for errors raised later.
   std::vector<BoundExprPtr> args;  // Operands; empty for constants, columns and parameters.
-
-  // This expression as its kind's class T. An expression of another kind is a bug in the
-  // caller: the process aborts, naming both kinds, rather than read memory of the wrong shape.
-  template <typename T>
-  T& As() {
-    if (kind != T::kKind) [[unlikely]]
-      KindMismatch(T::kKind);
-    return static_cast<T&>(*this);
-  }
-  template <typename T>
-  const T& As() const {
-    if (kind != T::kKind) [[unlikely]]
-      KindMismatch(T::kKind);
-    return static_cast<const T&>(*this);
-  }
 
   BoundExprPtr Clone() const;
   // Structural equality (for matching GROUP BY expressions and common subexpressions).
@@ -90,6 +76,7 @@ struct BoundExpr {
   BoundExpr(BoundKind k, SqlType t) : kind(k), type(std::move(t)) {}
 
  private:
+  friend class KindCast<BoundExpr>;  // Calls KindMismatch.
   [[noreturn]] void KindMismatch(BoundKind wanted) const;
 };
 

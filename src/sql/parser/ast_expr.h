@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "base/kind_cast.h"
+
 namespace floe::sql::ast {
 
 struct Query;
@@ -99,7 +101,7 @@ struct WindowSpec {
 // What every expression has. The rest is its kind's: the parser makes an expression as its
 // kind's class and readers reach its fields through As<FunctionCall>(), which checks the kind, so
 // no code reads a field another kind would have had.
-struct Expr {
+struct Expr : KindCast<Expr> {
   virtual ~Expr() = default;
   Expr(const Expr&) = delete;
   Expr& operator=(const Expr&) = delete;
@@ -108,25 +110,11 @@ struct Expr {
   int location;
   std::vector<ExprPtr> args;  // Operands, as each kind above lays them out.
 
-  // This expression as its kind's class T. An expression of another kind is a bug in the
-  // caller: the process aborts, naming both kinds, rather than read memory of the wrong shape.
-  template <typename T>
-  T& As() {
-    if (kind != T::kKind) [[unlikely]]
-      KindMismatch(T::kKind);
-    return static_cast<T&>(*this);
-  }
-  template <typename T>
-  const T& As() const {
-    if (kind != T::kKind) [[unlikely]]
-      KindMismatch(T::kKind);
-    return static_cast<const T&>(*this);
-  }
-
  protected:
   Expr(ExprKind k, int loc) : kind(k), location(loc) {}
 
  private:
+  friend class KindCast<Expr>;  // Calls KindMismatch.
   [[noreturn]] void KindMismatch(ExprKind wanted) const;
 };
 

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/kind_cast.h"
 #include "sql/binder/bound_expr.h"
 #include "sql/catalog/catalog.h"
 #include "sql/planner/scan_predicate.h"
@@ -118,7 +119,7 @@ using LogicalPtr = std::unique_ptr<LogicalOperator>;
 // What every node has. The rest is its kind's: a node is made as its kind's class
 // (std::make_unique<LogicalFilter>()) and read as it with As<LogicalFilter>(), which checks the
 // kind, so no code reads a field another kind would have had.
-struct LogicalOperator {
+struct LogicalOperator : KindCast<LogicalOperator> {
   virtual ~LogicalOperator() = default;
   LogicalOperator(const LogicalOperator&) = delete;
   LogicalOperator& operator=(const LogicalOperator&) = delete;
@@ -127,21 +128,6 @@ struct LogicalOperator {
   std::vector<LogicalPtr> children;
   std::vector<OutputColumn> output;
   double estimated_rows = -1;  // Set by the optimizer's cardinality estimate (-1 unknown).
-
-  // This node as its kind's class T. A node of another kind is a bug in the caller: the
-  // process aborts, naming both kinds, rather than read memory of the wrong shape.
-  template <typename T>
-  T& As() {
-    if (kind != T::kKind) [[unlikely]]
-      KindMismatch(T::kKind);
-    return static_cast<T&>(*this);
-  }
-  template <typename T>
-  const T& As() const {
-    if (kind != T::kKind) [[unlikely]]
-      KindMismatch(T::kKind);
-    return static_cast<const T&>(*this);
-  }
 
   // Deep copy (subquery plans are shared, not copied).
   LogicalPtr Clone() const;
@@ -152,6 +138,7 @@ struct LogicalOperator {
   explicit LogicalOperator(LogicalKind k) : kind(k) {}
 
  private:
+  friend class KindCast<LogicalOperator>;  // Calls KindMismatch.
   [[noreturn]] void KindMismatch(LogicalKind wanted) const;
 };
 
