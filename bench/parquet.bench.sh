@@ -100,11 +100,14 @@ for file in floe-orders floe-shuffled; do
   fo=$(printf 'scan\t%s\n' "$query" | "$build/bench/sql_dashboard_bench" "$wh" 1 "$repeat")
   f=$(echo "$fo" | sed -E 's/.*"seconds":([0-9.eE+-]+).*/\1/')
   fcpu=$(echo "$fo" | sed -E 's/.*"cpu":([0-9.eE+-]+).*/\1/')
-  fc=$("$floe" sql --warehouse "file://$wh" --format json -e "$query" | sed -E 's/.*"_col1":([0-9.eE+-]+).*/\1/')
+  answer=$("$floe" sql --warehouse "file://$wh" --format json -e "$query")
+  fc=$(echo "$answer" | sed -E 's/.*"_col1":([0-9.eE+-]+).*/\1/')
+  frows=$(echo "$answer" | sed -E 's/.*"_col0":([0-9]+).*/\1/')
   do=$($duck scan "$wh/bench/$table/data/*.parquet" "$repeat")
   d=$(echo "$do" | sed -E 's/.*"seconds":([0-9.eE+-]+).*/\1/')
   dc=$(echo "$do" | sed -E 's/.*"checksum":"?([0-9.eE+-]+).*/\1/')
-  verdict=$(awk -v a="$fc" -v b="$dc" 'BEGIN { d = a - b; if (d < 0) d = -d; m = (a < 0 ? -a : a); print (d <= 2e-6 * m) ? "checksums agree" : "CHECKSUMS DIFFER" }')
+  drows=$(echo "$do" | sed -E 's/.*"rows":([0-9]+).*/\1/')
+  verdict=$(awk -v a="$fc" -v b="$dc" -v ra="$frows" -v rb="$drows" 'BEGIN { d = a - b; if (d < 0) d = -d; m = (a < 0 ? -a : a); print (d <= 2e-6 * m && ra == rb) ? "checksums agree" : "CHECKSUMS DIFFER" }')
   [ "$verdict" = "checksums agree" ] || failed=1
   awk -v f="$f" -v c="$fcpu" -v d="$d" -v n="$file" -v fc="$fc" -v dc="$dc" -v v="$verdict" 'BEGIN {
     printf "SQL full scan of %s.parquet appended to a table (floe: the table, DuckDB: read_parquet of its data files): floe %.3f s (cpu %.3f s), DuckDB %.3f s, speed-up %.2fx; %s (%s / %s)\n", n, f, c, d, d / f, v, fc, dc }'
