@@ -31,7 +31,8 @@ class ChildProcess {
   std::string log_path_;
 };
 
-// A TCP port on 127.0.0.1 that was free a moment ago (bound, then released).
+// A TCP port on 127.0.0.1 that was free a moment ago (bound, then released), below the kernel's
+// ephemeral range where the machine allows, and never the same twice in one process.
 int FreeLoopbackPort();
 
 // Waits until something accepts TCP connections on 127.0.0.1:port; false on timeout.
